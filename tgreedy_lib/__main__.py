@@ -1,0 +1,27 @@
+"""Command line: ``python -m tgreedy_lib {verify,reproduce,execute-notebooks} ...``."""
+from __future__ import annotations
+
+import importlib
+import sys
+
+COMMANDS = {
+    "verify": ("tgreedy_lib.verify", "numerical checks of the papers' theorems"),
+    "reproduce": ("tgreedy_lib.experiments", "the paper's experiments: figures and JSON results"),
+    "execute-notebooks": ("tgreedy_lib.notebooks", "execute every notebook in place, top to bottom"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
+        print("usage: python -m tgreedy_lib COMMAND [options]\n\ncommands:")
+        for name, (_, help_text) in COMMANDS.items():
+            print(f"  {name:18s} {help_text}")
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
+    name, rest = argv[0], argv[1:]
+    module = importlib.import_module(COMMANDS[name][0])
+    return int(module.main(rest, prog=f"python -m tgreedy_lib {name}") or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
