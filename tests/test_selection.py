@@ -1,0 +1,247 @@
+"""The fast incremental selectors against slow references recomputed from the raw samples."""
+import numpy as np
+import pytest
+from scipy import stats as scipy_stats
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import Pipeline
+
+from tgreedy_lib import DomainStatistics, Greedy, TGreedy, greedy_path, t_statistics, tgreedy_path
+
+
+def make_domains(rng, n_domains=5, n_samples=60, p=12, spurious=3):
+    """Domains where feature 0 is robust and features 1..spurious swing between domains."""
+    X, y, d = [], [], []
+    for k in range(n_domains):
+        Xk = rng.standard_normal((n_samples + k, p)) + 0.3 * rng.standard_normal(p)
+        beta = np.zeros(p)
+        beta[0] = 1.0
+        beta[1 : 1 + spurious] = 2.0 * rng.standard_normal(spurious)
+        yk = Xk @ beta + 0.5 * rng.standard_normal(Xk.shape[0])
+        X.append(Xk), y.append(yk), d.append(np.full(Xk.shape[0], k))
+    return np.vstack(X), np.concatenate(y), np.concatenate(d)
+
+
+def reference_path(X, y, domains, method, n_steps, sign="abs", refit="stagewise", unlabeled_X=None):
+    """Obviously-correct path: every quantity recomputed from the raw samples at every step."""
+    labels = np.unique(domains)
+    groups = [(X[domains == lab], y[domains == lab]) for lab in labels]
+    n, p = len(groups), X.shape[1]
+    if unlabeled_X is None:
+        second = np.mean([np.mean(Xk**2, axis=0) for Xk, _ in groups], axis=0)
+    else:
+        second = np.mean(unlabeled_X**2, axis=0)
+    w = np.zeros(p)
+    chosen, out = [], []
+    for _ in range(n_steps):
+        # r_k,i = E[X_i (Y - w.X) | d_k] from the samples of domain k
+        r = np.array([[np.mean(Xk[:, i] * (yk - Xk @ w)) for i in range(p)] for Xk, yk in groups])
+        mu = r.mean(axis=0)
+        sigma = np.sqrt(((r - mu) ** 2).sum(axis=0) / (n - 1))
+        t = mu / (sigma / np.sqrt(n))
+        if method == "tgreedy":
+            score = np.abs(t) if sign == "abs" else t
+        else:
+            score = mu**2 / second
+        score = np.where(np.isin(np.arange(p), chosen), -np.inf, score)
+        i = int(np.argmax(score))
+        chosen.append(i)
+        if refit == "stagewise":
+            w[i] += mu[i] / second[i]
+        else:
+            # least squares on the chosen set with the domain-averaged moments
+            Xs = [(Xk[:, chosen], yk) for Xk, yk in groups]
+            if unlabeled_X is None:
+                G = np.mean([A.T @ A / len(A) for A, _ in Xs], axis=0)
+            else:
+                U = unlabeled_X[:, chosen]
+                G = U.T @ U / len(U)
+            b = np.mean([A.T @ b / len(A) for A, b in Xs], axis=0)
+            w = np.zeros(p)
+            w[chosen] = np.linalg.solve(G, b)
+        loss = np.mean([np.mean((yk - Xk @ w) ** 2) for Xk, yk in groups])
+        out.append((i, w.copy(), t[i], loss))
+    return out
+
+
+@pytest.mark.parametrize(
+    "method, sign", [("tgreedy", "abs"), ("tgreedy", "positive"), ("greedy", "abs")]
+)
+@pytest.mark.parametrize("refit", ["stagewise", "stepwise"])
+def test_incremental_path_equals_slow_reference(method, refit, sign):
+    rng = np.random.default_rng(7)
+    X, y, d = make_domains(rng)
+    stats = DomainStatistics.from_samples(X, y, d)
+    run = tgreedy_path if method == "tgreedy" else greedy_path
+    kwargs = {"sign": sign} if method == "tgreedy" else {}
+    path = run(stats, n_steps=8, refit=refit, **kwargs)
+    ref = reference_path(X, y, d, method, 8, sign=sign, refit=refit)
+    assert path.features.tolist() == [r[0] for r in ref]
+    np.testing.assert_allclose(path.coef, np.array([r[1] for r in ref]), rtol=0, atol=1e-10)
+    np.testing.assert_allclose(path.t_statistic, [r[2] for r in ref], rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(path.training_loss, [r[3] for r in ref], rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("refit", ["stagewise", "stepwise"])
+def test_unlabeled_denominator_equals_reference(refit):
+    rng = np.random.default_rng(3)
+    X, y, d = make_domains(rng)
+    U = rng.standard_normal((500, X.shape[1])) * 1.1
+    stats = DomainStatistics.from_samples(X, y, d, unlabeled_X=U)
+    path = tgreedy_path(stats, n_steps=6, denominator="unlabeled", refit=refit)
+    ref = reference_path(X, y, d, "tgreedy", 6, refit=refit, unlabeled_X=U)
+    assert path.features.tolist() == [r[0] for r in ref]
+    np.testing.assert_allclose(path.coef, np.array([r[1] for r in ref]), atol=1e-10)
+    np.testing.assert_allclose(path.training_loss, [r[3] for r in ref], atol=1e-10)
+
+
+def test_t_statistics_agree_with_scipy_one_sample_t_test():
+    rng = np.random.default_rng(0)
+    r = rng.standard_t(3, size=(9, 50)) + 0.4
+    t, mu, sigma = t_statistics(r)
+    expected = scipy_stats.ttest_1samp(r, 0.0, axis=0).statistic
+    np.testing.assert_allclose(t, expected, rtol=1e-12)
+    np.testing.assert_allclose(sigma, r.std(axis=0, ddof=1), rtol=1e-12)
+
+
+def test_first_step_t_statistic_is_the_t_test_of_the_per_domain_covariances():
+    rng = np.random.default_rng(1)
+    X, y, d = make_domains(rng)
+    stats = DomainStatistics.from_samples(X, y, d)
+    path = tgreedy_path(stats, n_steps=1)
+    i = path.features[0]
+    per_domain = [np.mean(X[d == k][:, i] * y[d == k]) for k in np.unique(d)]
+    assert path.t_statistic[0] == pytest.approx(scipy_stats.ttest_1samp(per_domain, 0.0).statistic, rel=1e-12)
+
+
+def test_t_statistic_when_sigma_is_zero():
+    r = np.array([[1.0, 0.0, -2.0, 1.0], [1.0, 0.0, -2.0, 3.0]])
+    t, mu, sigma = t_statistics(r)
+    assert t[0] == np.inf and t[1] == 0.0 and t[2] == -np.inf and np.isfinite(t[3])
+
+
+def test_robust_feature_preferred_by_tgreedy_spurious_by_greedy():
+    rng = np.random.default_rng(11)
+    X, y, d = make_domains(rng, n_domains=6, n_samples=400, spurious=3)
+    stats = DomainStatistics.from_samples(X, y, d)
+    assert tgreedy_path(stats, n_steps=1).features[0] == 0
+    assert greedy_path(stats, n_steps=1).features[0] in (1, 2, 3)
+
+
+def test_results_do_not_depend_on_feature_or_domain_order():
+    rng = np.random.default_rng(5)
+    X, y, d = make_domains(rng)
+    stats = DomainStatistics.from_samples(X, y, d)
+    perm = rng.permutation(X.shape[1])
+    rows = rng.permutation(X.shape[0])
+    relabel = {k: v for k, v in zip(np.unique(d), rng.permutation(np.unique(d)))}
+    d2 = np.array([relabel[v] for v in d])
+    stats2 = DomainStatistics.from_samples(X[rows][:, perm], y[rows], d2[rows])
+    for run in (tgreedy_path, greedy_path):
+        a, b = run(stats, n_steps=8), run(stats2, n_steps=8)
+        assert perm[b.features].tolist() == a.features.tolist()
+        np.testing.assert_allclose(b.coef[:, np.argsort(perm)], a.coef, atol=1e-12)
+        np.testing.assert_allclose(b.t_statistic, a.t_statistic, rtol=1e-9)
+
+
+def test_from_domains_equals_from_samples():
+    rng = np.random.default_rng(2)
+    X, y, d = make_domains(rng)
+    a = DomainStatistics.from_samples(X, y, d)
+    b = DomainStatistics.from_domains([(X[d == k], y[d == k]) for k in np.unique(d)])
+    np.testing.assert_allclose(a.xx, b.xx)
+    np.testing.assert_allclose(a.xy, b.xy)
+    np.testing.assert_allclose(a.yy, b.yy)
+    assert a.counts.tolist() == [np.sum(d == k) for k in np.unique(d)]
+
+
+def test_from_moments_matches_samples_and_losses():
+    rng = np.random.default_rng(4)
+    X, y, d = make_domains(rng)
+    a = DomainStatistics.from_samples(X, y, d)
+    b = DomainStatistics.from_moments(np.array(a.xx), np.array(a.xy), np.array(a.yy))
+    pa, pb = tgreedy_path(a, n_steps=5), tgreedy_path(b, n_steps=5)
+    np.testing.assert_allclose(pa.coef, pb.coef, atol=1e-13)
+    w = pa.coef[-1]
+    assert a.training_loss(w) == pytest.approx(pa.training_loss[-1], abs=1e-12)
+
+
+def test_threshold_stops_the_path():
+    rng = np.random.default_rng(6)
+    X, y, d = make_domains(rng, n_samples=300)
+    stats = DomainStatistics.from_samples(X, y, d)
+    full = tgreedy_path(stats, n_steps=12)
+    cut = 3.0
+    stopped = tgreedy_path(stats, n_steps=12, threshold=cut)
+    assert stopped.stop_reason == "threshold"
+    assert np.all(np.abs(stopped.t_statistic) >= cut)
+    assert stopped.n_steps < full.n_steps
+    np.testing.assert_array_equal(stopped.features, full.features[: stopped.n_steps])
+
+
+def test_allow_reselect_repeats_features_and_keeps_lowering_loss():
+    rng = np.random.default_rng(8)
+    X, y, d = make_domains(rng, p=4)
+    stats = DomainStatistics.from_samples(X, y, d)
+    path = greedy_path(stats, n_steps=12, allow_reselect=True)
+    assert len(set(path.features.tolist())) < 12
+    assert np.all(np.diff(np.concatenate([[path.initial_loss], path.training_loss])) <= 1e-12)
+
+
+def test_sklearn_selector_and_pipeline():
+    rng = np.random.default_rng(9)
+    X, y, d = make_domains(rng, n_samples=200)
+    labels = (y > np.median(y)).astype(int)
+    sel = TGreedy(n_features_to_select=3).fit(X, y, domains=d)
+    assert sel.get_support().sum() == 3
+    assert sel.transform(X).shape == (X.shape[0], 3)
+    np.testing.assert_allclose(sel.decision_function(X), X @ sel.coef_)
+    pipe = Pipeline([("select", Greedy(n_features_to_select=4)), ("clf", LogisticRegression())])
+    pipe.fit(X, labels, select__domains=d)
+    assert pipe.predict(X).shape == labels.shape
+    assert pipe.named_steps["select"].get_support().sum() == 4
+
+
+# ----------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda X, y, d: (np.where(np.arange(X.size).reshape(X.shape) == 5, np.nan, X), y, d), "NaN"),
+        (lambda X, y, d: (X, np.where(np.arange(y.size) == 3, np.inf, y), d), "infinite"),
+        (lambda X, y, d: (np.column_stack([X, np.full(len(X), 2.5)]), y, d), "feature 12 is constant"),
+        (lambda X, y, d: (X, y, np.zeros_like(d)), "at least two domains"),
+        (lambda X, y, d: (X, y[:-1], d), "disagree in length"),
+        (lambda X, y, d: (X, y, d[:-2]), "disagree in length"),
+        (lambda X, y, d: (X[:, 0], y, d), "dimension"),
+    ],
+)
+def test_bad_input_raises_value_error_naming_the_problem(mutate, message):
+    rng = np.random.default_rng(10)
+    X, y, d = make_domains(rng)
+    with pytest.raises(ValueError, match=message):
+        DomainStatistics.from_samples(*mutate(X, y, d))
+
+
+def test_empty_domain_and_mismatched_domains():
+    rng = np.random.default_rng(12)
+    with pytest.raises(ValueError, match="empty"):
+        DomainStatistics.from_domains([(rng.standard_normal((5, 3)), np.ones(5)), (np.zeros((0, 3)), np.zeros(0))])
+    with pytest.raises(ValueError, match="features"):
+        DomainStatistics.from_domains([(rng.standard_normal((5, 3)), np.ones(5)), (rng.standard_normal((5, 4)), np.ones(5))])
+    with pytest.raises(ValueError, match="rows"):
+        DomainStatistics.from_domains([(rng.standard_normal((5, 3)), np.ones(4)), (rng.standard_normal((5, 3)), np.ones(5))])
+
+
+def test_bad_options_and_missing_domains():
+    rng = np.random.default_rng(13)
+    X, y, d = make_domains(rng)
+    stats = DomainStatistics.from_samples(X, y, d)
+    with pytest.raises(ValueError, match="sign"):
+        tgreedy_path(stats, sign="largest")
+    with pytest.raises(ValueError, match="unlabeled"):
+        tgreedy_path(stats, denominator="unlabeled")
+    with pytest.raises(ValueError, match="exceeds"):
+        tgreedy_path(stats, n_steps=100)
+    with pytest.raises(ValueError, match="domains"):
+        TGreedy().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        TGreedy(2).fit(X, y, domains=d).decision_function(X[:, :3])
