@@ -245,3 +245,14 @@ def test_bad_options_and_missing_domains():
         TGreedy().fit(X, y)
     with pytest.raises(ValueError, match="features"):
         TGreedy(2).fit(X, y, domains=d).decision_function(X[:, :3])
+
+
+def test_stepwise_refit_rejects_linearly_dependent_features():
+    rng = np.random.default_rng(14)
+    X = rng.standard_normal((300, 5))
+    X = np.column_stack([X, X[:, 0] + X[:, 1]])
+    y = X[:, 5] + 0.1 * rng.standard_normal(300)
+    stats = DomainStatistics.from_samples(X, y, np.arange(300) % 3)
+    with pytest.raises(ValueError, match="linearly dependent"):
+        tgreedy_path(stats, n_steps=6, refit="stepwise")
+    assert tgreedy_path(stats, n_steps=6).n_steps == 6  # stagewise never inverts a Gram

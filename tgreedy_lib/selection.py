@@ -173,7 +173,8 @@ def _selection_path(
     if refit == "stepwise":
         gram_pooled = stats.unlabeled_xx if denominator == "unlabeled" else None
         xy_pooled = xy.mean(axis=0)
-        chosen_rows = np.empty((n, n_steps, p))  # xx[k, i, :] of each chosen feature, appended per step
+        chosen_rows = np.empty((n_steps, n, p))  # xx[:, i, :] of each chosen feature, appended per step
+        chol = np.zeros((n_steps, n_steps))  # lower Cholesky factor of the chosen set's pooled Gram
         support: list[int] = []
     stop_reason = "n_steps"
 
@@ -199,23 +200,29 @@ def _selection_path(
             loss += -2.0 * delta * mu[i] + delta * delta * sample_second_moment[i]
         else:
             support.append(i)
-            chosen_rows[:, step, :] = xx[:, i, :]
+            chosen_rows[step] = xx[:, i, :]
             idx = np.asarray(support)
+            # Grow the Cholesky factor of the pooled Gram of the chosen set by one row: O(k^2) a step.
             if gram_pooled is None:
-                gram = chosen_rows[:, : step + 1, idx].mean(axis=0)
+                column = chosen_rows[step][:, idx].mean(axis=0)
             else:
-                gram = gram_pooled[np.ix_(idx, idx)]
-            try:
-                new = linalg.solve(gram, xy_pooled[idx], assume_a="pos")
-            except linalg.LinAlgError:
+                column = gram_pooled[i, idx]
+            off = linalg.solve_triangular(chol[:step, :step], column[:step], lower=True, check_finite=False)
+            pivot = column[step] - off @ off
+            if not pivot > 1e-12 * column[step]:
                 raise ValueError(
-                    f"step {step + 1}: the chosen features {idx.tolist()} are linearly dependent; "
-                    "the stepwise refit is singular"
-                ) from None
+                    f"step {step + 1}: feature {i} is linearly dependent on the chosen features "
+                    f"{idx[:-1].tolist()}; the stepwise least-squares refit is singular"
+                )
+            chol[step, :step] = off
+            chol[step, step] = np.sqrt(pivot)
+            new = linalg.cho_solve((chol[: step + 1, : step + 1], True), xy_pooled[idx], check_finite=False)
             coef[:] = 0.0
             coef[idx] = new
-            residual = xy - np.einsum("ksp,s->kp", chosen_rows[:, : step + 1, :], new)
-            loss = stats.training_loss(coef)
+            # r_k = E[X Y|d_k] - E[X X^T|d_k] w, with w supported on the chosen set (one gemv)
+            residual = xy - (new @ chosen_rows[: step + 1].reshape(step + 1, n * p)).reshape(n, p)
+            # w^T E[XX^T|d_k] w = w.(E[XY|d_k] - r_k), so the loss needs no p x p product
+            loss = float(np.mean(stats.yy - coef @ xy.T - (residual @ coef)))
         chosen_mask[i] = True
         records["features"].append(i)
         records["coef"].append(coef.copy())

@@ -1,0 +1,110 @@
+"""Speed of the statistics and of a T-greedy path, against the BLAS floor and against OMP.
+
+Problem (issue 2): n = 9 domains, 2,000 samples a domain, p = 2,000 features, a 300-step path.
+
+* floor: the per-domain Gram matrices X_k^T X_k alone (one BLAS pass over the data);
+* ours: ``DomainStatistics.from_samples`` + ``tgreedy_path`` (and greedy), i.e. the whole fit;
+* what a user would otherwise pick: scikit-learn's ``OrthogonalMatchingPursuit`` with a
+  precomputed Gram (``precompute=True``) and 300 nonzeros on the same pooled data, with its
+  default ``fit_intercept=True`` and with ``fit_intercept=False``.
+
+Each timing is the median of ``--repeat`` runs. Run: ``python benchmarks/bench_selection.py``
+(``--json PATH`` writes the numbers). Timings on a shared machine are noisy; ratios less so.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+
+import numpy as np
+from sklearn.linear_model import OrthogonalMatchingPursuit
+from threadpoolctl import threadpool_info
+
+from tgreedy_lib import DomainStatistics, greedy_path, tgreedy_path
+
+
+def timed(function, repeat):
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--domains", type=int, default=9)
+    parser.add_argument("--samples", type=int, default=2000, help="samples a domain")
+    parser.add_argument("--features", type=int, default=2000)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--json", metavar="PATH")
+    args = parser.parse_args(argv)
+
+    rng = np.random.default_rng(0)
+    n, m, p = args.domains, args.samples, args.features
+    X = rng.standard_normal((n * m, p))
+    domains = np.repeat(np.arange(n), m)
+    beta = np.zeros(p)
+    beta[:50] = rng.standard_normal(50)
+    y = X @ beta + rng.standard_normal(n * m) + (X[:, 50:60] * rng.standard_normal((n, 10))[domains]).sum(axis=1)
+    blocks = [X[domains == k] for k in range(n)]
+
+    t_floor, _ = timed(lambda: [Xk.T @ Xk for Xk in blocks], args.repeat)
+    t_stats, stats = timed(lambda: DomainStatistics.from_samples(X, y, domains), args.repeat)
+    t_tpath, path = timed(lambda: tgreedy_path(stats, n_steps=args.steps), args.repeat)
+    t_gpath, _ = timed(lambda: greedy_path(stats, n_steps=args.steps), args.repeat)
+    t_step, _ = timed(lambda: tgreedy_path(stats, n_steps=args.steps, refit="stepwise"), 1)
+    omp = {}
+    for intercept in (True, False):
+        est = OrthogonalMatchingPursuit(n_nonzero_coefs=args.steps, precompute=True, fit_intercept=intercept)
+        omp[intercept], _ = timed(lambda: est.fit(X, y), args.repeat)
+
+    fit = t_stats + t_tpath
+    results = {
+        "problem": {"domains": n, "samples_per_domain": m, "features": p, "steps": args.steps},
+        "seconds": {
+            "floor_per_domain_gram": t_floor,
+            "statistics": t_stats,
+            "tgreedy_path": t_tpath,
+            "greedy_path": t_gpath,
+            "tgreedy_stepwise_path": t_step,
+            "tgreedy_fit": fit,
+            "omp_fit_intercept_true": omp[True],
+            "omp_fit_intercept_false": omp[False],
+        },
+        "ratios": {
+            "tgreedy_fit_over_floor": fit / t_floor,
+            "statistics_over_floor": t_stats / t_floor,
+            "omp_default_over_tgreedy_fit": omp[True] / fit,
+            "omp_no_intercept_over_tgreedy_fit": omp[False] / fit,
+        },
+        "goals": {"tgreedy_fit_over_floor <=": 1.2, "omp_default_over_tgreedy_fit >=": 1.5},
+        "machine": {
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "blas": [(i.get("internal_api"), i.get("num_threads")) for i in threadpool_info()],
+        },
+    }
+    s, r = results["seconds"], results["ratios"]
+    print(f"problem: {n} domains x {m} samples, p = {p}, {args.steps} steps (median of {args.repeat})")
+    print(f"  floor: per-domain Gram X_k^T X_k      {s['floor_per_domain_gram']:7.3f} s")
+    print(f"  DomainStatistics.from_samples         {s['statistics']:7.3f} s")
+    print(f"  tgreedy_path (stagewise)              {s['tgreedy_path']:7.3f} s")
+    print(f"  greedy_path (stagewise)               {s['greedy_path']:7.3f} s")
+    print(f"  tgreedy_path (stepwise)               {s['tgreedy_stepwise_path']:7.3f} s")
+    print(f"  whole T-greedy fit                    {s['tgreedy_fit']:7.3f} s   = {r['tgreedy_fit_over_floor']:.2f} x floor (goal <= 1.2)")
+    print(f"  OMP precompute, fit_intercept=True    {s['omp_fit_intercept_true']:7.3f} s   = {r['omp_default_over_tgreedy_fit']:.2f} x T-greedy fit (goal >= 1.5)")
+    print(f"  OMP precompute, fit_intercept=False   {s['omp_fit_intercept_false']:7.3f} s   = {r['omp_no_intercept_over_tgreedy_fit']:.2f} x T-greedy fit")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(results, fh, indent=2)
+    return results
+
+
+if __name__ == "__main__":
+    main()
