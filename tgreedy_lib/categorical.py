@@ -84,6 +84,7 @@ __all__ = [
     "lemma9_bound",
     "lemma11_bound",
     "lemma11_exceedance",
+    "lemma11_deviation_quantile",
     "lemma12_bound",
     "lemma13_bound",
     "theorem4_bound",
@@ -783,3 +784,26 @@ def lemma11_exceedance(k, q, delta, corrected: bool = False) -> np.ndarray:
     bound = lemma11_bound(k, delta, corrected)
     exceed = np.sum(np.where(np.abs(values - mean) > bound * (1 + 1e-12), probabilities, 0.0), axis=0)
     return exceed - np.asarray(delta, dtype=float)
+
+
+def lemma11_deviation_quantile(k, q, delta) -> np.ndarray:
+    """The exact ``(1 - delta)``-quantile of ``|f(Z) - E f|`` in Lemma 11.
+
+    The smallest ``t`` with ``Pr[|f(Z) - E f| > t] <= delta``; Lemma 11 claims it is at
+    most :func:`lemma11_bound`. Broadcasts over ``k``, ``q`` (in [1/2, 1]) and ``delta``.
+    """
+    k, q, delta = np.broadcast_arrays(np.asarray(k), np.asarray(q, dtype=float), np.asarray(delta, dtype=float))
+    if np.any(q < 0.5) or np.any(q > 1):
+        raise ValueError("Lemma 11 assumes q in [1/2, 1]")
+    alpha = binom.sf(np.floor(k / 2), k, q)
+    gamma = np.where(k % 2 == 0, binom.pmf(k // 2, k, q), 0.0)
+    beta = np.clip(1.0 - alpha - gamma, 0.0, 1.0)
+    values = np.stack([1 - q, q, np.full(q.shape, 0.5)])
+    probabilities = np.stack([alpha, beta, gamma])
+    deviations = np.abs(values - np.sum(values * probabilities, axis=0))
+    order = np.argsort(-deviations, axis=0)
+    sorted_deviations = np.take_along_axis(deviations, order, axis=0)
+    tail = np.cumsum(np.take_along_axis(probabilities, order, axis=0), axis=0)  # Pr[dev >= sorted value]
+    # the quantile is the first (largest) deviation whose upper tail already exceeds delta
+    first = np.argmax(tail > delta * (1 + 1e-12), axis=0)
+    return np.take_along_axis(sorted_deviations, first[None], axis=0)[0]

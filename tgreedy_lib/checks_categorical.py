@@ -1,0 +1,471 @@
+"""Numerical checks of Theorems 1-4 (and Lemma 11) of the categorical-ranking paper.
+
+Registered with :func:`tgreedy_lib.verify.register_check` under the ids
+``categorical.theorem1`` .. ``categorical.theorem4`` and ``categorical.lemma11``.
+Exact quantities are binomial sums (:mod:`tgreedy_lib.categorical`); the
+concentration statements are checked by simulating training sets with the
+generator handed in by the registry, so the same command gives the same JSON.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.optimize import minimize, minimize_scalar
+
+from . import categorical as cat
+from .verify import CheckResult, register_check
+
+__all__ = [
+    "theorem1_check",
+    "theorem2_check",
+    "theorem3_check",
+    "theorem4_check",
+    "lemma11_check",
+    "distribution_family",
+    "FAMILIES",
+    "per_count_regret_maximum",
+]
+
+#: Families of (p, q) used to search for bad cases in the concentration checks.
+FAMILIES = ("identifier", "uniform_half", "uniform_random_q", "zipf_random_q", "near_half")
+
+
+def distribution_family(kind: str, n_values: int, m: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A distribution ``(p, q)`` over ``n_values`` values from a named family.
+
+    * ``identifier``: uniform ``p``, ``q_v`` in {0, 1} (the SSN: the value fixes the label);
+    * ``uniform_half``: uniform ``p``, ``q_v = 1/2`` (no information at all);
+    * ``uniform_random_q``: uniform ``p``, ``q_v ~ U(0, 1)``;
+    * ``zipf_random_q``: ``p_v`` proportional to ``1/v``, ``q_v ~ U(0, 1)``;
+    * ``near_half``: uniform ``p``, ``q_v = 1/2 +- 1/(2 sqrt(m p_v))``: the majority vote
+      is wrong with a fair probability, the hard case for h_Bayes.
+    """
+    n = int(n_values)
+    if kind == "zipf_random_q":
+        p = 1.0 / np.arange(1, n + 1)
+    else:
+        p = np.ones(n)
+    p = p / p.sum()
+    if kind == "identifier":
+        q = rng.integers(0, 2, n).astype(float)
+    elif kind == "uniform_half":
+        q = np.full(n, 0.5)
+    elif kind in ("uniform_random_q", "zipf_random_q"):
+        q = rng.uniform(0, 1, n)
+    elif kind == "near_half":
+        q = np.clip(0.5 + rng.choice([-0.5, 0.5], n) / np.sqrt(max(m * p[0], 1.0)), 0, 1)
+    else:
+        raise ValueError(f"unknown family {kind!r}; known: {', '.join(FAMILIES)}")
+    return p, q
+
+
+def _value_counts_for(m: int, cap: int) -> list[int]:
+    return sorted({max(1, min(cap, v)) for v in (2, m // 4, m, 4 * m)})
+
+
+# ----------------------------------------------------------------------------- Theorem 1
+
+THEOREM1_CLAIM = (
+    "Thm. 1: |E[l(h_Gini)] - E[l_hat]| <= 1/(2m); the proof gives the signed 0 <= E[l_hat] - E[l(h_Gini)] <= 1/(2m)"
+)
+
+
+@register_check("categorical.theorem1", THEOREM1_CLAIM)
+def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
+    """Exact bias over random, adversarial and optimized distributions, plus a simulation."""
+    sizes = [1, 2, 3, 5, 10, 30, 100] if quick else [1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 100, 300, 1000]
+    trials = 0
+    worst = {"ratio": -np.inf}
+    lowest = np.inf
+
+    def consider(p, q, m, label):
+        nonlocal trials, lowest
+        trials += 1
+        bias = cat.expected_gini_estimate_eq14(p, q, m) - cat.expected_gini_error(p, q, m)
+        lowest = min(lowest, bias)
+        ratio = bias * 2 * m
+        if ratio > worst["ratio"]:
+            worst.update(ratio=ratio, bias=bias, m=m, family=label, n_values=len(p),
+                         p=np.round(p, 6)[:8].tolist(), q=np.round(q, 6)[:8].tolist())
+
+    for m in sizes:
+        # the analytic maximizer: m equally likely values whose labels are deterministic
+        consider(np.full(m, 1 / m), (np.arange(m) % 2).astype(float), m, "m values, p=1/m, q in {0,1}")
+        for n_values in {1, 2, max(1, m // 2), 2 * m, 5 * m}:
+            for _ in range(2 if quick else 5):
+                p = rng.dirichlet(np.full(n_values, rng.choice([0.3, 1.0, 5.0])))
+                if rng.uniform() < 0.5:
+                    q = rng.uniform(0, 1, n_values)
+                else:
+                    q = rng.integers(0, 2, n_values).astype(float)
+                consider(p, q, m, "random Dirichlet")
+        # optimize the bias over the simplex with q_v in {0, 1} (the bias is largest there)
+        n_values = min(2 * m + 1, 25)
+        def negative_bias(z, m=m, n_values=n_values):
+            p = np.exp(z - z.max())
+            p /= p.sum()
+            return -cat.gini_estimate_bias(p, np.zeros(n_values), m)
+        for _ in range(1 if quick else 3):
+            result = minimize(negative_bias, rng.normal(size=n_values), method="Nelder-Mead",
+                              options={"maxiter": 300 if quick else 2000, "xatol": 1e-9, "fatol": 1e-14})
+            p = np.exp(result.x - result.x.max())
+            consider(p / p.sum(), np.zeros(n_values), m, "Nelder-Mead over p (q = 0)")
+
+    # simulation: the Monte Carlo bias agrees with the exact one
+    simulation_trials = 4000 if quick else 40000
+    largest_z = 0.0
+    for m, n_values in ((5, 8), (20, 40)):
+        p = rng.dirichlet(np.ones(n_values))
+        q = rng.integers(0, 2, n_values).astype(float)
+        counts, positives = cat.sample_counts(p, q, m, simulation_trials, rng)
+        differences = cat.gini_error_estimate(counts, positives) - cat.generalization_error(
+            cat.gini_hypothesis(counts, positives), p, q)
+        exact = cat.gini_estimate_bias(p, q, m)
+        z = abs(differences.mean() - exact) / (differences.std(ddof=1) / math.sqrt(simulation_trials) + 1e-300)
+        largest_z = max(largest_z, float(z))
+        trials += simulation_trials
+
+    holds = worst["ratio"] <= 1 + 1e-12 and lowest >= -1e-15
+    return CheckResult(
+        id="categorical.theorem1",
+        claim=THEOREM1_CLAIM,
+        holds_as_printed=bool(holds),
+        trials=trials,
+        worst_case={
+            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
+                           "p_first": worst["p"], "q_first": worst["q"],
+                           "smallest_signed_bias": float(lowest),
+                           "simulation_largest_z": round(largest_z, 3),
+                           "sup_over_distributions_at_this_m": float((1 - 1 / worst["m"]) ** (worst["m"] - 1) / (2 * worst["m"]))},
+            "observed": float(worst["bias"]),
+            "bound": 1 / (2 * worst["m"]),
+        },
+        corrected_claim=None if holds else "see parameters",
+    )
+
+
+# ----------------------------------------------------------------------------- Theorems 2 and 4: simulation
+
+
+def _simulate_deviations(kind, n_values, m, trials, rng, which):
+    p, q = distribution_family(kind, n_values, m, rng)
+    counts, positives = cat.sample_counts(p, q, m, trials, rng)
+    if which == "gini":
+        error = cat.generalization_error(cat.gini_hypothesis(counts, positives), p, q)
+        estimate = cat.gini_error_estimate(counts, positives)
+        return {
+            "estimator_gap": np.abs(error - estimate),
+            "lemma3": np.abs(estimate - cat.expected_gini_estimate_eq14(p, q, m)),
+            "lemma7": np.abs(error - cat.expected_gini_error(p, q, m)),
+        }
+    error = cat.generalization_error(cat.bayes_hypothesis(counts, positives), p, q)
+    return {"deviation": np.abs(error - cat.expected_bayes_error(p, q, m))}
+
+
+THEOREM2_CLAIM = (
+    "Thm. 2: w.p. >= 1-delta, |l(h_Gini) - l_hat| <= O(ln(m/delta) sqrt(ln(1/delta)) / sqrt(m)); the proof's explicit "
+    "bound is 2/m + 12 ln(8m/delta) sqrt(ln(8/delta))/sqrt(2m) + 12 sqrt(ln(4/delta)/(2m))"
+)
+
+
+@register_check("categorical.theorem2", THEOREM2_CLAIM)
+def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
+    """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds."""
+    sizes = [10, 100, 1000, 100000] if quick else [10, 30, 100, 300, 1000, 3000, 10000, 100000, 1000000]
+    deltas = [0.05] if quick else [0.05, 0.01]
+    simulations = 300 if quick else 2000
+    cap = 1000 if quick else 4000
+    trials = 0
+    worst = {"ratio": -np.inf}
+    lemma_failures = []
+    rate_constants = []
+    for m in sizes:
+        for n_values in _value_counts_for(m, cap):
+            for kind in FAMILIES:
+                deviations = _simulate_deviations(kind, n_values, m, simulations, rng, "gini")
+                trials += simulations
+                for delta in deltas:
+                    quantile = float(np.quantile(deviations["estimator_gap"], 1 - delta))
+                    bound = float(cat.theorem2_bound(m, delta))
+                    rate_constants.append(quantile * math.sqrt(m) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
+                    for name, function in (("lemma3", cat.lemma3_bound), ("lemma7", cat.lemma7_bound)):
+                        if np.mean(deviations[name] > function(m, delta)) > delta:
+                            lemma_failures.append((name, m, n_values, kind, delta))
+                    if quantile / bound > worst["ratio"]:
+                        worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m,
+                                     n_values=n_values, family=kind, delta=delta,
+                                     exceed=float(np.mean(deviations["estimator_gap"] > bound)))
+    holds = worst["exceed"] <= worst["delta"] and not lemma_failures
+    smallest_useful_m = _first_m_below(lambda m: cat.theorem2_bound(m, 0.05), 1.0)
+    return CheckResult(
+        id="categorical.theorem2",
+        claim=THEOREM2_CLAIM,
+        holds_as_printed=bool(holds),
+        trials=trials,
+        worst_case={
+            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
+                           "delta": worst["delta"], "simulated_training_sets": simulations,
+                           "statistic": "empirical (1-delta)-quantile of |l(h_Gini) - l_hat|",
+                           "largest_rate_constant": round(max(rate_constants), 4),
+                           "explicit_bound_below_1_from_m": smallest_useful_m,
+                           "lemma3_or_lemma7_failures": len(lemma_failures)},
+            "observed": worst["quantile"],
+            "bound": worst["bound"],
+        },
+        corrected_claim=None if holds else f"explicit bounds exceeded in {lemma_failures[:3]}",
+    )
+
+
+def _first_m_below(function, level: float) -> int:
+    """The first m on a fine logarithmic grid (1% steps, up to 1e18) with ``function(m) < level``; -1 if none."""
+    grid = np.unique(np.round(np.geomspace(2, 1e18, 4000)).astype(np.int64))
+    values = np.asarray(function(grid.astype(float)))
+    below = np.flatnonzero(values < level)
+    return int(grid[below[0]]) if below.size else -1
+
+
+THEOREM4_CLAIM = (
+    "Thm. 4 (m >= 8): w.p. >= 1-delta, |l(h_Bayes) - E[l(h_Bayes)]| <= O(ln(m/delta) sqrt(ln(1/delta)) / m^(1/6)); "
+    "explicit: Lemma 8 + Lemma 9 + Lemma 12 + Lemma 13 with a union bound (each at delta/5)"
+)
+
+
+@register_check("categorical.theorem4", THEOREM4_CLAIM)
+def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
+    """Empirical (1-delta)-quantiles of |l(h_Bayes) - E l(h_Bayes)| (exact mean) against the bound."""
+    sizes = [8, 30, 100, 1000] if quick else [8, 16, 30, 100, 300, 1000, 3000, 10000]
+    deltas = [0.05] if quick else [0.05, 0.01]
+    simulations = 300 if quick else 2000
+    budget = 200_000 if quick else 2_000_000  # |V| * (m + 1) floats for the exact expectation
+    trials = 0
+    worst = {"ratio": -np.inf}
+    rate_constants = []
+    for m in sizes:
+        for n_values in _value_counts_for(m, max(2, budget // (m + 1))):
+            for kind in FAMILIES:
+                deviation = _simulate_deviations(kind, n_values, m, simulations, rng, "bayes")["deviation"]
+                trials += simulations
+                for delta in deltas:
+                    quantile = float(np.quantile(deviation, 1 - delta))
+                    bound = float(cat.theorem4_bound(m, delta))
+                    rate_constants.append(quantile * m ** (1 / 6) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
+                    if quantile / bound > worst["ratio"]:
+                        worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m, delta=delta,
+                                     n_values=n_values, family=kind, exceed=float(np.mean(deviation > bound)),
+                                     sqrt_m_quantile=quantile * math.sqrt(m))
+    holds = worst["exceed"] <= worst["delta"]
+    return CheckResult(
+        id="categorical.theorem4",
+        claim=THEOREM4_CLAIM,
+        holds_as_printed=bool(holds),
+        trials=trials,
+        worst_case={
+            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
+                           "delta": worst["delta"], "simulated_training_sets": simulations,
+                           "statistic": "empirical (1-delta)-quantile of |l(h_Bayes) - E l(h_Bayes)|",
+                           "largest_rate_constant": round(max(rate_constants), 4),
+                           "explicit_bound_below_1_from_m": _first_m_below(lambda m: cat.theorem4_bound(m, 0.05), 1.0),
+                           "note": "Lemma 11, used by Lemma 12, fails as printed: see categorical.lemma11"},
+            "observed": worst["quantile"],
+            "bound": worst["bound"],
+        },
+        corrected_claim=None if holds else "explicit bound exceeded",
+    )
+
+
+# ----------------------------------------------------------------------------- Theorem 3
+
+THEOREM3_CLAIM = (
+    "Thm. 3: E[l(h_Bayes)] = min over symmetric h of E[l(h)], and E[l(h_Bayes)] - l(h_Bayes_inf) <= "
+    "E[M0]/2 + E[M1]/8 + E[M2]/8 + sum_{k=3}^m E[Mk]/sqrt(e k)"
+)
+
+
+def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndarray, np.ndarray]:
+    """``max_q t_k(q)`` and its maximizer for each ``k`` (grid, then bounded Brent refinement).
+
+    ``t_k`` is :func:`tgreedy_lib.categorical.bayes_regret_per_count`. Theorem 3's bound holds
+    for every distribution exactly when ``max_q t_k(q)`` is at most the bound's coefficient of
+    ``E[M_k]``, because both sides are ``sum_v p_v sum_k Pr[c_v = k] (.)``.
+    """
+    k_values = np.asarray(k_values)
+    grid = np.linspace(0.5, 1.0, grid_points)
+    values = cat.bayes_regret_per_count(grid[None, :], k_values[:, None])
+    best = np.argmax(values, axis=1)
+    maxima = values[np.arange(k_values.size), best]
+    arguments = grid[best]
+    step = grid[1] - grid[0]
+    for index, k in enumerate(k_values):
+        low, high = max(0.5, arguments[index] - step), min(1.0, arguments[index] + step)
+        result = minimize_scalar(lambda q: -float(cat.bayes_regret_per_count(q, k)), bounds=(low, high),
+                                 method="bounded", options={"xatol": 1e-12})
+        if -result.fun > maxima[index]:
+            maxima[index], arguments[index] = -result.fun, result.x
+    return maxima, arguments
+
+
+def _bias_bound_coefficients(k_values, first_sqrt_index=3):
+    k_values = np.asarray(k_values, dtype=float)
+    coefficients = np.where(k_values == 0, 0.5, np.where(k_values <= 2, 1 / 8, 0.0))
+    with np.errstate(divide="ignore"):
+        coefficients = coefficients + np.where(k_values >= first_sqrt_index, 1 / np.sqrt(math.e * k_values), 0.0)
+    return coefficients
+
+
+def _random_symmetric_table(m, rng):
+    table = cat.bayes_rule_table(m).copy()
+    for k in range(1, m + 1):
+        for i in range(0, (k + 1) // 2):
+            if 2 * i < k:
+                value = rng.uniform()
+                table[k, i], table[k, k - i] = value, 1 - value
+    return table
+
+
+def _optimality_certificate(p, q, m):
+    """Coefficients d(k, i), i < k/2, with E[l(h_f)] = const + sum d(k, i) f(k, i) over symmetric f.
+
+    All d >= 0 means f(k, i) = 0 for minority counts (h_Bayes) minimizes E[l] over H_S.
+    """
+    k = np.arange(m + 1)
+    pmf = cat.count_probabilities(p, m)  # (V, k)
+    from scipy.stats import binom
+
+    label_pmf = binom.pmf(k[None, None, :], k[None, :, None], q[:, None, None])  # (V, k, i)
+    mirrored = binom.pmf(k[None, :, None] - k[None, None, :], k[None, :, None], q[:, None, None])
+    weights = (p * (1 - 2 * q))[:, None, None] * pmf[:, :, None]
+    d = np.sum(weights * (label_pmf - mirrored), axis=0)
+    minority = 2 * k[None, :] < k[:, None]
+    return d[minority]
+
+
+@register_check("categorical.theorem3", THEOREM3_CLAIM)
+def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
+    """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search)."""
+    trials = 0
+    # --- part 1: optimality of h_Bayes among symmetric hypotheses
+    optimality_gap = np.inf  # min over tried rules of E[l(h)] - E[l(h_Bayes)]
+    certificate_min = np.inf
+    for _ in range(15 if quick else 80):
+        m = int(rng.integers(1, 13 if quick else 25))
+        n_values = int(rng.integers(1, 7))
+        p = rng.dirichlet(np.ones(n_values))
+        q = rng.uniform(0, 1, n_values)
+        bayes = cat.expected_bayes_error(p, q, m)
+        # the rule displayed at the end of the proof's first part (1 for minority counts): the worst one
+        proof_display_rule = cat.symmetric_rule_table(lambda k, i: 0.5 - 0.5 * np.sign(2 * i - k), m)
+        rules = [cat.gini_rule_table(m), cat.smoothed_rule_table(m, 0.5), cat.smoothed_rule_table(m, 2.0),
+                 proof_display_rule]
+        rules += [_random_symmetric_table(m, rng) for _ in range(3 if quick else 10)]
+        for table in rules:
+            optimality_gap = min(optimality_gap, cat.expected_symmetric_error(p, q, m, table) - bayes)
+            trials += 1
+        certificate_min = min(certificate_min, float(_optimality_certificate(p, q, m).min(initial=0.0)))
+    optimal = optimality_gap >= -1e-12 and certificate_min >= -1e-15
+
+    # --- part 2a: the per-count reduction, for k = 0 .. K
+    K = 200 if quick else 2000
+    ks = np.arange(K + 1)
+    maxima, arguments = per_count_regret_maximum(ks, 801 if quick else 4001)
+    printed = _bias_bound_coefficients(ks, 3)
+    per_count_ratio = maxima / printed
+    trials += ks.size
+
+    # --- part 2b: direct search over distributions (random, families, Nelder-Mead)
+    worst = {"ratio": -np.inf}
+
+    def consider(p, q, m, label):
+        nonlocal trials
+        trials += 1
+        bias = cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)
+        bound = cat.bayes_bias_bound(p, m, 3)
+        if bias / bound > worst["ratio"]:
+            worst.update(ratio=bias / bound, bias=bias, bound=bound, m=m, family=label,
+                         n_values=len(p), p=np.round(p, 6)[:6].tolist(), q=np.round(q, 6)[:6].tolist())
+
+    sizes = [1, 2, 3, 4, 6, 10, 20] if quick else [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50]
+    for m in sizes:
+        for q_value in (1.0, 0.75, float(arguments[min(m, K)])):
+            consider(np.full(50 * m, 1 / (50 * m)), np.full(50 * m, q_value), m, f"uniform over 50m values, q={q_value:.4g}")
+            consider(np.array([1.0]), np.array([q_value]), m, f"one value, q={q_value:.4g}")
+        n_values = 4
+        def negative_ratio(z, m=m, n_values=n_values):
+            p = np.exp(z[:n_values] - z[:n_values].max())
+            p /= p.sum()
+            q = 1 / (1 + np.exp(-z[n_values:]))
+            return -(cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)) / cat.bayes_bias_bound(p, m, 3)
+        for _ in range(1 if quick else 4):
+            result = minimize(negative_ratio, rng.normal(size=2 * n_values), method="Nelder-Mead",
+                              options={"maxiter": 150 if quick else 1500})
+            z = result.x
+            p = np.exp(z[:n_values] - z[:n_values].max())
+            consider(p / p.sum(), 1 / (1 + np.exp(-z[n_values:])), m, "Nelder-Mead over (p, q), |V| = 4")
+
+    bound_holds = per_count_ratio.max() <= 1 + 1e-9 and worst["ratio"] <= 1 + 1e-9
+    holds = optimal and bound_holds
+    worst_k = int(np.argmax(per_count_ratio))
+    # the proof's inequality step replaces Pr[q_hat < 1/2] + Pr[q_hat = 1/2]/2 by Pr[q_hat <= 1/2]:
+    weak_k2 = minimize_scalar(lambda q: -(2 * q - 1) * (1 - q * q), bounds=(0.5, 1), method="bounded")
+    return CheckResult(
+        id="categorical.theorem3",
+        claim=THEOREM3_CLAIM,
+        holds_as_printed=bool(holds),
+        trials=trials,
+        worst_case={
+            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
+                           "p_first": worst["p"], "q_first": worst["q"],
+                           "optimality_smallest_gap": float(optimality_gap),
+                           "optimality_certificate_min": float(certificate_min),
+                           "per_count_worst_k": worst_k,
+                           "per_count_worst_ratio": float(per_count_ratio[worst_k]),
+                           "max_q_t1": float(maxima[1]), "max_q_t2": float(maxima[2]),
+                           "max_q_t3_times_sqrt_3e": float(maxima[3] * math.sqrt(3 * math.e)),
+                           "proof_step_k2_with_Pr_le_half": float(-weak_k2.fun)},
+            "observed": float(worst["bias"]),
+            "bound": float(worst["bound"]),
+        },
+        corrected_claim=None if holds else "see parameters",
+    )
+
+
+# ----------------------------------------------------------------------------- Lemma 11
+
+LEMMA11_CLAIM = (
+    "Lemma 11: for q >= 1/2 and delta in (0, e^-1/2], w.p. >= 1-delta |f(Z) - E f| <= sqrt(2 ln(1/delta) / (e k))"
+)
+
+
+@register_check("categorical.lemma11", LEMMA11_CLAIM)
+def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
+    """Exact (1-delta)-quantiles of Lemma 11's three-point deviation over a (k, q, delta) grid."""
+    ks = np.arange(1, (150 if quick else 1000) + 1)[:, None, None]
+    qs = np.linspace(0.5, 1.0, 101 if quick else 401)[None, :, None]
+    deltas = np.geomspace(1e-4, math.exp(-0.5), 12 if quick else 40)[None, None, :]
+    quantiles = cat.lemma11_deviation_quantile(ks, qs, deltas)
+    printed = np.broadcast_to(cat.lemma11_bound(ks, deltas), quantiles.shape)
+    corrected = np.broadcast_to(cat.lemma11_bound(ks, deltas, corrected=True), quantiles.shape)
+    ratio = quantiles / printed
+    index = np.unravel_index(np.argmax(ratio), ratio.shape)
+    holds = bool(ratio.max() <= 1 + 1e-12)
+    corrected_ok = bool(np.all(quantiles <= corrected * (1 + 1e-12)))
+    k, q, delta = int(ks.ravel()[index[0]]), float(qs.ravel()[index[1]]), float(deltas.ravel()[index[2]])
+    return CheckResult(
+        id="categorical.lemma11",
+        claim=LEMMA11_CLAIM,
+        holds_as_printed=holds,
+        trials=int(ratio.size),
+        worst_case={
+            "parameters": {"k": k, "q": round(q, 6), "delta": delta,
+                           "fraction_of_grid_failing": float(np.mean(ratio > 1 + 1e-12)),
+                           "corrected_bound_holds_on_grid": corrected_ok,
+                           "largest_ratio_to_corrected": float((quantiles / corrected).max())},
+            "observed": float(quantiles[index]),
+            "bound": float(printed[index]),
+        },
+        corrected_claim=None if holds else (
+            "w.p. >= 1-delta, |f(Z) - E f| <= sqrt(2 ln(1/delta) / k) (no factor 1/e): the proof's first case "
+            "2q-1 <= sqrt(2 ln(1/delta)/k) only gives this; Lemma 12 still follows, its proof has a factor "
+            "sqrt(e) to spare" + ("" if corrected_ok else " [corrected bound ALSO fails on the grid]")
+        ),
+    )
