@@ -256,3 +256,18 @@ def test_stepwise_refit_rejects_linearly_dependent_features():
     with pytest.raises(ValueError, match="linearly dependent"):
         tgreedy_path(stats, n_steps=6, refit="stepwise")
     assert tgreedy_path(stats, n_steps=6).n_steps == 6  # stagewise never inverts a Gram
+
+
+def test_subset_equals_statistics_built_from_those_domains():
+    rng = np.random.default_rng(15)
+    X, y, d = make_domains(rng, n_domains=5)
+    full = DomainStatistics.from_samples(X, y, d)
+    keep = d != 2
+    part = DomainStatistics.from_samples(X[keep], y[keep], d[keep])
+    sub = full.subset([0, 1, 3, 4])
+    np.testing.assert_array_equal(sub.domain_labels, [0, 1, 3, 4])
+    np.testing.assert_allclose(tgreedy_path(sub, n_steps=5).coef, tgreedy_path(part, n_steps=5).coef, atol=1e-13)
+    with pytest.raises(ValueError, match="unknown"):
+        full.subset([0, 9])
+    with pytest.raises(ValueError, match="at least two"):
+        full.subset([1])

@@ -196,6 +196,28 @@ class DomainStatistics:
         """Number of features p."""
         return self.xy.shape[1]
 
+    def subset(self, labels) -> "DomainStatistics":
+        """The statistics of the domains whose labels are in ``labels`` (no recomputation).
+
+        Useful for leave-one-domain-out experiments: build the statistics of every domain once,
+        then take a subset for each split.
+        """
+        wanted = np.atleast_1d(np.asarray(labels))
+        missing = [lab for lab in wanted.tolist() if lab not in self.domain_labels.tolist()]
+        if missing:
+            raise ValueError(f"unknown domain labels {missing}; known: {self.domain_labels.tolist()}")
+        keep = np.flatnonzero(np.isin(self.domain_labels, wanted))
+        if keep.size < 2:
+            raise ValueError(f"T-statistics need at least two domains, the subset has {keep.size}")
+        return DomainStatistics(
+            xx=self.xx[keep],
+            xy=self.xy[keep],
+            yy=self.yy[keep],
+            counts=None if self.counts is None else self.counts[keep],
+            domain_labels=self.domain_labels[keep],
+            unlabeled_xx=self.unlabeled_xx,
+        )
+
     def second_moment(self, denominator: str = "sample") -> np.ndarray:
         """The update's denominator E[X_i^2] for every feature (section 3.3).
 
