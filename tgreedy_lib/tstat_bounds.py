@@ -91,7 +91,8 @@ def t_statistic(effects, center=0.0, axis: int = 0) -> np.ndarray:
     sd = np.std(effects, axis=axis, ddof=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = mean / (sd / math.sqrt(n))
-    return np.where(sd > 0, t, np.where(mean == 0, 0.0, np.sign(mean) * np.inf))
+    degenerate = np.where(mean > 0, np.inf, np.where(mean < 0, -np.inf, 0.0))
+    return np.where(sd > 0, t, degenerate)
 
 
 def tilde_t_squared(deviations, axis: int = 0) -> np.ndarray:
