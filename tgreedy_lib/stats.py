@@ -81,7 +81,7 @@ class DomainStatistics:
                 f"X has {X.shape[0]} rows, y has {y.shape[0]}, domains has {domains.shape[0]}"
             )
         labels, index = np.unique(domains, return_inverse=True)
-        groups = [(np.flatnonzero(index == k)) for k in range(labels.size)]
+        groups = [_rows_as_slice(np.flatnonzero(index == k)) for k in range(labels.size)]
         return cls._build([(X[rows], y[rows]) for rows in groups], labels, unlabeled_X)
 
     @classmethod
@@ -242,6 +242,13 @@ class DomainStatistics:
         coef = np.asarray(coef, dtype=np.float64)
         per_domain = self.yy - 2 * self.xy @ coef + np.einsum("i,kij,j->k", coef, self.xx, coef)
         return float(per_domain.mean())
+
+
+def _rows_as_slice(rows: np.ndarray):
+    """A slice when ``rows`` is a contiguous range (then ``X[rows]`` is a view, not a copy)."""
+    if rows.size and rows[-1] - rows[0] + 1 == rows.size:
+        return slice(int(rows[0]), int(rows[-1]) + 1)
+    return rows
 
 
 def _check_not_constant(gram: np.ndarray, counts: np.ndarray, p: int) -> None:
