@@ -39,6 +39,7 @@ __all__ = [
     "one_sided_tail_given_magnitudes",
     "worst_excess_discrete",
     "tail_curves",
+    "worst_case_tail_lower_bound",
 ]
 
 #: Largest ``n`` for which :func:`sign_patterns` enumerates (2^(n-1) patterns).
@@ -238,3 +239,17 @@ def tail_curves(n: int, t, distributions=("rademacher", "gaussian", "cauchy"), r
                 raise ValueError(f"a Generator is needed for the Monte Carlo curve of {name!r}")
             curves[name] = monte_carlo_tail(rng, name, n, t, n_trials)[0]
     return curves
+
+
+def worst_case_tail_lower_bound(n: int, t) -> np.ndarray:
+    """A lower bound on ``sup Pr[ratio > t]`` over all independent symmetric ``Z_1..Z_n``.
+
+    Take ``k <= n`` of the ``Z_i`` Rademacher and the others 0 (a symmetric law):
+    the ratio is then that of ``k`` equal magnitudes, so the supremum is at least
+    ``max_k rademacher_tail(k, t)``. With ``k = 1`` the ratio is identically 1, so the
+    bound is 1 for every ``t < 1`` and every ``n`` (non-degenerate versions: one
+    dominant magnitude, or i.i.d. laws with very heavy tails such as ``"pareto"``).
+    """
+    n = _check_n(n)
+    t = _check_t(t)
+    return np.max([rademacher_tail(k, t) for k in range(1, n + 1)], axis=0)

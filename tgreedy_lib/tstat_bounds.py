@@ -331,7 +331,9 @@ def subset_regret_simulation(rng: np.random.Generator, distribution: str, n: int
     dict of numpy.ndarray
         ``"worst_ratio_printed"`` and ``"worst_ratio_proof"`` (n_trials,): the largest
         regret / bound over subsets in each trial; ``"regret"`` (n_trials, n_subsets);
-        ``"bound_printed"``, ``"bound_proof"`` (n_trials, n_subsets); ``"subsets"``.
+        ``"bound_printed"``, ``"bound_proof"`` (n_trials, n_subsets); ``"variance_over_n"``
+        (n_trials, n_subsets): ``sum_i [sigma_hat_S]_i^2 / n``; ``"factor_printed"`` and
+        ``"factor_proof"``; ``"subsets"``.
     """
     n = _check_domains(n)
     p, q = _check_pq(p, q)
@@ -365,6 +367,9 @@ def subset_regret_simulation(rng: np.random.Generator, distribution: str, n: int
         "regret": regret,
         "bound_printed": bound_printed,
         "bound_proof": bound_proof,
+        "variance_over_n": spread / n,
+        "factor_printed": corollary_printed_factor(p, q, delta),
+        "factor_proof": corollary_proof_factor(p, q, delta),
         "worst_ratio_printed": ratio_printed.max(axis=1),
         "worst_ratio_proof": ratio_proof.max(axis=1),
     }
