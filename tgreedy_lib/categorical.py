@@ -96,6 +96,7 @@ FILTERS = ("misclassification", "gini", "information_gain", "gain_ratio", "gini_
 LARGER_IS_BETTER = frozenset({"information_gain", "gain_ratio"})
 
 _SUM_TOLERANCE = 1e-9
+_FLUSH_BELOW = 1e-290
 
 
 # ----------------------------------------------------------------------------- input checks
@@ -159,6 +160,9 @@ def _check_distribution(p, q=None) -> tuple[np.ndarray, np.ndarray | None]:
     total = float(p.sum())
     if abs(total - 1.0) > _SUM_TOLERANCE:
         raise ValueError(f"p must sum to 1 (it is a distribution over the values v), got sum {total!r}")
+    # Masses below 1e-290 are flushed to 0 (they change nothing at double precision):
+    # scipy's binom.pmf overflows for p near the smallest normal double (about 1e-308).
+    p = np.where(p < _FLUSH_BELOW, 0.0, p)
     if q is None:
         return p, None
     q = as_float_array(q, "q", 1)

@@ -108,7 +108,7 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
             return -cat.gini_estimate_bias(p, np.zeros(n_values), m)
         for _ in range(1 if quick else 3):
             result = minimize(negative_bias, rng.normal(size=n_values), method="Nelder-Mead",
-                              options={"maxiter": 300 if quick else 2000, "xatol": 1e-9, "fatol": 1e-14})
+                              options={"maxiter": 300 if quick else 800, "xatol": 1e-9, "fatol": 1e-14})
             p = np.exp(result.x - result.x.max())
             consider(p / p.sum(), np.zeros(n_values), m, "Nelder-Mead over p (q = 0)")
 
@@ -172,10 +172,10 @@ THEOREM2_CLAIM = (
 @register_check("categorical.theorem2", THEOREM2_CLAIM)
 def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds."""
-    sizes = [10, 100, 1000, 100000] if quick else [10, 30, 100, 300, 1000, 3000, 10000, 100000, 1000000]
+    sizes = [10, 100, 1000, 100000] if quick else [10, 30, 100, 300, 1000, 10000, 100000, 1000000]
     deltas = [0.05] if quick else [0.05, 0.01]
-    simulations = 300 if quick else 2000
-    cap = 1000 if quick else 4000
+    simulations = 300 if quick else 1000
+    cap = 1000 if quick else 2000
     trials = 0
     worst = {"ratio": -np.inf}
     lemma_failures = []
@@ -236,7 +236,7 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Empirical (1-delta)-quantiles of |l(h_Bayes) - E l(h_Bayes)| (exact mean) against the bound."""
     sizes = [8, 30, 100, 1000] if quick else [8, 16, 30, 100, 300, 1000, 3000, 10000]
     deltas = [0.05] if quick else [0.05, 0.01]
-    simulations = 300 if quick else 2000
+    simulations = 300 if quick else 1000
     budget = 200_000 if quick else 2_000_000  # |V| * (m + 1) floats for the exact expectation
     trials = 0
     worst = {"ratio": -np.inf}
@@ -365,9 +365,9 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     optimal = optimality_gap >= -1e-12 and certificate_min >= -1e-15
 
     # --- part 2a: the per-count reduction, for k = 0 .. K
-    K = 200 if quick else 2000
+    K = 200 if quick else 1000
     ks = np.arange(K + 1)
-    maxima, arguments = per_count_regret_maximum(ks, 801 if quick else 4001)
+    maxima, arguments = per_count_regret_maximum(ks, 801 if quick else 2001)
     printed = _bias_bound_coefficients(ks, 3)
     per_count_ratio = maxima / printed
     trials += ks.size
@@ -395,9 +395,9 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
             p /= p.sum()
             q = 1 / (1 + np.exp(-z[n_values:]))
             return -(cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)) / cat.bayes_bias_bound(p, m, 3)
-        for _ in range(1 if quick else 4):
+        for _ in range(1 if quick else 2):
             result = minimize(negative_ratio, rng.normal(size=2 * n_values), method="Nelder-Mead",
-                              options={"maxiter": 150 if quick else 1500})
+                              options={"maxiter": 150 if quick else 600})
             z = result.x
             p = np.exp(z[:n_values] - z[:n_values].max())
             consider(p / p.sum(), 1 / (1 + np.exp(-z[n_values:])), m, "Nelder-Mead over (p, q), |V| = 4")
