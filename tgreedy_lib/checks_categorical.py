@@ -25,6 +25,7 @@ __all__ = [
     "distribution_family",
     "FAMILIES",
     "per_count_regret_maximum",
+    "simulate_deviations",
 ]
 
 #: Families of (p, q) used to search for bad cases in the concentration checks.
@@ -148,7 +149,13 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 # ----------------------------------------------------------------------------- Theorems 2 and 4: simulation
 
 
-def _simulate_deviations(kind, n_values, m, trials, rng, which):
+def simulate_deviations(kind, n_values, m, trials, rng, which):
+    """Simulate ``trials`` training sets from :func:`distribution_family` and return deviations.
+
+    ``which="gini"``: ``estimator_gap`` = |l(h_Gini) - l_hat| (Thm. 2), ``lemma3`` = |l_hat - E l_hat|,
+    ``lemma7`` = |l(h_Gini) - E l(h_Gini)|. ``which="bayes"``: ``deviation`` = |l(h_Bayes) - E l(h_Bayes)|
+    (Thm. 4), with the exact expectation.
+    """
     p, q = distribution_family(kind, n_values, m, rng)
     counts, positives = cat.sample_counts(p, q, m, trials, rng)
     if which == "gini":
@@ -183,7 +190,7 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     for m in sizes:
         for n_values in _value_counts_for(m, cap):
             for kind in FAMILIES:
-                deviations = _simulate_deviations(kind, n_values, m, simulations, rng, "gini")
+                deviations = simulate_deviations(kind, n_values, m, simulations, rng, "gini")
                 trials += simulations
                 for delta in deltas:
                     quantile = float(np.quantile(deviations["estimator_gap"], 1 - delta))
@@ -244,7 +251,7 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     for m in sizes:
         for n_values in _value_counts_for(m, max(2, budget // (m + 1))):
             for kind in FAMILIES:
-                deviation = _simulate_deviations(kind, n_values, m, simulations, rng, "bayes")["deviation"]
+                deviation = simulate_deviations(kind, n_values, m, simulations, rng, "bayes")["deviation"]
                 trials += simulations
                 for delta in deltas:
                     quantile = float(np.quantile(deviation, 1 - delta))
