@@ -1,0 +1,27 @@
+from otter.test_files import test_case
+
+OK_FORMAT = False
+
+name = "q1_regret_curves"
+points = 2
+
+@test_case(points=None, hidden=False)
+def test_1(regret):
+    import numpy as np
+    assert isinstance(regret, dict) and set(regret) == {'greedy', 'T-greedy'}, "regret must be a dict with keys 'greedy' and 'T-greedy'"
+
+@test_case(points=None, hidden=False)
+def test_2(regret):
+    import numpy as np
+    assert all((np.shape(regret[k]) == (15,) for k in regret)), 'one regret value per step: 15 values per selector'
+
+@test_case(points=None, hidden=True)
+def test_3(paths, problem, regret):
+    import numpy as np
+    assert all((np.allclose(regret[k], problem.regret(paths[k].coef), atol=1e-08) for k in paths))
+
+@test_case(points=None, hidden=True)
+def test_4(regret, regret_zero):
+    import numpy as np
+    assert regret['T-greedy'][4] < regret_zero < regret['greedy'][0]
+
