@@ -907,7 +907,7 @@ def ssn_population(rng: np.random.Generator, n_people: int = 100_000) -> Categor
     zip_code = rng.integers(0, 2000, n)
     birthday = rng.integers(0, 365, n)
     ssn = rng.permutation(n)
-    logit = (0.3 - 1.8 * mortgage + np.array([1.2, 0.6, 0.0, -0.6, -1.2])[education]
+    logit = (0.5 - 2.4 * mortgage + np.array([0.9, 0.45, 0.0, -0.45, -0.9])[education]
              + rng.normal(0, 0.3, 20)[region] + rng.normal(0, 0.3, 2000)[zip_code])
     unemployed = (rng.uniform(size=n) < 1 / (1 + np.exp(-logit))).astype(np.int64)
     names = ("ssn", "mortgage", "education", "region", "birthday", "zip_code")
@@ -918,13 +918,14 @@ def ssn_population(rng: np.random.Generator, n_people: int = 100_000) -> Categor
 def flag_versus_code_population(n_values: int, rng: np.random.Generator, n_people: int = 50_000) -> CategoricalPopulation:
     """Two features: a binary ``flag`` and a ``code`` with ``n_values`` values that fixes the label.
 
-    Each code value carries a label (1 with probability 0.35) shared by everyone with that
-    code: with few values ``code`` is the perfect feature, with many it is an SSN. The
-    ``flag`` is a noisy readout of the label (Pr[flag = 1] is 0.2 if labelled 1, 0.6 if 0).
+    Each code value carries a label shared by everyone with that code (about 35% of the
+    values, at least one and not all, are labelled 1): with few values ``code`` is the
+    perfect feature, with many it is an SSN. The ``flag`` is a noisy readout of the label (Pr[flag = 1] is 0.2 if labelled 1, 0.6 if 0).
     """
     n = int(n_people)
     code = rng.integers(0, int(n_values), n)
-    label_of_code = (rng.uniform(size=int(n_values)) < 0.35).astype(np.int64)
+    n_positive = min(max(1, round(0.35 * int(n_values))), int(n_values) - 1) if int(n_values) > 1 else 1
+    label_of_code = rng.permutation(np.arange(int(n_values)) < n_positive).astype(np.int64)
     labels = label_of_code[code]
     flag = (rng.uniform(size=n) < np.where(labels == 1, 0.2, 0.6)).astype(np.int64)
     return CategoricalPopulation(("flag", "code"), np.column_stack([flag, code]), labels, n_values=[2, int(n_values)])
