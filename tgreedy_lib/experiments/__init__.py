@@ -1,0 +1,48 @@
+"""Reproduction of the experiments of Foster, Kakade & Salakhutdinov (AISTATS 2012), sections 1 and 4.
+
+``python -m tgreedy_lib reproduce [EXPERIMENT ...] [--quick] [--out DIR]`` runs, for real, on the
+deep-belief-network features of the images:
+
+``intro-logistic``
+    Section 1: logistic regression for '2' vs the other even digits, tested against even digits
+    and against odd digits (the paper: about 0.5% and 35% error).
+``mnist-2-vs-other``
+    Section 4.1 (Figures 1, 2 and the left of Figure 4): greedy and T-greedy on source domains
+    '2 vs k', each digit held out in turn as the target domain.
+``mnist-similarity``, ``cifar-similarity``
+    Section 4.2 (Figure 3, Figure 4 middle and right): a similarity function
+    y = sgn(sum_i w_i phi_i(x1) phi_i(x2)) learnt from pairs, each class held out in turn.
+
+and writes ``DIR/<experiment>.json``, the figures (PNG and PDF), ``DIR/claims.json`` and
+``DIR/claims.md`` (every claim of sections 1, 4 and 5 with our measured value and a verdict).
+The data are the official ones when ``TGREEDY_DATA_DIR`` points at them (paper scale), the bundled
+ones otherwise; every JSON says which (``data.official``).
+
+The library API: :func:`run_experiment`, :func:`load_experiment_features`,
+:func:`~tgreedy_lib.experiments.runs.run_two_vs_other`, :func:`~tgreedy_lib.experiments.runs.run_similarity`,
+:func:`~tgreedy_lib.experiments.runs.run_intro_logistic` and :mod:`~tgreedy_lib.experiments.claims`.
+"""
+from __future__ import annotations
+
+from . import claims, domains, runs
+from .cli import EXPERIMENTS, QUICK, PAPER, main, run_experiment, write_outputs
+from .inputs import ExperimentFeatures, load_experiment_features
+from .runs import column_auroc, run_intro_logistic, run_similarity, run_two_vs_other
+
+__all__ = [
+    "EXPERIMENTS",
+    "PAPER",
+    "QUICK",
+    "ExperimentFeatures",
+    "claims",
+    "column_auroc",
+    "domains",
+    "load_experiment_features",
+    "main",
+    "run_experiment",
+    "run_intro_logistic",
+    "run_similarity",
+    "run_two_vs_other",
+    "runs",
+    "write_outputs",
+]

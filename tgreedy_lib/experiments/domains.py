@@ -1,0 +1,356 @@
+"""Source and target domains of section 4: '2 vs other' (4.1) and similarity learning (4.2).
+
+Every experiment holds one class out: the *target* (new) domain is built from that class, the
+*source* domains from the other classes. The selectors only need each source domain's second
+moments E[XX^T | d_k], E[XY | d_k], E[Y^2 | d_k] (section 2), so this module computes those from
+per-class (or per-block) Gram matrices, once per data set, and assembles each split's
+:class:`~tgreedy_lib.stats.DomainStatistics` from them without touching the images again.
+
+'2 vs other' (section 4.1)
+    Source domain '2 vs k' holds the training '2's (y = +1) and the training 'k's (y = -1),
+    balanced: each class carries half the domain's weight, so its moments are those of a domain
+    with as many '2's as 'k's (exactly the sample moments when the counts are equal, as in the
+    paper's 1,000 + 1,000). All nine domains are built once; a split is a subset of eight.
+
+Similarity (section 4.2)
+    The regression features of a pair of images are the elementwise products phi(x1) * phi(x2).
+    Source domain c holds ``n_positive`` pairs of two different training images of class c
+    (y = +1) and ``n_negative`` pairs of an image of c with an image of another *source* class
+    (y = -1). The negatives are drawn stratified: the same number, ``n_negative / (C - 2)``, with
+    each partner class, so domain c in the split that holds out class t is
+    ``positives(c) + sum over partners j not in {c, t} of negatives(c, j)``, and its moments are
+    sums of per-block Gram matrices, each computed once.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+import numpy as np
+
+from ..stats import DomainStatistics
+
+#: The digit to recognize in section 4.1 and in the introduction.
+POSITIVE_DIGIT = 2
+
+
+@dataclasses.dataclass(frozen=True)
+class Split:
+    """One source/target split: the held-out ``target`` class and the ``sources`` (class labels)."""
+
+    target: int
+    sources: tuple[int, ...]
+
+    def as_json(self) -> dict:
+        """``{"target": ..., "sources": [...]}``."""
+        return {"target": int(self.target), "sources": [int(s) for s in self.sources]}
+
+
+def _check_classes_present(labels: np.ndarray, wanted: Sequence[int], what: str) -> None:
+    present = set(np.unique(labels).tolist())
+    missing = [int(c) for c in wanted if int(c) not in present]
+    if missing:
+        raise ValueError(f"{what}: class(es) {missing} have no images; present: {sorted(present)}")
+
+
+# --------------------------------------------------------------------------- splits
+
+def two_vs_other_splits(classes: Sequence[int] = range(10), positive: int = POSITIVE_DIGIT,
+                        targets: Sequence[int] | None = None) -> list[Split]:
+    """Splits of section 4.1: hold out one negative digit t, the sources are '2 vs k' for the others.
+
+    Parameters
+    ----------
+    classes : sequence of int
+        All class labels (MNIST: 0-9).
+    positive : int
+        The digit to recognize (the paper's '2').
+    targets : sequence of int, optional
+        Held-out digits, in this order (default: every class but ``positive``, ascending).
+
+    Returns
+    -------
+    list of Split
+        ``sources`` are the negative digits k of the source domains '2 vs k'.
+    """
+    classes = [int(c) for c in classes]
+    if positive not in classes:
+        raise ValueError(f"the positive digit {positive} is not among the classes {classes}")
+    negatives = [c for c in classes if c != positive]
+    if len(negatives) < 3:
+        raise ValueError(f"'{positive} vs other' needs at least three other classes (two source domains), "
+                         f"got {negatives}")
+    targets = negatives if targets is None else [int(t) for t in targets]
+    for t in targets:
+        if t not in negatives:
+            raise ValueError(f"target {t} must be one of the other classes {negatives}")
+    if len(set(targets)) != len(targets):
+        raise ValueError(f"targets repeat a class: {targets}")
+    return [Split(t, tuple(k for k in negatives if k != t)) for t in targets]
+
+
+def similarity_splits(classes: Sequence[int] = range(10), targets: Sequence[int] | None = None) -> list[Split]:
+    """Splits of section 4.2: hold out one class t; each other class is a source domain."""
+    classes = [int(c) for c in classes]
+    if len(classes) < 4:
+        raise ValueError(f"similarity learning needs at least four classes (three source domains, each with "
+                         f"another source class to pair with), got {classes}")
+    targets = classes if targets is None else [int(t) for t in targets]
+    for t in targets:
+        if t not in classes:
+            raise ValueError(f"target {t} is not one of the classes {classes}")
+    if len(set(targets)) != len(targets):
+        raise ValueError(f"targets repeat a class: {targets}")
+    return [Split(t, tuple(c for c in classes if c != t)) for t in targets]
+
+
+# --------------------------------------------------------------------------- '2 vs other'
+
+def class_moments(X: np.ndarray, labels: np.ndarray, classes: Sequence[int]):
+    """Per-class sums: Gram ``X_c^T X_c``, column sums and counts (float64).
+
+    Returns
+    -------
+    gram : ndarray (n_classes, p, p)
+    sums : ndarray (n_classes, p)
+    counts : ndarray (n_classes,) of int
+    """
+    X = np.asarray(X, dtype=np.float64)
+    labels = np.asarray(labels)
+    _check_classes_present(labels, classes, "class_moments")
+    p = X.shape[1]
+    gram = np.empty((len(classes), p, p))
+    sums = np.empty((len(classes), p))
+    counts = np.empty(len(classes), dtype=np.int64)
+    for k, c in enumerate(classes):
+        rows = np.ascontiguousarray(X[labels == c])
+        np.matmul(rows.T, rows, out=gram[k])
+        sums[k] = rows.sum(axis=0)
+        counts[k] = rows.shape[0]
+    return gram, sums, counts
+
+
+def two_vs_other_statistics(X: np.ndarray, labels: np.ndarray, positive: int = POSITIVE_DIGIT,
+                            negatives: Sequence[int] | None = None) -> DomainStatistics:
+    """Moments of every source domain 'positive vs k' (section 4.1), balanced, labelled by k.
+
+    Domain 'positive vs k' holds the training images of ``positive`` (y = +1) and of k (y = -1),
+    each class weighted one half::
+
+        E[XX^T | d_k] = (G_pos / n_pos + G_k / n_k) / 2,   E[XY | d_k] = (s_pos / n_pos - s_k / n_k) / 2,
+
+    with G the class Gram matrix and s its column sums; E[Y^2 | d_k] = 1. With n_pos = n_k these are
+    the plain sample moments of the 2 n_k rows. Build it once and take ``.subset(split.sources)``
+    for each split.
+
+    Parameters
+    ----------
+    X : ndarray (n, p)
+        Training features.
+    labels : ndarray (n,)
+        Class of each row.
+    positive : int
+        The class with y = +1.
+    negatives : sequence of int, optional
+        The k of the domains (default: every other class present).
+    """
+    labels = np.asarray(labels)
+    if negatives is None:
+        negatives = [int(c) for c in np.unique(labels) if c != positive]
+    negatives = [int(k) for k in negatives]
+    if positive in negatives:
+        raise ValueError(f"the positive class {positive} cannot also be a negative class")
+    if len(negatives) < 2:
+        raise ValueError(f"need at least two source domains, got negatives {negatives}")
+    classes = [positive] + negatives
+    gram, sums, counts = class_moments(X, labels, classes)
+    mean_gram = gram / counts[:, None, None]
+    mean = sums / counts[:, None]
+    xx = 0.5 * (mean_gram[0][None] + mean_gram[1:])
+    xy = 0.5 * (mean[0][None] - mean[1:])
+    yy = np.ones(len(negatives))
+    return DomainStatistics.from_moments(xx, xy, yy, counts=counts[0] + counts[1:], labels=np.asarray(negatives))
+
+
+@dataclasses.dataclass
+class EvaluationSet:
+    """Held-out rows of one domain: indices into the test features and labels y = +1/-1."""
+
+    rows: np.ndarray
+    y: np.ndarray
+
+
+def two_vs_other_evaluation(test_labels: np.ndarray, split: Split,
+                            positive: int = POSITIVE_DIGIT) -> tuple[list[EvaluationSet], EvaluationSet]:
+    """Held-out source domains and the target domain of a '2 vs other' split, from the test images.
+
+    Each held-out source domain is 'positive vs k' on the test images (one per source k); the
+    target is 'positive vs target'. AUROC counts every (positive, negative) pair once, so it weighs
+    the two classes equally whatever their counts: the domains are balanced as the paper's are.
+    """
+    test_labels = np.asarray(test_labels)
+    _check_classes_present(test_labels, (positive, split.target) + tuple(split.sources), "test set")
+    positive_rows = np.flatnonzero(test_labels == positive)
+
+    def domain(k):
+        negative_rows = np.flatnonzero(test_labels == k)
+        rows = np.concatenate([positive_rows, negative_rows])
+        y = np.concatenate([np.ones(len(positive_rows)), -np.ones(len(negative_rows))])
+        return EvaluationSet(rows, y)
+
+    return [domain(k) for k in split.sources], domain(split.target)
+
+
+# --------------------------------------------------------------------------- similarity pairs
+
+@dataclasses.dataclass
+class PairDesign:
+    """Index pairs of images for the similarity domains (section 4.2), drawn once per image set.
+
+    Attributes
+    ----------
+    classes : tuple of int
+    positives : dict class -> (n_positive, 2) int array
+        Pairs of two different images of the class.
+    negatives : dict (class, partner) -> (per_partner, 2) int array
+        Pairs (image of class, image of partner class), for every ordered pair of classes.
+    per_partner : int
+        Negative pairs per partner class: ``n_negative // (n_classes - 2)``, so that a source domain
+        (which pairs with the ``n_classes - 2`` other source classes) holds ``n_negative`` negatives.
+    """
+
+    classes: tuple[int, ...]
+    positives: dict
+    negatives: dict
+    per_partner: int
+
+    def domain_pairs(self, c: int, held_out: int) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs (m, 2) and labels +1/-1 of domain ``c`` when class ``held_out`` is the target."""
+        if c == held_out:
+            raise ValueError(f"class {c} is held out; it is not a source domain of this split")
+        blocks = [self.positives[c]] + [self.negatives[(c, j)] for j in self.classes if j not in (c, held_out)]
+        pairs = np.concatenate(blocks)
+        y = np.concatenate([np.ones(len(self.positives[c])), -np.ones(len(pairs) - len(self.positives[c]))])
+        return pairs, y
+
+
+def _pairs_of_distinct(rng: np.random.Generator, rows: np.ndarray, n: int) -> np.ndarray:
+    if len(rows) < 2:
+        raise ValueError(f"a positive pair needs two different images of a class; the class has {len(rows)}")
+    first = rng.integers(0, len(rows), n)
+    offset = rng.integers(1, len(rows), n)  # second != first
+    second = (first + offset) % len(rows)
+    return np.stack([rows[first], rows[second]], axis=1)
+
+
+def draw_pair_design(labels: np.ndarray, classes: Sequence[int], n_positive: int = 1000,
+                     n_negative: int = 1000, seed: int = 0) -> PairDesign:
+    """Draw the positive and negative index pairs of every class (section 4.2), seeded.
+
+    Parameters
+    ----------
+    labels : ndarray (n,)
+        Class of each image.
+    classes : sequence of int
+        The classes (at least four).
+    n_positive, n_negative : int
+        Positive pairs per domain, negative pairs per source domain (the paper: 1,000 each).
+    seed : int
+    """
+    labels = np.asarray(labels)
+    classes = tuple(int(c) for c in classes)
+    if len(classes) < 4:
+        raise ValueError(f"need at least four classes, got {classes}")
+    if n_positive < 1 or n_negative < 1:
+        raise ValueError(f"n_positive and n_negative must be positive, got {n_positive} and {n_negative}")
+    per_partner = n_negative // (len(classes) - 2)
+    if per_partner < 1:
+        raise ValueError(f"n_negative={n_negative} is fewer than the {len(classes) - 2} partner classes")
+    _check_classes_present(labels, classes, "pair design")
+    rng = np.random.default_rng(seed)
+    rows = {c: np.flatnonzero(labels == c) for c in classes}
+    positives = {c: _pairs_of_distinct(rng, rows[c], n_positive) for c in classes}
+    negatives = {}
+    for c in classes:
+        for j in classes:
+            if j != c:
+                negatives[(c, j)] = np.stack([rng.choice(rows[c], per_partner), rng.choice(rows[j], per_partner)], axis=1)
+    return PairDesign(classes, positives, negatives, per_partner)
+
+
+def target_pairs(labels: np.ndarray, split: Split, n_positive: int = 1000, n_negative: int = 1000,
+                 seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The target domain of a similarity split: pairs of the held-out class and their labels.
+
+    ``n_positive`` pairs of two different images of ``split.target`` (y = +1) and ``n_negative``
+    pairs of an image of ``split.target`` with an image of a source class drawn uniformly (y = -1).
+    """
+    labels = np.asarray(labels)
+    _check_classes_present(labels, (split.target,) + tuple(split.sources), "target pairs")
+    rng = np.random.default_rng([seed, split.target, 7])
+    target_rows = np.flatnonzero(labels == split.target)
+    positives = _pairs_of_distinct(rng, target_rows, n_positive)
+    partner_class = rng.choice(np.asarray(split.sources), n_negative)
+    partner = np.empty(n_negative, dtype=np.int64)
+    for c in split.sources:
+        where = partner_class == c
+        partner[where] = rng.choice(np.flatnonzero(labels == c), int(where.sum()))
+    negatives = np.stack([rng.choice(target_rows, n_negative), partner], axis=1)
+    pairs = np.concatenate([positives, negatives])
+    y = np.concatenate([np.ones(n_positive), -np.ones(n_negative)])
+    return pairs, y
+
+
+def pair_products(F: np.ndarray, pairs: np.ndarray, columns: np.ndarray | None = None) -> np.ndarray:
+    """The regression features phi(x1) * phi(x2) of each pair (section 4.2), optionally only some columns."""
+    if columns is None:
+        return F[pairs[:, 0]] * F[pairs[:, 1]]
+    return F[pairs[:, 0]][:, columns] * F[pairs[:, 1]][:, columns]
+
+
+class SimilarityMoments:
+    """Per-block moments of the training pairs, assembled into each split's DomainStatistics.
+
+    For each class c it keeps ``G_c = Gram(positives(c)) + sum_{j != c} Gram(negatives(c, j))`` and
+    the signed column sums; a split holding out t subtracts the (c, t) block, computed then.
+    Memory: one p x p matrix per class.
+    """
+
+    def __init__(self, F: np.ndarray, design: PairDesign):
+        self.F = np.asarray(F, dtype=np.float64)
+        self.design = design
+        p = self.F.shape[1]
+        self.gram = {}
+        self.signed_sum = {}
+        for c in design.classes:
+            positive = pair_products(self.F, design.positives[c])
+            negative = pair_products(self.F, np.concatenate([design.negatives[(c, j)]
+                                                             for j in design.classes if j != c]))
+            gram = positive.T @ positive
+            gram += negative.T @ negative
+            self.gram[c] = gram
+            self.signed_sum[c] = positive.sum(axis=0) - negative.sum(axis=0)
+        self.n_features = p
+
+    def split_statistics(self, split: Split) -> DomainStatistics:
+        """The source domains of ``split`` (one per source class), labelled by class."""
+        design = self.design
+        for c in split.sources:
+            if c not in self.gram:
+                raise ValueError(f"class {c} is not in the pair design {design.classes}")
+        if split.target not in design.classes:
+            raise ValueError(f"target class {split.target} is not in the pair design {design.classes}")
+        n = len(split.sources)
+        p = self.n_features
+        xx = np.empty((n, p, p))
+        xy = np.empty((n, p))
+        counts = np.empty(n, dtype=np.int64)
+        for k, c in enumerate(split.sources):
+            dropped = pair_products(self.F, design.negatives[(c, split.target)])
+            np.matmul(dropped.T, dropped, out=xx[k])
+            np.subtract(self.gram[c], xx[k], out=xx[k])
+            xy[k] = self.signed_sum[c] + dropped.sum(axis=0)
+            counts[k] = len(design.positives[c]) + design.per_partner * (len(design.classes) - 2)
+            xx[k] /= counts[k]
+            xy[k] /= counts[k]
+        return DomainStatistics.from_moments(xx, xy, np.ones(n), counts=counts, labels=np.asarray(split.sources))
