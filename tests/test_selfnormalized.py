@@ -114,3 +114,20 @@ def test_bad_n_raises():
         sn.gaussian_tail(0, 1.0)
     with pytest.raises(ValueError, match="too large"):
         sn.sign_patterns(sn.MAX_ENUMERATION_N + 1)
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 9])
+def test_dominant_magnitude_closed_form_matches_enumeration(n):
+    values, probs = sn.dominant_magnitude_atoms(n, 0.01)
+    assert probs.sum() == pytest.approx(1.0)
+    t = np.array([0.5, 0.95, 0.99, 1.01, 1.05])
+    closed = np.array([probs[values > ti].sum() for ti in t])
+    enumerated = sn.exact_tail_given_magnitudes(np.r_[1.0, np.full(n - 1, 0.01)], t)
+    np.testing.assert_allclose(closed, enumerated, atol=1e-12)
+
+
+def test_dominant_magnitude_violates_printed_bound_for_every_n():
+    """Bounded, independent, symmetric Z_i (not identically distributed): violation at every n <= 50."""
+    for n in range(1, 51):
+        excess, atom, tail = sn.worst_excess_discrete(*sn.dominant_magnitude_atoms(n, 1e-3))
+        assert excess > 0.3, n

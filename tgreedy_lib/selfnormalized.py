@@ -32,6 +32,7 @@ __all__ = [
     "exact_tail_given_magnitudes",
     "rademacher_tail",
     "rademacher_atoms",
+    "dominant_magnitude_atoms",
     "gaussian_tail",
     "monte_carlo_tail",
     "printed_bound",
@@ -155,6 +156,25 @@ def rademacher_atoms(n: int) -> tuple[np.ndarray, np.ndarray]:
     values, inverse = np.unique(ratio, return_inverse=True)
     probs = np.bincount(inverse, weights=pmf)
     return values, probs
+
+
+def dominant_magnitude_atoms(n: int, epsilon: float = 1e-3) -> tuple[np.ndarray, np.ndarray]:
+    """Exact law of the ratio for ``Z_1 = +-1`` and ``Z_2..Z_n = +-epsilon`` (independent fair signs).
+
+    These ``Z_i`` are independent, symmetric and bounded (so every moment exists), but not
+    identically distributed, which Theorem 2 does not require. By symmetry take ``Z_1 = +1``;
+    with ``B ~ Binomial(n - 1, 1/2)`` plus signs among the others the ratio is
+    ``(1 + epsilon (2B - n + 1))^2 / (1 + (n - 1) epsilon^2)``, close to 1 for small ``epsilon``:
+    so ``Pr[ratio > t]`` is 1 for ``t`` a little below 1, for every ``n``.
+    """
+    n = _check_n(n)
+    if not (np.isfinite(epsilon) and epsilon >= 0):
+        raise ValueError(f"epsilon must be finite and non-negative, got {epsilon!r}")
+    heads = np.arange(n)
+    values = (1.0 + epsilon * (2.0 * heads - (n - 1))) ** 2 / (1.0 + (n - 1) * epsilon**2)
+    probs = stats.binom.pmf(heads, n - 1, 0.5)
+    order = np.argsort(values)
+    return values[order], probs[order]
 
 
 def rademacher_tail(n: int, t) -> np.ndarray:
