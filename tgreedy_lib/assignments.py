@@ -281,7 +281,8 @@ def grade_one(notebook: pathlib.Path, autograder_zip: pathlib.Path) -> dict:
 def _grade_in_subprocess(notebook: pathlib.Path, autograder_zip: pathlib.Path, timeout: float) -> dict:
     with tempfile.TemporaryDirectory(prefix="grade-one-") as tmp:
         result_path = pathlib.Path(tmp) / "result.json"
-        cmd = [sys.executable, "-m", "tgreedy_lib.assignments", "_grade-one", str(notebook),
+        # run this file as a script: the child needs otter, not the tgreedy_lib package (scikit-learn, ...)
+        cmd = [sys.executable, str(pathlib.Path(__file__).resolve()), "_grade-one", str(notebook),
                str(autograder_zip), str(result_path)]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
                                 env={**os.environ, "MPLBACKEND": "Agg"})
