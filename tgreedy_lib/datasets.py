@@ -373,6 +373,10 @@ def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bund
 
 # --------------------------------------------------------------------------- CIFAR-10 python batches
 
+class ForbiddenGlobalError(pickle.UnpicklingError):
+    """Raised when a pickle asks for a global that :class:`RestrictedUnpickler` does not allow."""
+
+
 class RestrictedUnpickler(pickle.Unpickler):
     """An unpickler that rebuilds only what a CIFAR-10 python batch holds.
 
@@ -395,7 +399,7 @@ class RestrictedUnpickler(pickle.Unpickler):
 
     def find_class(self, module: str, name: str):
         if (module, name) not in self.ALLOWED:
-            raise pickle.UnpicklingError(f"refusing to load {module}.{name}: not something a CIFAR-10 batch holds")
+            raise ForbiddenGlobalError(f"refusing to load {module}.{name}: not something a CIFAR-10 batch holds")
         return super().find_class(module, name)
 
 
@@ -429,9 +433,9 @@ def read_cifar10_batch(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]
     payload = path.read_bytes()
     try:
         batch = restricted_loads(payload)
-    except pickle.UnpicklingError as error:
+    except ForbiddenGlobalError as error:
         raise ValueError(f"{path.name}: not a valid CIFAR-10 batch: {error}") from None
-    except (EOFError, ValueError, TypeError, AttributeError, IndexError, KeyError, struct.error) as error:
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, IndexError, KeyError, struct.error) as error:
         raise ValueError(f"{path.name}: truncated or corrupt CIFAR-10 batch ({type(error).__name__}: {error}); "
                          "fetch or rebuild it") from None
     if not isinstance(batch, dict):
