@@ -407,6 +407,9 @@ def discussion_claims(results: dict) -> list[dict]:
                          {f"{n}_peak_step": p for n, (p, _, _) in zip(names, turns)}))
 
     ratios = []
+    if min(len(t["splits"]) for t in tasks) < 2:
+        claims.append(_not_run("disc.variability", "5", "2-4", *quotes["disc.variability"], "with two or more splits"))
+        return claims
     for t in tasks:
         sizes = np.asarray(t["target_sizes"], dtype=float)
         ratio_per_method = []

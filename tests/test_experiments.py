@@ -1,0 +1,277 @@
+"""The reproduction pipeline (sections 1 and 4): splits, domain moments, pair designs, curves, JSON, CLI.
+
+Everything runs on small synthetic features (or the fast random stand-in on the bundled digits),
+so the whole file takes seconds; the paper-scale run is ``python -m tgreedy_lib reproduce``.
+"""
+import json
+
+import numpy as np
+import pytest
+
+from tgreedy_lib import DomainStatistics, roc_auc
+from tgreedy_lib.experiments import (ExperimentFeatures, claims, cli, column_auroc, domains, run_intro_logistic,
+                                     run_similarity, run_two_vs_other)
+
+CURVE_KEYS = ("source_auroc", "target_auroc", "t_statistic")
+
+
+def synthetic_features(per_class=40, p=24, seed=0, classes=range(10), dataset="mnist") -> ExperimentFeatures:
+    """Sigmoid features with a class-dependent mean: positive, never constant, like DBN features."""
+    rng = np.random.default_rng(seed)
+    classes = list(classes)
+    centers = rng.normal(0, 1.5, (len(classes), p))
+
+    def draw(n):
+        labels = np.repeat(classes, n)
+        z = centers[np.searchsorted(classes, labels)] + rng.normal(0, 1, (len(labels), p))
+        return 1 / (1 + np.exp(-z)), labels
+
+    train, train_labels = draw(per_class)
+    test, test_labels = draw(per_class // 2)
+    info = {"dataset": dataset, "feature_map": "synthetic", "official": False,
+            "train_size": len(train), "test_size": len(test), "n_features": p}
+    return ExperimentFeatures(train, train_labels, test, test_labels, info)
+
+
+# --------------------------------------------------------------------------- exact AUROC
+
+@pytest.mark.parametrize("seed", range(4))
+def test_column_auroc_matches_the_library_exactly_with_ties(seed):
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, 4, (150, 6)).astype(float)  # heavy ties
+    scores[:, 0] = rng.standard_normal(150)  # and a column without ties
+    y = np.where(rng.random(150) < 0.3, 1, -1)
+    y[:2] = [1, -1]
+    assert np.array_equal(column_auroc(y, scores), roc_auc(y, scores))
+
+
+def test_column_auroc_rejects_bad_input():
+    with pytest.raises(ValueError, match="both positive and negative"):
+        column_auroc(np.ones(5), np.zeros((5, 2)))
+    with pytest.raises(ValueError, match="shape"):
+        column_auroc(np.array([1, -1]), np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="NaN"):
+        column_auroc(np.array([1, -1]), np.array([[np.nan], [0.0]]))
+
+
+# --------------------------------------------------------------------------- '2 vs other'
+
+def test_two_vs_other_splits_hold_out_each_digit_once():
+    splits = domains.two_vs_other_splits()
+    assert [s.target for s in splits] == [0, 1, 3, 4, 5, 6, 7, 8, 9]
+    for s in splits:
+        assert len(s.sources) == 8
+        assert 2 not in s.sources and s.target not in s.sources
+        assert set(s.sources) | {s.target, 2} == set(range(10))
+    assert [s.target for s in domains.two_vs_other_splits(targets=(9, 3))] == [9, 3]
+    with pytest.raises(ValueError, match="target 2"):
+        domains.two_vs_other_splits(targets=(2,))
+    with pytest.raises(ValueError, match="repeat"):
+        domains.two_vs_other_splits(targets=(9, 9))
+
+
+def test_two_vs_other_statistics_are_the_balanced_sample_moments():
+    f = synthetic_features(per_class=30, p=8)
+    stats = domains.two_vs_other_statistics(f.train_features, f.train_labels)
+    assert stats.domain_labels.tolist() == [0, 1, 3, 4, 5, 6, 7, 8, 9]
+    # equal class counts: the plain sample moments of the 2 x 30 rows of each domain
+    pairs = []
+    for k in stats.domain_labels:
+        rows = np.isin(f.train_labels, (2, k))
+        pairs.append((f.train_features[rows], np.where(f.train_labels[rows] == 2, 1.0, -1.0)))
+    reference = DomainStatistics.from_domains(pairs, labels=stats.domain_labels)
+    np.testing.assert_allclose(stats.xx, reference.xx, rtol=1e-12)
+    np.testing.assert_allclose(stats.xy, reference.xy, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(stats.yy, 1.0)
+    # a subset is the same domains, not a recomputation
+    sub = stats.subset([0, 9])
+    np.testing.assert_array_equal(sub.xx[1], stats.xx[-1])
+
+
+def test_two_vs_other_statistics_weigh_unequal_classes_one_half_each():
+    f = synthetic_features(per_class=30, p=5)
+    keep = ~((f.train_labels == 7) & (np.arange(len(f.train_labels)) % 3 == 0))  # fewer 7s
+    X, labels = f.train_features[keep], f.train_labels[keep]
+    stats = domains.two_vs_other_statistics(X, labels, negatives=(7, 8))
+    twos, sevens = X[labels == 2], X[labels == 7]
+    expected = 0.5 * (twos.T @ twos / len(twos) + sevens.T @ sevens / len(sevens))
+    np.testing.assert_allclose(stats.xx[0], expected, rtol=1e-12)
+    np.testing.assert_allclose(stats.xy[0], 0.5 * (twos.mean(0) - sevens.mean(0)), rtol=1e-12)
+    assert stats.counts.tolist() == [len(twos) + len(sevens), len(twos) + 30]
+
+
+def test_two_vs_other_evaluation_sets_hold_the_right_digits():
+    f = synthetic_features()
+    split = domains.two_vs_other_splits(targets=(9,))[0]
+    sources, target = domains.two_vs_other_evaluation(f.test_labels, split)
+    assert len(sources) == 8
+    assert set(f.test_labels[target.rows[target.y > 0]]) == {2}
+    assert set(f.test_labels[target.rows[target.y < 0]]) == {9}
+    for k, s in zip(split.sources, sources):
+        assert set(f.test_labels[s.rows[s.y < 0]]) == {k}
+        assert np.array_equal(s.rows[s.y > 0], np.flatnonzero(f.test_labels == 2))
+        assert not set(s.rows[s.y < 0]) & set(target.rows[target.y < 0])  # target digit never in a source
+
+
+# --------------------------------------------------------------------------- similarity
+
+def test_pair_design_is_balanced_and_uses_the_right_classes():
+    f = synthetic_features(per_class=30)
+    design = domains.draw_pair_design(f.train_labels, range(10), n_positive=40, n_negative=40, seed=3)
+    assert design.per_partner == 5
+    labels = f.train_labels
+    for c in range(10):
+        pos = design.positives[c]
+        assert (labels[pos] == c).all() and (pos[:, 0] != pos[:, 1]).all()
+    split = domains.similarity_splits(targets=(4,))[0]
+    assert split.sources == (0, 1, 2, 3, 5, 6, 7, 8, 9)
+    for c in split.sources:
+        pairs, y = design.domain_pairs(c, split.target)
+        assert (y > 0).sum() == (y < 0).sum() == 40  # balanced: 40 positives, 8 partners x 5 negatives
+        neg = pairs[y < 0]
+        assert (labels[neg[:, 0]] == c).all()
+        assert set(labels[neg[:, 1]]) == set(split.sources) - {c}  # never the held-out class, never c
+    with pytest.raises(ValueError, match="held out"):
+        design.domain_pairs(4, 4)
+    pairs, y = domains.target_pairs(f.test_labels, split, n_positive=25, n_negative=30, seed=1)
+    assert (y > 0).sum() == 25 and (y < 0).sum() == 30
+    assert (f.test_labels[pairs[:, 0]] == 4).all()
+    assert (f.test_labels[pairs[y > 0, 1]] == 4).all() and (pairs[y > 0, 0] != pairs[y > 0, 1]).all()
+    assert set(f.test_labels[pairs[y < 0, 1]]) <= set(split.sources)
+
+
+def test_similarity_moments_equal_the_sample_moments_of_the_pair_products():
+    f = synthetic_features(per_class=20, p=6)
+    design = domains.draw_pair_design(f.train_labels, range(10), n_positive=16, n_negative=16, seed=0)
+    moments = domains.SimilarityMoments(f.train_features, design)
+    split = domains.similarity_splits(targets=(7,))[0]
+    stats = moments.split_statistics(split)
+    pairs = [design.domain_pairs(c, 7) for c in split.sources]
+    reference = DomainStatistics.from_domains(
+        [(domains.pair_products(f.train_features, pr), y) for pr, y in pairs], labels=list(split.sources))
+    np.testing.assert_allclose(stats.xx, reference.xx, rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(stats.xy, reference.xy, rtol=1e-10, atol=1e-14)
+    assert stats.counts.tolist() == [32] * 9
+
+
+# --------------------------------------------------------------------------- runs and JSON
+
+def check_curves(result, n_splits, n_steps):
+    assert result["n_features"] == n_steps
+    assert len(result["splits"]) == n_splits
+    for split in result["splits"]:
+        assert set(split) == {"target", "sources"}
+        assert split["target"] not in split["sources"]
+    for method in ("greedy", "tgreedy"):
+        for key in CURVE_KEYS + ("features",):
+            curve = result["curves"][method][key]
+            assert len(curve) == n_splits
+            assert all(len(row) == n_steps for row in curve)
+        auroc = np.asarray(result["curves"][method]["source_auroc"] + result["curves"][method]["target_auroc"])
+        assert ((auroc >= 0) & (auroc <= 1)).all()
+    assert {"dataset", "train_size", "test_size", "official"} <= set(result["data"])
+    assert result["seconds"] >= 0
+    json.dumps(result)  # JSON-ready
+
+
+def test_run_two_vs_other_curves_have_one_value_per_step():
+    f = synthetic_features()
+    result = run_two_vs_other(f, n_steps=6, targets=(9, 3))
+    check_curves(result, 2, 6)
+    assert result["experiment"] == "mnist-2-vs-other"
+    assert [s["target"] for s in result["splits"]] == [9, 3]
+    # T-greedy picks by |T|: its first pick has the largest |T| of all features at w = 0
+    full = run_two_vs_other(f, n_steps=1)
+    firsts = np.abs(np.asarray(full["curves"]["tgreedy"]["t_statistic"])[:, 0])
+    assert (firsts >= np.abs(np.asarray(full["curves"]["greedy"]["t_statistic"])[:, 0]) - 1e-12).all()
+    with pytest.raises(ValueError, match="n_steps"):
+        run_two_vs_other(f, n_steps=0)
+
+
+def test_run_similarity_curves_and_pairs():
+    f = synthetic_features(per_class=30, p=10)
+    result = run_similarity(f, n_steps=5, targets=(9, 0), n_positive=40, n_negative=40)
+    check_curves(result, 2, 5)
+    assert result["experiment"] == "mnist-similarity"
+    assert result["pairs"]["negative_per_partner_class"] == 5
+    assert result["target_sizes"] == [[40, 40], [40, 40]]
+
+
+def test_run_intro_logistic_reports_even_and_odd_errors():
+    f = synthetic_features(per_class=40, p=12)
+    result = run_intro_logistic(f, c_grid=(0.1, 1.0))
+    assert result["experiment"] == "intro-logistic"
+    assert 0 <= result["error_even"] <= 1 and 0 <= result["error_odd"] <= 1
+    assert set(result["main"]["false_positive_rate"]) == {"0", "1", "3", "4", "5", "6", "7", "8", "9"}
+    assert [s["C"] for s in result["c_sweep"]] == [0.1, 1.0]
+    json.dumps(result)
+    with pytest.raises(ValueError, match="C must be positive"):
+        run_intro_logistic(f, C=0)
+
+
+def test_claims_have_verdicts_and_mark_missing_experiments():
+    f = synthetic_features()
+    results = {"mnist-2-vs-other": run_two_vs_other(f, n_steps=6),
+               "intro-logistic": run_intro_logistic(f, c_grid=None)}
+    table = claims.all_claims(results)
+    verdicts = {c["verdict"] for c in table}
+    assert verdicts <= {claims.REPRODUCED, claims.PARTLY, claims.NOT_REPRODUCED, claims.NOT_RUN}
+    by_id = {c["id"]: c for c in table}
+    assert by_id["cifar_sim.reliable"]["verdict"] == claims.NOT_RUN
+    assert by_id["intro.even"]["values"]["error_even"] == results["intro-logistic"]["error_even"]
+    assert by_id["fig2.t_higher"]["verdict"] != claims.NOT_RUN
+    assert "| id |" in claims.claims_markdown(table)
+
+
+def test_useful_steps_and_hanley_mcneil():
+    assert claims.useful_steps([0.5, 0.6, 0.7, 0.699, 0.65]) == 3
+    assert claims.useful_steps([0.5, 0.6, 0.7, 0.699, 0.65], tolerance=0.2) == 1
+    se = claims.hanley_mcneil_se(0.5, 1000, 1000)
+    assert se == pytest.approx(np.sqrt(0.5 * 0.5 / 1000 * (1 + 2 * (1000 - 1) / 3) / 1000 * 1000 / 1000), rel=0.2)
+    assert claims.hanley_mcneil_se(0.9, 50, 50) > claims.hanley_mcneil_se(0.9, 500, 500)
+
+
+# --------------------------------------------------------------------------- command line
+
+def test_cli_quick_runs_end_to_end_and_skips_absent_cifar(tmp_path, monkeypatch, capsys):
+    def fake_loader(dataset, feature_map="dbn", **kwargs):
+        if dataset == "cifar10":
+            raise FileNotFoundError("CIFAR-10 python batches not found")
+        return synthetic_features(per_class=30, p=16)
+
+    monkeypatch.setattr(cli, "load_experiment_features", fake_loader)
+    monkeypatch.setitem(cli.QUICK, "mnist-similarity", {"n_steps": 4, "targets": (9,), "n_positive": 40,
+                                                        "n_negative": 40})
+    assert cli.main(["--quick", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "cifar-similarity: skipped" in out
+    for name in ("intro-logistic", "mnist-2-vs-other", "mnist-similarity"):
+        assert (tmp_path / f"{name}.json").is_file()
+    assert not (tmp_path / "cifar-similarity.json").exists()
+    two = json.loads((tmp_path / "mnist-2-vs-other.json").read_text())
+    check_curves(two, 4, cli.QUICK["mnist-2-vs-other"]["n_steps"])
+    assert two["quick"] is True
+    intro = json.loads((tmp_path / "intro-logistic.json").read_text())
+    assert {"experiment", "error_even", "error_odd"} <= set(intro)
+    for figure in ("figure1", "figure2", "figure3", "figure4"):
+        assert (tmp_path / f"{figure}.png").stat().st_size > 0 and (tmp_path / f"{figure}.pdf").is_file()
+    table = json.loads((tmp_path / "claims.json").read_text())
+    assert table["counts"] and (tmp_path / "claims.md").is_file()
+    # explicitly asking for an experiment whose data are absent fails clearly
+    assert cli.main(["cifar-similarity", "--out", str(tmp_path)]) == 1
+
+
+def test_cli_rejects_unknown_experiment(tmp_path):
+    with pytest.raises(SystemExit):
+        cli.main(["mnist-3-vs-other", "--out", str(tmp_path)])
+
+
+def test_cli_random_stand_in_on_bundled_digits(tmp_path, monkeypatch):
+    monkeypatch.delenv("TGREEDY_DATA_DIR", raising=False)
+    monkeypatch.setitem(cli.QUICK, "mnist-2-vs-other", {"n_steps": 5, "targets": (9,)})
+    assert cli.main(["mnist-2-vs-other", "--quick", "--features", "random", "--no-figures",
+                     "--out", str(tmp_path)]) == 0
+    assert not (tmp_path / "figure1.png").exists() and (tmp_path / "claims.md").is_file()
+    result = json.loads((tmp_path / "mnist-2-vs-other.json").read_text())
+    check_curves(result, 1, 5)
+    assert result["data"]["official"] is False and result["data"]["feature_map"] == "random"
