@@ -98,5 +98,7 @@ def test_risk_on_domains_matches_sample_risk_and_regret_formula():
     xx, xy, yy = problem.draw_moments(rng, 200000)
     excess = risk_on_domains(np.vstack([w, problem.effect]), xx, xy, yy).mean(axis=1)
     assert abs((excess[0] - excess[1]) - problem.regret(w)) < 0.01
-    with pytest.raises(ValueError, match="no mean"):
-        make_problem(distribution="cauchy").regret(w)
+    for law, df in [("cauchy", 3.0), ("pareto", 3.0), ("student_t", 1.0)]:
+        with pytest.raises(ValueError, match="no mean"):
+            make_problem(n_robust=1, n_spurious=1, n_null=1, distribution=law, df=df).regret(w)
+    assert np.isfinite(make_problem(n_robust=1, n_spurious=1, n_null=1, distribution="student_t", df=2.0).regret(w))

@@ -23,6 +23,7 @@ import numpy as np
 __all__ = [
     "DISTRIBUTIONS",
     "HEAVY_TAILED",
+    "has_mean",
     "describe_distribution",
     "symmetric_magnitudes",
     "symmetric_noise",
@@ -46,7 +47,7 @@ DISTRIBUTIONS: dict[str, str] = {
     "pareto": "symmetric Pareto with tail index 1/4: |Z| = U^-4 (no mean; one term dominates any sum)",
 }
 
-#: Laws without a finite variance (the paper's Theorem 1 assumes no moments, so they are fair game).
+#: Laws without a mean, let alone a variance (the paper's Theorem 1 assumes no moments beyond the mean).
 HEAVY_TAILED = ("cauchy", "slash", "pareto")
 
 
@@ -55,6 +56,14 @@ def _check_distribution(distribution: str, df: float) -> None:
         raise ValueError(f"unknown distribution {distribution!r}; choose one of {', '.join(DISTRIBUTIONS)}")
     if distribution == "student_t" and not (np.isfinite(df) and df > 0):
         raise ValueError(f"df must be a positive number for the Student t distribution, got {df!r}")
+
+
+def has_mean(distribution: str, df: float = 3.0) -> bool:
+    """Whether the named law has a mean (Student t needs ``df > 1``)."""
+    _check_distribution(distribution, df)
+    if distribution == "student_t":
+        return df > 1
+    return distribution not in HEAVY_TAILED
 
 
 def describe_distribution(distribution: str, df: float = 3.0) -> str:
@@ -187,7 +196,7 @@ def risk_on_domains(coef, xx, xy, yy) -> np.ndarray:
     return risk[0] if single else risk
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class DomainProblem:
     """A synthetic domain-adaptation problem with robust, spurious and null features.
 
@@ -268,8 +277,9 @@ class DomainProblem:
 
         ``coef`` may be one weight vector (p,) or a path (n_steps, p).
         """
-        if self.distribution == "cauchy":
-            raise ValueError("the Cauchy law has no mean, so the expected regret on new domains is undefined")
+        if not has_mean(self.distribution, self.df):
+            raise ValueError(f"the {describe_distribution(self.distribution, self.df)} law has no mean, "
+                             "so the expected regret on new domains is undefined")
         coef = np.asarray(coef, dtype=float)
         return np.sum((coef - self.effect) ** 2, axis=-1)
 
