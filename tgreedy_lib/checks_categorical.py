@@ -26,6 +26,9 @@ __all__ = [
     "FAMILIES",
     "per_count_regret_maximum",
     "simulate_deviations",
+    "first_m_below",
+    "random_symmetric_table",
+    "bias_bound_coefficients",
 ]
 
 #: Families of (p, q) used to search for bad cases in the concentration checks.
@@ -204,7 +207,7 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
                                      n_values=n_values, family=kind, delta=delta,
                                      exceed=float(np.mean(deviations["estimator_gap"] > bound)))
     holds = worst["exceed"] <= worst["delta"] and not lemma_failures
-    smallest_useful_m = _first_m_below(lambda m: cat.theorem2_bound(m, 0.05), 1.0)
+    smallest_useful_m = first_m_below(lambda m: cat.theorem2_bound(m, 0.05), 1.0)
     return CheckResult(
         id="categorical.theorem2",
         claim=THEOREM2_CLAIM,
@@ -224,7 +227,7 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     )
 
 
-def _first_m_below(function, level: float) -> int:
+def first_m_below(function, level: float) -> int:
     """The first m on a fine logarithmic grid (1% steps, up to 1e18) with ``function(m) < level``; -1 if none."""
     grid = np.unique(np.round(np.geomspace(2, 1e18, 4000)).astype(np.int64))
     values = np.asarray(function(grid.astype(float)))
@@ -272,7 +275,7 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
                            "delta": worst["delta"], "simulated_training_sets": simulations,
                            "statistic": "empirical (1-delta)-quantile of |l(h_Bayes) - E l(h_Bayes)|",
                            "largest_rate_constant": round(max(rate_constants), 4),
-                           "explicit_bound_below_1_from_m": _first_m_below(lambda m: cat.theorem4_bound(m, 0.05), 1.0),
+                           "explicit_bound_below_1_from_m": first_m_below(lambda m: cat.theorem4_bound(m, 0.05), 1.0),
                            "note": "Lemma 11, used by Lemma 12, fails as printed: see categorical.lemma11"},
             "observed": worst["quantile"],
             "bound": worst["bound"],
@@ -312,7 +315,8 @@ def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndar
     return maxima, arguments
 
 
-def _bias_bound_coefficients(k_values, first_sqrt_index=3):
+def bias_bound_coefficients(k_values, first_sqrt_index=3):
+    """Thm. 3's coefficient b_k of E[M_k]: 1/2, 1/8, 1/8, then 1/sqrt(e k) from ``first_sqrt_index`` on."""
     k_values = np.asarray(k_values, dtype=float)
     coefficients = np.where(k_values == 0, 0.5, np.where(k_values <= 2, 1 / 8, 0.0))
     with np.errstate(divide="ignore"):
@@ -320,7 +324,8 @@ def _bias_bound_coefficients(k_values, first_sqrt_index=3):
     return coefficients
 
 
-def _random_symmetric_table(m, rng):
+def random_symmetric_table(m, rng):
+    """A random symmetric rule table: f(k, i) ~ U(0, 1) for i < k/2, f(k, k-i) = 1 - f(k, i), ties 1/2."""
     table = cat.bayes_rule_table(m).copy()
     for k in range(1, m + 1):
         for i in range(0, (k + 1) // 2):
@@ -364,7 +369,7 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         proof_display_rule = cat.symmetric_rule_table(lambda k, i: 0.5 - 0.5 * np.sign(2 * i - k), m)
         rules = [cat.gini_rule_table(m), cat.smoothed_rule_table(m, 0.5), cat.smoothed_rule_table(m, 2.0),
                  proof_display_rule]
-        rules += [_random_symmetric_table(m, rng) for _ in range(3 if quick else 10)]
+        rules += [random_symmetric_table(m, rng) for _ in range(3 if quick else 10)]
         for table in rules:
             optimality_gap = min(optimality_gap, cat.expected_symmetric_error(p, q, m, table) - bayes)
             trials += 1
@@ -372,10 +377,10 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     optimal = optimality_gap >= -1e-12 and certificate_min >= -1e-15
 
     # --- part 2a: the per-count reduction, for k = 0 .. K
-    K = 200 if quick else 1000
+    K = 200 if quick else 600
     ks = np.arange(K + 1)
-    maxima, arguments = per_count_regret_maximum(ks, 801 if quick else 2001)
-    printed = _bias_bound_coefficients(ks, 3)
+    maxima, arguments = per_count_regret_maximum(ks, 801 if quick else 1201)
+    printed = bias_bound_coefficients(ks, 3)
     per_count_ratio = maxima / printed
     trials += ks.size
 
@@ -446,9 +451,9 @@ LEMMA11_CLAIM = (
 @register_check("categorical.lemma11", LEMMA11_CLAIM)
 def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Exact (1-delta)-quantiles of Lemma 11's three-point deviation over a (k, q, delta) grid."""
-    ks = np.arange(1, (150 if quick else 1000) + 1)[:, None, None]
-    qs = np.linspace(0.5, 1.0, 101 if quick else 401)[None, :, None]
-    deltas = np.geomspace(1e-4, math.exp(-0.5), 12 if quick else 40)[None, None, :]
+    ks = np.arange(1, (150 if quick else 600) + 1)[:, None, None]
+    qs = np.linspace(0.5, 1.0, 101 if quick else 301)[None, :, None]
+    deltas = np.geomspace(1e-4, math.exp(-0.5), 12 if quick else 30)[None, None, :]
     quantiles = cat.lemma11_deviation_quantile(ks, qs, deltas)
     printed = np.broadcast_to(cat.lemma11_bound(ks, deltas), quantiles.shape)
     corrected = np.broadcast_to(cat.lemma11_bound(ks, deltas, corrected=True), quantiles.shape)
