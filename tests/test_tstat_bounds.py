@@ -122,3 +122,10 @@ def test_subset_simulation_identity_basis_matches_direct_regret():
 def test_bad_delta_raises(delta):
     with pytest.raises(ValueError, match="delta must lie in"):
         tb.paper_factor(10, delta)
+
+
+def test_t_statistic_agrees_with_the_selectors():
+    from tgreedy_lib.selection import t_statistics
+
+    effects = symmetric_noise(np.random.default_rng(12), "laplace", (9, 40))
+    np.testing.assert_allclose(tb.t_statistic(effects), t_statistics(effects)[0])
