@@ -192,6 +192,25 @@ def test_theorem1_bias_is_between_zero_and_its_supremum():
         assert cat.gini_estimate_bias(p, np.full(m, 0.5), m) == 0.0
 
 
+def test_estimator_bounded_difference_is_five_halves_over_m():
+    """Lemma 3's bounded difference: brute force over all samples (m = 4, |V| = 2) and replacements."""
+    m, n_values = 4, 2
+    examples = [(v, label) for v in range(n_values) for label in (0, 1)]
+    largest = 0.0
+    for sample in itertools.product(range(len(examples)), repeat=m):
+        x = np.array([examples[j][0] for j in sample])
+        y = np.array([examples[j][1] for j in sample])
+        base = cat.gini_error_estimate_pairs(x, y)
+        for i in range(m):
+            for value, label in examples:
+                x2, y2 = x.copy(), y.copy()
+                x2[i], y2[i] = value, label
+                largest = max(largest, abs(cat.gini_error_estimate_pairs(x2, y2) - base))
+    assert largest == pytest.approx(2.5 / m, abs=1e-12)
+    assert checks.estimator_bounded_difference(m, n_values) == pytest.approx(2.5 / m, abs=1e-12)
+    assert largest < 12 / m
+
+
 def test_theorem3_constants_one_eighth():
     maxima, arguments = checks.per_count_regret_maximum(np.array([0, 1, 2, 3]))
     np.testing.assert_allclose(maxima[:3], [0.5, 1 / 8, 1 / 8], atol=1e-10)

@@ -29,6 +29,7 @@ __all__ = [
     "first_m_below",
     "random_symmetric_table",
     "bias_bound_coefficients",
+    "estimator_bounded_difference",
 ]
 
 #: Families of (p, q) used to search for bad cases in the concentration checks.
@@ -481,3 +482,30 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
             "sqrt(e) to spare" + ("" if corrected_ok else " [corrected bound ALSO fails on the grid]")
         ),
     )
+
+
+def estimator_bounded_difference(m: int, n_values: int) -> float:
+    """``max |l_hat(S) - l_hat(S')|`` over every sample S of size m on ``n_values`` values and every S'
+    that replaces one example of S (brute force; McDiarmid's constant in Lemma 3 is 12/m).
+
+    Samples are enumerated as multisets (the estimator ignores order); keep ``m`` and
+    ``n_values`` small (m = 6 on three values is 462 samples x 36 replacements).
+    """
+    import itertools
+
+    examples = [(v, label) for v in range(int(n_values)) for label in (0, 1)]
+    largest = 0.0
+    for sample in itertools.combinations_with_replacement(range(len(examples)), int(m)):
+        x = np.array([examples[j][0] for j in sample])
+        y = np.array([examples[j][1] for j in sample])
+        counts, positives = cat.count_table(x, y, n_values)
+        base = float(cat.gini_error_estimate(counts, positives))
+        for i in range(int(m)):
+            for value, label in examples:
+                moved_counts, moved_positives = counts.copy(), positives.copy()
+                moved_counts[x[i]] -= 1
+                moved_positives[x[i]] -= y[i]
+                moved_counts[value] += 1
+                moved_positives[value] += label
+                largest = max(largest, abs(float(cat.gini_error_estimate(moved_counts, moved_positives)) - base))
+    return largest
