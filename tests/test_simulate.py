@@ -3,7 +3,6 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from tgreedy_lib import simulate
 from tgreedy_lib.simulate import DISTRIBUTIONS, domain_effects, make_problem, risk_on_domains, symmetric_noise
 
 
