@@ -92,6 +92,7 @@ __all__ = [
     "ssn_population",
     "flag_versus_code_population",
     "ranking_study",
+    "bayes_error_decomposition",
 ]
 
 #: The training-set filters of :func:`filter_scores`, in display order.
@@ -959,3 +960,52 @@ def ranking_study(population: CategoricalPopulation, sizes, repetitions: int, rn
                 result[name]["picks_best"][index] += (top == best) / repetitions
                 result[name]["focus_first"][index] += (top == focus) / repetitions
     return result
+
+
+def bayes_error_decomposition(counts, positive_counts, p, q, delta: float) -> dict[str, np.ndarray]:
+    """The four terms A_1..A_4 of Eq. (26) in the proof of Thm. 4, exactly, for each sample.
+
+    ``V_1, V_2, V_3`` split the values by ``p_v`` at ``6 ln(2m/delta) m^(-2/3)`` and
+    ``6 ln(2m/delta) m^(-1/2)``; with ``l_i(S)`` the part of ``l(h_Bayes_S)`` on ``V_i``:
+
+    * ``A1 = |l_1(S) - E[l_1]|`` (Lemma 8),
+    * ``A2 = |l_2(S) - E[l_2(S') | same counts]|`` (Lemma 9),
+    * ``A3 = |l_3(S) - E[l_3(S') | same counts]|`` (Lemma 12),
+    * ``A4 = |E[l_2 + l_3 | same counts] - E[l_2 + l_3]|`` (Lemma 13).
+
+    Conditional expectations given the counts use ``E[h_Bayes(v) | c_v = k]`` (binomial in
+    ``q_v``); unconditional ones are the binomial sums of :func:`expected_bayes_error`.
+    Also returns ``deviation = |l(h_Bayes_S) - E l(h_Bayes_S)|`` (at most A1 + A2 + A3 + A4).
+
+    Parameters
+    ----------
+    counts, positive_counts : int arrays, shape (n_samples, |V|)
+    p, q : arrays of shape (|V|,)
+    delta : float in (0, 1)
+    """
+    p, q = _check_distribution(p, q)
+    c, cp = _check_counts(counts, positive_counts)
+    delta = _check_delta(delta)
+    if c.shape[-1] != p.size:
+        raise ValueError(f"counts must have |V| = {p.size} entries along the last axis, got shape {c.shape}")
+    m_values = np.unique(c.sum(axis=-1))
+    if m_values.size != 1:
+        raise ValueError("all samples must have the same size m")
+    m = int(m_values[0])
+    level = 6 * math.log(2 * m / delta)
+    part = np.where(p <= level * m ** (-2 / 3), 1, np.where(p <= level * m ** -0.5, 2, 3))
+    per_value_error = p * (q * (1 - bayes_hypothesis(c, cp)) + (1 - q) * bayes_hypothesis(c, cp))
+    conditional = p * (q + (1 - 2 * q) * _bayes_prediction_given_count(q, c))
+    k = np.arange(m + 1)[None, :]
+    expected_h = np.sum(count_probabilities(p, m) * _bayes_prediction_given_count(q[:, None], k), axis=-1)
+    unconditional = p * (q + (1 - 2 * q) * expected_h)
+    on = {i: part == i for i in (1, 2, 3)}
+    total = lambda values, mask: np.sum(np.where(mask, values, 0.0), axis=-1)
+    return {
+        "A1": np.abs(total(per_value_error, on[1]) - total(unconditional, on[1])),
+        "A2": np.abs(total(per_value_error, on[2]) - total(conditional, on[2])),
+        "A3": np.abs(total(per_value_error, on[3]) - total(conditional, on[3])),
+        "A4": np.abs(total(conditional, on[2] | on[3]) - total(unconditional, on[2] | on[3])),
+        "deviation": np.abs(per_value_error.sum(axis=-1) - unconditional.sum()),
+        "n_values_in_part": np.array([on[i].sum() for i in (1, 2, 3)]),
+    }
