@@ -241,6 +241,38 @@ def test_explicit_bounds_values():
     assert cat.theorem4_bound(m, d) > 1  # vacuous at every simulable m
 
 
+def test_theorem4_decomposition_bounds_the_deviation():
+    rng = np.random.default_rng(11)
+    for m, p, q in ((12, np.full(6, 1 / 6), rng.uniform(0, 1, 6)),
+                    (20000, np.r_[0.85, np.full(9, 0.15 / 9)], np.r_[0.51, rng.uniform(0, 1, 9)])):
+        counts, positives = cat.sample_counts(p, q, m, 200, rng)
+        terms = cat.bayes_error_decomposition(counts, positives, p, q, 0.05)
+        total = terms["A1"] + terms["A2"] + terms["A3"] + terms["A4"]
+        assert np.all(terms["deviation"] <= total + 1e-12)
+        errors = cat.generalization_error(cat.bayes_hypothesis(counts, positives), p, q)
+        np.testing.assert_allclose(terms["deviation"], np.abs(errors - cat.expected_bayes_error(p, q, m)), atol=1e-12)
+        if m == 12:  # every value is light: A_1 is the whole deviation
+            assert terms["n_values_in_part"].tolist() == [6, 0, 0]
+            np.testing.assert_allclose(terms["A1"], terms["deviation"], atol=1e-12)
+        else:
+            assert terms["n_values_in_part"][2] == 1
+
+
+def test_population_and_ranking_study():
+    rng = np.random.default_rng(5)
+    population = cat.ssn_population(rng, n_people=3000)
+    p, q = population.distribution(0)
+    assert p.size == 3000 and np.allclose(p, 1 / 3000) and set(np.unique(q)) <= {0.0, 1.0}
+    assert population.bayes_optimal_errors()[0] == 0.0
+    study = cat.ranking_study(population, [60], repetitions=4, rng=rng, focus=0)
+    assert study["gini"]["focus_first"][0] == 1.0  # the identifier always wins on training error
+    assert study["gini_estimate"]["focus_first"][0] == 0.0
+    for name in cat.FILTERS:
+        assert -1.0 <= study[name]["kendall_tau"][0] <= 1.0
+    two = cat.flag_versus_code_population(2, rng, n_people=2000)
+    assert two.n_values.tolist() == [2, 2] and 0 < two.labels.mean() < 1
+
+
 # ----------------------------------------------------------------------------- bad input
 
 
