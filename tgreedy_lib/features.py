@@ -231,7 +231,7 @@ def build_features(data: datasets.ImageDataset, config: FeatureConfig, progress:
 
 
 def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebuild: bool = False,
-                  progress: bool = True, download: bool = False, device=None) -> FeatureSet:
+                  progress: bool = True, download: bool = False, device=None, only_cached: bool = False) -> FeatureSet:
     """2,000 DBN features of the paper's MNIST or CIFAR-10 images, built once and then read from the cache.
 
     Parameters
@@ -254,10 +254,19 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
         Allow downloading official files (checksum-verified).
     device : optional
         Torch device for training (default: a GPU when present).
+    only_cached : bool
+        Never train: raise ``LookupError`` when the features are not in the cache.
 
     Returns
     -------
     FeatureSet
+
+    Raises
+    ------
+    FileNotFoundError
+        If the images are not available (CIFAR-10 without a local copy or ``download=True``).
+    LookupError
+        If ``only_cached`` and the features have not been built yet.
     """
     if dataset not in FEATURE_DATASETS:
         raise ValueError(f"dataset must be one of {FEATURE_DATASETS}, got {dataset!r}")
@@ -270,6 +279,9 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
         if cached is not None:
             cached.train_images, cached.test_images = data.train_images, data.test_images
             return cached
+    if only_cached:
+        raise LookupError(f"{dataset} features for this data and configuration are not cached yet; build them with "
+                          f"load_features({dataset!r}) (a few minutes on a CPU)")
     train_features, test_features, dbn, whitening, seconds = build_features(data, config, progress, device)
     info = {"dataset": dataset, "official": bool(data.official_test), "train_size": int(len(train_features)),
             "test_size": int(len(test_features)), "n_features": int(train_features.shape[1]),
