@@ -421,8 +421,39 @@ _FILTER_FUNCTIONS: dict[str, Callable] = {
 }
 
 
+def _flat_counts(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Counts of every (feature, seen value) pair, flat: ``(counts, positives, feature_of_entry, n_features)``."""
+    y = _check_labels(y)
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"X must be two-dimensional (examples x features), got shape {X.shape}")
+    if X.shape[0] != y.size:
+        raise ValueError(f"X and y have different numbers of examples: {X.shape[0]} vs {y.size}")
+    if X.shape[1] == 0:
+        raise ValueError("X has no feature columns")
+    if X.dtype.kind == "f":
+        check_finite(X, "X")
+    codes = np.empty(X.shape, dtype=np.int64)
+    widths = np.empty(X.shape[1], dtype=np.int64)
+    for j in range(X.shape[1]):
+        uniques, codes[:, j] = np.unique(X[:, j], return_inverse=True)
+        widths[j] = uniques.size
+    offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
+    flat = (codes + offsets).ravel()
+    total = int(widths.sum())
+    counts = np.bincount(flat, minlength=total)
+    positives = np.bincount(flat, weights=np.repeat(y, X.shape[1]), minlength=total)
+    return counts, positives, np.repeat(np.arange(X.shape[1]), widths), X.shape[1]
+
+
 def filter_scores(X, y, filters=FILTERS) -> dict[str, np.ndarray]:
     """Score every column of ``X`` with each filter (vectorized over features).
+
+    All columns are counted in one :func:`numpy.bincount` over (feature, value) pairs and
+    each filter's per-value terms are summed per feature with another, so a column with
+    many values costs nothing extra for the others (no padding). The formulas are those of
+    :func:`misclassification_error` (Eq. 2), :func:`gini_index` (Eq. 3),
+    :func:`information_gain`, :func:`gain_ratio` and :func:`gini_error_estimate` (Eq. 9).
 
     Parameters
     ----------
@@ -437,11 +468,32 @@ def filter_scores(X, y, filters=FILTERS) -> dict[str, np.ndarray]:
     dict
         filter name -> array of shape (n_features,).
     """
+    filters = list(filters)
     unknown = [f for f in filters if f not in _FILTER_FUNCTIONS]
     if unknown:
         raise ValueError(f"unknown filter(s) {unknown}; known: {', '.join(FILTERS)}")
-    counts, positives = count_tables(X, y)
-    return {name: _FILTER_FUNCTIONS[name](counts, positives) for name in filters}
+    counts, positives, feature, n_features = _flat_counts(X, y)
+    m = float(np.asarray(y).size)
+    p_hat = counts / m
+    q_hat = positives / counts  # every entry is a value seen at least once
+    per_feature = lambda terms: np.bincount(feature, weights=terms, minlength=n_features)
+    scores = {}
+    if "misclassification" in filters:
+        scores["misclassification"] = per_feature(p_hat * np.minimum(q_hat, 1 - q_hat))
+    if "gini" in filters:
+        scores["gini"] = 2 * per_feature(p_hat * q_hat * (1 - q_hat))
+    if "information_gain" in filters or "gain_ratio" in filters:
+        base_rate = np.full(n_features, positives.sum() / (n_features * m))  # each example counted once per feature
+        gain = _binary_entropy_bits(base_rate) - per_feature(p_hat * _binary_entropy_bits(q_hat))
+        if "information_gain" in filters:
+            scores["information_gain"] = gain
+        if "gain_ratio" in filters:
+            split = per_feature(entr(p_hat)) / math.log(2.0)
+            scores["gain_ratio"] = np.divide(gain, split, out=np.zeros(n_features), where=split > 1e-12)
+    if "gini_estimate" in filters:
+        repeated = np.divide(2 * positives * (counts - positives), counts - 1, out=np.zeros(counts.size), where=counts >= 2)
+        scores["gini_estimate"] = per_feature(np.where(counts == 1, 0.5, repeated) / m)
+    return {name: scores[name] for name in filters}
 
 
 def feature_ranking(scores, filter_name: str) -> np.ndarray:
