@@ -17,6 +17,7 @@ import csv
 import json
 import pathlib
 import re
+import shutil
 import tempfile
 
 import pytest
@@ -171,3 +172,30 @@ def test_grade_reports_unreadable_and_unknown_notebooks(tmp_path):
     assert totals["dave"]["assignment"] == "00_start_here" and float(totals["dave"]["score"]) == 0
     assert "unreadable" in totals["dave"]["note"]
     assert "unknown assignment" in totals["erin_homework"]["note"]
+
+
+def test_compare_trees_ignores_volatile_metadata_and_finds_changes(tmp_path):
+    copy = tmp_path / "copy"
+    for sub in ("student", "autograder"):
+        shutil.copytree(A.ASSIGNMENTS_DIR / sub, copy / sub)
+    assert A.compare_trees(A.ASSIGNMENTS_DIR, copy) == []
+    path = copy / "student" / "00_start_here.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for i, cell in enumerate(nb["cells"]):  # what running and saving in Jupyter changes
+        cell["id"] = f"cell-{i}"
+        cell.setdefault("metadata", {})["execution"] = {"iopub.status.busy": "2026-01-01T00:00:00"}
+        if cell["cell_type"] == "code":
+            cell["execution_count"] = i
+            cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "x\n"}]
+    nb["metadata"]["language_info"]["version"] = "3.99"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    assert A.compare_trees(A.ASSIGNMENTS_DIR, copy) == []
+    answer_cells(nb)[0]["source"] = "regret = 'leaked'"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    test_file = next((copy / "autograder" / "00_start_here" / "tests").glob("*.py"))
+    test_file.write_text(test_file.read_text() + "\n# edited\n")
+    (copy / "student" / "99_removed.ipynb").write_text("{}")
+    problems = A.compare_trees(A.ASSIGNMENTS_DIR, copy)
+    assert "out of date: student/00_start_here.ipynb" in problems
+    assert f"out of date: {test_file.relative_to(copy).as_posix()}" in problems
+    assert "not generated from any source (stale?): student/99_removed.ipynb" in problems
