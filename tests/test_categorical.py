@@ -156,6 +156,9 @@ def test_vectorized_counts_match_per_column():
     X = np.column_stack([rng.integers(0, 3, 50), rng.integers(0, 40, 50), rng.choice(list("abcde"), 50)])
     y = rng.integers(0, 2, 50)
     scores = cat.filter_scores(X, y)
+    padded_counts, padded_positives = cat.count_tables(X, y)
+    np.testing.assert_array_equal(padded_counts.sum(axis=1), [50, 50, 50])
+    np.testing.assert_allclose(cat.gini_error_estimate(padded_counts, padded_positives), scores["gini_estimate"], atol=1e-14)
     for j in range(X.shape[1]):
         _, codes = np.unique(X[:, j], return_inverse=True)
         c, cp = cat.count_table(codes, y)
