@@ -146,6 +146,7 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         worst_case={
             "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
                            "p_first": worst["p"], "q_first": worst["q"],
+                           "observed_over_bound": float(worst["ratio"]),
                            "smallest_signed_bias": float(lowest),
                            "simulation_largest_z": round(largest_z, 3),
                            "sup_over_distributions_at_this_m": float((1 - 1 / worst["m"]) ** (worst["m"] - 1) / (2 * worst["m"]))},
@@ -452,6 +453,8 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         worst_case={
             "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
                            "p_first": worst["p"], "q_first": worst["q"],
+                           "observed_over_bound": float(worst["ratio"]),
+                           "tolerance": "ratio <= 1 + 1e-9 (equality cases differ from the bound by rounding)",
                            "optimality_smallest_gap": float(optimality_gap),
                            "optimality_certificate_min": float(certificate_min),
                            "per_count_worst_k": worst_k,
