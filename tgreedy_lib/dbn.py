@@ -405,6 +405,27 @@ class DeepBeliefNetwork:
             out.append(activity.cpu())
         return torch.cat(out).numpy()
 
+    @torch.no_grad()
+    def generate(self, start, gibbs_steps: int = 200) -> np.ndarray:
+        """Samples from the DBN's generative model (Hinton, Osindero & Teh 2006, sec. 2).
+
+        ``start`` (input-space vectors) is passed up to the top RBM's visible layer; alternating
+        Gibbs sampling runs ``gibbs_steps`` in the top RBM (the undirected associative memory);
+        then one top-down pass through the lower layers' generative weights, taking means, gives
+        input-space samples (for a Gaussian first layer, in whitened coordinates).
+
+        Returns
+        -------
+        numpy.ndarray of float32, (n, layer_sizes[0])
+        """
+        state = _as_tensor(start, "start", self.device)
+        for rbm in self.rbms[:-1]:
+            state = rbm.hidden_probabilities(state)
+        state = self.rbms[-1].gibbs_chain(state, gibbs_steps)
+        for rbm in reversed(self.rbms[:-1]):
+            state = rbm.visible_mean(state)
+        return state.cpu().numpy()
+
     def state_arrays(self) -> dict[str, np.ndarray]:
         """All parameters and training curves as numpy arrays (for ``np.savez(allow_pickle=False)``)."""
         arrays = {"layer_sizes": np.asarray(self.layer_sizes, dtype=np.int64),

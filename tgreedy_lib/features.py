@@ -104,8 +104,8 @@ def default_config(dataset: str) -> FeatureConfig:
     if dataset == "mnist":
         return FeatureConfig(
             layer_sizes=(784, 500, 500, 2000), visible="bernoulli",
-            training=(RBMTraining(epochs=10, learning_rate=0.1),
-                      RBMTraining(epochs=5, learning_rate=0.1),
+            training=(RBMTraining(epochs=15, learning_rate=0.1),
+                      RBMTraining(epochs=10, learning_rate=0.1),
                       RBMTraining(epochs=5, learning_rate=0.1)))
     if dataset == "cifar10":
         return FeatureConfig(
