@@ -168,7 +168,9 @@ def _tree_files(root: pathlib.Path, names) -> dict[str, pathlib.Path]:
         if not base.exists():
             continue
         for path in sorted(base.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and ".ipynb_checkpoints" not in path.parts:
+            rel_parts = path.relative_to(base).parts
+            # skip what running a notebook leaves behind (.OTTER_LOG, .ipynb_checkpoints, __pycache__)
+            if path.is_file() and not any(part.startswith((".", "__pycache__")) for part in rel_parts):
                 rel = path.relative_to(root).as_posix()
                 if names is None or any(f"/{n}" in "/" + rel for n in names):
                     files[rel] = path
