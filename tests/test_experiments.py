@@ -170,6 +170,7 @@ def check_curves(result, n_splits, n_steps):
         auroc = np.asarray(result["curves"][method]["source_auroc"] + result["curves"][method]["target_auroc"])
         assert ((auroc >= 0) & (auroc <= 1)).all()
     assert {"dataset", "train_size", "test_size", "official"} <= set(result["data"])
+    assert len(result["all_features_reference"]["target_auroc"]) == n_splits
     assert result["seconds"] >= 0
     json.dumps(result)  # JSON-ready
 

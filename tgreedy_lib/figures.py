@@ -110,6 +110,10 @@ def plot_average(ax, result: dict, methods=("greedy", "tgreedy"), band: bool = T
                 spread = curves.std(axis=0, ddof=1)
                 ax.fill_between(x, mean - spread, mean + spread, color=color,
                                 alpha=0.10 if metric == "source_auroc" else 0.18, lw=0)
+    reference = result.get("all_features_reference")
+    if reference and len(methods) > 1:
+        ax.axhline(float(np.mean(reference["target_auroc"])), color="0.25", ls=":", lw=1.2,
+                   label="all features (ridge), target")
     _chance(ax)
     ax.set_title(title or f"average of {len(result['splits'])} splits")
     ax.set_xlabel("features added")

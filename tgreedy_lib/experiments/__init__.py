@@ -25,11 +25,12 @@ The library API: :func:`run_experiment`, :func:`load_experiment_features`,
 from __future__ import annotations
 
 from . import claims, domains, runs
-from .cli import EXPERIMENTS, QUICK, PAPER, main, run_experiment, write_outputs
+from .cli import DATASET_OF, EXPERIMENTS, PAPER, QUICK, main, run_experiment, write_outputs
 from .inputs import ExperimentFeatures, load_experiment_features
 from .runs import column_auroc, run_intro_logistic, run_similarity, run_two_vs_other
 
 __all__ = [
+    "DATASET_OF",
     "EXPERIMENTS",
     "PAPER",
     "QUICK",

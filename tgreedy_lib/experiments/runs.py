@@ -81,6 +81,26 @@ def column_auroc(y, scores) -> np.ndarray:
     return (rank_sum - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg)
 
 
+#: Ridge strength of the all-features reference, relative to the mean diagonal of the pooled E[XX^T].
+REFERENCE_RIDGE = 1e-3
+
+
+def all_features_reference(stats) -> np.ndarray:
+    """Weights of least squares on *all* features (slightly ridged), pooled over the source domains.
+
+    Not in the paper: a yardstick for the selectors. ``w = (E[XX^T] + lambda I)^{-1} E[XY]`` with the
+    moments averaged over the domains and lambda = ``REFERENCE_RIDGE`` times the mean diagonal. Its
+    held-out AUROC says how much the features can do together; if even this is near 0.5 on the
+    source domains, no selection of them can do better.
+    """
+    xx = stats.xx.mean(axis=0)
+    xy = stats.xy.mean(axis=0)
+    ridge = REFERENCE_RIDGE * float(np.trace(xx)) / xx.shape[0]
+    from scipy import linalg
+
+    return linalg.solve(xx + ridge * np.eye(xx.shape[0]), xy, assume_a="pos", check_finite=False)
+
+
 def _select(stats, method: str, n_steps: int) -> SelectionPath:
     if method == "greedy":
         return greedy_path(stats, n_steps)
@@ -265,12 +285,17 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
     all_domains = domains.two_vs_other_statistics(X_train, features.train_labels, positive)
     tick = timer.add("statistics", tick)
     curves = _empty_curves(methods)
+    reference = {"source_auroc": [], "target_auroc": []}
     target_sizes = []
     for split in splits:
         stats = all_domains.subset(list(split.sources))
         source_sets, target_set = domains.two_vs_other_evaluation(features.test_labels, split, positive)
         target_sizes.append([int((target_set.y > 0).sum()), int((target_set.y < 0).sum())])
         tick = timer.add("statistics", tick)
+        scores = (X_test @ all_features_reference(stats))[:, None]
+        reference["source_auroc"].append(float(np.mean([column_auroc(s.y, scores[s.rows]) for s in source_sets])))
+        reference["target_auroc"].append(float(column_auroc(target_set.y, scores[target_set.rows])[0]))
+        tick = timer.add("reference", tick)
         for method in methods:
             path = _select(stats, method, n_steps)
             tick = timer.add("selection", tick)
@@ -287,6 +312,7 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
         "positive": int(positive),
         "splits": [s.as_json() for s in splits],
         "curves": curves,
+        "all_features_reference": reference,
         "target_sizes": target_sizes,
         "data": features.data_summary(),
         "seconds": round(time.perf_counter() - start, 3),
@@ -365,6 +391,7 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
     moments = domains.SimilarityMoments(F_train, train_design)
     tick = timer.add("statistics", tick)
     curves = _empty_curves(methods)
+    reference = {"source_auroc": [], "target_auroc": []}
     target_sizes = []
     for split in splits:
         stats = moments.split_statistics(split)
@@ -372,6 +399,12 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
         target_pair_index, target_y = domains.target_pairs(features.test_labels, split, n_positive, n_negative, seed + 2)
         target_sizes.append([int((target_y > 0).sum()), int((target_y < 0).sum())])
         tick = timer.add("statistics", tick)
+        weights_all = all_features_reference(stats)[:, None]
+        reference["source_auroc"].append(float(np.mean(
+            [column_auroc(y, domains.pair_products(F_test, pairs) @ weights_all) for pairs, y in source_sets])))
+        reference["target_auroc"].append(float(column_auroc(
+            target_y, domains.pair_products(F_test, target_pair_index) @ weights_all)[0]))
+        tick = timer.add("reference", tick)
         for method in methods:
             path = _select(stats, method, n_steps)
             tick = timer.add("selection", tick)
@@ -395,6 +428,7 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
         "n_candidate_features": int(len(columns)),
         "splits": [s.as_json() for s in splits],
         "curves": curves,
+        "all_features_reference": reference,
         "target_sizes": target_sizes,
         "pairs": {"positive_per_domain": int(n_positive), "negative_per_domain": int(n_negative),
                   "negative_per_partner_class": int(train_design.per_partner), "seed": int(seed)},
