@@ -437,14 +437,22 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assig
         args = _parser(prog).parse_args(argv)
 
     if args.command == "generate":
-        stems = generate(args.source, args.out, names=args.names or None, run_tests=not args.no_run_tests,
-                         jobs=args.jobs)
+        try:
+            stems = generate(args.source, args.out, names=args.names or None, run_tests=not args.no_run_tests,
+                             jobs=args.jobs)
+        except RuntimeError as exc:  # otter assign failed, or a test failed on the solutions
+            print(exc, file=sys.stderr)
+            return 1
         checked = "" if args.no_run_tests else " (all tests pass on the solutions)"
         print(f"generated {len(stems)} assignments into {args.out}{checked}: {', '.join(stems)}")
         return 0
     if args.command == "check":
-        problems = check(args.source, args.out, names=args.names or None, run_tests=not args.no_run_tests,
-                         jobs=args.jobs)
+        try:
+            problems = check(args.source, args.out, names=args.names or None, run_tests=not args.no_run_tests,
+                             jobs=args.jobs)
+        except RuntimeError as exc:
+            print(exc, file=sys.stderr)
+            return 1
         for p in problems:
             print(p)
         if problems:
