@@ -110,7 +110,8 @@ def default_config(dataset: str) -> FeatureConfig:
     if dataset == "cifar10":
         return FeatureConfig(
             layer_sizes=(256, 2000), visible="gaussian", whitening_components=256,
-            training=(RBMTraining(epochs=10, learning_rate=0.005, weight_decay=1e-3),))
+            training=(RBMTraining(epochs=10, learning_rate=0.005, weight_decay=1e-3, sparsity_target=0.05,
+                                  sparsity_cost=0.3),))
     raise ValueError(f"dataset must be one of {FEATURE_DATASETS}, got {dataset!r}")
 
 
@@ -359,7 +360,11 @@ def linear_probe(train_x, train_y, test_x, test_y, regularization: float = 0.1, 
             "iterations": int(np.max(model[-1].n_iter_)), "seconds": round(time.perf_counter() - start, 2)}
 
 
-def probe_report(feature_set: FeatureSet, rebuild: bool = False, regularization: float = 0.1) -> dict:
+#: Inverse regularisation ``C`` of the probe, per data set (chosen once on these data; the same for pixels and features).
+PROBE_REGULARIZATION = {"mnist": 0.1, "cifar10": 0.01}
+
+
+def probe_report(feature_set: FeatureSet, rebuild: bool = False, regularization: float | None = None) -> dict:
     """Linear probe on the DBN features against the same probe on raw pixels, saved as JSON beside the cache.
 
     A report already next to the cache (same cache key, same ``regularization``) is reused unless
@@ -374,6 +379,8 @@ def probe_report(feature_set: FeatureSet, rebuild: bool = False, regularization:
     if feature_set.train_images is None or feature_set.test_images is None:
         raise ValueError("the feature set carries no images; get it from load_features")
     info = feature_set.info
+    if regularization is None:
+        regularization = PROBE_REGULARIZATION[info["dataset"]]
     path = None
     if feature_set.cache_path is not None:
         path = feature_set.cache_path.with_name(feature_set.cache_path.name.replace("-features.npz", "-probe.json"))
