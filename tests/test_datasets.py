@@ -177,6 +177,25 @@ def test_paper_mnist_offline_uses_a_deterministic_split_of_the_bundled_digits(tm
     np.testing.assert_array_equal(again.test_images, data.test_images)
 
 
+def test_paper_mnist_refuses_a_missing_data_dir_instead_of_falling_back(tmp_path, monkeypatch):
+    monkeypatch.setenv(datasets.ENV_DATA_DIR, str(tmp_path / "typo"))
+    with pytest.raises(FileNotFoundError, match="TGREEDY_DATA_DIR"):
+        datasets.load_mnist_paper()
+
+
+def test_safe_extraction_refuses_path_traversal(tmp_path):
+    import io
+    import tarfile
+    archive = tmp_path / "evil.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        info = tarfile.TarInfo("../escaped.txt")
+        info.size = 3
+        tar.addfile(info, io.BytesIO(b"bad"))
+    with pytest.raises(ValueError, match="refusing to extract"):
+        datasets._extract_safely(archive, tmp_path / "out")
+    assert not (tmp_path / "escaped.txt").exists()
+
+
 def test_paper_mnist_uses_the_official_test_set_when_present(tmp_path):
     images, labels = write_mnist(tmp_path / "mnist", "test", 6, gz=True)
     data = datasets.load_mnist_paper(data_dir=tmp_path)

@@ -360,6 +360,7 @@ def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bund
     that everything runs offline, and ``official_test`` is false.
     """
     images, labels = load_bundled_mnist(bundled_dir)
+    data_dir = resolve_data_dir(data_dir)  # a data folder that is named but missing is an error, not a fallback
     try:
         test_images, test_labels = load_mnist("test", data_dir, download, cache_dir, bundled_dir)
     except FileNotFoundError:
@@ -456,6 +457,20 @@ def read_cifar10_batch(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]
     return np.ascontiguousarray(images), labels
 
 
+def _extract_safely(archive: pathlib.Path, destination: pathlib.Path) -> None:
+    """Extract regular files and folders only, refusing absolute paths, ``..`` and links."""
+    with tarfile.open(archive, "r:gz") as tar:
+        members = tar.getmembers()
+        for member in members:
+            parts = pathlib.PurePosixPath(member.name).parts
+            if member.name.startswith("/") or ".." in parts or not (member.isfile() or member.isdir()):
+                raise ValueError(f"{archive.name}: refusing to extract {member.name!r} (absolute path, '..' or link)")
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(destination, members=members, filter="data")
+        else:  # Python without extraction filters: the checks above already ran
+            tar.extractall(destination, members=members)
+
+
 def find_cifar10_folder(data_dir=None, download: bool = False, cache_dir=None,
                         bundled_dir=None) -> pathlib.Path:
     """Folder holding CIFAR-10's ``data_batch_1..5`` and ``test_batch``.
@@ -484,8 +499,7 @@ def find_cifar10_folder(data_dir=None, download: bool = False, cache_dir=None,
             partial = f"; a folder there has only {len(present)} of the 6 batch files"
     if download:
         archive = download_verified(CIFAR10_URL, cache_dir / "cifar-10-python.tar.gz", CIFAR10_MD5)
-        with tarfile.open(archive, "r:gz") as tar:
-            tar.extractall(cache_dir, filter="data")
+        _extract_safely(archive, cache_dir)
         return cache_dir / CIFAR10_FOLDER
     where = "TGREEDY_DATA_DIR, the bundled data/ and the cache" if data_dir else \
         f"the bundled data/ and the cache ({ENV_DATA_DIR} is not set)"
