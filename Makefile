@@ -30,7 +30,7 @@ verify: $(STAMP)
 	$(PY) -m tgreedy_lib verify --json $(RESULTS)/verify.json
 
 benchmark: $(STAMP)
-	$(PY) benchmarks/bench_selection.py
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache
