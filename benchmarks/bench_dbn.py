@@ -103,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=10000, help="samples per throughput epoch")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--skip-features", action="store_true", help="only the throughput table")
+    parser.add_argument("--datasets", nargs="+", default=list(features.FEATURE_DATASETS),
+                        choices=features.FEATURE_DATASETS, help="data sets to time features for")
     parser.add_argument("--data-dir", default=None, help="default: $TGREEDY_DATA_DIR")
     parser.add_argument("--json", type=pathlib.Path, help="also write the results here")
     args = parser.parse_args(argv)
@@ -116,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{row['samples_per_s']:>10} {row['floor_samples_per_s']:>10} {row['floor_over_training']:>11.2f}")
     if not args.skip_features:
         for dataset, goal in (("mnist", 60), ("cifar10", 300)):
+            if dataset not in args.datasets:
+                continue
             try:
                 timing = time_to_features(dataset, args.data_dir)
             except FileNotFoundError as error:
