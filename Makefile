@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 RESULTS ?= results
 
-.PHONY: install test reproduce verify benchmark clean
+.PHONY: install test reproduce verify benchmark assignments grade clean
 
 install: $(STAMP)
 
@@ -31,6 +31,15 @@ verify: $(STAMP)
 
 benchmark: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+SUBMISSIONS ?= submissions
+SCORES ?= scores.csv
+
+assignments: $(STAMP)
+	$(PY) -m tgreedy_lib assignments generate --jobs 2
+
+grade: $(STAMP)
+	$(PY) -m tgreedy_lib grade $(SUBMISSIONS) --out $(SCORES) --jobs 2
 
 clean:
 	rm -rf $(VENV) .pytest_cache

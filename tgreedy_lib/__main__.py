@@ -1,4 +1,4 @@
-"""Command line: ``python -m tgreedy_lib {verify,reproduce,execute-notebooks} ...``."""
+"""Command line: ``python -m tgreedy_lib {verify,reproduce,execute-notebooks,assignments,grade} ...``."""
 from __future__ import annotations
 
 import importlib
@@ -8,6 +8,8 @@ COMMANDS = {
     "verify": ("tgreedy_lib.verify", "numerical checks of the papers' theorems"),
     "reproduce": ("tgreedy_lib.experiments", "the paper's experiments: figures and JSON results"),
     "execute-notebooks": ("tgreedy_lib.notebooks", "execute every notebook in place, top to bottom"),
+    "assignments": ("tgreedy_lib.assignments", "course assignments: generate student versions, check they are up to date"),
+    "grade": ("tgreedy_lib.assignments", "grade a folder of submitted assignment notebooks into a CSV table"),
 }
 
 
