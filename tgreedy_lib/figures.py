@@ -129,7 +129,7 @@ def plot_t_statistics(ax, result: dict, target: int, methods=("greedy", "tgreedy
     for method in methods:
         ax.plot(x, np.abs(_curve(result, method, "t_statistic")[k]), color=COLORS[method], lw=1.4,
                 marker=".", ms=3, label=LABELS[method])
-    ax.set_title(f"|T| of added feature ({split_title(result, target)})")
+    ax.set_title(f"|T| of added feature\n{split_title(result, target)}", fontsize=10)
     ax.set_xlabel("features added")
     ax.set_yscale("log")
     ax.legend(fontsize=7)
