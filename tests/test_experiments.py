@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from tgreedy_lib import DomainStatistics, roc_auc
-from tgreedy_lib.experiments import (ExperimentFeatures, claims, cli, column_auroc, domains, run_intro_logistic,
+from tgreedy_lib import DomainStatistics
+from tgreedy_lib.experiments import (ExperimentFeatures, claims, cli, domains, run_intro_logistic,
                                      run_similarity, run_two_vs_other)
 
 CURVE_KEYS = ("source_auroc", "target_auroc", "t_statistic")
@@ -31,27 +31,6 @@ def synthetic_features(per_class=40, p=24, seed=0, classes=range(10), dataset="m
     info = {"dataset": dataset, "feature_map": "synthetic", "official": False,
             "train_size": len(train), "test_size": len(test), "n_features": p}
     return ExperimentFeatures(train, train_labels, test, test_labels, info)
-
-
-# --------------------------------------------------------------------------- exact AUROC
-
-@pytest.mark.parametrize("seed", range(4))
-def test_column_auroc_matches_the_library_exactly_with_ties(seed):
-    rng = np.random.default_rng(seed)
-    scores = rng.integers(0, 4, (150, 6)).astype(float)  # heavy ties
-    scores[:, 0] = rng.standard_normal(150)  # and a column without ties
-    y = np.where(rng.random(150) < 0.3, 1, -1)
-    y[:2] = [1, -1]
-    assert np.array_equal(column_auroc(y, scores), roc_auc(y, scores))
-
-
-def test_column_auroc_rejects_bad_input():
-    with pytest.raises(ValueError, match="both positive and negative"):
-        column_auroc(np.ones(5), np.zeros((5, 2)))
-    with pytest.raises(ValueError, match="shape"):
-        column_auroc(np.array([1, -1]), np.zeros((3, 2)))
-    with pytest.raises(ValueError, match="NaN"):
-        column_auroc(np.array([1, -1]), np.array([[np.nan], [0.0]]))
 
 
 # --------------------------------------------------------------------------- '2 vs other'

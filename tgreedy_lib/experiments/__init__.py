@@ -27,7 +27,7 @@ from __future__ import annotations
 from . import claims, domains, runs
 from .cli import DATASET_OF, EXPERIMENTS, PAPER, QUICK, main, run_experiment, write_outputs
 from .inputs import ExperimentFeatures, load_experiment_features
-from .runs import column_auroc, run_intro_logistic, run_similarity, run_two_vs_other
+from .runs import run_intro_logistic, run_similarity, run_two_vs_other
 
 __all__ = [
     "DATASET_OF",
@@ -36,7 +36,6 @@ __all__ = [
     "QUICK",
     "ExperimentFeatures",
     "claims",
-    "column_auroc",
     "domains",
     "load_experiment_features",
     "main",
