@@ -231,6 +231,26 @@ def count_table(x, y, n_values: int | None = None) -> tuple[np.ndarray, np.ndarr
     return np.bincount(x, minlength=n), np.bincount(x, weights=y, minlength=n).astype(np.int64)
 
 
+def _encode_columns(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Validate ``(X, y)`` and code each column's values as 0..width-1: ``(X, y, codes, widths)``."""
+    y = _check_labels(y)
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"X must be two-dimensional (examples x features), got shape {X.shape}")
+    if X.shape[0] != y.size:
+        raise ValueError(f"X and y have different numbers of examples: {X.shape[0]} vs {y.size}")
+    if X.shape[1] == 0:
+        raise ValueError("X has no feature columns")
+    if X.dtype.kind == "f":
+        check_finite(X, "X")
+    codes = np.empty(X.shape, dtype=np.int64)
+    widths = np.empty(X.shape[1], dtype=np.int64)
+    for j in range(X.shape[1]):
+        uniques, codes[:, j] = np.unique(X[:, j], return_inverse=True)
+        widths[j] = uniques.size
+    return X, y, codes, widths
+
+
 def count_tables(X, y) -> tuple[np.ndarray, np.ndarray]:
     """Counts of every column of a categorical table, padded to a common width.
 
@@ -249,21 +269,7 @@ def count_tables(X, y) -> tuple[np.ndarray, np.ndarray]:
         Row ``j`` holds ``c_v`` and ``c_v^+`` for the values seen in column ``j``,
         zero-padded on the right (padding does not change any filter).
     """
-    y = _check_labels(y)
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ValueError(f"X must be two-dimensional (examples x features), got shape {X.shape}")
-    if X.shape[0] != y.size:
-        raise ValueError(f"X and y have different numbers of examples: {X.shape[0]} vs {y.size}")
-    if X.shape[1] == 0:
-        raise ValueError("X has no feature columns")
-    if X.dtype.kind == "f":
-        check_finite(X, "X")
-    codes = np.empty(X.shape, dtype=np.int64)
-    widths = np.empty(X.shape[1], dtype=np.int64)
-    for j in range(X.shape[1]):
-        uniques, codes[:, j] = np.unique(X[:, j], return_inverse=True)
-        widths[j] = uniques.size
+    X, y, codes, widths = _encode_columns(X, y)
     width = int(widths.max())
     flat = (codes + np.arange(X.shape[1]) * width).ravel()
     size = X.shape[1] * width
@@ -423,21 +429,7 @@ _FILTER_FUNCTIONS: dict[str, Callable] = {
 
 def _flat_counts(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Counts of every (feature, seen value) pair, flat: ``(counts, positives, feature_of_entry, n_features)``."""
-    y = _check_labels(y)
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ValueError(f"X must be two-dimensional (examples x features), got shape {X.shape}")
-    if X.shape[0] != y.size:
-        raise ValueError(f"X and y have different numbers of examples: {X.shape[0]} vs {y.size}")
-    if X.shape[1] == 0:
-        raise ValueError("X has no feature columns")
-    if X.dtype.kind == "f":
-        check_finite(X, "X")
-    codes = np.empty(X.shape, dtype=np.int64)
-    widths = np.empty(X.shape[1], dtype=np.int64)
-    for j in range(X.shape[1]):
-        uniques, codes[:, j] = np.unique(X[:, j], return_inverse=True)
-        widths[j] = uniques.size
+    X, y, codes, widths = _encode_columns(X, y)
     offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
     flat = (codes + offsets).ravel()
     total = int(widths.sum())
