@@ -26,8 +26,7 @@ __all__ = [
     "plot_sweep",
 ]
 
-COLORS = {"tgreedy": "tab:blue", "greedy": "tab:red"}
-LABELS = {"tgreedy": "T-greedy", "greedy": "greedy"}
+from .figures import COLORS, LABELS  # one colour and name per method across the collection
 
 
 def _axes(ax):
