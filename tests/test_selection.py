@@ -271,3 +271,93 @@ def test_subset_equals_statistics_built_from_those_domains():
         full.subset([0, 9])
     with pytest.raises(ValueError, match="at least two"):
         full.subset([1])
+
+
+# ----------------------------------------------------------------------------- lazy Gram rows
+def wide_domains(seed, n_domains=4, n_samples=80, p=300):
+    """More features than a path of 20 steps touches, so rows are computed lazily (p > 2 x block)."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n_domains * n_samples, p)) + 0.2
+    d = np.repeat(np.arange(n_domains), n_samples)
+    y = X[:, :5] @ rng.standard_normal(5) + (X[:, 5:9] * rng.standard_normal((n_domains, 4))[d]).sum(axis=1)
+    return X, y + 0.3 * rng.standard_normal(y.size), d
+
+
+@pytest.mark.parametrize(
+    "method, options",
+    [
+        (tgreedy_path, {}),
+        (tgreedy_path, {"sign": "positive"}),
+        (tgreedy_path, {"allow_reselect": True}),
+        (tgreedy_path, {"refit": "stepwise"}),
+        (tgreedy_path, {"denominator": "unlabeled"}),
+        (greedy_path, {}),
+        (greedy_path, {"refit": "stepwise"}),
+    ],
+)
+def test_lazy_gram_rows_give_the_eager_path(method, options):
+    X, y, d = wide_domains(20)
+    U = np.random.default_rng(21).standard_normal((500, X.shape[1])) + 0.2
+    lazy = DomainStatistics.from_samples(X, y, d, unlabeled_X=U)
+    eager = DomainStatistics.from_samples(X, y, d, unlabeled_X=U, lazy=False)
+    a, b = method(lazy, n_steps=20, **options), method(eager, n_steps=20, **options)
+    assert lazy._xx is None, "the path should not have needed the whole Gram"
+    assert 20 <= lazy._rows.n_known < X.shape[1] / 2
+    np.testing.assert_array_equal(a.features, b.features)
+    np.testing.assert_allclose(a.coef, b.coef, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(a.training_loss, b.training_loss, rtol=1e-10)
+    np.testing.assert_allclose(a.t_statistic, b.t_statistic, rtol=1e-9)
+
+
+def test_lazy_path_equals_the_from_scratch_reference():
+    X, y, d = wide_domains(22, p=150)
+    path = tgreedy_path(DomainStatistics.from_samples(X, y, d), n_steps=6)
+    ref = reference_path(X, y, d, "tgreedy", 6)
+    np.testing.assert_array_equal(path.features, [r[0] for r in ref])
+    np.testing.assert_allclose(path.coef, np.array([r[1] for r in ref]), atol=1e-10)
+
+
+def test_lazy_rows_moments_and_subsets_equal_the_eager_ones():
+    X, y, d = wide_domains(23)
+    lazy = DomainStatistics.from_samples(X, y, d)
+    eager = DomainStatistics.from_samples(X, y, d, lazy=False)
+    for attr in ("xy", "yy", "counts"):
+        np.testing.assert_allclose(getattr(lazy, attr), getattr(eager, attr), rtol=1e-13)
+    np.testing.assert_allclose(lazy.second_moment(), eager.second_moment(), rtol=1e-13)
+    np.testing.assert_allclose(lazy.gram_row(3, priority=np.arange(300.0)), eager.xx[:, 3, :], rtol=1e-12, atol=1e-13)
+    # one block: the row asked for and the 63 of highest priority (features 237..299)
+    assert lazy._rows.n_known == 64
+    assert lazy._rows.where[237, 0] == 0 and lazy._rows.where[236, 0] == -1
+    for i in (0, 17, 299):
+        np.testing.assert_allclose(lazy.gram_row(i), eager.xx[:, i, :], rtol=1e-12, atol=1e-13)
+    assert lazy._rows.n_known == 66  # 299 was known; 0 and 17 came one at a time (no priority)
+    w = np.zeros(300)
+    w[[3, 40, 250]] = [0.5, -1.0, 2.0]
+    np.testing.assert_allclose(lazy.residual_covariances(w), eager.residual_covariances(w), rtol=1e-12, atol=1e-12)
+    assert lazy.training_loss(w) == pytest.approx(eager.training_loss(w), rel=1e-12)
+    sub_lazy, sub_eager = lazy.subset([1, 3]), eager.subset([1, 3])
+    np.testing.assert_allclose(sub_lazy.gram_row(5), sub_eager.xx[:, 5, :], rtol=1e-12, atol=1e-13)
+    assert sub_lazy._rows is lazy._rows  # rows are computed once for all subsets
+    np.testing.assert_allclose(lazy.xx, eager.xx, rtol=1e-12, atol=1e-13)  # the whole Gram on first access
+    np.testing.assert_allclose(sub_lazy.xx, sub_eager.xx, rtol=1e-12, atol=1e-13)
+
+
+def test_lazy_rows_switch_to_the_whole_gram_past_half_the_features():
+    X, y, d = wide_domains(24, p=150)
+    stats = DomainStatistics.from_samples(X, y, d)
+    path = tgreedy_path(stats, n_steps=100)
+    assert stats._rows._full is not None and stats._rows.blocks is None  # samples released
+    eager = tgreedy_path(DomainStatistics.from_samples(X, y, d, lazy=False), n_steps=100)
+    np.testing.assert_allclose(path.coef, eager.coef, rtol=1e-9, atol=1e-11)
+
+
+def test_lazy_statistics_still_name_nan_and_overflow():
+    X, y, d = wide_domains(25, p=150)
+    X[7, 33] = np.nan
+    with pytest.raises(ValueError, match=r"X contains NaN \(first at index \[7, 33\]\)"):
+        DomainStatistics.from_samples(X, y, d)
+    X[7, 33] = 1e200
+    with pytest.raises(ValueError, match="feature 33 overflows"):
+        DomainStatistics.from_samples(X, y, d)
+    with pytest.raises(ValueError, match=r"X of domain 1 contains an infinite value"):
+        DomainStatistics.from_domains([(X[:10, :3], y[:10]), (np.full((4, 3), np.inf), y[:4])])

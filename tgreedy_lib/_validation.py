@@ -4,13 +4,18 @@ from __future__ import annotations
 import numpy as np
 
 
-def as_float_array(value, name: str, ndim: int | tuple[int, ...], dtype=np.float64) -> np.ndarray:
-    """``value`` as a float array of the given number of dimensions, finite everywhere."""
+def as_float_array(value, name: str, ndim: int | tuple[int, ...], dtype=np.float64, *, check: bool = True) -> np.ndarray:
+    """``value`` as a float array of the given number of dimensions, finite everywhere.
+
+    ``check=False`` skips the finiteness scan, for callers that detect NaN and infinity more
+    cheaply themselves (and then call :func:`check_finite` to name the entry).
+    """
     arr = np.asarray(value, dtype=dtype)
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     if arr.ndim not in allowed:
         raise ValueError(f"{name} must have {' or '.join(map(str, allowed))} dimension(s), got shape {arr.shape}")
-    check_finite(arr, name)
+    if check:
+        check_finite(arr, name)
     return arr
 
 

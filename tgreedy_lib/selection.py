@@ -162,7 +162,7 @@ def _selection_path(
         i = int(np.flatnonzero(update_second_moment <= 0)[0])
         raise ValueError(f"feature {i} has E[X_i^2] = 0 ({denominator} moments); the update divides by it")
     sample_second_moment = stats.second_moment("sample")
-    xx, xy = stats.xx, stats.xy
+    xy = stats.xy
 
     residual = np.array(xy, dtype=np.float64, order="C")  # r_k,i for w = 0
     coef = np.zeros(p)
@@ -196,11 +196,11 @@ def _selection_path(
         if refit == "stagewise":
             delta = mu[i] / update_second_moment[i]
             coef[i] += delta
-            residual -= delta * xx[:, i, :]  # xx_k is symmetric: row i is column i
+            residual -= delta * stats.gram_row(i, priority=score)  # xx_k is symmetric: row i is column i
             loss += -2.0 * delta * mu[i] + delta * delta * sample_second_moment[i]
         else:
             support.append(i)
-            chosen_rows[step] = xx[:, i, :]
+            chosen_rows[step] = stats.gram_row(i, priority=score)
             idx = np.asarray(support)
             # Grow the Cholesky factor of the pooled Gram of the chosen set by one row: O(k^2) a step.
             if gram_pooled is None:

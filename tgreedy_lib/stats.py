@@ -10,11 +10,9 @@ holds exactly these, plus E[Y^2 | d_k] (for the training loss) and the sample co
 """
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
-from ._validation import as_float_array
+from ._validation import as_float_array, check_finite
 
 __all__ = ["DomainStatistics"]
 
@@ -22,7 +20,6 @@ __all__ = ["DomainStatistics"]
 CONSTANT_RTOL = 1e-9
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
 class DomainStatistics:
     """Second moments of n training domains (section 2 of the paper).
 
@@ -30,6 +27,7 @@ class DomainStatistics:
     ----------
     xx : ndarray of shape (n_domains, n_features, n_features)
         ``xx[k] = E[X X^T | d_k]`` (the sample mean of x x^T over domain k's samples).
+        Built from samples, it is formed on first access (see "Lazy Gram rows" below).
     xy : ndarray of shape (n_domains, n_features)
         ``xy[k] = E[X Y | d_k]``.
     yy : ndarray of shape (n_domains,)
@@ -43,20 +41,40 @@ class DomainStatistics:
 
     Build it with :meth:`from_samples` (pooled rows and a vector of domain labels),
     :meth:`from_domains` (a list of per-domain ``(X_k, y_k)``) or :meth:`from_moments`
-    (population moments, e.g. in simulations). The sample constructors make one BLAS call
-    per domain, ``Z_k^T Z_k`` with ``Z_k = [X_k, y_k, 1]``, in float64.
+    (population moments, e.g. in simulations).
+
+    Lazy Gram rows
+    --------------
+    A stagewise path only ever reads the rows ``E[X_i X^T | d_k]`` of the features it chooses
+    (section 3.3: r_k <- r_k - delta E[X X_i | d_k]), and 300 steps over 2,000 features choose
+    at most 300 of them. So the sample constructors (with ``lazy=True``, the default) make one
+    cheap pass per domain for ``E[XY|d_k]``, ``E[Y^2|d_k]``, the means and the diagonal
+    ``E[X_i^2|d_k]``, keep a reference to the samples, and compute Gram rows on demand
+    (:meth:`gram_row`), a block at a time: the asked-for feature plus the next most promising
+    ones by the caller's score, one matrix product per domain. Once half the rows would be
+    needed the whole Gram is formed instead (one ``X_k^T X_k`` per domain), and so it is on the
+    first access to :attr:`xx`. Results equal the eager ones to rounding. ``lazy=False`` forms
+    the whole Gram at once and drops the samples.
     """
 
-    xx: np.ndarray
-    xy: np.ndarray
-    yy: np.ndarray
-    counts: np.ndarray | None = None
-    domain_labels: np.ndarray | None = None
-    unlabeled_xx: np.ndarray | None = None
+    def __init__(self, xx, xy, yy, counts=None, domain_labels=None, unlabeled_xx=None):
+        self._xx = xx
+        self.xy = xy
+        self.yy = yy
+        self.counts = counts
+        self.domain_labels = np.arange(xy.shape[0]) if domain_labels is None else np.asarray(domain_labels)
+        self.unlabeled_xx = unlabeled_xx
+        self._rows = None  # _GramRows of the samples when the Gram is computed lazily
+        self._keep = None  # the domains of _rows that this object covers (None: all)
+        self._diagonal = None if xx is None else np.einsum("kii->ki", xx)
+
+    def __repr__(self) -> str:
+        state = "lazy" if self._xx is None else "dense"
+        return f"DomainStatistics(n_domains={self.n_domains}, n_features={self.n_features}, gram={state!r})"
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_samples(cls, X, y, domains, *, unlabeled_X=None) -> "DomainStatistics":
+    def from_samples(cls, X, y, domains, *, unlabeled_X=None, lazy=True) -> "DomainStatistics":
         """Statistics from pooled samples and a vector of domain labels.
 
         Parameters
@@ -69,8 +87,10 @@ class DomainStatistics:
             so the result does not depend on the order of the rows.
         unlabeled_X : array-like of shape (m, n_features), optional
             Unlabeled rows from which the pooled ``E[X X^T]`` is estimated.
+        lazy : bool, default True
+            Compute the rows of ``E[X X^T | d_k]`` only when they are needed (class docstring).
         """
-        X = as_float_array(X, "X", 2)
+        X = as_float_array(X, "X", 2, check=False)
         y = as_float_array(y, "y", 1)
         domains = np.asarray(domains)
         if domains.ndim != 1:
@@ -82,11 +102,12 @@ class DomainStatistics:
             )
         labels, index = np.unique(domains, return_inverse=True)
         groups = [_rows_as_slice(np.flatnonzero(index == k)) for k in range(labels.size)]
-        return cls._build([(X[rows], y[rows]) for rows in groups], labels, unlabeled_X)
+        data = [(X[rows], y[rows]) for rows in groups]
+        return cls._build(data, labels, unlabeled_X, lazy, [("X", X)])
 
     @classmethod
-    def from_domains(cls, domains, *, labels=None, unlabeled_X=None) -> "DomainStatistics":
-        """Statistics from a sequence of per-domain ``(X_k, y_k)`` pairs."""
+    def from_domains(cls, domains, *, labels=None, unlabeled_X=None, lazy=True) -> "DomainStatistics":
+        """Statistics from a sequence of per-domain ``(X_k, y_k)`` pairs (``lazy`` as in :meth:`from_samples`)."""
         pairs = list(domains)
         data = []
         for k, pair in enumerate(pairs):
@@ -94,7 +115,7 @@ class DomainStatistics:
                 Xk, yk = pair
             except (TypeError, ValueError):
                 raise ValueError(f"domain {k} must be an (X, y) pair") from None
-            Xk = as_float_array(Xk, f"X of domain {k}", 2)
+            Xk = as_float_array(Xk, f"X of domain {k}", 2, check=False)
             yk = as_float_array(yk, f"y of domain {k}", 1)
             if Xk.shape[0] != yk.shape[0]:
                 raise ValueError(f"domain {k}: X has {Xk.shape[0]} rows but y has {yk.shape[0]} entries")
@@ -102,7 +123,7 @@ class DomainStatistics:
         labels = np.arange(len(data)) if labels is None else np.asarray(labels)
         if labels.shape != (len(data),):
             raise ValueError(f"labels must name each of the {len(data)} domains, got shape {labels.shape}")
-        return cls._build(data, labels, unlabeled_X)
+        return cls._build(data, labels, unlabeled_X, lazy, [(f"X of domain {k}", Xk) for k, (Xk, _) in enumerate(data)])
 
     @classmethod
     def from_moments(cls, xx, xy, yy=None, *, counts=None, labels=None, unlabeled_xx=None) -> "DomainStatistics":
@@ -136,7 +157,7 @@ class DomainStatistics:
         return stats
 
     @classmethod
-    def _build(cls, data, labels, unlabeled_X) -> "DomainStatistics":
+    def _build(cls, data, labels, unlabeled_X, lazy, named_inputs) -> "DomainStatistics":
         if len(data) < 2:
             raise ValueError(
                 f"T-statistics need at least two domains, got {len(data)}: "
@@ -149,17 +170,31 @@ class DomainStatistics:
             if Xk.shape[0] == 0:
                 raise ValueError(f"domain {labels[k]!r} is empty: every domain needs at least one sample")
         n = len(data)
-        # One BLAS call per domain: Z^T Z with Z = [X, y, 1] gives sums of xx^T, xy, yy, x, y and the count.
-        gram = np.empty((n, p + 2, p + 2))
-        for k, (Xk, yk) in enumerate(data):
-            Z = np.empty((Xk.shape[0], p + 2))
-            Z[:, :p] = Xk
-            Z[:, p] = yk
-            Z[:, p + 1] = 1.0
-            np.matmul(Z.T, Z, out=gram[k])
-        counts = gram[:, p + 1, p + 1].copy()
-        gram /= counts[:, None, None]
-        _check_not_constant(gram, counts, p)
+        counts = np.array([Xk.shape[0] for Xk, _ in data], dtype=np.int64)
+        xy, x_sum, diagonal, yy = np.empty((n, p)), np.empty((n, p)), np.empty((n, p)), np.empty(n)
+        xx = np.empty((n, p, p)) if not lazy else None
+        with np.errstate(over="ignore", invalid="ignore"):  # NaN and overflow are reported below
+            for k, (Xk, yk) in enumerate(data):
+                # One pass per domain: X_k^T [y_k, 1] (one BLAS call) and the column sums of squares.
+                # Eagerly, X_k^T X_k (one more BLAS call) gives the whole Gram and its diagonal.
+                cross = Xk.T @ np.column_stack([yk, np.ones_like(yk)])
+                xy[k], x_sum[k], yy[k] = cross[:, 0], cross[:, 1], yk @ yk
+                if xx is None:
+                    diagonal[k] = np.einsum("ij,ij->j", Xk, Xk)
+                else:
+                    np.matmul(Xk.T, Xk, out=xx[k])
+                    diagonal[k] = np.einsum("ii->i", xx[k])
+        # Every NaN or infinity of X reaches its column's sum of squares: check p numbers, not all of X.
+        if not (np.all(np.isfinite(diagonal)) and np.all(np.isfinite(x_sum))):
+            for name, arr in named_inputs:
+                check_finite(arr, name)
+            i = int(np.flatnonzero(~np.isfinite(diagonal).all(axis=0))[0])
+            raise ValueError(f"feature {i} overflows float64 when squared (|x| > 1e154); rescale X")
+        scale = 1.0 / counts
+        xy *= scale[:, None]
+        yy *= scale
+        diagonal *= scale[:, None]
+        _check_not_constant(x_sum.sum(axis=0) / counts.sum(), (counts @ diagonal) / counts.sum())
         unlabeled_xx = None
         if unlabeled_X is not None:
             U = as_float_array(unlabeled_X, "unlabeled_X", 2)
@@ -168,14 +203,12 @@ class DomainStatistics:
             if U.shape[0] == 0:
                 raise ValueError("unlabeled_X is empty")
             unlabeled_xx = (U.T @ U) / U.shape[0]
-        stats = cls(
-            xx=gram[:, :p, :p],
-            xy=gram[:, :p, p],
-            yy=gram[:, p, p],
-            counts=counts.astype(np.int64),
-            domain_labels=np.asarray(labels),
-            unlabeled_xx=unlabeled_xx,
-        )
+        if xx is not None:
+            xx *= scale[:, None, None]
+        stats = cls(xx=xx, xy=xy, yy=yy, counts=counts, domain_labels=np.asarray(labels), unlabeled_xx=unlabeled_xx)
+        if xx is None:
+            stats._rows = _GramRows([Xk for Xk, _ in data], counts)
+            stats._diagonal = diagonal
         return stats
 
     def _check_domains(self) -> None:
@@ -187,6 +220,14 @@ class DomainStatistics:
 
     # ------------------------------------------------------------------ properties
     @property
+    def xx(self) -> np.ndarray:
+        """``E[X X^T | d_k]`` for every domain, shape (n_domains, n_features, n_features)."""
+        if self._xx is None:
+            full = self._rows.full()
+            self._xx = full if self._keep is None else full[self._keep]
+        return self._xx
+
+    @property
     def n_domains(self) -> int:
         """Number of training domains n."""
         return self.xy.shape[0]
@@ -196,11 +237,23 @@ class DomainStatistics:
         """Number of features p."""
         return self.xy.shape[1]
 
+    def gram_row(self, i: int, priority=None) -> np.ndarray:
+        """``E[X_i X^T | d_k]`` for every domain k, shape (n_domains, n_features) (row i of :attr:`xx`).
+
+        ``priority`` (a score per feature, optional) says which rows the caller is likely to
+        ask for next: when row ``i`` must be computed, the highest-priority rows not yet known
+        are computed in the same matrix product. Read-only; do not modify the result.
+        """
+        if self._xx is not None:
+            return self._xx[:, i, :]
+        row = self._rows.row(int(i), priority)
+        return row if self._keep is None else row[self._keep]
+
     def subset(self, labels) -> "DomainStatistics":
         """The statistics of the domains whose labels are in ``labels`` (no recomputation).
 
         Useful for leave-one-domain-out experiments: build the statistics of every domain once,
-        then take a subset for each split.
+        then take a subset for each split (lazily computed Gram rows are shared).
         """
         wanted = np.atleast_1d(np.asarray(labels))
         missing = [lab for lab in wanted.tolist() if lab not in self.domain_labels.tolist()]
@@ -209,14 +262,19 @@ class DomainStatistics:
         keep = np.flatnonzero(np.isin(self.domain_labels, wanted))
         if keep.size < 2:
             raise ValueError(f"T-statistics need at least two domains, the subset has {keep.size}")
-        return DomainStatistics(
-            xx=self.xx[keep],
+        sub = DomainStatistics(
+            xx=None if self._xx is None else self._xx[keep],
             xy=self.xy[keep],
             yy=self.yy[keep],
             counts=None if self.counts is None else self.counts[keep],
             domain_labels=self.domain_labels[keep],
             unlabeled_xx=self.unlabeled_xx,
         )
+        if self._xx is None:
+            sub._rows = self._rows
+            sub._keep = keep if self._keep is None else self._keep[keep]
+            sub._diagonal = self._diagonal[keep]
+        return sub
 
     def second_moment(self, denominator: str = "sample") -> np.ndarray:
         """The update's denominator E[X_i^2] for every feature (section 3.3).
@@ -225,23 +283,95 @@ class DomainStatistics:
         ``"unlabeled"``: the diagonal of the pooled E[X X^T] from unlabeled data (the unbiased version).
         """
         if denominator == "sample":
-            return np.einsum("kii->i", self.xx) / self.n_domains
+            return self._diagonal.mean(axis=0)
         if denominator == "unlabeled":
             if self.unlabeled_xx is None:
                 raise ValueError("denominator='unlabeled' needs unlabeled moments: pass unlabeled_X (or unlabeled_xx)")
             return np.diagonal(self.unlabeled_xx).copy()
         raise ValueError(f"denominator must be 'sample' or 'unlabeled', got {denominator!r}")
 
+    def _times(self, coef: np.ndarray) -> np.ndarray:
+        """``E[X X^T | d_k] w`` for every domain, reading only the rows where w is nonzero."""
+        support = np.flatnonzero(coef)
+        if self._xx is not None or 2 * support.size > self.n_features:
+            return self.xx @ coef
+        out = np.zeros((self.n_domains, self.n_features))
+        for i in support:
+            out += coef[i] * self.gram_row(i)
+        return out
+
     def residual_covariances(self, coef) -> np.ndarray:
         """``E[X (Y - w.X) | d_k]`` for every domain k and feature (section 3.3), shape (n_domains, n_features)."""
         coef = np.asarray(coef, dtype=np.float64)
-        return self.xy - self.xx @ coef
+        return self.xy - self._times(coef)
 
     def training_loss(self, coef) -> float:
         """Pooled training squared loss (1/n) sum_k E[(Y - w.X)^2 | d_k] (section 2, with the domains' average)."""
         coef = np.asarray(coef, dtype=np.float64)
-        per_domain = self.yy - 2 * self.xy @ coef + np.einsum("i,kij,j->k", coef, self.xx, coef)
+        per_domain = self.yy - 2 * self.xy @ coef + self._times(coef) @ coef
         return float(per_domain.mean())
+
+
+class _GramRows:
+    """Rows of the per-domain second moments ``E[X X^T | d_k] = X_k^T X_k / m_k``, computed on demand.
+
+    Rows are computed in blocks of :attr:`block_size` (the asked-for feature and the
+    highest-priority features not yet known), one ``X_k[:, B]^T X_k`` per domain, and kept.
+    When the known rows plus a block would pass half the features, the whole Gram is formed.
+    """
+
+    block_size = 64
+
+    def __init__(self, blocks, counts):
+        self.blocks = blocks
+        self.counts = np.asarray(counts, dtype=np.float64)
+        self.n_features = blocks[0].shape[1]
+        self.where = np.full((self.n_features, 2), -1, dtype=np.intp)  # (chunk, offset) of each row
+        self.chunks: list[np.ndarray] = []  # each of shape (n_domains, block, n_features)
+        self.n_known = 0
+        self._full = None
+
+    def row(self, i: int, priority=None) -> np.ndarray:
+        if self._full is not None:
+            return self._full[:, i, :]
+        if self.where[i, 0] < 0:
+            block = self._choose_block(i, priority)
+            if 2 * (self.n_known + block.size) > self.n_features:
+                return self.full()[:, i, :]
+            self._compute(block)
+        chunk, offset = self.where[i]
+        return self.chunks[chunk][:, offset, :]
+
+    def _choose_block(self, i, priority) -> np.ndarray:
+        size = min(self.block_size, self.n_features - self.n_known)
+        if priority is None or size <= 1:
+            return np.array([i])
+        score = np.array(priority, dtype=np.float64)
+        score[self.where[:, 0] >= 0] = -np.inf
+        score[i] = np.inf
+        top = np.argpartition(-score, size - 1)[:size]
+        return np.sort(top)
+
+    def _compute(self, block: np.ndarray) -> None:
+        chunk = np.empty((len(self.blocks), block.size, self.n_features))
+        for k, Xk in enumerate(self.blocks):
+            np.matmul(np.ascontiguousarray(Xk[:, block].T), Xk, out=chunk[k])
+            chunk[k] /= self.counts[k]
+        self.where[block, 0] = len(self.chunks)
+        self.where[block, 1] = np.arange(block.size)
+        self.chunks.append(chunk)
+        self.n_known += block.size
+
+    def full(self) -> np.ndarray:
+        """The whole Gram, shape (n_domains, n_features, n_features); the samples are then released."""
+        if self._full is None:
+            p = self.n_features
+            full = np.empty((len(self.blocks), p, p))
+            for k, Xk in enumerate(self.blocks):
+                np.matmul(Xk.T, Xk, out=full[k])
+                full[k] /= self.counts[k]
+            self._full, self.blocks, self.chunks = full, None, []
+        return self._full
 
 
 def _rows_as_slice(rows: np.ndarray):
@@ -251,11 +381,8 @@ def _rows_as_slice(rows: np.ndarray):
     return rows
 
 
-def _check_not_constant(gram: np.ndarray, counts: np.ndarray, p: int) -> None:
+def _check_not_constant(mean: np.ndarray, mean_square: np.ndarray) -> None:
     """Raise ValueError naming the first feature that is constant over all samples of all domains."""
-    weights = counts / counts.sum()
-    mean = weights @ gram[:, :p, p + 1]  # pooled E[X_i]
-    mean_square = weights @ np.einsum("kii->ki", gram[:, :p, :p])  # pooled E[X_i^2]
     variance = mean_square - mean**2
     constant = np.flatnonzero(variance <= CONSTANT_RTOL * np.maximum(mean_square, np.finfo(float).tiny))
     if constant.size:
