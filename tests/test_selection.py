@@ -274,8 +274,8 @@ def test_subset_equals_statistics_built_from_those_domains():
 
 
 # ----------------------------------------------------------------------------- lazy Gram rows
-def wide_domains(seed, n_domains=4, n_samples=80, p=300):
-    """More features than a path of 20 steps touches, so rows are computed lazily (p > 2 x block)."""
+def wide_domains(seed, n_domains=4, n_samples=80, p=600):
+    """More features than a path of 20 steps touches, so rows are computed lazily (p > 3 x block)."""
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n_domains * n_samples, p)) + 0.2
     d = np.repeat(np.arange(n_domains), n_samples)
@@ -301,8 +301,8 @@ def test_lazy_gram_rows_give_the_eager_path(method, options):
     lazy = DomainStatistics.from_samples(X, y, d, unlabeled_X=U)
     eager = DomainStatistics.from_samples(X, y, d, unlabeled_X=U, lazy=False)
     a, b = method(lazy, n_steps=20, **options), method(eager, n_steps=20, **options)
-    assert lazy._xx is None, "the path should not have needed the whole Gram"
-    assert 20 <= lazy._rows.n_known < X.shape[1] / 2
+    assert lazy._xx is None and lazy._rows._full is None, "the path should not have needed the whole Gram"
+    assert 20 <= lazy._rows.n_known < X.shape[1] / 3
     np.testing.assert_array_equal(a.features, b.features)
     np.testing.assert_allclose(a.coef, b.coef, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(a.training_loss, b.training_loss, rtol=1e-10)
@@ -318,7 +318,7 @@ def test_lazy_path_equals_the_from_scratch_reference():
 
 
 def test_lazy_rows_moments_and_subsets_equal_the_eager_ones():
-    X, y, d = wide_domains(23)
+    X, y, d = wide_domains(23, p=300)
     lazy = DomainStatistics.from_samples(X, y, d)
     eager = DomainStatistics.from_samples(X, y, d, lazy=False)
     for attr in ("xy", "yy", "counts"):
@@ -342,13 +342,24 @@ def test_lazy_rows_moments_and_subsets_equal_the_eager_ones():
     np.testing.assert_allclose(sub_lazy.xx, sub_eager.xx, rtol=1e-12, atol=1e-13)
 
 
-def test_lazy_rows_switch_to_the_whole_gram_past_half_the_features():
-    X, y, d = wide_domains(24, p=150)
+@pytest.mark.parametrize("p", [300, 600])  # 64 known rows reused (p = 300) or not worth reusing (p = 600)
+def test_lazy_rows_complete_the_whole_gram_when_that_is_cheaper(p):
+    X, y, d = wide_domains(24, p=p)
     stats = DomainStatistics.from_samples(X, y, d)
-    path = tgreedy_path(stats, n_steps=100)
-    assert stats._rows._full is not None and stats._rows.blocks is None  # samples released
-    eager = tgreedy_path(DomainStatistics.from_samples(X, y, d, lazy=False), n_steps=100)
-    np.testing.assert_allclose(path.coef, eager.coef, rtol=1e-9, atol=1e-11)
+    eager = DomainStatistics.from_samples(X, y, d, lazy=False)
+    path = tgreedy_path(stats, n_steps=p // 5)
+    rows = stats._rows
+    assert rows._full is not None and rows.blocks is None  # completed, samples released
+    assert rows.n_known == 64  # one lazy block, then the completion
+    np.testing.assert_allclose(stats.xx, eager.xx, rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(path.coef, tgreedy_path(eager, n_steps=p // 5).coef, rtol=1e-9, atol=1e-11)
+
+
+def test_a_long_path_forms_the_whole_gram_at_once():
+    X, y, d = wide_domains(26, p=300)
+    stats = DomainStatistics.from_samples(X, y, d)
+    tgreedy_path(stats, n_steps=200)  # 2 p x 200 rows > p^2: no lazy row is worth forming
+    assert stats._rows.n_known == 0 and stats._rows._full is not None
 
 
 def test_lazy_statistics_still_name_nan_and_overflow():

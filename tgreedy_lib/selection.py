@@ -196,11 +196,11 @@ def _selection_path(
         if refit == "stagewise":
             delta = mu[i] / update_second_moment[i]
             coef[i] += delta
-            residual -= delta * stats.gram_row(i, priority=score)  # xx_k is symmetric: row i is column i
+            residual -= delta * stats.gram_row(i, priority=score, remaining=n_steps - step)  # xx_k is symmetric: row i is column i
             loss += -2.0 * delta * mu[i] + delta * delta * sample_second_moment[i]
         else:
             support.append(i)
-            chosen_rows[step] = stats.gram_row(i, priority=score)
+            chosen_rows[step] = stats.gram_row(i, priority=score, remaining=n_steps - step)
             idx = np.asarray(support)
             # Grow the Cholesky factor of the pooled Gram of the chosen set by one row: O(k^2) a step.
             if gram_pooled is None:
