@@ -96,7 +96,7 @@ class FeatureConfig:
 
 
 def default_config(dataset: str) -> FeatureConfig:
-    """The tuned configuration for ``"mnist"`` (784-500-500-2000) or ``"cifar10"`` (Gaussian first layer).
+    """The tuned configuration for ``"mnist"`` (784-500-500-2000) or ``"cifar10"`` (256-1000-2000, Gaussian first layer).
 
     Tuned on a 2-core CPU to build MNIST features in under a minute and CIFAR-10 features in a few
     minutes (see ``benchmarks/bench_dbn.py``).
@@ -108,10 +108,15 @@ def default_config(dataset: str) -> FeatureConfig:
                       RBMTraining(epochs=10, learning_rate=0.1),
                       RBMTraining(epochs=5, learning_rate=0.1)))
     if dataset == "cifar10":
+        # A sparse Gaussian-Bernoulli RBM on 256 PCA-whitened dimensions, then a binary RBM up to 2,000
+        # units. Measured on the linear probe (10,000 train / 10,000 test): 39.7 %, against 35.9 % for raw
+        # pixels and 40.1 % for a single Gaussian layer straight to 2,000 units; a third layer
+        # (256-1000-1000-2000) fell to 34.2 %, below the pixels.
         return FeatureConfig(
-            layer_sizes=(256, 2000), visible="gaussian", whitening_components=256,
+            layer_sizes=(256, 1000, 2000), visible="gaussian", whitening_components=256,
             training=(RBMTraining(epochs=10, learning_rate=0.005, weight_decay=1e-3, sparsity_target=0.05,
-                                  sparsity_cost=0.3),))
+                                  sparsity_cost=0.3),
+                      RBMTraining(epochs=10, learning_rate=0.05)))
     raise ValueError(f"dataset must be one of {FEATURE_DATASETS}, got {dataset!r}")
 
 

@@ -55,7 +55,9 @@ class DomainStatistics:
     would cost more than the rest of the Gram, the whole Gram is completed instead (reusing the
     known rows; at most 1.25 times the flops of forming it at once), and so it is on the first
     access to :attr:`xx`. Results equal the eager ones to rounding. ``lazy=False`` forms
-    the whole Gram at once and drops the samples.
+    the whole Gram at once and drops the samples. Lazy statistics keep a reference to ``X``
+    (no copy, as scikit-learn's ``copy_X=False``): do not change ``X`` in place while they are
+    in use, or pass ``lazy=False``.
     """
 
     def __init__(self, xx, xy, yy, counts=None, domain_labels=None, unlabeled_xx=None):
