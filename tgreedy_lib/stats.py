@@ -178,8 +178,8 @@ class DomainStatistics:
         xx = np.empty((n, p, p)) if not lazy else None
         with np.errstate(over="ignore", invalid="ignore"):  # NaN and overflow are reported below
             for k, (Xk, yk) in enumerate(data):
-                # One pass per domain: X_k^T [y_k, 1] (one BLAS call) and the column sums of squares.
-                # Eagerly, X_k^T X_k (one more BLAS call) gives the whole Gram and its diagonal.
+                # Per domain: X_k^T [y_k, 1] (one BLAS call) and the column sums of squares (one pass);
+                # eagerly, X_k^T X_k (one BLAS call) gives the whole Gram and its diagonal instead.
                 cross = Xk.T @ np.column_stack([yk, np.ones_like(yk)])
                 xy[k], x_sum[k], yy[k] = cross[:, 0], cross[:, 1], yk @ yk
                 if xx is None:
@@ -300,6 +300,7 @@ class DomainStatistics:
         support = np.flatnonzero(coef)
         if self._xx is not None or 2 * support.size > self.n_features:
             return self.xx @ coef
+        self._rows.ensure(support)
         out = np.zeros((self.n_domains, self.n_features))
         for i in support:
             out += coef[i] * self.gram_row(i)
@@ -355,6 +356,19 @@ class _GramRows:
             return self._full[:, i, :]
         chunk, offset = self.where[i]
         return self.chunks[chunk][:, offset, :]
+
+    def ensure(self, features) -> None:
+        """Compute the missing rows of ``features`` in one block (or complete the Gram if that is cheaper)."""
+        if self._full is not None:
+            return
+        missing = np.asarray(features, dtype=np.intp)
+        missing = missing[self.where[missing, 0] < 0]
+        if missing.size == 0:
+            return
+        if self.n_known + missing.size > self.n_features / 3:
+            self.full()
+        else:
+            self._compute(np.unique(missing))
 
     def _should_complete(self, size: int, remaining) -> bool:
         """Whether completing the whole Gram now is expected to cost less than going on lazily.
