@@ -127,9 +127,10 @@ def test_robust_feature_preferred_by_tgreedy_spurious_by_greedy():
     assert greedy_path(stats, n_steps=1).features[0] in (1, 2, 3)
 
 
-def test_results_do_not_depend_on_feature_or_domain_order():
+@pytest.mark.parametrize("wide", [False, True])  # wide: lazily computed Gram rows, rows shuffled across domains
+def test_results_do_not_depend_on_feature_or_domain_order(wide):
     rng = np.random.default_rng(5)
-    X, y, d = make_domains(rng)
+    X, y, d = wide_domains(5) if wide else make_domains(rng)
     stats = DomainStatistics.from_samples(X, y, d)
     perm = rng.permutation(X.shape[1])
     rows = rng.permutation(X.shape[0])
@@ -141,6 +142,8 @@ def test_results_do_not_depend_on_feature_or_domain_order():
         assert perm[b.features].tolist() == a.features.tolist()
         np.testing.assert_allclose(b.coef[:, np.argsort(perm)], a.coef, atol=1e-12)
         np.testing.assert_allclose(b.t_statistic, a.t_statistic, rtol=1e-9)
+    if wide:
+        assert stats._rows._full is None and stats2._rows._full is None  # both stayed lazy
 
 
 def test_from_domains_equals_from_samples():
