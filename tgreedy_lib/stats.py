@@ -226,6 +226,9 @@ class DomainStatistics:
     def xx(self) -> np.ndarray:
         """``E[X X^T | d_k]`` for every domain, shape (n_domains, n_features, n_features)."""
         if self._xx is None:
+            if self._rows is None:
+                raise ValueError("these statistics have no E[XX^T|d_k]: build them with from_samples, "
+                                 "from_domains or from_moments")
             full = self._rows.full()
             self._xx = full if self._keep is None else full[self._keep]
         return self._xx
