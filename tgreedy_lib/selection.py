@@ -196,7 +196,9 @@ def _selection_path(
         if refit == "stagewise":
             delta = mu[i] / update_second_moment[i]
             coef[i] += delta
-            residual -= delta * stats.gram_row(i, priority=score, remaining=n_steps - step)  # xx_k is symmetric: row i is column i
+            # xx_k is symmetric: row i is column i. The score tells lazily computed statistics which
+            # rows to compute with it (the likely next picks).
+            residual -= delta * stats.gram_row(i, priority=score, remaining=n_steps - step)
             loss += -2.0 * delta * mu[i] + delta * delta * sample_second_moment[i]
         else:
             support.append(i)
