@@ -340,6 +340,9 @@ def test_lazy_rows_moments_and_subsets_equal_the_eager_ones():
     np.testing.assert_allclose(lazy.residual_covariances(w), eager.residual_covariances(w), rtol=1e-12, atol=1e-12)
     assert lazy.training_loss(w) == pytest.approx(eager.training_loss(w), rel=1e-12)
     assert lazy._rows.n_known == known + 2 and len(lazy._rows.chunks) == 4  # rows 40 and 41 in one block
+    for stats in (lazy, eager):
+        with pytest.raises(ValueError, match="one weight per feature"):
+            stats.training_loss(w[:-1])
     sub_lazy, sub_eager = lazy.subset([1, 3]), eager.subset([1, 3])
     np.testing.assert_allclose(sub_lazy.gram_row(5), sub_eager.xx[:, 5, :], rtol=1e-12, atol=1e-13)
     assert sub_lazy._rows is lazy._rows  # rows are computed once for all subsets

@@ -300,6 +300,8 @@ class DomainStatistics:
 
     def _times(self, coef: np.ndarray) -> np.ndarray:
         """``E[X X^T | d_k] w`` for every domain, reading only the rows where w is nonzero."""
+        if coef.shape != (self.n_features,):
+            raise ValueError(f"coef must have one weight per feature, shape ({self.n_features},), got {coef.shape}")
         support = np.flatnonzero(coef)
         if self._xx is not None or 2 * support.size > self.n_features:
             return self.xx @ coef
