@@ -298,10 +298,14 @@ class DomainStatistics:
             return np.diagonal(self.unlabeled_xx).copy()
         raise ValueError(f"denominator must be 'sample' or 'unlabeled', got {denominator!r}")
 
-    def _times(self, coef: np.ndarray) -> np.ndarray:
-        """``E[X X^T | d_k] w`` for every domain, reading only the rows where w is nonzero."""
+    def _as_coef(self, coef) -> np.ndarray:
+        coef = as_float_array(coef, "coef", 1)
         if coef.shape != (self.n_features,):
             raise ValueError(f"coef must have one weight per feature, shape ({self.n_features},), got {coef.shape}")
+        return coef
+
+    def _times(self, coef: np.ndarray) -> np.ndarray:
+        """``E[X X^T | d_k] w`` for every domain, reading only the rows where w is nonzero."""
         support = np.flatnonzero(coef)
         if self._xx is not None or 2 * support.size > self.n_features:
             return self.xx @ coef
@@ -313,12 +317,12 @@ class DomainStatistics:
 
     def residual_covariances(self, coef) -> np.ndarray:
         """``E[X (Y - w.X) | d_k]`` for every domain k and feature (section 3.3), shape (n_domains, n_features)."""
-        coef = np.asarray(coef, dtype=np.float64)
+        coef = self._as_coef(coef)
         return self.xy - self._times(coef)
 
     def training_loss(self, coef) -> float:
         """Pooled training squared loss (1/n) sum_k E[(Y - w.X)^2 | d_k] (section 2, with the domains' average)."""
-        coef = np.asarray(coef, dtype=np.float64)
+        coef = self._as_coef(coef)
         per_domain = self.yy - 2 * self.xy @ coef + self._times(coef) @ coef
         return float(per_domain.mean())
 
