@@ -59,9 +59,9 @@ def main(argv=None):
     y = X @ beta + rng.standard_normal(n * m) + (X[:, 50:60] * rng.standard_normal((n, 10))[domains]).sum(axis=1)
     blocks = [X[domains == k] for k in range(n)]
 
-    def fit(path_function, **options):
+    def fit(path_function, data=(X, y), lazy=True, **options):
         """The whole fit from the raw rows: fresh statistics (so no Gram row is cached) and the path."""
-        stats = DomainStatistics.from_samples(X, y, domains)
+        stats = DomainStatistics.from_samples(*data, domains, lazy=lazy)
         path = path_function(stats, n_steps=args.steps, **options)
         return stats, path
 
@@ -82,10 +82,8 @@ def main(argv=None):
     F = rng.standard_normal((n * m, 50))
     Xc = 0.3 * F @ rng.standard_normal((50, p)) + rng.standard_normal((n * m, p))
     yc = F[:, :5].sum(axis=1) + (F[:, 5:10] * rng.standard_normal((n, 5))[domains]).sum(axis=1) + rng.standard_normal(n * m)
-    t_corr_lazy, (corr_stats, _) = timed(lambda: (lambda s: (s, tgreedy_path(s, n_steps=args.steps)))(
-        DomainStatistics.from_samples(Xc, yc, domains)), args.repeat)
-    t_corr_eager, _ = timed(lambda: tgreedy_path(DomainStatistics.from_samples(Xc, yc, domains, lazy=False),
-                                                 n_steps=args.steps), args.repeat)
+    t_corr_lazy, (corr_stats, _) = timed(lambda: fit(tgreedy_path, (Xc, yc)), args.repeat)
+    t_corr_eager, _ = timed(lambda: fit(tgreedy_path, (Xc, yc), lazy=False), args.repeat)
     del Xc, F
 
     omp = {}

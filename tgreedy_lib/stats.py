@@ -374,7 +374,7 @@ class _GramRows:
         missing = missing[self.where[missing, 0] < 0]
         if missing.size == 0:
             return
-        if self.n_known + missing.size > self.n_features / 3:
+        if self._should_complete(missing.size, None):
             self.full()
         else:
             self._compute(np.unique(missing))
