@@ -69,11 +69,20 @@ def test_pcd_recovers_the_toy_distribution(pcd_toy_rbm):
     rbm, data = pcd_toy_rbm
     curve = rbm.history["reconstruction_error"]
     assert curve[-1] < 0.5 * curve[0]
-    model = exact_distribution(rbm)
-    # The model's unit marginals and the weights of the three modes match the data's.
-    np.testing.assert_allclose(model @ ALL_STATES.numpy(), data.mean(0), atol=0.05)
-    data_shares = np.array([np.mean(np.abs(data - p).sum(1) <= 2) for p in PROTOTYPES])
-    np.testing.assert_allclose(prototype_shares(model), data_shares, atol=0.12)
+    # Exact negative log-likelihood of the data (nats a vector), against the generating mixture's and
+    # the best model with independent bits. Over seeds 0-7 the RBM scores 3.83-4.14, the mixture 3.50,
+    # independent bits 7.52: the RBM has found the three modes (a single PCD run fluctuates too much
+    # for per-bit marginals to be pinned to a few hundredths).
+    states = ALL_STATES.numpy()
+    distance = np.abs(states[:, None, :] - PROTOTYPES[None]).sum(-1)
+    mixture = (np.array([0.5, 0.3, 0.2]) * 0.05 ** distance * 0.95 ** (12 - distance)).sum(1)
+    index = (data @ 2 ** np.arange(11, -1, -1)).astype(int)
+    nll_mixture = -np.log(mixture[index]).mean()
+    marginals = data.mean(0)
+    nll_independent = -(data * np.log(marginals) + (1 - data) * np.log(1 - marginals)).sum(1).mean()
+    nll_rbm = -np.log(exact_distribution(rbm)[index]).mean()
+    assert nll_rbm < nll_mixture + 0.8
+    assert nll_rbm < nll_independent - 3.0
     # Free energy is lower on data than on uniform noise: the model puts its mass on the data.
     noise = torch.bernoulli(torch.full((500, 12), 0.5), generator=torch.Generator().manual_seed(2))
     assert rbm.free_energy(torch.as_tensor(data[:500])).mean() < rbm.free_energy(noise).mean() - 1.0
