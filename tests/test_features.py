@@ -79,6 +79,10 @@ def test_probe_report_is_written_beside_the_cache_and_reused(tmp_path):
     report["marker"] = True
     path.write_text(json.dumps(report))
     assert features.probe_report(fs, regularization=0.1)["marker"] is True  # reused, not recomputed
+    report["dbn_features"]["tol"] = 1e-3  # a report from a looser probe is stale
+    path.write_text(json.dumps(report))
+    fresh = features.probe_report(fs, regularization=0.1)
+    assert "marker" not in fresh and fresh["dbn_features"]["tol"] == features.PROBE_TOLERANCE
 
 
 def test_linear_probe_separates_separable_data():
@@ -87,6 +91,34 @@ def test_linear_probe_separates_separable_data():
     y = (x[:, 0] > 0).astype(int) + 2 * (x[:, 1] > 0)
     result = features.linear_probe(x[:200], y[:200], x[200:], y[200:], regularization=10.0)
     assert result["test_accuracy"] > 0.9 and result["n_features"] == 5
+    assert result["iterations"] < 1000  # converged, not stopped by max_iter
+
+
+def test_dbn_learns_from_the_unlabeled_pool_when_there_is_one(tmp_path):
+    import gzip
+    import struct
+
+    def write_idx(path, array):
+        header = struct.pack(">BBBB", 0, 0, 0x08, array.ndim) + struct.pack(f">{array.ndim}I", *array.shape)
+        path.write_bytes(gzip.compress(header + array.astype(np.uint8).tobytes()))
+
+    rng = np.random.default_rng(0)
+    folder = tmp_path / "data" / "mnist"
+    folder.mkdir(parents=True)
+    write_idx(folder / "t10k-images-idx3-ubyte.gz", rng.integers(0, 256, (30, 28, 28)))
+    write_idx(folder / "t10k-labels-idx1-ubyte.gz", rng.integers(0, 10, 30))
+    write_idx(folder / "train-images-idx3-ubyte.gz", rng.integers(0, 256, (700, 28, 28)))
+    pooled = features.load_features("mnist", data_dir=tmp_path / "data", config=TINY, progress=False, device="cpu")
+    assert pooled.info["dbn_training_images"] == 700 and pooled.info["official"]
+    assert pooled.train_features.shape == (10000, 6) and pooled.test_features.shape == (30, 6)
+    alone = features.load_features("mnist", data_dir=tmp_path / "data", config=TINY, progress=False, device="cpu",
+                                   unlabeled=False)
+    assert alone.info["dbn_training_images"] == 10000
+    assert alone.info["cache_key"] != pooled.info["cache_key"]  # the pool is part of the data digest
+    assert not np.allclose(alone.test_features, pooled.test_features)
+    # With no config given, the pool chooses the configuration tuned for it.
+    assert features._resolve_config("mnist", None, unlabeled=True) == features.default_config("mnist", unlabeled=True)
+    assert features.default_config("mnist", unlabeled=True) != features.default_config("mnist")
 
 
 def test_configuration_errors_are_named(tmp_path):
