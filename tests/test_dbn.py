@@ -57,6 +57,19 @@ def test_cd1_training_lowers_reconstruction_error():
     assert rbm.reconstruction_error(data) < 0.5 * error_before
 
 
+def test_reseeding_the_generator_replays_the_samples():
+    rbm = RBM(12, 8, seed=0, device="cpu")
+    visible = torch.as_tensor(toy_binary_data(50))
+    rbm.generator.manual_seed(7)
+    first = rbm.sample_hidden(visible)[1], rbm.gibbs_chain(visible, steps=3)
+    rbm.generator.manual_seed(7)
+    again = rbm.sample_hidden(visible)[1], rbm.gibbs_chain(visible, steps=3)
+    assert all(torch.equal(a, b) for a, b in zip(first, again))
+    assert not torch.equal(rbm.sample_hidden(visible)[1], first[0])  # and the stream moves on
+    hidden = rbm.sample_hidden(visible.repeat(40, 1))
+    np.testing.assert_allclose(hidden[1].mean(0), hidden[0].mean(0), atol=0.05)  # Bernoulli with these means
+
+
 @pytest.fixture(scope="module")
 def pcd_toy_rbm():
     data = toy_binary_data()

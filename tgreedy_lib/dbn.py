@@ -157,7 +157,6 @@ class RBM:
         self.visible_bias = torch.zeros(n_visible, device=self.device)
         self.hidden_bias = torch.zeros(n_hidden, device=self.device)
         self.history: dict[str, list[float]] = {"reconstruction_error": []}
-        self._uniforms: np.random.Generator | None = None  # made on first CPU sample, see _bernoulli
 
     @property
     def n_visible(self) -> int:
@@ -180,17 +179,15 @@ class RBM:
     def _bernoulli(self, probabilities: torch.Tensor) -> torch.Tensor:
         """A 0/1 sample with the given probabilities.
 
-        On the CPU the uniforms come from numpy's SFC64 generator, seeded once from this RBM's torch
-        generator (so runs stay reproducible): torch's Mersenne twister is single-threaded and took a
-        sixth of a CD-1 step of the 500-2,000 layer.
+        On the CPU the uniforms come from numpy's SFC64 generator, seeded for each call from this RBM's
+        torch generator, so re-seeding that generator replays every sample: torch's own Mersenne twister
+        is single-threaded and took a sixth of a CD-1 step of the 500-2,000 layer.
         """
         if probabilities.device.type != "cpu":
             return torch.bernoulli(probabilities, generator=self.generator)
-        if self._uniforms is None:
-            seed = int(torch.randint(0, 2 ** 62, (1,), generator=self.generator))
-            self._uniforms = np.random.Generator(np.random.SFC64(seed))
-        uniforms = torch.from_numpy(self._uniforms.random(tuple(probabilities.shape), dtype=np.float32))
-        return (uniforms < probabilities).to(probabilities.dtype)
+        seed = int(torch.randint(0, 2 ** 62, (1,), generator=self.generator))
+        uniforms = np.random.Generator(np.random.SFC64(seed)).random(tuple(probabilities.shape), dtype=np.float32)
+        return (torch.from_numpy(uniforms) < probabilities).to(probabilities.dtype)
 
     def sample_hidden(self, visible: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Probabilities and a Bernoulli sample of the hidden units given ``visible``."""
