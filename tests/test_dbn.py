@@ -39,13 +39,6 @@ def exact_distribution(rbm: RBM) -> np.ndarray:
     return torch.softmax(-rbm.free_energy(ALL_STATES), 0).numpy()
 
 
-def prototype_shares(probabilities: np.ndarray) -> np.ndarray:
-    """Mass within Hamming distance 2 of each prototype."""
-    hamming = np.abs(ALL_STATES.numpy()[:, None, :] - PROTOTYPES[None]).sum(-1)
-    near = hamming.min(1) <= 2
-    return np.array([probabilities[near & (hamming.argmin(1) == k)].sum() for k in range(len(PROTOTYPES))])
-
-
 def test_cd1_training_lowers_reconstruction_error():
     data = toy_binary_data()
     rbm = RBM(12, 8, seed=0, device="cpu")
