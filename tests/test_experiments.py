@@ -248,6 +248,7 @@ def test_cli_rejects_unknown_experiment(tmp_path):
 
 def test_cli_random_stand_in_on_bundled_digits(tmp_path, monkeypatch):
     monkeypatch.delenv("TGREEDY_DATA_DIR", raising=False)
+    monkeypatch.setenv("TGREEDY_CACHE_DIR", str(tmp_path / "cache"))  # a cache may hold downloaded official files
     monkeypatch.setitem(cli.QUICK, "mnist-2-vs-other", {"n_steps": 5, "targets": (9,)})
     assert cli.main(["mnist-2-vs-other", "--quick", "--features", "random", "--no-figures",
                      "--out", str(tmp_path)]) == 0
