@@ -10,7 +10,7 @@
    products a CD-1 step cannot avoid (``v W``, ``h W'``, ``v' W``, ``v' p``, ``v'' p'``) timed alone on
    the same batch sizes. The ratio (floor time / training time) says how much of the time goes to
    the products themselves; the rest is sampling, element-wise work and Python overhead.
-2. Wall time to features: ``load_features(..., rebuild=True)`` into a temporary cache, i.e. the
+2. Wall time to features: ``load_features(..., rebuild=True)`` in the usual cache, i.e. the
    DBN trained from scratch and applied to the paper's 10,000 training and 10,000 test images. For
    MNIST twice when its 60,000 official training images are found: the DBN learning from them (the
    default there), then from the 10,000 training digits alone.
@@ -27,7 +27,6 @@ import json
 import pathlib
 import platform
 import sys
-import tempfile
 import time
 
 import numpy as np
@@ -89,11 +88,13 @@ def throughput_table(n_samples: int, repeats: int) -> list[dict]:
 
 
 def time_to_features(dataset: str, data_dir: str | None, unlabeled: bool = True) -> dict:
-    with tempfile.TemporaryDirectory() as cache:
-        start, cpu_start = time.perf_counter(), time.process_time()
-        fs = features.load_features(dataset, data_dir=data_dir, cache_dir=cache, rebuild=True, progress=False,
-                                    device="cpu", unlabeled=unlabeled)
-        wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    # rebuild=True in the usual cache: the data are found where they normally are (the unlabeled MNIST
+    # images sit in the cache after `python -m tgreedy_lib download mnist`), and the rebuilt features
+    # equal the cached ones (the build is seeded).
+    start, cpu_start = time.perf_counter(), time.process_time()
+    fs = features.load_features(dataset, data_dir=data_dir, rebuild=True, progress=False, device="cpu",
+                                unlabeled=unlabeled)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     return {"dataset": dataset, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "build_s": fs.info["seconds"],
             "seconds_per_layer": fs.info["seconds_per_layer"], "train_size": fs.info["train_size"],
             "test_size": fs.info["test_size"], "official_test": fs.info["official"],
