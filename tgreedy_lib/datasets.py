@@ -95,7 +95,8 @@ CIFAR10_CLASSES = ("airplane", "automobile", "bird", "cat", "deer", "dog", "frog
 MNIST_HOWTO = (
     "Get the official MNIST files (train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
     "t10k-images-idx3-ubyte.gz, t10k-labels-idx1-ubyte.gz) into a folder and set TGREEDY_DATA_DIR "
-    "to it (or to its parent, with the files in a 'mnist/' subfolder), or pass download=True."
+    "to it (or to its parent, with the files in a 'mnist/' subfolder), or fetch them into the cache with "
+    "`python -m tgreedy_lib download mnist` (or download=True)."
 )
 CIFAR10_HOWTO = (
     "CIFAR-10 is not bundled. Unpack the official python version (cifar-10-python.tar.gz from "
