@@ -95,19 +95,11 @@ def test_linear_probe_separates_separable_data():
 
 
 def test_dbn_learns_from_the_unlabeled_pool_when_there_is_one(tmp_path):
-    import gzip
-    import struct
+    from test_datasets import write_mnist  # official-format files, as the loader tests write them
 
-    def write_idx(path, array):
-        header = struct.pack(">BBBB", 0, 0, 0x08, array.ndim) + struct.pack(f">{array.ndim}I", *array.shape)
-        path.write_bytes(gzip.compress(header + array.astype(np.uint8).tobytes()))
-
-    rng = np.random.default_rng(0)
     folder = tmp_path / "data" / "mnist"
-    folder.mkdir(parents=True)
-    write_idx(folder / "t10k-images-idx3-ubyte.gz", rng.integers(0, 256, (30, 28, 28)))
-    write_idx(folder / "t10k-labels-idx1-ubyte.gz", rng.integers(0, 10, 30))
-    write_idx(folder / "train-images-idx3-ubyte.gz", rng.integers(0, 256, (700, 28, 28)))
+    write_mnist(folder, "test", 30, gz=True)
+    write_mnist(folder, "train", 700, gz=True, seed=1)
     pooled = features.load_features("mnist", data_dir=tmp_path / "data", config=TINY, progress=False, device="cpu")
     assert pooled.info["dbn_training_images"] == 700 and pooled.info["official"]
     assert pooled.train_features.shape == (10000, 6) and pooled.test_features.shape == (30, 6)

@@ -342,11 +342,20 @@ def load_mnist(split: str = "test", data_dir=None, download: bool = False, cache
     image_stem, label_stem = MNIST_FILES[split]
     image_path = find_mnist_file(image_stem, data_dir, download, cache_dir, bundled_dir)
     label_path = find_mnist_file(label_stem, data_dir, download, cache_dir, bundled_dir)
-    images, labels = read_idx(image_path), read_idx(label_path).astype(np.int64)
+    images, labels = read_mnist_images(image_path), read_idx(label_path).astype(np.int64)
     _check_images_labels(images, labels, f"MNIST {split} ({image_path.name}, {label_path.name})", (28, 28))
-    if images.dtype != np.uint8:
-        raise ValueError(f"{image_path.name}: MNIST images must be unsigned bytes, found {images.dtype}")
     return images, labels
+
+
+def read_mnist_images(path: str | os.PathLike) -> np.ndarray:
+    """MNIST images from an IDX file (:func:`read_idx`), checked to be unsigned bytes of shape (n, 28, 28)."""
+    path = pathlib.Path(path)
+    images = read_idx(path)
+    if images.ndim != 3 or images.shape[1:] != (28, 28):
+        raise ValueError(f"{path.name}: images have shape {images.shape}, expected (n, 28, 28)")
+    if images.dtype != np.uint8:
+        raise ValueError(f"{path.name}: MNIST images must be unsigned bytes, found {images.dtype}")
+    return images
 
 
 def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None,
@@ -455,11 +464,7 @@ def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bund
         except FileNotFoundError:
             pass
         else:
-            unlabeled_images = read_idx(path)
-            _check_images_labels(unlabeled_images, np.zeros(len(unlabeled_images), np.int64),
-                                 f"MNIST training images ({path.name})", (28, 28))
-            if unlabeled_images.dtype != np.uint8:
-                raise ValueError(f"{path.name}: MNIST images must be unsigned bytes, found {unlabeled_images.dtype}")
+            unlabeled_images = read_mnist_images(path)
             source += f", {len(unlabeled_images):,} official training images (unlabeled, for the DBN)"
     return ImageDataset("mnist", images, labels, test_images, test_labels, official_test=True, source=source,
                         unlabeled_images=unlabeled_images)
