@@ -11,6 +11,7 @@ import pytest
 from tgreedy_lib import DomainStatistics
 from tgreedy_lib.experiments import (ExperimentFeatures, claims, cli, domains, run_intro_logistic,
                                      run_similarity, run_two_vs_other)
+from tgreedy_lib.experiments.design import EARLIER_DESIGN, PAPER_DESIGN, Design
 
 CURVE_KEYS = ("source_auroc", "target_auroc", "t_statistic")
 
@@ -96,7 +97,8 @@ def test_two_vs_other_evaluation_sets_hold_the_right_digits():
 
 def test_pair_design_is_balanced_and_uses_the_right_classes():
     f = synthetic_features(per_class=30)
-    design = domains.draw_pair_design(f.train_labels, range(10), n_positive=40, n_negative=40, seed=3)
+    design = domains.draw_pair_design(f.train_labels, range(10), n_positive=40, n_negative=40, seed=3,
+                                      negatives="stratified")
     assert design.per_partner == 5
     labels = f.train_labels
     for c in range(10):
@@ -112,25 +114,55 @@ def test_pair_design_is_balanced_and_uses_the_right_classes():
         assert set(labels[neg[:, 1]]) == set(split.sources) - {c}  # never the held-out class, never c
     with pytest.raises(ValueError, match="held out"):
         design.domain_pairs(4, 4)
-    pairs, y = domains.target_pairs(f.test_labels, split, n_positive=25, n_negative=30, seed=1)
+    pairs, y = domains.target_pairs(f.test_labels, split, n_positive=25, n_negative=30, seed=1,
+                                    negatives="stratified")
     assert (y > 0).sum() == 25 and (y < 0).sum() == 30
     assert (f.test_labels[pairs[:, 0]] == 4).all()
     assert (f.test_labels[pairs[y > 0, 1]] == 4).all() and (pairs[y > 0, 0] != pairs[y > 0, 1]).all()
     assert set(f.test_labels[pairs[y < 0, 1]]) <= set(split.sources)
 
 
-def test_similarity_moments_equal_the_sample_moments_of_the_pair_products():
+@pytest.mark.parametrize("negatives", ["stratified", "random"])
+def test_similarity_moments_equal_the_sample_moments_of_the_pair_products(negatives):
     f = synthetic_features(per_class=20, p=6)
-    design = domains.draw_pair_design(f.train_labels, range(10), n_positive=16, n_negative=16, seed=0)
+    design = domains.draw_pair_design(f.train_labels, range(10), n_positive=16, n_negative=16, seed=0,
+                                      negatives=negatives)
     moments = domains.SimilarityMoments(f.train_features, design)
-    split = domains.similarity_splits(targets=(7,))[0]
-    stats = moments.split_statistics(split)
-    pairs = [design.domain_pairs(c, 7) for c in split.sources]
-    reference = DomainStatistics.from_domains(
-        [(domains.pair_products(f.train_features, pr), y) for pr, y in pairs], labels=list(split.sources))
-    np.testing.assert_allclose(stats.xx, reference.xx, rtol=1e-10, atol=1e-14)
-    np.testing.assert_allclose(stats.xy, reference.xy, rtol=1e-10, atol=1e-14)
-    assert stats.counts.tolist() == [32] * 9
+    for target in (7, 0):
+        split = domains.similarity_splits(targets=(target,))[0]
+        stats = moments.split_statistics(split)
+        pairs = [design.domain_pairs(c, target) for c in split.sources]
+        reference = DomainStatistics.from_domains(
+            [(domains.pair_products(f.train_features, pr), y) for pr, y in pairs], labels=list(split.sources))
+        np.testing.assert_allclose(stats.xx, reference.xx, rtol=1e-10, atol=1e-14)
+        np.testing.assert_allclose(stats.xy, reference.xy, rtol=1e-10, atol=1e-14)
+        assert stats.counts.tolist() == [32] * 9
+
+
+def test_random_negatives_are_a_uniform_sample_of_the_remaining_images():
+    """Section 4.2: "negative examples were randomly sampled from the remaining digits" -- not stratified."""
+    labels = np.repeat(np.arange(10), [400] * 9 + [40])  # class 9 is rare: stratifying would over-weight it
+    design = domains.draw_pair_design(labels, range(10), n_positive=50, n_negative=4000, seed=2)
+    assert design.sampling == "random" and design.per_partner == 0
+    for held_out in (4, 9):
+        pairs, y = design.domain_pairs(0, held_out)
+        neg = pairs[y < 0]
+        assert len(neg) == 4000 and (y > 0).sum() == 50
+        assert (labels[neg[:, 0]] == 0).all()
+        partner = labels[neg[:, 1]]
+        assert held_out not in partner and 0 not in partner
+        share = np.bincount(partner, minlength=10) / len(partner)
+        images = np.bincount(labels, minlength=10).astype(float)
+        images[[0, held_out]] = 0
+        expected = images / images.sum()  # uniform over images, so proportional to class size
+        np.testing.assert_allclose(share, expected, atol=0.02)
+    rare = [(labels[design.domain_pairs(0, 4)[0][:, 1]] == 9).mean()]
+    assert rare[0] < 0.03  # stratified would give 1/8 of the negatives to the 40 images of class 9
+    split = domains.similarity_splits(targets=(9,))[0]
+    pairs, y = domains.target_pairs(labels, split, n_positive=100, n_negative=3000, seed=0)
+    partner = labels[pairs[y < 0, 1]]
+    assert set(partner) <= set(range(9))
+    np.testing.assert_allclose(np.bincount(partner, minlength=9)[:9] / 3000, np.full(9, 1 / 9), atol=0.025)
 
 
 # --------------------------------------------------------------------------- runs and JSON
@@ -160,10 +192,16 @@ def test_run_two_vs_other_curves_have_one_value_per_step():
     check_curves(result, 2, 6)
     assert result["experiment"] == "mnist-2-vs-other"
     assert [s["target"] for s in result["splits"]] == [9, 3]
-    # T-greedy picks by |T|: its first pick has the largest |T| of all features at w = 0
+    # T-greedy |T| picks by |T|: its first pick has the largest |T| of all features at w = 0
     full = run_two_vs_other(f, n_steps=1)
-    firsts = np.abs(np.asarray(full["curves"]["tgreedy"]["t_statistic"])[:, 0])
+    firsts = np.abs(np.asarray(full["curves"]["tgreedy-abs"]["t_statistic"])[:, 0])
     assert (firsts >= np.abs(np.asarray(full["curves"]["greedy"]["t_statistic"])[:, 0]) - 1e-12).all()
+    # the paper's T-greedy (signed, i* = arg max T_i): its first pick has the largest signed T
+    signed = np.asarray(full["curves"]["tgreedy"]["t_statistic"])[:, 0]
+    for other in ("greedy", "greedy-stepwise", "tgreedy-abs"):
+        assert (signed >= np.asarray(full["curves"][other]["t_statistic"])[:, 0] - 1e-12).all()
+    assert full["readings"]["tgreedy"]["options"]["sign"] == "positive"
+    assert full["design"]["target_per_class"] == 1000
     with pytest.raises(ValueError, match="n_steps"):
         run_two_vs_other(f, n_steps=0)
 
@@ -173,8 +211,12 @@ def test_run_similarity_curves_and_pairs():
     result = run_similarity(f, n_steps=5, targets=(9, 0), n_positive=40, n_negative=40)
     check_curves(result, 2, 5)
     assert result["experiment"] == "mnist-similarity"
-    assert result["pairs"]["negative_per_partner_class"] == 5
+    assert result["pairs"]["negative_sampling"] == "random"  # the paper's design by default
+    assert result["pairs"]["negative_per_domain"] == 40 and result["design"]["negatives"] == "random"
     assert result["target_sizes"] == [[40, 40], [40, 40]]
+    earlier = run_similarity(f, n_steps=5, targets=(9,), n_positive=40, n_negative=40, design=EARLIER_DESIGN)
+    assert earlier["pairs"]["negative_per_partner_class"] == 5
+    assert earlier["design"]["negatives"] == "stratified" and not earlier["design"]["matches_paper"]
 
 
 def test_run_intro_logistic_reports_even_and_odd_errors():

@@ -180,28 +180,45 @@ class EvaluationSet:
     y: np.ndarray
 
 
-def two_vs_other_evaluation(test_labels: np.ndarray, split: Split,
-                            positive: int = POSITIVE_DIGIT) -> tuple[list[EvaluationSet], EvaluationSet]:
+def two_vs_other_evaluation(test_labels: np.ndarray, split: Split, positive: int = POSITIVE_DIGIT,
+                            per_class: int | None = None,
+                            seed: int = 0) -> tuple[list[EvaluationSet], EvaluationSet]:
     """Held-out source domains and the target domain of a '2 vs other' split, from the test images.
 
     Each held-out source domain is 'positive vs k' on the test images (one per source k); the
-    target is 'positive vs target'. AUROC counts every (positive, negative) pair once, so it weighs
-    the two classes equally whatever their counts: the domains are balanced as the paper's are.
+    target is 'positive vs target'. With ``per_class`` each domain is balanced as the paper's: "Our
+    new target domain (as the test set) {'2' vs. '9'} also contained a balanced set of 2000
+    examples" -- ``min(per_class, n_positive, n_k)`` images of each of its two classes, drawn
+    without replacement (seeded by ``seed`` and k). ``None`` uses every test image of both classes
+    (AUROC weighs the two classes equally whatever their counts).
     """
     test_labels = np.asarray(test_labels)
     _check_classes_present(test_labels, (positive, split.target) + tuple(split.sources), "test set")
+    if per_class is not None and (not isinstance(per_class, (int, np.integer)) or per_class < 1):
+        raise ValueError(f"per_class must be a positive integer or None, got {per_class!r}")
     positive_rows = np.flatnonzero(test_labels == positive)
 
     def domain(k):
-        negative_rows = np.flatnonzero(test_labels == k)
-        rows = np.concatenate([positive_rows, negative_rows])
-        y = np.concatenate([np.ones(len(positive_rows)), -np.ones(len(negative_rows))])
+        pos, neg = positive_rows, np.flatnonzero(test_labels == k)
+        if per_class is not None:
+            m = min(int(per_class), len(pos), len(neg))
+            rng = np.random.default_rng([seed, positive, k, 11])
+            pos, neg = np.sort(rng.choice(pos, m, replace=False)), np.sort(rng.choice(neg, m, replace=False))
+        rows = np.concatenate([pos, neg])
+        y = np.concatenate([np.ones(len(pos)), -np.ones(len(neg))])
         return EvaluationSet(rows, y)
 
     return [domain(k) for k in split.sources], domain(split.target)
 
 
 # --------------------------------------------------------------------------- similarity pairs
+
+#: How the negative pairs of a similarity domain are drawn: the paper's "negative examples were
+#: randomly sampled from the remaining digits in the source domain" (``"random"``: the partner image
+#: uniform over the images of the other source classes), or stratified by partner class
+#: (``"stratified"``: the same number of pairs with each other source class; our earlier design).
+NEGATIVE_SAMPLING = ("random", "stratified")
+
 
 @dataclasses.dataclass
 class PairDesign:
@@ -212,26 +229,58 @@ class PairDesign:
     classes : tuple of int
     positives : dict class -> (n_positive, 2) int array
         Pairs of two different images of the class.
-    negatives : dict (class, partner) -> (per_partner, 2) int array
-        Pairs (image of class, image of partner class), for every ordered pair of classes.
+    negatives : dict class -> (m, 2) int array
+        A pool of pairs (image of the class, image of another class), in the order drawn.
+    partners : dict class -> (m,) int array
+        The class of the second image of each pool pair.
+    n_negative : int
+        Negative pairs of a source domain.
+    sampling : {"random", "stratified"}
+        ``"random"``: the pool's partner images are uniform over the images of every other class,
+        and the negatives of domain c when t is held out are the first ``n_negative`` pool pairs
+        whose partner is not t -- a uniform sample of the images of the remaining source classes.
+        ``"stratified"``: the pool holds ``per_partner`` pairs with each other class, and the
+        negatives are all pool pairs whose partner is not t.
     per_partner : int
-        Negative pairs per partner class: ``n_negative // (n_classes - 2)``, so that a source domain
-        (which pairs with the ``n_classes - 2`` other source classes) holds ``n_negative`` negatives.
+        Stratified only: ``n_negative // (n_classes - 2)``; 0 for the random design.
     """
 
     classes: tuple[int, ...]
     positives: dict
     negatives: dict
-    per_partner: int
+    partners: dict
+    n_negative: int
+    sampling: str = "random"
+    per_partner: int = 0
+
+    def negative_rows(self, c: int, held_out: int) -> np.ndarray:
+        """Indices into ``negatives[c]`` of the negatives of domain ``c`` when ``held_out`` is the target."""
+        if c == held_out:
+            raise ValueError(f"class {c} is held out; it is not a source domain of this split")
+        if c not in self.negatives:
+            raise ValueError(f"class {c} is not in the pair design {self.classes}")
+        eligible = np.flatnonzero(self.partners[c] != held_out)
+        if self.sampling == "stratified":
+            return eligible
+        if len(eligible) < self.n_negative:  # pragma: no cover - the pool is drawn large enough
+            raise ValueError(f"class {c}: only {len(eligible)} pool pairs avoid class {held_out}")
+        return eligible[:self.n_negative]
 
     def domain_pairs(self, c: int, held_out: int) -> tuple[np.ndarray, np.ndarray]:
         """Pairs (m, 2) and labels +1/-1 of domain ``c`` when class ``held_out`` is the target."""
-        if c == held_out:
-            raise ValueError(f"class {c} is held out; it is not a source domain of this split")
-        blocks = [self.positives[c]] + [self.negatives[(c, j)] for j in self.classes if j not in (c, held_out)]
-        pairs = np.concatenate(blocks)
-        y = np.concatenate([np.ones(len(self.positives[c])), -np.ones(len(pairs) - len(self.positives[c]))])
+        negatives = self.negatives[c][self.negative_rows(c, held_out)] if c in self.negatives else None
+        if negatives is None:
+            raise ValueError(f"class {c} is not in the pair design {self.classes}")
+        pairs = np.concatenate([self.positives[c], negatives])
+        y = np.concatenate([np.ones(len(self.positives[c])), -np.ones(len(negatives))])
         return pairs, y
+
+    def as_json(self) -> dict:
+        """Counts and sampling of the design (what a result file records)."""
+        return {"positive_per_domain": int(len(next(iter(self.positives.values())))),
+                "negative_per_domain": int(self.n_negative if self.sampling == "random"
+                                           else self.per_partner * (len(self.classes) - 2)),
+                "negative_sampling": self.sampling, "negative_per_partner_class": int(self.per_partner)}
 
 
 def _pairs_of_distinct(rng: np.random.Generator, rows: np.ndarray, n: int) -> np.ndarray:
@@ -243,9 +292,17 @@ def _pairs_of_distinct(rng: np.random.Generator, rows: np.ndarray, n: int) -> np
     return np.stack([rows[first], rows[second]], axis=1)
 
 
+def _check_sampling(negatives: str) -> None:
+    if negatives not in NEGATIVE_SAMPLING:
+        raise ValueError(f"negatives must be one of {NEGATIVE_SAMPLING}, got {negatives!r}")
+
+
 def draw_pair_design(labels: np.ndarray, classes: Sequence[int], n_positive: int = 1000,
-                     n_negative: int = 1000, seed: int = 0) -> PairDesign:
+                     n_negative: int = 1000, seed: int = 0, negatives: str = "random") -> PairDesign:
     """Draw the positive and negative index pairs of every class (section 4.2), seeded.
+
+    "Each domain contained 1000 positive and 1000 negative examples, where negative examples were
+    randomly sampled from the remaining digits in the source domain" (section 4.2).
 
     Parameters
     ----------
@@ -256,47 +313,75 @@ def draw_pair_design(labels: np.ndarray, classes: Sequence[int], n_positive: int
     n_positive, n_negative : int
         Positive pairs per domain, negative pairs per source domain (the paper: 1,000 each).
     seed : int
+    negatives : {"random", "stratified"}
+        The paper's random negatives (default) or negatives stratified by partner class; see
+        :class:`PairDesign`.
     """
     labels = np.asarray(labels)
     classes = tuple(int(c) for c in classes)
+    _check_sampling(negatives)
     if len(classes) < 4:
         raise ValueError(f"need at least four classes, got {classes}")
     if n_positive < 1 or n_negative < 1:
         raise ValueError(f"n_positive and n_negative must be positive, got {n_positive} and {n_negative}")
     per_partner = n_negative // (len(classes) - 2)
-    if per_partner < 1:
+    if negatives == "stratified" and per_partner < 1:
         raise ValueError(f"n_negative={n_negative} is fewer than the {len(classes) - 2} partner classes")
     _check_classes_present(labels, classes, "pair design")
     rng = np.random.default_rng(seed)
     rows = {c: np.flatnonzero(labels == c) for c in classes}
     positives = {c: _pairs_of_distinct(rng, rows[c], n_positive) for c in classes}
-    negatives = {}
+    pools, partners = {}, {}
     for c in classes:
-        for j in classes:
-            if j != c:
-                negatives[(c, j)] = np.stack([rng.choice(rows[c], per_partner), rng.choice(rows[j], per_partner)], axis=1)
-    return PairDesign(classes, positives, negatives, per_partner)
+        if negatives == "stratified":
+            blocks = [np.stack([rng.choice(rows[c], per_partner), rng.choice(rows[j], per_partner)], axis=1)
+                      for j in classes if j != c]
+            pools[c] = np.concatenate(blocks)
+            partners[c] = np.repeat([j for j in classes if j != c], per_partner)
+            continue
+        others = np.concatenate([rows[j] for j in classes if j != c])
+        other_class = labels[others]
+        size = max(64, int(1.3 * n_negative * (len(classes) - 1) / (len(classes) - 2)))
+        chunks, chunk_partners = [], []
+        while True:  # grow the pool until every held-out class leaves n_negative pairs
+            second = rng.integers(0, len(others), size)
+            chunks.append(np.stack([rng.choice(rows[c], size), others[second]], axis=1))
+            chunk_partners.append(other_class[second])
+            partner = np.concatenate(chunk_partners)
+            if all((partner != t).sum() >= n_negative for t in classes if t != c):
+                break
+        pools[c], partners[c] = np.concatenate(chunks), partner.astype(np.int64)
+    return PairDesign(classes, positives, pools, partners, int(n_negative), negatives,
+                      per_partner if negatives == "stratified" else 0)
 
 
 def target_pairs(labels: np.ndarray, split: Split, n_positive: int = 1000, n_negative: int = 1000,
-                 seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                 seed: int = 0, negatives: str = "random") -> tuple[np.ndarray, np.ndarray]:
     """The target domain of a similarity split: pairs of the held-out class and their labels.
 
     ``n_positive`` pairs of two different images of ``split.target`` (y = +1) and ``n_negative``
-    pairs of an image of ``split.target`` with an image of a source class drawn uniformly (y = -1).
+    pairs of an image of ``split.target`` with another image (y = -1): "1000 negative examples,
+    randomly sampled from images of 0-to-8" (section 4.2) -- uniform over the images of the source
+    classes (``negatives="random"``), or a source class drawn uniformly and then one of its images
+    (``"stratified"``).
     """
     labels = np.asarray(labels)
+    _check_sampling(negatives)
     _check_classes_present(labels, (split.target,) + tuple(split.sources), "target pairs")
     rng = np.random.default_rng([seed, split.target, 7])
     target_rows = np.flatnonzero(labels == split.target)
     positives = _pairs_of_distinct(rng, target_rows, n_positive)
-    partner_class = rng.choice(np.asarray(split.sources), n_negative)
-    partner = np.empty(n_negative, dtype=np.int64)
-    for c in split.sources:
-        where = partner_class == c
-        partner[where] = rng.choice(np.flatnonzero(labels == c), int(where.sum()))
-    negatives = np.stack([rng.choice(target_rows, n_negative), partner], axis=1)
-    pairs = np.concatenate([positives, negatives])
+    if negatives == "random":
+        source_rows = np.flatnonzero(np.isin(labels, np.asarray(split.sources)))
+        partner = source_rows[rng.integers(0, len(source_rows), n_negative)]
+    else:
+        partner_class = rng.choice(np.asarray(split.sources), n_negative)
+        partner = np.empty(n_negative, dtype=np.int64)
+        for c in split.sources:
+            where = partner_class == c
+            partner[where] = rng.choice(np.flatnonzero(labels == c), int(where.sum()))
+    negatives_ = np.stack([rng.choice(target_rows, n_negative), partner], axis=1)
+    pairs = np.concatenate([positives, negatives_])
     y = np.concatenate([np.ones(n_positive), -np.ones(n_negative)])
     return pairs, y
 
@@ -309,10 +394,12 @@ def pair_products(F: np.ndarray, pairs: np.ndarray, columns: np.ndarray | None =
 
 
 class SimilarityMoments:
-    """Per-block moments of the training pairs, assembled into each split's DomainStatistics.
+    """Moments of the training pairs, assembled into each split's DomainStatistics.
 
-    For each class c it keeps ``G_c = Gram(positives(c)) + sum_{j != c} Gram(negatives(c, j))`` and
-    the signed column sums; a split holding out t subtracts the (c, t) block, computed then.
+    For each class c it keeps the Gram matrix and signed column sums of the positives together with
+    U_c, the union over all held-out classes of the negative pool pairs a split may use; a split
+    holding out t subtracts the few pool pairs of U_c that it does not use (those with partner t,
+    and for random negatives the tail of the pool beyond its first ``n_negative`` eligible pairs).
     Memory: one p x p matrix per class.
     """
 
@@ -322,10 +409,15 @@ class SimilarityMoments:
         p = self.F.shape[1]
         self.gram = {}
         self.signed_sum = {}
+        self.union = {}
         for c in design.classes:
+            used = np.zeros(len(design.negatives[c]), dtype=bool)
+            for t in design.classes:
+                if t != c:
+                    used[design.negative_rows(c, t)] = True
+            self.union[c] = used
             positive = pair_products(self.F, design.positives[c])
-            negative = pair_products(self.F, np.concatenate([design.negatives[(c, j)]
-                                                             for j in design.classes if j != c]))
+            negative = pair_products(self.F, design.negatives[c][used])
             gram = positive.T @ positive
             gram += negative.T @ negative
             self.gram[c] = gram
@@ -346,11 +438,14 @@ class SimilarityMoments:
         xy = np.empty((n, p))
         counts = np.empty(n, dtype=np.int64)
         for k, c in enumerate(split.sources):
-            dropped = pair_products(self.F, design.negatives[(c, split.target)])
+            rows = design.negative_rows(c, split.target)
+            unused = self.union[c].copy()
+            unused[rows] = False
+            dropped = pair_products(self.F, design.negatives[c][unused])
             np.matmul(dropped.T, dropped, out=xx[k])
             np.subtract(self.gram[c], xx[k], out=xx[k])
             xy[k] = self.signed_sum[c] + dropped.sum(axis=0)
-            counts[k] = len(design.positives[c]) + design.per_partner * (len(design.classes) - 2)
+            counts[k] = len(design.positives[c]) + len(rows)
             xx[k] /= counts[k]
             xy[k] /= counts[k]
         return DomainStatistics.from_moments(xx, xy, np.ones(n), counts=counts, labels=np.asarray(split.sources))

