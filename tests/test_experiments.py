@@ -298,3 +298,124 @@ def test_cli_random_stand_in_on_bundled_digits(tmp_path, monkeypatch):
     result = json.loads((tmp_path / "mnist-2-vs-other.json").read_text())
     check_curves(result, 1, 5)
     assert result["data"]["official"] is False and result["data"]["feature_map"] == "random"
+
+
+# --------------------------------------------------------------------------- claims as data
+
+def test_every_claim_is_a_row_with_a_known_measure_and_a_rule():
+    assert len(claims.CLAIMS) == 26 and len(set(claims.CLAIM_IDS)) == 26
+    for spec in claims.CLAIMS:
+        assert spec.measure in claims.MEASURES
+        assert spec.rule.text().startswith("reproduced if ")
+        assert spec.quote and spec.paper and spec.headline
+        json.dumps(spec.as_json())
+
+
+@pytest.mark.parametrize("values, verdict", [
+    ({"error_odd": 0.35, "error_even": 0.005}, claims.REPRODUCED),
+    ({"error_odd": 0.20, "error_even": 0.005}, claims.PARTLY),       # 40x the even error, outside 25-45 %
+    ({"error_odd": 0.02, "error_even": 0.01}, claims.NOT_REPRODUCED),
+    ({"error_odd": 0.46, "error_even": 0.2}, claims.NOT_REPRODUCED),   # above 45 % and below 3x
+    ({"error_odd": float("nan"), "error_even": 0.01}, claims.NOT_REPRODUCED),
+])
+def test_rule_with_a_range_and_a_scaled_comparison(values, verdict):
+    rule = next(c.rule for c in claims.CLAIMS if c.id == "intro.odd")
+    assert rule.verdict(values) == verdict
+    assert rule.text() == ("reproduced if error_odd >= 0.25 and error_odd <= 0.45; "
+                           "partly if error_odd >= 3 x error_even")
+
+
+@pytest.mark.parametrize("cid, values, verdict", [
+    ("fig1.degrades", {"peak_step": 3, "drop": 0.06}, claims.REPRODUCED),
+    ("fig1.degrades", {"peak_step": 9, "drop": 0.06}, claims.PARTLY),
+    ("fig1.degrades", {"peak_step": 9, "drop": 0.01}, claims.NOT_REPRODUCED),
+    ("fig2.source_improves", {"first": 0.8, "last": 0.9, "max": 0.905}, claims.REPRODUCED),
+    ("fig2.source_improves", {"first": 0.8, "last": 0.85, "max": 0.9}, claims.PARTLY),
+    ("fig2.source_improves", {"first": 0.8, "last": 0.8, "max": 0.9}, claims.NOT_REPRODUCED),
+    ("mnist_sim.overfits_less", {"greedy_gap": 0.1, "tgreedy_gap": 0.04}, claims.REPRODUCED),
+    ("mnist_sim.overfits_less", {"greedy_gap": 0.1, "tgreedy_gap": 0.09}, claims.PARTLY),
+    ("mnist_sim.overfits_less", {"greedy_gap": 0.1, "tgreedy_gap": 0.097}, claims.NOT_REPRODUCED),
+    ("mnist_sim.overfits_less", {"greedy_gap": 0.01, "tgreedy_gap": -0.5}, claims.NOT_REPRODUCED),  # nothing to beat
+    ("mnist_sim.reliable", {"tgreedy_useful_steps": 30, "greedy_useful_steps": 5, "gain": 0.1,
+                            "tgreedy_best": 0.7, "greedy_best": 0.71}, claims.REPRODUCED),
+    ("mnist_sim.reliable", {"tgreedy_useful_steps": 80, "greedy_useful_steps": 5, "gain": 0.1,
+                            "tgreedy_best": 0.7, "greedy_best": 0.71}, claims.PARTLY),
+    ("mnist_sim.reliable", {"tgreedy_useful_steps": 30, "greedy_useful_steps": 40, "gain": 0.1,
+                            "tgreedy_best": 0.7, "greedy_best": 0.71}, claims.NOT_REPRODUCED),
+    ("disc.correspondence", {"tasks": 3, "tasks_holding": 3, "share_holding": 1.0}, claims.REPRODUCED),
+    ("disc.correspondence", {"tasks": 3, "tasks_holding": 1, "share_holding": 1 / 3}, claims.PARTLY),
+    ("disc.correspondence", {"tasks": 3, "tasks_holding": 0, "share_holding": 0.0}, claims.NOT_REPRODUCED),
+    ("intro.increase", {"increase_percent": float("inf")}, claims.REPRODUCED),  # zero error on even digits
+])
+def test_each_rule_on_hand_made_values(cid, values, verdict):
+    spec = next(c for c in claims.CLAIMS if c.id == cid)
+    assert spec.rule.verdict(values) == verdict
+
+
+def test_the_evaluator_reads_the_comparison_and_marks_missing_results():
+    f = synthetic_features()
+    result = run_two_vs_other(f, n_steps=6, targets=(9, 3, 1))
+    paper = claims.all_claims({"mnist-2-vs-other": result})
+    swapped = {**result, "curves": {**result["curves"], "tgreedy": result["curves"]["tgreedy-abs"]}}
+    abs_t = claims.all_claims({"mnist-2-vs-other": swapped}, "paper")
+    assert claims.all_claims({"mnist-2-vs-other": result}, "abs-T") == abs_t
+    by_id = {c["id"]: c for c in paper}
+    assert by_id["fig2.t_higher"]["values"]["share_higher"] == pytest.approx(float(
+        (np.abs(result["curves"]["tgreedy"]["t_statistic"]) > np.abs(result["curves"]["greedy"]["t_statistic"])).mean()))
+    assert by_id["intro.even"]["verdict"] == claims.NOT_RUN
+    assert by_id["disc.variability"]["verdict"] != claims.NOT_RUN
+    # a result written before the readings existed ranked by |T|: it counts as "tgreedy-abs"
+    legacy = {k: v for k, v in result.items() if k != "readings"}
+    legacy["curves"] = {"greedy": result["curves"]["greedy"], "tgreedy": result["curves"]["tgreedy-abs"]}
+    assert claims.all_claims({"mnist-2-vs-other": legacy}, "abs-T") == abs_t
+    assert {c["verdict"] for c in claims.all_claims({"mnist-2-vs-other": legacy}, "paper")} == {claims.NOT_RUN}
+    with pytest.raises(ValueError, match="comparison"):
+        claims.all_claims({}, "signed")
+
+
+# --------------------------------------------------------------------------- seeds
+
+def test_mean_interval_is_the_t_interval_over_seeds():
+    from scipy import stats
+
+    values = [0.61, 0.64, 0.58, 0.66, 0.60]
+    summary = claims.mean_interval(values)
+    x = np.asarray(values)
+    half = stats.t.ppf(0.975, 4) * x.std(ddof=1) / np.sqrt(5)
+    assert summary["mean"] == pytest.approx(x.mean())
+    assert summary["ci95"] == pytest.approx([x.mean() - half, x.mean() + half])
+    assert half == pytest.approx(2.776 * x.std(ddof=1) / np.sqrt(5), rel=1e-3)
+    assert claims.mean_interval([0.5])["ci95"] is None and claims.mean_interval([])["mean"] is None
+
+
+def test_seed_verdicts_agree_or_are_unsettled():
+    R, P, N, X = claims.REPRODUCED, claims.PARTLY, claims.NOT_REPRODUCED, claims.NOT_RUN
+    assert claims.seed_verdict([R] * 5) == (R, "reproduced in 5 of 5 seeds")
+    assert claims.seed_verdict([N] * 3) == (N, "not reproduced in 3 of 3 seeds")
+    verdict, text = claims.seed_verdict([R, R, R, R, P])
+    assert verdict == claims.UNSETTLED and text == "reproduced in 4 of 5 seeds, partly in 1 of 5 seeds"
+    assert claims.seed_verdict([R, X, R]) == (R, "reproduced in 2 of 2 seeds")
+    assert claims.seed_verdict([X, X])[0] == X
+
+
+def test_aggregate_seeds_on_synthetic_per_seed_claims():
+    def table(share, gap):
+        return [{"id": "fig2.t_higher", "section": "4.1", "figure": "2", "claim": "q", "paper": "p", "rule": "r",
+                 "headline": "share_higher", "measured": "m", "values": {"share_higher": share},
+                 "verdict": claims.REPRODUCED if share >= 0.75 else claims.PARTLY},
+                {"id": "disc.start_same", "section": "5", "figure": "4", "claim": "q", "paper": "p", "rule": "r",
+                 "headline": "max_first_gap", "measured": "m", "values": {"max_first_gap": gap},
+                 "verdict": claims.REPRODUCED}]
+    shares, gaps = [0.8, 0.9, 0.7, 0.85], [0.01, 0.02, 0.015, 0.01]
+    out = claims.aggregate_seeds([table(s, g) for s, g in zip(shares, gaps)])
+    assert out[0]["verdict"] == claims.UNSETTLED and out[0]["verdict_count"].startswith("reproduced in 3 of 4 seeds")
+    assert out[0]["seeds"]["values"] == shares and out[0]["seeds"]["mean"] == pytest.approx(np.mean(shares))
+    assert out[0]["seeds"]["counts"] == {claims.REPRODUCED: 3, claims.PARTLY: 1}
+    assert out[1]["verdict"] == claims.REPRODUCED and out[1]["seeds"]["ci95"][0] < np.mean(gaps) < out[1]["seeds"]["ci95"][1]
+    assert "4 seeds" in out[1]["measured"]
+    md = claims.claims_markdown(out)
+    assert "reproduced in 3 of 4 seeds" in md
+    matrix = claims.verdict_matrix_markdown({"a": out, "b": out})
+    assert "| fig2.t_higher | unsettled (3/1/0 of 4) |" in matrix
+    with pytest.raises(ValueError, match="same claims"):
+        claims.aggregate_seeds([table(0.8, 0.01), table(0.8, 0.01)[:1]])
