@@ -470,7 +470,9 @@ def between_within_ratio(results):
             tgt = _curve(t, method, "target_auroc")
             between = tgt.std(axis=0, ddof=1)
             within = hanley_mcneil_se(tgt, sizes[:, :1], sizes[:, 1:]).mean(axis=0)
-            per_method.append(float(np.median(between / within)))
+            with np.errstate(divide="ignore", invalid="ignore"):  # AUROC exactly 0 or 1: no within-domain spread
+                per_method.append(float(np.nanmedian(between / within)) if np.isfinite(between / within).any()
+                                  else float("nan"))
         ratios.append((n, min(per_method)))
     return ({"min_ratio": min(v for _, v in ratios), **{n: v for n, v in ratios}},
             "median over steps of (s.d. of target AUROC across splits) / (Hanley-McNeil standard error within one "

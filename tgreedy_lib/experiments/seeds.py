@@ -1,0 +1,100 @@
+"""Results over several seeds and feature maps: claims with intervals and verdict counts, curves with bands.
+
+A *seed* fixes everything random in one run of the reproduction: the feature learner (the DBN's
+seed, or the random units'), the 1,000-a-class training subset, the balanced test domains and the
+similarity pairs. :func:`claims_over_seeds` evaluates every claim once per seed and combines them
+with :func:`tgreedy_lib.experiments.claims.aggregate_seeds`; :func:`plot_seed_bands` draws the
+split-averaged curves of Figure 4 as the mean over seeds with a 95 % t band.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from . import claims as claims_module
+from .readings import COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, comparison_pair, get_reading
+
+TASK_TITLES = {"mnist-2-vs-other": "MNIST, '2 vs other' (4.1)", "mnist-similarity": "MNIST similarity (4.2)",
+               "cifar-similarity": "CIFAR-10 similarity (4.2)"}
+
+
+def claims_over_seeds(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON) -> list[dict]:
+    """Every claim under ``comparison``, aggregated over seeds (one results dict per seed).
+
+    With one seed the claims are returned as :func:`~tgreedy_lib.experiments.claims.all_claims` gives them.
+    """
+    tables = [claims_module.all_claims(results, comparison) for results in per_seed_results]
+    if len(tables) == 1:
+        return tables[0]
+    return claims_module.aggregate_seeds(tables)
+
+
+def comparison_tables(per_seed_results: Sequence[dict], comparisons: Sequence[str] = tuple(COMPARISONS)) -> dict:
+    """``{comparison: claims_over_seeds(..., comparison)}``."""
+    return {c: claims_over_seeds(per_seed_results, c) for c in comparisons}
+
+
+def seed_curves(per_seed_results: Sequence[dict], task: str, reading: str, metric: str) -> np.ndarray:
+    """The split-averaged curve of ``reading`` per seed, (n_seeds, n_steps); seeds without the task are left out."""
+    rows = []
+    for results in per_seed_results:
+        result = results.get(task)
+        if result and reading in result.get("curves", {}):
+            rows.append(np.asarray(result["curves"][reading][metric], dtype=float).mean(axis=0))
+    if not rows:
+        raise ValueError(f"no seed has {task} results for the reading {reading!r}")
+    n = min(len(r) for r in rows)
+    return np.stack([r[:n] for r in rows])
+
+
+def band(curves: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean over seeds and the 95 % t interval of the mean, per step (the interval is the mean itself for one seed)."""
+    curves = np.asarray(curves, dtype=float)
+    mean = curves.mean(axis=0)
+    if curves.shape[0] < 2:
+        return mean, mean, mean
+    half = claims_module.t_quantile_975(curves.shape[0] - 1) * curves.std(axis=0, ddof=1) / np.sqrt(curves.shape[0])
+    return mean, mean - half, mean + half
+
+
+def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON, axes=None,
+                    tasks: Sequence[str] | None = None):
+    """Figure 4 over seeds: per task, the split-averaged source (dashed) and target (solid) AUROC of the
+    comparison's two readings, mean over seeds with a 95 % band.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+
+    tasks = [t for t in (tasks or TASK_TITLES) if any(r.get(t) for r in per_seed_results)]
+    if not tasks:
+        raise ValueError("no section-4 results to draw")
+    if axes is None:
+        fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 3.4), squeeze=False, constrained_layout=True)
+        axes = axes[0]
+    else:
+        fig = np.ravel(axes)[0].figure
+    n_seeds = len(per_seed_results)
+    for ax, task in zip(np.ravel(axes), tasks):
+        for name in comparison_pair(comparison):
+            reading = get_reading(name)
+            for metric, style, alpha in (("source_auroc", "--", 0.12), ("target_auroc", "-", 0.22)):
+                curves = seed_curves(per_seed_results, task, name, metric)
+                mean, lo, hi = band(curves)
+                x = np.arange(1, len(mean) + 1)
+                which = "source" if metric == "source_auroc" else "target"
+                ax.plot(x, mean, ls=style, color=reading.color, lw=1.6, label=f"{reading.label}, {which}")
+                ax.fill_between(x, np.clip(lo, 0, 1), np.clip(hi, 0, 1), color=reading.color, alpha=alpha, lw=0)
+        ax.axhline(0.5, color="0.5", lw=0.8, ls=":")
+        ax.set_ylim(0.35, 1.0)
+        ax.set_title(TASK_TITLES.get(task, task), fontsize=10)
+        ax.set_xlabel("features added")
+    np.ravel(axes)[0].set_ylabel("AUROC, mean of splits")
+    fig.text(0.99, 0.01, f"bands: 95% t interval of the mean over {n_seeds} seed{'s' * (n_seeds > 1)}",
+             ha="right", va="bottom", fontsize=7, color="0.3")
+    np.ravel(axes)[0].legend(fontsize=7, loc="lower right")
+    fig.suptitle(COMPARISON_LABELS.get(comparison, comparison), fontsize=10)
+    return fig
