@@ -450,3 +450,136 @@ def test_cli_seeds_and_feature_maps_write_intervals_counts_and_bands(tmp_path, m
     md = (tmp_path / "claims.md").read_text()
     assert "of 3 seeds" in md and "Verdicts under each feature map" in md
     assert (tmp_path / "figure4-seeds-paper.png").stat().st_size > 0
+
+
+# --------------------------------------------------------------------------- any data set
+
+def _write_idx(path, array):
+    """An IDX file (unsigned bytes), as the MNIST files are laid out."""
+    array = np.ascontiguousarray(array, dtype=np.uint8)
+    header = bytes([0, 0, 0x08, array.ndim]) + b"".join(int(d).to_bytes(4, "big") for d in array.shape)
+    path.write_bytes(header + array.tobytes())
+
+
+def _blob_images(n_per_class, classes=6, size=8, seed=0):
+    """Tiny grey images: each class lights its own blob, plus noise (a labelled image set made by the test)."""
+    rng = np.random.default_rng(seed)
+    labels = np.repeat(np.arange(classes), n_per_class)
+    images = rng.integers(0, 60, (len(labels), size, size))
+    for i, c in enumerate(labels):
+        r, col = divmod(c, 3)
+        images[i, 2 * r:2 * r + 4, 2 * col:2 * col + 4] += rng.integers(100, 190)
+    return np.clip(images, 0, 255).astype(np.uint8), labels.astype(np.uint8)
+
+
+def test_run_on_data_from_idx_files_and_from_arrays(tmp_path):
+    from tgreedy_lib.experiments.any_data import run_on_data
+
+    train, train_y = _blob_images(30, seed=0)
+    test, test_y = _blob_images(20, seed=1)
+    paths = [tmp_path / n for n in ("train-images", "train-labels", "test-images", "test-labels")]
+    for path, array in zip(paths, (train, train_y, test, test_y)):
+        _write_idx(path, array)
+    out = run_on_data(idx_files=paths, positive=2, n_steps=4, similarity_steps=3, n_pairs=60, name="blobs")
+    two, sim = out["results"]["two-vs-other"], out["results"]["similarity"]
+    assert [s["target"] for s in two["splits"]] == [0, 1, 3, 4, 5]
+    assert two["experiment"] == "blobs-2-vs-other" and sim["experiment"] == "blobs-similarity"
+    assert len(sim["splits"]) == 6 and two["n_features"] == 4 and sim["n_features"] == 3
+    for result in (two, sim):
+        assert set(result["curves"]) == {"greedy", "tgreedy", "tgreedy-abs", "greedy-stepwise"}
+    assert out["features"]["train_size"] == 180 and out["features"]["dataset"] == "blobs"
+    by_id = {c["id"]: c for c in out["claims"]}
+    assert by_id["fig2.greedy_random"]["verdict"] == claims.NOT_RUN  # no class '9' here
+    assert by_id["mnist_sim.reliable"]["verdict"] != claims.NOT_RUN
+    assert not any(c.startswith(("intro.", "cifar_sim.")) for c in by_id)
+    # the same data as arrays give the same curves
+    again = run_on_data(train, train_y, test, test_y, positive=2, n_steps=4, similarity_steps=3, n_pairs=60,
+                        name="blobs", experiments=("two-vs-other",))
+    assert again["results"]["two-vs-other"]["curves"] == two["curves"]
+    with pytest.raises(ValueError, match="one label per example"):
+        run_on_data(train, train_y[:-1], test, test_y)
+    with pytest.raises(ValueError, match="experiments must be"):
+        run_on_data(train, train_y, test, test_y, experiments=("ranking",))
+    with pytest.raises(ValueError, match="differ in width"):
+        run_on_data(train, train_y, test[:, :4], test_y)
+
+
+def test_feature_maps_can_be_registered_and_conv_says_what_is_missing(monkeypatch):
+    from tgreedy_lib.experiments import inputs
+
+    if "conv" not in inputs.FEATURE_LOADERS:
+        with pytest.raises(NotImplementedError, match="register_feature_map"):
+            inputs.load_experiment_features("mnist", "conv")
+    monkeypatch.setattr(inputs, "FEATURE_LOADERS", dict(inputs.FEATURE_LOADERS))
+    monkeypatch.setattr(inputs, "FEATURE_MAPS", inputs.FEATURE_MAPS)
+    seen = {}
+
+    def loader(dataset, **kwargs):
+        seen.update(kwargs)
+        f = synthetic_features(p=8)
+        f.train_features[:, 0] = 1.0  # a constant feature is dropped
+        return f
+
+    inputs.register_feature_map("toy", loader)
+    f = inputs.load_experiment_features("mnist", "toy", seed=3, design_seed=4)
+    assert f.n_features == 7 and f.info["dropped_constant_features"] == 1
+    assert seen["seed"] == 3 and seen["design_seed"] == 4 and seen["train_per_class"] == 1000
+    assert "toy" in inputs.FEATURE_MAPS
+    with pytest.raises(ValueError, match="feature_map must be one of"):
+        inputs.load_experiment_features("mnist", "sift")
+
+
+# --------------------------------------------------------------------------- the paper's design
+
+def test_training_images_are_exactly_per_class_from_the_official_training_set(tmp_path, monkeypatch):
+    from tests.test_datasets import write_mnist
+    from tgreedy_lib.experiments.inputs import experiment_images
+
+    monkeypatch.setenv("TGREEDY_CACHE_DIR", str(tmp_path / "cache"))
+    data = tmp_path / "data"
+    pool, pool_labels = write_mnist(data / "mnist", "train", 900, gz=False, seed=1)
+    write_mnist(data / "mnist", "test", 200, gz=True, seed=2)
+    images, about = experiment_images("mnist", train_per_class=40, seed=5, data_dir=data)
+    assert np.bincount(images.train_labels, minlength=10).tolist() == [40] * 10
+    assert about["paper_training_set"] and about["max_class_count_deviation"] == 0
+    assert about["train_source"].startswith("official MNIST training set")
+    # every chosen image is a pool image with its own label, none twice
+    flat = pool.reshape(len(pool), -1)
+    index = {row.tobytes(): k for k, row in enumerate(flat)}
+    chosen = [index[im.tobytes()] for im in images.train_images.reshape(len(images.train_images), -1)]
+    assert len(set(chosen)) == 400 and (pool_labels[chosen] == images.train_labels).all()
+    other, _ = experiment_images("mnist", train_per_class=40, seed=6, data_dir=data)
+    assert not np.array_equal(other.train_images, images.train_images)  # the seed draws another subset
+    # without the official training files: the bundled digits, and how far they are from 1,000 a class
+    (data / "mnist" / "train-images-idx3-ubyte").unlink()
+    (data / "mnist" / "train-labels-idx1-ubyte").unlink()
+    bundled, about = experiment_images("mnist", train_per_class=1000, data_dir=data)
+    counts = np.bincount(bundled.train_labels, minlength=10)
+    assert len(bundled.train_labels) == 10000 and about["train_class_counts"] == counts.tolist()
+    assert not about["paper_training_set"]
+    assert about["max_class_count_deviation"] == int(np.abs(counts - 1000).max()) > 0
+
+
+def test_balanced_test_domains_hold_equal_numbers_of_each_class():
+    labels = np.repeat(np.arange(10), [980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009])  # MNIST's test counts
+    split = domains.two_vs_other_splits(targets=(9,))[0]
+    sources, target = domains.two_vs_other_evaluation(labels, split, per_class=1000, seed=0)
+    assert (target.y > 0).sum() == (target.y < 0).sum() == 1000  # the paper's balanced 2,000
+    assert len(np.unique(target.rows)) == 2000
+    for k, s in zip(split.sources, sources):
+        m = min(1000, (labels == 2).sum(), (labels == k).sum())
+        assert (s.y > 0).sum() == (s.y < 0).sum() == m
+        assert set(labels[s.rows[s.y < 0]]) == {k}
+    unbalanced, whole = domains.two_vs_other_evaluation(labels, split)
+    assert (whole.y > 0).sum() == 1032 and (whole.y < 0).sum() == 1009
+    with pytest.raises(ValueError, match="per_class"):
+        domains.two_vs_other_evaluation(labels, split, per_class=0)
+
+
+def test_design_validates_and_records_itself():
+    assert PAPER_DESIGN.matches_paper and PAPER_DESIGN.as_json()["negatives"] == "random"
+    assert not EARLIER_DESIGN.matches_paper
+    with pytest.raises(ValueError, match="negatives"):
+        Design(negatives="balanced")
+    with pytest.raises(ValueError, match="train_per_class"):
+        Design(train_per_class=0)

@@ -13,7 +13,8 @@ import numpy as np
 from . import claims as claims_module
 from . import runs, seeds
 from .design import EARLIER_DESIGN, PAPER_DESIGN, Design
-from .inputs import FEATURE_MAPS, ExperimentFeatures, load_experiment_features
+from . import inputs
+from .inputs import ExperimentFeatures, load_experiment_features
 from .readings import COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, READINGS
 
 DESIGNS = {"paper": PAPER_DESIGN, "earlier": EARLIER_DESIGN}
@@ -283,6 +284,10 @@ def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timi
                 features_of[dataset] = load_experiment_features(
                     dataset, feature_map, progress=sys.stdout.isatty(), train_per_class=design.train_per_class,
                     seed=seed, design_seed=seed, probe=args.probe)
+            except NotImplementedError as error:
+                features_of[dataset] = None
+                print(f"{tag}{name}: skipped, {error}")
+                status = 1
             except FileNotFoundError as error:
                 features_of[dataset] = None
                 message = f"{tag}{name}: skipped, the {dataset} images are not available ({error})"
@@ -322,7 +327,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
     parser.add_argument("--quick", action="store_true", help="fewer steps and splits (for CI)")
     parser.add_argument("--out", default="results", help="output folder (default: results)")
     parser.add_argument("--no-figures", action="store_true", help="write the JSON results and claims only")
-    parser.add_argument("--features", choices=FEATURE_MAPS, default="dbn",
+    parser.add_argument("--features", choices=inputs.FEATURE_MAPS, default="dbn",
                         help="feature map: dbn (the paper's, default), or the fast stand-ins random / pixels")
     parser.add_argument("--feature-maps", default=None, metavar="MAP[,MAP...]",
                         help="several feature maps, e.g. dbn,pixels,random: the claims under each, in one table "
@@ -339,9 +344,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
     if args.seeds < 1:
         parser.error(f"--seeds must be at least 1, got {args.seeds}")
     maps = [m.strip() for m in (args.feature_maps or args.features).split(",") if m.strip()]
-    unknown_maps = [m for m in maps if m not in FEATURE_MAPS]
+    unknown_maps = [m for m in maps if m not in inputs.FEATURE_MAPS]
     if unknown_maps or not maps:
-        parser.error(f"unknown feature map(s) {unknown_maps}; choose from {', '.join(FEATURE_MAPS)}")
+        parser.error(f"unknown feature map(s) {unknown_maps}; choose from {', '.join(inputs.FEATURE_MAPS)}")
     args.feature_maps = list(dict.fromkeys(maps))
     if args.probe is None:
         args.probe = not args.quick

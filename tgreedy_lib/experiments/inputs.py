@@ -32,7 +32,9 @@ import numpy as np
 
 from .. import datasets
 
-FEATURE_MAPS = ("dbn", "random", "pixels")
+#: The feature maps the experiments know (see :func:`register_feature_map`); "conv" is the
+#: convolutional patch features of issue 13, connected when that module is present.
+FEATURE_MAPS = ("dbn", "conv", "random", "pixels")
 #: Width and seed of the random sigmoid stand-in.
 RANDOM_UNITS = 1000
 RANDOM_SEED = 0
@@ -233,6 +235,39 @@ def _json_ready(info: dict) -> dict:
     return clean
 
 
+def _pixels_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
+    return _pixel_features(dataset, data_dir, cache_dir, train_per_class, design_seed)
+
+
+def _random_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
+    return _random_sigmoid_features(dataset, data_dir, seed=RANDOM_SEED + seed, cache_dir=cache_dir,
+                                    train_per_class=train_per_class, design_seed=design_seed)
+
+
+def _dbn_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
+    return _dbn_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed)
+
+
+#: Feature map name -> loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed,
+#: design_seed) -> ExperimentFeatures (before constant features are dropped).
+FEATURE_LOADERS = {"dbn": _dbn_loader, "random": _random_loader, "pixels": _pixels_loader}
+
+
+def register_feature_map(name: str, loader) -> None:
+    """Make ``name`` a feature map of the experiments (CLI ``--feature-maps``, :func:`load_experiment_features`).
+
+    ``loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed)`` returns
+    :class:`ExperimentFeatures`; :func:`experiment_images` gives the paper's images for it, and a
+    loader that measures its own linear probe sets ``info["probe_accuracy"]``.
+    """
+    global FEATURE_MAPS
+    if not callable(loader):
+        raise ValueError(f"loader must be callable, got {type(loader).__name__}")
+    FEATURE_LOADERS[name] = loader
+    if name not in FEATURE_MAPS:
+        FEATURE_MAPS = FEATURE_MAPS + (name,)
+
+
 #: Inverse regularization of the linear probe per data set (as :data:`tgreedy_lib.features.PROBE_REGULARIZATION`).
 PROBE_C = {"mnist": 0.1, "cifar10": 0.01}
 
@@ -262,10 +297,11 @@ def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir
     Parameters
     ----------
     dataset : {"mnist", "cifar10"}
-    feature_map : {"dbn", "random", "pixels"}
+    feature_map : {"dbn", "conv", "random", "pixels"}
         ``"dbn"``: the paper's deep-belief-network features (cached on disk after the first build);
+        ``"conv"``: convolutional patch features (issue 13; available once registered);
         ``"random"``: random sigmoid units of the pixels, ``"pixels"``: raw pixels in [0, 1] --
-        fast stand-ins that are not the paper's setting.
+        fast stand-ins and nulls that are not the paper's setting.
     data_dir, cache_dir : path, optional
         Where the images (default: ``TGREEDY_DATA_DIR``, then the bundled data) and the feature cache live.
     progress : bool
@@ -288,6 +324,8 @@ def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir
     ------
     ValueError
         For an unknown data set or feature map.
+    NotImplementedError
+        For a known feature map whose loader is not registered (``"conv"`` before issue 13's module).
     FileNotFoundError
         When the images are not available (CIFAR-10 is not bundled).
     """
@@ -295,12 +333,12 @@ def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir
         raise ValueError(f"dataset must be one of {DATASETS}, got {dataset!r}")
     if feature_map not in FEATURE_MAPS:
         raise ValueError(f"feature_map must be one of {FEATURE_MAPS}, got {feature_map!r}")
-    if feature_map == "pixels":
-        features = _pixel_features(dataset, data_dir, cache_dir, train_per_class, design_seed)
-    elif feature_map == "random":
-        features = _random_sigmoid_features(dataset, data_dir, seed=RANDOM_SEED + int(seed), cache_dir=cache_dir,
-                                            train_per_class=train_per_class, design_seed=design_seed)
-    else:
-        features = _dbn_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed)
+    loader = FEATURE_LOADERS.get(feature_map)
+    if loader is None:
+        raise NotImplementedError(f"the {feature_map!r} feature map is not available in this build; connect it with "
+                                  f"tgreedy_lib.experiments.inputs.register_feature_map({feature_map!r}, loader)")
+    features = loader(dataset, data_dir=data_dir, cache_dir=cache_dir, progress=progress,
+                      train_per_class=train_per_class, seed=int(seed), design_seed=int(design_seed))
+    features.info.setdefault("feature_map", feature_map)
     features = drop_constant_features(features)
     return add_probe_accuracy(features) if probe else features
