@@ -372,13 +372,16 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
     timings: dict = {}
     per_map: dict = {}
     for feature_map in args.feature_maps:
-        per_map[feature_map] = []
+        by_seed = {}
         timings_of_map = timings.setdefault(feature_map, {})
-        for seed in range(args.seeds):
+        # Last seed first: seed 0's features are the ones notebooks and CI build, so they are the most
+        # likely to be cached (or being built elsewhere) by the time they are needed.
+        for seed in reversed(range(args.seeds)):
             folder = out_dir if flat else out_dir / feature_map / f"seed-{seed}"
             ran, code = _run_one(requested, folder, feature_map, seed, design, args, explicit, timings_of_map)
             status = max(status, code)
-            per_map[feature_map].append(ran)
+            by_seed[seed] = ran
+        per_map[feature_map] = [by_seed[seed] for seed in range(args.seeds)]
     if flat:
         ran = per_map[args.feature_maps[0]][0]
         results = read_results(out_dir)

