@@ -450,6 +450,13 @@ def test_cli_seeds_and_feature_maps_write_intervals_counts_and_bands(tmp_path, m
     md = (tmp_path / "claims.md").read_text()
     assert "of 3 seeds" in md and "Verdicts under each feature map" in md
     assert (tmp_path / "figure4-seeds-paper.png").stat().st_size > 0
+    bands = json.loads((tmp_path / "bands.json").read_text())["random"]
+    curve = bands["tasks"]["mnist-2-vs-other"]["tgreedy"]["target_auroc"]
+    assert bands["seeds"] == 3 and len(curve["mean"]) == 6
+    assert all(lo <= m <= hi for lo, m, hi in zip(curve["lo"], curve["mean"], curve["hi"]))
+    (tmp_path / "claims.json").unlink()
+    cli.summarize(tmp_path, figures=False)  # the summary again, from the per-seed files alone
+    assert json.loads((tmp_path / "claims.json").read_text())["claims"] == table["claims"]
 
 
 # --------------------------------------------------------------------------- any data set

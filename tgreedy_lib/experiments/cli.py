@@ -216,10 +216,12 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
         md += ("\n## Verdicts under each feature map (the paper's reading)\n\n"
                + claims_module.verdict_matrix_markdown(by_map, map_labels))
     (out_dir / "claims.md").write_text(md)
-    written = [out_dir / "claims.json", out_dir / "claims.md"]
+    write_json(out_dir / "bands.json", {fmap: seeds.band_summary(r) for fmap, r in per_map.items()})
+    written = [out_dir / "claims.json", out_dir / "claims.md", out_dir / "bands.json"]
     if figures:
+        summary = seeds.band_summary(runs_of)
         for comparison in COMPARISONS:
-            fig = seeds.plot_seed_bands(runs_of, comparison)
+            fig = seeds.plot_band_summary(summary, comparison)
             written += figures_module.save_figure(fig, out_dir, f"figure4-seeds-{comparison}")
             plt.close(fig)
     return written
@@ -266,6 +268,14 @@ def _describe_data(data: dict) -> str:
     if data.get("probe_accuracy") is not None:
         text += f"; linear probe {100 * data['probe_accuracy']:.1f}%"
     return text
+
+
+def summarize(out_dir, figures: bool = True) -> list[pathlib.Path]:
+    """Rewrite ``claims.json``, ``claims.md``, ``bands.json`` and the band figures of a ``--seeds`` run
+    from its per-seed JSON files (e.g. after the claims table changed)."""
+    out_dir = pathlib.Path(out_dir)
+    timings = json.loads((out_dir / "timings.json").read_text()) if (out_dir / "timings.json").is_file() else None
+    return write_summary(seeds.read_seed_results(out_dir), out_dir, figures=figures, timings=timings)
 
 
 def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timings) -> tuple[dict, int]:

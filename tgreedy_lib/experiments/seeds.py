@@ -58,10 +58,33 @@ def band(curves: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return mean, mean - half, mean + half
 
 
-def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON, axes=None,
-                    tasks: Sequence[str] | None = None):
-    """Figure 4 over seeds: per task, the split-averaged source (dashed) and target (solid) AUROC of the
-    comparison's two readings, mean over seeds with a 95 % band.
+def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | None = None) -> dict:
+    """The split-averaged curves over seeds, compact: ``{task: {reading: {metric: {mean, lo, hi}}}}`` plus ``seeds``.
+
+    ``lo`` and ``hi`` bound the 95 % t interval of the mean over seeds at each step. Small enough to
+    commit as reference results and to draw without the per-seed files (:func:`plot_band_summary`).
+    """
+    out = {"seeds": len(per_seed_results), "tasks": {}}
+    for task in TASK_TITLES:
+        if not any(r.get(task) for r in per_seed_results):
+            continue
+        present = [r[task] for r in per_seed_results if r.get(task)]
+        names = readings or [n for n in present[0]["curves"] if all(n in p["curves"] for p in present)]
+        out["tasks"][task] = {}
+        for name in names:
+            entry = {}
+            for metric in ("source_auroc", "target_auroc"):
+                mean, lo, hi = band(seed_curves(per_seed_results, task, name, metric))
+                entry[metric] = {k: [round(float(v), 5) for v in arr] for k, arr in
+                                 (("mean", mean), ("lo", lo), ("hi", hi))}
+            entry["n_seeds"] = len(present)
+            out["tasks"][task][name] = entry
+    return out
+
+
+def plot_band_summary(summary: dict, comparison: str = PAPER_COMPARISON, axes=None, tasks: Sequence[str] | None = None):
+    """Draw a :func:`band_summary`: per task, the comparison's two readings, source dashed and target solid,
+    mean over seeds with its 95 % band.
 
     Returns
     -------
@@ -69,7 +92,7 @@ def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_CO
     """
     import matplotlib.pyplot as plt
 
-    tasks = [t for t in (tasks or TASK_TITLES) if any(r.get(t) for r in per_seed_results)]
+    tasks = [t for t in (tasks or TASK_TITLES) if t in summary["tasks"]]
     if not tasks:
         raise ValueError("no section-4 results to draw")
     if axes is None:
@@ -77,17 +100,20 @@ def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_CO
         axes = axes[0]
     else:
         fig = np.ravel(axes)[0].figure
-    n_seeds = len(per_seed_results)
+    n_seeds = summary["seeds"]
     for ax, task in zip(np.ravel(axes), tasks):
         for name in comparison_pair(comparison):
             reading = get_reading(name)
+            entry = summary["tasks"][task].get(name)
+            if entry is None:
+                continue
             for metric, style, alpha in (("source_auroc", "--", 0.12), ("target_auroc", "-", 0.22)):
-                curves = seed_curves(per_seed_results, task, name, metric)
-                mean, lo, hi = band(curves)
-                x = np.arange(1, len(mean) + 1)
+                curve = entry[metric]
+                x = np.arange(1, len(curve["mean"]) + 1)
                 which = "source" if metric == "source_auroc" else "target"
-                ax.plot(x, mean, ls=style, color=reading.color, lw=1.6, label=f"{reading.label}, {which}")
-                ax.fill_between(x, np.clip(lo, 0, 1), np.clip(hi, 0, 1), color=reading.color, alpha=alpha, lw=0)
+                ax.plot(x, curve["mean"], ls=style, color=reading.color, lw=1.6, label=f"{reading.label}, {which}")
+                ax.fill_between(x, np.clip(curve["lo"], 0, 1), np.clip(curve["hi"], 0, 1), color=reading.color,
+                                alpha=alpha, lw=0)
         ax.axhline(0.5, color="0.5", lw=0.8, ls=":")
         ax.set_ylim(0.35, 1.0)
         ax.set_title(TASK_TITLES.get(task, task), fontsize=10)
@@ -98,3 +124,27 @@ def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_CO
     np.ravel(axes)[0].legend(fontsize=7, loc="lower right")
     fig.suptitle(COMPARISON_LABELS.get(comparison, comparison), fontsize=10)
     return fig
+
+
+def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON, axes=None,
+                    tasks: Sequence[str] | None = None):
+    """Figure 4 over seeds from the per-seed results (see :func:`band_summary`, :func:`plot_band_summary`)."""
+    return plot_band_summary(band_summary(per_seed_results, comparison_pair(comparison)), comparison, axes, tasks)
+
+
+def read_seed_results(out_dir) -> dict:
+    """The per-seed results a ``reproduce --seeds N`` run wrote: ``{feature_map: [results of seed 0, 1, ...]}``."""
+    import json
+    import pathlib
+
+    out_dir = pathlib.Path(out_dir)
+    found = {}
+    for map_dir in sorted(p for p in out_dir.iterdir() if p.is_dir()):
+        seeds_dirs = sorted((p for p in map_dir.glob("seed-*") if p.is_dir()), key=lambda p: int(p.name[5:]))
+        if not seeds_dirs:
+            continue
+        found[map_dir.name] = [{f.stem: json.loads(f.read_text()) for f in sorted(d.glob("*.json"))}
+                               for d in seeds_dirs]
+    if not found:
+        raise FileNotFoundError(f"no <feature map>/seed-<k>/ results in {out_dir}")
+    return found
