@@ -275,7 +275,8 @@ def summarize(out_dir, figures: bool = True) -> list[pathlib.Path]:
     from its per-seed JSON files (e.g. after the claims table changed)."""
     out_dir = pathlib.Path(out_dir)
     timings = json.loads((out_dir / "timings.json").read_text()) if (out_dir / "timings.json").is_file() else None
-    return write_summary(seeds.read_seed_results(out_dir), out_dir, figures=figures, timings=timings)
+    order = list((timings or {}).get("per_feature_map", {}))
+    return write_summary(seeds.read_seed_results(out_dir, order), out_dir, figures=figures, timings=timings)
 
 
 def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timings) -> tuple[dict, int]:

@@ -132,8 +132,11 @@ def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_CO
     return plot_band_summary(band_summary(per_seed_results, comparison_pair(comparison)), comparison, axes, tasks)
 
 
-def read_seed_results(out_dir) -> dict:
-    """The per-seed results a ``reproduce --seeds N`` run wrote: ``{feature_map: [results of seed 0, 1, ...]}``."""
+def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
+    """The per-seed results a ``reproduce --seeds N`` run wrote: ``{feature_map: [results of seed 0, 1, ...]}``.
+
+    Feature maps named in ``order`` come first, in that order (the first is the primary one).
+    """
     import json
     import pathlib
 
@@ -147,4 +150,5 @@ def read_seed_results(out_dir) -> dict:
                                for d in seeds_dirs]
     if not found:
         raise FileNotFoundError(f"no <feature map>/seed-<k>/ results in {out_dir}")
-    return found
+    first = [m for m in order if m in found]
+    return {m: found[m] for m in first + [m for m in found if m not in first]}
