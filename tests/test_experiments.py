@@ -590,3 +590,28 @@ def test_design_validates_and_records_itself():
         Design(negatives="balanced")
     with pytest.raises(ValueError, match="train_per_class"):
         Design(train_per_class=0)
+
+
+def test_cli_feature_seeds_reuse_builds_and_say_so(tmp_path, monkeypatch):
+    calls = []
+
+    def fake_loader(dataset, feature_map="dbn", seed=0, design_seed=0, probe=False, **kwargs):
+        if dataset == "cifar10":
+            raise FileNotFoundError("CIFAR-10 python batches not found")
+        calls.append((seed, design_seed, probe))
+        f = synthetic_features(per_class=30, p=16, seed=10 * seed + design_seed)
+        f.info.update(feature_seed=seed, probe_accuracy=0.9 if probe else None)
+        return f
+
+    monkeypatch.setattr(cli, "load_experiment_features", fake_loader)
+    monkeypatch.setattr(cli, "PROBES", {})
+    monkeypatch.setitem(cli.QUICK, "mnist-2-vs-other", {"n_steps": 5, "targets": (9, 3)})
+    assert cli.main(["mnist-2-vs-other", "--quick", "--probe", "--seeds", "3", "--feature-seeds", "1",
+                     "--no-figures", "--out", str(tmp_path)]) == 0
+    assert sorted(calls) == [(0, 0, True), (0, 1, False), (0, 2, False)]  # one build, probed once, three draws
+    for seed in range(3):
+        data = json.loads((tmp_path / "dbn" / f"seed-{seed}" / "mnist-2-vs-other.json").read_text())["data"]
+        assert data["probe_accuracy"] == 0.9 and data["feature_seed"] == 0
+    assert "from 1 independent build(s)" in (tmp_path / "claims.md").read_text()
+    with pytest.raises(SystemExit):
+        cli.main(["--seeds", "2", "--feature-seeds", "3", "--out", str(tmp_path)])
