@@ -615,3 +615,17 @@ def test_cli_feature_seeds_reuse_builds_and_say_so(tmp_path, monkeypatch):
     assert "from 1 independent build(s)" in (tmp_path / "claims.md").read_text()
     with pytest.raises(SystemExit):
         cli.main(["--seeds", "2", "--feature-seeds", "3", "--out", str(tmp_path)])
+
+
+def test_verdict_sentences_and_differences_come_from_the_tables():
+    row = {"id": "fig2.t_higher", "paper": "|T| higher", "verdict": claims.REPRODUCED, "headline": "share_higher",
+           "values": {"share_higher": 0.8125}}
+    assert claims.verdict_sentence(row) == "`fig2.t_higher` (|T| higher): **reproduced**; share_higher = 0.812."
+    seeded = {**row, "verdict": claims.UNSETTLED, "verdict_count": "reproduced in 4 of 5 seeds, partly in 1 of 5 seeds",
+              "seeds": {"mean": 0.8, "ci95": [0.7, 0.9]}}
+    assert claims.verdict_sentence(seeded).endswith("share_higher 0.800, 95% interval [0.700, 0.900].")
+    a = [row, {**row, "id": "x"}]
+    b = [row, {**row, "id": "x", "verdict": claims.PARTLY}]
+    assert claims.verdicts_that_differ({"paper": a, "abs-T": b}) == [
+        ("x", {"paper": claims.REPRODUCED, "abs-T": claims.PARTLY})]
+    assert claims._fmt(-0.0001) == "0.000" and claims._fmt(-0.02) == "-0.020"

@@ -836,3 +836,28 @@ def verdict_counts(claims: list[dict]) -> dict:
     for c in claims:
         counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
     return counts
+
+
+def verdict_sentence(claim: dict) -> str:
+    """One Markdown sentence for a claim: its id, the paper's assertion, our verdict (with the seed count) and value."""
+    text = f"`{claim['id']}` ({claim['paper']}): **{claim['verdict']}**"
+    if claim.get("verdict_count"):
+        text += f" ({claim['verdict_count']})"
+    seeds = claim.get("seeds") or {}
+    if seeds.get("ci95"):
+        lo, hi = seeds["ci95"]
+        text += f"; {claim['headline']} {_fmt(seeds['mean'])}, 95% interval [{_fmt(lo)}, {_fmt(hi)}]"
+    elif claim["verdict"] != NOT_RUN and claim.get("headline") in claim.get("values", {}):
+        text += f"; {claim['headline']} = {_fmt(claim['values'][claim['headline']])}"
+    return text + "."
+
+
+def verdicts_that_differ(tables: dict) -> list[tuple[str, dict]]:
+    """``(claim id, {table name: verdict})`` for every claim whose verdict is not the same in all ``tables``."""
+    names = list(tables)
+    out = []
+    for i, first in enumerate(tables[names[0]]):
+        verdicts = {n: tables[n][i]["verdict"] for n in names}
+        if len(set(verdicts.values())) > 1:
+            out.append((first["id"], verdicts))
+    return out

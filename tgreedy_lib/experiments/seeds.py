@@ -152,3 +152,25 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
         raise FileNotFoundError(f"no <feature map>/seed-<k>/ results in {out_dir}")
     first = [m for m in order if m in found]
     return {m: found[m] for m in first + [m for m in found if m not in first]}
+
+
+#: Committed reference results of ``reproduce --seeds N`` at paper scale (claims, bands, timings).
+REFERENCE_DIR = __import__("pathlib").Path(__file__).resolve().parent / "reference_results"
+
+
+def load_reference(name: str = "dbn-paper") -> dict | None:
+    """The committed reference results ``name`` (``claims``, ``bands``, ``timings``), or None if absent.
+
+    They were computed by ``python -m tgreedy_lib reproduce --seeds N`` at paper scale; the
+    ``claims.md`` beside them says how (seeds, feature builds, data, design).
+    """
+    import json
+
+    folder = REFERENCE_DIR / name
+    if not (folder / "claims.json").is_file():
+        return None
+    out = {"claims": json.loads((folder / "claims.json").read_text())}
+    for part in ("bands", "timings"):
+        path = folder / f"{part}.json"
+        out[part] = json.loads(path.read_text()) if path.is_file() else None
+    return out
