@@ -187,11 +187,19 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
     designs = sorted({json.dumps({k: v for k, v in r["design"].items() if k != "seed"}, sort_keys=True)
                       for results in runs_of for r in results.values() if r.get("design")})
     table = tables[PAPER_COMPARISON]
+    stages: dict = {}
+    for fmap, runs in per_map.items():
+        for results in runs:
+            for name, r in results.items():
+                into = stages.setdefault(fmap, {}).setdefault(name, {})
+                for stage, sec in (r.get("timings") or {}).items():
+                    into[stage] = round(into.get(stage, 0.0) + float(sec), 2)
+    timings = {**(timings or {}), "stages_summed_over_seeds": stages}
     payload = {"claims": table, "counts": claims_module.verdict_counts(table), "seeds": n_seeds,
                "primary_feature_map": primary, "comparisons": tables, "comparison_labels": COMPARISON_LABELS,
                "feature_maps": by_map, "readings": {k: r.as_json() for k, r in READINGS.items()},
                "probe_accuracy": probes, "designs": [json.loads(d) for d in designs], "results_used": data,
-               "timings": timings or {}}
+               "timings": timings}
     write_json(out_dir / "claims.json", payload)
     map_labels = {fmap: f"{fmap} features" for fmap in per_map}
     probe_lines = "".join(
@@ -220,6 +228,7 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
                + claims_module.verdict_matrix_markdown(by_map, map_labels))
     (out_dir / "claims.md").write_text(md)
     write_json(out_dir / "bands.json", {fmap: seeds.band_summary(r) for fmap, r in per_map.items()})
+    write_json(out_dir / "timings.json", timings)
     written = [out_dir / "claims.json", out_dir / "claims.md", out_dir / "bands.json"]
     if figures:
         summary = seeds.band_summary(runs_of)
@@ -431,8 +440,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
         total = round(time.perf_counter() - start, 1)
         summary = {"total_seconds": total, "per_feature_map": timings, "seeds": args.seeds,
                    "feature_seeds": args.feature_seeds}
-        written = write_summary(per_map, out_dir, figures=not args.no_figures, timings=summary)
         write_json(out_dir / "timings.json", summary)
+        written = write_summary(per_map, out_dir, figures=not args.no_figures, timings=summary)
         print(f"wrote {len(written)} files (claims.json, claims.md, seed-band figures) into {out_dir.name}/")
         counts = claims_module.verdict_counts(seeds.claims_over_seeds(per_map[args.feature_maps[0]]))
         print(f"claims over {args.seeds} seeds (paper's reading): " + ", ".join(f"{v} {k}" for k, v in counts.items()))
