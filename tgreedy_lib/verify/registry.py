@@ -29,7 +29,7 @@ import numpy as np
 __all__ = ["CheckResult", "register_check", "available_checks", "run_checks", "main"]
 
 #: Modules that register checks when imported (missing ones are skipped).
-CHECK_MODULES = ("tgreedy_lib.checks_domains", "tgreedy_lib.checks_categorical")
+CHECK_MODULES = ("tgreedy_lib.verify.domain_adaptation", "tgreedy_lib.verify.categorical")
 
 
 @dataclasses.dataclass
