@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from scipy import linalg
@@ -32,8 +32,8 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import as_float_array
-from .statistics import DomainStatistics
+from .._validation import as_float_array, check_whole_number
+from .statistics import DomainStatistics, _t_statistic_and_moments
 
 __all__ = [
     "SelectionPath",
@@ -105,30 +105,15 @@ class SelectionPath:
 def t_statistics(residual_covariances: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """T_i = mu_i / (sigma_i / sqrt(n)) over the domains (axis 0), with mu_i and sigma_i.
 
-    ``sigma_i`` is the unbiased (ddof = 1) standard deviation across the n domains, so T_i is
-    exactly the one-sample t-test statistic of the n values r_1,i, ..., r_n,i against 0
-    (``scipy.stats.ttest_1samp``).
-
-    Where sigma_i = 0 the statistic is defined by its limit: 0 if mu_i = 0 (no effect at all),
-    and +inf or -inf with the sign of mu_i otherwise (an effect identical in every domain).
+    The T-statistic is :func:`~tgreedy_lib.domain_adaptation.statistics.t_statistic` (the one-sample
+    t-test statistic of the n values r_1,i, ..., r_n,i against 0, ``sigma_i`` with ddof = 1, its
+    limit where sigma_i = 0); this returns the mean and spread it is made of too.
     """
-    r = np.asarray(residual_covariances, dtype=np.float64)
-    n = r.shape[0]
-    if n < 2:
-        raise ValueError(f"a T-statistic needs at least two domains, got {n}")
-    mu = r.mean(axis=0)
-    sigma = r.std(axis=0, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = mu * math.sqrt(n) / sigma
-    zero = sigma == 0
-    if np.any(zero):
-        t[zero] = np.where(mu[zero] == 0, 0.0, np.copysign(np.inf, mu[zero]))
-    return t, mu, sigma
+    return _t_statistic_and_moments(residual_covariances, axis=0)
 
 
 def _validate_options(n_steps, sign, denominator, refit, threshold, allow_reselect, n_features):
-    if not isinstance(n_steps, Integral) or n_steps < 1:
-        raise ValueError(f"n_steps must be a positive integer, got {n_steps!r}")
+    check_whole_number(n_steps, "n_steps", 1, integral_floats=False)
     if sign not in ("abs", "positive"):
         raise ValueError(f"sign must be 'abs' or 'positive', got {sign!r}")
     if denominator not in ("sample", "unlabeled"):

@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .._validation import check_whole_number
 from ..domain_adaptation.evaluation import path_scores, roc_auc
 from ..domain_adaptation.selection import SelectionPath, greedy_path, tgreedy_path
 from . import domains
@@ -61,8 +62,7 @@ def _select(stats, method: str, n_steps: int) -> SelectionPath:
 
 
 def _check_steps(n_steps, n_features: int) -> int:
-    if not isinstance(n_steps, (int, np.integer)) or n_steps < 1:
-        raise ValueError(f"n_steps must be a positive integer, got {n_steps!r}")
+    n_steps = check_whole_number(n_steps, "n_steps", 1, integral_floats=False)
     if n_steps > n_features:
         raise ValueError(f"n_steps={n_steps} exceeds the {n_features} candidate features")
     return int(n_steps)

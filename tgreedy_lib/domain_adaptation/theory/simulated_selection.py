@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._validation import check_domain_count, check_whole_number
 from ..selection import greedy_path, tgreedy_path
-from .simulate import DomainProblem, risk_on_domains
 from ..statistics import DomainStatistics
+from .simulate import DomainProblem, risk_on_domains
 
 __all__ = ["SELECTORS", "training_statistics", "run_selectors", "compare_selectors", "sweep_selectors"]
 
@@ -24,8 +25,7 @@ SELECTORS = {"tgreedy": tgreedy_path, "greedy": greedy_path}
 def training_statistics(problem: DomainProblem, rng: np.random.Generator, n_domains: int,
                         n_samples: int | None = None) -> DomainStatistics:
     """Per-domain statistics of ``n_domains`` fresh training domains (population moments if ``n_samples`` is None)."""
-    if int(n_domains) != n_domains or n_domains < 2:
-        raise ValueError(f"n_domains must be an integer of at least 2 (T-statistics need n >= 2), got {n_domains!r}")
+    check_domain_count(n_domains, "n_domains")
     if n_samples is None:
         xx, xy, yy = problem.draw_moments(rng, int(n_domains))
         return DomainStatistics.from_moments(xx, xy, yy)
@@ -95,8 +95,7 @@ def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domain
         (n_repeats, n_steps + 1), ``"spurious"`` (n_repeats, n_steps) and, if requested,
         ``"new_domain_excess"`` (n_repeats, n_steps + 1); plus the settings.
     """
-    if int(n_repeats) != n_repeats or n_repeats < 1:
-        raise ValueError(f"n_repeats must be a positive integer, got {n_repeats!r}")
+    check_whole_number(n_repeats, "n_repeats", 1)
     results = {name: {"regret": [], "spurious": [], "new_domain_excess": []} for name in SELECTORS}
     for _ in range(int(n_repeats)):
         stats = training_statistics(problem, rng, n_domains, n_samples)
