@@ -302,7 +302,8 @@ def greedy_path(
 class _PathSelector(SelectorMixin, BaseEstimator):
     """scikit-learn front end shared by :class:`TGreedy` and :class:`Greedy`."""
 
-    _method = ""
+    def _path(self, stats: DomainStatistics, **options) -> SelectionPath:
+        raise NotImplementedError
 
     def fit(self, X, y, domains=None, unlabeled_X=None):
         """Fit on pooled rows ``X``, targets ``y`` and a vector ``domains`` of domain labels.
@@ -325,10 +326,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             threshold=self.threshold,
             allow_reselect=self.allow_reselect,
         )
-        if self._method == "tgreedy":
-            self.path_ = tgreedy_path(stats, sign=self.sign, **kwargs)
-        else:
-            self.path_ = greedy_path(stats, **kwargs)
+        self.path_ = self._path(stats, **kwargs)
         self.n_features_in_ = stats.n_features
         self.coef_ = self.path_.coef[-1].copy() if self.path_.n_steps else np.zeros(stats.n_features)
         self.selected_features_ = self.path_.support()
@@ -375,7 +373,8 @@ class TGreedy(_PathSelector):
     array([2])
     """
 
-    _method = "tgreedy"
+    def _path(self, stats, **options):
+        return tgreedy_path(stats, sign=self.sign, **options)
 
     def __init__(
         self,
@@ -401,7 +400,8 @@ class Greedy(_PathSelector):
     Parameters are those of :func:`greedy_path` (``n_features_to_select`` is ``n_steps``).
     """
 
-    _method = "greedy"
+    def _path(self, stats, **options):
+        return greedy_path(stats, **options)
 
     def __init__(
         self,
