@@ -19,6 +19,10 @@ Options cover the paper's remarks: the sign convention of T (``sign``), the unbi
 denominator from unlabeled moments (``denominator="unlabeled"``), a stepwise variant that refits
 least squares on the chosen set (``refit="stepwise"``), a maximum number of steps and a stopping
 threshold. The result is a :class:`SelectionPath`.
+
+One driver, :func:`selection_path`, computes the scores and picks the feature; the weight and
+residual updates are two kernels, :mod:`._stagewise` (the paper's algorithm) and :mod:`._stepwise`
+(the least-squares refit).
 """
 from __future__ import annotations
 
@@ -27,16 +31,18 @@ import math
 from numbers import Real
 
 import numpy as np
-from scipy import linalg
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import as_float_array, check_whole_number
+from ._stagewise import StagewiseKernel
+from ._stepwise import StepwiseKernel
 from .statistics import DomainStatistics, _t_statistic_and_moments
 
 __all__ = [
     "SelectionPath",
+    "selection_path",
     "t_statistics",
     "tgreedy_path",
     "greedy_path",
@@ -112,6 +118,11 @@ def t_statistics(residual_covariances: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return _t_statistic_and_moments(residual_covariances, axis=0)
 
 
+#: The kernels behind the driver, by ``refit``: each holds ``coef``, ``residual`` and ``loss`` and adds
+#: the chosen feature with ``add(step, i, mu, score)``.
+_KERNELS = {"stagewise": StagewiseKernel, "stepwise": StepwiseKernel}
+
+
 def _validate_options(n_steps, sign, denominator, refit, threshold, allow_reselect, n_features):
     check_whole_number(n_steps, "n_steps", 1, integral_floats=False)
     if sign not in ("abs", "positive"):
@@ -128,16 +139,26 @@ def _validate_options(n_steps, sign, denominator, refit, threshold, allow_resele
         raise ValueError(f"n_steps={n_steps} exceeds the {n_features} features (each step adds a new one)")
 
 
-def _selection_path(
+def selection_path(
     stats: DomainStatistics,
     method: str,
-    n_steps: int,
-    sign: str,
-    denominator: str,
-    refit: str,
-    threshold: float | None,
-    allow_reselect: bool,
+    n_steps: int = 10,
+    sign: str = "abs",
+    denominator: str = "sample",
+    refit: str = "stagewise",
+    threshold: float | None = None,
+    allow_reselect: bool = False,
 ) -> SelectionPath:
+    """The driver of both selectors (section 3.3): score, pick, hand the pick to a kernel, record.
+
+    ``method`` is ``"tgreedy"`` (score |T_i| or T_i) or ``"greedy"`` (score mu_i^2 / E[X_i^2]);
+    ``refit`` picks the kernel that updates the weights and residuals: ``"stagewise"``
+    (:mod:`._stagewise`, the paper's algorithm) or ``"stepwise"`` (:mod:`._stepwise`, least squares
+    on the chosen set). Options as in :func:`tgreedy_path`, which with :func:`greedy_path` is the
+    usual entry point.
+    """
+    if method not in ("tgreedy", "greedy"):
+        raise ValueError(f"method must be 'tgreedy' or 'greedy', got {method!r}")
     if not isinstance(stats, DomainStatistics):
         raise TypeError(f"expected DomainStatistics, got {type(stats).__name__}")
     n, p = stats.n_domains, stats.n_features
@@ -146,25 +167,14 @@ def _selection_path(
     if np.any(update_second_moment <= 0):
         i = int(np.flatnonzero(update_second_moment <= 0)[0])
         raise ValueError(f"feature {i} has E[X_i^2] = 0 ({denominator} moments); the update divides by it")
-    sample_second_moment = stats.second_moment("sample")
-    xy = stats.xy
-
-    residual = np.array(xy, dtype=np.float64, order="C")  # r_k,i for w = 0
-    coef = np.zeros(p)
+    kernel = _KERNELS[refit](stats, update_second_moment, n_steps, denominator)
     chosen_mask = np.zeros(p, dtype=bool)
-    loss = float(stats.yy.mean())
-    initial_loss = loss
+    initial_loss = kernel.loss
     records = {key: [] for key in ("features", "coef", "t", "score", "mu", "sigma", "loss")}
-    if refit == "stepwise":
-        gram_pooled = stats.unlabeled_xx if denominator == "unlabeled" else None
-        xy_pooled = xy.mean(axis=0)
-        chosen_rows = np.empty((n_steps, n, p))  # xx[:, i, :] of each chosen feature, appended per step
-        chol = np.zeros((n_steps, n_steps))  # lower Cholesky factor of the chosen set's pooled Gram
-        support: list[int] = []
     stop_reason = "n_steps"
 
     for step in range(n_steps):
-        t, mu, sigma = t_statistics(residual)
+        t, mu, sigma = t_statistics(kernel.residual)
         if method == "tgreedy":
             score = np.abs(t) if sign == "abs" else t.copy()
         else:
@@ -178,46 +188,15 @@ def _selection_path(
         if threshold is not None and not score[i] >= threshold:
             stop_reason = "threshold"
             break
-        if refit == "stagewise":
-            delta = mu[i] / update_second_moment[i]
-            coef[i] += delta
-            # xx_k is symmetric: row i is column i. The score tells lazily computed statistics which
-            # rows to compute with it (the likely next picks).
-            residual -= delta * stats.gram_row(i, priority=score, remaining=n_steps - step)
-            loss += -2.0 * delta * mu[i] + delta * delta * sample_second_moment[i]
-        else:
-            support.append(i)
-            chosen_rows[step] = stats.gram_row(i, priority=score, remaining=n_steps - step)
-            idx = np.asarray(support)
-            # Grow the Cholesky factor of the pooled Gram of the chosen set by one row: O(k^2) a step.
-            if gram_pooled is None:
-                column = chosen_rows[step][:, idx].mean(axis=0)
-            else:
-                column = gram_pooled[i, idx]
-            off = linalg.solve_triangular(chol[:step, :step], column[:step], lower=True, check_finite=False)
-            pivot = column[step] - off @ off
-            if not pivot > 1e-12 * column[step]:
-                raise ValueError(
-                    f"step {step + 1}: feature {i} is linearly dependent on the chosen features "
-                    f"{idx[:-1].tolist()}; the stepwise least-squares refit is singular"
-                )
-            chol[step, :step] = off
-            chol[step, step] = np.sqrt(pivot)
-            new = linalg.cho_solve((chol[: step + 1, : step + 1], True), xy_pooled[idx], check_finite=False)
-            coef[:] = 0.0
-            coef[idx] = new
-            # r_k = E[X Y|d_k] - E[X X^T|d_k] w, with w supported on the chosen set (one gemv)
-            residual = xy - (new @ chosen_rows[: step + 1].reshape(step + 1, n * p)).reshape(n, p)
-            # w^T E[XX^T|d_k] w = w.(E[XY|d_k] - r_k), so the loss needs no p x p product
-            loss = float(np.mean(stats.yy - coef @ xy.T - (residual @ coef)))
+        kernel.add(step, i, mu, score)
         chosen_mask[i] = True
         records["features"].append(i)
-        records["coef"].append(coef.copy())
+        records["coef"].append(kernel.coef.copy())
         records["t"].append(t[i])
         records["score"].append(score[i])
         records["mu"].append(mu[i])
         records["sigma"].append(sigma[i])
-        records["loss"].append(loss)
+        records["loss"].append(kernel.loss)
 
     options = dict(
         n_steps=n_steps, sign=sign, denominator=denominator, refit=refit,
@@ -279,7 +258,7 @@ def tgreedy_path(
     -------
     SelectionPath
     """
-    return _selection_path(stats, "tgreedy", n_steps, sign, denominator, refit, threshold, allow_reselect)
+    return selection_path(stats, "tgreedy", n_steps, sign, denominator, refit, threshold, allow_reselect)
 
 
 def greedy_path(
@@ -296,7 +275,7 @@ def greedy_path(
     The score of feature i is the decrease mu_i^2 / E[X_i^2] that the shared update achieves.
     Options as in :func:`tgreedy_path`; ``threshold`` applies to the loss decrease.
     """
-    return _selection_path(stats, "greedy", n_steps, "abs", denominator, refit, threshold, allow_reselect)
+    return selection_path(stats, "greedy", n_steps, "abs", denominator, refit, threshold, allow_reselect)
 
 
 class _PathSelector(SelectorMixin, BaseEstimator):
