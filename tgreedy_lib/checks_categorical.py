@@ -73,6 +73,14 @@ def distribution_family(kind: str, n_values: int, m: int, rng: np.random.Generat
     return p, q
 
 
+def _exact_list(values, limit: int = 30):
+    """Parameters as they are (Fractions as ``"p/q"``, floats unrounded), or ``None`` past ``limit`` entries."""
+    values = list(values)
+    if len(values) > limit:
+        return None
+    return [v if isinstance(v, Fraction) else float(v) for v in values]
+
+
 def _value_counts_for(m: int, cap: int) -> list[int]:
     return sorted({max(1, min(cap, v)) for v in (2, m // 4, m, 4 * m)})
 
@@ -92,7 +100,7 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     worst = {"ratio": -np.inf}
     lowest = np.inf
 
-    def consider(p, q, m, label):
+    def consider(p, q, m, label, exact_p=None, exact_q=None):
         nonlocal trials, lowest
         trials += 1
         bias = cat.expected_gini_estimate_eq14(p, q, m) - cat.expected_gini_error(p, q, m)
@@ -100,11 +108,13 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         ratio = bias * 2 * m
         if ratio > worst["ratio"]:
             worst.update(ratio=ratio, bias=bias, m=m, family=label, n_values=len(p),
-                         p=np.round(p, 6)[:8].tolist(), q=np.round(q, 6)[:8].tolist())
+                         p=_exact_list(p if exact_p is None else exact_p),
+                         q=_exact_list(q if exact_q is None else exact_q))
 
     for m in sizes:
         # the analytic maximizer: m equally likely values whose labels are deterministic
-        consider(np.full(m, 1 / m), (np.arange(m) % 2).astype(float), m, "m values, p=1/m, q in {0,1}")
+        consider(np.full(m, 1 / m), (np.arange(m) % 2).astype(float), m, "m values, p=1/m, q in {0,1}",
+                 exact_p=[Fraction(1, m)] * m, exact_q=[Fraction(i % 2) for i in range(m)])
         for n_values in {1, 2, max(1, m // 2), 2 * m, 5 * m}:
             for _ in range(2 if quick else 5):
                 p = rng.dirichlet(np.full(n_values, rng.choice([0.3, 1.0, 5.0])))
@@ -147,13 +157,20 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         trials=trials,
         worst_case={
             "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
-                           "p_first": worst["p"], "q_first": worst["q"],
-                           "observed_over_bound": float(worst["ratio"]),
+                           "p": worst["p"], "q": worst["q"],
                            "smallest_signed_bias": float(lowest),
                            "simulation_largest_z": round(largest_z, 3),
                            "sup_over_distributions_at_this_m": float((1 - 1 / worst["m"]) ** (worst["m"] - 1) / (2 * worst["m"]))},
             "observed": float(worst["bias"]),
             "bound": 1 / (2 * worst["m"]),
+            "ratio": float(worst["ratio"]),
+        },
+        summary={
+            "worst_case": (f"largest bias / (1/(2m)) searched: {worst['ratio']:.4g} at m = {worst['m']} "
+                           f"({worst['family']}): E[l_hat] - E[l(h_Gini)] = {worst['bias']:.4g}"
+                           + (" (tight)" if worst["ratio"] >= 1 - 1e-12 else "")),
+            "holds_instead": (f"the signed 0 <= E[l_hat] - E[l(h_Gini)] <= 1/(2m) also holds (smallest signed bias "
+                              f"{lowest:.2g})") if holds else "see the worst case",
         },
         corrected_claim=None if holds else "see parameters",
     )
@@ -232,6 +249,13 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
                            "lemma3_or_lemma7_failures": len(lemma_failures)},
             "observed": worst["quantile"],
             "bound": worst["bound"],
+            "ratio": float(worst["ratio"]),
+        },
+        summary={
+            "worst_case": (f"largest (1-delta)-quantile / bound searched: {worst['quantile']:.3g} / "
+                           f"{worst['bound']:.4g} = {worst['ratio']:.3g} (m = {worst['m']}, |V| = {worst['n_values']}, "
+                           f"{worst['family']}, delta = {worst['delta']:g}, {simulations} simulated training sets)"),
+            "holds_instead": f"the proof's explicit bound is below 1 only from m = {smallest_useful_m:.3g}",
         },
         corrected_claim=None if holds else f"explicit bounds exceeded in {lemma_failures[:3]}",
     )
@@ -290,6 +314,7 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
                         worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m, delta=delta,
                                      n_values=n_values, family=kind, exceed=float(np.mean(deviation > bound)))
     holds = worst["exceed"] <= worst["delta"] and not lemma_failures
+    useful_m = first_m_below(lambda m: cat.theorem4_bound(m, 0.05), 1.0)
     return CheckResult(
         id="categorical.theorem4",
         claim=THEOREM4_CLAIM,
@@ -300,13 +325,20 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
                            "delta": worst["delta"], "simulated_training_sets": simulations,
                            "statistic": "empirical (1-delta)-quantile of |l(h_Bayes) - E l(h_Bayes)|",
                            "largest_rate_constant": round(max(rate_constants), 4),
-                           "explicit_bound_below_1_from_m": first_m_below(lambda m: cat.theorem4_bound(m, 0.05), 1.0),
+                           "explicit_bound_below_1_from_m": useful_m,
                            "lemma_terms_worst_quantile_over_bound": {k: round(v, 4) for k, v in lemma_worst.items()},
                            "settings_with_nonempty_V3": heavy_parts_seen,
                            "lemma_failures": len(lemma_failures),
                            "note": "Lemma 11, used by Lemma 12, fails as printed: see categorical.lemma11"},
             "observed": worst["quantile"],
             "bound": worst["bound"],
+            "ratio": float(worst["ratio"]),
+        },
+        summary={
+            "worst_case": (f"largest (1-delta)-quantile / bound searched: {worst['quantile']:.3g} / "
+                           f"{worst['bound']:.4g} = {worst['ratio']:.3g} (m = {worst['m']}, |V| = {worst['n_values']}, "
+                           f"{worst['family']}, delta = {worst['delta']:g}, {simulations} simulated training sets)"),
+            "holds_instead": f"the explicit bound is below 1 only from m = {useful_m:.3g}",
         },
         corrected_claim=None if holds else f"explicit bounds exceeded: {lemma_failures[:3]}",
     )
@@ -415,20 +447,23 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     # --- part 2b: direct search over distributions (random, families, Nelder-Mead)
     worst = {"ratio": -np.inf}
 
-    def consider(p, q, m, label):
+    def consider(p, q, m, label, exact_p=None, exact_q=None):
         nonlocal trials
         trials += 1
         bias = cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)
         bound = cat.bayes_bias_bound(p, m, 3)
         if bias / bound > worst["ratio"]:
             worst.update(ratio=bias / bound, bias=bias, bound=bound, m=m, family=label,
-                         n_values=len(p), p=np.round(p, 6)[:6].tolist(), q=np.round(q, 6)[:6].tolist())
+                         n_values=len(p), p=_exact_list(p if exact_p is None else exact_p),
+                         q=_exact_list(q if exact_q is None else exact_q))
 
     sizes = [1, 2, 3, 4, 6, 10, 20] if quick else [1, 2, 3, 4, 6, 10, 20, 50]
     for m in sizes:
-        for q_value in (1.0, 0.75, float(arguments[min(m, K)])):
-            consider(np.full(50 * m, 1 / (50 * m)), np.full(50 * m, q_value), m, f"uniform over 50m values, q={q_value:.4g}")
-            consider(np.array([1.0]), np.array([q_value]), m, f"one value, q={q_value:.4g}")
+        for q_value in (Fraction(1), Fraction(3, 4), float(arguments[min(m, K)])):
+            consider(np.full(50 * m, 1 / (50 * m)), np.full(50 * m, float(q_value)), m,
+                     f"uniform over 50m values, q={float(q_value):.4g}")
+            consider(np.array([1.0]), np.array([float(q_value)]), m, f"one value, q={float(q_value):.4g}",
+                     exact_p=[Fraction(1)], exact_q=[q_value])
         n_values = 4
         def negative_ratio(z, m=m, n_values=n_values):
             p = np.exp(z[:n_values] - z[:n_values].max())
@@ -454,8 +489,7 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         trials=trials,
         worst_case={
             "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
-                           "p_first": worst["p"], "q_first": worst["q"],
-                           "observed_over_bound": float(worst["ratio"]),
+                           "p": worst["p"], "q": worst["q"],
                            "tolerance": "ratio <= 1 + 1e-9 (equality cases differ from the bound by rounding)",
                            "optimality_smallest_gap": float(optimality_gap),
                            "optimality_certificate_min": float(certificate_min),
@@ -466,6 +500,16 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
                            "proof_step_k2_with_Pr_le_half": float(-weak_k2.fun)},
             "observed": float(worst["bias"]),
             "bound": float(worst["bound"]),
+            "ratio": float(worst["ratio"]),
+        },
+        summary={
+            "worst_case": (f"largest bias / bound searched: {worst['bias']:.4g} / {worst['bound']:.4g} = "
+                           f"{worst['ratio']:.4g} ({worst['family']}, m = {worst['m']})"
+                           + (" (tight)" if worst["ratio"] >= 1 - 1e-9 else "")
+                           + f"; per count k, max_q t_k / b_k is largest at k = {worst_k}: "
+                           f"{float(per_count_ratio[worst_k]):.4g}"),
+            "holds_instead": "the proof's displayed optimal rule has 0 and 1 swapped"
+                             if holds else "see the worst case",
         },
         corrected_claim=None if holds else "see parameters",
     )
