@@ -125,7 +125,7 @@ def write_figures(results: dict, out_dir) -> list[pathlib.Path]:
     """Figures 1-4 as PNG and PDF for whichever results are present."""
     import matplotlib.pyplot as plt
 
-    from .. import figures
+    from ..plotting import paper_figures as figures
 
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

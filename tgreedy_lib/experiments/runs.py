@@ -19,8 +19,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..evaluation import path_scores, roc_auc
-from ..selection import SelectionPath, greedy_path, tgreedy_path
+from ..domain_adaptation.evaluation import path_scores, roc_auc
+from ..domain_adaptation.selection import SelectionPath, greedy_path, tgreedy_path
 from . import domains
 from .inputs import ExperimentFeatures
 

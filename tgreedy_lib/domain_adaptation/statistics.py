@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_float_array, check_finite
+from .._validation import as_float_array, check_finite
 
 __all__ = ["DomainStatistics"]
 

@@ -15,8 +15,8 @@ import numpy as np
 from scipy.stats import binom
 from scipy.optimize import minimize, minimize_scalar
 
-from . import categorical as cat
-from .verify import CheckResult, register_check
+from .. import categorical as cat
+from .registry import CheckResult, register_check
 
 __all__ = [
     "theorem1_check",

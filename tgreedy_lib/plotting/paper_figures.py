@@ -32,7 +32,7 @@ __all__ = [
 
 COLORS = {"greedy": "tab:red", "tgreedy": "tab:blue"}
 LABELS = {"greedy": "greedy", "tgreedy": "T-greedy"}
-from .datasets import CIFAR10_CLASSES  # noqa: E402  (one list of class names)
+from ..datasets import CIFAR10_CLASSES  # noqa: E402  (one list of class names)
 #: The splits the paper's Figures 1 and 2 show, left to right (held-out digit).
 PAPER_TWO_VS_OTHER_PANELS = (9, 3, 6, 1)
 #: Figure 3's splits: the paper names only the first ('9' held out); the others are our choice.

@@ -31,7 +31,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from .selfnormalized import self_normalized_ratio
+from .self_normalized import self_normalized_ratio
 from .simulate import domain_effects, symmetric_noise
 
 __all__ = [
@@ -208,7 +208,7 @@ def failure_probability_exact(distribution: str, n: int, c) -> np.ndarray:
 
 def failure_probability_monte_carlo(rng: np.random.Generator, distribution: str, n: int, c,
                                     n_trials: int = 20000, df: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
-    """Monte Carlo ``Pr[|T| > c]`` for one feature (any law of :mod:`tgreedy_lib.simulate`), with its s.e."""
+    """Monte Carlo ``Pr[|T| > c]`` for one feature (any law of :mod:`tgreedy_lib.domain_adaptation.theory.simulate`), with its s.e."""
     n = _check_domains(n)
     n_trials = _check_count(n_trials, "n_trials", 2)
     z = symmetric_noise(rng, distribution, (n, n_trials), df=df)

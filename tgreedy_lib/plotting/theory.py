@@ -11,9 +11,9 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from . import selfnormalized as sn
-from . import tstat_bounds as tb
-from .simulate import describe_distribution
+from ..domain_adaptation.theory import self_normalized as sn
+from ..domain_adaptation.theory import t_bounds as tb
+from ..domain_adaptation.theory.simulate import describe_distribution
 
 __all__ = [
     "plot_self_normalized_tails",
@@ -26,7 +26,7 @@ __all__ = [
     "plot_sweep",
 ]
 
-from .figures import COLORS, LABELS  # one colour and name per method across the collection
+from .paper_figures import COLORS, LABELS  # one colour and name per method across the collection
 
 
 def _axes(ax):

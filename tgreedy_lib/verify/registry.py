@@ -43,7 +43,7 @@ __all__ = ["CheckResult", "register_check", "available_checks", "run_checks", "m
            "markdown_table", "update_readme", "README_BEGIN", "README_END"]
 
 #: Modules that register checks when imported (missing ones are skipped).
-CHECK_MODULES = ("tgreedy_lib.checks_domains", "tgreedy_lib.checks_categorical")
+CHECK_MODULES = ("tgreedy_lib.verify.domain_adaptation", "tgreedy_lib.verify.categorical")
 
 
 @dataclasses.dataclass

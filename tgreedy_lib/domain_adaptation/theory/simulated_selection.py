@@ -1,9 +1,9 @@
 """T-greedy against greedy on simulated domains (paper, section 3.3 and the claims of section 4).
 
-Training domains are drawn from a :class:`tgreedy_lib.simulate.DomainProblem`, either as
+Training domains are drawn from a :class:`tgreedy_lib.domain_adaptation.theory.simulate.DomainProblem`, either as
 population moments (``n_samples=None``: the paper's abstraction of section 2, where
 ``E[XY|d_k]`` and ``E[XX'|d_k]`` are known) or as ``n_samples`` draws per domain.
-Both selectors run on the same :class:`tgreedy_lib.stats.DomainStatistics`, and each
+Both selectors run on the same :class:`tgreedy_lib.domain_adaptation.statistics.DomainStatistics`, and each
 path is scored by its regret on a *new* random domain, ``||w - E[XY]||^2`` (exact,
 section 3.1), and by how many spurious features it picked.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .selection import greedy_path, tgreedy_path
+from ..selection import greedy_path, tgreedy_path
 from .simulate import DomainProblem, risk_on_domains
-from .stats import DomainStatistics
+from ..statistics import DomainStatistics
 
 __all__ = ["SELECTORS", "training_statistics", "run_selectors", "compare_selectors", "sweep_selectors"]
 
@@ -71,7 +71,7 @@ def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domain
     Parameters
     ----------
     problem : DomainProblem
-        The simulated world (see :func:`tgreedy_lib.simulate.make_problem`).
+        The simulated world (see :func:`tgreedy_lib.domain_adaptation.theory.simulate.make_problem`).
     rng : numpy.random.Generator
         Seeded source of all randomness.
     n_domains : int

@@ -1,12 +1,12 @@
-"""Tests of tgreedy_lib.tstat_bounds: Theorem 1's algebra and coverage, Corollary 3's constants."""
+"""Tests of tgreedy_lib.domain_adaptation.theory.t_bounds: Theorem 1's algebra and coverage, Corollary 3's constants."""
 import math
 
 import numpy as np
 import pytest
 from scipy import stats
 
-from tgreedy_lib import tstat_bounds as tb
-from tgreedy_lib.simulate import symmetric_noise
+from tgreedy_lib.domain_adaptation.theory import t_bounds as tb
+from tgreedy_lib.domain_adaptation.theory.simulate import symmetric_noise
 
 
 @pytest.mark.parametrize("distribution", ["gaussian", "cauchy", "rademacher", "pareto"])
@@ -125,7 +125,7 @@ def test_bad_delta_raises(delta):
 
 
 def test_t_statistic_agrees_with_the_selectors():
-    from tgreedy_lib.selection import t_statistics
+    from tgreedy_lib.domain_adaptation.selection import t_statistics
 
     effects = symmetric_noise(np.random.default_rng(12), "laplace", (9, 40))
     np.testing.assert_allclose(tb.t_statistic(effects), t_statistics(effects)[0])

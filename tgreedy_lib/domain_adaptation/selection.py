@@ -32,8 +32,8 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import as_float_array
-from .stats import DomainStatistics
+from .._validation import as_float_array
+from .statistics import DomainStatistics
 
 __all__ = [
     "SelectionPath",
