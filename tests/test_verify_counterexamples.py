@@ -132,7 +132,7 @@ def test_lemma11_quoted_cases_recomputed_exactly(records):
 
 
 def test_lemma11_fast_code_matches_the_exact_sum():
-    from tgreedy_lib.checks_categorical import lemma11_failure_probability
+    from tgreedy_lib.verify.categorical import lemma11_failure_probability
 
     for k, q, delta in ((53, Fraction(63, 100), "0.01"), (200, Fraction(3, 5), "0.0001"), (7, Fraction(1, 2), "0.5"),
                         (1, Fraction(1), "0.1"), (8, Fraction(5, 8), "exp(-1/2)")):
