@@ -145,7 +145,7 @@ def test_lemma11_fast_code_matches_the_exact_sum():
 
 
 def test_theorem1_size_condition_thresholds(records):
-    cases = {c["parameters"]["n"]: c["value"] for c in records["domains.theorem1"]["cases"]}
+    cases = {c["parameters"]["n"]: c["value"] for c in records["domains.theorem1"]["cases"] if "value" in c}
     for n in (8, 9):
         threshold = 2 * mpmath.exp(-mpmath.mpf(n) / 8)
         assert close(cases[n], threshold, 1e-14)
@@ -184,6 +184,20 @@ def test_theorem1_worst_case_recomputed(records):
     failure = 1 - (1 - per_feature) ** f
     assert close(failure, worst["observed"], 1e-9)
     assert worst["observed"] <= worst["bound"]
+
+
+def test_theorem1_fails_outside_its_size_condition(records):
+    (case,) = [c for c in records["domains.theorem1"]["cases"] if "value" not in c]
+    p = case["parameters"]
+    n, delta, f = p["n"], mpmath.mpf(str(p["delta"])), p["n_features"]
+    assert f > (delta / 2) * mpmath.exp(mpmath.mpf(n) / 8)  # outside the condition
+
+    def failure(features):
+        c = mpmath.sqrt(4 * mpmath.log(2 * features / delta))
+        return 1 - (1 - t_failure_exact("Rademacher", n, c)) ** features
+
+    assert close(failure(f), case["observed"], 1e-9) and failure(f) > delta
+    assert all(failure(g) <= delta for g in range(1, f))  # the fewest such features
 
 
 # ----------------------------------------------------------------------------- Theorem 2

@@ -297,6 +297,8 @@ def _t_abs_samples(rng, law, n, n_trials):
 
 #: n at which the README quotes the smallest delta that Theorem 1's size condition lets through.
 THEOREM1_THRESHOLD_N = (8, 9, 16)
+#: (n, delta) at which the check finds the fewest features that break the width outside the size condition.
+THEOREM1_OUTSIDE = ((8, 0.05),)
 
 
 @register_check("domains.theorem1", THEOREM1_CLAIM)
@@ -356,6 +358,18 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
     thresholds = [{"label": "smallest delta at which the size condition admits one feature",
                    "parameters": {"n": n, "n_features": 1, "formula": "2 exp(-n/8)"},
                    "value": 2.0 * math.exp(-n / 8.0)} for n in THEOREM1_THRESHOLD_N]
+    # Outside the condition: the fewest independent Rademacher-type features at which the width fails (exact).
+    outside = []
+    for n, delta in THEOREM1_OUTSIDE:
+        for f in range(1, 100_000):
+            p_fail = float(tb.failure_probability_exact("rademacher", n, float(tb.paper_factor(f, delta))))
+            failure = float(1.0 - tb.coverage_independent(p_fail, f))
+            if failure > delta:
+                outside.append({"label": "outside the size condition: fewest features at which the width fails",
+                                "parameters": {"n": n, "delta": delta, "n_features": f, "law": "Rademacher",
+                                               "largest_admitted": float(tb.max_features(n, delta))},
+                                "observed": failure, "bound": delta, "ratio": failure / delta})
+                break
     parameters = {"n": worst["n"], "delta": worst["delta"], "n_features": worst["n_features"],
                   "law": worst["law"], "union_bound_failure": worst["union"]}
     if worst["standard_error"] is not None:
@@ -372,14 +386,17 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
             "bound": worst["delta"],
             "ratio": worst["ratio"],
         },
-        cases=thresholds,
+        cases=thresholds + outside,
         summary={
             "worst_case": (f"largest Pr[some feature uncovered] / delta searched: {worst['failure']:.4g} / "
                            f"{worst['delta']:g} = {worst['ratio']:.4g} (n = {worst['n']}, |F| = {worst['n_features']}, "
                            f"{worst['law']}); the size condition |F| <= (delta/2) e^(n/8) admits a feature "
                            f"only when delta >= 2 e^(-n/8): {threshold_text}"),
-            "holds_instead": "without the size condition the constant-4 width fails (notebook 04)" if holds else
-                             "see the worst case",
+            "holds_instead": ("without the size condition the constant-4 width fails: " + "; ".join(
+                f"{c['parameters']['n_features']} independent Rademacher-type features at n = {c['parameters']['n']}, "
+                f"delta = {c['parameters']['delta']:g} fail with probability {c['observed']:.3g} "
+                f"({c['ratio']:.3g} delta; the condition admits {c['parameters']['largest_admitted']:.3g})"
+                for c in outside) + " (notebook 04)") if holds else "see the worst case",
         },
         corrected_claim=None if holds else (
             "Pr[some feature uncovered] exceeded delta; see the worst case. The proof's inequality "
