@@ -5,6 +5,9 @@ Registered with :func:`tgreedy_lib.verify.register_check` under the ids
 Exact quantities are binomial sums (:mod:`tgreedy_lib.categorical`); the
 concentration statements are checked by simulating training sets with the
 generator handed in by the registry, so the same command gives the same JSON.
+Each worst case is the largest ratio of the observed quantity (a bias, a simulated
+quantile, a failure probability) to its printed bound, with its parameters unrounded and
+rational where they are exact.
 """
 from __future__ import annotations
 

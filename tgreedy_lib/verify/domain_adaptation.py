@@ -4,7 +4,10 @@ Registers ``domains.theorem1``, ``domains.theorem2`` and ``domains.corollary3`` 
 :func:`tgreedy_lib.verify.register_check`. Each check searches symmetric laws for
 the worst case of the printed statement, using exact computations where they exist
 (sign-pattern enumeration, binomial and Student t/Beta laws) and seeded Monte Carlo
-elsewhere, and states the corrected claim where the printed one fails.
+elsewhere, and states the corrected claim where the printed one fails. The worst case
+is the largest ratio of the observed probability to the printed bound (``exp(-t/2)`` or
+``delta``), with exact parameters; a Monte Carlo case competes with its estimate less
+:data:`MC_MARGIN_SE` standard errors, so that noise alone cannot make it the worst.
 
 ``trials`` counts the configurations checked (a law with its parameters: n, and for
 Theorem 1 and Corollary 3 also delta, |F|, p, q), each one exact or estimated from
@@ -42,11 +45,6 @@ COROLLARY3_CLAIM = (
 MONTE_CARLO_LAWS = ("cauchy", "slash", "pareto", "contaminated", "laplace", "uniform", "bimodal", "student_t")
 #: Monte Carlo estimates count as a violation only beyond this many standard errors.
 MC_MARGIN_SE = 4.0
-
-
-def _left_of(atom: float) -> float:
-    """A ``t`` just below an atom of the ratio (the supremum of a step-minus-bound is approached there)."""
-    return float(atom * (1.0 - 1e-9))
 
 
 #: Decimal places of the exact ``t`` placed just below an atom of a discrete ratio.
