@@ -192,15 +192,16 @@ def test_run_two_vs_other_curves_have_one_value_per_step():
     check_curves(result, 2, 6)
     assert result["experiment"] == "mnist-2-vs-other"
     assert [s["target"] for s in result["splits"]] == [9, 3]
-    # T-greedy |T| picks by |T|: its first pick has the largest |T| of all features at w = 0
+    # T-greedy (the library's |T|) picks by |T|: its first pick has the largest |T| of all features at w = 0
     full = run_two_vs_other(f, n_steps=1)
-    firsts = np.abs(np.asarray(full["curves"]["tgreedy-abs"]["t_statistic"])[:, 0])
+    firsts = np.abs(np.asarray(full["curves"]["tgreedy"]["t_statistic"])[:, 0])
     assert (firsts >= np.abs(np.asarray(full["curves"]["greedy"]["t_statistic"])[:, 0]) - 1e-12).all()
     # the paper's T-greedy (signed, i* = arg max T_i): its first pick has the largest signed T
-    signed = np.asarray(full["curves"]["tgreedy"]["t_statistic"])[:, 0]
-    for other in ("greedy", "greedy-stepwise", "tgreedy-abs"):
+    signed = np.asarray(full["curves"]["tgreedy-signed"]["t_statistic"])[:, 0]
+    for other in ("greedy", "greedy-stepwise", "tgreedy"):
         assert (signed >= np.asarray(full["curves"][other]["t_statistic"])[:, 0] - 1e-12).all()
-    assert full["readings"]["tgreedy"]["options"]["sign"] == "positive"
+    assert full["readings"]["tgreedy-signed"]["options"]["sign"] == "positive"
+    assert full["readings"]["greedy-stepwise"]["options"]["refit"] == "stepwise"
     assert full["design"]["target_per_class"] == 1000
     with pytest.raises(ValueError, match="n_steps"):
         run_two_vs_other(f, n_steps=0)
@@ -356,17 +357,18 @@ def test_the_evaluator_reads_the_comparison_and_marks_missing_results():
     f = synthetic_features()
     result = run_two_vs_other(f, n_steps=6, targets=(9, 3, 1))
     paper = claims.all_claims({"mnist-2-vs-other": result})
-    swapped = {**result, "curves": {**result["curves"], "tgreedy": result["curves"]["tgreedy-abs"]}}
+    swapped = {**result, "curves": {**result["curves"], "tgreedy-signed": result["curves"]["tgreedy"]}}
     abs_t = claims.all_claims({"mnist-2-vs-other": swapped}, "paper")
     assert claims.all_claims({"mnist-2-vs-other": result}, "abs-T") == abs_t
     by_id = {c["id"]: c for c in paper}
     assert by_id["fig2.t_higher"]["values"]["share_higher"] == pytest.approx(float(
-        (np.abs(result["curves"]["tgreedy"]["t_statistic"]) > np.abs(result["curves"]["greedy"]["t_statistic"])).mean()))
+        (np.abs(result["curves"]["tgreedy-signed"]["t_statistic"])
+         > np.abs(result["curves"]["greedy"]["t_statistic"])).mean()))
     assert by_id["intro.even"]["verdict"] == claims.NOT_RUN
     assert by_id["disc.variability"]["verdict"] != claims.NOT_RUN
-    # a result written before the readings existed ranked by |T|: it counts as "tgreedy-abs"
+    # a result written before the readings existed holds "greedy" and "tgreedy" (|T|) only
     legacy = {k: v for k, v in result.items() if k != "readings"}
-    legacy["curves"] = {"greedy": result["curves"]["greedy"], "tgreedy": result["curves"]["tgreedy-abs"]}
+    legacy["curves"] = {"greedy": result["curves"]["greedy"], "tgreedy": result["curves"]["tgreedy"]}
     assert claims.all_claims({"mnist-2-vs-other": legacy}, "abs-T") == abs_t
     assert {c["verdict"] for c in claims.all_claims({"mnist-2-vs-other": legacy}, "paper")} == {claims.NOT_RUN}
     with pytest.raises(ValueError, match="comparison"):
@@ -493,7 +495,7 @@ def test_run_on_data_from_idx_files_and_from_arrays(tmp_path):
     assert two["experiment"] == "blobs-2-vs-other" and sim["experiment"] == "blobs-similarity"
     assert len(sim["splits"]) == 6 and two["n_features"] == 4 and sim["n_features"] == 3
     for result in (two, sim):
-        assert set(result["curves"]) == {"greedy", "tgreedy", "tgreedy-abs", "greedy-stepwise"}
+        assert set(result["curves"]) == {"greedy", "tgreedy-signed", "tgreedy", "greedy-stepwise"}
     assert out["features"]["train_size"] == 180 and out["features"]["dataset"] == "blobs"
     by_id = {c["id"]: c for c in out["claims"]}
     assert by_id["fig2.greedy_random"]["verdict"] == claims.NOT_RUN  # no class '9' here

@@ -138,7 +138,7 @@ def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_fil
         Default: the paper's settings, all given training examples (``train_per_class=None``) and
         ``n_pairs`` pairs.
     methods : sequence of str
-        Selector readings (default: all of :data:`tgreedy_lib.experiments.readings.READINGS`).
+        Registered selector names (default: every reading of :mod:`tgreedy_lib.experiments.readings`).
     name : str
         Recorded as the data set's name.
     progress : callable, optional

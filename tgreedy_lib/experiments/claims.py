@@ -625,16 +625,6 @@ CLAIM_IDS = tuple(c.id for c in CLAIMS)
 
 # --------------------------------------------------------------------------- the evaluator
 
-def _legacy(result: dict) -> dict:
-    """Results written before the readings existed ranked T-greedy by |T|: rename that curve."""
-    if result is None or "curves" not in result or "readings" in result:
-        return result
-    curves = dict(result["curves"])
-    if "tgreedy" in curves:
-        curves["tgreedy-abs"] = curves.pop("tgreedy")
-    return {**result, "curves": curves}
-
-
 def comparison_view(results: dict, comparison: str = PAPER_COMPARISON) -> dict:
     """``results`` with each result's curves ``greedy`` / ``tgreedy`` set to the comparison's two readings.
 
@@ -643,7 +633,6 @@ def comparison_view(results: dict, comparison: str = PAPER_COMPARISON) -> dict:
     greedy, tgreedy = comparison_pair(comparison)
     view = {}
     for name, result in results.items():
-        result = _legacy(result)
         if result is None:
             continue
         if "curves" not in result:

@@ -10,12 +10,13 @@ import time
 
 import numpy as np
 
+from .. import _json
 from . import claims as claims_module
 from . import runs, seeds
 from .design import EARLIER_DESIGN, PAPER_DESIGN, Design
 from . import inputs
 from .inputs import ExperimentFeatures, load_experiment_features
-from .readings import COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, READINGS
+from .readings import ALL_READINGS, COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, PAPER_READINGS, reading_json
 
 DESIGNS = {"paper": PAPER_DESIGN, "earlier": EARLIER_DESIGN}
 
@@ -90,19 +91,9 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
     return result
 
 
-def _json_default(value):
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (np.floating,)):
-        return float(value)
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    raise TypeError(f"not JSON serializable: {type(value).__name__}")
-
-
 def write_json(path: pathlib.Path, payload) -> None:
-    """Write ``payload`` as indented JSON (numpy scalars converted)."""
-    path.write_text(json.dumps(payload, indent=1, default=_json_default) + "\n")
+    """Write ``payload`` as indented JSON (numpy scalars converted; see :mod:`tgreedy_lib._json`)."""
+    _json.write_json(path, payload, indent=1)
 
 
 def read_results(out_dir) -> dict:
@@ -117,7 +108,8 @@ def read_results(out_dir) -> dict:
 
 
 def _readings_text() -> str:
-    return "".join(f"- `{name}`: {r.label}. Reads: \"{r.quote}\"\n" for name, r in READINGS.items())
+    return "".join(f"- `{name}`: {reading_json(name)['label']}. Reads: \"{reading_json(name)['quote']}\"\n"
+                   for name in ALL_READINGS)
 
 
 def write_outputs(results: dict, out_dir, figures: bool = True) -> list[pathlib.Path]:
@@ -134,7 +126,7 @@ def write_outputs(results: dict, out_dir, figures: bool = True) -> list[pathlib.
     designs = {name: r.get("design") for name, r in results.items() if r.get("design")}
     write_json(out_dir / "claims.json", {"claims": table, "counts": claims_module.verdict_counts(table),
                                          "comparisons": tables, "comparison_labels": COMPARISON_LABELS,
-                                         "readings": {k: r.as_json() for k, r in READINGS.items()},
+                                         "readings": {k: reading_json(k) for k in ALL_READINGS},
                                          "results_used": sources, "designs": designs, "seeds": 1})
     (out_dir / "claims.md").write_text(
         "# The paper's claims against our measurements\n\n"
@@ -171,7 +163,7 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
     """
     import matplotlib.pyplot as plt
 
-    from .. import figures as figures_module
+    from ..plotting import paper_figures as figures_module
 
     out_dir = pathlib.Path(out_dir)
     primary = next(iter(per_map))
@@ -197,7 +189,7 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
     timings = {**(timings or {}), "stages_summed_over_seeds": stages}
     payload = {"claims": table, "counts": claims_module.verdict_counts(table), "seeds": n_seeds,
                "primary_feature_map": primary, "comparisons": tables, "comparison_labels": COMPARISON_LABELS,
-               "feature_maps": by_map, "readings": {k: r.as_json() for k, r in READINGS.items()},
+               "feature_maps": by_map, "readings": {k: reading_json(k) for k in ALL_READINGS},
                "probe_accuracy": probes, "designs": [json.loads(d) for d in designs], "results_used": data,
                "timings": timings}
     write_json(out_dir / "claims.json", payload)
@@ -239,11 +231,16 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
     return written
 
 
+def _paper_pair(result: dict):
+    """The paper's two readings when the result has them (Figures 2-4 draw those), else every selector in it."""
+    return PAPER_READINGS if all(m in result.get("curves", {}) for m in PAPER_READINGS) else None
+
+
 def write_figures(results: dict, out_dir) -> list[pathlib.Path]:
     """Figures 1-4 as PNG and PDF for whichever results are present."""
     import matplotlib.pyplot as plt
 
-    from .. import figures
+    from ..plotting import paper_figures as figures
 
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -251,17 +248,19 @@ def write_figures(results: dict, out_dir) -> list[pathlib.Path]:
     two = results.get("mnist-2-vs-other")
     if two:
         for name, draw in (("figure1", figures.figure1), ("figure2", figures.figure2)):
-            fig = draw(two)
+            fig = draw(two) if draw is figures.figure1 else draw(two, methods=_paper_pair(two))
             written += figures.save_figure(fig, out_dir, name)
             plt.close(fig)
     similarity = [results.get("mnist-similarity"), results.get("cifar-similarity")]
     if any(similarity):
-        fig = figures.figure3([r for r in similarity if r])
+        present = [r for r in similarity if r]
+        fig = figures.figure3(present, methods=_paper_pair(present[0]))
         written += figures.save_figure(fig, out_dir, "figure3")
         plt.close(fig)
     tasks = [results.get(n) for n in ("mnist-2-vs-other", "mnist-similarity", "cifar-similarity")]
     if any(tasks):
-        fig = figures.figure4([r for r in tasks if r])
+        present = [r for r in tasks if r]
+        fig = figures.figure4(present, methods=_paper_pair(present[0]))
         written += figures.save_figure(fig, out_dir, "figure4")
         plt.close(fig)
     return written

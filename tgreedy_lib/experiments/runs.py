@@ -20,15 +20,17 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..evaluation import path_scores, roc_auc
-from ..selection import SelectionPath
+from .._validation import check_whole_number
+from ..domain_adaptation.evaluation import path_scores, roc_auc
+from ..domain_adaptation.selection import SelectionPath
+from ..domain_adaptation.selectors import get_selector
 from . import domains
 from .design import PAPER_DESIGN, Design
 from .inputs import ExperimentFeatures
-from .readings import ALL_READINGS, get_reading
+from .readings import ALL_READINGS, reading_json
 
-#: Every reading of the selectors (see :mod:`tgreedy_lib.experiments.readings`); "greedy" and
-#: "tgreedy" are the paper's readings.
+#: Every reading of the selectors (registered names; see :mod:`tgreedy_lib.experiments.readings`):
+#: "greedy" and "tgreedy-signed" are the paper's readings, "tgreedy" (|T|) and "greedy-stepwise" the others.
 METHODS = ALL_READINGS
 #: Even digits other than '2': the introduction's training negatives.
 EVEN_OTHERS = (0, 4, 6, 8)
@@ -60,16 +62,16 @@ def all_features_reference(stats) -> np.ndarray:
 def _select(stats, method: str, n_steps: int) -> SelectionPath:
     """The reading's path; a stepwise refit that meets an exactly dependent feature stops there."""
     try:
-        return get_reading(method).run(stats, n_steps)
+        return get_selector(method).run(stats, n_steps)
     except ValueError as error:
         found = re.match(r"step (\d+): .*linearly dependent", str(error))
         if not found or int(found.group(1)) < 2:
             raise
-        return get_reading(method).run(stats, int(found.group(1)) - 1)
+        return get_selector(method).run(stats, int(found.group(1)) - 1)
 
 
 def _readings_json(methods) -> dict:
-    return {m: get_reading(m).as_json() for m in methods}
+    return {m: reading_json(m) for m in methods}
 
 
 def _check_design(design) -> Design:
@@ -79,8 +81,7 @@ def _check_design(design) -> Design:
 
 
 def _check_steps(n_steps, n_features: int) -> int:
-    if not isinstance(n_steps, (int, np.integer)) or n_steps < 1:
-        raise ValueError(f"n_steps must be a positive integer, got {n_steps!r}")
+    n_steps = check_whole_number(n_steps, "n_steps", 1, integral_floats=False)
     if n_steps > n_features:
         raise ValueError(f"n_steps={n_steps} exceeds the {n_features} candidate features")
     return int(n_steps)
@@ -234,7 +235,8 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
     positive : int
         The digit to recognize.
     methods : sequence of str
-        Selector readings (:data:`tgreedy_lib.experiments.readings.READINGS`; default: all).
+        Registered selector names (:mod:`tgreedy_lib.domain_adaptation.selectors`); default: every reading
+        of :mod:`tgreedy_lib.experiments.readings`.
     progress : callable, optional
         Called with one line of text per split.
     design : Design
@@ -248,8 +250,7 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
         per split of one value per step), ``data``, ``seconds``, ``timings`` and ``target_sizes``.
     """
     design = _check_design(design)
-    for m in methods:
-        get_reading(m)
+    methods = [get_selector(m).name for m in methods]
     timer = _Timer()
     start = time.perf_counter()
     splits = domains.two_vs_other_splits(features.classes, positive, targets)
@@ -345,7 +346,7 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
     seed : int, optional
         Seeds the pair draws (the only randomness; default: the design's seed).
     methods : sequence of str
-        Selector readings (default: all).
+        Registered selector names; default: every reading of :mod:`tgreedy_lib.experiments.readings`.
     design : Design
         Pair counts, the negatives' sampling (the paper: random) and the seed.
     experiment : str, optional
@@ -362,8 +363,7 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
     n_negative = design.n_negative_pairs if n_negative is None else int(n_negative)
     seed = design.seed if seed is None else int(seed)
     design = design.replace(n_positive_pairs=n_positive, n_negative_pairs=n_negative, seed=seed)
-    for m in methods:
-        get_reading(m)
+    methods = [get_selector(m).name for m in methods]
     timer = _Timer()
     start = time.perf_counter()
     dataset = features.info.get("dataset", "mnist")

@@ -13,7 +13,8 @@ from typing import Sequence
 import numpy as np
 
 from . import claims as claims_module
-from .readings import COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, comparison_pair, get_reading
+from ..domain_adaptation.selectors import get_selector
+from .readings import COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, comparison_pair
 
 TASK_TITLES = {"mnist-2-vs-other": "MNIST, '2 vs other' (4.1)", "mnist-similarity": "MNIST similarity (4.2)",
                "cifar-similarity": "CIFAR-10 similarity (4.2)"}
@@ -103,7 +104,7 @@ def plot_band_summary(summary: dict, comparison: str = PAPER_COMPARISON, axes=No
     n_seeds = summary["seeds"]
     for ax, task in zip(np.ravel(axes), tasks):
         for name in comparison_pair(comparison):
-            reading = get_reading(name)
+            reading = get_selector(name)
             entry = summary["tasks"][task].get(name)
             if entry is None:
                 continue
