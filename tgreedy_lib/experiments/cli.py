@@ -81,6 +81,7 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
     if name != "intro-logistic":
         settings["progress"] = progress
         settings.setdefault("design", design)
+        settings.setdefault("clip_steps", True)  # raw pixels may have fewer usable features than the paper's steps
     if name in ("mnist-similarity", "cifar-similarity"):
         settings["experiment"] = name
     result = RUNNERS[name](features, **settings)

@@ -216,7 +216,8 @@ def run_intro_logistic(features: ExperimentFeatures, positive: int = domains.POS
 
 def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: Sequence[int] | None = None,
                      positive: int = domains.POSITIVE_DIGIT, methods: Sequence[str] = METHODS,
-                     progress: Callable[[str], None] | None = None, design: Design = PAPER_DESIGN) -> dict:
+                     progress: Callable[[str], None] | None = None, design: Design = PAPER_DESIGN,
+                     clip_steps: bool = False) -> dict:
     """Section 4.1: recognize '2' against a digit never seen in training (Figures 1, 2, 4 left).
 
     For each held-out digit t, the source domains are '2 vs k' for the eight other digits k (the
@@ -241,6 +242,8 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
         Called with one line of text per split.
     design : Design
         ``design.target_per_class`` balances the test domains (the paper: 1,000 + 1,000).
+    clip_steps : bool
+        Stop at the number of candidate features when ``n_steps`` exceeds it (otherwise a ValueError).
 
     Returns
     -------
@@ -259,6 +262,8 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
     columns = np.flatnonzero((features.train_features[features.train_labels == positive] != 0).any(axis=0))
     X_train = features.train_features[:, columns]
     X_test = features.test_features[:, columns]
+    if clip_steps:
+        n_steps = min(n_steps, len(columns))
     n_steps = _check_steps(n_steps, len(columns))
     tick = time.perf_counter()
     all_domains = domains.two_vs_other_statistics(X_train, features.train_labels, positive)
@@ -320,7 +325,8 @@ def _usable_similarity_columns(F: np.ndarray, labels: np.ndarray, classes) -> np
 def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Sequence[int] | None = None,
                    n_positive: int | None = None, n_negative: int | None = None, seed: int | None = None,
                    methods: Sequence[str] = METHODS, experiment: str | None = None,
-                   progress: Callable[[str], None] | None = None, design: Design = PAPER_DESIGN) -> dict:
+                   progress: Callable[[str], None] | None = None, design: Design = PAPER_DESIGN,
+                   clip_steps: bool = False) -> dict:
     """Section 4.2: learn a similarity function that transfers to a class never seen (Figures 3, 4).
 
     The regression features of a pair (x1, x2) are the products phi_i(x1) phi_i(x2) of the image
@@ -349,6 +355,8 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
         Registered selector names; default: every reading of :mod:`tgreedy_lib.experiments.readings`.
     design : Design
         Pair counts, the negatives' sampling (the paper: random) and the seed.
+    clip_steps : bool
+        Stop at the number of candidate features when ``n_steps`` exceeds it (otherwise a ValueError).
     experiment : str, optional
         Name stored in the result (default ``"<dataset>-similarity"``, with ``cifar`` for CIFAR-10).
     progress : callable, optional
@@ -374,6 +382,8 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
     columns = np.flatnonzero(keep)
     F_train = np.ascontiguousarray(features.train_features[:, columns])
     F_test = np.ascontiguousarray(features.test_features[:, columns])
+    if clip_steps:
+        n_steps = min(n_steps, F_train.shape[1])
     n_steps = _check_steps(n_steps, F_train.shape[1])
     splits = domains.similarity_splits(classes, targets)
     tick = time.perf_counter()
