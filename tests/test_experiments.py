@@ -631,3 +631,37 @@ def test_verdict_sentences_and_differences_come_from_the_tables():
     assert claims.verdicts_that_differ({"paper": a, "abs-T": b}) == [
         ("x", {"paper": claims.REPRODUCED, "abs-T": claims.PARTLY})]
     assert claims._fmt(-0.0001) == "0.000" and claims._fmt(-0.02) == "-0.020"
+
+
+# --------------------------------------------------------------------------- committed reference results
+
+def test_committed_reference_results_are_consistent_and_quoted_in_the_readme():
+    import pathlib
+
+    from tgreedy_lib.experiments import seeds
+
+    folders = sorted(p for p in seeds.REFERENCE_DIR.glob("*") if (p / "claims.json").is_file()) \
+        if seeds.REFERENCE_DIR.is_dir() else []
+    if not folders:
+        pytest.skip("no reference results committed")
+    for folder in folders:
+        ref = seeds.load_reference(folder.name)
+        table = ref["claims"]
+        n = table["seeds"]
+        assert set(table["comparisons"]) == {"paper", "abs-T", "stepwise-greedy"}
+        for name, rows in table["comparisons"].items():
+            assert [r["id"] for r in rows] == list(claims.CLAIM_IDS)
+            for row in rows:
+                if n == 1:
+                    continue
+                assert sum(row["seeds"]["counts"].values()) == n == len(row["seeds"]["verdicts"])
+                assert row["verdict"] == claims.seed_verdict(row["seeds"]["verdicts"])[0]
+                if row["seeds"]["ci95"]:
+                    lo, hi = row["seeds"]["ci95"]
+                    assert lo <= row["seeds"]["mean"] <= hi
+        for task in ref["bands"][table["primary_feature_map"]]["tasks"].values():
+            for reading in task.values():
+                curve = reading["target_auroc"]
+                assert all(lo <= m + 1e-9 and m <= hi + 1e-9 for lo, m, hi in zip(curve["lo"], curve["mean"], curve["hi"]))
+    readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert seeds.readme_verdicts(seeds.load_reference()) in readme  # the README quotes the committed verdicts

@@ -175,3 +175,29 @@ def load_reference(name: str = "dbn-paper") -> dict | None:
         path = folder / f"{part}.json"
         out[part] = json.loads(path.read_text()) if path.is_file() else None
     return out
+
+
+def readme_verdicts(reference: dict) -> str:
+    """The README's short verdict list, rendered from committed reference results (see ``load_reference``)."""
+    from . import claims as claims_module
+
+    ref = reference["claims"]
+    lines = [f"Paper scale, {ref['seeds']} seeds, {ref['primary_feature_map']} features "
+             f"({_builds_text(ref)}); verdicts under the paper's reading, then |T| and stepwise greedy:", ""]
+    comparisons = ref["comparisons"]
+    for i, claim in enumerate(comparisons[PAPER_COMPARISON]):
+        others = [comparisons[c][i]["verdict"] for c in comparisons if c != PAPER_COMPARISON]
+        count = f" ({claim['verdict_count']})" if claim.get("verdict_count") else ""
+        lines.append(f"- `{claim['id']}`: **{claim['verdict']}**{count}; " + " / ".join(others))
+    counts = claims_module.verdict_counts(comparisons[PAPER_COMPARISON])
+    lines += ["", "Counts under the paper's reading: " + ", ".join(f"{v} {k}" for k, v in counts.items()) + "."]
+    return "\n".join(lines)
+
+
+def _builds_text(ref: dict) -> str:
+    builds = set()
+    for per_seed in ref.get("results_used", {}).get(ref["primary_feature_map"], []):
+        for data in per_seed.values():
+            if data.get("feature_seed") is not None:
+                builds.add(data["feature_seed"])
+    return f"{len(builds) or 1} feature build(s)"
