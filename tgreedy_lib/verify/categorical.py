@@ -635,7 +635,7 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     def short(c):
         p = c["parameters"]
         q = p["q"]
-        return (f"k = {p['k']}, q = {q.numerator}/{q.denominator}, delta = {float(p['delta']):g}: "
+        return (f"k = {p['k']:,}, q = {q.numerator}/{q.denominator}, delta = {float(p['delta']):g}: "
                 f"Pr = {c['observed']:.4g} = {c['ratio']:.3g} delta")
 
     clear = [c for c in cases if c["ratio"] > 2]
