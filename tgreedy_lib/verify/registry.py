@@ -32,6 +32,7 @@ import dataclasses
 import fractions
 import importlib
 import json
+import pathlib
 import time
 import zlib
 from typing import Any, Callable
@@ -170,18 +171,14 @@ def run_checks(ids: list[str] | None = None, quick: bool = False) -> list[CheckR
 
 
 def _jsonable(value):
-    """:func:`tgreedy_lib._json.jsonable` (non-finite floats as strings), with Fractions written exactly."""
-    return jsonable(_exact_fractions(value), nonfinite="string")
-
-
-def _exact_fractions(value):
+    """Plain JSON through the library's one encoder; a ``Fraction`` is written exactly (``"p/q"``)."""
     if isinstance(value, fractions.Fraction):
         return exact(value)
     if isinstance(value, dict):
-        return {k: _exact_fractions(v) for k, v in value.items()}
+        return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_exact_fractions(v) for v in value]
-    return value
+        return [_jsonable(v) for v in value]
+    return jsonable(value, nonfinite="string")
 
 
 def format_table(results: list[CheckResult]) -> str:
@@ -272,8 +269,6 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verif
     if args.from_json:
         if not args.readme:
             parser.error("--from-json needs --readme PATH")
-        import pathlib
-
         records = json.loads(pathlib.Path(args.from_json).read_text())["checks"]
         changed = update_readme(args.readme, records)
         print(f"{args.readme}: table {'rewritten' if changed else 'already up to date'}")
@@ -284,8 +279,6 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verif
         parser.error(str(err))
     print(format_table(results))
     if args.json:
-        import pathlib
-
         path = pathlib.Path(args.json)
         path.parent.mkdir(parents=True, exist_ok=True)
         write_json(path, {"checks": [r.to_json() for r in results]}, indent=2)
