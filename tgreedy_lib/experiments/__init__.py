@@ -16,21 +16,32 @@ deep-belief-network features of the images:
 and writes ``DIR/<experiment>.json``, the figures (PNG and PDF), ``DIR/claims.json`` and
 ``DIR/claims.md`` (every claim of sections 1, 4 and 5 with our measured value and a verdict).
 The data are the official ones when ``TGREEDY_DATA_DIR`` points at them (paper scale), the bundled
-ones otherwise; every JSON says which (``data.official``).
+ones otherwise; every JSON says which (``data``) and records its ``design``.
 
-The library API: :func:`run_experiment`, :func:`load_experiment_features`,
-:func:`~tgreedy_lib.experiments.runs.run_two_vs_other`, :func:`~tgreedy_lib.experiments.runs.run_similarity`,
-:func:`~tgreedy_lib.experiments.runs.run_intro_logistic` and :mod:`~tgreedy_lib.experiments.claims`.
+Modules:
+
+* :mod:`.design` -- the paper's design (1,000 training images a class, balanced test domains,
+  random similarity negatives) as one recorded value, :data:`~.design.PAPER_DESIGN`;
+* :mod:`.readings` -- the readings of section 3.3 run side by side (signed T, the paper's, and
+  |T|; stagewise and stepwise greedy), registered as selectors, and the comparisons of the claims;
+* :mod:`.claims` -- the 26 claims as data, one evaluator, and the aggregation over seeds;
+* :mod:`.seeds` -- claims and curves over seeds (``reproduce --seeds N``), bands, reference results;
+* :mod:`.any_data` -- :func:`~.any_data.run_on_data`: sections 4.1-4.2 on any labelled data;
+* :mod:`.inputs`, :mod:`.domains`, :mod:`.runs`, :mod:`.cli` -- features, domains, runners, command line.
 """
 from __future__ import annotations
 
-from . import claims, domains, runs
+from . import claims, domains, readings, runs, seeds
+from .any_data import run_on_data
 from .cli import DATASET_OF, EXPERIMENTS, PAPER, QUICK, main, run_experiment, write_outputs
+from .design import PAPER_DESIGN, Design
 from .inputs import ExperimentFeatures, load_experiment_features
 from .runs import run_intro_logistic, run_similarity, run_two_vs_other
 
 __all__ = [
     "DATASET_OF",
+    "Design",
+    "PAPER_DESIGN",
     "EXPERIMENTS",
     "PAPER",
     "QUICK",
@@ -39,6 +50,9 @@ __all__ = [
     "domains",
     "load_experiment_features",
     "main",
+    "readings",
+    "run_on_data",
+    "seeds",
     "run_experiment",
     "run_intro_logistic",
     "run_similarity",
