@@ -22,53 +22,7 @@ __all__ = [
     "theorem3_check",
     "theorem4_check",
     "lemma11_check",
-    "distribution_family",
-    "FAMILIES",
-    "per_count_regret_maximum",
-    "simulate_deviations",
-    "first_m_below",
-    "random_symmetric_table",
-    "bias_bound_coefficients",
-    "estimator_bounded_difference",
 ]
-
-#: Families of (p, q) used to search for bad cases in the concentration checks.
-FAMILIES = ("identifier", "uniform_half", "uniform_random_q", "zipf_random_q", "near_half", "dominant")
-
-
-def distribution_family(kind: str, n_values: int, m: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A distribution ``(p, q)`` over ``n_values`` values from a named family.
-
-    * ``identifier``: uniform ``p``, ``q_v`` in {0, 1} (the SSN: the value fixes the label);
-    * ``uniform_half``: uniform ``p``, ``q_v = 1/2`` (no information at all);
-    * ``uniform_random_q``: uniform ``p``, ``q_v ~ U(0, 1)``;
-    * ``zipf_random_q``: ``p_v`` proportional to ``1/v``, ``q_v ~ U(0, 1)``;
-    * ``near_half``: uniform ``p``, ``q_v = 1/2 +- 1/(2 sqrt(m p_v))``: the majority vote
-      is wrong with a fair probability, the hard case for h_Bayes;
-    * ``dominant``: one value with ``p = 0.85`` and ``q = 1/2 + 1/(2 sqrt(0.85 m))``, the rest
-      uniform with random ``q``: a value heavy enough to fall in Thm. 4's set ``V_3`` for large m.
-    """
-    n = int(n_values)
-    if kind == "zipf_random_q":
-        p = 1.0 / np.arange(1, n + 1)
-    elif kind == "dominant":
-        p = np.r_[0.85, np.full(n - 1, 0.15 / max(n - 1, 1))] if n > 1 else np.ones(1)
-    else:
-        p = np.ones(n)
-    p = p / p.sum()
-    if kind == "identifier":
-        q = rng.integers(0, 2, n).astype(float)
-    elif kind == "uniform_half":
-        q = np.full(n, 0.5)
-    elif kind in ("uniform_random_q", "zipf_random_q"):
-        q = rng.uniform(0, 1, n)
-    elif kind == "dominant":
-        q = np.r_[0.5 + 0.5 / math.sqrt(0.85 * m), rng.uniform(0, 1, n - 1)]
-    elif kind == "near_half":
-        q = np.clip(0.5 + rng.choice([-0.5, 0.5], n) / np.sqrt(max(m * p[0], 1.0)), 0, 1)
-    else:
-        raise ValueError(f"unknown family {kind!r}; known: {', '.join(FAMILIES)}")
-    return p, q
 
 
 def _value_counts_for(m: int, cap: int) -> list[int]:
@@ -160,27 +114,6 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 # ----------------------------------------------------------------------------- Theorems 2 and 4: simulation
 
 
-def simulate_deviations(kind, n_values, m, trials, rng, which):
-    """Simulate ``trials`` training sets from :func:`distribution_family` and return deviations.
-
-    ``which="gini"``: ``estimator_gap`` = |l(h_Gini) - l_hat| (Thm. 2), ``lemma3`` = |l_hat - E l_hat|,
-    ``lemma7`` = |l(h_Gini) - E l(h_Gini)|. ``which="bayes"``: ``deviation`` = |l(h_Bayes) - E l(h_Bayes)|
-    (Thm. 4), with the exact expectation.
-    """
-    p, q = distribution_family(kind, n_values, m, rng)
-    counts, positives = cat.sample_counts(p, q, m, trials, rng)
-    if which == "gini":
-        error = cat.generalization_error(cat.gini_hypothesis(counts, positives), p, q)
-        estimate = cat.gini_error_estimate(counts, positives)
-        return {
-            "estimator_gap": np.abs(error - estimate),
-            "lemma3": np.abs(estimate - cat.expected_gini_estimate_eq14(p, q, m)),
-            "lemma7": np.abs(error - cat.expected_gini_error(p, q, m)),
-        }
-    error = cat.generalization_error(cat.bayes_hypothesis(counts, positives), p, q)
-    return {"deviation": np.abs(error - cat.expected_bayes_error(p, q, m))}
-
-
 THEOREM2_CLAIM = (
     "Thm. 2: w.p. >= 1-delta, |l(h_Gini) - l_hat| <= O(ln(m/delta) sqrt(ln(1/delta)) / sqrt(m)); the proof's explicit "
     "bound is 2/m + 12 ln(8m/delta) sqrt(ln(8/delta))/sqrt(2m) + 12 sqrt(ln(4/delta)/(2m))"
@@ -200,8 +133,8 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     rate_constants = []
     for m in sizes:
         for n_values in _value_counts_for(m, cap):
-            for kind in FAMILIES:
-                deviations = simulate_deviations(kind, n_values, m, simulations, rng, "gini")
+            for kind in cat.FAMILIES:
+                deviations = cat.simulate_deviations(kind, n_values, m, simulations, rng, "gini")
                 trials += simulations
                 for delta in deltas:
                     quantile = float(np.quantile(deviations["estimator_gap"], 1 - delta))
@@ -215,7 +148,7 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
                                      n_values=n_values, family=kind, delta=delta,
                                      exceed=float(np.mean(deviations["estimator_gap"] > bound)))
     holds = worst["exceed"] <= worst["delta"] and not lemma_failures
-    smallest_useful_m = first_m_below(lambda m: cat.theorem2_bound(m, 0.05), 1.0)
+    smallest_useful_m = cat.first_m_below(lambda m: cat.theorem2_bound(m, 0.05), 1.0)
     return CheckResult(
         id="categorical.theorem2",
         claim=THEOREM2_CLAIM,
@@ -233,14 +166,6 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         },
         corrected_claim=None if holds else f"explicit bounds exceeded in {lemma_failures[:3]}",
     )
-
-
-def first_m_below(function, level: float) -> int:
-    """The first m on a fine logarithmic grid (1% steps, up to 1e18) with ``function(m) < level``; -1 if none."""
-    grid = np.unique(np.round(np.geomspace(2, 1e18, 4000)).astype(np.int64))
-    values = np.asarray(function(grid.astype(float)))
-    below = np.flatnonzero(values < level)
-    return int(grid[below[0]]) if below.size else -1
 
 
 THEOREM4_CLAIM = (
@@ -267,8 +192,8 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     heavy_parts_seen = 0
     for m in sizes:
         for n_values in _value_counts_for(m, max(2, budget // (m + 1))):
-            for kind in FAMILIES:
-                p, q = distribution_family(kind, n_values, m, rng)
+            for kind in cat.FAMILIES:
+                p, q = cat.distribution_family(kind, n_values, m, rng)
                 counts, positives = cat.sample_counts(p, q, m, simulations, rng)
                 trials += simulations
                 for delta in deltas:
@@ -298,7 +223,7 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
                            "delta": worst["delta"], "simulated_training_sets": simulations,
                            "statistic": "empirical (1-delta)-quantile of |l(h_Bayes) - E l(h_Bayes)|",
                            "largest_rate_constant": round(max(rate_constants), 4),
-                           "explicit_bound_below_1_from_m": first_m_below(lambda m: cat.theorem4_bound(m, 0.05), 1.0),
+                           "explicit_bound_below_1_from_m": cat.first_m_below(lambda m: cat.theorem4_bound(m, 0.05), 1.0),
                            "lemma_terms_worst_quantile_over_bound": {k: round(v, 4) for k, v in lemma_worst.items()},
                            "settings_with_nonempty_V3": heavy_parts_seen,
                            "lemma_failures": len(lemma_failures),
@@ -316,49 +241,6 @@ THEOREM3_CLAIM = (
     "Thm. 3: E[l(h_Bayes)] = min over symmetric h of E[l(h)], and E[l(h_Bayes)] - l(h_Bayes_inf) <= "
     "E[M0]/2 + E[M1]/8 + E[M2]/8 + sum_{k=3}^m E[Mk]/sqrt(e k)"
 )
-
-
-def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndarray, np.ndarray]:
-    """``max_q t_k(q)`` and its maximizer for each ``k`` (grid, then bounded Brent refinement).
-
-    ``t_k`` is :func:`tgreedy_lib.categorical.bayes_regret_per_count`. Theorem 3's bound holds
-    for every distribution exactly when ``max_q t_k(q)`` is at most the bound's coefficient of
-    ``E[M_k]``, because both sides are ``sum_v p_v sum_k Pr[c_v = k] (.)``.
-    """
-    k_values = np.asarray(k_values)
-    grid = np.linspace(0.5, 1.0, grid_points)
-    values = cat.bayes_regret_per_count(grid[None, :], k_values[:, None])
-    best = np.argmax(values, axis=1)
-    maxima = values[np.arange(k_values.size), best]
-    arguments = grid[best]
-    step = grid[1] - grid[0]
-    for index, k in enumerate(k_values):
-        low, high = max(0.5, arguments[index] - step), min(1.0, arguments[index] + step)
-        result = minimize_scalar(lambda q: -float(cat.bayes_regret_per_count(q, k)), bounds=(low, high),
-                                 method="bounded", options={"xatol": 1e-12})
-        if -result.fun > maxima[index]:
-            maxima[index], arguments[index] = -result.fun, result.x
-    return maxima, arguments
-
-
-def bias_bound_coefficients(k_values, first_sqrt_index=3):
-    """Thm. 3's coefficient b_k of E[M_k]: 1/2, 1/8, 1/8, then 1/sqrt(e k) from ``first_sqrt_index`` on."""
-    k_values = np.asarray(k_values, dtype=float)
-    coefficients = np.where(k_values == 0, 0.5, np.where(k_values <= 2, 1 / 8, 0.0))
-    with np.errstate(divide="ignore"):
-        coefficients = coefficients + np.where(k_values >= first_sqrt_index, 1 / np.sqrt(math.e * k_values), 0.0)
-    return coefficients
-
-
-def random_symmetric_table(m, rng):
-    """A random symmetric rule table: f(k, i) ~ U(0, 1) for i < k/2, f(k, k-i) = 1 - f(k, i), ties 1/2."""
-    table = cat.bayes_rule_table(m).copy()
-    for k in range(1, m + 1):
-        for i in range(0, (k + 1) // 2):
-            if 2 * i < k:
-                value = rng.uniform()
-                table[k, i], table[k, k - i] = value, 1 - value
-    return table
 
 
 def _optimality_certificate(p, q, m):
@@ -395,7 +277,7 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         proof_display_rule = cat.symmetric_rule_table(lambda k, i: 0.5 - 0.5 * np.sign(2 * i - k), m)
         rules = [cat.gini_rule_table(m), cat.smoothed_rule_table(m, 0.5), cat.smoothed_rule_table(m, 2.0),
                  proof_display_rule]
-        rules += [random_symmetric_table(m, rng) for _ in range(3 if quick else 10)]
+        rules += [cat.random_symmetric_table(m, rng) for _ in range(3 if quick else 10)]
         for table in rules:
             optimality_gap = min(optimality_gap, cat.expected_symmetric_error(p, q, m, table) - bayes)
             trials += 1
@@ -405,8 +287,8 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     # --- part 2a: the per-count reduction, for k = 0 .. K
     K = 200 if quick else 600
     ks = np.arange(K + 1)
-    maxima, arguments = per_count_regret_maximum(ks, 801 if quick else 1201)
-    printed = bias_bound_coefficients(ks, 3)
+    maxima, arguments = cat.per_count_regret_maximum(ks, 801 if quick else 1201)
+    printed = cat.bias_bound_coefficients(ks, 3)
     per_count_ratio = maxima / printed
     trials += ks.size
 
@@ -511,28 +393,3 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     )
 
 
-def estimator_bounded_difference(m: int, n_values: int) -> float:
-    """``max |l_hat(S) - l_hat(S')|`` over every sample S of size m on ``n_values`` values and every S'
-    that replaces one example of S (brute force; McDiarmid's constant in Lemma 3 is 12/m).
-
-    Samples are enumerated as multisets (the estimator ignores order); keep ``m`` and
-    ``n_values`` small (m = 6 on three values is 462 samples x 36 replacements).
-    """
-    import itertools
-
-    examples = [(v, label) for v in range(int(n_values)) for label in (0, 1)]
-    largest = 0.0
-    for sample in itertools.combinations_with_replacement(range(len(examples)), int(m)):
-        x = np.array([examples[j][0] for j in sample])
-        y = np.array([examples[j][1] for j in sample])
-        counts, positives = cat.count_table(x, y, n_values)
-        base = float(cat.gini_error_estimate(counts, positives))
-        for i in range(int(m)):
-            for value, label in examples:
-                moved_counts, moved_positives = counts.copy(), positives.copy()
-                moved_counts[x[i]] -= 1
-                moved_positives[x[i]] -= y[i]
-                moved_counts[value] += 1
-                moved_positives[value] += label
-                largest = max(largest, abs(float(cat.gini_error_estimate(moved_counts, moved_positives)) - base))
-    return largest
