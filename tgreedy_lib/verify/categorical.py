@@ -29,6 +29,35 @@ def _value_counts_for(m: int, cap: int) -> list[int]:
     return sorted({max(1, min(cap, v)) for v in (2, m // 4, m, 4 * m)})
 
 
+def _search_settings(sizes, cap):
+    """The settings the concentration checks search: (m, |V|, family) for every size, a few value
+    counts capped at ``cap(m)``, and every family of :data:`tgreedy_lib.categorical.FAMILIES`."""
+    for m in sizes:
+        for n_values in _value_counts_for(m, cap(m)):
+            for kind in cat.FAMILIES:
+                yield m, n_values, kind
+
+
+def _concentration_result(check_id, claim, bound_function, worst, lemma_failures, trials, simulations, statistic,
+                          rate_constants, extra, failure_text) -> CheckResult:
+    """The result of a concentration check (Theorems 2 and 4): the worst setting's quantile against the
+    explicit bound; the claim holds unless that quantile's setting or a lemma's bound is exceeded."""
+    holds = worst["exceed"] <= worst["delta"] and not lemma_failures
+    parameters = {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
+                  "delta": worst["delta"], "simulated_training_sets": simulations, "statistic": statistic,
+                  "largest_rate_constant": round(max(rate_constants), 4),
+                  "explicit_bound_below_1_from_m": cat.first_m_below(lambda m: bound_function(m, 0.05), 1.0),
+                  **extra}
+    return CheckResult(
+        id=check_id,
+        claim=claim,
+        holds_as_printed=bool(holds),
+        trials=trials,
+        worst_case={"parameters": parameters, "observed": worst["quantile"], "bound": worst["bound"]},
+        corrected_claim=None if holds else f"{failure_text} {lemma_failures[:3]}",
+    )
+
+
 # ----------------------------------------------------------------------------- Theorem 1
 
 THEOREM1_CLAIM = (
@@ -131,41 +160,24 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     worst = {"ratio": -np.inf}
     lemma_failures = []
     rate_constants = []
-    for m in sizes:
-        for n_values in _value_counts_for(m, cap):
-            for kind in cat.FAMILIES:
-                deviations = cat.simulate_deviations(kind, n_values, m, simulations, rng, "gini")
-                trials += simulations
-                for delta in deltas:
-                    quantile = float(np.quantile(deviations["estimator_gap"], 1 - delta))
-                    bound = float(cat.theorem2_bound(m, delta))
-                    rate_constants.append(quantile * math.sqrt(m) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
-                    for name, function in (("lemma3", cat.lemma3_bound), ("lemma7", cat.lemma7_bound)):
-                        if np.mean(deviations[name] > function(m, delta)) > delta:
-                            lemma_failures.append((name, m, n_values, kind, delta))
-                    if quantile / bound > worst["ratio"]:
-                        worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m,
-                                     n_values=n_values, family=kind, delta=delta,
-                                     exceed=float(np.mean(deviations["estimator_gap"] > bound)))
-    holds = worst["exceed"] <= worst["delta"] and not lemma_failures
-    smallest_useful_m = cat.first_m_below(lambda m: cat.theorem2_bound(m, 0.05), 1.0)
-    return CheckResult(
-        id="categorical.theorem2",
-        claim=THEOREM2_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=trials,
-        worst_case={
-            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
-                           "delta": worst["delta"], "simulated_training_sets": simulations,
-                           "statistic": "empirical (1-delta)-quantile of |l(h_Gini) - l_hat|",
-                           "largest_rate_constant": round(max(rate_constants), 4),
-                           "explicit_bound_below_1_from_m": smallest_useful_m,
-                           "lemma3_or_lemma7_failures": len(lemma_failures)},
-            "observed": worst["quantile"],
-            "bound": worst["bound"],
-        },
-        corrected_claim=None if holds else f"explicit bounds exceeded in {lemma_failures[:3]}",
-    )
+    for m, n_values, kind in _search_settings(sizes, lambda m: cap):
+        deviations = cat.simulate_deviations(kind, n_values, m, simulations, rng, "gini")
+        trials += simulations
+        for delta in deltas:
+            quantile = float(np.quantile(deviations["estimator_gap"], 1 - delta))
+            bound = float(cat.theorem2_bound(m, delta))
+            rate_constants.append(quantile * math.sqrt(m) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
+            for name, function in (("lemma3", cat.lemma3_bound), ("lemma7", cat.lemma7_bound)):
+                if np.mean(deviations[name] > function(m, delta)) > delta:
+                    lemma_failures.append((name, m, n_values, kind, delta))
+            if quantile / bound > worst["ratio"]:
+                worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m,
+                             n_values=n_values, family=kind, delta=delta,
+                             exceed=float(np.mean(deviations["estimator_gap"] > bound)))
+    return _concentration_result(
+        "categorical.theorem2", THEOREM2_CLAIM, cat.theorem2_bound, worst, lemma_failures, trials, simulations,
+        "empirical (1-delta)-quantile of |l(h_Gini) - l_hat|", rate_constants,
+        {"lemma3_or_lemma7_failures": len(lemma_failures)}, "explicit bounds exceeded in")
 
 
 THEOREM4_CLAIM = (
@@ -190,49 +202,34 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     lemma_worst = {name: 0.0 for name in lemma_bounds}  # largest (1 - allowed)-quantile / lemma bound
     lemma_failures = []
     heavy_parts_seen = 0
-    for m in sizes:
-        for n_values in _value_counts_for(m, max(2, budget // (m + 1))):
-            for kind in cat.FAMILIES:
-                p, q = cat.distribution_family(kind, n_values, m, rng)
-                counts, positives = cat.sample_counts(p, q, m, simulations, rng)
-                trials += simulations
-                for delta in deltas:
-                    terms = cat.bayes_error_decomposition(counts, positives, p, q, delta)
-                    heavy_parts_seen += int(terms["n_values_in_part"][2] > 0)
-                    deviation = terms["deviation"]
-                    quantile = float(np.quantile(deviation, 1 - delta))
-                    bound = float(cat.theorem4_bound(m, delta))
-                    rate_constants.append(quantile * m ** (1 / 6) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
-                    for name, (function, multiple) in lemma_bounds.items():
-                        lemma_bound = float(function(m, delta))
-                        lemma_worst[name] = max(lemma_worst[name],
-                                                float(np.quantile(terms[name], 1 - multiple * delta)) / lemma_bound)
-                        if np.mean(terms[name] > lemma_bound) > multiple * delta:
-                            lemma_failures.append((name, m, n_values, kind, delta))
-                    if quantile / bound > worst["ratio"]:
-                        worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m, delta=delta,
-                                     n_values=n_values, family=kind, exceed=float(np.mean(deviation > bound)))
-    holds = worst["exceed"] <= worst["delta"] and not lemma_failures
-    return CheckResult(
-        id="categorical.theorem4",
-        claim=THEOREM4_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=trials,
-        worst_case={
-            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
-                           "delta": worst["delta"], "simulated_training_sets": simulations,
-                           "statistic": "empirical (1-delta)-quantile of |l(h_Bayes) - E l(h_Bayes)|",
-                           "largest_rate_constant": round(max(rate_constants), 4),
-                           "explicit_bound_below_1_from_m": cat.first_m_below(lambda m: cat.theorem4_bound(m, 0.05), 1.0),
-                           "lemma_terms_worst_quantile_over_bound": {k: round(v, 4) for k, v in lemma_worst.items()},
-                           "settings_with_nonempty_V3": heavy_parts_seen,
-                           "lemma_failures": len(lemma_failures),
-                           "note": "Lemma 11, used by Lemma 12, fails as printed: see categorical.lemma11"},
-            "observed": worst["quantile"],
-            "bound": worst["bound"],
-        },
-        corrected_claim=None if holds else f"explicit bounds exceeded: {lemma_failures[:3]}",
-    )
+    for m, n_values, kind in _search_settings(sizes, lambda m: max(2, budget // (m + 1))):
+        p, q = cat.distribution_family(kind, n_values, m, rng)
+        counts, positives = cat.sample_counts(p, q, m, simulations, rng)
+        trials += simulations
+        for delta in deltas:
+            terms = cat.bayes_error_decomposition(counts, positives, p, q, delta)
+            heavy_parts_seen += int(terms["n_values_in_part"][2] > 0)
+            deviation = terms["deviation"]
+            quantile = float(np.quantile(deviation, 1 - delta))
+            bound = float(cat.theorem4_bound(m, delta))
+            rate_constants.append(quantile * m ** (1 / 6) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
+            for name, (function, multiple) in lemma_bounds.items():
+                lemma_bound = float(function(m, delta))
+                lemma_worst[name] = max(lemma_worst[name],
+                                        float(np.quantile(terms[name], 1 - multiple * delta)) / lemma_bound)
+                if np.mean(terms[name] > lemma_bound) > multiple * delta:
+                    lemma_failures.append((name, m, n_values, kind, delta))
+            if quantile / bound > worst["ratio"]:
+                worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m, delta=delta,
+                             n_values=n_values, family=kind, exceed=float(np.mean(deviation > bound)))
+    return _concentration_result(
+        "categorical.theorem4", THEOREM4_CLAIM, cat.theorem4_bound, worst, lemma_failures, trials, simulations,
+        "empirical (1-delta)-quantile of |l(h_Bayes) - E l(h_Bayes)|", rate_constants,
+        {"lemma_terms_worst_quantile_over_bound": {k: round(v, 4) for k, v in lemma_worst.items()},
+         "settings_with_nonempty_V3": heavy_parts_seen,
+         "lemma_failures": len(lemma_failures),
+         "note": "Lemma 11, used by Lemma 12, fails as printed: see categorical.lemma11"},
+        "explicit bounds exceeded:")
 
 
 # ----------------------------------------------------------------------------- Theorem 3
