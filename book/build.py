@@ -298,6 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--claims", type=pathlib.Path, help="results/claims.md of `reproduce` to show "
                         "(default: the notebooks' claims tables)")
     args = parser.parse_args(argv)
+    if args.claims is not None and not args.claims.exists():
+        print(f"book: {args.claims} not found; the claims page shows the notebooks' claims tables")
+        args.claims = None
     seconds = build(args.notebooks.resolve(), args.out.resolve(), args.verify, args.claims)
     print(f"book: {args.out / 'index.html'} built in {seconds:.0f} s")
     return 0
