@@ -29,7 +29,8 @@ test: $(STAMP)
 # JupyterLab on this machine only (127.0.0.1), at the first notebook; LAB_ARGS=--no-browser to open it yourself.
 LAB_ARGS ?=
 lab: $(STAMP)
-	$(PY) -m jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=. $(LAB_ARGS) notebooks/00_start_here.ipynb
+	$(PY) -m jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=. $(if $(filter 0,$(shell id -u)),--allow-root) \
+		$(LAB_ARGS) notebooks/00_start_here.ipynb
 
 # The committed notebooks as a website (book/build.py; MathJax and the widget manager come from npm once).
 book: $(STAMP)
