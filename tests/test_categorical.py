@@ -15,7 +15,7 @@ import pytest
 from scipy.stats import binom
 
 from tgreedy_lib import categorical as cat
-from tgreedy_lib import checks_categorical as checks
+from tgreedy_lib.verify import categorical as checks
 from tgreedy_lib import verify
 
 
@@ -163,7 +163,7 @@ def test_vectorized_counts_match_per_column():
         _, codes = np.unique(X[:, j], return_inverse=True)
         c, cp = cat.count_table(codes, y)
         for name in cat.FILTERS:
-            assert scores[name][j] == pytest.approx(float(cat._FILTER_FUNCTIONS[name](c, cp)), abs=1e-14)
+            assert scores[name][j] == pytest.approx(float(cat.filters._FILTER_FUNCTIONS[name](c, cp)), abs=1e-14)
 
 
 def test_single_example_gives_one_half():

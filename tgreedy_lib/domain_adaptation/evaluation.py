@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats as scipy_stats
 
-from ._validation import as_float_array, check_binary_labels
+from .._validation import as_float_array, check_binary_labels
 from .selection import SelectionPath
 
 __all__ = ["roc_auc", "path_scores", "path_auroc", "path_squared_loss"]

@@ -18,7 +18,7 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-NOTEBOOK_DIR = pathlib.Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOK_DIR = pathlib.Path(__file__).resolve().parent.parent.parent / "notebooks"
 
 
 def notebook_paths(directory: pathlib.Path = NOTEBOOK_DIR) -> list[pathlib.Path]:

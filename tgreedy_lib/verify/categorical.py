@@ -13,8 +13,8 @@ import math
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 
-from . import categorical as cat
-from .verify import CheckResult, register_check
+from .. import categorical as cat
+from .registry import CheckResult, register_check
 
 __all__ = [
     "theorem1_check",

@@ -44,7 +44,7 @@ import sys
 import tempfile
 import zipfile
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 ASSIGNMENTS_DIR = ROOT / "assignments"
 SOURCE_DIR = ASSIGNMENTS_DIR / "source"
 

@@ -27,7 +27,7 @@ import time
 import numpy as np
 import torch
 
-from . import datasets
+from .. import datasets
 from .dbn import DeepBeliefNetwork, RBMTraining, Whitening, default_device
 
 #: Bump when the feature pipeline changes in a way the configuration does not capture.

@@ -16,10 +16,10 @@ import math
 
 import numpy as np
 
-from . import selfnormalized as sn
-from . import tstat_bounds as tb
-from .simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
-from .verify import CheckResult, register_check
+from ..domain_adaptation.theory import self_normalized as sn
+from ..domain_adaptation.theory import t_bounds as tb
+from ..domain_adaptation.theory.simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
+from .registry import CheckResult, register_check
 
 __all__ = ["check_theorem1", "check_theorem2", "check_corollary3"]
 
