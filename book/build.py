@@ -53,11 +53,12 @@ ASSETS = [
 ]
 
 PAPERS = {
-    # key as the README's notebook table writes it -> (anchor, full reference)
+    # key as the README's notebook table writes it -> (anchor, full reference, short reference)
     "DA paper": ("paper-da", "Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical "
-                             "Approach*, AISTATS 2012"),
+                             "Approach*, AISTATS 2012", "Foster, Kakade & Salakhutdinov (AISTATS 2012)"),
     "categorical paper": ("paper-categorical", "Sabato & Shalev-Shwartz, *Ranking Categorical Features Using "
-                                               "Generalization Properties*, JMLR 2008"),
+                                               "Generalization Properties*, JMLR 2008",
+                          "Sabato & Shalev-Shwartz (JMLR 2008)"),
 }
 
 NOTEBOOK_MENTION = re.compile(r"`(\d\d_[A-Za-z0-9_]+?)(?:\.ipynb)?`")
@@ -149,7 +150,7 @@ def link_mentions(source: str, names: set[str]) -> str:
 def paper_line(row: dict | None) -> str:
     if not row or not row.get("paper"):
         return ""
-    anchor, _ = PAPERS.get(row["paper"], (None, None))
+    anchor = PAPERS.get(row["paper"], (None,))[0]
     where = f"{row['paper']}, {row['sections']}" if row["sections"] else row["paper"]
     return f"**Reads:** {{ref}}`{where} <{anchor}>`" if anchor else f"**Reads:** {where}"
 
@@ -166,7 +167,7 @@ def nav_cell(i: int, names: list[str], titles: dict[str, str], row: dict | None)
     return nbformat.v4.new_markdown_cell(text)
 
 
-def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path) -> str:
+def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, notebooks: list[pathlib.Path]) -> str:
     if verify_json is None:
         verify_json = staging / "verify-quick.json"
         cmd = [sys.executable, "-m", "tgreedy_lib", "verify", "--quick", "--json", str(verify_json)]
@@ -179,8 +180,13 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path) -> s
     def cell(text) -> str:
         return str(text).replace("|", "\\|").replace("\n", " ")
 
-    lines = [f"Computed by {source}; notebooks {{doc}}`02 <02_gini_estimator_theorems>`, "
-             f"{{doc}}`03 <03_self_normalized_sums>` and {{doc}}`04 <04_t_statistic_bounds>` show the evidence.", "",
+    # The notebooks that run these checks themselves show the evidence.
+    evidence = [p.stem for p in notebooks if any(
+        "run_checks" in c.source or "tgreedy_lib.verify" in c.source or "tgreedy_lib import verify" in c.source
+        for c in nbformat.read(p, as_version=4).cells if c.cell_type == "code")]
+    shown = (f"; the notebooks {', '.join(f'{{doc}}`{n[:2]} <{n}>`' for n in evidence)} show the evidence"
+             if evidence else "")
+    lines = [f"Computed by {source}{shown}.", "",
              "| id | the claim | as printed | worst case: observed against bound | what holds instead |",
              "| --- | --- | --- | --- | --- |"]
     for c in checks:
@@ -219,8 +225,9 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         nb.cells.append(nav_cell(i, names, titles, None))
         nbformat.write(nb, src / f"{name}.ipynb")
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").split("\n\n")
-    intro = readme[1] if len(readme) > 1 else ""
+    intro = ("A Jupyter-first teaching collection about overfitting in small-sample model selection, and the "
+             "small library `tgreedy_lib` that does the work behind every notebook. It reads two papers: "
+             + " and ".join(f"{{ref}}`{short} <{anchor}>`" for anchor, _, short in PAPERS.values()) + ".")
     rows = ["| notebook | what it shows | paper, section |", "| --- | --- | --- |"]
     for name in names:
         row = table.get(name, {})
@@ -242,7 +249,7 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
 
     paper_lines = ["# The papers and their sections", "",
                    "Which notebook reads which part of each paper (the README's notebook table).", ""]
-    for key, (anchor, ref) in PAPERS.items():
+    for key, (anchor, ref, _) in PAPERS.items():
         paper_lines += [f"({anchor})=", f"## {ref}", "", "| sections | notebook |", "| --- | --- |"]
         paper_lines += [f"| {table[n]['sections']} | {{doc}}`{titles[n]} <{n}>` |"
                         for n in names if table.get(n, {}).get("paper") == key]
@@ -253,7 +260,7 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
     experiments = re.sub(r"^#(#*) ", r"###\1 ", experiments, flags=re.M)   # nest its headings
     (src / "claims.md").write_text("\n".join([
         "# Claims and checks", "",
-        "## The theorems, checked numerically", "", verify_section(verify_json, src.parent), "",
+        "## The theorems, checked numerically", "", verify_section(verify_json, src.parent, notebooks), "",
         "## The experiments' claims", "",
         ("From `results/claims.md` of `make reproduce`." if claims_md else
          "The claims tables as the notebooks show them: every claim of the paper's sections 1, 4 and 5 with "
