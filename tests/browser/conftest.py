@@ -29,7 +29,10 @@ SCREENSHOTS: list[pathlib.Path] = []
 
 
 def chromium_path() -> str | None:
-    for candidate in (os.environ.get("TGREEDY_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+    """Debian's Chromium, or the browser named by TGREEDY_CHROMIUM (then only that one)."""
+    candidates = ([os.environ["TGREEDY_CHROMIUM"]] if "TGREEDY_CHROMIUM" in os.environ
+                  else ["/usr/bin/chromium", shutil.which("chromium")])
+    for candidate in candidates:
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     return None
