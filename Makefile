@@ -47,7 +47,7 @@ notebooks: $(STAMP)
 	$(PY) -m tgreedy_lib execute-notebooks --in-place
 
 verify: $(STAMP)
-	$(PY) -m tgreedy_lib verify --json $(RESULTS)/verify.json
+	$(PY) -m tgreedy_lib verify --json results/verify.json --readme README.md
 
 benchmark: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
