@@ -94,7 +94,7 @@ def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pat
     """Instructor notebooks ``NN_<name>.ipynb`` in order (default: ``assignments/source/``, see
     :func:`find_assignments_dir`); ``names`` filters by stem or prefix."""
     source_dir = _course_dir(source_dir, "source")
-    paths = sorted(source_dir.glob("[0-9][0-9]_*.ipynb"))
+    paths = sorted(source_dir.glob("[0-9][0-9]*_*.ipynb"))
     if names:
         wanted = [str(n).removesuffix(".ipynb") for n in names]
         paths = [p for p in paths if any(p.stem == w or p.stem.startswith(w + "_") for w in wanted)]
