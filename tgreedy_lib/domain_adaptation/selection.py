@@ -28,11 +28,11 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from .._validation import as_float_array
 from .statistics import DomainStatistics
 
 __all__ = [
@@ -314,25 +314,95 @@ def greedy_path(
     return _selection_path(stats, "greedy", n_steps, "abs", denominator, refit, threshold, allow_reselect)
 
 
+#: Whether the selectors accept scipy.sparse ``X`` (scikit-learn's ``accept_sparse``). The one switch to
+#: flip when :class:`DomainStatistics` computes its moments from sparse rows; until then sparse input
+#: is refused with scikit-learn's TypeError, which names sparse input and the fix (``X.toarray()``).
+_ACCEPT_SPARSE = False
+
+
 class _PathSelector(SelectorMixin, BaseEstimator):
     """scikit-learn front end shared by :class:`TGreedy` and :class:`Greedy`."""
 
     _method = ""
 
-    def fit(self, X, y, domains=None, unlabeled_X=None):
-        """Fit on pooled rows ``X``, targets ``y`` and a vector ``domains`` of domain labels.
+    _parameter_constraints: dict = {
+        "n_features_to_select": [Interval(Integral, 1, None, closed="left")],
+        "denominator": [StrOptions({"sample", "unlabeled"})],
+        "refit": [StrOptions({"stagewise", "stepwise"})],
+        "threshold": [Interval(Real, None, None, closed="neither"), None],
+        "allow_reselect": ["boolean"],
+    }
 
-        Inside a Pipeline pass the labels as a fit parameter: ``pipe.fit(X, y, select__domains=d)``.
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True  # the residual covariances E[X (Y - w.X) | d_k] need y
+        tags.input_tags.sparse = _ACCEPT_SPARSE
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, domains=None, unlabeled_X=None):
+        """Select features from pooled rows ``X``, targets ``y`` and the domain label of every row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows of all training domains, pooled (dense; see ``_ACCEPT_SPARSE``). A pandas
+            DataFrame's column names are kept in ``feature_names_in_``.
+        y : array-like of shape (n_samples,)
+            Real-valued targets (for classification, e.g. +1/-1 or 0/1).
+        domains : array-like of shape (n_samples,)
+            The domain label of every row (any sortable labels, at least two distinct ones).
+            Required: there is no default, because the T-statistic is the spread of the
+            residual covariances *across domains*. Inside a :class:`~sklearn.pipeline.Pipeline`
+            pass it as a fit parameter: ``pipe.fit(X, y, select__domains=d)``.
+        unlabeled_X : array-like of shape (n_unlabeled, n_features), default=None
+            Unlabeled rows for the pooled ``E[X X^T]`` (needed by ``denominator="unlabeled"``).
+
+        Returns
+        -------
+        self : object
+            The fitted selector.
         """
         if domains is None:
             raise ValueError(
-                f"{type(self).__name__}.fit needs domains: a vector with the domain label of every row"
+                f"{type(self).__name__}.fit needs domains: a vector with the domain label of every row "
+                f"of X, e.g. {type(self).__name__}().fit(X, y, domains=d) (in a Pipeline: "
+                "pipe.fit(X, y, select__domains=d)); the T-statistic is computed across domains"
+            )
+        X, y = validate_data(
+            self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, ensure_min_samples=2, y_numeric=True
+        )
+        if unlabeled_X is not None:
+            unlabeled_X = check_array(
+                unlabeled_X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, input_name="unlabeled_X"
             )
         stats = DomainStatistics.from_samples(X, y, domains, unlabeled_X=unlabeled_X)
-        return self.fit_statistics(stats)
+        return self._fit_path(stats)
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit_statistics(self, stats: DomainStatistics):
-        """Fit from precomputed :class:`DomainStatistics`."""
+        """Select features from precomputed :class:`DomainStatistics` (no samples needed).
+
+        Parameters
+        ----------
+        stats : DomainStatistics
+            Per-domain moments of the training domains, e.g. from
+            :meth:`DomainStatistics.from_moments` (population moments) or built once and
+            :meth:`~DomainStatistics.subset` per split.
+
+        Returns
+        -------
+        self : object
+            The fitted selector; ``feature_names_in_`` is not set (moments carry no names).
+        """
+        if not isinstance(stats, DomainStatistics):
+            raise TypeError(f"fit_statistics expects DomainStatistics, got {type(stats).__name__}")
+        self.n_features_in_ = stats.n_features
+        if hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        return self._fit_path(stats)
+
+    def _fit_path(self, stats: DomainStatistics):
         kwargs = dict(
             n_steps=self.n_features_to_select,
             denominator=self.denominator,
@@ -344,7 +414,6 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             self.path_ = tgreedy_path(stats, sign=self.sign, **kwargs)
         else:
             self.path_ = greedy_path(stats, **kwargs)
-        self.n_features_in_ = stats.n_features
         self.coef_ = self.path_.coef[-1].copy() if self.path_.n_steps else np.zeros(stats.n_features)
         self.selected_features_ = self.path_.support()
         return self
@@ -356,28 +425,88 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         return mask
 
     def decision_function(self, X):
-        """The linear score X @ coef_ (no intercept, as in the paper's model y = w.x)."""
+        """The linear score ``X @ coef_`` (no intercept, as in the paper's model y = w.x).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        score : ndarray of shape (n_samples,)
+        """
         check_is_fitted(self, "path_")
-        X = as_float_array(X, "X", 2)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, the selector was fitted with {self.n_features_in_}")
+        X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
         return X @ self.coef_
 
     predict = decision_function
 
 
 class TGreedy(_PathSelector):
-    """T-greedy feature selection (section 3.3) with the scikit-learn selector interface.
+    r"""T-greedy feature selection (Foster, Kakade & Salakhutdinov 2012, section 3.3).
 
-    Parameters are those of :func:`tgreedy_path` (``n_features_to_select`` is ``n_steps``).
+    A stagewise selector on the residual covariances of the training domains: at each step it
+    adds the feature with the largest T-statistic of its covariance with the residual across
+    domains, the feature whose improvement is most consistent from domain to domain [1]_.
+    The scikit-learn front end of :func:`tgreedy_path`.
+
+    Parameters
+    ----------
+    n_features_to_select : int, default=10
+        Number of steps (features added); ``n_steps`` of :func:`tgreedy_path`.
+    sign : {"abs", "positive"}, default="abs"
+        Rank by ``|T_i|`` (``"abs"``) or by ``T_i`` as printed in the paper (``"positive"``).
+    denominator : {"sample", "unlabeled"}, default="sample"
+        ``E[X_i^2]`` of the update: the paper's average of the per-domain moments, or the
+        pooled moment of ``unlabeled_X`` passed to :meth:`fit` (the unbiased version).
+    refit : {"stagewise", "stepwise"}, default="stagewise"
+        The paper's stagewise update, or a least-squares refit on the chosen set.
+    threshold : float, default=None
+        Stop before a step whose score is below ``threshold``.
+    allow_reselect : bool, default=False
+        Stagewise only: whether a feature may be chosen again.
 
     Attributes
     ----------
     path_ : SelectionPath
-    coef_ : ndarray of shape (n_features,)
+        The whole path (features, weights, T-statistics, losses after every step).
+    coef_ : ndarray of shape (n_features_in_,)
         Weights after the last step.
     selected_features_ : ndarray of int
         Chosen features in order of entry.
+    n_features_in_ : int
+        Number of features seen during :term:`fit`.
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during :term:`fit`. Defined only when `X` has feature names
+        that are all strings (a pandas DataFrame).
+
+    See Also
+    --------
+    Greedy : The same update, choosing the largest decrease of the training loss.
+    tgreedy_path : The path as a function of :class:`DomainStatistics`.
+    sklearn.feature_selection.SequentialFeatureSelector : Forward selection by cross-validation.
+
+    Notes
+    -----
+    With the residual covariances :math:`r_{k,i} = E[X_i (Y - w \cdot X) \mid d_k]` of the
+    :math:`n` training domains,
+
+    .. math::
+
+        \hat\mu_i = \frac{1}{n} \sum_k r_{k,i}, \qquad
+        \hat\sigma_i^2 = \frac{1}{n-1} \sum_k (r_{k,i} - \hat\mu_i)^2, \qquad
+        T_i = \frac{\hat\mu_i}{\hat\sigma_i / \sqrt{n}},
+
+    T-greedy picks :math:`i^\star = \arg\max_i |T_i|` and updates
+    :math:`w_{i^\star} \leftarrow w_{i^\star} + \hat\mu_{i^\star} / \hat E[X_{i^\star}^2]`
+    (section 3.3 of [1]_). :meth:`fit` refuses to run without ``domains``: pooled rows alone
+    cannot tell a consistent effect from one that swings between domains.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), JMLR W&CP 22, 2012.
 
     Examples
     --------
@@ -388,9 +517,21 @@ class TGreedy(_PathSelector):
     >>> y = X[:, 2] + 0.1 * rng.standard_normal(400)
     >>> TGreedy(n_features_to_select=1).fit(X, y, domains=domains).selected_features_
     array([2])
+
+    A DataFrame's column names come back from ``get_feature_names_out``:
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame(X, columns=["a", "b", "c", "d", "e"])
+    >>> TGreedy(n_features_to_select=2).fit(frame, y, domains=domains).get_feature_names_out()
+    array(['c', ...], dtype=object)
     """
 
     _method = "tgreedy"
+
+    _parameter_constraints: dict = {
+        **_PathSelector._parameter_constraints,
+        "sign": [StrOptions({"abs", "positive"})],
+    }
 
     def __init__(
         self,
@@ -411,9 +552,67 @@ class TGreedy(_PathSelector):
 
 
 class Greedy(_PathSelector):
-    """Greedy feature selection on the pooled training loss, sharing T-greedy's update.
+    r"""Greedy feature selection on the pooled training loss (Foster, Kakade & Salakhutdinov 2012, section 4).
 
-    Parameters are those of :func:`greedy_path` (``n_features_to_select`` is ``n_steps``).
+    The baseline of the paper's experiments [1]_: the same stagewise update as T-greedy, but
+    each step adds the feature that most lowers the training squared loss pooled over the
+    domains. The scikit-learn front end of :func:`greedy_path`.
+
+    Parameters
+    ----------
+    n_features_to_select : int, default=10
+        Number of steps (features added); ``n_steps`` of :func:`greedy_path`.
+    denominator : {"sample", "unlabeled"}, default="sample"
+        ``E[X_i^2]`` of the update, as in :class:`TGreedy`.
+    refit : {"stagewise", "stepwise"}, default="stagewise"
+        The paper's stagewise update, or a least-squares refit on the chosen set.
+    threshold : float, default=None
+        Stop before a step whose loss decrease is below ``threshold``.
+    allow_reselect : bool, default=False
+        Stagewise only: whether a feature may be chosen again.
+
+    Attributes
+    ----------
+    path_ : SelectionPath
+        The whole path (features, weights, T-statistics, losses after every step).
+    coef_ : ndarray of shape (n_features_in_,)
+        Weights after the last step.
+    selected_features_ : ndarray of int
+        Chosen features in order of entry.
+    n_features_in_ : int
+        Number of features seen during :term:`fit`.
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during :term:`fit`. Defined only when `X` has feature names
+        that are all strings (a pandas DataFrame).
+
+    See Also
+    --------
+    TGreedy : The same update, choosing the largest T-statistic.
+    greedy_path : The path as a function of :class:`DomainStatistics`.
+
+    Notes
+    -----
+    Greedy picks the largest loss decrease of the update,
+    :math:`i^\star = \arg\max_i \hat\mu_i^2 / \hat E[X_i^2]`, with :math:`\hat\mu_i` the mean
+    residual covariance over the domains (section 3.3 of [1]_). It needs ``domains`` only for
+    the per-domain moments and the reported T-statistics, and refuses to run without them, as
+    :class:`TGreedy` does, so that the two are fitted on the same statistics.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), JMLR W&CP 22, 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import Greedy
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((400, 5)); domains = np.repeat(np.arange(4), 100)
+    >>> y = X[:, 2] + 0.1 * rng.standard_normal(400)
+    >>> Greedy(n_features_to_select=1).fit(X, y, domains=domains).selected_features_
+    array([2])
     """
 
     _method = "greedy"
