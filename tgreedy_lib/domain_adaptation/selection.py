@@ -514,7 +514,7 @@ class TGreedy(_PathSelector):
     >>> from tgreedy_lib import TGreedy
     >>> rng = np.random.default_rng(0)
     >>> X = rng.standard_normal((400, 5)); domains = np.repeat(np.arange(4), 100)
-    >>> y = X[:, 2] + 0.1 * rng.standard_normal(400)
+    >>> y = X[:, 2] - 0.5 * X[:, 4] + 0.1 * rng.standard_normal(400)
     >>> TGreedy(n_features_to_select=1).fit(X, y, domains=domains).selected_features_
     array([2])
 
@@ -522,8 +522,13 @@ class TGreedy(_PathSelector):
 
     >>> import pandas as pd
     >>> frame = pd.DataFrame(X, columns=["a", "b", "c", "d", "e"])
-    >>> TGreedy(n_features_to_select=2).fit(frame, y, domains=domains).get_feature_names_out()
-    array(['c', ...], dtype=object)
+    >>> selector = TGreedy(n_features_to_select=2).fit(frame, y, domains=domains)
+    >>> selector.get_feature_names_out()
+    array(['c', 'e'], dtype=object)
+    >>> selector.path_.t_statistic.round(1)
+    array([ 15.4, -11.7])
+    >>> selector.transform(frame).shape
+    (400, 2)
     """
 
     _method = "tgreedy"
@@ -610,7 +615,7 @@ class Greedy(_PathSelector):
     >>> from tgreedy_lib import Greedy
     >>> rng = np.random.default_rng(0)
     >>> X = rng.standard_normal((400, 5)); domains = np.repeat(np.arange(4), 100)
-    >>> y = X[:, 2] + 0.1 * rng.standard_normal(400)
+    >>> y = X[:, 2] - 0.5 * X[:, 4] + 0.1 * rng.standard_normal(400)
     >>> Greedy(n_features_to_select=1).fit(X, y, domains=domains).selected_features_
     array([2])
     """
