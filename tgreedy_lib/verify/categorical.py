@@ -588,11 +588,11 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     The searched cases are every ``k = 1..K`` with ``q = 1/2 + j/(2N)``, ``j = 0..N``
     (K, N = 150, 100 quick; 1000, 300 full), and the large ``k`` of :data:`LEMMA11_LARGE_K`
     with ``q`` near 1/2 on the scale ``1/sqrt(k)``, each at every delta of
-    :data:`LEMMA11_DELTAS`. The worst case is the largest ``Pr / delta``; as delta
-    falls it grows without bound (the lemma's 1/e makes the bound
-    ``sqrt(2 ln(1/delta)/(e k))`` smaller than the ``2q - 1`` that a wrong majority costs,
-    while a wrong majority keeps a probability near ``delta^(1/e)``), which ``worst
-    ratio by delta`` shows.
+    :data:`LEMMA11_DELTAS`. The worst case is the largest ``Pr / delta``, and it grows as
+    delta falls (``worst_ratio_by_delta``): with ``2q - 1`` just above the bound
+    ``sqrt(2 ln(1/delta)/(e k))``, a wrong majority costs more than the bound and, for large k,
+    has a probability near the normal tail at ``sqrt(2 ln(1/delta)/e)``, which is of order
+    ``delta^(1/e)`` (up to a factor polynomial in ``ln(1/delta)``), far above delta.
     """
     top_k, steps = (150, 100) if quick else (1000, 300)
     k_parts, q_parts = [], []
@@ -635,7 +635,7 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     def short(c):
         p = c["parameters"]
         q = p["q"]
-        return (f"k = {p['k']}, q = {q.numerator}/{q.denominator}, delta = {float(p['delta']):g}: "
+        return (f"k = {p['k']:,}, q = {q.numerator}/{q.denominator}, delta = {float(p['delta']):g}: "
                 f"Pr = {c['observed']:.4g} = {c['ratio']:.3g} delta")
 
     clear = [c for c in cases if c["ratio"] > 2]

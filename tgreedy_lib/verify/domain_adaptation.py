@@ -248,7 +248,7 @@ def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
         parameters["standard_error"] = worst["standard_error"]
     t_text = f"{t_worst.numerator}/{t_worst.denominator}" if isinstance(t_worst, Fraction) else f"{t_worst:g}"
     summary_worst = (
-        f"n = {worst['n']}, t = {t_text} ({worst['law']}): Pr = {worst['tail']:.4g} > e^(-t/2) = "
+        f"n = {worst['n']}, t = {t_text}, {worst['law']}: Pr = {worst['tail']:.4g} > e^(-t/2) = "
         f"{bound_at_worst:.4g}, ratio {worst['ratio']:.4f}; fails for every n"
         + (": Z_1 = +-1, Z_2..Z_n = +-1e-4/n gives (sum Z)^2 / sum Z^2 > 99/100 surely, so Pr[. > 99/100] = 1 > "
            f"e^(-99/200) = {bound_at_t:.4f} (computed exactly at n = 1-50, 10^2-10^6, and in rationals at 10^9)"
