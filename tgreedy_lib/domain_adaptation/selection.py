@@ -145,6 +145,33 @@ def t_statistics(residual_covariances: np.ndarray) -> tuple[np.ndarray, np.ndarr
     The T-statistic is :func:`~tgreedy_lib.domain_adaptation.statistics.t_statistic` (the one-sample
     t-test statistic of the n values r_1,i, ..., r_n,i against 0, ``sigma_i`` with ddof = 1, its
     limit where sigma_i = 0); this returns the mean and spread it is made of too.
+
+    Parameters
+    ----------
+    residual_covariances : array-like of shape (n_domains, n_features)
+        ``r_k,i = E[X_i (Y - w.X) | d_k]``.
+
+    Returns
+    -------
+    t, mu, sigma : ndarray of shape (n_features,)
+        The T-statistic, the mean and the (ddof = 1) standard deviation across domains.
+
+    See Also
+    --------
+    t_statistic : The T-statistic alone, along any axis.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import t_statistics
+    >>> t, mu, sigma = t_statistics(np.array([[0.9, 0.5], [1.1, -0.4], [1.0, 0.8]]))
+    >>> t.round(3), mu.round(3), sigma.round(3)
+    (array([17.321,  0.832]), array([1. , 0.3]), array([0.1  , 0.624]))
     """
     return _t_statistic_and_moments(residual_covariances, axis=0)
 
@@ -187,6 +214,26 @@ def selection_path(
     (:mod:`._stagewise`, the paper's algorithm) or ``"stepwise"`` (:mod:`._stepwise`, least squares
     on the chosen set). Options as in :func:`tgreedy_path`, which with :func:`greedy_path` is the
     usual entry point.
+
+    See Also
+    --------
+    tgreedy_path, greedy_path : The usual entry points.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics, tgreedy_path
+    >>> from tgreedy_lib.domain_adaptation.selection import selection_path
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((300, 4)); y = X[:, 1] + 0.1 * rng.standard_normal(300)
+    >>> stats = DomainStatistics.from_samples(X, y, np.arange(300) % 3)
+    >>> selection_path(stats, "tgreedy", 2).features.tolist() == tgreedy_path(stats, 2).features.tolist()
+    True
     """
     if method not in ("tgreedy", "greedy"):
         raise ValueError(f"method must be 'tgreedy' or 'greedy', got {method!r}")
