@@ -35,6 +35,24 @@ class CategoricalPopulation:
     labels : array of {0, 1}, shape (n_people,)
     n_values : sequence of int, optional
         ``|V_j|`` (values may be absent from the population); default ``max code + 1``.
+
+    See Also
+    --------
+    ssn_population, flag_versus_code_population : Two populations.
+    ranking_study : How well each filter ranks this population's features.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> population = cat.flag_versus_code_population(20, np.random.default_rng(0), n_people=2000)
+    >>> population.names, population.n_features, population.n_values.tolist()
+    (('flag', 'code'), 2, [2, 20])
     """
 
     def __init__(self, names, codes, labels, n_values=None):
@@ -96,6 +114,23 @@ def ssn_population(rng: np.random.Generator, n_people: int = 100_000) -> Categor
     ``unemployed`` (the label, about 40% positive: think of the applicants of a job programme) depends on ``mortgage`` (2 values, strongly),
     ``education`` (5 values), ``region`` (20 values, mildly) and ``zip_code`` (2,000 values, weakly);
     ``birthday`` (365 values) is pure noise and ``ssn`` is a unique identifier (one value per person).
+
+    See Also
+    --------
+    flag_versus_code_population : A two-feature population.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> population = cat.ssn_population(np.random.default_rng(0), n_people=5000)
+    >>> population.names
+    ('ssn', 'mortgage', 'education', 'region', 'birthday', 'zip_code')
     """
     n = int(n_people)
     if n < 2:
@@ -120,6 +155,23 @@ def flag_versus_code_population(n_values: int, rng: np.random.Generator, n_peopl
     Each code value carries a label shared by everyone with that code (about 35% of the
     values, at least one and not all, are labelled 1): with few values ``code`` is the
     perfect feature, with many it is an SSN. The ``flag`` is a noisy readout of the label (Pr[flag = 1] is 0.2 if labelled 1, 0.6 if 0).
+
+    See Also
+    --------
+    ssn_population : The SSN example.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> population = cat.flag_versus_code_population(20, np.random.default_rng(0), n_people=2000)
+    >>> population.names
+    ('flag', 'code')
     """
     n = int(n_people)
     code = rng.integers(0, int(n_values), n)
@@ -138,6 +190,25 @@ def ranking_study(population: CategoricalPopulation, sizes, repetitions: int, rn
     between the filter's ranking and the true one), ``picks_best`` (fraction of training sets
     whose top feature is the truly best one) and ``focus_first`` (fraction ranking feature
     ``focus`` first, e.g. the identifier).
+
+    See Also
+    --------
+    filter_scores : The filters compared.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> rng = np.random.default_rng(0)
+    >>> population = cat.flag_versus_code_population(30, rng, n_people=3000)
+    >>> study = cat.ranking_study(population, sizes=[20, 200], repetitions=20, rng=rng)
+    >>> sorted(study)
+    ['gain_ratio', 'gini', 'gini_estimate', 'information_gain', 'misclassification']
     """
     from scipy.stats import kendalltau
 
