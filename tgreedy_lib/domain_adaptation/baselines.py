@@ -236,7 +236,7 @@ def _ridge(stats: DomainStatistics) -> float:
 
 def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None, start=None,
              max_iter: int = 200) -> np.ndarray:
-    """Minimize :func:`vrex_objective` (L-BFGS from the ridge solution, analytic gradient)."""
+    """Minimize :func:`vrex_objective` (BFGS from the ridge solution, analytic gradient)."""
     _check_stats(stats)
     if not (np.isfinite(beta) and beta >= 0):
         raise ValueError(f"beta must be a finite non-negative number, got {beta!r}")
@@ -246,7 +246,7 @@ def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None
         start = np.linalg.solve(G + ridge * np.eye(len(q)), q)
     if beta == 0:
         return np.asarray(start, dtype=np.float64)
-    result = optimize.minimize(vrex_objective, start, args=(stats, beta, ridge), jac=True, method="L-BFGS-B",
+    result = optimize.minimize(vrex_objective, start, args=(stats, beta, ridge), jac=True, method="BFGS",
                                options={"maxiter": max_iter})
     return result.x
 
