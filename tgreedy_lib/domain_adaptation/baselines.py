@@ -111,7 +111,7 @@ def pooled_moments(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, flo
 def domain_losses(stats: DomainStatistics, coef) -> np.ndarray:
     """Squared loss of each row of ``coef`` (m, p) on each domain, shape (m, n_domains), from the moments."""
     W = np.atleast_2d(np.asarray(coef, dtype=np.float64))
-    quad = np.einsum("mp,kpq,mq->mk", W, stats.xx, W)
+    quad = np.einsum("kpm,mp->mk", stats.xx @ W.T, W)  # w' E[XX'|d_k] w, one matrix product per domain
     return stats.yy[None, :] - 2.0 * W @ stats.xy.T + quad
 
 
