@@ -362,8 +362,9 @@ def test_verify_json_shape(quick_json):
     expected_ids = {f"categorical.theorem{i}" for i in range(1, 5)}
     assert expected_ids <= set(records)
     for record in records.values():
-        assert set(record) == {"id", "claim", "holds_as_printed", "trials", "worst_case", "corrected_claim"}
-        assert set(record["worst_case"]) == {"parameters", "observed", "bound"}
+        assert set(record) == {"id", "claim", "holds_as_printed", "trials", "worst_case", "cases", "summary",
+                                "corrected_claim"}
+        assert set(record["worst_case"]) == {"parameters", "observed", "bound", "ratio"}
         assert isinstance(record["worst_case"]["observed"], float) and isinstance(record["worst_case"]["bound"], float)
         assert record["trials"] > 0
         assert (record["corrected_claim"] is None) == record["holds_as_printed"]
