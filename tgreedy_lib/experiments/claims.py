@@ -27,6 +27,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
+from .runs import curve
 
 REPRODUCED, PARTLY, NOT_REPRODUCED = "reproduced", "partly", "not reproduced"
 NOT_RUN = "not run"
@@ -190,7 +191,7 @@ class ClaimSpec:
 # --------------------------------------------------------------------------- helpers of the measures
 
 def _curve(result: dict, method: str, metric: str) -> np.ndarray:
-    return np.asarray(result["curves"][method][metric], dtype=float)
+    return curve(result, method, metric)  # the one reader of a stored curve (tgreedy_lib.experiments.runs)
 
 
 def _gap(result: dict, method: str) -> np.ndarray:
