@@ -40,7 +40,30 @@ def plot_self_normalized_tails(n: int, t=None, distributions=("rademacher", "gau
                                rng=None, n_trials: int = 20000, ax=None):
     """``Pr[(sum Z)^2 / sum Z^2 > t]`` against ``t`` for several laws, with the printed
     ``exp(-t/2)`` and the proved ``2 exp(-t/2)`` (Theorem 2). Exact curves for
-    Rademacher and Gaussian, Monte Carlo for the others (``rng`` needed)."""
+    Rademacher and Gaussian, Monte Carlo for the others (``rng`` needed).
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> ax = plots.plot_self_normalized_tails(10, distributions=("rademacher", "gaussian"))
+    >>> len(ax.get_lines()) >= 4  # two laws, the printed and the proved bound
+    True
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     t = np.linspace(0.02, max(6.0, min(float(n), 12.0)), 400) if t is None else np.asarray(t, float)
     curves = sn.tail_curves(n, t, distributions, rng=rng, n_trials=n_trials)
@@ -55,7 +78,28 @@ def plot_self_normalized_tails(n: int, t=None, distributions=("rademacher", "gau
 
 def plot_theorem2_excess(n_values=range(1, 51), t=None, ax=None):
     """Heat map of ``worst_case_tail_lower_bound(n, t) - exp(-t/2)``: red cells are
-    (n, t) pairs where a symmetric law provably violates Theorem 2 as printed."""
+    (n, t) pairs where a symmetric law provably violates Theorem 2 as printed.
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> ax = plots.plot_theorem2_excess(n_values=range(1, 6), t=np.linspace(0.1, 4, 20))
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     t = np.geomspace(0.05, 50, 300) if t is None else np.asarray(t, float)
     n_values = np.asarray(list(n_values))
@@ -73,7 +117,28 @@ def plot_coverage_vs_features(n: int, delta: float, n_features, ax=None, rng=Non
     """Probability that Theorem 1's width covers *every* one of ``|F|`` independent features,
     against ``|F|`` at fixed ``n`` (exact for Gaussian and Rademacher effects, Monte Carlo
     per-feature tails for the others), with the target ``1 - delta`` and the largest
-    ``|F|`` the theorem admits, ``(delta/2) e^(n/8)``."""
+    ``|F|`` the theorem admits, ``(delta/2) e^(n/8)``.
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> ax = plots.plot_coverage_vs_features(16, 0.5, [1, 2, 4], monte_carlo_laws=())
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     f = np.asarray(n_features, dtype=float)
     c = tb.paper_factor(f, delta)
@@ -100,7 +165,28 @@ def plot_coverage_vs_features(n: int, delta: float, n_features, ax=None, rng=Non
 def plot_widths(n_values, n_features, delta: float, ax=None):
     """Width factors (units of ``sigma_hat/sqrt(n)``): the paper's ``sqrt(4 log(2|F|/delta))``,
     the exact Bonferroni ``t_{n-1}`` quantile for Gaussian effects, the normal quantile
-    ("4 would become 2") and the width the proof supports without the size condition."""
+    ("4 would become 2") and the width the proof supports without the size condition.
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> ax = plots.plot_widths([10, 20, 40, 80], 100, 0.05)
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     table = tb.width_table(n_values, n_features, delta)
     f = table["n_features"]
@@ -119,7 +205,28 @@ def plot_widths(n_values, n_features, delta: float, ax=None):
 def plot_corollary_failure(deltas, p_values=(1, 2, 3), law: str = "gaussian", ax=None):
     """Exact ``Pr[some subset's regret exceeds its bound]`` for ``q = 1`` and orthonormal
     independent features at the fewest admissible domains, printed factor against the
-    proof's, with the target ``delta`` (Corollary 3)."""
+    proof's, with the target ``delta`` (Corollary 3).
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> ax = plots.plot_corollary_failure([0.05, 0.1, 0.2], p_values=(1, 2))
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     deltas = np.asarray(deltas, dtype=float)
     for p in p_values:
@@ -142,7 +249,30 @@ def plot_corollary_failure(deltas, p_values=(1, 2, 3), law: str = "gaussian", ax
 def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
     """Regret of each simulated training set's worst subset against its
     ``sum sigma_hat^2 / n``, with the lines ``regret = factor * sum sigma_hat^2 / n`` of the
-    printed and the proved factor: points above a line violate that bound (Corollary 3)."""
+    printed and the proved factor: points above a line violate that bound (Corollary 3).
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import subset_regret_simulation
+    >>> simulation = subset_regret_simulation(np.random.default_rng(0), "gaussian", 200, 5, 2, 0.05, n_trials=30)
+    >>> ax = plots.plot_subset_regret(simulation)
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     worst = np.argmax(simulation["regret"] / np.maximum(simulation["variance_over_n"], 1e-300), axis=1)
     rows = np.arange(worst.size)
@@ -166,7 +296,31 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
 
 def plot_selector_paths(result: dict, axes=None):
     """Two panels: mean regret on a new random domain as features are added, and the share
-    of picks that are spurious at each step, for each selector (``compare_selectors`` output)."""
+    of picks that are spurious at each step, for each selector (``compare_selectors`` output).
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
+    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors
+    >>> result = compare_selectors(make_problem(), np.random.default_rng(0), n_steps=4, n_repeats=5)
+    >>> axes = plots.plot_selector_paths(result)
+    >>> plt.close("all")
+    """
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     steps = result["steps"]
@@ -193,7 +347,32 @@ def plot_selector_paths(result: dict, axes=None):
 def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELECTORS):
     """Mean regret (``metric="regret"``) or spurious share (``"spurious"``) after a fixed
     number of steps against the number of training domains, one line per selector and
-    samples-per-domain setting (``sweep_selectors`` output, run with the same ``selectors``)."""
+    samples-per-domain setting (``sweep_selectors`` output, run with the same ``selectors``).
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
+    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import sweep_selectors
+    >>> rows = sweep_selectors(make_problem(), np.random.default_rng(0), n_domains_values=(4, 8),
+    ...                        n_steps=3, n_repeats=3, at_step=3)
+    >>> ax = plots.plot_sweep(rows)
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     settings = sorted({r["n_samples"] for r in rows}, key=lambda s: (s is None, s or 0))
     styles = ["-", "--", ":", "-."]
