@@ -52,6 +52,23 @@ def distribution_family(kind: str, n_values: int, m: int, rng: np.random.Generat
       is wrong with a fair probability, the hard case for h_Bayes;
     * ``dominant``: one value with ``p = 0.85`` and ``q = 1/2 + 1/(2 sqrt(0.85 m))``, the rest
       uniform with random ``q``: a value heavy enough to fall in Thm. 4's set ``V_3`` for large m.
+
+    See Also
+    --------
+    simulate_deviations : Training sets drawn from these distributions.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import distribution_family
+    >>> p, q = distribution_family("identifier", 4, 10, np.random.default_rng(0))
+    >>> p.tolist(), sorted(set(q.tolist())) <= [0.0, 1.0]
+    ([0.25, 0.25, 0.25, 0.25], True)
     """
     n = int(n_values)
     if kind == "zipf_random_q":
@@ -97,7 +114,26 @@ THEOREM1_CLAIM = (
 
 @register_check("categorical.theorem1", THEOREM1_CLAIM)
 def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Exact bias over random, adversarial and optimized distributions, plus a simulation."""
+    """Exact bias over random, adversarial and optimized distributions, plus a simulation.
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    theorem1_check, theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import theorem1_check
+    >>> result = theorem1_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
+    >>> result.id  # doctest: +SKIP
+    'categorical.theorem1'
+    """
     sizes = [1, 2, 3, 5, 10, 30, 100] if quick else [1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 100, 300, 1000]
     trials = 0
     worst = {"ratio": -np.inf}
@@ -189,6 +225,23 @@ def simulate_deviations(kind, n_values, m, trials, rng, which):
     ``which="gini"``: ``estimator_gap`` = |l(h_Gini) - l_hat| (Thm. 2), ``lemma3`` = |l_hat - E l_hat|,
     ``lemma7`` = |l(h_Gini) - E l(h_Gini)|. ``which="bayes"``: ``deviation`` = |l(h_Bayes) - E l(h_Bayes)|
     (Thm. 4), with the exact expectation.
+
+    See Also
+    --------
+    theorem2_check, theorem4_check : The checks that use them.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import simulate_deviations
+    >>> deviations = simulate_deviations("uniform_half", 5, 20, 50, np.random.default_rng(0), "gini")
+    >>> sorted(deviations)
+    ['estimator_gap', 'lemma3', 'lemma7']
     """
     p, q = distribution_family(kind, n_values, m, rng)
     counts, positives = cat.sample_counts(p, q, m, trials, rng)
@@ -212,7 +265,26 @@ THEOREM2_CLAIM = (
 
 @register_check("categorical.theorem2", THEOREM2_CLAIM)
 def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds."""
+    """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds.
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    theorem1_check, theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import theorem2_check
+    >>> result = theorem2_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
+    >>> result.id  # doctest: +SKIP
+    'categorical.theorem2'
+    """
     sizes = [10, 100, 1000, 100000] if quick else [10, 30, 100, 300, 1000, 10000, 100000, 1000000]
     deltas = [0.05] if quick else [0.05, 0.01]
     simulations = 300 if quick else 600
@@ -266,7 +338,14 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
 
 def first_m_below(function, level: float) -> int:
-    """The first m on a fine logarithmic grid (1% steps, up to 1e18) with ``function(m) < level``; -1 if none."""
+    """The first m on a fine logarithmic grid (1% steps, up to 1e18) with ``function(m) < level``; -1 if none.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify.categorical import first_m_below
+    >>> first_m_below(lambda m: 10 / m, 0.5)  # 10/m < 1/2 from m = 21 on
+    21
+    """
     grid = np.unique(np.round(np.geomspace(2, 1e18, 4000)).astype(np.int64))
     values = np.asarray(function(grid.astype(float)))
     below = np.flatnonzero(values < level)
@@ -282,7 +361,26 @@ THEOREM4_CLAIM = (
 @register_check("categorical.theorem4", THEOREM4_CLAIM)
 def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Empirical (1-delta)-quantiles of |l(h_Bayes) - E l(h_Bayes)| (exact mean) against the bound,
-    and each term A_1..A_4 of Eq. (26) against its own lemma (8, 9, 12, 13)."""
+    and each term A_1..A_4 of Eq. (26) against its own lemma (8, 9, 12, 13).
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    theorem1_check, theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import theorem4_check
+    >>> result = theorem4_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
+    >>> result.id  # doctest: +SKIP
+    'categorical.theorem4'
+    """
     sizes = [8, 30, 100, 1000, 10000] if quick else [8, 30, 100, 300, 1000, 10000, 100000]
     deltas = [0.05] if quick else [0.05, 0.01]
     simulations = 200 if quick else 600
@@ -362,6 +460,23 @@ def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndar
     ``t_k`` is :func:`tgreedy_lib.categorical.bayes_regret_per_count`. Theorem 3's bound holds
     for every distribution exactly when ``max_q t_k(q)`` is at most the bound's coefficient of
     ``E[M_k]``, because both sides are ``sum_v p_v sum_k Pr[c_v = k] (.)``.
+
+    See Also
+    --------
+    tgreedy_lib.categorical.theory.bayes_regret_per_count : The function maximized.
+    bias_bound_coefficients : The coefficients it is compared with.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify.categorical import per_count_regret_maximum
+    >>> values, maximizers = per_count_regret_maximum([0, 1, 2, 3])
+    >>> values.round(4)
+    array([0.5  , 0.125, 0.125, 0.087])
     """
     k_values = np.asarray(k_values)
     grid = np.linspace(0.5, 1.0, grid_points)
@@ -380,7 +495,23 @@ def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndar
 
 
 def bias_bound_coefficients(k_values, first_sqrt_index=3):
-    """Thm. 3's coefficient b_k of E[M_k]: 1/2, 1/8, 1/8, then 1/sqrt(e k) from ``first_sqrt_index`` on."""
+    """Thm. 3's coefficient b_k of E[M_k]: 1/2, 1/8, 1/8, then 1/sqrt(e k) from ``first_sqrt_index`` on.
+
+    See Also
+    --------
+    per_count_regret_maximum : What the coefficients bound.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify.categorical import bias_bound_coefficients
+    >>> bias_bound_coefficients([0, 1, 2, 3, 4]).round(4)
+    array([0.5   , 0.125 , 0.125 , 0.3502, 0.3033])
+    """
     k_values = np.asarray(k_values, dtype=float)
     coefficients = np.where(k_values == 0, 0.5, np.where(k_values <= 2, 1 / 8, 0.0))
     with np.errstate(divide="ignore"):
@@ -389,7 +520,25 @@ def bias_bound_coefficients(k_values, first_sqrt_index=3):
 
 
 def random_symmetric_table(m, rng):
-    """A random symmetric rule table: f(k, i) ~ U(0, 1) for i < k/2, f(k, k-i) = 1 - f(k, i), ties 1/2."""
+    """A random symmetric rule table: f(k, i) ~ U(0, 1) for i < k/2, f(k, k-i) = 1 - f(k, i), ties 1/2.
+
+    See Also
+    --------
+    tgreedy_lib.categorical.theory.symmetric_rule_table : Rule tables.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import random_symmetric_table
+    >>> table = random_symmetric_table(4, np.random.default_rng(0))
+    >>> table.shape, float(table[2, 1])  # a tie (i = k/2) predicts 1/2
+    ((5, 5), 0.5)
+    """
     table = cat.bayes_rule_table(m).copy()
     for k in range(1, m + 1):
         for i in range(0, (k + 1) // 2):
@@ -418,7 +567,26 @@ def _optimality_certificate(p, q, m):
 
 @register_check("categorical.theorem3", THEOREM3_CLAIM)
 def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search)."""
+    """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search).
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    theorem1_check, theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import theorem3_check
+    >>> result = theorem3_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
+    >>> result.id  # doctest: +SKIP
+    'categorical.theorem3'
+    """
     trials = 0
     # --- part 1: optimality of h_Bayes among symmetric hypotheses
     optimality_gap = np.inf  # min over tried rules of E[l(h)] - E[l(h_Bayes)]
@@ -560,6 +728,22 @@ def lemma11_failure_probability(k, q, delta):
     closest : ndarray
         ``min |deviation / bound - 1|`` over the three outcomes with positive probability:
         how far the comparison is from a tie (a tie would make the verdict a rounding matter).
+
+    See Also
+    --------
+    tgreedy_lib.categorical.theory.lemma11_exceedance : The same as an excess over delta.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify.categorical import lemma11_failure_probability
+    >>> probability, level = lemma11_failure_probability(200, 0.6, 1e-4)
+    >>> round(float(probability), 6)  # 17 times delta: the lemma fails here
+    0.001685
     """
     k, q = np.broadcast_arrays(np.asarray(k, dtype=np.int64), np.asarray(q, dtype=float))
     delta = np.asarray(delta, dtype=float)
@@ -593,6 +777,24 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     ``sqrt(2 ln(1/delta)/(e k))``, a wrong majority costs more than the bound and, for large k,
     has a probability near the normal tail at ``sqrt(2 ln(1/delta)/e)``, which is of order
     ``delta^(1/e)`` (up to a factor polynomial in ``ln(1/delta)``), far above delta.
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    theorem1_check, theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import lemma11_check
+    >>> result = lemma11_check(quick=True, rng=np.random.default_rng(0))
+    >>> result.id, result.holds_as_printed
+    ('categorical.lemma11', False)
     """
     top_k, steps = (150, 100) if quick else (1000, 300)
     k_parts, q_parts = [], []
@@ -682,6 +884,21 @@ def estimator_bounded_difference(m: int, n_values: int) -> float:
 
     Samples are enumerated as multisets (the estimator ignores order); keep ``m`` and
     ``n_values`` small (m = 6 on three values is 462 samples x 36 replacements).
+
+    See Also
+    --------
+    tgreedy_lib.categorical.theory.lemma3_bound : The bound McDiarmid's inequality gives from it.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify.categorical import estimator_bounded_difference
+    >>> estimator_bounded_difference(4, 2)
+    0.625
     """
     import itertools
 
