@@ -67,7 +67,20 @@ __all__ = [
 # --------------------------------------------------------------------------- generation
 
 def source_paths(source_dir: pathlib.Path = SOURCE_DIR, names=None) -> list[pathlib.Path]:
-    """Instructor notebooks ``NN_<name>.ipynb`` in order; ``names`` filters by stem or prefix."""
+    """Instructor notebooks ``NN_<name>.ipynb`` in order; ``names`` filters by stem or prefix.
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import source_paths
+    >>> [path.name for path in source_paths()][:2]  # doctest: +SKIP
+    ['00_start_here.ipynb', '01_ssn_trap.ipynb']
+    """
     paths = sorted(pathlib.Path(source_dir).glob("[0-9][0-9]_*.ipynb"))
     if names:
         wanted = [str(n).removesuffix(".ipynb") for n in names]
@@ -78,7 +91,21 @@ def source_paths(source_dir: pathlib.Path = SOURCE_DIR, names=None) -> list[path
 
 
 def normalized_notebook(nb: dict) -> dict:
-    """A copy of a notebook dict without outputs, execution counts, cell ids and volatile metadata."""
+    """A copy of a notebook dict without outputs, execution counts, cell ids and volatile metadata.
+
+    See Also
+    --------
+    compare_trees : Compares notebooks in this normal form.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import normalized_notebook
+    >>> nb = {"cells": [{"cell_type": "code", "id": "a1", "execution_count": 3, "metadata": {},
+    ...                  "outputs": [{"output_type": "stream", "text": "1"}], "source": "print(1)"}],
+    ...       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    >>> normalized_notebook(nb)["cells"]
+    [{'cell_type': 'code', 'execution_count': None, 'metadata': {}, 'outputs': [], 'source': 'print(1)'}]
+    """
     nb = json.loads(json.dumps(nb))
     for cell in nb.get("cells", []):
         cell.pop("id", None)
@@ -145,6 +172,17 @@ def generate(source_dir: pathlib.Path = SOURCE_DIR, out_dir: pathlib.Path = ASSI
 
     With ``run_tests`` (the default) otter executes each instructor notebook and raises unless
     every public and hidden test passes on the solutions.
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import generate
+    >>> generate(names=["01"])  # doctest: +SKIP
     """
     sources = source_paths(source_dir, names)
     out_dir = pathlib.Path(out_dir)
@@ -178,7 +216,22 @@ def _tree_files(root: pathlib.Path, names) -> dict[str, pathlib.Path]:
 
 
 def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> list[str]:
-    """Differences between two generated trees (student/ and autograder/), volatile metadata ignored."""
+    """Differences between two generated trees (student/ and autograder/), volatile metadata ignored.
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from tgreedy_lib.course.assignments import compare_trees
+    >>> empty = pathlib.Path(tempfile.mkdtemp())
+    >>> compare_trees(empty, empty)
+    []
+    """
     exp, act = _tree_files(pathlib.Path(expected), names), _tree_files(pathlib.Path(actual), names)
     problems = [f"missing: {rel}" for rel in sorted(set(exp) - set(act))]
     problems += [f"not generated from any source (stale?): {rel}" for rel in sorted(set(act) - set(exp))]
@@ -195,7 +248,20 @@ def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> l
 
 def check(source_dir: pathlib.Path = SOURCE_DIR, out_dir: pathlib.Path = ASSIGNMENTS_DIR, names=None,
           run_tests: bool = True, jobs: int = 1) -> list[str]:
-    """Regenerate into a temporary folder and compare with ``out_dir``; return the differences."""
+    """Regenerate into a temporary folder and compare with ``out_dir``; return the differences.
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import check
+    >>> check(names=["01"])  # doctest: +SKIP
+    []
+    """
     with tempfile.TemporaryDirectory(prefix="assignments-check-") as tmp:
         stems = generate(source_dir, pathlib.Path(tmp), names=names, run_tests=run_tests, jobs=jobs)
         return compare_trees(pathlib.Path(tmp), pathlib.Path(out_dir), names=stems if names else None)
@@ -219,7 +285,20 @@ def _known_assignments(grader_root: pathlib.Path) -> list[str]:
 
 
 def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> list[dict]:
-    """Find every submitted notebook; work out its student and assignment (None if unknown)."""
+    """Find every submitted notebook; work out its student and assignment (None if unknown).
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> import pathlib
+    >>> from tgreedy_lib.course.assignments import discover_submissions
+    >>> discover_submissions(pathlib.Path("submissions"), ["01_ssn_trap"])  # doctest: +SKIP
+    """
     submissions_dir = pathlib.Path(submissions_dir)
     found = []
     for path in sorted(submissions_dir.rglob("*.ipynb")):
@@ -255,7 +334,20 @@ def _build_autograder_zip(grader_dir: pathlib.Path, dest: pathlib.Path) -> pathl
 
 
 def grade_one(notebook: pathlib.Path, autograder_zip: pathlib.Path) -> dict:
-    """Grade one submission in this process; a JSON-able dict of per-question results and cell errors."""
+    """Grade one submission in this process; a JSON-able dict of per-question results and cell errors.
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> import pathlib
+    >>> from tgreedy_lib.course.assignments import grade_one
+    >>> grade_one(pathlib.Path("alice/01_ssn_trap.ipynb"), pathlib.Path("autograder/01_ssn_trap.zip"))  # doctest: +SKIP
+    """
     from otter.api import grade_submission
 
     sink = io.StringIO()
@@ -306,6 +398,17 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path = ASSIGNM
 
     Long rows: ``student, assignment, question, score, possible, note``, plus a ``TOTAL`` row per
     submission. A question the grader could not reach (cell error, missing answer) scores 0.
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import grade
+    >>> rows = grade("submissions", out="scores.csv")  # doctest: +SKIP
     """
     grader_root = pathlib.Path(grader_root)
     known = _known_assignments(grader_root)
