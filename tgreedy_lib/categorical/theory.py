@@ -248,7 +248,7 @@ def bayes_rule_table(m: int) -> np.ndarray:
 
     See Also
     --------
-    bayes_rule_table, gini_rule_table, smoothed_rule_table : Rule tables.
+    gini_rule_table, smoothed_rule_table : Rule tables.
     expected_symmetric_error : The expected error of a rule table (Theorem 3).
 
     References
@@ -272,7 +272,7 @@ def gini_rule_table(m: int) -> np.ndarray:
 
     See Also
     --------
-    bayes_rule_table, gini_rule_table, smoothed_rule_table : Rule tables.
+    bayes_rule_table, smoothed_rule_table : Rule tables.
     expected_symmetric_error : The expected error of a rule table (Theorem 3).
 
     References
@@ -296,7 +296,7 @@ def smoothed_rule_table(m: int, pseudo_count: float = 1.0) -> np.ndarray:
 
     See Also
     --------
-    bayes_rule_table, gini_rule_table, smoothed_rule_table : Rule tables.
+    bayes_rule_table, gini_rule_table : Rule tables.
     expected_symmetric_error : The expected error of a rule table (Theorem 3).
 
     References
@@ -467,7 +467,7 @@ def lemma3_bound(m, delta):
 
     See Also
     --------
-    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
     lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
@@ -490,7 +490,7 @@ def lemma7_bound(m, delta):
 
     See Also
     --------
-    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma3_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
     lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
@@ -516,7 +516,7 @@ def theorem2_bound(m, delta):
 
     See Also
     --------
-    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma3_bound, lemma7_bound : The concentration bounds of Theorem 2's proof.
     lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
@@ -542,7 +542,7 @@ def lemma8_bound(m, delta):
     See Also
     --------
     lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
-    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+    lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
     ----------
@@ -566,7 +566,7 @@ def lemma9_bound(m, delta):
     See Also
     --------
     lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
-    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+    lemma8_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
     ----------
@@ -590,7 +590,7 @@ def lemma12_bound(m):
     See Also
     --------
     lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
-    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+    lemma8_bound, lemma9_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
     ----------
@@ -612,7 +612,7 @@ def lemma13_bound(m):
     See Also
     --------
     lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
-    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+    lemma8_bound, lemma9_bound, lemma12_bound, theorem4_bound : Those of Theorem 4.
 
     References
     ----------
@@ -638,7 +638,7 @@ def theorem4_bound(m, delta):
     See Also
     --------
     lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
-    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound : Those of Theorem 4.
 
     References
     ----------

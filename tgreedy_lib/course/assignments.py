@@ -175,7 +175,6 @@ def generate(source_dir: pathlib.Path = SOURCE_DIR, out_dir: pathlib.Path = ASSI
 
     See Also
     --------
-    generate : Student notebooks and grader files from the instructor notebooks.
     check : Whether the generated files are up to date.
     grade : Grade a folder of submissions.
 
@@ -253,7 +252,6 @@ def check(source_dir: pathlib.Path = SOURCE_DIR, out_dir: pathlib.Path = ASSIGNM
     See Also
     --------
     generate : Student notebooks and grader files from the instructor notebooks.
-    check : Whether the generated files are up to date.
     grade : Grade a folder of submissions.
 
     Examples
@@ -403,7 +401,6 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path = ASSIGNM
     --------
     generate : Student notebooks and grader files from the instructor notebooks.
     check : Whether the generated files are up to date.
-    grade : Grade a folder of submissions.
 
     Examples
     --------

@@ -106,7 +106,7 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
     See Also
     --------
     figure1, figure2, figure3, figure4 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
+    plot_average, plot_t_statistics : Their panels.
 
     References
     ----------
@@ -154,7 +154,7 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
     See Also
     --------
     figure1, figure2, figure3, figure4 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
+    plot_split, plot_t_statistics : Their panels.
 
     References
     ----------
@@ -209,7 +209,7 @@ def plot_t_statistics(ax, result: dict, target: int, methods=None):
     See Also
     --------
     figure1, figure2, figure3, figure4 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
+    plot_split, plot_average : Their panels.
 
     References
     ----------
@@ -272,7 +272,7 @@ def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
 
     See Also
     --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
+    figure2, figure3, figure4 : The paper's figures.
     plot_split, plot_average, plot_t_statistics : Their panels.
 
     References
@@ -312,7 +312,7 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
 
     See Also
     --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
+    figure1, figure3, figure4 : The paper's figures.
     plot_split, plot_average, plot_t_statistics : Their panels.
 
     References
@@ -353,7 +353,7 @@ def figure3(results, panels=SIMILARITY_PANELS, methods=None):
 
     See Also
     --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
+    figure1, figure2, figure4 : The paper's figures.
     plot_split, plot_average, plot_t_statistics : Their panels.
 
     References
@@ -390,7 +390,7 @@ def figure4(results, methods=None):
 
     See Also
     --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
+    figure1, figure2, figure3 : The paper's figures.
     plot_split, plot_average, plot_t_statistics : Their panels.
 
     References

@@ -44,7 +44,7 @@ def plot_self_normalized_tails(n: int, t=None, distributions=("rademacher", "gau
 
     See Also
     --------
-    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_theorem2_excess : Theorem 2.
     plot_coverage_vs_features, plot_widths : Theorem 1.
     plot_corollary_failure, plot_subset_regret : Corollary 3.
     plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
@@ -82,7 +82,7 @@ def plot_theorem2_excess(n_values=range(1, 51), t=None, ax=None):
 
     See Also
     --------
-    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_self_normalized_tails : Theorem 2.
     plot_coverage_vs_features, plot_widths : Theorem 1.
     plot_corollary_failure, plot_subset_regret : Corollary 3.
     plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
@@ -122,7 +122,7 @@ def plot_coverage_vs_features(n: int, delta: float, n_features, ax=None, rng=Non
     See Also
     --------
     plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
-    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_widths : Theorem 1.
     plot_corollary_failure, plot_subset_regret : Corollary 3.
     plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
 
@@ -170,7 +170,7 @@ def plot_widths(n_values, n_features, delta: float, ax=None):
     See Also
     --------
     plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
-    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_coverage_vs_features : Theorem 1.
     plot_corollary_failure, plot_subset_regret : Corollary 3.
     plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
 
@@ -211,7 +211,7 @@ def plot_corollary_failure(deltas, p_values=(1, 2, 3), law: str = "gaussian", ax
     --------
     plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
     plot_coverage_vs_features, plot_widths : Theorem 1.
-    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_subset_regret : Corollary 3.
     plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
 
     References
@@ -255,7 +255,7 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
     --------
     plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
     plot_coverage_vs_features, plot_widths : Theorem 1.
-    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_corollary_failure : Corollary 3.
     plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
 
     References
@@ -303,7 +303,7 @@ def plot_selector_paths(result: dict, axes=None):
     plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
     plot_coverage_vs_features, plot_widths : Theorem 1.
     plot_corollary_failure, plot_subset_regret : Corollary 3.
-    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+    plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
 
     References
     ----------
@@ -354,7 +354,7 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
     plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
     plot_coverage_vs_features, plot_widths : Theorem 1.
     plot_corollary_failure, plot_subset_regret : Corollary 3.
-    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+    plot_selector_paths : Greedy and T-greedy on simulated domains (section 3.3).
 
     References
     ----------

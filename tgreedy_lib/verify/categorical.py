@@ -119,7 +119,7 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     See Also
     --------
     tgreedy_lib.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+    theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
 
     References
     ----------
@@ -270,7 +270,7 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     See Also
     --------
     tgreedy_lib.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+    theorem1_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
 
     References
     ----------
@@ -366,7 +366,7 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     See Also
     --------
     tgreedy_lib.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+    theorem1_check, theorem2_check, theorem3_check, lemma11_check : The checks of this paper.
 
     References
     ----------
@@ -572,7 +572,7 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     See Also
     --------
     tgreedy_lib.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+    theorem1_check, theorem2_check, theorem4_check, lemma11_check : The checks of this paper.
 
     References
     ----------
@@ -781,7 +781,7 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     See Also
     --------
     tgreedy_lib.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+    theorem1_check, theorem2_check, theorem3_check, theorem4_check : The checks of this paper.
 
     References
     ----------

@@ -136,7 +136,7 @@ def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
     See Also
     --------
     tgreedy_lib.verify.run_checks : Runs the registered checks by id.
-    check_theorem1, check_theorem2, check_corollary3 : The checks of this paper.
+    check_theorem1, check_corollary3 : The checks of this paper.
 
     References
     ----------
@@ -345,7 +345,7 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
     See Also
     --------
     tgreedy_lib.verify.run_checks : Runs the registered checks by id.
-    check_theorem1, check_theorem2, check_corollary3 : The checks of this paper.
+    check_theorem2, check_corollary3 : The checks of this paper.
 
     References
     ----------
@@ -472,7 +472,7 @@ def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
     See Also
     --------
     tgreedy_lib.verify.run_checks : Runs the registered checks by id.
-    check_theorem1, check_theorem2, check_corollary3 : The checks of this paper.
+    check_theorem1, check_theorem2 : The checks of this paper.
 
     References
     ----------

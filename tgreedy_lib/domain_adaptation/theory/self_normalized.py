@@ -77,7 +77,7 @@ def printed_bound(t):
     rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
     exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
     monte_carlo_tail : Any symmetric law, by simulation.
-    printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
+    proof_bound : Theorem 2's bound as printed and as proved.
 
     Notes
     -----
@@ -274,7 +274,6 @@ def exact_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
     See Also
     --------
     rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
-    exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
     monte_carlo_tail : Any symmetric law, by simulation.
     printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
 
@@ -413,7 +412,7 @@ def rademacher_tail(n: int, t) -> np.ndarray:
 
     See Also
     --------
-    rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
+    gaussian_tail : Exact tails for two symmetric laws.
     exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
     monte_carlo_tail : Any symmetric law, by simulation.
     printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
@@ -457,7 +456,7 @@ def gaussian_tail(n: int, t) -> np.ndarray:
 
     See Also
     --------
-    rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
+    rademacher_tail : Exact tails for two symmetric laws.
     exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
     monte_carlo_tail : Any symmetric law, by simulation.
     printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
@@ -509,7 +508,6 @@ def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_t
     --------
     rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
     exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
-    monte_carlo_tail : Any symmetric law, by simulation.
     printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
 
     References

@@ -111,6 +111,10 @@ def tilde_from_t_printed(t, n: int) -> np.ndarray:
 def tilde_from_t(t, n: int) -> np.ndarray:
     r"""The same identity simplified: ``Ttilde^2 = n T^2 / (n - 1 + T^2)`` (``= n`` when ``|T| = inf``).
 
+    See Also
+    --------
+    tilde_t_squared : The same from the centred values.
+
     Notes
     -----
     With :math:`T` the T-statistic of :math:`n` centred values,
@@ -118,10 +122,6 @@ def tilde_from_t(t, n: int) -> np.ndarray:
     .. math::
 
         \tilde T^2 = \frac{(\sum_k Z_k)^2}{\sum_k Z_k^2} = \frac{n T^2}{n - 1 + T^2}.
-
-    See Also
-    --------
-    tilde_t_squared : The same from the centred values.
 
     References
     ----------
@@ -191,6 +191,12 @@ def min_domains(n_features, delta) -> int:
 def paper_factor(n_features, delta) -> np.ndarray:
     r"""Theorem 1's width in units of ``sigma_hat/sqrt(n)``: ``sqrt(4 log(2|F|/delta))``.
 
+    See Also
+    --------
+    proof_factor : The width the proof supports without the size condition.
+    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
+    normal_factor : The large-n Bonferroni width.
+
     Notes
     -----
     Theorem 1 of [1]_: if :math:`|F| \le (\delta/2) e^{n/8}`, then with probability greater than
@@ -199,13 +205,6 @@ def paper_factor(n_features, delta) -> np.ndarray:
     .. math::
 
         |\hat\mu_i - E[X_i Y]| \le \frac{\hat\sigma_i}{\sqrt{n}} \sqrt{4 \log \frac{2|F|}{\delta}}.
-
-    See Also
-    --------
-    paper_factor : Theorem 1's width as printed.
-    proof_factor : The width the proof supports without the size condition.
-    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
-    normal_factor : The large-n Bonferroni width.
 
     References
     ----------
@@ -232,7 +231,6 @@ def bonferroni_t_factor(n: int, n_features, delta) -> np.ndarray:
     --------
     paper_factor : Theorem 1's width as printed.
     proof_factor : The width the proof supports without the size condition.
-    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
     normal_factor : The large-n Bonferroni width.
 
     References
@@ -261,7 +259,6 @@ def normal_factor(n_features, delta) -> np.ndarray:
     paper_factor : Theorem 1's width as printed.
     proof_factor : The width the proof supports without the size condition.
     bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
-    normal_factor : The large-n Bonferroni width.
 
     References
     ----------
@@ -289,7 +286,6 @@ def proof_factor(n: int, n_features, delta) -> np.ndarray:
     See Also
     --------
     paper_factor : Theorem 1's width as printed.
-    proof_factor : The width the proof supports without the size condition.
     bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
     normal_factor : The large-n Bonferroni width.
 
@@ -514,6 +510,11 @@ def _check_pq(p, q) -> tuple[int, int]:
 def corollary_printed_factor(p: int, q: int, delta: float) -> float:
     r"""Corollary 3 as printed: ``8 q log p + log(2/delta)`` (multiplies ``sum sigma_hat^2 / n``).
 
+    See Also
+    --------
+    corollary_proof_factor : What the proof supports.
+    corollary_min_domains : The condition on the number of domains.
+
     Notes
     -----
     Corollary 3 of [1]_: if :math:`q p^q \le (\delta/2) e^{n/8}`, then for all subsets
@@ -523,11 +524,6 @@ def corollary_printed_factor(p: int, q: int, delta: float) -> float:
 
         L(\hat\mu_S) - L(\mu_S) \le \Big(\sum_{i \in S} [\hat\sigma_S]_i^2\Big)
         \frac{8 q \log p + \log(2/\delta)}{n}.
-
-    See Also
-    --------
-    corollary_proof_factor : What the proof supports.
-    corollary_min_domains : The condition on the number of domains.
 
     References
     ----------
