@@ -22,6 +22,17 @@ def _check_labels(y, name: str = "y") -> np.ndarray:
     return check_labels(y, name).astype(np.int64)
 
 
+def _check_feature_labels(x, y) -> tuple[np.ndarray, np.ndarray]:
+    """One feature's values ``x`` and the 0/1 labels ``y`` of the same examples, both 1-D."""
+    y = _check_labels(y)
+    x = np.asarray(x)
+    if x.ndim != 1:
+        raise ValueError(f"x must be one-dimensional, got shape {x.shape}")
+    if x.shape != y.shape:
+        raise ValueError(f"x and y have different lengths: {x.size} vs {y.size}")
+    return x, y
+
+
 def _check_counts(counts, positive_counts) -> tuple[np.ndarray, np.ndarray]:
     """Counts ``c_v`` and ``c_v^+`` as int arrays of one shape with 0 <= c^+ <= c."""
     c = np.asarray(counts)
@@ -109,12 +120,7 @@ def count_table(x, y, n_values: int | None = None) -> tuple[np.ndarray, np.ndarr
     >>> cat.count_table([0, 0, 1, 2, 2, 2], [1, 0, 1, 0, 0, 1])
     (array([2, 1, 3]), array([1, 1, 1]))
     """
-    y = _check_labels(y)
-    x = np.asarray(x)
-    if x.ndim != 1:
-        raise ValueError(f"x must be one-dimensional, got shape {x.shape}")
-    if x.shape != y.shape:
-        raise ValueError(f"x and y have different lengths: {x.size} vs {y.size}")
+    x, y = _check_feature_labels(x, y)
     if x.dtype.kind not in "iu":
         raise ValueError(f"x must hold integer value codes 0..|V|-1, got dtype {x.dtype}")
     if np.any(x < 0):

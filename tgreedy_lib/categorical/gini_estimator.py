@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_finite
-from .counts import _check_counts, _check_distribution, _check_labels, estimated_probabilities
+from .counts import _check_counts, _check_distribution, _check_feature_labels, estimated_probabilities
 
 
 def gini_error_estimate(counts, positive_counts) -> np.ndarray:
@@ -59,16 +59,17 @@ def gini_error_estimate(counts, positive_counts) -> np.ndarray:
     return per_value.sum(axis=-1)
 
 
-def _groups(x, y):
-    y = _check_labels(y)
-    x = np.asarray(x)
-    if x.ndim != 1:
-        raise ValueError(f"x must be one-dimensional, got shape {x.shape}")
-    if x.shape != y.shape:
-        raise ValueError(f"x and y have different lengths: {x.size} vs {y.size}")
+def _sum_over_values(x, y, term) -> float:
+    """Eq. (10)'s sum over values, ``sum_v p_hat_v term(labels of v)``; values seen once give ``1/(2m)`` (Eq. 11)."""
+    x, y = _check_feature_labels(x, y)
     order = np.argsort(x, kind="stable")
     values, starts = np.unique(x[order], return_index=True)
-    return y, np.split(y[order], starts[1:])
+    m = y.size
+    total = 0.0
+    for labels in np.split(y[order], starts[1:]):
+        c = labels.size
+        total += 0.5 / m if c == 1 else (c / m) * term(labels)
+    return total
 
 
 def gini_error_estimate_leave_one_out(x, y) -> float:
@@ -102,17 +103,10 @@ def gini_error_estimate_leave_one_out(x, y) -> float:
     >>> round(float(cat.gini_error_estimate(counts, positive)), 4)  # the closed form agrees
     0.4167
     """
-    y, groups = _groups(x, y)
-    m = y.size
-    total = 0.0
-    for labels in groups:
-        c = labels.size
-        if c == 1:
-            total += 0.5 / m
-            continue
-        held_out_errors = [np.mean(np.delete(labels, i) != labels[i]) for i in range(c)]
-        total += (c / m) * float(np.mean(held_out_errors))
-    return total
+    def held_out_error(labels):
+        return float(np.mean([np.mean(np.delete(labels, i) != labels[i]) for i in range(labels.size)]))
+
+    return _sum_over_values(x, y, held_out_error)
 
 
 def gini_error_estimate_pairs(x, y) -> float:
@@ -140,17 +134,11 @@ def gini_error_estimate_pairs(x, y) -> float:
     >>> round(float(cat.gini_error_estimate_pairs(x, y)), 4)
     0.4167
     """
-    y, groups = _groups(x, y)
-    m = y.size
-    total = 0.0
-    for labels in groups:
+    def differing_pair_share(labels):
         c = labels.size
-        if c == 1:
-            total += 0.5 / m
-            continue
-        differing_pairs = np.count_nonzero(labels[:, None] != labels[None, :])  # diagonal never differs
-        total += (c / m) * differing_pairs / (c * (c - 1))
-    return total
+        return np.count_nonzero(labels[:, None] != labels[None, :]) / (c * (c - 1))  # diagonal never differs
+
+    return _sum_over_values(x, y, differing_pair_share)
 
 
 # ----------------------------------------------------------------------------- hypotheses and errors

@@ -10,11 +10,13 @@ import math
 from typing import Callable
 
 import numpy as np
+from scipy.optimize import minimize_scalar
 from scipy.stats import binom
 
 from .._validation import check_delta, check_finite
 from .counts import _check_counts, _check_distribution, _check_sample_size
-from .gini_estimator import bayes_hypothesis
+from .counts import count_table
+from .gini_estimator import bayes_hypothesis, gini_error_estimate
 
 
 # ----------------------------------------------------------------------------- exact expectations
@@ -825,3 +827,84 @@ def bayes_error_decomposition(counts, positive_counts, p, q, delta: float) -> di
         "deviation": np.abs(per_value_error.sum(axis=-1) - unconditional.sum()),
         "n_values_in_part": np.array([on[i].sum() for i in (1, 2, 3)]),
     }
+
+
+# ----------------------------------------------------------------------------- numerical searches (checks, notebook 02)
+
+
+def first_m_below(function, level: float) -> int:
+    """The first m on a fine logarithmic grid (1% steps, up to 1e18) with ``function(m) < level``; -1 if none."""
+    grid = np.unique(np.round(np.geomspace(2, 1e18, 4000)).astype(np.int64))
+    values = np.asarray(function(grid.astype(float)))
+    below = np.flatnonzero(values < level)
+    return int(grid[below[0]]) if below.size else -1
+
+
+def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndarray, np.ndarray]:
+    """``max_q t_k(q)`` and its maximizer for each ``k`` (grid, then bounded Brent refinement).
+
+    ``t_k`` is :func:`tgreedy_lib.categorical.bayes_regret_per_count`. Theorem 3's bound holds
+    for every distribution exactly when ``max_q t_k(q)`` is at most the bound's coefficient of
+    ``E[M_k]``, because both sides are ``sum_v p_v sum_k Pr[c_v = k] (.)``.
+    """
+    k_values = np.asarray(k_values)
+    grid = np.linspace(0.5, 1.0, grid_points)
+    values = bayes_regret_per_count(grid[None, :], k_values[:, None])
+    best = np.argmax(values, axis=1)
+    maxima = values[np.arange(k_values.size), best]
+    arguments = grid[best]
+    step = grid[1] - grid[0]
+    for index, k in enumerate(k_values):
+        low, high = max(0.5, arguments[index] - step), min(1.0, arguments[index] + step)
+        result = minimize_scalar(lambda q: -float(bayes_regret_per_count(q, k)), bounds=(low, high),
+                                 method="bounded", options={"xatol": 1e-12})
+        if -result.fun > maxima[index]:
+            maxima[index], arguments[index] = -result.fun, result.x
+    return maxima, arguments
+
+
+def bias_bound_coefficients(k_values, first_sqrt_index=3):
+    """Thm. 3's coefficient b_k of E[M_k]: 1/2, 1/8, 1/8, then 1/sqrt(e k) from ``first_sqrt_index`` on."""
+    k_values = np.asarray(k_values, dtype=float)
+    coefficients = np.where(k_values == 0, 0.5, np.where(k_values <= 2, 1 / 8, 0.0))
+    with np.errstate(divide="ignore"):
+        coefficients = coefficients + np.where(k_values >= first_sqrt_index, 1 / np.sqrt(math.e * k_values), 0.0)
+    return coefficients
+
+
+def random_symmetric_table(m, rng):
+    """A random symmetric rule table: f(k, i) ~ U(0, 1) for i < k/2, f(k, k-i) = 1 - f(k, i), ties 1/2."""
+    table = bayes_rule_table(m).copy()
+    for k in range(1, m + 1):
+        for i in range(0, (k + 1) // 2):
+            if 2 * i < k:
+                value = rng.uniform()
+                table[k, i], table[k, k - i] = value, 1 - value
+    return table
+
+
+def estimator_bounded_difference(m: int, n_values: int) -> float:
+    """``max |l_hat(S) - l_hat(S')|`` over every sample S of size m on ``n_values`` values and every S'
+    that replaces one example of S (brute force; McDiarmid's constant in Lemma 3 is 12/m).
+
+    Samples are enumerated as multisets (the estimator ignores order); keep ``m`` and
+    ``n_values`` small (m = 6 on three values is 462 samples x 36 replacements).
+    """
+    import itertools
+
+    examples = [(v, label) for v in range(int(n_values)) for label in (0, 1)]
+    largest = 0.0
+    for sample in itertools.combinations_with_replacement(range(len(examples)), int(m)):
+        x = np.array([examples[j][0] for j in sample])
+        y = np.array([examples[j][1] for j in sample])
+        counts, positives = count_table(x, y, n_values)
+        base = float(gini_error_estimate(counts, positives))
+        for i in range(int(m)):
+            for value, label in examples:
+                moved_counts, moved_positives = counts.copy(), positives.copy()
+                moved_counts[x[i]] -= 1
+                moved_positives[x[i]] -= y[i]
+                moved_counts[value] += 1
+                moved_positives[value] += label
+                largest = max(largest, abs(float(gini_error_estimate(moved_counts, moved_positives)) - base))
+    return largest

@@ -82,6 +82,14 @@ def _empty_curves(methods) -> dict:
     return {m: {"source_auroc": [], "target_auroc": [], "t_statistic": [], "features": []} for m in methods}
 
 
+def curve(result: dict, method: str, metric: str) -> np.ndarray:
+    """A curve stored in an experiment's result, as an array (n_splits, n_steps).
+
+    ``metric`` is ``"source_auroc"``, ``"target_auroc"`` or ``"t_statistic"``; ``method`` a selector name.
+    """
+    return np.asarray(result["curves"][method][metric], dtype=float)
+
+
 def _record(curves: dict, method: str, path: SelectionPath, source_auroc, target_auroc, columns) -> None:
     curves[method]["source_auroc"].append([float(v) for v in source_auroc])
     curves[method]["target_auroc"].append([float(v) for v in target_auroc])

@@ -41,6 +41,7 @@ __all__ = [
     "one_sided_tail_given_magnitudes",
     "worst_excess_discrete",
     "tail_curves",
+    "theorem2_excess",
     "worst_case_tail_lower_bound",
 ]
 
@@ -577,11 +578,13 @@ def worst_excess_discrete(values, probs, bound=printed_bound) -> tuple[float, fl
     return float(excess[j]), float(values[positive][j]), float(at_or_above[positive][j])
 
 
-def tail_curves(n: int, t, distributions=("rademacher", "gaussian", "cauchy"), rng=None,
+def tail_curves(n: int, t=None, distributions=("rademacher", "gaussian", "cauchy"), rng=None,
                 n_trials: int = 20000) -> dict[str, np.ndarray]:
-    """Tail curves ``Pr[ratio > t]`` for plotting: exact where a closed form exists, else Monte Carlo.
+    """Tail curves ``Pr[ratio > t]`` (Theorem 2): exact where a closed form exists, else Monte Carlo.
 
-    Returns a dict with keys ``"t"``, ``"printed"``, ``"proof"`` and one per distribution.
+    ``t`` defaults to 400 points from 0.02 to ``max(6, min(n, 12))``. Returns a dict with keys
+    ``"n"``, ``"t"``, ``"printed"``, ``"proof"`` and one per distribution, in the order given
+    (what :func:`tgreedy_lib.plotting.theory.plot_self_normalized_tails` draws).
 
     See Also
     --------
@@ -600,12 +603,13 @@ def tail_curves(n: int, t, distributions=("rademacher", "gaussian", "cauchy"), r
     >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import tail_curves
     >>> curves = tail_curves(8, np.array([1.0, 4.0]), distributions=("rademacher", "gaussian"))
     >>> sorted(curves)
-    ['gaussian', 'printed', 'proof', 'rademacher', 't']
+    ['gaussian', 'n', 'printed', 'proof', 'rademacher', 't']
     >>> curves["gaussian"].round(4)
     array([0.3506, 0.0331])
     """
+    t = np.linspace(0.02, max(6.0, min(float(n), 12.0)), 400) if t is None else t
     t = _check_t(t)
-    curves = {"t": t, "printed": printed_bound(t), "proof": proof_bound(t)}
+    curves = {"n": n, "t": t, "printed": printed_bound(t), "proof": proof_bound(t)}
     for name in distributions:
         if name == "rademacher":
             curves[name] = rademacher_tail(n, t)
@@ -616,6 +620,19 @@ def tail_curves(n: int, t, distributions=("rademacher", "gaussian", "cauchy"), r
                 raise ValueError(f"a Generator is needed for the Monte Carlo curve of {name!r}")
             curves[name] = monte_carlo_tail(rng, name, n, t, n_trials)[0]
     return curves
+
+
+def theorem2_excess(n_values=range(1, 51), t=None) -> dict[str, np.ndarray]:
+    """``worst_case_tail_lower_bound(n, t) - exp(-t/2)`` on a grid: where it is positive, a symmetric
+    law provably violates Theorem 2 as printed.
+
+    ``t`` defaults to 300 points from 0.05 to 50, geometrically spaced. Returns ``{"n", "t",
+    "excess"}`` with ``excess`` of shape (len(n_values), len(t)).
+    """
+    t = np.geomspace(0.05, 50, 300) if t is None else np.asarray(t, float)
+    n_values = np.asarray(list(n_values))
+    excess = np.array([worst_case_tail_lower_bound(int(n), t) - printed_bound(t) for n in n_values])
+    return {"n": n_values, "t": t, "excess": excess}
 
 
 def worst_case_tail_lower_bound(n: int, t) -> np.ndarray:

@@ -52,10 +52,12 @@ __all__ = [
     "failure_probability_monte_carlo",
     "coverage_monte_carlo",
     "coverage_independent",
+    "coverage_curves",
     "width_table",
     "corollary_printed_factor",
     "corollary_proof_factor",
     "corollary_proof_factor_simplified",
+    "corollary_failure_curves",
     "corollary_min_domains",
     "subset_regret_simulation",
 ]
@@ -457,6 +459,28 @@ def coverage_monte_carlo(rng: np.random.Generator, distribution: str, n: int, n_
     return cov, math.sqrt(cov * (1 - cov) / n_trials)
 
 
+def coverage_curves(n: int, delta: float, n_features, rng=None, monte_carlo_laws=("cauchy",),
+                    n_trials: int = 20000) -> dict:
+    """Probability that Theorem 1's width covers *every* one of ``|F|`` independent features.
+
+    Exact for Gaussian and Rademacher effects, Monte Carlo per-feature tails (``rng`` needed) for
+    ``monte_carlo_laws``. Returns ``{"n", "delta", "n_features", "exact": {law: coverage},
+    "monte_carlo": {law: coverage}, "max_features"}``, ``max_features`` being the largest ``|F|``
+    the theorem admits, ``(delta/2) e^(n/8)``.
+    """
+    f = np.asarray(n_features, dtype=float)
+    c = paper_factor(f, delta)
+    exact = {law: coverage_independent(failure_probability_exact(law, n, c), f) for law in ("gaussian", "rademacher")}
+    monte_carlo = {}
+    for law in monte_carlo_laws:
+        if rng is None:
+            raise ValueError("rng is needed for the Monte Carlo curves")
+        p, _ = failure_probability_monte_carlo(rng, law, n, c, n_trials)
+        monte_carlo[law] = coverage_independent(p, f)
+    return {"n": n, "delta": delta, "n_features": f, "exact": exact, "monte_carlo": monte_carlo,
+            "max_features": float(max_features(n, delta))}
+
+
 def width_table(n_values, n_features_values, delta: float) -> dict[str, np.ndarray]:
     """Widths (units of ``sigma_hat/sqrt(n)``) of the paper's bound, the Bonferroni t and normal ones.
 
@@ -490,6 +514,7 @@ def width_table(n_values, n_features_values, delta: float) -> dict[str, np.ndarr
     return {
         "n": n_values,
         "n_features": f,
+        "delta": delta,
         "paper": paper_factor(f, delta),
         "normal": normal_factor(f, delta),
         "bonferroni_t": np.array([bonferroni_t_factor(int(n), f, delta) for n in n_values]),
@@ -583,6 +608,26 @@ def corollary_proof_factor_simplified(p: int, q: int, delta: float) -> float:
     """
     p, q = _check_pq(p, q)
     return 8.0 * q * math.log(p) + 4.0 * math.log(2.0 / check_delta(delta))
+
+
+def corollary_failure_curves(deltas, p_values=(1, 2, 3), law: str = "gaussian") -> dict:
+    """Exact ``Pr[some subset's regret exceeds its bound]`` for ``q = 1`` (Corollary 3).
+
+    Orthonormal independent features with ``law`` effects, at the fewest admissible domains
+    (:func:`corollary_min_domains`), with the printed factor and with the proof's. Returns
+    ``{"delta", "law", "printed": {p: array}, "proof": {p: array}}``.
+    """
+    deltas = np.asarray(deltas, dtype=float)
+    out = {"delta": deltas, "law": law, "printed": {}, "proof": {}}
+    for p in p_values:
+        printed, proof = [], []
+        for d in deltas:
+            n = corollary_min_domains(p, 1, d)
+            for store, factor in ((printed, corollary_printed_factor), (proof, corollary_proof_factor)):
+                pf = failure_probability_exact(law, n, math.sqrt(factor(p, 1, d)))
+                store.append(1 - coverage_independent(pf, p))
+        out["printed"][p], out["proof"][p] = np.array(printed), np.array(proof)
+    return out
 
 
 def corollary_min_domains(p: int, q: int, delta: float) -> int:
