@@ -628,6 +628,26 @@ def theorem2_excess(n_values=range(1, 51), t=None) -> dict[str, np.ndarray]:
 
     ``t`` defaults to 300 points from 0.05 to 50, geometrically spaced. Returns ``{"n", "t",
     "excess"}`` with ``excess`` of shape (len(n_values), len(t)).
+
+    See Also
+    --------
+    worst_case_tail_lower_bound : The tail lower bound on the grid.
+    tgreedy_lib.plotting.theory.plot_theorem2_excess : Draws the table.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import theorem2_excess
+    >>> table = theorem2_excess(n_values=[1, 2, 3], t=np.array([0.5, 1.5]))
+    >>> table["excess"].round(4)  # positive: a symmetric law exceeds exp(-t/2)
+    array([[ 0.2212, -0.4724],
+           [ 0.2212,  0.0276],
+           [ 0.2212,  0.0276]])
     """
     t = np.geomspace(0.05, 50, 300) if t is None else np.asarray(t, float)
     n_values = np.asarray(list(n_values))
