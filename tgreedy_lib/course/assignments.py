@@ -70,6 +70,16 @@ def find_assignments_dir(start=None) -> pathlib.Path:
     ``start`` (default: the current directory) may be the repository, ``assignments/`` itself or any
     folder below either; its parents are searched too. The package never looks next to its own
     files, so an installed copy works on any checkout of the course. FileNotFoundError otherwise.
+
+    See Also
+    --------
+    source_paths : The instructor notebooks in it.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import find_assignments_dir
+    >>> find_assignments_dir().name  # doctest: +SKIP
+    'assignments'
     """
     here = pathlib.Path(os.getcwd() if start is None else start).resolve()
     for folder in (here, *here.parents):
