@@ -126,13 +126,19 @@ def default_config(dataset: str, unlabeled: bool = False) -> FeatureConfig:
         MNIST only: the DBN learns from the 60,000 official training images (the paper's setting)
         rather than from the 10,000 training digits, so it needs fewer passes over them.
 
-    Tuned on a 2-core CPU (see ``benchmarks/README.md`` for the probe accuracies and times).
+    Returns
+    -------
+    config : FeatureConfig
 
     See Also
     --------
     load_features : The features, built once and then read from the cache.
     build_features : Train the DBN and compute the features.
     probe_report : A linear probe of the features against raw pixels.
+
+    Notes
+    -----
+    Tuned on a 2-core CPU (see ``benchmarks/README.md`` for the probe accuracies and times).
 
     References
     ----------
