@@ -62,7 +62,7 @@ PAPERS = {
                           "Sabato & Shalev-Shwartz (JMLR 2008)"),
 }
 
-NOTEBOOK_MENTION = re.compile(r"`(\d\d_[A-Za-z0-9_]+?)(?:\.ipynb)?`")
+NOTEBOOK_MENTION = re.compile(r"`(\d\d[a-z]?_[A-Za-z0-9_]+?)(?:\.ipynb)?`")
 
 
 def cache_dir() -> pathlib.Path:

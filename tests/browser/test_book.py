@@ -11,7 +11,7 @@ import pytest
 
 from .conftest import ROOT, save_screenshot
 
-BOOK_PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + [
+BOOK_PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")) + [
     "index", "claims", "papers", "search", "genindex"]
 INTERACTIVE = ["03_self_normalized_sums", "04_t_statistic_bounds", "05_tgreedy_simulated_domains"]
 
@@ -92,7 +92,7 @@ def test_every_internal_link_resolves(book_dir):
 
 
 def test_book_links_notebooks_to_each_other_and_to_the_papers(book_dir):
-    names = [p.stem for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))]
+    names = [p.stem for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))]
     for i, name in enumerate(names):
         text = (book_dir / f"{name}.html").read_text(encoding="utf-8")
         assert 'href="papers.html#paper-' in text or name not in _readme_rows(), f"{name}: no link to its paper"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
+import sys
 import tempfile
 import time
 
@@ -18,12 +19,29 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-NOTEBOOK_DIR = pathlib.Path(__file__).resolve().parent.parent.parent / "notebooks"
+def find_notebook_dir(start=None) -> pathlib.Path:
+    """The collection's ``notebooks/`` folder, found from ``start`` (default: the current directory).
+
+    ``start`` may be the repository, ``notebooks/`` itself or any folder below the repository; its
+    parents are searched too. The package never looks next to its own files, so an installed copy
+    works on any checkout. FileNotFoundError otherwise.
+    """
+    here = pathlib.Path(os.getcwd() if start is None else start).resolve()
+    for folder in (here, *here.parents):
+        if folder.name == "notebooks" and any(folder.glob("[0-9][0-9]*_*.ipynb")):
+            return folder
+        if any((folder / "notebooks").glob("[0-9][0-9]*_*.ipynb")):
+            return folder / "notebooks"
+    raise FileNotFoundError(
+        f"no notebooks/ folder with numbered notebooks in {here} or its parents: run the command inside "
+        "the course repository, or pass --notebooks DIR (or the notebook files)"
+    )
 
 
-def notebook_paths(directory: pathlib.Path = NOTEBOOK_DIR) -> list[pathlib.Path]:
+def notebook_paths(directory: pathlib.Path | None = None) -> list[pathlib.Path]:
     """The collection's notebooks in reading order (their file names start with a number)."""
-    return sorted(p for p in pathlib.Path(directory).glob("[0-9][0-9]_*.ipynb"))
+    directory = find_notebook_dir() if directory is None else pathlib.Path(directory)
+    return sorted(p for p in directory.glob("[0-9][0-9]*_*.ipynb"))
 
 
 def _stop_kernel(km: KernelManager) -> None:
@@ -67,13 +85,22 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib execu
     parser = argparse.ArgumentParser(prog=prog, description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*", help="notebook files (default: every numbered notebook)")
+    parser.add_argument("--notebooks", type=pathlib.Path, default=None,
+                        help="folder of the numbered notebooks (default: notebooks/, found from the current directory)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--out", default="results/notebooks",
                        help="folder for the executed copies (default: results/notebooks)")
     where.add_argument("--in-place", action="store_true",
                        help="rewrite the notebooks themselves (maintainers: the committed outputs)")
     args = parser.parse_args(argv)
-    paths = [pathlib.Path(n) for n in args.names] or notebook_paths()
+    try:
+        paths = [pathlib.Path(n) for n in args.names] or notebook_paths(args.notebooks)
+    except FileNotFoundError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 2
+    if not paths:
+        print(f"{prog}: no numbered notebooks (NN_<name>.ipynb) in {args.notebooks}", file=sys.stderr)
+        return 2
     for path in paths:
         target = None if args.in_place else pathlib.Path(args.out) / path.name
         seconds = execute_notebook(path, out=target)
