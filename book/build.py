@@ -118,7 +118,7 @@ def notebook_table(readme: pathlib.Path = ROOT / "README.md") -> dict[str, dict]
     """The README's notebook table: name -> {"what", "paper", "sections"} (empty for rows it lacks)."""
     rows = {}
     for line in readme.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"\|\s*`(\d\d_[A-Za-z0-9_]+)`\s*\|(.*)\|(.*)\|\s*$", line)
+        m = re.match(r"\|\s*`(\d\d[A-Za-z0-9]*_[A-Za-z0-9_]+)`\s*\|(.*)\|(.*)\|\s*$", line)
         if m:
             name, what, where = m.group(1), m.group(2).strip(), m.group(3).strip()
             paper, _, sections = where.partition(",")
