@@ -185,6 +185,12 @@ def factorize(values, name: str, *, allow_none: bool = False) -> tuple[np.ndarra
     return uniques[order], rank[codes]
 
 
+def as_value_vector(values) -> np.ndarray:
+    """A 1-D vector of values: lists and tuples become object arrays even when their items are
+    sequences or sets (``np.asarray`` would nest them), anything else goes through ``np.asarray``."""
+    return _object_vector(values) if isinstance(values, (list, tuple)) else np.asarray(values)
+
+
 def _object_vector(values) -> np.ndarray:
     """A list as a 1-D object array, even when its items are sequences (np.asarray would nest them)."""
     arr = np.empty(len(values), dtype=object)

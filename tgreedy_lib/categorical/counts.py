@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_float_array, check_finite
+from .._validation import as_float_array, check_finite, factorize
 
 
 _SUM_TOLERANCE = 1e-9
@@ -156,7 +156,7 @@ def _encode_columns(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     codes = np.empty(X.shape, dtype=np.int64)
     widths = np.empty(X.shape[1], dtype=np.int64)
     for j in range(X.shape[1]):
-        uniques, codes[:, j] = np.unique(X[:, j], return_inverse=True)
+        uniques, codes[:, j] = factorize(X[:, j], f"column {j} of X", allow_none=True)
         widths[j] = uniques.size
     return X, y, codes, widths
 
@@ -164,9 +164,12 @@ def _encode_columns(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 def count_tables(X, y) -> tuple[np.ndarray, np.ndarray]:
     """Counts of every column of a categorical table, padded to a common width.
 
-    Each column may hold any hashable codes (ints, strings); its distinct values are
-    found with :func:`numpy.unique` and all columns are counted in one
-    :func:`numpy.bincount`.
+    Each column may hold any hashable values (ints, strings, tuples, ``None``, mixed): equal
+    values are grouped by hashing, never by sorting (:func:`tgreedy_lib._validation.factorize`),
+    and all columns are counted in one :func:`numpy.bincount`. A set is one value, equal to
+    any set of the same elements (it is read as a ``frozenset``); lists, dicts and arrays are
+    refused with a ValueError (convert them to tuples or strings); NaN and ``pd.NA`` are refused
+    (encode a missing value as a category of its own, e.g. ``"missing"``).
 
     Parameters
     ----------

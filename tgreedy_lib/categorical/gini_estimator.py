@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_finite
+from .._validation import as_value_vector, check_finite, factorize
 from .counts import _check_counts, _check_distribution, _check_labels, estimated_probabilities
 
 
@@ -30,14 +30,15 @@ def gini_error_estimate(counts, positive_counts) -> np.ndarray:
 
 def _groups(x, y):
     y = _check_labels(y)
-    x = np.asarray(x)
+    x = as_value_vector(x)
     if x.ndim != 1:
         raise ValueError(f"x must be one-dimensional, got shape {x.shape}")
     if x.shape != y.shape:
         raise ValueError(f"x and y have different lengths: {x.size} vs {y.size}")
-    order = np.argsort(x, kind="stable")
-    values, starts = np.unique(x[order], return_index=True)
-    return y, np.split(y[order], starts[1:])
+    _, codes = factorize(x, "x", allow_none=True)  # by hashing: mixed or unorderable values are fine
+    order = np.argsort(codes, kind="stable")
+    starts = np.flatnonzero(np.diff(codes[order])) + 1
+    return y, np.split(y[order], starts)
 
 
 def gini_error_estimate_leave_one_out(x, y) -> float:

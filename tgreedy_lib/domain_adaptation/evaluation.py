@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats as scipy_stats
 
-from .._validation import as_float_array, check_binary_labels
+from .._validation import as_data_matrix, as_float_array, check_binary_labels, check_finite, is_sparse
 from .selection import SelectionPath
 
 __all__ = ["roc_auc", "path_scores", "path_auroc", "path_squared_loss"]
@@ -49,19 +49,27 @@ def path_scores(path: SelectionPath, X) -> np.ndarray:
     """Scores X @ w_s for every step s of ``path``, shape (n_samples, n_steps).
 
     One matrix product over the path's support: ``X[:, support] @ coef[:, support].T``,
-    instead of recomputing each step's score from scratch.
+    instead of recomputing each step's score from scratch. ``X`` may be a scipy.sparse matrix
+    (it is not densified) or a DataFrame.
     """
-    X = as_float_array(X, "X", 2)
+    X = _held_out(X)
     if X.shape[1] != path.n_features:
         raise ValueError(f"X has {X.shape[1]} features, the path was fitted with {path.n_features}")
     support = np.unique(path.features)
-    return X[:, support] @ path.coef[:, support].T
+    return np.asarray(X[:, support] @ path.coef[:, support].T)
+
+
+def _held_out(X):
+    """Held-out ``X`` as a finite float matrix: dense, or sparse (CSR/CSC, not densified)."""
+    X = as_data_matrix(X, "X")
+    check_finite(X.data if is_sparse(X) else X, "X")
+    return X
 
 
 def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
     """AUROC of the score after each step of ``path`` on held-out ``(X, y)``, shape (n_steps,)."""
     positive, _ = check_binary_labels(y, "y")
-    X = as_float_array(X, "X", 2)
+    X = _held_out(X)
     if X.shape[0] != positive.size:
         raise ValueError(f"X has {X.shape[0]} rows but y has {positive.size} labels")
     return roc_auc(y, path_scores(path, X))
@@ -69,7 +77,7 @@ def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
 
 def path_squared_loss(path: SelectionPath, X, y) -> np.ndarray:
     """Mean squared error (y - w_s.x)^2 after each step of ``path`` on held-out data, shape (n_steps,)."""
-    X = as_float_array(X, "X", 2)
+    X = _held_out(X)
     y = as_float_array(y, "y", 1)
     if X.shape[0] != y.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")

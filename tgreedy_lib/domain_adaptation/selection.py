@@ -32,7 +32,7 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import as_float_array
+from .._validation import as_data_matrix, check_finite, is_sparse
 from .statistics import DomainStatistics
 
 __all__ = [
@@ -126,6 +126,33 @@ def t_statistics(residual_covariances: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return t, mu, sigma
 
 
+def _best_feature(score: np.ndarray, mu: np.ndarray, second_moment: np.ndarray) -> int:
+    """The index of the largest score; ties at an infinite score go to the largest |mu_i| / sqrt(E[X_i^2]).
+
+    T_i is infinite for every feature whose residual covariance is the same in all domains
+    (sigma_i = 0), however small it is. Among those, the one whose step lowers the pooled
+    training loss most, mu_i^2 / E[X_i^2] (|mu_i| of the feature scaled to unit second moment),
+    is taken, and only then the lowest index.
+    """
+    i = int(np.argmax(score))
+    if np.isinf(score[i]):
+        tied = np.flatnonzero(score == score[i])
+        if tied.size > 1:
+            i = int(tied[np.argmax(mu[tied] ** 2 / second_moment[tied])])
+    return i
+
+
+def _check_finite_statistics(sigma: np.ndarray, step: int) -> None:
+    """Refuse residual covariances that overflowed (their spread is infinite or NaN, every T would read 0)."""
+    if not np.all(np.isfinite(sigma)):
+        i = int(np.flatnonzero(~np.isfinite(sigma))[0])
+        raise ValueError(
+            f"step {step + 1}: the residual covariances of feature {i} overflow float64, so its T-statistic "
+            "cannot be computed; rescale X and y (e.g. to unit standard deviation): the chosen features do "
+            "not depend on their scales"
+        )
+
+
 def _validate_options(n_steps, sign, denominator, refit, threshold, allow_reselect, n_features):
     if not isinstance(n_steps, Integral) or n_steps < 1:
         raise ValueError(f"n_steps must be a positive integer, got {n_steps!r}")
@@ -189,7 +216,8 @@ def _selection_path(
             if chosen_mask.all():
                 stop_reason = "exhausted"
                 break
-        i = int(np.argmax(score))
+        _check_finite_statistics(sigma, step)
+        i = _best_feature(score, mu, update_second_moment)
         if threshold is not None and not score[i] >= threshold:
             stop_reason = "threshold"
             break
@@ -264,6 +292,12 @@ def tgreedy_path(
     allow_reselect: bool = False,
 ) -> SelectionPath:
     """Run T-greedy (section 3.3): at each step add the feature with the largest T-statistic.
+
+    Ties: where several features have the same residual covariance in every domain
+    (sigma_i = 0), all have T = +-inf. The paper leaves this case open; here they are ranked by
+    the decrease of the pooled training loss their step gives, mu_i^2 / E[X_i^2] (that is, by
+    |mu_i| for features of equal second moment), so a consistent large effect comes before a
+    consistent negligible one; the lowest index only breaks ties that remain.
 
     Parameters
     ----------
@@ -358,10 +392,11 @@ class _PathSelector(SelectorMixin, BaseEstimator):
     def decision_function(self, X):
         """The linear score X @ coef_ (no intercept, as in the paper's model y = w.x)."""
         check_is_fitted(self, "path_")
-        X = as_float_array(X, "X", 2)
+        X = as_data_matrix(X, "X")
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, the selector was fitted with {self.n_features_in_}")
-        return X @ self.coef_
+        check_finite(X.data if is_sparse(X) else X, "X")
+        return np.asarray(X @ self.coef_).ravel()
 
     predict = decision_function
 

@@ -272,10 +272,10 @@ class DomainStatistics:
         tiny = np.flatnonzero(pooled_square < SMALLEST_MOMENT)
         if tiny.size:  # the squares may have underflowed: recompute these columns scaled by their largest |x|
             largest = source.column_abs_max(tiny)
+            safe = np.where(largest > 0, largest, 1.0)
+            scaled_mean, scaled_square = source.column_moments(tiny, safe)
+            _check_not_constant(scaled_mean, scaled_square, features=tiny, scale=safe)
             _check_not_underflowing(tiny, largest)
-            largest = np.where(largest > 0, largest, 1.0)
-            scaled_mean, scaled_square = source.column_moments(tiny, largest)
-            _check_not_constant(scaled_mean, scaled_square, features=tiny, scale=largest)
         _check_not_constant(pooled_mean, pooled_square, skip=tiny)
         unlabeled_xx = None
         if unlabeled_X is not None:
@@ -804,7 +804,8 @@ class _GramRows:
         speculative blocks). Past half the features the completion always wins (K^2 <= p^2 / 4).
         """
         p, known = self.n_features, self.n_known
-        if self.sparse or 8.0 * self.n_domains * p * p > max(self.max_memory, 0):
+        gram_bytes = 8.0 * self.n_domains * p * p
+        if self.sparse or gram_bytes > self.max_memory or gram_bytes > _available_memory():
             return False
         if known + size > p / 2:
             return True
