@@ -124,8 +124,28 @@ def test_bad_delta_raises(delta):
         tb.paper_factor(10, delta)
 
 
-def test_t_statistic_agrees_with_the_selectors():
-    from tgreedy_lib.domain_adaptation.selection import t_statistics
+@pytest.mark.parametrize("axis", [0, 1])
+def test_the_one_t_statistic_is_the_one_sample_t_test_on_any_axis(axis):
+    from tgreedy_lib.domain_adaptation.statistics import t_statistic
 
-    effects = symmetric_noise(np.random.default_rng(12), "laplace", (9, 40))
-    np.testing.assert_allclose(tb.t_statistic(effects), t_statistics(effects)[0])
+    effects = symmetric_noise(np.random.default_rng(12), "laplace", (9, 40)) + 0.3
+    effects = effects if axis == 0 else effects.T
+    np.testing.assert_allclose(t_statistic(effects, axis=axis), stats.ttest_1samp(effects, 0.0, axis=axis).statistic,
+                               rtol=1e-12)
+    np.testing.assert_allclose(t_statistic(effects, axis=axis, center=0.3),
+                               stats.ttest_1samp(effects, 0.3, axis=axis).statistic, rtol=1e-10)
+    assert tb.t_statistic is t_statistic  # Theorem 1's T is the selectors' T
+
+
+def test_the_one_t_statistic_takes_its_limits_where_sigma_is_zero():
+    from tgreedy_lib.domain_adaptation.statistics import t_statistic
+
+    values = np.array([[1.0, 0.0, -2.0, 1.0], [1.0, 0.0, -2.0, 3.0]])  # two domains, four features
+    assert t_statistic(values).tolist()[:3] == [np.inf, 0.0, -np.inf]
+    assert t_statistic(values, center=1.0)[0] == 0.0 and t_statistic(values, center=3.0)[0] == -np.inf
+    assert t_statistic(values.T, axis=1).tolist()[:3] == [np.inf, 0.0, -np.inf]
+    assert t_statistic(np.array([2.0, 2.0, 2.0])) == np.inf  # one feature: a 0-d result
+    with pytest.raises(ValueError, match="at least two domains"):
+        t_statistic(np.ones((1, 3)))
+    with pytest.raises(ValueError, match="at least two domains"):
+        t_statistic(np.ones((3, 1)), axis=1)

@@ -26,12 +26,16 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "DomainStatistics": "domain_adaptation.statistics",
+    "t_statistic": "domain_adaptation.statistics",
     "SelectionPath": "domain_adaptation.selection",
     "TGreedy": "domain_adaptation.selection",
     "Greedy": "domain_adaptation.selection",
     "tgreedy_path": "domain_adaptation.selection",
     "greedy_path": "domain_adaptation.selection",
     "t_statistics": "domain_adaptation.selection",
+    "register_selector": "domain_adaptation.selectors",
+    "get_selector": "domain_adaptation.selectors",
+    "available_selectors": "domain_adaptation.selectors",
     "roc_auc": "domain_adaptation.evaluation",
     "path_scores": "domain_adaptation.evaluation",
     "path_auroc": "domain_adaptation.evaluation",

@@ -29,7 +29,7 @@ What is here
 * :mod:`.theory`: exact expectations over training sets (binomial sums with
   :data:`scipy.stats.binom`): E[l_hat] (Lemma 1, Eq. 14), E[l(h_Gini)] (Lemma 2), E[l(h_Bayes)]
   and of any symmetric hypothesis (Thm. 3), E[M_k]; the explicit constants of the proofs of
-  Theorems 2 and 4 (Lemmas 3, 6-9, 11-13), so that they can be compared with simulations
+  Theorems 2 and 4 (Lemmas 3, 7-9, 11-13), so that they can be compared with simulations
   (section 4).
 * :mod:`.populations`: simulated populations, the SSN example (section 1, notebook 01).
 
@@ -79,7 +79,6 @@ from .theory import (
     bayes_regret_per_count,
     bayes_bias_bound,
     lemma3_bound,
-    lemma6_bound,
     lemma7_bound,
     theorem2_bound,
     lemma8_bound,
@@ -135,7 +134,6 @@ __all__ = [
     "bayes_regret_per_count",
     "bayes_bias_bound",
     "lemma3_bound",
-    "lemma6_bound",
     "lemma7_bound",
     "theorem2_bound",
     "lemma8_bound",

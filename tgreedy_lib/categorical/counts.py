@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_float_array, check_finite, factorize
+from .._validation import as_float_array, check_finite, check_labels, check_whole_number, factorize
 
 
 _SUM_TOLERANCE = 1e-9
@@ -19,24 +19,7 @@ _FLUSH_BELOW = 1e-290
 
 def _check_labels(y, name: str = "y") -> np.ndarray:
     """``y`` as a 1-D int array of 0/1 labels; ValueError naming anything else."""
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {y.shape}")
-    if y.size == 0:
-        raise ValueError(f"{name} is empty: the sample needs at least one example (m >= 1)")
-    if y.dtype == bool:
-        return y.astype(np.int64)
-    if y.dtype.kind not in "iuf":
-        raise ValueError(f"{name} must hold 0/1 labels, got dtype {y.dtype}")
-    if y.dtype.kind == "f":
-        check_finite(y, name)
-    bad = (y != 0) & (y != 1)
-    if np.any(bad):
-        raise ValueError(
-            f"{name} must hold labels in {{0, 1}}; found {np.unique(y[bad])[:5].tolist()} "
-            f"(first at index {int(np.flatnonzero(bad)[0])})"
-        )
-    return y.astype(np.int64)
+    return check_labels(y, name).astype(np.int64)
 
 
 def _check_counts(counts, positive_counts) -> tuple[np.ndarray, np.ndarray]:
@@ -89,22 +72,7 @@ def _check_distribution(p, q=None) -> tuple[np.ndarray, np.ndarray | None]:
 
 
 def _check_sample_size(m) -> int:
-    if isinstance(m, (bool, np.bool_)) or not isinstance(m, (int, np.integer)):
-        if isinstance(m, (float, np.floating)) and float(m).is_integer():
-            m = int(m)
-        else:
-            raise ValueError(f"the sample size m must be a whole number, got {m!r}")
-    m = int(m)
-    if m < 1:
-        raise ValueError(f"the sample size m must be at least 1, got {m}")
-    return m
-
-
-def _check_delta(delta) -> float:
-    delta = float(delta)
-    if not 0 < delta < 1:
-        raise ValueError(f"the confidence parameter delta must lie in (0, 1), got {delta}")
-    return delta
+    return check_whole_number(m, "the sample size m", 1)
 
 
 # ----------------------------------------------------------------------------- counting

@@ -2,7 +2,7 @@
 
 Binomial sums (:data:`scipy.stats.binom`): E[l_hat] (Lemma 1, Eq. 14), E[l(h_Gini)] (Lemma 2),
 E[l(h_Bayes)] and of any symmetric hypothesis (Theorem 3), E[M_k]; the explicit constants of the
-proofs of Theorems 2 and 4 (Lemmas 3, 6-9, 11-13), so that they can be compared with simulations.
+proofs of Theorems 2 and 4 (Lemmas 3, 7-9, 11-13), so that they can be compared with simulations.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Callable
 import numpy as np
 from scipy.stats import binom
 
-from .._validation import check_finite
-from .counts import _check_counts, _check_delta, _check_distribution, _check_sample_size
+from .._validation import check_delta, check_finite
+from .counts import _check_counts, _check_distribution, _check_sample_size
 from .gini_estimator import bayes_hypothesis
 
 
@@ -206,20 +206,13 @@ def bayes_bias_bound(p, m: int, first_sqrt_index: int = 3) -> float:
 
 def lemma3_bound(m, delta):
     """Lemma 3: w.p. >= 1 - delta, ``|l_hat - E[l_hat]| <= 12 sqrt(ln(2/delta) / (2m))``."""
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     return 12.0 * np.sqrt(np.log(2 / delta) / (2 * np.asarray(m, dtype=float)))
-
-
-def lemma6_bound(m, delta):
-    """Lemma 6: ``|l(h^delta_S) - E l(h^delta_S)| <= 12 ln(2m/delta) sqrt(ln(2/delta)) / sqrt(2m)``."""
-    delta = _check_delta(delta)
-    m = np.asarray(m, dtype=float)
-    return 12.0 * np.log(2 * m / delta) * np.sqrt(np.log(2 / delta)) / np.sqrt(2 * m)
 
 
 def lemma7_bound(m, delta):
     """Lemma 7: ``|l(h_Gini) - E l(h_Gini)| <= 1/m + 12 ln(4m/delta) sqrt(ln(4/delta)) / sqrt(2m)``."""
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     m = np.asarray(m, dtype=float)
     return 1 / m + 12.0 * np.log(4 * m / delta) * np.sqrt(np.log(4 / delta)) / np.sqrt(2 * m)
 
@@ -229,7 +222,7 @@ def theorem2_bound(m, delta):
 
     ``2/m + 12 ln(8m/delta) sqrt(ln(8/delta)) / sqrt(2m) + 12 sqrt(ln(4/delta) / (2m))``.
     """
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     m = np.asarray(m, dtype=float)
     return (2 / m + 12.0 * np.log(8 * m / delta) * np.sqrt(np.log(8 / delta)) / np.sqrt(2 * m)
             + 12.0 * np.sqrt(np.log(4 / delta) / (2 * m)))
@@ -237,14 +230,14 @@ def theorem2_bound(m, delta):
 
 def lemma8_bound(m, delta):
     """Lemma 8 (A_1): ``12 ln(2m/delta) m^(-1/6) sqrt(ln(2/delta) / 2)``."""
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     m = np.asarray(m, dtype=float)
     return 12.0 * np.log(2 * m / delta) * m ** (-1 / 6) * np.sqrt(0.5 * np.log(2 / delta))
 
 
 def lemma9_bound(m, delta):
     """Lemma 9 (A_2): ``sqrt(3 ln(2m/delta) ln(2/delta)) / m^(1/4)``."""
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     m = np.asarray(m, dtype=float)
     return np.sqrt(3 * np.log(2 * m / delta) * np.log(2 / delta)) / m ** 0.25
 
@@ -266,7 +259,7 @@ def theorem4_bound(m, delta):
     The four lemmas fail with probabilities delta, delta, 2 delta and delta (Lemma 13
     through Lemma 4), so each is taken at ``delta/5`` for an overall ``1 - delta``.
     """
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     d = delta / 5
     return lemma8_bound(m, d) + lemma9_bound(m, d) + lemma12_bound(m) + lemma13_bound(m)
 
@@ -350,7 +343,7 @@ def bayes_error_decomposition(counts, positive_counts, p, q, delta: float) -> di
     """
     p, q = _check_distribution(p, q)
     c, cp = _check_counts(counts, positive_counts)
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     if c.shape[-1] != p.size:
         raise ValueError(f"counts must have |V| = {p.size} entries along the last axis, got shape {c.shape}")
     m_values = np.unique(c.sum(axis=-1))

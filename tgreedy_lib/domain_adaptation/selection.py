@@ -19,24 +19,30 @@ Options cover the paper's remarks: the sign convention of T (``sign``), the unbi
 denominator from unlabeled moments (``denominator="unlabeled"``), a stepwise variant that refits
 least squares on the chosen set (``refit="stepwise"``), a maximum number of steps and a stopping
 threshold. The result is a :class:`SelectionPath`.
+
+One driver, :func:`selection_path`, computes the scores and picks the feature; the weight and
+residual updates are two kernels, :mod:`._stagewise` (the paper's algorithm) and :mod:`._stepwise`
+(the least-squares refit).
 """
 from __future__ import annotations
 
 import dataclasses
 import math
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
-from scipy import linalg
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import as_data_matrix, check_finite, is_sparse
-from .statistics import DomainStatistics
+from .._validation import as_data_matrix, check_finite, check_whole_number, is_sparse
+from ._stagewise import StagewiseKernel
+from ._stepwise import StepwiseKernel
+from .statistics import DomainStatistics, _t_statistic_and_moments
 
 __all__ = [
     "SelectionPath",
+    "selection_path",
     "t_statistics",
     "tgreedy_path",
     "greedy_path",
@@ -105,25 +111,16 @@ class SelectionPath:
 def t_statistics(residual_covariances: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """T_i = mu_i / (sigma_i / sqrt(n)) over the domains (axis 0), with mu_i and sigma_i.
 
-    ``sigma_i`` is the unbiased (ddof = 1) standard deviation across the n domains, so T_i is
-    exactly the one-sample t-test statistic of the n values r_1,i, ..., r_n,i against 0
-    (``scipy.stats.ttest_1samp``).
-
-    Where sigma_i = 0 the statistic is defined by its limit: 0 if mu_i = 0 (no effect at all),
-    and +inf or -inf with the sign of mu_i otherwise (an effect identical in every domain).
+    The T-statistic is :func:`~tgreedy_lib.domain_adaptation.statistics.t_statistic` (the one-sample
+    t-test statistic of the n values r_1,i, ..., r_n,i against 0, ``sigma_i`` with ddof = 1, its
+    limit where sigma_i = 0); this returns the mean and spread it is made of too.
     """
-    r = np.asarray(residual_covariances, dtype=np.float64)
-    n = r.shape[0]
-    if n < 2:
-        raise ValueError(f"a T-statistic needs at least two domains, got {n}")
-    mu = r.mean(axis=0)
-    sigma = r.std(axis=0, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = mu * math.sqrt(n) / sigma
-    zero = sigma == 0
-    if np.any(zero):
-        t[zero] = np.where(mu[zero] == 0, 0.0, np.copysign(np.inf, mu[zero]))
-    return t, mu, sigma
+    return _t_statistic_and_moments(residual_covariances, axis=0)
+
+
+#: The kernels behind the driver, by ``refit``: each holds ``coef``, ``residual`` and ``loss`` and adds
+#: the chosen feature with ``add(step, i, mu, score)``.
+_KERNELS = {"stagewise": StagewiseKernel, "stepwise": StepwiseKernel}
 
 
 def _best_feature(score: np.ndarray, mu: np.ndarray, second_moment: np.ndarray) -> int:
@@ -154,8 +151,7 @@ def _check_finite_statistics(sigma: np.ndarray, step: int) -> None:
 
 
 def _validate_options(n_steps, sign, denominator, refit, threshold, allow_reselect, n_features):
-    if not isinstance(n_steps, Integral) or n_steps < 1:
-        raise ValueError(f"n_steps must be a positive integer, got {n_steps!r}")
+    check_whole_number(n_steps, "n_steps", 1, integral_floats=False)
     if sign not in ("abs", "positive"):
         raise ValueError(f"sign must be 'abs' or 'positive', got {sign!r}")
     if denominator not in ("sample", "unlabeled"):
@@ -170,16 +166,26 @@ def _validate_options(n_steps, sign, denominator, refit, threshold, allow_resele
         raise ValueError(f"n_steps={n_steps} exceeds the {n_features} features (each step adds a new one)")
 
 
-def _selection_path(
+def selection_path(
     stats: DomainStatistics,
     method: str,
-    n_steps: int,
-    sign: str,
-    denominator: str,
-    refit: str,
-    threshold: float | None,
-    allow_reselect: bool,
+    n_steps: int = 10,
+    sign: str = "abs",
+    denominator: str = "sample",
+    refit: str = "stagewise",
+    threshold: float | None = None,
+    allow_reselect: bool = False,
 ) -> SelectionPath:
+    """The driver of both selectors (section 3.3): score, pick, hand the pick to a kernel, record.
+
+    ``method`` is ``"tgreedy"`` (score |T_i| or T_i) or ``"greedy"`` (score mu_i^2 / E[X_i^2]);
+    ``refit`` picks the kernel that updates the weights and residuals: ``"stagewise"``
+    (:mod:`._stagewise`, the paper's algorithm) or ``"stepwise"`` (:mod:`._stepwise`, least squares
+    on the chosen set). Options as in :func:`tgreedy_path`, which with :func:`greedy_path` is the
+    usual entry point.
+    """
+    if method not in ("tgreedy", "greedy"):
+        raise ValueError(f"method must be 'tgreedy' or 'greedy', got {method!r}")
     if not isinstance(stats, DomainStatistics):
         raise TypeError(f"expected DomainStatistics, got {type(stats).__name__}")
     n, p = stats.n_domains, stats.n_features
@@ -188,25 +194,14 @@ def _selection_path(
     if np.any(update_second_moment <= 0):
         i = int(np.flatnonzero(update_second_moment <= 0)[0])
         raise ValueError(f"feature {i} has E[X_i^2] = 0 ({denominator} moments); the update divides by it")
-    sample_second_moment = stats.second_moment("sample")
-    xy = stats.xy
-
-    residual = np.array(xy, dtype=np.float64, order="C")  # r_k,i for w = 0
-    coef = np.zeros(p)
+    kernel = _KERNELS[refit](stats, update_second_moment, n_steps, denominator)
     chosen_mask = np.zeros(p, dtype=bool)
-    loss = float(stats.yy.mean())
-    initial_loss = loss
+    initial_loss = kernel.loss
     records = {key: [] for key in ("features", "coef", "t", "score", "mu", "sigma", "loss")}
-    if refit == "stepwise":
-        gram_pooled = stats.unlabeled_xx if denominator == "unlabeled" else None
-        xy_pooled = xy.mean(axis=0)
-        chosen_rows = np.empty((n_steps, n, p))  # xx[:, i, :] of each chosen feature, appended per step
-        chol = np.zeros((n_steps, n_steps))  # lower Cholesky factor of the chosen set's pooled Gram
-        support: list[int] = []
     stop_reason = "n_steps"
 
     for step in range(n_steps):
-        t, mu, sigma = t_statistics(residual)
+        t, mu, sigma = t_statistics(kernel.residual)
         if method == "tgreedy":
             score = np.abs(t) if sign == "abs" else t.copy()
         else:
@@ -221,46 +216,15 @@ def _selection_path(
         if threshold is not None and not score[i] >= threshold:
             stop_reason = "threshold"
             break
-        if refit == "stagewise":
-            delta = mu[i] / update_second_moment[i]
-            coef[i] += delta
-            # xx_k is symmetric: row i is column i. The score tells lazily computed statistics which
-            # rows to compute with it (the likely next picks).
-            residual -= delta * stats.gram_row(i, priority=score, remaining=n_steps - step)
-            loss += -2.0 * delta * mu[i] + delta * delta * sample_second_moment[i]
-        else:
-            support.append(i)
-            chosen_rows[step] = stats.gram_row(i, priority=score, remaining=n_steps - step)
-            idx = np.asarray(support)
-            # Grow the Cholesky factor of the pooled Gram of the chosen set by one row: O(k^2) a step.
-            if gram_pooled is None:
-                column = chosen_rows[step][:, idx].mean(axis=0)
-            else:
-                column = gram_pooled[i, idx]
-            off = linalg.solve_triangular(chol[:step, :step], column[:step], lower=True, check_finite=False)
-            pivot = column[step] - off @ off
-            if not pivot > 1e-12 * column[step]:
-                raise ValueError(
-                    f"step {step + 1}: feature {i} is linearly dependent on the chosen features "
-                    f"{idx[:-1].tolist()}; the stepwise least-squares refit is singular"
-                )
-            chol[step, :step] = off
-            chol[step, step] = np.sqrt(pivot)
-            new = linalg.cho_solve((chol[: step + 1, : step + 1], True), xy_pooled[idx], check_finite=False)
-            coef[:] = 0.0
-            coef[idx] = new
-            # r_k = E[X Y|d_k] - E[X X^T|d_k] w, with w supported on the chosen set (one gemv)
-            residual = xy - (new @ chosen_rows[: step + 1].reshape(step + 1, n * p)).reshape(n, p)
-            # w^T E[XX^T|d_k] w = w.(E[XY|d_k] - r_k), so the loss needs no p x p product
-            loss = float(np.mean(stats.yy - coef @ xy.T - (residual @ coef)))
+        kernel.add(step, i, mu, score)
         chosen_mask[i] = True
         records["features"].append(i)
-        records["coef"].append(coef.copy())
+        records["coef"].append(kernel.coef.copy())
         records["t"].append(t[i])
         records["score"].append(score[i])
         records["mu"].append(mu[i])
         records["sigma"].append(sigma[i])
-        records["loss"].append(loss)
+        records["loss"].append(kernel.loss)
 
     options = dict(
         n_steps=n_steps, sign=sign, denominator=denominator, refit=refit,
@@ -328,7 +292,7 @@ def tgreedy_path(
     -------
     SelectionPath
     """
-    return _selection_path(stats, "tgreedy", n_steps, sign, denominator, refit, threshold, allow_reselect)
+    return selection_path(stats, "tgreedy", n_steps, sign, denominator, refit, threshold, allow_reselect)
 
 
 def greedy_path(
@@ -345,13 +309,14 @@ def greedy_path(
     The score of feature i is the decrease mu_i^2 / E[X_i^2] that the shared update achieves.
     Options as in :func:`tgreedy_path`; ``threshold`` applies to the loss decrease.
     """
-    return _selection_path(stats, "greedy", n_steps, "abs", denominator, refit, threshold, allow_reselect)
+    return selection_path(stats, "greedy", n_steps, "abs", denominator, refit, threshold, allow_reselect)
 
 
 class _PathSelector(SelectorMixin, BaseEstimator):
     """scikit-learn front end shared by :class:`TGreedy` and :class:`Greedy`."""
 
-    _method = ""
+    def _path(self, stats: DomainStatistics, **options) -> SelectionPath:
+        raise NotImplementedError
 
     def fit(self, X, y, domains=None, unlabeled_X=None):
         """Fit on pooled rows ``X``, targets ``y`` and a vector ``domains`` of domain labels.
@@ -374,10 +339,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             threshold=self.threshold,
             allow_reselect=self.allow_reselect,
         )
-        if self._method == "tgreedy":
-            self.path_ = tgreedy_path(stats, sign=self.sign, **kwargs)
-        else:
-            self.path_ = greedy_path(stats, **kwargs)
+        self.path_ = self._path(stats, **kwargs)
         self.n_features_in_ = stats.n_features
         self.coef_ = self.path_.coef[-1].copy() if self.path_.n_steps else np.zeros(stats.n_features)
         self.selected_features_ = self.path_.support()
@@ -425,7 +387,8 @@ class TGreedy(_PathSelector):
     array([2])
     """
 
-    _method = "tgreedy"
+    def _path(self, stats, **options):
+        return tgreedy_path(stats, sign=self.sign, **options)
 
     def __init__(
         self,
@@ -451,7 +414,8 @@ class Greedy(_PathSelector):
     Parameters are those of :func:`greedy_path` (``n_features_to_select`` is ``n_steps``).
     """
 
-    _method = "greedy"
+    def _path(self, stats, **options):
+        return greedy_path(stats, **options)
 
     def __init__(
         self,

@@ -10,14 +10,45 @@ holds exactly these, plus E[Y^2 | d_k] (for the training loss) and the sample co
 """
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from .._validation import as_data_matrix, as_float_array, check_finite, factorize, is_sparse
+from .._validation import as_data_matrix, as_float_array, check_domain_count, check_finite, factorize, is_sparse
 
-__all__ = ["DomainStatistics", "GramTooLargeError"]
+__all__ = ["DomainStatistics", "GramTooLargeError", "t_statistic"]
+
+def t_statistic(values, axis: int = 0, *, center=0.0) -> np.ndarray:
+    """The T-statistic ``T = (mu_hat - center) / (sigma_hat / sqrt(n))`` over the ``n`` domains on ``axis``.
+
+    ``mu_hat`` and ``sigma_hat`` are the mean and the unbiased (ddof = 1) standard deviation of the
+    ``n`` values, so ``T`` is exactly the one-sample t-test statistic against ``center``
+    (:func:`scipy.stats.ttest_1samp`). T-greedy (section 3.3) ranks features by the T-statistic of
+    their per-domain residual covariances; Theorem 1 (section 3.1) bounds it.
+
+    Where ``sigma_hat = 0`` the statistic is its limit: 0 if ``mu_hat = center`` (no effect at all),
+    ``+inf`` or ``-inf`` with the sign of ``mu_hat - center`` otherwise (an effect identical in every
+    domain). Fewer than two domains is a ValueError.
+    """
+    return _t_statistic_and_moments(values, axis, center)[0]
+
+
+def _t_statistic_and_moments(values, axis: int = 0, center=0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(T, mu_hat, sigma_hat)``: :func:`t_statistic` with the moments it is made of."""
+    values = np.asarray(values, dtype=np.float64)
+    n = check_domain_count(values.shape[axis] if values.ndim else 0, "the number of domains")
+    mu = values.mean(axis=axis)
+    sigma = values.std(axis=axis, ddof=1)
+    effect = mu - center
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = effect * math.sqrt(n) / sigma
+    zero = sigma == 0
+    if np.any(zero):
+        t = np.where(zero, np.where(effect == 0, 0.0, np.copysign(np.inf, effect)), t)
+    return t, mu, sigma
+
 
 #: A feature whose pooled variance is below this fraction of its mean square counts as constant.
 CONSTANT_RTOL = 1e-9
@@ -210,11 +241,7 @@ class DomainStatistics:
 
     @classmethod
     def _build(cls, data, labels, unlabeled_X, lazy, named_inputs, max_row_memory=None) -> "DomainStatistics":
-        if len(data) < 2:
-            raise ValueError(
-                f"T-statistics need at least two domains, got {len(data)}: "
-                "the spread across domains cannot be estimated from one"
-            )
+        check_domain_count(len(data), "the number of domains")
         p = data[0][0].shape[1]
         for k, (Xk, _) in enumerate(data):
             if Xk.shape[1] != p:
@@ -251,11 +278,7 @@ class DomainStatistics:
                                  unlabeled_X, named_inputs, max_row_memory) -> "DomainStatistics":
         """Checks and scaling shared by the sample constructors (sums in, means out)."""
         n, p = xy.shape
-        if n < 2:
-            raise ValueError(
-                f"T-statistics need at least two domains, got {n}: "
-                "the spread across domains cannot be estimated from one"
-            )
+        check_domain_count(n, "the number of domains")
         # Every NaN or infinity of X reaches its column's sum of squares: check p numbers, not all of X.
         if not (np.all(np.isfinite(diagonal)) and np.all(np.isfinite(x_sum))):
             for name, arr in named_inputs:
@@ -318,18 +341,12 @@ class DomainStatistics:
                 raise ValueError(f"unlabeled_xx must have shape {(p, p)}, got {unlabeled_xx.shape}")
         labels = np.arange(n) if labels is None else np.asarray(labels)
         stats = cls(xx=xx, xy=xy, yy=yy, counts=counts, domain_labels=labels, unlabeled_xx=unlabeled_xx)
-        stats._check_domains()
+        check_domain_count(stats.n_domains, "the number of domains")
         zero = np.flatnonzero(stats.second_moment("sample") <= 0)
         if zero.size:
             raise ValueError(f"feature {zero[0]} has E[X_i^2] = 0 in every domain; the update divides by it")
         return stats
 
-    def _check_domains(self) -> None:
-        if self.n_domains < 2:
-            raise ValueError(
-                f"T-statistics need at least two domains, got {self.n_domains}: "
-                "the spread across domains cannot be estimated from one"
-            )
 
     # ------------------------------------------------------------------ properties
     @property
@@ -378,8 +395,7 @@ class DomainStatistics:
         if missing:
             raise ValueError(f"unknown domain labels {missing}; known: {self.domain_labels.tolist()}")
         keep = np.flatnonzero(np.isin(self.domain_labels, wanted))
-        if keep.size < 2:
-            raise ValueError(f"T-statistics need at least two domains, the subset has {keep.size}")
+        check_domain_count(keep.size, "the subset's number of domains")
         sub = DomainStatistics(
             xx=None if self._xx is None else self._xx[keep],
             xy=self.xy[keep],

@@ -2,7 +2,8 @@
 
 Every function takes the JSON-ready result of :mod:`tgreedy_lib.experiments` (a dict, as written to
 ``<experiment>.json``) and returns a Matplotlib figure; nothing is computed here but means and
-spreads of the stored curves. Conventions follow the paper: greedy in red, T-greedy in blue,
+spreads of the stored curves. Conventions follow the paper: greedy in red, T-greedy in blue (the
+colours and labels of :mod:`tgreedy_lib.domain_adaptation.selectors`),
 dashed = held-out data of the source domains, solid = the target (new) domain, a horizontal line at
 chance (AUROC 0.5), x = number of features added.
 
@@ -17,8 +18,10 @@ import pathlib
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..datasets import CIFAR10_CLASSES  # one list of class names
+from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
+
 __all__ = [
-    "COLORS",
     "split_title",
     "plot_split",
     "plot_average",
@@ -30,9 +33,6 @@ __all__ = [
     "save_figure",
 ]
 
-COLORS = {"greedy": "tab:red", "tgreedy": "tab:blue"}
-LABELS = {"greedy": "greedy", "tgreedy": "T-greedy"}
-from ..datasets import CIFAR10_CLASSES  # noqa: E402  (one list of class names)
 #: The splits the paper's Figures 1 and 2 show, left to right (held-out digit).
 PAPER_TWO_VS_OTHER_PANELS = (9, 3, 6, 1)
 #: Figure 3's splits: the paper names only the first ('9' held out); the others are our choice.
@@ -47,6 +47,11 @@ TASK_TITLES = {
 def _curve(result: dict, method: str, metric: str) -> np.ndarray:
     """Stored curve as an array (n_splits, n_steps)."""
     return np.asarray(result["curves"][method][metric], dtype=float)
+
+
+def _methods(result: dict, methods) -> tuple[str, ...]:
+    """The selectors to draw: ``methods``, or every selector whose curves ``result`` holds."""
+    return tuple(result["curves"]) if methods is None else tuple(methods)
 
 
 def _split_index(result: dict, target: int) -> int:
@@ -77,16 +82,20 @@ def _steps(result: dict) -> np.ndarray:
     return np.arange(1, int(result["n_features"]) + 1)
 
 
-def plot_split(ax, result: dict, target: int, methods=("greedy", "tgreedy"), legend: bool = False):
-    """AUROC against features added for one split: source (dashed) and target (solid) per method."""
+def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False):
+    """AUROC against features added for one split: source (dashed) and target (solid) per method.
+
+    ``methods``: selector names (default: every selector in ``result``).
+    """
+    methods = _methods(result, methods)
     k = _split_index(result, target)
     x = _steps(result)
     for method in methods:
-        color = COLORS[method]
-        ax.plot(x, _curve(result, method, "source_auroc")[k], ls="--", color=color, lw=1.4,
-                label=f"{LABELS[method]}, source (held out)")
-        ax.plot(x, _curve(result, method, "target_auroc")[k], ls="-", color=color, lw=1.6,
-                label=f"{LABELS[method]}, target")
+        selector = get_selector(method)
+        ax.plot(x, _curve(result, method, "source_auroc")[k], ls="--", color=selector.color, lw=1.4,
+                label=f"{selector.label}, source (held out)")
+        ax.plot(x, _curve(result, method, "target_auroc")[k], ls="-", color=selector.color, lw=1.6,
+                label=f"{selector.label}, target")
     _chance(ax)
     ax.set_title(split_title(result, target))
     ax.set_xlabel("features added")
@@ -95,17 +104,18 @@ def plot_split(ax, result: dict, target: int, methods=("greedy", "tgreedy"), leg
     return ax
 
 
-def plot_average(ax, result: dict, methods=("greedy", "tgreedy"), band: bool = True, title: str | None = None,
+def plot_average(ax, result: dict, methods=None, band: bool = True, title: str | None = None,
                  legend: bool = False):
     """AUROC averaged over all splits, with a band of one standard deviation across splits."""
+    methods = _methods(result, methods)
     x = _steps(result)
     for method in methods:
-        color = COLORS[method]
+        color, label = get_selector(method).color, get_selector(method).label
         for metric, style in (("source_auroc", "--"), ("target_auroc", "-")):
             curves = _curve(result, method, metric)
             mean = curves.mean(axis=0)
             which = "source (held out)" if metric == "source_auroc" else "target"
-            ax.plot(x, mean, ls=style, color=color, lw=1.6, label=f"{LABELS[method]}, {which}")
+            ax.plot(x, mean, ls=style, color=color, lw=1.6, label=f"{label}, {which}")
             if band and curves.shape[0] > 1:
                 spread = curves.std(axis=0, ddof=1)
                 ax.fill_between(x, mean - spread, mean + spread, color=color,
@@ -122,13 +132,14 @@ def plot_average(ax, result: dict, methods=("greedy", "tgreedy"), band: bool = T
     return ax
 
 
-def plot_t_statistics(ax, result: dict, target: int, methods=("greedy", "tgreedy")):
+def plot_t_statistics(ax, result: dict, target: int, methods=None):
     """|T| of the feature added at each step (the paper's rightmost panels), for one split."""
+    methods = _methods(result, methods)
     k = _split_index(result, target)
     x = _steps(result)
     for method in methods:
-        ax.plot(x, np.abs(_curve(result, method, "t_statistic")[k]), color=COLORS[method], lw=1.4,
-                marker=".", ms=3, label=LABELS[method])
+        ax.plot(x, np.abs(_curve(result, method, "t_statistic")[k]), color=get_selector(method).color, lw=1.4,
+                marker=".", ms=3, label=get_selector(method).label)
     ax.set_title(f"|T| of added feature\n{split_title(result, target)}", fontsize=10)
     ax.set_xlabel("features added")
     ax.set_yscale("log")
@@ -169,11 +180,11 @@ def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
     return fig
 
 
-def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
+def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
     """Figure 2: greedy (red) and T-greedy (blue) on the same splits, plus |T| of each added feature."""
     panels = _panels(result, panels)
     fig, axes = plt.subplots(1, len(panels) + 1, figsize=(3.0 * (len(panels) + 1), 3.0), constrained_layout=True)
-    _row(result, panels, panels[0], ("greedy", "tgreedy"), axes, show_t=True)
+    _row(result, panels, panels[0], _methods(result, methods), axes, show_t=True)
     for ax in axes[1:len(panels)]:
         ax.sharey(axes[0])
     axes[0].legend(fontsize=6.5, loc="lower right")
@@ -182,7 +193,7 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
     return fig
 
 
-def figure3(results, panels=SIMILARITY_PANELS):
+def figure3(results, panels=SIMILARITY_PANELS, methods=None):
     """Figure 3: similarity learning, one row per data set (MNIST, CIFAR-10): four splits and |T|."""
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
@@ -192,7 +203,7 @@ def figure3(results, panels=SIMILARITY_PANELS):
     fig, axes = plt.subplots(len(results), width, figsize=(3.0 * width, 3.0 * len(results)),
                              squeeze=False, constrained_layout=True)
     for row, (result, cols) in enumerate(zip(results, chosen)):
-        _row(result, cols, cols[0], ("greedy", "tgreedy"), axes[row], show_t=True)
+        _row(result, cols, cols[0], _methods(result, methods), axes[row], show_t=True)
         axes[row][0].set_ylabel(f"{TASK_TITLES.get(result['experiment'], result['experiment'])}\nAUROC")
         for ax in axes[row][len(cols) + 1:]:
             ax.set_visible(False)
@@ -202,7 +213,7 @@ def figure3(results, panels=SIMILARITY_PANELS):
     return fig
 
 
-def figure4(results):
+def figure4(results, methods=None):
     """Figure 4: AUROC averaged over all splits for each task, bands = one standard deviation across splits."""
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
@@ -211,7 +222,7 @@ def figure4(results):
                              constrained_layout=True)
     for ax, result in zip(axes[0], results):
         title = TASK_TITLES.get(result["experiment"], result["experiment"])
-        plot_average(ax, result, title=f"{title} ({len(result['splits'])} splits)")
+        plot_average(ax, result, methods, title=f"{title} ({len(result['splits'])} splits)")
     axes[0][0].set_ylabel("AUROC")
     axes[0][0].legend(fontsize=7, loc="lower right")
     fig.suptitle("Figure 4: averaged over all source/target splits (band: +/- 1 s.d. across splits)", fontsize=10)

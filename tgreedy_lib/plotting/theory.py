@@ -14,6 +14,9 @@ import numpy as np
 from ..domain_adaptation.theory import self_normalized as sn
 from ..domain_adaptation.theory import t_bounds as tb
 from ..domain_adaptation.theory.simulate import describe_distribution
+from ..domain_adaptation.theory.simulated_selection import SELECTORS
+
+from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
 
 __all__ = [
     "plot_self_normalized_tails",
@@ -25,8 +28,6 @@ __all__ = [
     "plot_selector_paths",
     "plot_sweep",
 ]
-
-from .paper_figures import COLORS, LABELS  # one colour and name per method across the collection
 
 
 def _axes(ax):
@@ -165,17 +166,19 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
 
 def plot_selector_paths(result: dict, axes=None):
     """Two panels: mean regret on a new random domain as features are added, and the share
-    of picks that are spurious at each step, for T-greedy and greedy (``compare_selectors`` output)."""
+    of picks that are spurious at each step, for each selector (``compare_selectors`` output)."""
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     steps = result["steps"]
-    for name in ("tgreedy", "greedy"):
+    for name in result.get("selectors", SELECTORS):
+        selector = get_selector(name)
         regret = result[name]["regret"]
         mean = regret.mean(axis=0)
         se = regret.std(axis=0, ddof=1) / math.sqrt(regret.shape[0]) if regret.shape[0] > 1 else 0 * mean
-        axes[0].plot(steps, mean, color=COLORS[name], label=LABELS[name])
-        axes[0].fill_between(steps, mean - 2 * se, mean + 2 * se, color=COLORS[name], alpha=0.2)
-        axes[1].plot(steps[1:], result[name]["spurious"].mean(axis=0), "o-", color=COLORS[name], label=LABELS[name])
+        axes[0].plot(steps, mean, color=selector.color, ls=selector.linestyle, label=selector.label)
+        axes[0].fill_between(steps, mean - 2 * se, mean + 2 * se, color=selector.color, alpha=0.2)
+        axes[1].plot(steps[1:], result[name]["spurious"].mean(axis=0), "o", ls=selector.linestyle,
+                     color=selector.color, label=selector.label)
     axes[0].axhline(result["null_regret"], color="k", ls=":", lw=1, label="null predictor (w = 0)")
     samples = "population moments" if result["n_samples"] is None else f"{result['n_samples']} samples/domain"
     axes[0].set(xlabel="features added", ylabel="regret on a new domain",
@@ -187,10 +190,10 @@ def plot_selector_paths(result: dict, axes=None):
     return axes
 
 
-def plot_sweep(rows: list[dict], ax=None, metric: str = "regret"):
+def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELECTORS):
     """Mean regret (``metric="regret"``) or spurious share (``"spurious"``) after a fixed
     number of steps against the number of training domains, one line per selector and
-    samples-per-domain setting (``sweep_selectors`` output)."""
+    samples-per-domain setting (``sweep_selectors`` output, run with the same ``selectors``)."""
     ax = _axes(ax)
     settings = sorted({r["n_samples"] for r in rows}, key=lambda s: (s is None, s or 0))
     styles = ["-", "--", ":", "-."]
@@ -198,9 +201,9 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret"):
         sub = [r for r in rows if r["n_samples"] == samples]
         n = [r["n_domains"] for r in sub]
         label = "population" if samples is None else f"{samples}/domain"
-        for name in ("tgreedy", "greedy"):
-            ax.plot(n, [r[f"{name}_{metric}"] for r in sub], styles[j % 4], marker="o", color=COLORS[name],
-                    label=f"{LABELS[name]}, {label}")
+        for name in selectors:
+            ax.plot(n, [r[f"{name}_{metric}"] for r in sub], styles[j % 4], marker="o",
+                    color=get_selector(name).color, label=f"{get_selector(name).label}, {label}")
     if metric == "regret":
         ax.axhline(rows[0]["null_regret"], color="k", lw=1, ls=":", label="null predictor")
         ax.set_yscale("log")

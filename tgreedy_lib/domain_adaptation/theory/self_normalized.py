@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from ..._validation import check_whole_number
 from .simulate import symmetric_noise
 
 __all__ = [
@@ -55,9 +56,7 @@ def _check_t(t) -> np.ndarray:
 
 
 def _check_n(n) -> int:
-    if int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    return int(n)
+    return check_whole_number(n, "n", 1)
 
 
 def printed_bound(t):
@@ -208,8 +207,7 @@ def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_t
     """
     n = _check_n(n)
     t = _check_t(t)
-    if int(n_trials) != n_trials or n_trials < 2:
-        raise ValueError(f"n_trials must be an integer of at least 2, got {n_trials!r}")
+    check_whole_number(n_trials, "n_trials", 2)
     z = symmetric_noise(rng, distribution, (int(n_trials), n), df=df)
     ratio = np.sort(self_normalized_ratio(z))
     estimate = 1.0 - np.searchsorted(ratio, t, side="right") / ratio.size

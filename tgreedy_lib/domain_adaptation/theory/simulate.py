@@ -20,6 +20,8 @@ import dataclasses
 
 import numpy as np
 
+from ..._validation import check_whole_number
+
 __all__ = [
     "DISTRIBUTIONS",
     "HEAVY_TAILED",
@@ -160,8 +162,7 @@ def domain_effects(
     mean = np.atleast_1d(np.asarray(mean, dtype=float))
     if mean.ndim != 1:
         raise ValueError(f"mean must be one-dimensional (one entry per feature), got shape {mean.shape}")
-    if int(n_domains) != n_domains or n_domains < 1:
-        raise ValueError(f"n_domains must be a positive integer, got {n_domains!r}")
+    check_whole_number(n_domains, "n_domains", 1)
     scale = np.broadcast_to(np.asarray(scale, dtype=float), mean.shape)
     if np.any(scale < 0) or not np.all(np.isfinite(scale)):
         raise ValueError("scale must be finite and non-negative")
@@ -262,8 +263,7 @@ class DomainProblem:
 
         ``coefficients`` (shape (n_domains, p)) reuses given domains; by default new ones are drawn.
         """
-        if int(n_samples) != n_samples or n_samples < 2:
-            raise ValueError(f"n_samples must be an integer of at least 2, got {n_samples!r}")
+        check_whole_number(n_samples, "n_samples", 2)
         beta = self.draw_coefficients(rng, n_domains) if coefficients is None else np.asarray(coefficients, float)
         domains = []
         for b in beta:
@@ -319,8 +319,7 @@ def make_problem(
     """
     counts = {"n_robust": n_robust, "n_spurious": n_spurious, "n_null": n_null}
     for name, value in counts.items():
-        if int(value) != value or value < 0:
-            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+        check_whole_number(value, name, 0)
     if n_robust + n_spurious + n_null < 1:
         raise ValueError("the problem needs at least one feature")
     for name, value in (("robust_spread", robust_spread), ("spurious_spread", spurious_spread),

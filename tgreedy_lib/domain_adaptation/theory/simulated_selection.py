@@ -11,21 +11,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..selection import greedy_path, tgreedy_path
-from .simulate import DomainProblem, risk_on_domains
+from ..._validation import check_domain_count, check_whole_number
+from ..selectors import get_selector
 from ..statistics import DomainStatistics
+from .simulate import DomainProblem, risk_on_domains
 
 __all__ = ["SELECTORS", "training_statistics", "run_selectors", "compare_selectors", "sweep_selectors"]
 
-#: The two selectors compared, by name.
-SELECTORS = {"tgreedy": tgreedy_path, "greedy": greedy_path}
+#: The selectors compared by default: the paper's two (names in :mod:`..selectors`; any registered
+#: selector may be passed as ``selectors``).
+SELECTORS = ("tgreedy", "greedy")
 
 
 def training_statistics(problem: DomainProblem, rng: np.random.Generator, n_domains: int,
                         n_samples: int | None = None) -> DomainStatistics:
     """Per-domain statistics of ``n_domains`` fresh training domains (population moments if ``n_samples`` is None)."""
-    if int(n_domains) != n_domains or n_domains < 2:
-        raise ValueError(f"n_domains must be an integer of at least 2 (T-statistics need n >= 2), got {n_domains!r}")
+    check_domain_count(n_domains, "n_domains")
     if n_samples is None:
         xx, xy, yy = problem.draw_moments(rng, int(n_domains))
         return DomainStatistics.from_moments(xx, xy, yy)
@@ -43,14 +44,14 @@ def _padded_coef(path, n_steps: int, p: int) -> np.ndarray:
 
 
 def run_selectors(problem: DomainProblem, stats: DomainStatistics, n_steps: int = 10,
-                  refit: str = "stagewise") -> dict[str, dict[str, np.ndarray]]:
-    """Run both selectors on one training set; return, per selector, the path's
+                  refit: str = "stagewise", selectors=SELECTORS) -> dict[str, dict[str, np.ndarray]]:
+    """Run the ``selectors`` (registered names) on one training set; return, per selector, the path's
     ``"coef"`` (n_steps + 1, p) starting at w = 0, ``"regret"`` (n_steps + 1,),
     ``"features"`` and ``"spurious"`` (n_steps,) booleans: was step k's feature spurious."""
     out = {}
     spurious_mask = problem.kind == "spurious"
-    for name, selector in SELECTORS.items():
-        path = selector(stats, n_steps=n_steps, refit=refit)
+    for name in selectors:
+        path = get_selector(name).run(stats, n_steps, refit=refit)
         coef = _padded_coef(path, n_steps, problem.n_features)
         features = np.full(n_steps, -1)
         features[: path.features.size] = path.features[:n_steps]
@@ -65,8 +66,8 @@ def run_selectors(problem: DomainProblem, stats: DomainStatistics, n_steps: int 
 
 def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains: int = 8,
                       n_samples: int | None = None, n_steps: int = 10, n_repeats: int = 50,
-                      refit: str = "stagewise", n_new_domains: int = 0) -> dict:
-    """Repeat: draw training domains, run T-greedy and greedy, score on new domains.
+                      refit: str = "stagewise", n_new_domains: int = 0, selectors=SELECTORS) -> dict:
+    """Repeat: draw training domains, run the selectors (T-greedy and greedy), score on new domains.
 
     Parameters
     ----------
@@ -87,20 +88,22 @@ def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domain
     n_new_domains : int
         If positive, also draw this many new domains per repeat and record the
         empirical mean excess risk ``L_d(w) - L_d(E[XY])`` over them (it estimates the regret).
+    selectors : sequence of str
+        Registered selector names (:mod:`tgreedy_lib.domain_adaptation.selectors`).
 
     Returns
     -------
     dict
         ``"steps"`` (n_steps + 1,); per selector name a dict with ``"regret"``
         (n_repeats, n_steps + 1), ``"spurious"`` (n_repeats, n_steps) and, if requested,
-        ``"new_domain_excess"`` (n_repeats, n_steps + 1); plus the settings.
+        ``"new_domain_excess"`` (n_repeats, n_steps + 1); plus the settings and ``"selectors"``.
     """
-    if int(n_repeats) != n_repeats or n_repeats < 1:
-        raise ValueError(f"n_repeats must be a positive integer, got {n_repeats!r}")
-    results = {name: {"regret": [], "spurious": [], "new_domain_excess": []} for name in SELECTORS}
+    check_whole_number(n_repeats, "n_repeats", 1)
+    selectors = [get_selector(name).name for name in selectors]
+    results = {name: {"regret": [], "spurious": [], "new_domain_excess": []} for name in selectors}
     for _ in range(int(n_repeats)):
         stats = training_statistics(problem, rng, n_domains, n_samples)
-        run = run_selectors(problem, stats, n_steps, refit)
+        run = run_selectors(problem, stats, n_steps, refit, selectors)
         if n_new_domains:
             xx, xy, yy = problem.draw_moments(rng, int(n_new_domains))
             best = risk_on_domains(problem.effect, xx, xy, yy)
@@ -111,7 +114,8 @@ def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domain
                 results[name]["new_domain_excess"].append(
                     (risk_on_domains(r["coef"], xx, xy, yy) - best).mean(axis=1))
     out = {"steps": np.arange(n_steps + 1), "n_domains": int(n_domains), "n_samples": n_samples,
-           "n_repeats": int(n_repeats), "null_regret": float(problem.regret(np.zeros(problem.n_features)))}
+           "n_repeats": int(n_repeats), "null_regret": float(problem.regret(np.zeros(problem.n_features))),
+           "selectors": list(selectors)}
     for name, r in results.items():
         out[name] = {k: np.asarray(v) for k, v in r.items() if len(v)}
     return out
@@ -119,7 +123,7 @@ def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domain
 
 def sweep_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains_values=(4, 8, 16, 32),
                     n_samples_values=(None,), n_steps: int = 10, n_repeats: int = 30,
-                    at_step: int = 5) -> list[dict]:
+                    at_step: int = 5, selectors=SELECTORS) -> list[dict]:
     """Mean regret after ``at_step`` features and mean fraction of spurious picks, over a grid.
 
     Returns one row (dict) per ``(n_domains, n_samples)`` with keys ``n_domains``,
@@ -132,9 +136,9 @@ def sweep_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains_
     rows = []
     for n_samples in n_samples_values:
         for n_domains in n_domains_values:
-            res = compare_selectors(problem, rng, n_domains, n_samples, n_steps, n_repeats)
+            res = compare_selectors(problem, rng, n_domains, n_samples, n_steps, n_repeats, selectors=selectors)
             row = {"n_domains": int(n_domains), "n_samples": n_samples, "null_regret": res["null_regret"]}
-            for name in SELECTORS:
+            for name in res["selectors"]:
                 regret = res[name]["regret"][:, at_step]
                 row[f"{name}_regret"] = float(regret.mean())
                 row[f"{name}_regret_se"] = float(regret.std(ddof=1) / np.sqrt(regret.size)) if regret.size > 1 else 0.0

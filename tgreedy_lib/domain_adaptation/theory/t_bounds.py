@@ -11,7 +11,8 @@ for all ``X_i`` in ``F``::
 The proof uses ``Ttilde^2 = (n/(n-1)) T^2 / (1 + T^2/(n-1))`` (which equals
 ``n T^2 / (n - 1 + T^2)``), Theorem 2 *with the factor 2 its proof gives*, and a
 union bound. Its intermediate inequality ``Pr[T^2 >= c^2] <= 2 exp(-n c^2 / (2(n-1+c^2)))``
-holds for every ``c`` and is what :func:`proof_tail_bound` returns.
+holds for every ``c``; it tends to ``2 exp(-n/2)`` as ``c -> inf``, so no width, however large,
+makes a per-feature error smaller than that, which is why Theorem 1 limits ``|F|``.
 
 *Corollary 3* (as printed). If ``q p^q <= (delta/2) e^(n/8)``, then for all subsets
 ``S`` of size ``q`` of ``p`` features, in an orthonormal basis of ``S``::
@@ -31,6 +32,8 @@ import math
 import numpy as np
 from scipy import stats
 
+from ..._validation import check_delta, check_domain_count, check_whole_number
+from ..statistics import t_statistic
 from .self_normalized import self_normalized_ratio
 from .simulate import domain_effects, symmetric_noise
 
@@ -45,7 +48,6 @@ __all__ = [
     "bonferroni_t_factor",
     "normal_factor",
     "proof_factor",
-    "proof_tail_bound",
     "failure_probability_exact",
     "failure_probability_monte_carlo",
     "coverage_monte_carlo",
@@ -59,42 +61,6 @@ __all__ = [
 ]
 
 
-def _check_delta(delta) -> float:
-    delta = float(delta)
-    if not (0.0 < delta < 1.0):
-        raise ValueError(f"delta must lie in (0, 1), got {delta!r}")
-    return delta
-
-
-def _check_count(value, name: str, minimum: int = 1) -> int:
-    if int(value) != value or value < minimum:
-        raise ValueError(f"{name} must be an integer of at least {minimum}, got {value!r}")
-    return int(value)
-
-
-def _check_domains(n) -> int:
-    if int(n) != n or n < 2:
-        raise ValueError(f"a T-statistic needs n >= 2 domains (n - 1 degrees of freedom), got n = {n!r}")
-    return int(n)
-
-
-def t_statistic(effects, center=0.0, axis: int = 0) -> np.ndarray:
-    """``T = (mu_hat - center) / (sigma_hat / sqrt(n))`` over the domains on ``axis`` (section 3.1).
-
-    ``sigma_hat`` uses ``n - 1`` in the denominator. Where ``sigma_hat = 0`` the
-    statistic is ``+-inf`` (or 0 when ``mu_hat = center`` too): the bound of
-    Theorem 1 then has zero width.
-    """
-    effects = np.asarray(effects, dtype=float)
-    n = _check_domains(effects.shape[axis])
-    mean = np.mean(effects, axis=axis) - center
-    sd = np.std(effects, axis=axis, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = mean / (sd / math.sqrt(n))
-    degenerate = np.where(mean > 0, np.inf, np.where(mean < 0, -np.inf, 0.0))
-    return np.where(sd > 0, t, degenerate)
-
-
 def tilde_t_squared(deviations, axis: int = 0) -> np.ndarray:
     """``Ttilde^2 = (sum Z_k)^2 / sum Z_k^2`` for the centred effects ``Z_k`` (proof of Theorem 1)."""
     return self_normalized_ratio(deviations, axis=axis)
@@ -102,7 +68,7 @@ def tilde_t_squared(deviations, axis: int = 0) -> np.ndarray:
 
 def tilde_from_t_printed(t, n: int) -> np.ndarray:
     """The appendix identity as printed: ``Ttilde^2 = (n/(n-1)) T^2 / (1 + T^2/(n-1))``."""
-    n = _check_domains(n)
+    n = check_domain_count(n)
     t2 = np.asarray(t, dtype=float) ** 2
     with np.errstate(invalid="ignore"):
         return np.where(np.isinf(t2), float(n), n / (n - 1) * t2 / (1.0 + t2 / (n - 1)))
@@ -110,7 +76,7 @@ def tilde_from_t_printed(t, n: int) -> np.ndarray:
 
 def tilde_from_t(t, n: int) -> np.ndarray:
     """The same identity simplified: ``Ttilde^2 = n T^2 / (n - 1 + T^2)`` (``= n`` when ``|T| = inf``)."""
-    n = _check_domains(n)
+    n = check_domain_count(n)
     t2 = np.asarray(t, dtype=float) ** 2
     with np.errstate(invalid="ignore"):
         return np.where(np.isinf(t2), float(n), n * t2 / (n - 1 + t2))
@@ -118,20 +84,20 @@ def tilde_from_t(t, n: int) -> np.ndarray:
 
 def max_features(n, delta) -> np.ndarray:
     """The largest ``|F|`` Theorem 1 admits: ``(delta/2) e^(n/8)`` (a real number; floor it for a count)."""
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     return delta / 2.0 * np.exp(np.asarray(n, dtype=float) / 8.0)
 
 
 def min_domains(n_features, delta) -> int:
     """The fewest domains for which Theorem 1 admits ``n_features``: ``ceil(8 log(2|F|/delta))``."""
-    delta = _check_delta(delta)
-    n_features = _check_count(n_features, "n_features")
+    delta = check_delta(delta)
+    n_features = check_whole_number(n_features, "n_features")
     return int(math.ceil(8.0 * math.log(2.0 * n_features / delta) - 1e-12))
 
 
 def paper_factor(n_features, delta) -> np.ndarray:
     """Theorem 1's width in units of ``sigma_hat/sqrt(n)``: ``sqrt(4 log(2|F|/delta))``."""
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     f = np.asarray(n_features, dtype=float)
     if np.any(f < 1):
         raise ValueError("n_features must be at least 1")
@@ -140,8 +106,8 @@ def paper_factor(n_features, delta) -> np.ndarray:
 
 def bonferroni_t_factor(n: int, n_features, delta) -> np.ndarray:
     """The exact two-sided Bonferroni width for Gaussian effects: ``t_{n-1}`` quantile at ``1 - delta/(2|F|)``."""
-    n = _check_domains(n)
-    delta = _check_delta(delta)
+    n = check_domain_count(n)
+    delta = check_delta(delta)
     return stats.t.isf(delta / (2.0 * np.asarray(n_features, dtype=float)), n - 1)
 
 
@@ -150,33 +116,20 @@ def normal_factor(n_features, delta) -> np.ndarray:
 
     It behaves like ``sqrt(2 log(2|F|/delta))``: the paper's "the constant of 4 would become a 2".
     """
-    delta = _check_delta(delta)
+    delta = check_delta(delta)
     return stats.norm.isf(delta / (2.0 * np.asarray(n_features, dtype=float)))
-
-
-def proof_tail_bound(n: int, c) -> np.ndarray:
-    """``2 exp(-n c^2 / (2 (n - 1 + c^2)))``: the proof's bound on ``Pr[T^2 >= c^2]`` for any ``c``.
-
-    It tends to ``2 exp(-n/2)`` as ``c -> inf``: no width, however large, makes a
-    per-feature error smaller than that, which is why Theorem 1 limits ``|F|``.
-    """
-    n = _check_domains(n)
-    c2 = np.asarray(c, dtype=float) ** 2
-    with np.errstate(invalid="ignore"):
-        exponent = np.where(np.isinf(c2), n / 2.0, n * c2 / (2.0 * (n - 1 + c2)))
-    return 2.0 * np.exp(-exponent)
 
 
 def proof_factor(n: int, n_features, delta) -> np.ndarray:
     """The width the proof supports for *any* ``|F|`` (no size condition), or ``inf``.
 
-    Solving ``|F| proof_tail_bound(n, c) = delta`` gives ``c^2 = (n-1) L / (n - L)``
+    Solving ``|F| 2 exp(-n c^2 / (2 (n - 1 + c^2))) = delta`` (the proof's tail bound) gives ``c^2 = (n-1) L / (n - L)``
     with ``L = 2 log(2|F|/delta)``, finite only when ``|F| < (delta/2) e^(n/2)``.
     Under the paper's condition (``L <= n/4``) this is at most ``(8/3) log(2|F|/delta)``,
     below the printed ``4 log(2|F|/delta)``.
     """
-    n = _check_domains(n)
-    delta = _check_delta(delta)
+    n = check_domain_count(n)
+    delta = check_delta(delta)
     big_l = 2.0 * np.log(2.0 * np.asarray(n_features, dtype=float) / delta)
     with np.errstate(divide="ignore", invalid="ignore"):
         c2 = np.where(big_l < n, (n - 1) * big_l / (n - big_l), np.inf)
@@ -191,7 +144,7 @@ def failure_probability_exact(distribution: str, n: int, c) -> np.ndarray:
     and ``T^2 = (n-1) Ttilde^2 / (n - Ttilde^2)`` (infinite when all signs agree,
     probability ``2^(1-n)``, since then ``sigma_hat = 0``).
     """
-    n = _check_domains(n)
+    n = check_domain_count(n)
     c = np.asarray(c, dtype=float)
     if distribution == "gaussian":
         return 2.0 * stats.t.sf(c, n - 1)
@@ -209,8 +162,8 @@ def failure_probability_exact(distribution: str, n: int, c) -> np.ndarray:
 def failure_probability_monte_carlo(rng: np.random.Generator, distribution: str, n: int, c,
                                     n_trials: int = 20000, df: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
     """Monte Carlo ``Pr[|T| > c]`` for one feature (any law of :mod:`tgreedy_lib.domain_adaptation.theory.simulate`), with its s.e."""
-    n = _check_domains(n)
-    n_trials = _check_count(n_trials, "n_trials", 2)
+    n = check_domain_count(n)
+    n_trials = check_whole_number(n_trials, "n_trials", 2)
     z = symmetric_noise(rng, distribution, (n, n_trials), df=df)
     t_abs = np.sort(np.abs(t_statistic(z)))
     c = np.asarray(c, dtype=float)
@@ -242,10 +195,10 @@ def coverage_monte_carlo(rng: np.random.Generator, distribution: str, n: int, n_
     -------
     coverage, standard_error : float
     """
-    n = _check_domains(n)
-    n_features = _check_count(n_features, "n_features")
-    n_trials = _check_count(n_trials, "n_trials")
-    delta = _check_delta(delta)
+    n = check_domain_count(n)
+    n_features = check_whole_number(n_features, "n_features")
+    n_trials = check_whole_number(n_trials, "n_trials")
+    delta = check_delta(delta)
     c = paper_factor(n_features, delta) if factor is None else float(factor)
     mean = np.zeros(n_features) if mean is None else np.broadcast_to(np.asarray(mean, float), (n_features,))
     per_chunk = max(1, chunk // (n * n_features))
@@ -283,8 +236,8 @@ def width_table(n_values, n_features_values, delta: float) -> dict[str, np.ndarr
 # --- Corollary 3 -----------------------------------------------------------------------------
 
 def _check_pq(p, q) -> tuple[int, int]:
-    p = _check_count(p, "p (the number of features)")
-    q = _check_count(q, "q (the subset size)")
+    p = check_whole_number(p, "p (the number of features)")
+    q = check_whole_number(q, "q (the subset size)")
     if q > p:
         raise ValueError(f"the subset size q = {q} exceeds the number of features p = {p}")
     return p, q
@@ -293,25 +246,25 @@ def _check_pq(p, q) -> tuple[int, int]:
 def corollary_printed_factor(p: int, q: int, delta: float) -> float:
     """Corollary 3 as printed: ``8 q log p + log(2/delta)`` (multiplies ``sum sigma_hat^2 / n``)."""
     p, q = _check_pq(p, q)
-    return 8.0 * q * math.log(p) + math.log(2.0 / _check_delta(delta))
+    return 8.0 * q * math.log(p) + math.log(2.0 / check_delta(delta))
 
 
 def corollary_proof_factor(p: int, q: int, delta: float) -> float:
     """What the proof (Theorem 1 on ``q p^q`` basis elements) supports: ``4 log(2 q p^q / delta)``."""
     p, q = _check_pq(p, q)
-    return 4.0 * (math.log(2.0 / _check_delta(delta)) + math.log(q) + q * math.log(p))
+    return 4.0 * (math.log(2.0 / check_delta(delta)) + math.log(q) + q * math.log(p))
 
 
 def corollary_proof_factor_simplified(p: int, q: int, delta: float) -> float:
     """The proof's factor with ``log(q p^q) <= 2 q log p``: ``8 q log p + 4 log(2/delta)``."""
     p, q = _check_pq(p, q)
-    return 8.0 * q * math.log(p) + 4.0 * math.log(2.0 / _check_delta(delta))
+    return 8.0 * q * math.log(p) + 4.0 * math.log(2.0 / check_delta(delta))
 
 
 def corollary_min_domains(p: int, q: int, delta: float) -> int:
     """The fewest domains meeting Corollary 3's condition ``q p^q <= (delta/2) e^(n/8)``."""
     p, q = _check_pq(p, q)
-    return int(math.ceil(8.0 * (math.log(2.0 / _check_delta(delta)) + math.log(q) + q * math.log(p)) - 1e-12))
+    return int(math.ceil(8.0 * (math.log(2.0 / check_delta(delta)) + math.log(q) + q * math.log(p)) - 1e-12))
 
 
 def subset_regret_simulation(rng: np.random.Generator, distribution: str, n: int, p: int, q: int, delta: float,
@@ -335,10 +288,10 @@ def subset_regret_simulation(rng: np.random.Generator, distribution: str, n: int
         (n_trials, n_subsets): ``sum_i [sigma_hat_S]_i^2 / n``; ``"factor_printed"`` and
         ``"factor_proof"``; ``"subsets"``.
     """
-    n = _check_domains(n)
+    n = check_domain_count(n)
     p, q = _check_pq(p, q)
-    delta = _check_delta(delta)
-    n_trials = _check_count(n_trials, "n_trials")
+    delta = check_delta(delta)
+    n_trials = check_whole_number(n_trials, "n_trials")
     covariance = np.eye(p) if covariance is None else np.asarray(covariance, dtype=float)
     mean = np.zeros(p) if mean is None else np.asarray(mean, dtype=float)
     mixing = np.eye(p) if mixing is None else np.asarray(mixing, dtype=float)
