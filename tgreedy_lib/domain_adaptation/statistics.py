@@ -499,8 +499,8 @@ class _SampleSource:
         """``X_k[:, B]^T X_k / m_k`` for every domain: dense (|B|, p) arrays, or CSR matrices for sparse samples."""
         out = []
         for k, Xk in enumerate(self.blocks):
-            if self.sparse:
-                out.append((Xk[:, block].T @ Xk).tocsr() / self.counts[k])
+            if self.sparse:  # (X_k^T X_k[:, B])^T: CSR (p x m) times a small CSR, no conversion of X_k
+                out.append((Xk.T @ Xk[:, block].tocsr()).T.tocsr() / self.counts[k])
             else:
                 G = np.ascontiguousarray(Xk[:, block].T) @ Xk
                 G /= self.counts[k]
