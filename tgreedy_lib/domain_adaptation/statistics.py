@@ -747,6 +747,7 @@ class _GramRows:
     """
 
     max_block_size = 64
+    min_block_size = 16
 
     def __init__(self, source, n_domains: int, n_features: int, max_memory: int | None = None):
         self.source = source
@@ -761,6 +762,8 @@ class _GramRows:
         self.n_evicted = 0
         self.asked = np.zeros(n_features, dtype=bool)  # rows asked for
         self._full = None
+        self._hits = 0  # rows asked for since the last miss that a speculative block had formed
+        self._useful = None  # moving average of the rows of a block that were asked for
 
     @property
     def sparse(self) -> bool:
@@ -775,7 +778,16 @@ class _GramRows:
 
     @property
     def block_size(self) -> int:
-        return int(np.clip(self.max_memory // (2 * self.row_bytes), 1, self.max_block_size))
+        """Rows formed per block: twice the rows of a block that were used lately (16 to 64), within the budget.
+
+        The first block has 64 rows; later ones adapt to how well the caller's priority predicts
+        its next requests (a row asked for that a speculative block had formed is a hit). At
+        p = 10^4, 300 T-greedy steps used about 11 rows of each 64-row block, so forming 20 costs
+        a third of the flops for the same requests; 16 rows keep the product compute-bound.
+        """
+        wanted = self.max_block_size if self._useful is None else int(np.ceil(2 * self._useful))
+        wanted = int(np.clip(wanted, self.min_block_size, self.max_block_size))
+        return int(np.clip(self.max_memory // (2 * self.row_bytes), 1, wanted))
 
     def is_known(self, i: int) -> bool:
         return self._full is not None or int(i) in self.cache
@@ -783,11 +795,17 @@ class _GramRows:
     def row(self, i: int, priority=None, remaining=None) -> np.ndarray:
         i = int(i)
         if self._full is None and i not in self.cache:
+            if self.n_blocks:  # the rows of the blocks since the last miss that were used: this miss + the hits
+                used = 1.0 + self._hits
+                self._useful = used if self._useful is None else 0.7 * self._useful + 0.3 * used
+            self._hits = 0
             block = self._choose_block(i, priority)
             if self._should_complete(block.size, remaining):
                 self.full()
             else:
                 self._compute(block, priority)
+        elif self._full is None and not self.asked[i]:
+            self._hits += 1
         self.asked[i] = True
         if self._full is not None:
             return self._full[:, i, :]
