@@ -205,3 +205,17 @@ def test_bad_chunks_are_named():
         DomainStatistics.from_chunks([(X, y, np.where(d == 2, np.nan, d))])
     with pytest.raises(ValueError, match="at least two domains"):
         DomainStatistics.from_chunks([(X, y, np.zeros(len(y)))])
+
+
+def test_streamed_domain_labels_keep_their_type():
+    X, y, d = wide_problem(11, p=40)
+    tuples = [(int(k), "site") for k in d]
+    chunk_labels = np.empty(len(tuples), dtype=object)
+    for i, label in enumerate(tuples):
+        chunk_labels[i] = label
+    stats = DomainStatistics.from_chunks([(X, y, chunk_labels)])
+    assert stats.domain_labels.tolist() == [(0, "site"), (1, "site"), (2, "site")]
+    mixed = DomainStatistics.from_chunks([(X, y, np.where(d == 0, "a", d).astype(object))])
+    assert mixed.n_domains == 3
+    numbers = DomainStatistics.from_chunks([(X, y, d)])
+    assert numbers.domain_labels.dtype.kind == "i"

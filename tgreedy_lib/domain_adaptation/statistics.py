@@ -94,8 +94,9 @@ class DomainStatistics:
     ``E[X_i^2|d_k]``, keep a reference to the samples, and compute Gram rows on demand
     (:meth:`gram_row`), a block at a time: the asked-for feature plus the next most promising
     ones by the caller's score, one matrix product per domain. When the rows still to come
-    would cost more than the rest of the Gram, the whole Gram is completed instead (reusing the
-    known rows; at most 1.25 times the flops of forming it at once), and so it is on the first
+    would cost more than the rest of the Gram, and the whole Gram fits in the row budget, it is
+    completed instead (reusing the known rows; at most 1.25 times the flops of forming it at
+    once), and so it is on the first
     access to :attr:`xx`. Results equal the eager ones to rounding. ``lazy=False`` forms
     the whole Gram at once and drops the samples. Lazy statistics keep a reference to ``X``
     (no copy, as scikit-learn's ``copy_X=False``): do not change ``X`` in place while they are
@@ -675,11 +676,11 @@ class _ChunkSource:
             _check_gram_fits(len(ordered), self.n_features)
             xx = stack(5)
         label_array = np.empty(len(order), dtype=object)
-        label_array[:] = [labels[j] for j in order]
-        try:
-            label_array = np.array(label_array.tolist()) if np.array(label_array.tolist()).ndim == 1 else label_array
-        except (ValueError, TypeError):
-            pass
+        for position, j in enumerate(order):
+            label_array[position] = labels[j]
+        if all(isinstance(label, (int, float, np.number)) and not isinstance(label, bool) for label in labels) or \
+                all(isinstance(label, str) for label in labels):
+            label_array = np.array(label_array.tolist())  # numbers or strings: a typed array, as from_samples gives
         return label_array, counts, stack(1), stack(2), stack(3), np.array([acc[4] for acc in ordered]), xx
 
     def _sum(self, shape, term) -> np.ndarray:
