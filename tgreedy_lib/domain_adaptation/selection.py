@@ -197,7 +197,10 @@ def selection_path(
     kernel = _KERNELS[refit](stats, update_second_moment, n_steps, denominator)
     chosen_mask = np.zeros(p, dtype=bool)
     initial_loss = kernel.loss
-    records = {key: [] for key in ("features", "coef", "t", "score", "mu", "sigma", "loss")}
+    records = {key: [] for key in ("features", "t", "score", "mu", "sigma", "loss")}
+    # The weights after every step, filled in place: a list of copies stacked at the end would
+    # hold the (n_steps, p) history twice (1.6 GB for 100 steps over 10^6 features).
+    coef_path = np.empty((n_steps, p))
     stop_reason = "n_steps"
 
     for step in range(n_steps):
@@ -219,7 +222,7 @@ def selection_path(
         kernel.add(step, i, mu, score)
         chosen_mask[i] = True
         records["features"].append(i)
-        records["coef"].append(kernel.coef.copy())
+        coef_path[len(records["features"]) - 1] = kernel.coef
         records["t"].append(t[i])
         records["score"].append(score[i])
         records["mu"].append(mu[i])
@@ -233,7 +236,7 @@ def selection_path(
     return SelectionPath(
         method=method,
         features=np.asarray(records["features"], dtype=np.intp),
-        coef=np.asarray(records["coef"], dtype=np.float64).reshape(-1, p),
+        coef=coef_path[: len(records["features"])],
         t_statistic=np.asarray(records["t"], dtype=np.float64),
         score=np.asarray(records["score"], dtype=np.float64),
         mean_residual_covariance=np.asarray(records["mu"], dtype=np.float64),
