@@ -43,6 +43,16 @@ import numpy as np  # noqa: E402
 GiB = 2.0**30
 
 
+def cpu_seconds() -> float:
+    """User + system CPU seconds of this process (all its threads): less sensitive to other jobs than wall time."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
 def peak_rss() -> float:
     """Peak resident memory of this process so far, bytes (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024.0
@@ -89,12 +99,12 @@ def run_scaling(p: int, steps: int) -> dict:
     X, y, d = dense_problem(p)
     data_bytes = X.nbytes + y.nbytes
     before = peak_rss()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     stats = DomainStatistics.from_samples(X, y, d)
     path = tgreedy_path(stats, n_steps=steps)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     rows = stats._rows
-    return dict(p=p, steps=path.n_steps, seconds=seconds, data_gib=data_bytes / GiB, peak_gib=peak_rss() / GiB,
+    return dict(p=p, steps=path.n_steps, seconds=seconds, cpu_seconds=cpu, load=load_average(), data_gib=data_bytes / GiB, peak_gib=peak_rss() / GiB,
                 peak_before_fit_gib=before / GiB, rows_formed=rows.n_known, blocks=rows.n_blocks,
                 block_size=rows.block_size, evicted=rows.n_evicted, peak_cache_gib=rows.peak_cache_bytes / GiB,
                 budget_gib=rows.max_memory / GiB)
@@ -108,14 +118,15 @@ def run_omp(p: int, steps: int) -> dict:
 
     X, y, d = dense_problem(p)
     out = dict(p=p, steps=steps)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     path = tgreedy_path(DomainStatistics.from_samples(X, y, d), n_steps=steps)
-    out["tgreedy_seconds"] = time.perf_counter() - start
+    out["tgreedy_seconds"], out["tgreedy_cpu_seconds"] = time.perf_counter() - start, cpu_seconds() - cpu
     out["tgreedy_steps"] = path.n_steps
     omp = OrthogonalMatchingPursuit(n_nonzero_coefs=steps, fit_intercept=False, precompute=False)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     omp.fit(X, y)
-    out["omp_precompute_False_seconds"] = time.perf_counter() - start
+    out["omp_precompute_False_seconds"], out["omp_precompute_False_cpu_seconds"] = time.perf_counter() - start, cpu_seconds() - cpu
+    out["load"] = load_average()
     out["peak_gib"] = peak_rss() / GiB
     return out
 
@@ -126,9 +137,10 @@ def run_omp_gram(p: int, steps: int) -> dict:
 
     X, y, d = dense_problem(p)
     omp = OrthogonalMatchingPursuit(n_nonzero_coefs=steps, fit_intercept=False, precompute=True)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     omp.fit(X, y)
-    return dict(p=p, steps=steps, omp_precompute_True_seconds=time.perf_counter() - start, peak_gib=peak_rss() / GiB)
+    return dict(p=p, steps=steps, omp_precompute_True_seconds=time.perf_counter() - start,
+                omp_precompute_True_cpu_seconds=cpu_seconds() - cpu, peak_gib=peak_rss() / GiB)
 
 
 def run_sparse(p: int, steps: int) -> dict:
@@ -138,12 +150,12 @@ def run_sparse(p: int, steps: int) -> dict:
     X, y, d = sparse_problem(p)
     generate = time.perf_counter() - start
     data_bytes = X.data.nbytes + X.indices.nbytes + X.indptr.nbytes + y.nbytes
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     stats = DomainStatistics.from_samples(X, y, d)
     path = tgreedy_path(stats, n_steps=steps)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     rows = stats._rows
-    return dict(p=p, steps=path.n_steps, nnz=int(X.nnz), density=X.nnz / (X.shape[0] * X.shape[1]),
+    return dict(p=p, steps=path.n_steps, nnz=int(X.nnz), cpu_seconds=cpu, load=load_average(), density=X.nnz / (X.shape[0] * X.shape[1]),
                 generate_seconds=generate, seconds=seconds, data_gib=data_bytes / GiB, peak_gib=peak_rss() / GiB,
                 rows_formed=rows.n_known, blocks=rows.n_blocks, peak_cache_gib=rows.peak_cache_bytes / GiB)
 
@@ -181,7 +193,7 @@ def main(argv=None) -> int:
     results = {}
     if args.what in ("all", "scaling"):
         print(f"\nscaling: 10 domains x 500 samples, {args.steps}-step T-greedy, lazy rows, default row budget")
-        print(f"{'p':>8} {'seconds':>8} {'us/feature':>10} {'data GiB':>9} {'peak GiB':>9} {'goal GiB':>9} "
+        print(f"{'p':>8} {'seconds':>8} {'cpu s':>8} {'load':>5} {'data GiB':>9} {'peak GiB':>9} {'goal GiB':>9} "
               f"{'rows':>6} {'blocks':>6} {'evicted':>7}")
         results["scaling"] = []
         for p in args.features:
@@ -191,7 +203,7 @@ def main(argv=None) -> int:
                 print(f"{p:>8} ERROR {r['error']}")
                 continue
             goal = 1.5 * r["data_gib"] + 1.0
-            print(f"{p:>8} {r['seconds']:8.2f} {1e6 * r['seconds'] / p:10.1f} {r['data_gib']:9.2f} "
+            print(f"{p:>8} {r['seconds']:8.2f} {r['cpu_seconds']:8.2f} {r['load']:5.1f} {r['data_gib']:9.2f} "
                   f"{r['peak_gib']:9.2f} {goal:9.2f} {r['rows_formed']:6d} {r['blocks']:6d} {r['evicted']:7d}")
     if args.what in ("all", "omp"):
         print("\nomp: p = 20,000, 10 domains x 500 samples, 300 steps, the same data (same seed), one after the other")
@@ -204,8 +216,9 @@ def main(argv=None) -> int:
             gram = g.get("omp_precompute_True_seconds")
             faster = r["omp_precompute_False_seconds"] if gram is None else min(gram, r["omp_precompute_False_seconds"])
             results["omp"]["speedup_vs_faster_omp"] = faster / r["tgreedy_seconds"]
-            print(f"  T-greedy (statistics + path)     {r['tgreedy_seconds']:8.2f} s")
-            print(f"  OMP precompute=False             {r['omp_precompute_False_seconds']:8.2f} s")
+            print(f"  T-greedy (statistics + path)     {r['tgreedy_seconds']:8.2f} s  (CPU {r['tgreedy_cpu_seconds']:.1f} s)")
+            print(f"  OMP precompute=False             {r['omp_precompute_False_seconds']:8.2f} s  "
+                  f"(CPU {r['omp_precompute_False_cpu_seconds']:.1f} s; load {r['load']:.1f})")
             print(f"  OMP precompute=True              " + (f"{gram:8.2f} s" if gram is not None else f"   > {g.get('timed_out', 0):.0f} s ({g['error']})"))
             print(f"  faster OMP / T-greedy            {faster / r['tgreedy_seconds']:8.1f} x   (goal >= 5)")
     if args.what in ("all", "sparse"):
@@ -215,7 +228,8 @@ def main(argv=None) -> int:
         if "error" in r:
             print("ERROR", r["error"])
         else:
-            print(f"  fit {r['seconds']:.2f} s (goal < 30), peak {r['peak_gib']:.2f} GiB (goal < 2), "
+            print(f"  fit {r['seconds']:.2f} s (goal < 30; CPU {r['cpu_seconds']:.1f} s, load {r['load']:.1f}), "
+                  f"peak {r['peak_gib']:.2f} GiB (goal < 2), "
                   f"data {r['data_gib']:.3f} GiB, nnz {r['nnz']}, rows formed {r['rows_formed']}")
     if args.json:
         with open(args.json, "w") as fh:
