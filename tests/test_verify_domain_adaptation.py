@@ -31,8 +31,9 @@ def test_json_shape(quick_json):
     data, stdout = quick_json
     assert [c["id"] for c in data["checks"]] == IDS
     for check in data["checks"]:
-        assert set(check) == {"id", "claim", "holds_as_printed", "trials", "worst_case", "corrected_claim"}
-        assert set(check["worst_case"]) == {"parameters", "observed", "bound"}
+        assert set(check) == {"id", "claim", "holds_as_printed", "trials", "worst_case", "cases", "summary",
+                                "corrected_claim"}
+        assert set(check["worst_case"]) == {"parameters", "observed", "bound", "ratio"}
         assert isinstance(check["holds_as_printed"], bool)
         assert isinstance(check["trials"], int) and check["trials"] > 0
         assert isinstance(check["worst_case"]["parameters"], dict)

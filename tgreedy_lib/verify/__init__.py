@@ -8,6 +8,8 @@ notebooks call the library too, never these modules' internals.
 """
 from __future__ import annotations
 
-from .registry import CheckResult, available_checks, main, register_check, run_checks
+from .registry import (README_BEGIN, README_END, CheckResult, available_checks, exact, main, markdown_table,
+                       register_check, run_checks, update_readme)
 
-__all__ = ["CheckResult", "register_check", "available_checks", "run_checks", "main"]
+__all__ = ["CheckResult", "register_check", "available_checks", "run_checks", "main", "exact",
+           "markdown_table", "update_readme", "README_BEGIN", "README_END"]

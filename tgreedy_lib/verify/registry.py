@@ -9,15 +9,30 @@ numbers, and the same command gives the same JSON.
 The JSON written by ``python -m tgreedy_lib verify --json PATH`` is::
 
     {"checks": [{"id", "claim", "holds_as_printed", "trials",
-                 "worst_case": {"parameters", "observed", "bound"},
-                 "corrected_claim"}]}
+                 "worst_case": {"parameters", "observed", "bound", "ratio"},
+                 "cases", "summary", "corrected_claim"}]}
 
-``corrected_claim`` is ``None`` (JSON ``null``) where the claim holds as printed.
+``worst_case`` is the case of the check's search with the largest ratio of the
+observed quantity to the printed bound (``ratio = observed / bound``; above 1 the
+printed claim fails there). Its ``parameters`` are exact: integers, decimals as
+written, and rationals as strings such as ``"349/600"`` (never rounded). ``cases``
+lists further computed cases the README quotes (each ``{"label", "parameters",
+"observed", "bound", "ratio"}``, or a computed constant with ``"value"``);
+``summary`` holds the two README cells (``"worst_case"``, ``"holds_instead"``),
+formatted from the computed numbers. ``corrected_claim`` is ``None`` (JSON ``null``)
+where the claim holds as printed.
+
+``python -m tgreedy_lib verify --json results/verify.json --readme README.md`` also
+rewrites the README's table between the markers :data:`README_BEGIN` and
+:data:`README_END` (``--from-json PATH`` renders an earlier run instead of running).
 """
 from __future__ import annotations
 
 import dataclasses
+import fractions
 import importlib
+import json
+import pathlib
 import time
 import zlib
 from typing import Any, Callable
@@ -26,7 +41,8 @@ import numpy as np
 
 from .._json import jsonable, write_json
 
-__all__ = ["CheckResult", "register_check", "available_checks", "run_checks", "main"]
+__all__ = ["CheckResult", "register_check", "available_checks", "run_checks", "main", "exact",
+           "markdown_table", "update_readme", "README_BEGIN", "README_END"]
 
 #: Modules that register checks when imported: one a paper.
 CHECK_MODULES = ("tgreedy_lib.verify.domain_adaptation", "tgreedy_lib.verify.categorical")
@@ -34,7 +50,30 @@ CHECK_MODULES = ("tgreedy_lib.verify.domain_adaptation", "tgreedy_lib.verify.cat
 
 @dataclasses.dataclass
 class CheckResult:
-    """Outcome of one numerical check of a printed claim."""
+    """Outcome of one numerical check of a printed claim.
+
+    See Also
+    --------
+    run_checks : Run registered checks.
+    available_checks : Their ids.
+    register_check : Add one.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
+    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify import run_checks
+    >>> result, = run_checks(["categorical.lemma11"], quick=True)
+    >>> result.id, result.holds_as_printed
+    ('categorical.lemma11', False)
+    >>> sorted(result.to_json())
+    ['cases', 'claim', 'corrected_claim', 'holds_as_printed', 'id', 'summary', 'trials', 'worst_case']
+    """
 
     id: str
     claim: str
@@ -43,18 +82,50 @@ class CheckResult:
     worst_case: dict[str, Any]
     corrected_claim: str | None = None
     seconds: float = 0.0
+    cases: list = dataclasses.field(default_factory=list)
+    summary: dict = dataclasses.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The documented JSON record (``seconds`` is left out: it is not reproducible)."""
-        worst = {k: jsonable(self.worst_case.get(k), nonfinite="string") for k in ("parameters", "observed", "bound")}
+        """The documented JSON record (``seconds`` is left out: it is not reproducible).
+
+        ``worst_case["ratio"]`` is ``observed / bound`` unless the check gives it.
+        """
+        worst = {k: _jsonable(self.worst_case.get(k)) for k in ("parameters", "observed", "bound")}
+        ratio = self.worst_case.get("ratio")
+        if ratio is None:
+            ratio = _ratio(self.worst_case.get("observed"), self.worst_case.get("bound"))
+        worst["ratio"] = _jsonable(ratio)
         return {
             "id": self.id,
             "claim": self.claim,
             "holds_as_printed": bool(self.holds_as_printed),
             "trials": int(self.trials),
             "worst_case": worst,
+            "cases": _jsonable(list(self.cases)),
+            "summary": {k: str(self.summary.get(k, "")) for k in ("worst_case", "holds_instead")},
             "corrected_claim": self.corrected_claim,
         }
+
+
+def _ratio(observed, bound):
+    try:
+        observed, bound = float(observed), float(bound)
+    except (TypeError, ValueError):
+        return None
+    return observed / bound if bound != 0 else None
+
+
+def exact(value):
+    """A parameter written exactly: an int, a decimal float as it is, a ``Fraction`` as ``"p/q"``.
+
+    Examples
+    --------
+    >>> exact(fractions.Fraction(349, 600)), exact(fractions.Fraction(4, 2)), exact(0.0001)
+    ('349/600', 2, 0.0001)
+    """
+    if isinstance(value, fractions.Fraction):
+        return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return _jsonable(value)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,7 +139,35 @@ _REGISTRY: dict[str, _Check] = {}
 
 
 def register_check(check_id: str, claim: str):
-    """Register ``function(quick: bool, rng: Generator) -> CheckResult`` under ``check_id``."""
+    """Register ``function(quick: bool, rng: Generator) -> CheckResult`` under ``check_id``.
+
+    See Also
+    --------
+    run_checks : Run registered checks.
+    available_checks : Their ids.
+    CheckResult : What a check returns.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
+    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify import CheckResult, register_check
+
+    A check is a function of ``quick`` and a seeded generator (registering one changes the
+    registry for the whole session, so this example is not run):
+
+    >>> @register_check("demo.mean", "the mean of 1000 standard normals lies within 0.2 of 0")  # doctest: +SKIP
+    ... def check_mean(quick, rng):
+    ...     observed = abs(rng.standard_normal(1000).mean())
+    ...     return CheckResult("demo.mean", "the mean lies within 0.2 of 0", observed <= 0.2, 1000,
+    ...                        {"observed": observed, "bound": 0.2})
+    """
 
     def decorate(function):
         if check_id in _REGISTRY and _REGISTRY[check_id].function is not function:
@@ -85,7 +184,27 @@ def _load_modules() -> None:
 
 
 def available_checks() -> list[str]:
-    """Ids of every registered check, sorted."""
+    """Ids of every registered check, sorted.
+
+    See Also
+    --------
+    run_checks : Run registered checks.
+    register_check : Add one.
+    CheckResult : What a check returns.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
+    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify import available_checks
+    >>> available_checks()
+    ['categorical.lemma11', 'categorical.theorem1', 'categorical.theorem2', 'categorical.theorem3', 'categorical.theorem4', 'domains.corollary3', 'domains.theorem1', 'domains.theorem2']
+    """
     _load_modules()
     return sorted(_REGISTRY)
 
@@ -98,6 +217,29 @@ def run_checks(ids: list[str] | None = None, quick: bool = False) -> list[CheckR
     """Run the checks named in ``ids`` (all when ``None``); each seeded by its id.
 
     An id may also be a prefix ending in a dot, e.g. ``"domains."``.
+
+    See Also
+    --------
+    available_checks : Their ids.
+    register_check : Add one.
+    CheckResult : What a check returns.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
+    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify import run_checks
+    >>> [(r.id, r.holds_as_printed) for r in run_checks(["categorical.lemma11"], quick=True)]
+    [('categorical.lemma11', False)]
+
+    All checks of one paper by prefix (``quick=True`` runs fewer trials):
+
+    >>> results = run_checks(["domains."], quick=True)  # doctest: +SKIP
     """
     known = available_checks()
     if not ids:
@@ -122,18 +264,30 @@ def run_checks(ids: list[str] | None = None, quick: bool = False) -> list[CheckR
     return results
 
 
+def _jsonable(value):
+    """Plain JSON through the library's one encoder; a ``Fraction`` is written exactly (``"p/q"``)."""
+    if isinstance(value, fractions.Fraction):
+        return exact(value)
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return jsonable(value, nonfinite="string")
+
+
 def format_table(results: list[CheckResult]) -> str:
     """A plain-text table: id, verdict, trials, worst observed against the bound."""
-    rows = [("id", "as printed", "trials", "worst observed", "bound", "seconds")]
+    rows = [("id", "as printed", "trials", "worst observed", "bound", "ratio", "seconds")]
     for r in results:
-        obs, bound = r.worst_case.get("observed"), r.worst_case.get("bound")
+        record = r.to_json()["worst_case"]
         rows.append(
             (
                 r.id,
                 "holds" if r.holds_as_printed else "FAILS",
                 str(r.trials),
-                _short(obs),
-                _short(bound),
+                _short(record["observed"]),
+                _short(record["bound"]),
+                _short(record["ratio"]),
                 f"{r.seconds:.1f}",
             )
         )
@@ -141,9 +295,48 @@ def format_table(results: list[CheckResult]) -> str:
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     for r in results:
+        parameters = json.dumps(r.to_json()["worst_case"]["parameters"])
+        lines.append(f"\n{r.id}: worst case {parameters}")
         if r.corrected_claim:
-            lines.append(f"\n{r.id}: {r.claim}\n  corrected: {r.corrected_claim}")
+            lines.append(f"{r.id}: {r.claim}\n  corrected: {r.corrected_claim}")
     return "\n".join(lines)
+
+
+#: The README's "What the checks found" table lies between these two lines.
+README_BEGIN = "<!-- verify-table: generated by python -m tgreedy_lib verify --readme README.md; do not edit -->"
+README_END = "<!-- verify-table: end -->"
+
+
+def markdown_table(records: list[dict[str, Any]]) -> str:
+    """The README's table of verdicts from JSON records (``CheckResult.to_json()``), in id order."""
+    lines = ["| id | as printed | worst case (largest observed / bound) | what holds instead |",
+             "|---|---|---|---|"]
+    for record in sorted(records, key=lambda r: (r["id"].split(".")[0] != "domains", r["id"])):
+        verdict = "holds" if record["holds_as_printed"] else "**fails**"
+        summary = record.get("summary") or {}
+        cells = [f"`{record['id']}`", verdict, summary.get("worst_case", ""), summary.get("holds_instead", "")]
+        lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+    return "\n".join(lines)
+
+
+def update_readme(path, records: list[dict[str, Any]]) -> bool:
+    """Rewrite the table between :data:`README_BEGIN` and :data:`README_END` in ``path``.
+
+    Returns whether the file changed; ValueError when the markers are missing.
+    """
+    import pathlib
+
+    path = pathlib.Path(path)
+    text = path.read_text()
+    if README_BEGIN not in text or README_END not in text:
+        raise ValueError(f"{path} lacks the verify-table markers; put {README_BEGIN!r} and {README_END!r} "
+                         "around the table first")
+    head, rest = text.split(README_BEGIN, 1)
+    _, tail = rest.split(README_END, 1)
+    new = head + README_BEGIN + "\n" + markdown_table(records) + "\n" + README_END + tail
+    if new != text:
+        path.write_text(new)
+    return new != text
 
 
 def _short(value) -> str:
@@ -153,6 +346,29 @@ def _short(value) -> str:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verify") -> int:
+    """Command line ``python -m tgreedy_lib verify``: run the checks, print their table, optionally write JSON.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default ``sys.argv[1:]``); ``--help`` lists them.
+    prog : str
+        The program name shown in the usage line.
+
+    Returns
+    -------
+    status : int
+        The exit status.
+
+    See Also
+    --------
+    run_checks : The same from Python.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify import main
+    >>> main(["--quick", "categorical.lemma11"])  # doctest: +SKIP
+    """
     import argparse
 
     parser = argparse.ArgumentParser(prog=prog, description="Run the numerical checks of the papers' claims.")
@@ -160,10 +376,19 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verif
     parser.add_argument("--quick", action="store_true", help="small budget (under a minute)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--list", action="store_true", help="list the check ids and exit")
+    parser.add_argument("--readme", metavar="PATH", help="rewrite the verdict table in this README")
+    parser.add_argument("--from-json", metavar="PATH", help="with --readme: render this earlier JSON, run nothing")
     args = parser.parse_args(argv)
     if args.list:
         for check_id in available_checks():
             print(f"{check_id}: {_REGISTRY[check_id].claim}")
+        return 0
+    if args.from_json:
+        if not args.readme:
+            parser.error("--from-json needs --readme PATH")
+        records = json.loads(pathlib.Path(args.from_json).read_text())["checks"]
+        changed = update_readme(args.readme, records)
+        print(f"{args.readme}: table {'rewritten' if changed else 'already up to date'}")
         return 0
     try:
         results = run_checks(args.ids, quick=args.quick)
@@ -171,9 +396,12 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verif
         parser.error(str(err))
     print(format_table(results))
     if args.json:
-        import pathlib
-
         path = pathlib.Path(args.json)
         path.parent.mkdir(parents=True, exist_ok=True)
         write_json(path, {"checks": [r.to_json() for r in results]}, indent=2)
+    if args.readme:
+        if args.quick or args.ids:
+            parser.error("--readme quotes the full run of every check: leave out --quick and the ids")
+        changed = update_readme(args.readme, [r.to_json() for r in results])
+        print(f"{args.readme}: table {'rewritten' if changed else 'already up to date'}")
     return 0
