@@ -137,7 +137,8 @@ class DomainStatistics:
         Pooled ``E[X X^T]`` from unlabeled data (the paper's "known" joint covariance), if given.
 
     Build it with :meth:`from_samples` (pooled rows and a vector of domain labels),
-    :meth:`from_domains` (a list of per-domain ``(X_k, y_k)``) or :meth:`from_moments`
+    :meth:`from_domains` (a list of per-domain ``(X_k, y_k)``), :meth:`from_chunks` (chunks
+    ``(X, y, domains)`` read one at a time, for data larger than memory) or :meth:`from_moments`
     (population moments, e.g. in simulations).
 
     Lazy Gram rows
