@@ -262,7 +262,13 @@ def factorize(values, name: str, *, allow_none: bool = False) -> tuple[np.ndarra
 def as_value_vector(values) -> np.ndarray:
     """A 1-D vector of values: lists and tuples become object arrays even when their items are
     sequences or sets (``np.asarray`` would nest them), anything else goes through ``np.asarray``."""
-    return _object_vector(values) if isinstance(values, (list, tuple)) else np.asarray(values)
+    if not isinstance(values, (list, tuple)):
+        return np.asarray(values)
+    try:
+        arr = np.asarray(values)
+    except ValueError:  # ragged sequences
+        return _object_vector(values)
+    return arr if arr.ndim == 1 else _object_vector(values)
 
 
 def _object_vector(values) -> np.ndarray:
