@@ -124,7 +124,7 @@ class DomainStatistics:
     ----------
     xx : ndarray of shape (n_domains, n_features, n_features)
         ``xx[k] = E[X X^T | d_k]`` (the sample mean of x x^T over domain k's samples).
-        Built from samples, it is formed on first access (see "Lazy Gram rows" below).
+        Built from samples, it is formed on first access (see "Lazy Gram rows" in the Notes).
     xy : ndarray of shape (n_domains, n_features)
         ``xy[k] = E[X Y | d_k]``.
     yy : ndarray of shape (n_domains,)
@@ -141,9 +141,14 @@ class DomainStatistics:
     ``(X, y, domains)`` read one at a time, for data larger than memory) or :meth:`from_moments`
     (population moments, e.g. in simulations).
 
-    Lazy Gram rows
-    --------------
-    A stagewise path only ever reads the rows ``E[X_i X^T | d_k]`` of the features it chooses
+    See Also
+    --------
+    tgreedy_path, greedy_path : The selectors that read these statistics.
+    t_statistic : The T-statistic across domains.
+
+    Notes
+    -----
+    *Lazy Gram rows.* A stagewise path only ever reads the rows ``E[X_i X^T | d_k]`` of the features it chooses
     (section 3.3: r_k <- r_k - delta E[X X_i | d_k]), and 300 steps over 2,000 features choose
     at most 300 of them. So the sample constructors (with ``lazy=True``, the default) make one
     cheap pass per domain for ``E[XY|d_k]``, ``E[Y^2|d_k]``, the means and the diagonal
@@ -158,25 +163,20 @@ class DomainStatistics:
     (no copy, as scikit-learn's ``copy_X=False``): do not change ``X`` in place while they are
     in use, or pass ``lazy=False``.
 
-    Memory. The rows kept are bounded by ``max_row_memory`` bytes (default 256 MiB; see
+    *Memory.* The rows kept are bounded by ``max_row_memory`` bytes (default 256 MiB; see
     :class:`_GramRows` for the block size and the eviction order), so a path over 10^5 features
     needs the data plus this budget, not n p^2 floats. A whole Gram (``lazy=False``, or reading
     :attr:`xx`) that would not fit in the available memory is refused up front with its size
     (:class:`GramTooLargeError`, a ``MemoryError`` and ``ValueError``).
 
-    Sparse input. ``X`` may be a scipy.sparse matrix (CSR, CSC or any other format); it is
+    *Sparse input.* ``X`` may be a scipy.sparse matrix (CSR, CSC or any other format); it is
     never densified: the moments are sparse products, the Gram rows are sparse products kept
     sparse, and :meth:`residual_covariances` uses ``X_k^T (X_k w)``.
 
-    Scale. T-statistics do not depend on the scale of ``y`` or of a feature, but float64 does:
+    *Scale.* T-statistics do not depend on the scale of ``y`` or of a feature, but float64 does:
     moments whose squares overflow (``|E[X_i Y|d_k]| > 1e150``, from ``y`` or ``X`` around 1e150)
     or features whose squares underflow (``|x| < 1e-154``) are refused with a ValueError asking to
     rescale, rather than silently giving T = 0 or a division by zero.
-
-    See Also
-    --------
-    tgreedy_path, greedy_path : The selectors that read these statistics.
-    t_statistic : The T-statistic across domains.
 
     References
     ----------
