@@ -219,3 +219,13 @@ def test_streamed_domain_labels_keep_their_type():
     assert mixed.n_domains == 3
     numbers = DomainStatistics.from_chunks([(X, y, d)])
     assert numbers.domain_labels.dtype.kind == "i"
+
+
+def test_row_budget_must_be_a_whole_number_of_bytes():
+    X, y, d = wide_problem(12, p=30)
+    for bad in (-1, 2.5, "256MB"):
+        with pytest.raises(ValueError, match="max_row_memory"):
+            DomainStatistics.from_samples(X, y, d, max_row_memory=bad)
+    tiny = DomainStatistics.from_samples(X, y, d, max_row_memory=0)  # keeps only the block in use
+    np.testing.assert_array_equal(tgreedy_path(tiny, n_steps=5).features,
+                                  tgreedy_path(DomainStatistics.from_samples(X, y, d), n_steps=5).features)

@@ -16,7 +16,8 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from .._validation import as_data_matrix, as_float_array, check_domain_count, check_finite, factorize, is_sparse
+from .._validation import (as_data_matrix, as_float_array, check_domain_count, check_finite, check_whole_number,
+                           factorize, is_sparse)
 
 __all__ = ["DomainStatistics", "GramTooLargeError", "t_statistic"]
 
@@ -915,7 +916,8 @@ class _GramRows:
         self.source = source
         self.n_domains = n_domains
         self.n_features = n_features
-        self.max_memory = DEFAULT_ROW_MEMORY if max_memory is None else int(max_memory)
+        self.max_memory = DEFAULT_ROW_MEMORY if max_memory is None else check_whole_number(
+            max_memory, "max_row_memory", 0, reason=" (bytes of Gram rows to keep; 0 keeps only the block in use)")
         self.cache: dict[int, object] = {}  # feature -> its row for every domain, (n_domains, p), dense or CSR
         self.cache_bytes = 0
         self.peak_cache_bytes = 0
