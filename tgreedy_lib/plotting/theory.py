@@ -68,32 +68,35 @@ def plot_theorem2_excess(n_values=range(1, 51), t=None, ax=None):
     return ax
 
 
-def plot_coverage_vs_features(n: int, delta: float, n_features, ax=None, rng=None,
-                              monte_carlo_laws=("cauchy",), n_trials: int = 20000):
-    """Probability that Theorem 1's width covers *every* one of ``|F|`` independent features,
-    against ``|F|`` at fixed ``n`` (exact for Gaussian and Rademacher effects, Monte Carlo
-    per-feature tails for the others), with the target ``1 - delta`` and the largest
-    ``|F|`` the theorem admits, ``(delta/2) e^(n/8)``."""
+def plot_coverage_vs_features(curves: dict, ax=None):
+    """Draw :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`: the probability that
+    Theorem 1's width covers *every* one of ``|F|`` independent features, against ``|F|``.
+
+    Exact curves are solid. A Monte Carlo curve is dashed where some draw failed and is replaced, where
+    none did, by its one-sided lower bound (rule of three), drawn dotted with a shaded band down to it:
+    an estimate of 0 failures is not a coverage of 1. The target ``1 - delta`` and the largest admitted
+    ``|F|`` are marked; the legend sits below the axes.
+    """
     ax = _axes(ax)
-    f = np.asarray(n_features, dtype=float)
-    c = tb.paper_factor(f, delta)
-    for law in ("gaussian", "rademacher"):
-        p = tb.failure_probability_exact(law, n, c)
-        ax.plot(f, tb.coverage_independent(p, f), label=describe_distribution(law))
-    for law in monte_carlo_laws:
-        if rng is None:
-            raise ValueError("rng is needed for the Monte Carlo curves")
-        p, _ = tb.failure_probability_monte_carlo(rng, law, n, c, n_trials)
-        ax.plot(f, tb.coverage_independent(p, f), "--", label=describe_distribution(law) + " (MC)")
-    ax.axhline(1 - delta, color="k", lw=1, ls=":", label=f"1 - delta = {1 - delta:g}")
-    admitted = float(tb.max_features(n, delta))
+    f, n, delta = curves["n_features"], curves["n"], curves["delta"]
+    for law, coverage in curves["exact"].items():
+        ax.plot(f, coverage, label=describe_distribution(law) + " (exact)")
+    for law, mc in curves["monte_carlo"].items():
+        seen = mc["failures"] > 0
+        line, = ax.plot(np.where(seen, f, np.nan), np.where(seen, mc["estimate"], np.nan), "--",
+                        label=f"{describe_distribution(law)} (Monte Carlo, {mc['n_trials']:,} draws)")
+        ax.plot(f, mc["lower"], ":", color=line.get_color(),
+                label=f"{describe_distribution(law)}: {mc['level']:.0%} lower bound (no failure drawn: rule of three)")
+        ax.fill_between(f, mc["lower"], 1, where=~seen, color=line.get_color(), alpha=0.12, lw=0)
+    ax.axhline(1 - delta, color="k", lw=1, ls=":", label=f"target 1 - delta = {1 - delta:g}")
+    admitted = curves["admitted"]
     if admitted >= 1:
         ax.axvline(admitted, color="gray", lw=1, label=f"largest admitted |F| = {admitted:.3g}")
     ax.set_xscale("log")
     ax.set(xlabel="|F| (number of features)", ylabel="Pr[all features covered]",
            title=f"Theorem 1's width, n = {n} domains" + ("" if admitted >= 1 else " (admits no |F|)"),
            ylim=(-0.02, 1.02))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     return ax
 
 
@@ -191,7 +194,7 @@ def plot_selector_paths(result: dict, axes=None):
 
 
 def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELECTORS):
-    """Mean regret (``metric="regret"``) or spurious share (``"spurious"``) after a fixed
+    """Mean regret (``metric="regret"``, with 1 s.e. bars), median regret (``"regret_median"``) or spurious share (``"spurious"``) after a fixed
     number of steps against the number of training domains, one line per selector and
     samples-per-domain setting (``sweep_selectors`` output, run with the same ``selectors``)."""
     ax = _axes(ax)
@@ -202,12 +205,14 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
         n = [r["n_domains"] for r in sub]
         label = "population" if samples is None else f"{samples}/domain"
         for name in selectors:
-            ax.plot(n, [r[f"{name}_{metric}"] for r in sub], styles[j % 4], marker="o",
-                    color=get_selector(name).color, label=f"{get_selector(name).label}, {label}")
-    if metric == "regret":
+            values = [r[f"{name}_{metric}"] for r in sub]
+            errors = [r.get(f"{name}_regret_se", 0.0) for r in sub] if metric == "regret" else None
+            ax.errorbar(n, values, yerr=errors, fmt=styles[j % 4], marker="o", ms=4, capsize=2,
+                        color=get_selector(name).color, label=f"{get_selector(name).label}, {label}")
+    if metric.startswith("regret"):
         ax.axhline(rows[0]["null_regret"], color="k", lw=1, ls=":", label="null predictor")
         ax.set_yscale("log")
     ax.set_xscale("log", base=2)
-    ax.set(xlabel="training domains n", ylabel="mean regret" if metric == "regret" else "spurious share")
-    ax.legend(fontsize=7)
+    ax.set(xlabel="training domains n", ylabel={"regret": "mean regret (bars: 1 s.e.)", "regret_median": "median regret"}.get(metric, "spurious share"))
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     return ax
