@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tgreedy_lib.course.prose import fmt, markdown_table, numbers_in
+from tgreedy_lib.course.prose import _NUMBER as NUMBER, fmt, markdown_table, numbers_in
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 CHECKED = ["00_", "01_", "02_", "02b_", "03_", "04_", "05_", "11_"]
@@ -41,6 +41,9 @@ ALLOWED: dict[str, dict[str, str]] = {
         "0": "w = 0, the null predictor",
         "8": "the paper's 8 training domains (section 4), also set in code",
         "30": "exercise: a setting for the student to try",
+        "2,000": "the map: notebook 06 builds the paper's 2,000 DBN features (section 4)",
+        "06": "notebook numbers 06-08",
+        "08": "notebook numbers 06-08",
         "3": "exercise: a setting for the student to try",
     },
     "01_": {
@@ -66,6 +69,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "5": "5/(2m), the derived bounded difference; delta/5 of the proof",
         "0.85": "the dominant value's p_v (chk.distribution_family('dominant'))",
         "10^4": "m = 10,000 set in code",
+        "95": "the 95% quantile level, 1 - delta with delta = 0.05 (set in code)",
     },
     "03_": {
         "1": "n = 1, the smallest case (t < 1, R = 1 identically)",
@@ -80,6 +84,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "0.495": "0.99 / 2, exponent of the example",
         "0.61": "e^-0.495 = 0.6096",
         "0.8": "exercise: reading the n = 20 panel",
+        "8": "the paper's 8 or 9 domains (section 4)",
         "0.22": "e^-3/2 = 0.2231, computed in cell 3's output as 0.2346 for t = 2.9; a formula value",
     },
     "04_": {
@@ -92,6 +97,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "3": "8/3, the constant the proof supports (derivation)",
         "0.05": "delta = 0.05, set in code",
         "1": "a single feature; 1 - delta",
+        "3.2": "section 3.2 of the paper (Corollary 3)",
     },
     "05_": {
         "0.3": "make_problem's robust/spurious effect (library default)",
@@ -108,7 +114,11 @@ ALLOWED: dict[str, dict[str, str]] = {
         "2,000": "n_new_domains=2000, set in code",
     },
     "02b_": {},
-    "11_": {},
+    "11_": {
+        "4": "Corollary 3's missing factor 4 (verify's corrected claim, printed above)",
+        "8": "the paper's 8 or 9 domains (section 4)",
+        "9": "the paper's 8 or 9 domains (section 4)",
+    },
 }
 
 
@@ -150,10 +160,10 @@ def stated_numbers(markdown: str) -> list[tuple[str, float, bool]]:
 
 def _plain(text):
     found = []
-    for raw, value in numbers_in(text):
-        index = text.find(raw)
-        percent = text[index + len(raw): index + len(raw) + 2].strip().startswith("%")
-        found.append((raw, value, percent))
+    for match in NUMBER.finditer(text):
+        raw = match.group(0)
+        percent = text[match.end(): match.end() + 2].strip().startswith("%")
+        found.append((raw, float(raw.replace(",", "").replace("−", "-")), percent))
     return found
 
 

@@ -27,7 +27,7 @@ import math
 import numbers
 import re
 
-__all__ = ["fmt", "say", "markdown_table", "show_table", "numbers_in"]
+__all__ = ["fmt", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"]
 
 
 def fmt(value, digits: int | None = None, percent: bool = False, sig: int = 3) -> str:
@@ -83,10 +83,14 @@ def markdown_table(header, rows, digits: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _markdown(text: str):
+def show_markdown(text: str) -> None:
+    """Display ``text`` as Markdown (an executed notebook keeps it as a text/markdown output)."""
     from IPython.display import Markdown, display
     display(Markdown(text))
     return None
+
+
+_markdown = show_markdown
 
 
 def say(template: str, digits: int | None = None, **values) -> None:

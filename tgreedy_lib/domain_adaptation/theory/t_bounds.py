@@ -187,7 +187,7 @@ def coverage_curves(n: int, delta: float, n_features, rng: np.random.Generator |
     draws; where no draw fails the estimate 0 would give coverage 1 at every ``|F|``, so each curve
     also carries a one-sided ``level`` lower bound on the coverage, ``(1 - p_upper)^|F|`` with the
     Clopper-Pearson upper limit ``p_upper`` (with zero failures ``1 - (1 - level)^(1/N)``, about
-    ``3/N`` at 95 %: the rule of three). Coverage of independent features cannot rise with ``|F|``.
+    ``3/N`` at 95 %: the rule of three). An estimate of zero failures is not a coverage of one.
 
     Returns
     -------
