@@ -16,7 +16,7 @@ NOTEBOOK_DIR = pathlib.Path(__file__).resolve().parent.parent.parent / "notebook
 
 def notebook_paths(directory: pathlib.Path = NOTEBOOK_DIR) -> list[pathlib.Path]:
     """The collection's notebooks in reading order (their file names start with a number)."""
-    return sorted(p for p in directory.glob("[0-9][0-9]_*.ipynb"))
+    return sorted(p for p in directory.glob("[0-9][0-9]*_*.ipynb"))
 
 
 def execute_notebook(path: pathlib.Path, timeout: int = 1800) -> float:

@@ -96,9 +96,12 @@ _markdown = show_markdown
 def say(template: str, digits: int | None = None, **values) -> None:
     """Show ``template`` as Markdown with every ``{name}`` replaced by ``fmt(values[name], digits)``.
 
-    ``{name:%}`` formats as a percentage, ``{name:.2f}``-style specs give the decimals.
+    ``{name:%}`` formats as a percentage, ``{name:.2f}``-style specs give the decimals; ``{{`` and
+    ``}}`` are literal braces (for LaTeX such as ``$m^{{-1/6}}$``).
     """
     def replace(match):
+        if match.group(0) in ("{{", "}}"):
+            return match.group(0)[0]
         name, spec = match.group(1), match.group(2)
         if name not in values:
             raise ValueError(f"say(): the template names {{{name}}} but no value {name}= was given")
@@ -111,7 +114,7 @@ def say(template: str, digits: int | None = None, **values) -> None:
                 raise ValueError(f"say(): format spec {spec!r} not understood; use '%' or '.Nf'")
             return fmt(value, int(decimals.group(1)))
         return fmt(value, digits)
-    return _markdown(re.sub(r"\{(\w+)(?::([^}]*))?\}", replace, template))
+    return _markdown(re.sub(r"\{\{|\}\}|\{(\w+)(?::([^}]*))?\}", replace, template))
 
 
 def show_table(header, rows, digits: int | None = None, note: str | None = None) -> None:

@@ -207,8 +207,10 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
         for name in selectors:
             values = [r[f"{name}_{metric}"] for r in sub]
             errors = [r.get(f"{name}_regret_se", 0.0) for r in sub] if metric == "regret" else None
-            ax.errorbar(n, values, yerr=errors, fmt=styles[j % 4], marker="o", ms=4, capsize=2,
-                        color=get_selector(name).color, label=f"{get_selector(name).label}, {label}")
+            ax.plot(n, values, styles[j % 4], marker="o", ms=4, color=get_selector(name).color,
+                    label=f"{get_selector(name).label}, {label}")
+            if errors is not None:
+                ax.errorbar(n, values, yerr=errors, fmt="none", ecolor=get_selector(name).color, capsize=2, lw=1)
     if metric.startswith("regret"):
         ax.axhline(rows[0]["null_regret"], color="k", lw=1, ls=":", label="null predictor")
         ax.set_yscale("log")
