@@ -238,3 +238,28 @@ def test_formatting_has_no_negative_zero_and_escapes_pipes():
     assert "\\|T\\|" in markdown_table(["|T|"], [[1.0]])
     with pytest.raises(ValueError, match="one cell per column"):
         markdown_table(["a", "b"], [[1]])
+
+
+def test_summary_rows_come_from_the_verify_record():
+    from tgreedy_lib.course.summary import THEOREMS, load_verify_records, theorem_rows, verify_table
+    records = load_verify_records()
+    rows = theorem_rows(records)
+    assert [row[1] for row in rows] == [location for _, location, _ in THEOREMS.values()]
+    by_location = {row[1]: row[2] for row in rows}
+    for check_id, (_, location, _) in THEOREMS.items():
+        assert by_location[location].startswith("holds") == bool(records[check_id]["holds_as_printed"])
+    assert "vacuous at the paper's n = 8, 9" in by_location["Theorem 1, section 3.1; appendix"]
+    table = verify_table([records["domains.theorem1"]])
+    assert table.splitlines()[2].startswith("| domains.theorem1 | yes |")
+    assert "-0.000" not in table and "0.17968750000000006" not in table
+
+
+def test_coinciding_curves_are_drawn_once_with_a_joint_label():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from tgreedy_lib.plotting.curves import plot_labelled_curves
+    _, ax = plt.subplots()
+    plot_labelled_curves(ax, [1, 2], {"gini": [1, 1], "misclassification": [1, 1], "estimate": [0, 1]})
+    assert [line.get_label() for line in ax.get_lines()] == ["gini = misclassification (identical)", "estimate"]
+    plt.close(ax.figure)
