@@ -96,7 +96,7 @@ _markdown = show_markdown
 def say(template: str, digits: int | None = None, **values) -> None:
     """Show ``template`` as Markdown with every ``{name}`` replaced by ``fmt(values[name], digits)``.
 
-    ``{name:%}`` formats as a percentage, ``{name:.2f}``-style specs give the decimals; ``{{`` and
+    ``{name:%}`` formats as a percentage, ``{name:.2f}``-style specs give the decimals (``.2e``, ``.2g`` too); ``{{`` and
     ``}}`` are literal braces (for LaTeX such as ``$m^{{-1/6}}$``).
     """
     def replace(match):
@@ -110,9 +110,11 @@ def say(template: str, digits: int | None = None, **values) -> None:
             return fmt(value, percent=True)
         if spec:
             decimals = re.fullmatch(r"\.(\d+)f", spec)
-            if not decimals:
-                raise ValueError(f"say(): format spec {spec!r} not understood; use '%' or '.Nf'")
-            return fmt(value, int(decimals.group(1)))
+            if decimals:
+                return fmt(value, int(decimals.group(1)))
+            if re.fullmatch(r"\.\d+[eg]", spec):
+                return _no_negative_zero(format(float(value), spec))
+            raise ValueError(f"say(): format spec {spec!r} not understood; use '%', '.Nf', '.Ne' or '.Ng'")
         return fmt(value, digits)
     return _markdown(re.sub(r"\{\{|\}\}|\{(\w+)(?::([^}]*))?\}", replace, template))
 

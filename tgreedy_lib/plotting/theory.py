@@ -14,6 +14,7 @@ import numpy as np
 
 from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
 from ..domain_adaptation.theory.simulate import describe_distribution
+from .curves import coinciding_groups
 from ..domain_adaptation.theory.simulated_selection import SELECTORS
 
 __all__ = [
@@ -40,12 +41,14 @@ def plot_self_normalized_tails(curves: dict, ax=None):
     :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.tail_curves`'s output."""
     ax = _axes(ax)
     t = curves["t"]
-    for name in (k for k in curves if k not in ("n", "t", "printed", "proof")):
-        ax.step(t, curves[name], where="post", label=describe_distribution(name), lw=1.4)
+    laws = {name: curves[name] for name in curves if name not in ("n", "t", "printed", "proof")}
+    for group in coinciding_groups(laws, atol=1e-9):      # identical curves (n = 1: R = 1 surely) drawn once, named together
+        label = " = ".join(describe_distribution(name) for name in group) + (" (identical)" if len(group) > 1 else "")
+        ax.step(t, laws[group[0]], where="post", label=label, lw=1.4 if len(group) == 1 else 2.4)
     ax.plot(t, curves["printed"], "k--", lw=2, label="exp(-t/2) (as printed)")
     ax.plot(t, np.minimum(curves["proof"], 1), "k:", lw=2, label="2 exp(-t/2) (proof)")
     ax.set(xlabel="t", ylabel="Pr[ratio > t]", title=f"Self-normalized sum, n = {curves['n']}", ylim=(-0.02, 1.05))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, frameon=False)
     return ax
 
 
