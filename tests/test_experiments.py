@@ -630,6 +630,8 @@ def test_verdict_sentences_and_differences_come_from_the_tables():
     b = [row, {**row, "id": "x", "verdict": claims.PARTLY}]
     assert claims.verdicts_that_differ({"paper": a, "abs-T": b}) == [
         ("x", {"paper": claims.REPRODUCED, "abs-T": claims.PARTLY})]
+    c = [row, {**row, "id": "x", "verdict": claims.NOT_RUN}]
+    assert claims.verdicts_that_differ({"paper": a, "other": c}) == []  # not run is no difference
     assert claims._fmt(-0.0001) == "0.000" and claims._fmt(-0.02) == "-0.020"
 
 

@@ -843,11 +843,14 @@ def verdict_sentence(claim: dict) -> str:
 
 
 def verdicts_that_differ(tables: dict) -> list[tuple[str, dict]]:
-    """``(claim id, {table name: verdict})`` for every claim whose verdict is not the same in all ``tables``."""
+    """``(claim id, {table name: verdict})`` for every claim whose verdict is not the same in all ``tables``.
+
+    Tables where the claim was not run are left out of the comparison (and of the returned verdicts).
+    """
     names = list(tables)
     out = []
     for i, first in enumerate(tables[names[0]]):
-        verdicts = {n: tables[n][i]["verdict"] for n in names}
+        verdicts = {n: tables[n][i]["verdict"] for n in names if tables[n][i]["verdict"] != NOT_RUN}
         if len(set(verdicts.values())) > 1:
             out.append((first["id"], verdicts))
     return out
