@@ -41,7 +41,8 @@ import numpy as np
 from scipy import optimize
 from scipy import stats as scipy_stats
 
-from .selection import t_statistics
+from .selection import SelectionPath, t_statistics
+from .selectors import register_selector
 from .statistics import DomainStatistics
 
 __all__ = [
@@ -59,6 +60,10 @@ __all__ = [
     "icp_path",
     "t_filter_path",
     "run_baseline",
+    "as_selection_path",
+    "omp_selection_path",
+    "icp_selection_path",
+    "t_filter_selection_path",
 ]
 
 #: Ridge of V-REx (and the lasso's numerical guard), relative to the mean diagonal of the pooled E[XX'].
@@ -362,3 +367,75 @@ def run_baseline(name: str, stats: DomainStatistics, n_steps: int = 10, **option
     if name == "vrex":
         return vrex_path(stats, **options)
     return BASELINES[name](stats, n_steps, **options)
+
+
+# --------------------------------------------------------------------------- as selectors
+
+def as_selection_path(stats: DomainStatistics, method: str, coef: np.ndarray, features, options=None) -> SelectionPath:
+    """Wrap weights that add one feature a step as a :class:`~.selection.SelectionPath`.
+
+    ``features[s]`` is the feature added at step s and ``coef[s]`` the weights after it. The
+    recorded T-statistic, mu and sigma are those of the added feature on the residual covariances
+    before the step (as T-greedy records them), so the stopping rules of :mod:`.stopping` apply.
+    """
+    coef = np.atleast_2d(np.asarray(coef, dtype=np.float64))
+    features = np.asarray(features, dtype=np.intp)
+    m = min(len(features), len(coef))
+    coef, features = coef[:m], features[:m]
+    t_rec, mu_rec, sd_rec, loss = [], [], [], []
+    previous = np.zeros(stats.n_features)
+    for s_ in range(m):
+        t, mu, sigma = t_statistics(stats.residual_covariances(previous))
+        i = features[s_]
+        t_rec.append(t[i]), mu_rec.append(mu[i]), sd_rec.append(sigma[i])
+        loss.append(stats.training_loss(coef[s_]))
+        previous = coef[s_]
+    t_rec = np.asarray(t_rec, dtype=np.float64)
+    return SelectionPath(method=method, features=features, coef=coef, t_statistic=t_rec, score=np.abs(t_rec),
+                         mean_residual_covariance=np.asarray(mu_rec, dtype=np.float64),
+                         std_residual_covariance=np.asarray(sd_rec, dtype=np.float64),
+                         training_loss=np.asarray(loss, dtype=np.float64), initial_loss=float(stats.yy.mean()),
+                         stop_reason="n_steps", options=dict(options or {}))
+
+
+def _entering(coef: np.ndarray) -> np.ndarray:
+    """The feature that becomes nonzero at each row (the largest new weight when several do)."""
+    out, before = [], np.zeros(coef.shape[1], dtype=bool)
+    for row in coef:
+        new = np.flatnonzero((row != 0) & ~before)
+        if new.size == 0:
+            break
+        out.append(int(new[np.argmax(np.abs(row[new]))]))
+        before |= row != 0
+    return np.asarray(out, dtype=np.intp)
+
+
+def omp_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionPath:
+    """OMP on the pooled moments as a selector (``get_selector("omp")``)."""
+    W = _omp_coefs(stats, n_steps)
+    order = _entering(W)
+    return as_selection_path(stats, "omp", W[:len(order)], order)
+
+
+def t_filter_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionPath:
+    """The univariate T filter as a selector (``get_selector("t_filter")``)."""
+    t, _, _ = t_statistics(stats.xy)
+    order = np.argsort(-np.abs(t), kind="stable")[:n_steps]
+    return as_selection_path(stats, "t_filter", _marginal_path(stats, order, n_steps), order)
+
+
+def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05) -> SelectionPath:
+    """The ICP-style invariance filter as a selector (``get_selector("icp")``); fewer steps if fewer pass."""
+    pvalue, _, z = icp_pvalues(stats)
+    keep = np.flatnonzero(pvalue >= alpha)
+    order = keep[np.argsort(-np.abs(z[keep]), kind="stable")][:n_steps]
+    return as_selection_path(stats, "icp", _marginal_path(stats, order, n_steps)[:len(order)], order,
+                             {"alpha": alpha})
+
+
+register_selector("omp", label="OMP (pooled)", color="tab:purple", linestyle="-.", path=omp_selection_path,
+                  replace=True)
+register_selector("t_filter", label="univariate T filter", color="tab:olive", linestyle=":",
+                  path=t_filter_selection_path, replace=True)
+register_selector("icp", label="ICP-style filter", color="tab:green", linestyle="--", path=icp_selection_path,
+                  replace=True)
