@@ -69,7 +69,7 @@ __all__ = [
 #: Ridge of V-REx (and the lasso's numerical guard), relative to the mean diagonal of the pooled E[XX'].
 RIDGE = 1e-3
 #: Penalties beta of V-REx tried by leave-one-domain-out CV, in units of 1 / (mean E[Y^2]).
-VREX_BETAS = (0.0, 1.0, 10.0)
+VREX_BETAS = (0.0, 10.0)
 
 
 @dataclasses.dataclass(frozen=True)
