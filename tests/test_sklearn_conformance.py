@@ -169,3 +169,19 @@ def test_domains_reach_fit_through_a_pipeline():
     X, y, d = _data()
     pipe = Pipeline([("select", TGreedy(2))]).fit(X, y, select__domains=d)
     assert pipe.transform(X).shape == (len(X), 2)
+
+
+def test_domains_are_routed_as_metadata_in_leave_domains_out_cross_validation():
+    import sklearn
+    from sklearn.linear_model import LinearRegression
+    from sklearn.model_selection import GroupKFold, cross_val_score
+
+    X, y, _ = _data(2, n=240)
+    d = np.arange(240) % 6
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = Pipeline([("select", TGreedy(2).set_fit_request(domains=True)), ("reg", LinearRegression())])
+        pipe.fit(X, y, domains=d)
+        assert sorted(pipe["select"].selected_features_.tolist()) == [1, 4]  # the two features y depends on
+        # each fold's selector sees only its training rows and their domain labels (four domains of six)
+        scores = cross_val_score(pipe, X, y, cv=GroupKFold(3), params={"domains": d, "groups": d})
+    assert scores.shape == (3,) and np.all(scores > 0.9)

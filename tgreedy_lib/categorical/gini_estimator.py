@@ -21,6 +21,12 @@ def gini_error_estimate(counts, positive_counts) -> np.ndarray:
 
     With ``m = 1`` every sample gives 1/2 (degenerate but defined). Smaller = more relevant.
 
+    See Also
+    --------
+    gini_error_estimate_leave_one_out : Eq. (10) as leave-one-out, example by example.
+    gini_error_estimate_pairs : Eq. (10) as printed, by counting pairs.
+    gini_index : The training error of h_Gini (Eq. 3), which the estimate corrects.
+
     Notes
     -----
     With :math:`\hat p_v = c_v / m` and :math:`\hat q_v = c_v^+ / c_v`, Eq. (11) of [1]_ reads
@@ -29,13 +35,6 @@ def gini_error_estimate(counts, positive_counts) -> np.ndarray:
 
         \hat\ell = \frac{|\{v : c_v = 1\}|}{2m}
         + \sum_{v : c_v > 1} \frac{2 c_v}{c_v - 1} \hat p_v \hat q_v (1 - \hat q_v).
-
-    See Also
-    --------
-    gini_error_estimate : Eqs. (9)/(11) in closed form.
-    gini_error_estimate_leave_one_out : Eq. (10) as leave-one-out, example by example.
-    gini_error_estimate_pairs : Eq. (10) as printed, by counting pairs.
-    gini_index : The training error of h_Gini (Eq. 3), which the estimate corrects.
 
     References
     ----------
@@ -85,7 +84,6 @@ def gini_error_estimate_leave_one_out(x, y) -> float:
     See Also
     --------
     gini_error_estimate : Eqs. (9)/(11) in closed form.
-    gini_error_estimate_leave_one_out : Eq. (10) as leave-one-out, example by example.
     gini_error_estimate_pairs : Eq. (10) as printed, by counting pairs.
     gini_index : The training error of h_Gini (Eq. 3), which the estimate corrects.
 
@@ -121,7 +119,6 @@ def gini_error_estimate_pairs(x, y) -> float:
     --------
     gini_error_estimate : Eqs. (9)/(11) in closed form.
     gini_error_estimate_leave_one_out : Eq. (10) as leave-one-out, example by example.
-    gini_error_estimate_pairs : Eq. (10) as printed, by counting pairs.
     gini_index : The training error of h_Gini (Eq. 3), which the estimate corrects.
 
     References

@@ -25,6 +25,18 @@ def resolve_data_dir(data_dir: str | os.PathLike | None = None) -> pathlib.Path 
     ------
     FileNotFoundError
         If a folder is named but does not exist.
+
+    See Also
+    --------
+    resolve_cache_dir : The cache folder.
+    download_verified : Checksum-verified downloads into the cache.
+    file_digest : A file's checksum.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import resolve_data_dir
+    >>> resolve_data_dir() is None  # TGREEDY_DATA_DIR unset
+    True
     """
     if data_dir is None:
         data_dir = os.environ.get(ENV_DATA_DIR) or None
@@ -40,14 +52,42 @@ def resolve_data_dir(data_dir: str | os.PathLike | None = None) -> pathlib.Path 
 
 
 def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> pathlib.Path:
-    """The cache folder: ``cache_dir``, else ``$TGREEDY_CACHE_DIR``, else ``~/.cache/tgreedy``."""
+    """The cache folder: ``cache_dir``, else ``$TGREEDY_CACHE_DIR``, else ``~/.cache/tgreedy``.
+
+    See Also
+    --------
+    resolve_data_dir : The data folder.
+    download_verified : Checksum-verified downloads into the cache.
+    file_digest : A file's checksum.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import resolve_cache_dir
+    >>> resolve_cache_dir("my-cache").name
+    'my-cache'
+    """
     if cache_dir is None:
         cache_dir = os.environ.get(ENV_CACHE_DIR) or DEFAULT_CACHE_DIR
     return pathlib.Path(cache_dir).expanduser()
 
 
 def file_digest(path: str | os.PathLike, algorithm: str = "sha256") -> str:
-    """Hex digest of a file's bytes (``algorithm`` is any name :func:`hashlib.new` accepts)."""
+    """Hex digest of a file's bytes (``algorithm`` is any name :func:`hashlib.new` accepts).
+
+    See Also
+    --------
+    resolve_data_dir : The data folder.
+    resolve_cache_dir : The cache folder.
+    download_verified : Checksum-verified downloads into the cache.
+
+    Examples
+    --------
+    >>> import pathlib
+    >>> from tgreedy_lib.datasets import file_digest
+    >>> _ = pathlib.Path("hello.txt").write_bytes(b"hello")
+    >>> file_digest("hello.txt", "md5")
+    '5d41402abc4b2a76b9719d911017c592'
+    """
     digest = hashlib.new(algorithm)
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
@@ -66,6 +106,19 @@ def download_verified(urls: str | tuple[str, ...], destination: pathlib.Path, md
         If the downloaded bytes do not have the expected MD5 (the partial file is removed).
     OSError
         If no URL could be fetched (for example, no internet).
+
+    See Also
+    --------
+    resolve_data_dir : The data folder.
+    resolve_cache_dir : The cache folder.
+    file_digest : A file's checksum.
+
+    Examples
+    --------
+    >>> import pathlib
+    >>> from tgreedy_lib.datasets import MNIST_MD5, download_verified
+    >>> download_verified("https://example.org/t10k-labels-idx1-ubyte.gz",
+    ...                   pathlib.Path("t10k-labels-idx1-ubyte.gz"), MNIST_MD5["t10k-labels-idx1-ubyte.gz"])  # doctest: +SKIP
     """
     urls = (urls,) if isinstance(urls, str) else tuple(urls)
     if destination.is_file() and file_digest(destination, "md5") == md5:

@@ -518,7 +518,9 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             The domain label of every row (any sortable labels, at least two distinct ones).
             Required: there is no default, because the T-statistic is the spread of the
             residual covariances *across domains*. Inside a :class:`~sklearn.pipeline.Pipeline`
-            pass it as a fit parameter: ``pipe.fit(X, y, select__domains=d)``.
+            pass it as a fit parameter: ``pipe.fit(X, y, select__domains=d)``; with scikit-learn's
+            metadata routing enabled, request it instead (``TGreedy().set_fit_request(domains=True)``),
+            as cross-validation does for ``groups``.
         unlabeled_X : array-like of shape (n_unlabeled, n_features), default=None
             Unlabeled rows for the pooled ``E[X X^T]`` (needed by ``denominator="unlabeled"``).
 

@@ -114,7 +114,7 @@ class DomainStatistics:
     ----------
     xx : ndarray of shape (n_domains, n_features, n_features)
         ``xx[k] = E[X X^T | d_k]`` (the sample mean of x x^T over domain k's samples).
-        Built from samples, it is formed on first access (see "Lazy Gram rows" below).
+        Built from samples, it is formed on first access (see "Lazy Gram rows" in the Notes).
     xy : ndarray of shape (n_domains, n_features)
         ``xy[k] = E[X Y | d_k]``.
     yy : ndarray of shape (n_domains,)
@@ -130,9 +130,14 @@ class DomainStatistics:
     :meth:`from_domains` (a list of per-domain ``(X_k, y_k)``) or :meth:`from_moments`
     (population moments, e.g. in simulations).
 
-    Lazy Gram rows
-    --------------
-    A stagewise path only ever reads the rows ``E[X_i X^T | d_k]`` of the features it chooses
+    See Also
+    --------
+    tgreedy_path, greedy_path : The selectors that read these statistics.
+    t_statistic : The T-statistic across domains.
+
+    Notes
+    -----
+    *Lazy Gram rows.* A stagewise path only ever reads the rows ``E[X_i X^T | d_k]`` of the features it chooses
     (section 3.3: r_k <- r_k - delta E[X X_i | d_k]), and 300 steps over 2,000 features choose
     at most 300 of them. So the sample constructors (with ``lazy=True``, the default) make one
     cheap pass per domain for ``E[XY|d_k]``, ``E[Y^2|d_k]``, the means and the diagonal
@@ -145,11 +150,6 @@ class DomainStatistics:
     the whole Gram at once and drops the samples. Lazy statistics keep a reference to ``X``
     (no copy, as scikit-learn's ``copy_X=False``): do not change ``X`` in place while they are
     in use, or pass ``lazy=False``.
-
-    See Also
-    --------
-    tgreedy_path, greedy_path : The selectors that read these statistics.
-    t_statistic : The T-statistic across domains.
 
     References
     ----------

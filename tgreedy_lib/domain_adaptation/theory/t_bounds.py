@@ -113,6 +113,10 @@ def tilde_from_t_printed(t, n: int) -> np.ndarray:
 def tilde_from_t(t, n: int) -> np.ndarray:
     r"""The same identity simplified: ``Ttilde^2 = n T^2 / (n - 1 + T^2)`` (``= n`` when ``|T| = inf``).
 
+    See Also
+    --------
+    tilde_t_squared : The same from the centred values.
+
     Notes
     -----
     With :math:`T` the T-statistic of :math:`n` centred values,
@@ -120,10 +124,6 @@ def tilde_from_t(t, n: int) -> np.ndarray:
     .. math::
 
         \tilde T^2 = \frac{(\sum_k Z_k)^2}{\sum_k Z_k^2} = \frac{n T^2}{n - 1 + T^2}.
-
-    See Also
-    --------
-    tilde_t_squared : The same from the centred values.
 
     References
     ----------
@@ -193,6 +193,12 @@ def min_domains(n_features, delta) -> int:
 def paper_factor(n_features, delta) -> np.ndarray:
     r"""Theorem 1's width in units of ``sigma_hat/sqrt(n)``: ``sqrt(4 log(2|F|/delta))``.
 
+    See Also
+    --------
+    proof_factor : The width the proof supports without the size condition.
+    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
+    normal_factor : The large-n Bonferroni width.
+
     Notes
     -----
     Theorem 1 of [1]_: if :math:`|F| \le (\delta/2) e^{n/8}`, then with probability greater than
@@ -201,13 +207,6 @@ def paper_factor(n_features, delta) -> np.ndarray:
     .. math::
 
         |\hat\mu_i - E[X_i Y]| \le \frac{\hat\sigma_i}{\sqrt{n}} \sqrt{4 \log \frac{2|F|}{\delta}}.
-
-    See Also
-    --------
-    paper_factor : Theorem 1's width as printed.
-    proof_factor : The width the proof supports without the size condition.
-    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
-    normal_factor : The large-n Bonferroni width.
 
     References
     ----------
@@ -234,7 +233,6 @@ def bonferroni_t_factor(n: int, n_features, delta) -> np.ndarray:
     --------
     paper_factor : Theorem 1's width as printed.
     proof_factor : The width the proof supports without the size condition.
-    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
     normal_factor : The large-n Bonferroni width.
 
     References
@@ -263,7 +261,6 @@ def normal_factor(n_features, delta) -> np.ndarray:
     paper_factor : Theorem 1's width as printed.
     proof_factor : The width the proof supports without the size condition.
     bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
-    normal_factor : The large-n Bonferroni width.
 
     References
     ----------
@@ -291,7 +288,6 @@ def proof_factor(n: int, n_features, delta) -> np.ndarray:
     See Also
     --------
     paper_factor : Theorem 1's width as printed.
-    proof_factor : The width the proof supports without the size condition.
     bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
     normal_factor : The large-n Bonferroni width.
 
@@ -471,6 +467,23 @@ def coverage_curves(n: int, delta: float, n_features, rng=None, monte_carlo_laws
     ``monte_carlo_laws``. Returns ``{"n", "delta", "n_features", "exact": {law: coverage},
     "monte_carlo": {law: coverage}, "max_features"}``, ``max_features`` being the largest ``|F|``
     the theorem admits, ``(delta/2) e^(n/8)``.
+
+    See Also
+    --------
+    coverage_monte_carlo : Coverage by simulating whole training sets.
+    tgreedy_lib.plotting.theory.plot_coverage_vs_features : Draws the curves.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import coverage_curves
+    >>> curves = coverage_curves(16, 0.5, [1, 10, 100], monte_carlo_laws=())
+    >>> {law: [round(float(c), 3) for c in v] for law, v in curves["exact"].items()}
+    {'gaussian': [0.967, 0.984, 0.981], 'rademacher': [0.979, 0.959, 0.949]}
     """
     f = np.asarray(n_features, dtype=float)
     c = paper_factor(f, delta)
@@ -539,6 +552,11 @@ def _check_pq(p, q) -> tuple[int, int]:
 def corollary_printed_factor(p: int, q: int, delta: float) -> float:
     r"""Corollary 3 as printed: ``8 q log p + log(2/delta)`` (multiplies ``sum sigma_hat^2 / n``).
 
+    See Also
+    --------
+    corollary_proof_factor : What the proof supports.
+    corollary_min_domains : The condition on the number of domains.
+
     Notes
     -----
     Corollary 3 of [1]_: if :math:`q p^q \le (\delta/2) e^{n/8}`, then for all subsets
@@ -548,11 +566,6 @@ def corollary_printed_factor(p: int, q: int, delta: float) -> float:
 
         L(\hat\mu_S) - L(\mu_S) \le \Big(\sum_{i \in S} [\hat\sigma_S]_i^2\Big)
         \frac{8 q \log p + \log(2/\delta)}{n}.
-
-    See Also
-    --------
-    corollary_proof_factor : What the proof supports.
-    corollary_min_domains : The condition on the number of domains.
 
     References
     ----------
@@ -620,6 +633,23 @@ def corollary_failure_curves(deltas, p_values=(1, 2, 3), law: str = "gaussian") 
     Orthonormal independent features with ``law`` effects, at the fewest admissible domains
     (:func:`corollary_min_domains`), with the printed factor and with the proof's. Returns
     ``{"delta", "law", "printed": {p: array}, "proof": {p: array}}``.
+
+    See Also
+    --------
+    corollary_printed_factor, corollary_proof_factor : The two factors compared.
+    tgreedy_lib.plotting.theory.plot_corollary_failure : Draws the curves.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3.2 (Corollary 3) and its proof in the appendix.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_failure_curves
+    >>> curves = corollary_failure_curves([0.05, 0.2], p_values=(1,))
+    >>> curves["printed"][1].round(4), curves["proof"][1].round(4)  # failure probability against delta
+    (array([0.0647, 0.1465]), array([0.0006, 0.0071]))
     """
     deltas = np.asarray(deltas, dtype=float)
     out = {"delta": deltas, "law": law, "printed": {}, "proof": {}}
