@@ -26,6 +26,23 @@ cross-validation on the held-out domains' squared loss (:func:`lodo_choice`).
     The univariate T filter: rank the features once by |T| of ``E[X_i Y | d_k]`` (no residuals)
     and give each its marginal weight ``mu_i / E[X_i^2]`` (T-greedy's first-step weight).
 
+Examples
+--------
+>>> import numpy as np
+>>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+>>> from tgreedy_lib.domain_adaptation.baselines import omp_path, t_filter_path
+>>> rng = np.random.default_rng(0)
+>>> data = []
+>>> for k in range(5):
+...     X = rng.standard_normal((200, 6))
+...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+>>> stats = DomainStatistics.from_domains(data, lazy=False)
+>>> omp = omp_path(stats, 3)
+>>> omp.n_selected.tolist(), int(omp.chosen) in (0, 1, 2)
+([1, 2, 3], True)
+>>> int(np.flatnonzero(t_filter_path(stats, 1, choose=False).coef[0])[0])   # the robust feature first
+0
+
 References
 ----------
 Krueger, D. et al. (2021). Out-of-distribution generalization via risk extrapolation (REx). ICML.

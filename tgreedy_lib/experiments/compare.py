@@ -15,6 +15,16 @@ only with greedy. ``python -m tgreedy_lib compare`` runs, on the same splits,
 on simulated domains (notebook 05's generator, several numbers of domains), MNIST '2 vs other'
 (section 4.1) and the MNIST and CIFAR-10 similarity tasks (section 4.2), and writes
 ``results/compare.json`` and ``results/compare.md``.
+
+Examples
+--------
+>>> from tgreedy_lib.experiments import compare
+>>> split = next(compare.simulated_splits(n_domains=6, n_splits=1, seed=0))
+>>> result = compare.score_split(split, 5, baselines=("t_filter",))
+>>> sorted(result["rules"]) == sorted(compare.RULES)
+True
+>>> result["oracle_auroc"] >= max(r["target_auroc"] for r in result["rules"].values())
+True
 """
 from __future__ import annotations
 
