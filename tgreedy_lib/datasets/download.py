@@ -47,7 +47,12 @@ def resolve_data_dir(data_dir: str | os.PathLike | None = None) -> pathlib.Path 
         return None
     path = pathlib.Path(data_dir).expanduser()
     if not path.is_dir():
-        raise FileNotFoundError(f"the data folder named by {origin} does not exist or is not a folder: {path}")
+        raise FileNotFoundError(
+            f"the data folder named by {origin} does not exist or is not a folder: {path}. "
+            "Create it and put the data there, or fetch the data into the cache with "
+            "`python -m tgreedy_lib download mnist` (or `... download cifar10`) and leave "
+            f"data_dir and {ENV_DATA_DIR} unset"
+        )
     return path
 
 
@@ -98,7 +103,10 @@ def file_digest(path: str | os.PathLike, algorithm: str = "sha256") -> str:
 def download_verified(urls: str | tuple[str, ...], destination: pathlib.Path, md5: str) -> pathlib.Path:
     """Download the first reachable of ``urls`` to ``destination``, keeping it only if its MD5 matches.
 
-    An existing ``destination`` whose checksum matches is reused without downloading.
+    An existing ``destination`` whose checksum matches is reused without downloading; one whose
+    checksum does not match is removed first, so a failed download never leaves a corrupt file
+    behind. The bytes go to a temporary file beside ``destination`` and are renamed into place
+    (atomically) only after their checksum is verified.
 
     Raises
     ------
@@ -121,8 +129,10 @@ def download_verified(urls: str | tuple[str, ...], destination: pathlib.Path, md
     ...                   pathlib.Path("t10k-labels-idx1-ubyte.gz"), MNIST_MD5["t10k-labels-idx1-ubyte.gz"])  # doctest: +SKIP
     """
     urls = (urls,) if isinstance(urls, str) else tuple(urls)
-    if destination.is_file() and file_digest(destination, "md5") == md5:
-        return destination
+    if destination.is_file():
+        if file_digest(destination, "md5") == md5:
+            return destination
+        destination.unlink()  # corrupt or altered: never keep it, whatever happens below
     destination.parent.mkdir(parents=True, exist_ok=True)
     errors = []
     for url in urls:

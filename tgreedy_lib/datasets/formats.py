@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import math
 import io
 import os
 import pathlib
@@ -77,7 +78,8 @@ def read_idx(path: str | os.PathLike) -> np.ndarray:
         raise ValueError(f"{path.name}: IDX header is truncated or declares no dimensions")
     shape = struct.unpack(f">{ndim}I", raw[4:header_size])
     dtype = _IDX_TYPES[raw[2]]
-    expected = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    # Python integers: a product of four 32-bit dimensions overflows int64 (and could wrap to 0).
+    expected = math.prod(shape) * dtype.itemsize
     found = len(raw) - header_size
     if found < expected:
         raise ValueError(f"{path.name}: truncated, the header promises shape {shape} ({expected} data bytes) "

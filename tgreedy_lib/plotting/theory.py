@@ -14,6 +14,7 @@ import numpy as np
 
 from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
 from ..domain_adaptation.theory.simulate import describe_distribution
+from .curves import coinciding_groups
 from ..domain_adaptation.theory.simulated_selection import SELECTORS
 
 __all__ = [
@@ -62,12 +63,14 @@ def plot_self_normalized_tails(curves: dict, ax=None):
     """
     ax = _axes(ax)
     t = curves["t"]
-    for name in (k for k in curves if k not in ("n", "t", "printed", "proof")):
-        ax.step(t, curves[name], where="post", label=describe_distribution(name), lw=1.4)
+    laws = {name: curves[name] for name in curves if name not in ("n", "t", "printed", "proof")}
+    for group in coinciding_groups(laws, atol=1e-9):      # identical curves (n = 1: R = 1 surely) drawn once, named together
+        label = " = ".join(describe_distribution(name) for name in group) + (" (identical)" if len(group) > 1 else "")
+        ax.step(t, laws[group[0]], where="post", label=label, lw=1.4 if len(group) == 1 else 2.4)
     ax.plot(t, curves["printed"], "k--", lw=2, label="exp(-t/2) (as printed)")
     ax.plot(t, np.minimum(curves["proof"], 1), "k:", lw=2, label="2 exp(-t/2) (proof)")
     ax.set(xlabel="t", ylabel="Pr[ratio > t]", title=f"Self-normalized sum, n = {curves['n']}", ylim=(-0.02, 1.05))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, frameon=False)
     return ax
 
 
@@ -108,9 +111,13 @@ def plot_theorem2_excess(table: dict, ax=None):
 
 
 def plot_coverage_vs_features(curves: dict, ax=None):
-    """Probability that Theorem 1's width covers *every* one of ``|F|`` independent features,
-    against ``|F|`` at fixed ``n``, with the target ``1 - delta`` and the largest ``|F|`` the
-    theorem admits; ``curves`` is :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`'s output.
+    """Draw :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`: the probability that
+    Theorem 1's width covers *every* one of ``|F|`` independent features, against ``|F|``.
+
+    Exact curves are solid. A Monte Carlo curve is dashed where some draw failed and is replaced, where
+    none did, by its one-sided lower bound (rule of three), drawn dotted with a shaded band down to it:
+    an estimate of 0 failures is not a coverage of 1. The target ``1 - delta`` and the largest admitted
+    ``|F|`` are marked; the legend sits below the axes.
 
     See Also
     --------
@@ -136,10 +143,15 @@ def plot_coverage_vs_features(curves: dict, ax=None):
     ax = _axes(ax)
     f, n, delta = curves["n_features"], curves["n"], curves["delta"]
     for law, coverage in curves["exact"].items():
-        ax.plot(f, coverage, label=describe_distribution(law))
-    for law, coverage in curves["monte_carlo"].items():
-        ax.plot(f, coverage, "--", label=describe_distribution(law) + " (MC)")
-    ax.axhline(1 - delta, color="k", lw=1, ls=":", label=f"1 - delta = {1 - delta:g}")
+        ax.plot(f, coverage, label=describe_distribution(law) + " (exact)")
+    for law, mc in curves["monte_carlo"].items():
+        seen = mc["failures"] > 0
+        line, = ax.plot(np.where(seen, f, np.nan), np.where(seen, mc["estimate"], np.nan), "--",
+                        label=f"{describe_distribution(law)} (Monte Carlo, {mc['n_trials']:,} draws)")
+        ax.plot(f, mc["lower"], ":", color=line.get_color(),
+                label=f"{describe_distribution(law)}: {mc['level']:.0%} lower bound (no failure drawn: rule of three)")
+        ax.fill_between(f, mc["lower"], 1, where=~seen, color=line.get_color(), alpha=0.12, lw=0)
+    ax.axhline(1 - delta, color="k", lw=1, ls=":", label=f"target 1 - delta = {1 - delta:g}")
     admitted = curves["max_features"]
     if admitted >= 1:
         ax.axvline(admitted, color="gray", lw=1, label=f"largest admitted |F| = {admitted:.3g}")
@@ -147,7 +159,7 @@ def plot_coverage_vs_features(curves: dict, ax=None):
     ax.set(xlabel="|F| (number of features)", ylabel="Pr[all features covered]",
            title=f"Theorem 1's width, n = {n} domains" + ("" if admitted >= 1 else " (admits no |F|)"),
            ylim=(-0.02, 1.02))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     return ax
 
 
@@ -332,7 +344,7 @@ def plot_selector_paths(result: dict, axes=None):
 
 
 def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELECTORS):
-    """Mean regret (``metric="regret"``) or spurious share (``"spurious"``) after a fixed
+    """Mean regret (``metric="regret"``, with 1 s.e. bars), median regret (``"regret_median"``) or spurious share (``"spurious"``) after a fixed
     number of steps against the number of training domains, one line per selector and
     samples-per-domain setting (``sweep_selectors`` output, run with the same ``selectors``).
 
@@ -368,12 +380,16 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
         n = [r["n_domains"] for r in sub]
         label = "population" if samples is None else f"{samples}/domain"
         for name in selectors:
-            ax.plot(n, [r[f"{name}_{metric}"] for r in sub], styles[j % 4], marker="o",
-                    color=get_selector(name).color, label=f"{get_selector(name).label}, {label}")
-    if metric == "regret":
+            values = [r[f"{name}_{metric}"] for r in sub]
+            errors = [r.get(f"{name}_regret_se", 0.0) for r in sub] if metric == "regret" else None
+            ax.plot(n, values, styles[j % 4], marker="o", ms=4, color=get_selector(name).color,
+                    label=f"{get_selector(name).label}, {label}")
+            if errors is not None:
+                ax.errorbar(n, values, yerr=errors, fmt="none", ecolor=get_selector(name).color, capsize=2, lw=1)
+    if metric.startswith("regret"):
         ax.axhline(rows[0]["null_regret"], color="k", lw=1, ls=":", label="null predictor")
         ax.set_yscale("log")
     ax.set_xscale("log", base=2)
-    ax.set(xlabel="training domains n", ylabel="mean regret" if metric == "regret" else "spurious share")
-    ax.legend(fontsize=7)
+    ax.set(xlabel="training domains n", ylabel={"regret": "mean regret (bars: 1 s.e.)", "regret_median": "median regret"}.get(metric, "spurious share"))
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     return ax
