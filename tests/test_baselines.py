@@ -150,3 +150,21 @@ def test_run_baseline_rejects_unknown_names():
     _, stats = _data()
     with pytest.raises(ValueError, match="unknown baseline"):
         baselines.run_baseline("ridge", stats)
+
+
+def test_baselines_are_registered_selectors_and_take_the_stopping_rules():
+    from tgreedy_lib.domain_adaptation import stopping
+    from tgreedy_lib.domain_adaptation.selectors import get_selector
+
+    data, stats = _data(seed=9)
+    for name in ("omp", "t_filter", "icp"):
+        path = get_selector(name).run(stats, 3)
+        assert path.method == name and path.n_steps <= 3
+        assert stopping.choose_k(path, stats, rule="lodo").k <= path.n_steps
+    omp = get_selector("omp").run(stats, 4)
+    np.testing.assert_allclose(omp.coef, baselines.omp_path(stats, 4, choose=False).coef)
+    # the recorded T of each step is the T of the added feature on the residuals before it
+    for s, i in enumerate(omp.features):
+        before = np.zeros(stats.n_features) if s == 0 else omp.coef[s - 1]
+        assert omp.t_statistic[s] == pytest.approx(t_statistics(stats.residual_covariances(before))[0][i])
+    assert len(set(omp.features.tolist())) == 4

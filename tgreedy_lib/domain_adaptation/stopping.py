@@ -337,7 +337,12 @@ def _refit_function(path: SelectionPath, path_function):
     if path_function is not None:
         return path_function
     if path.method not in _PATH_FUNCTIONS:
-        raise ValueError(f"no known path function for method {path.method!r}; pass path_function=")
+        from .selectors import available_selectors, get_selector
+
+        if path.method not in available_selectors():
+            raise ValueError(f"no known path function for method {path.method!r}; pass path_function=")
+        selector, options = get_selector(path.method), dict(path.options)
+        return lambda stats, n_steps: selector.run(stats, n_steps, **options)
     base = _PATH_FUNCTIONS[path.method]
     options = dict(path.options)
     options.pop("n_steps", None)

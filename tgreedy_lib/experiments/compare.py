@@ -15,6 +15,16 @@ only with greedy. ``python -m tgreedy_lib compare`` runs, on the same splits,
 on simulated domains (notebook 05's generator, several numbers of domains), MNIST '2 vs other'
 (section 4.1) and the MNIST and CIFAR-10 similarity tasks (section 4.2), and writes
 ``results/compare.json`` and ``results/compare.md``.
+
+Examples
+--------
+>>> from tgreedy_lib.experiments import compare
+>>> split = next(compare.simulated_splits(n_domains=6, n_splits=1, seed=0))
+>>> result = compare.score_split(split, 5, baselines=("t_filter",))
+>>> sorted(result["rules"]) == sorted(compare.RULES)
+True
+>>> result["oracle_auroc"] >= max(r["target_auroc"] for r in result["rules"].values())
+True
 """
 from __future__ import annotations
 
@@ -419,8 +429,12 @@ def write_results(payload: dict, out_dir) -> list[pathlib.Path]:
 
 
 def run_compare(experiments=None, *, quick: bool = False, feature_map: str | None = None, progress=None,
-                seed: int = 0, baselines=BASELINES) -> dict:
-    """Run the comparison on ``experiments`` (default: every one whose data are available)."""
+                seed: int = 0, baselines=BASELINES, out_dir=None) -> dict:
+    """Run the comparison on ``experiments`` (default: every one whose data are available).
+
+    With ``out_dir`` the tables are (re)written after each experiment, so a long run leaves its
+    finished experiments behind.
+    """
     if experiments is None:
         experiments = [e for e in EXPERIMENTS if not e.startswith("cifar") or data_available("cifar10")]
     start = time.perf_counter()
@@ -432,8 +446,12 @@ def run_compare(experiments=None, *, quick: bool = False, feature_map: str | Non
             loaded = {dataset: _features(dataset, feature_map)}  # keep one data set in memory at a time
         out[name] = run_compare_experiment(name, quick=quick, features=loaded.get(dataset), progress=progress,
                                            seed=seed, baselines=baselines)
-    return {"experiments": out, "pooled": pooled_summary(out), "tolerance": TOLERANCE, "goal_share": GOAL_SHARE,
-            "alpha": ALPHA, "seed": seed, "seconds": round(time.perf_counter() - start, 2)}
+        payload = {"experiments": out, "pooled": pooled_summary(out), "tolerance": TOLERANCE,
+                   "goal_share": GOAL_SHARE, "alpha": ALPHA, "seed": seed, "baselines": list(baselines),
+                   "seconds": round(time.perf_counter() - start, 2)}
+        if out_dir is not None:
+            write_results(payload, out_dir)
+    return payload
 
 
 def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
@@ -446,13 +464,20 @@ def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
                         help="default: the cached DBN features if present, else the random stand-in")
     parser.add_argument("--out", default="results", help="output folder (default: results)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--baselines", default=None,
+                        help=f"comma-separated subset of {','.join(BASELINES)} (default: all)")
     args = parser.parse_args(argv)
     names = args.experiments or None
     if names:
         bad = [n for n in names if n not in EXPERIMENTS]
         if bad:
             parser.error(f"unknown experiment(s) {bad}; choose from {EXPERIMENTS}")
+    baselines = BASELINES if args.baselines is None else tuple(args.baselines.split(","))
+    unknown = [b for b in baselines if b not in BASELINES]
+    if unknown:
+        parser.error(f"unknown baseline(s) {unknown}; choose from {BASELINES}")
     payload = run_compare(names, quick=args.quick, feature_map=args.feature_map, seed=args.seed,
+                          baselines=baselines, out_dir=args.out,
                           progress=lambda line: print(line, file=sys.stderr, flush=True))
     for path in write_results(payload, args.out):
         print(f"wrote {path}")
