@@ -176,3 +176,98 @@ def test_config_checks_and_round_trip():
         pf.sample_patches(np.zeros((2, 8, 8, 3)), 5)
     with pytest.raises(ValueError, match="channels last"):
         pf.sample_patches(np.zeros((2, 3, 8, 8), np.uint8), 5)
+
+
+# --------------------------------------------------------------------------- cache, probe, pair signal
+
+@pytest.fixture
+def small_cifar(monkeypatch, tmp_path):
+    """``load_features('cifar10')`` on 60 / 40 synthetic labelled images and 80 unlabeled ones, cache in tmp_path."""
+    from tgreedy_lib import datasets
+
+    monkeypatch.setenv(datasets.ENV_CACHE_DIR, str(tmp_path / "cache"))
+    images = synthetic_images(n=180, size=10, seed=7)
+    labels = np.arange(180) % 3
+    calls = []
+
+    def fake_loader(data_dir=None, download=False, cache_dir=None, bundled_dir=None, per_class=1000, seed=0,
+                    unlabeled=False):
+        calls.append(unlabeled)
+        return datasets.ImageDataset("cifar10", images[:60], labels[:60], images[60:100], labels[60:100], True,
+                                     "synthetic", unlabeled_images=images[100:] if unlabeled else None)
+
+    monkeypatch.setattr(datasets, "load_cifar10_paper", fake_loader)
+    return calls
+
+
+def test_patch_features_cache_round_trip(small_cifar):
+    from tgreedy_lib import features
+
+    config = tiny_config(n_units=5)
+    first = features.load_features("cifar10", config=config, progress=False, probe=False)
+    assert small_cifar == [True]  # the patch learner asked for the unlabeled pool
+    assert first.info["kind"] == "patches" and not first.info["from_cache"] and first.dbn is None
+    assert first.info["unlabeled_training_images"] == 80
+    assert first.train_features.shape == (60, 20) and first.test_features.shape == (40, 20)
+    assert set(first.info["seconds_per_stage"]) == {"patches", "whitening", "dictionary", "encoding"}
+    np.testing.assert_array_equal(first.patch_model.transform(first.test_images), first.test_features)
+
+    again = features.load_features("cifar10", config=config, progress=False, probe=False)
+    assert again.info["from_cache"] and again.info["cache_key"] == first.info["cache_key"]
+    np.testing.assert_array_equal(again.train_features, first.train_features)
+    np.testing.assert_array_equal(again.patch_model.transform(again.test_images), first.test_features)
+    paths = features.feature_cache_paths("cifar10", first.info["cache_key"], kind="patches")
+    for name in ("features", "weights"):
+        with np.load(paths[name], allow_pickle=False) as stored:
+            assert all(stored[k].dtype != object for k in stored.files)
+
+    other = features.load_features("cifar10", config={**config.to_dict(), "encoder": "soft-threshold"},
+                                   progress=False, probe=False)
+    assert not other.info["from_cache"] and other.info["cache_key"] != first.info["cache_key"]
+
+
+def test_probe_accuracy_is_recorded_and_cached(small_cifar, monkeypatch):
+    from tgreedy_lib import features
+
+    monkeypatch.setattr(features, "PROBE_C_GRID", (0.1, 1.0))
+    fs = features.load_features("cifar10", config=tiny_config(n_units=5), progress=False)
+    assert 0 <= fs.info["probe_accuracy"] <= 1 and fs.info["probe"]["C"] in (0.1, 1.0)
+    path = fs.cache_path.with_name(fs.cache_path.name.replace("-features.npz", "-linear-probe.json"))
+    assert path.is_file()
+    calls = []
+    monkeypatch.setattr(features, "validated_probe", lambda *a, **k: calls.append(1))
+    again = features.load_features("cifar10", config=tiny_config(n_units=5), progress=False)
+    assert not calls and again.info["probe_accuracy"] == fs.info["probe_accuracy"]
+
+
+def test_validated_probe_never_looks_at_the_test_labels():
+    from tgreedy_lib import features
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(300, 4))
+    y = (x[:, 0] > 0).astype(int)
+    scrambled = rng.permutation(y[200:])
+    a = features.validated_probe(x[:200], y[:200], x[200:], y[200:], c_grid=(0.001, 0.1, 10.0))
+    b = features.validated_probe(x[:200], y[:200], x[200:], scrambled, c_grid=(0.001, 0.1, 10.0))
+    assert a["C"] == b["C"] and a["validation_accuracy"] == b["validation_accuracy"]
+    assert a["validation_size"] == 40 and a["test_accuracy"] > 0.9
+    with pytest.raises(ValueError, match="c_grid"):
+        features.validated_probe(x[:200], y[:200], x[200:], y[200:], c_grid=(0.0,))
+
+
+def test_similarity_reference_sees_pair_signal_only_where_there_is_some():
+    from tgreedy_lib import features
+
+    rng = np.random.default_rng(0)
+    labels = np.repeat(np.arange(4), 60)
+    prototypes = rng.uniform(0, 1, (4, 12))
+
+    def draw(noise):
+        return np.clip(prototypes[labels] + rng.normal(0, noise, (len(labels), 12)), 0, None) + 0.01
+
+    signal = features.similarity_reference_auroc(draw(0.2), labels, draw(0.2), labels, n_positive=80, n_negative=80)
+    assert signal["source_auroc"] > 0.65 and len(signal["source_auroc_per_class"]) == 4
+    noise = rng.uniform(0.01, 1, (240, 12))
+    null = features.similarity_reference_auroc(noise, labels, rng.uniform(0.01, 1, (240, 12)), labels,
+                                               n_positive=80, n_negative=80)
+    assert abs(null["source_auroc"] - 0.5) < 0.1
