@@ -105,7 +105,12 @@ def main(argv=None) -> int:
     torch.set_num_threads(args.threads)
     print(f"{platform.processor() or platform.machine()}, torch {torch.__version__}, {args.threads} threads, "
           f"load average {os.getloadavg()[0]:.1f}", flush=True)
-    results = [measure(name, args.rebuild_dbn, args.n_patches) for name in (args.only or MAPS)]
+    results = []
+    for name in args.only or MAPS:
+        results.append(measure(name, args.rebuild_dbn, args.n_patches))
+        if args.json:  # after every map, so a long run that is cut short keeps what it measured
+            args.json.write_text(json.dumps({"results": results, "threads": args.threads,
+                                             "load_average": os.getloadavg()[0]}, indent=2) + "\n")
     print("\n| features | n | probe (test) | C | similarity source / target AUROC | build wall s | build CPU s |")
     print("|---|---|---|---|---|---|---|")
     for r in results:
@@ -113,9 +118,6 @@ def main(argv=None) -> int:
         print(f"| {r['map']} | {r['n_features']} | {r['probe']['test_accuracy']:.4f} | {r['probe']['C']} | "
               f"{r['similarity']['source_auroc']:.3f} / {r['similarity']['target_auroc']:.3f} | "
               f"{r['build']['seconds']:.1f} | {'' if cpu is None else f'{cpu:.1f}'} |")
-    if args.json:
-        args.json.write_text(json.dumps({"results": results, "threads": args.threads,
-                                         "load_average": os.getloadavg()[0]}, indent=2) + "\n")
     return 0
 
 

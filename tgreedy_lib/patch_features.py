@@ -25,8 +25,9 @@ such features from unlabeled images on a CPU:
    quadrant-major: feature ``q * n_units + k`` is unit ``k`` summed over quadrant ``q`` (0 top left,
    1 top right, 2 bottom left, 3 bottom right).
 
-:func:`build_patch_features` runs the whole pipeline; :func:`tgreedy_lib.features.load_features`
-caches its output (``load_features("cifar10")`` is this pipeline, ``kind="dbn"`` the old DBN).
+:func:`fit_patch_model` learns steps 1-4 and :meth:`PatchFeatureModel.transform` applies 5-6;
+:func:`tgreedy_lib.features.load_features` builds and caches the features
+(``load_features("cifar10")`` is this pipeline, ``load_features("cifar10", kind="dbn")`` the old DBN).
 
 References
 ----------
@@ -316,14 +317,12 @@ class PatchFeatureModel:
         if encoder in ("probability", "rectified"):
             activation = torch.addmm(torch.from_numpy(self.bias), whitened, weights)
             return torch.sigmoid(activation) if encoder == "probability" else activation.clamp_min_(0)
-        projection = whitened @ weights
         if encoder == "soft-threshold":
-            return projection.sub_(self.config.threshold).clamp_min_(0)
-        # triangle: z_k = ||x - d_k|| = sqrt(|x|^2 - 2 d_k'x + |d_k|^2)
-        distance = projection.mul_(-2).add_(whitened.pow(2).sum(1, keepdim=True)).add_(weights.pow(2).sum(0))
-        distance = distance.clamp_min_(0).sqrt_()
-        mean = distance.mean(1, keepdim=True)
-        return distance.neg_().add_(mean).clamp_min_(0)
+            return (whitened @ weights).sub_(self.config.threshold).clamp_min_(0)
+        # triangle: z_k = ||x - d_k|| = sqrt(|x|^2 + |d_k|^2 - 2 d_k'x), one addmm for the squares
+        squares = whitened.pow(2).sum(1, keepdim=True) + weights.pow(2).sum(0)
+        distance = torch.addmm(squares, whitened, weights, alpha=-2).clamp_min_(0).sqrt_()
+        return torch.sub(distance.mean(1, keepdim=True), distance, out=distance).clamp_min_(0)
 
     def transform(self, images, batch_size: int = 10) -> np.ndarray:
         """Features of ``images``: every position encoded, then summed over the four quadrants.
