@@ -27,7 +27,7 @@ reproduce: $(STAMP)
 	$(PY) -m tgreedy_lib execute-notebooks
 
 verify: $(STAMP)
-	$(PY) -m tgreedy_lib verify --json $(RESULTS)/verify.json
+	$(PY) -m tgreedy_lib verify --json results/verify.json --readme README.md
 
 benchmark: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

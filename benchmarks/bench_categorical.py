@@ -49,7 +49,7 @@ def main(argv=None):
             _, codes = np.unique(X[:, j], return_inverse=True)
             counts, positives = cat.count_table(codes, y)
             for name in cat.FILTERS:
-                cat._FILTER_FUNCTIONS[name](counts, positives)
+                cat.filters._FILTER_FUNCTIONS[name](counts, positives)
 
     p = rng.dirichlet(np.ones(500))
     q = rng.uniform(0, 1, 500)

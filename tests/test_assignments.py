@@ -22,7 +22,7 @@ import tempfile
 
 import pytest
 
-from tgreedy_lib import assignments as A
+from tgreedy_lib.course import assignments as A
 
 SOURCES = A.source_paths()
 NAMES = [p.stem for p in SOURCES]

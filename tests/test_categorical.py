@@ -15,7 +15,7 @@ import pytest
 from scipy.stats import binom
 
 from tgreedy_lib import categorical as cat
-from tgreedy_lib import checks_categorical as checks
+from tgreedy_lib.verify import categorical as checks
 from tgreedy_lib import verify
 
 
@@ -163,7 +163,7 @@ def test_vectorized_counts_match_per_column():
         _, codes = np.unique(X[:, j], return_inverse=True)
         c, cp = cat.count_table(codes, y)
         for name in cat.FILTERS:
-            assert scores[name][j] == pytest.approx(float(cat._FILTER_FUNCTIONS[name](c, cp)), abs=1e-14)
+            assert scores[name][j] == pytest.approx(float(cat.filters._FILTER_FUNCTIONS[name](c, cp)), abs=1e-14)
 
 
 def test_single_example_gives_one_half():
@@ -362,8 +362,9 @@ def test_verify_json_shape(quick_json):
     expected_ids = {f"categorical.theorem{i}" for i in range(1, 5)}
     assert expected_ids <= set(records)
     for record in records.values():
-        assert set(record) == {"id", "claim", "holds_as_printed", "trials", "worst_case", "corrected_claim"}
-        assert set(record["worst_case"]) == {"parameters", "observed", "bound"}
+        assert set(record) == {"id", "claim", "holds_as_printed", "trials", "worst_case", "cases", "summary",
+                                "corrected_claim"}
+        assert set(record["worst_case"]) == {"parameters", "observed", "bound", "ratio"}
         assert isinstance(record["worst_case"]["observed"], float) and isinstance(record["worst_case"]["bound"], float)
         assert record["trials"] > 0
         assert (record["corrected_claim"] is None) == record["holds_as_printed"]

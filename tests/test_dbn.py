@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from tgreedy_lib.dbn import RBM, DeepBeliefNetwork, RBMTraining, Whitening
+from tgreedy_lib.features.dbn import RBM, DeepBeliefNetwork, RBMTraining, Whitening
 
 
 @pytest.fixture(autouse=True, scope="module")

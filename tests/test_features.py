@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from tgreedy_lib import datasets, features
-from tgreedy_lib.dbn import RBMTraining
+from tgreedy_lib.features.dbn import RBMTraining
 
 TINY = features.FeatureConfig(layer_sizes=(784, 12, 6), visible="bernoulli",
                               training=(RBMTraining(epochs=1, batch_size=500), RBMTraining(epochs=1, batch_size=500)))
@@ -109,7 +109,7 @@ def test_dbn_learns_from_the_unlabeled_pool_when_there_is_one(tmp_path):
     assert alone.info["cache_key"] != pooled.info["cache_key"]  # the pool is part of the data digest
     assert not np.allclose(alone.test_features, pooled.test_features)
     # With no config given, the pool chooses the configuration tuned for it.
-    assert features._resolve_config("mnist", None, unlabeled=True) == features.default_config("mnist", unlabeled=True)
+    assert features.build._resolve_config("mnist", None, unlabeled=True) == features.default_config("mnist", unlabeled=True)
     assert features.default_config("mnist", unlabeled=True) != features.default_config("mnist")
 
 

@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 import torch
 
-from tgreedy_lib import patch_features as pf
-from tgreedy_lib.dbn import RBMTraining, Whitening
+from tgreedy_lib.features import patches as pf
+from tgreedy_lib.features.dbn import RBMTraining, Whitening
 
 
 @pytest.fixture(autouse=True)
@@ -228,14 +228,15 @@ def test_patch_features_cache_round_trip(small_cifar):
 
 def test_probe_accuracy_is_recorded_and_cached(small_cifar, monkeypatch):
     from tgreedy_lib import features
+    from tgreedy_lib.features import build
 
-    monkeypatch.setattr(features, "PROBE_C_GRID", (0.1, 1.0))
+    monkeypatch.setattr(build, "PROBE_C_GRID", (0.1, 1.0))
     fs = features.load_features("cifar10", config=tiny_config(n_units=5), progress=False)
     assert 0 <= fs.info["probe_accuracy"] <= 1 and fs.info["probe"]["C"] in (0.1, 1.0)
     path = fs.cache_path.with_name(fs.cache_path.name.replace("-features.npz", "-linear-probe.json"))
     assert path.is_file()
     calls = []
-    monkeypatch.setattr(features, "validated_probe", lambda *a, **k: calls.append(1))
+    monkeypatch.setattr(build, "validated_probe", lambda *a, **k: calls.append(1))
     again = features.load_features("cifar10", config=tiny_config(n_units=5), progress=False)
     assert not calls and again.info["probe_accuracy"] == fs.info["probe_accuracy"]
 

@@ -1,28 +1,45 @@
 """tgreedy_lib: the library behind the tgreedy notebook collection.
 
-Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical
-Approach* (AISTATS 2012): per-domain statistics (section 2), the greedy and
-T-greedy selectors (section 3.3), exact AUROC and path evaluation. The other
-modules (``simulate``, ``categorical``, ``datasets``, ``features``, ...) are
-imported by name; the names below load their module on first use, so that
-``import tgreedy_lib.simulate`` does not pay for scikit-learn.
+One package a paper, then one a concern:
+
+=================================  ==================================================================
+:mod:`.domain_adaptation`          Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small
+                                   Sample Statistical Approach* (AISTATS 2012): statistics (section
+                                   2), selection (3.3), evaluation, ``theory/`` (Theorems 1-2,
+                                   Corollary 3, simulations)
+:mod:`.categorical`                Sabato & Shalev-Shwartz, *Ranking Categorical Features Using
+                                   Generalization Properties* (JMLR 2008)
+:mod:`.datasets`                   MNIST and CIFAR-10 files, downloads, the bundled MNIST digits
+:mod:`.features`                   the deep belief network and its cached features (section 4)
+:mod:`.experiments`                section 4's experiments and the claims table
+:mod:`.plotting`                   the figures, one style
+:mod:`.verify`                     numerical checks of both papers' theorems
+:mod:`.course`                     assignments and notebook execution
+=================================  ==================================================================
+
+The names below (the domain-adaptation paper's main entry points) load their module on first use,
+so that ``import tgreedy_lib.domain_adaptation.theory.simulate`` does not pay for scikit-learn.
 """
 import importlib
 
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "DomainStatistics": "stats",
-    "SelectionPath": "selection",
-    "TGreedy": "selection",
-    "Greedy": "selection",
-    "tgreedy_path": "selection",
-    "greedy_path": "selection",
-    "t_statistics": "selection",
-    "roc_auc": "evaluation",
-    "path_scores": "evaluation",
-    "path_auroc": "evaluation",
-    "path_squared_loss": "evaluation",
+    "DomainStatistics": "domain_adaptation.statistics",
+    "t_statistic": "domain_adaptation.statistics",
+    "SelectionPath": "domain_adaptation.selection",
+    "TGreedy": "domain_adaptation.selection",
+    "Greedy": "domain_adaptation.selection",
+    "tgreedy_path": "domain_adaptation.selection",
+    "greedy_path": "domain_adaptation.selection",
+    "t_statistics": "domain_adaptation.selection",
+    "register_selector": "domain_adaptation.selectors",
+    "get_selector": "domain_adaptation.selectors",
+    "available_selectors": "domain_adaptation.selectors",
+    "roc_auc": "domain_adaptation.evaluation",
+    "path_scores": "domain_adaptation.evaluation",
+    "path_auroc": "domain_adaptation.evaluation",
+    "path_squared_loss": "domain_adaptation.evaluation",
 }
 
 __all__ = list(_EXPORTS)

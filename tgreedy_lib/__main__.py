@@ -7,9 +7,9 @@ import sys
 COMMANDS = {
     "verify": ("tgreedy_lib.verify", "numerical checks of the papers' theorems"),
     "reproduce": ("tgreedy_lib.experiments", "the paper's experiments: figures and JSON results"),
-    "execute-notebooks": ("tgreedy_lib.notebooks", "execute every notebook in place, top to bottom"),
-    "assignments": ("tgreedy_lib.assignments", "course assignments: generate student versions, check they are up to date"),
-    "grade": ("tgreedy_lib.assignments", "grade a folder of submitted assignment notebooks into a CSV table"),
+    "execute-notebooks": ("tgreedy_lib.course.notebooks", "execute every notebook in place, top to bottom"),
+    "assignments": ("tgreedy_lib.course.assignments", "course assignments: generate student versions, check they are up to date"),
+    "grade": ("tgreedy_lib.course.assignments", "grade a folder of submitted assignment notebooks into a CSV table"),
     "download": ("tgreedy_lib.datasets", "fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified"),
 }
 

@@ -10,6 +10,7 @@ import time
 
 import numpy as np
 
+from .. import _json
 from . import claims as claims_module
 from . import runs
 from .inputs import FEATURE_MAPS, ExperimentFeatures, load_experiment_features
@@ -79,19 +80,9 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
     return result
 
 
-def _json_default(value):
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (np.floating,)):
-        return float(value)
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    raise TypeError(f"not JSON serializable: {type(value).__name__}")
-
-
 def write_json(path: pathlib.Path, payload) -> None:
-    """Write ``payload`` as indented JSON (numpy scalars converted)."""
-    path.write_text(json.dumps(payload, indent=1, default=_json_default) + "\n")
+    """Write ``payload`` as indented JSON (numpy scalars converted; see :mod:`tgreedy_lib._json`)."""
+    _json.write_json(path, payload, indent=1)
 
 
 def read_results(out_dir) -> dict:
@@ -125,7 +116,7 @@ def write_figures(results: dict, out_dir) -> list[pathlib.Path]:
     """Figures 1-4 as PNG and PDF for whichever results are present."""
     import matplotlib.pyplot as plt
 
-    from .. import figures
+    from ..plotting import paper_figures as figures
 
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,7 @@ Every experiment holds one class out: the *target* (new) domain is built from th
 *source* domains from the other classes. The selectors only need each source domain's second
 moments E[XX^T | d_k], E[XY | d_k], E[Y^2 | d_k] (section 2), so this module computes those from
 per-class (or per-block) Gram matrices, once per data set, and assembles each split's
-:class:`~tgreedy_lib.stats.DomainStatistics` from them without touching the images again.
+:class:`~tgreedy_lib.domain_adaptation.statistics.DomainStatistics` from them without touching the images again.
 
 '2 vs other' (section 4.1)
     Source domain '2 vs k' holds the training '2's (y = +1) and the training 'k's (y = -1),
@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..stats import DomainStatistics
+from ..domain_adaptation.statistics import DomainStatistics
 
 #: The digit to recognize in section 4.1 and in the introduction.
 POSITIVE_DIGIT = 2

@@ -31,6 +31,7 @@ import dataclasses
 import numpy as np
 
 from .. import datasets
+from .._json import jsonable
 
 FEATURE_MAPS = ("dbn", "random", "pixels")
 #: Width and seed of the random sigmoid stand-in.
@@ -155,19 +156,12 @@ def _dbn_features(dataset: str, data_dir=None, cache_dir=None, progress: bool = 
 
 def _json_ready(info: dict) -> dict:
     """Keep only the JSON-representable, path-free entries of a feature builder's info."""
-    clean = {}
-    for key, value in info.items():
-        if isinstance(value, (bool, int, float, str)) or value is None:
-            if isinstance(value, str) and ("/" in value or "\\" in value) and key not in ("source",):
-                continue  # never leak machine paths into results
-            clean[key] = value
-        elif isinstance(value, (np.integer, np.floating, np.bool_)):
-            clean[key] = value.item()
-        elif isinstance(value, dict):
-            clean[key] = _json_ready(value)
-        elif isinstance(value, (list, tuple)) and all(isinstance(v, (bool, int, float, str)) for v in value):
-            clean[key] = list(value)
-    return clean
+    return jsonable(info, unknown="drop", keep=_not_a_path)
+
+
+def _not_a_path(key: str, value) -> bool:
+    """Never leak machine paths into results (``source`` names a data source, not a path)."""
+    return not (isinstance(value, str) and ("/" in value or "\\" in value) and key != "source")
 
 
 def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir=None, cache_dir=None,

@@ -19,11 +19,15 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..evaluation import path_scores, roc_auc
-from ..selection import SelectionPath, greedy_path, tgreedy_path
+from .._validation import check_whole_number
+from ..domain_adaptation.evaluation import path_scores, roc_auc
+from ..domain_adaptation.selection import SelectionPath
+from ..domain_adaptation.selectors import get_selector
 from . import domains
 from .inputs import ExperimentFeatures
 
+#: The selectors the paper compares (names in :mod:`tgreedy_lib.domain_adaptation.selectors`; any
+#: registered selector may be passed as ``methods``).
 METHODS = ("greedy", "tgreedy")
 #: Even digits other than '2': the introduction's training negatives.
 EVEN_OTHERS = (0, 4, 6, 8)
@@ -52,17 +56,8 @@ def all_features_reference(stats) -> np.ndarray:
     return linalg.solve(xx + ridge * np.eye(xx.shape[0]), xy, assume_a="pos", check_finite=False)
 
 
-def _select(stats, method: str, n_steps: int) -> SelectionPath:
-    if method == "greedy":
-        return greedy_path(stats, n_steps)
-    if method == "tgreedy":
-        return tgreedy_path(stats, n_steps)
-    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-
-
 def _check_steps(n_steps, n_features: int) -> int:
-    if not isinstance(n_steps, (int, np.integer)) or n_steps < 1:
-        raise ValueError(f"n_steps must be a positive integer, got {n_steps!r}")
+    n_steps = check_whole_number(n_steps, "n_steps", 1, integral_floats=False)
     if n_steps > n_features:
         raise ValueError(f"n_steps={n_steps} exceeds the {n_features} candidate features")
     return int(n_steps)
@@ -212,7 +207,8 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
         Held-out digits (default: all nine).
     positive : int
         The digit to recognize.
-    methods : sequence of {"greedy", "tgreedy"}
+    methods : sequence of str
+        Registered selector names (:mod:`tgreedy_lib.domain_adaptation.selectors`); the paper's two by default.
     progress : callable, optional
         Called with one line of text per split.
 
@@ -223,6 +219,7 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
         (per method: ``source_auroc``, ``target_auroc``, ``t_statistic``, ``features``, each a list
         per split of one value per step), ``data``, ``seconds``, ``timings`` and ``target_sizes``.
     """
+    methods = [get_selector(m).name for m in methods]
     timer = _Timer()
     start = time.perf_counter()
     splits = domains.two_vs_other_splits(features.classes, positive, targets)
@@ -248,7 +245,7 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
         reference["target_auroc"].append(float(roc_auc(target_set.y, scores[target_set.rows])[0]))
         tick = timer.add("reference", tick)
         for method in methods:
-            path = _select(stats, method, n_steps)
+            path = get_selector(method).run(stats, n_steps)
             tick = timer.add("selection", tick)
             scores = path_scores(path, X_test)
             source = np.mean([roc_auc(s.y, scores[s.rows]) for s in source_sets], axis=0)
@@ -314,7 +311,8 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
         Pairs per domain (the paper: 1,000 and 1,000).
     seed : int
         Seeds the pair draws (the only randomness).
-    methods : sequence of {"greedy", "tgreedy"}
+    methods : sequence of str
+        Registered selector names (:mod:`tgreedy_lib.domain_adaptation.selectors`); the paper's two by default.
     experiment : str, optional
         Name stored in the result (default ``"<dataset>-similarity"``, with ``cifar`` for CIFAR-10).
     progress : callable, optional
@@ -324,6 +322,7 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
     dict
         As :func:`run_two_vs_other`, plus ``pairs`` (the pair counts and seed).
     """
+    methods = [get_selector(m).name for m in methods]
     timer = _Timer()
     start = time.perf_counter()
     dataset = features.info.get("dataset", "mnist")
@@ -357,7 +356,7 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
             target_y, domains.pair_products(F_test, target_pair_index) @ weights_all)[0]))
         tick = timer.add("reference", tick)
         for method in methods:
-            path = _select(stats, method, n_steps)
+            path = get_selector(method).run(stats, n_steps)
             tick = timer.add("selection", tick)
             support = np.unique(path.features)
             weights = path.coef[:, support].T  # (support, steps)

@@ -1,0 +1,121 @@
+"""The selector registry: a new selector is one register_selector call (issue 12).
+
+A toy selector registered here runs through an experiment of section 4, the simulations of
+section 3.3 and the figures without any other change to the library.
+"""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from tgreedy_lib import available_selectors, get_selector, register_selector  # noqa: E402
+from tgreedy_lib.domain_adaptation.selection import SelectionPath, greedy_path, tgreedy_path  # noqa: E402
+from tgreedy_lib.domain_adaptation.selectors import unregister_selector  # noqa: E402
+from tgreedy_lib.domain_adaptation.statistics import t_statistic  # noqa: E402
+from tgreedy_lib.domain_adaptation.theory.simulate import make_problem  # noqa: E402
+from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
+from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other  # noqa: E402
+from tgreedy_lib.plotting import paper_figures, theory  # noqa: E402
+
+
+def first_features_path(stats, n_steps, **options):
+    """Toy selector: features 0, 1, 2, ... in order, each with the weight of its own regression."""
+    features = np.arange(n_steps)
+    coef = np.zeros((n_steps, stats.n_features))
+    second = stats.second_moment("sample")
+    for step in range(n_steps):
+        coef[step:, step] = stats.xy[:, step].mean() / second[step]
+    t = t_statistic(stats.xy)[features]
+    zeros = np.zeros(n_steps)
+    return SelectionPath("first-features", features, coef, t, zeros, zeros, zeros, zeros, float(stats.yy.mean()),
+                         "n_steps", dict(options, n_steps=n_steps))
+
+
+@pytest.fixture
+def toy_selector():
+    selector = register_selector("first-features", label="first features", color="tab:green", linestyle=":",
+                                 path=first_features_path)
+    try:
+        yield selector
+    finally:
+        unregister_selector("first-features")
+
+
+def synthetic_features(per_class=30, p=12, seed=0) -> ExperimentFeatures:
+    rng = np.random.default_rng(seed)
+    centers = rng.normal(0, 1.5, (10, p))
+
+    def draw(n):
+        labels = np.repeat(np.arange(10), n)
+        return 1 / (1 + np.exp(-(centers[labels] + rng.normal(0, 1, (len(labels), p))))), labels
+
+    train, train_labels = draw(per_class)
+    test, test_labels = draw(per_class // 2)
+    info = {"dataset": "mnist", "feature_map": "synthetic", "official": False,
+            "train_size": len(train), "test_size": len(test), "n_features": p}
+    return ExperimentFeatures(train, train_labels, test, test_labels, info)
+
+
+def test_the_papers_two_selectors_are_registered_with_the_papers_colours():
+    assert available_selectors()[:2] == ("greedy", "tgreedy")
+    greedy, tgreedy = get_selector("greedy"), get_selector("tgreedy")
+    assert (greedy.label, greedy.color, greedy.path) == ("greedy", "tab:red", greedy_path)
+    assert (tgreedy.label, tgreedy.color, tgreedy.path) == ("T-greedy", "tab:blue", tgreedy_path)
+
+
+def test_registry_refuses_unknown_and_duplicate_names(toy_selector):
+    with pytest.raises(ValueError, match="unknown selector 'random'.*register_selector"):
+        get_selector("random")
+    with pytest.raises(ValueError, match="already registered"):
+        register_selector("first-features", label="again", color="k", path=first_features_path)
+    with pytest.raises(ValueError, match="callable"):
+        register_selector("broken", label="broken", color="k", path=None)
+    assert "broken" not in available_selectors()
+
+
+def test_a_registered_selector_runs_through_an_experiment_and_a_figure(toy_selector):
+    assert toy_selector is get_selector("first-features") and "first-features" in available_selectors()
+    result = run_two_vs_other(synthetic_features(), n_steps=4, targets=(9, 3),
+                              methods=("greedy", "tgreedy", "first-features"))
+    curves = result["curves"]["first-features"]
+    assert len(curves["target_auroc"]) == 2 and all(len(c) == 4 for c in curves["target_auroc"])
+    assert all(0.0 <= v <= 1.0 for c in curves["source_auroc"] for v in c)
+    assert curves["features"] == [[0, 1, 2, 3], [0, 1, 2, 3]]  # the toy's picks, in order
+    # the figures draw every selector in the result, in its registered colour and label
+    fig = paper_figures.figure2(result, panels=(9, 3))
+    lines = [line for line in fig.axes[0].get_lines() if line.get_label().startswith("first features")]
+    assert len(lines) == 2 and all(line.get_color() == "tab:green" for line in lines)
+    plt.close(fig)
+    fig, ax = plt.subplots()
+    paper_figures.plot_average(ax, result)
+    assert any(line.get_label() == "first features, target" for line in ax.get_lines())
+    plt.close(fig)
+
+
+def test_a_registered_selector_runs_through_the_simulations_and_their_figures(toy_selector):
+    problem = make_problem(n_robust=2, n_spurious=2, n_null=4)
+    names = ("tgreedy", "first-features")
+    result = compare_selectors(problem, np.random.default_rng(0), n_domains=4, n_steps=3, n_repeats=3, selectors=names)
+    assert result["selectors"] == list(names)
+    assert result["first-features"]["regret"].shape == (3, 4) and "greedy" not in result
+    axes = theory.plot_selector_paths(result)
+    drawn = [line for line in axes[0].get_lines() if line.get_label() == "first features"]
+    assert len(drawn) == 1 and drawn[0].get_linestyle() == ":" and drawn[0].get_color() == "tab:green"
+    plt.close(axes[0].figure)
+    rows = sweep_selectors(problem, np.random.default_rng(1), n_domains_values=(4,), n_steps=2, n_repeats=2,
+                           at_step=2, selectors=names)
+    assert {"first-features_regret", "tgreedy_regret"} <= set(rows[0]) and "greedy_regret" not in rows[0]
+    ax = theory.plot_sweep(rows, selectors=names)
+    assert any(line.get_label().startswith("first features") for line in ax.get_lines())
+    plt.close(ax.figure)
+
+
+def test_unregistered_selector_is_gone():
+    register_selector("first-features", label="first features", color="tab:green", path=first_features_path)
+    unregister_selector("first-features")
+    assert "first-features" not in available_selectors()
+    with pytest.raises(ValueError, match="unknown selector"):
+        run_two_vs_other(synthetic_features(), n_steps=2, targets=(9,), methods=("first-features",))

@@ -1,0 +1,157 @@
+"""Simulated populations with categorical features: the SSN example (Sabato & Shalev-Shwartz 2008, section 1).
+
+A finite population with a 0/1 label, samples from it, and how often each filter ranks the
+truly best feature first (notebook 01).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .counts import _check_labels, _check_sample_size, count_table
+from .filters import FILTERS, LARGER_IS_BETTER, feature_ranking, filter_scores
+from .gini_estimator import bayes_hypothesis, bayes_optimal_error, generalization_error, gini_hypothesis
+from .theory import expected_gini_error
+
+
+# ----------------------------------------------------------------------------- simulated populations (notebook 01)
+
+
+class CategoricalPopulation:
+    """A finite population of people with categorical features and a 0/1 label.
+
+    The population *is* the distribution of Sec. 2: a training set is ``m`` people drawn
+    uniformly with replacement, so ``p_v`` and ``q_v`` of every feature are exact
+    population frequencies (:meth:`distribution`).
+
+    Parameters
+    ----------
+    names : sequence of str
+        One name per feature column.
+    codes : int array, shape (n_people, n_features)
+        Value codes ``0 .. |V_j| - 1`` of each feature.
+    labels : array of {0, 1}, shape (n_people,)
+    n_values : sequence of int, optional
+        ``|V_j|`` (values may be absent from the population); default ``max code + 1``.
+    """
+
+    def __init__(self, names, codes, labels, n_values=None):
+        codes = np.asarray(codes)
+        if codes.ndim != 2 or codes.dtype.kind not in "iu":
+            raise ValueError(f"codes must be a 2-D integer array (people x features), got {codes.dtype} {codes.shape}")
+        if len(names) != codes.shape[1]:
+            raise ValueError(f"{len(names)} names for {codes.shape[1]} feature columns")
+        self.labels = _check_labels(labels, "labels")
+        if self.labels.size != codes.shape[0]:
+            raise ValueError(f"codes and labels have different lengths: {codes.shape[0]} vs {self.labels.size}")
+        self.names = tuple(names)
+        self.codes = codes
+        self.n_values = np.asarray(codes.max(axis=0) + 1 if n_values is None else n_values, dtype=np.int64)
+        self._distributions = [None] * codes.shape[1]
+
+    @property
+    def n_features(self) -> int:
+        return self.codes.shape[1]
+
+    def distribution(self, j: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(p_v, q_v)`` of feature ``j`` over its ``|V_j|`` values (q_v = 1/2 where p_v = 0)."""
+        if self._distributions[j] is None:
+            counts, positives = count_table(self.codes[:, j], self.labels, int(self.n_values[j]))
+            p = counts / counts.sum()
+            q = np.divide(positives, counts, out=np.full(counts.shape, 0.5), where=counts > 0)
+            self._distributions[j] = (p, q)
+        return self._distributions[j]
+
+    def sample(self, m: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """A training set: ``m`` people drawn uniformly with replacement; returns ``(X, y)``."""
+        m = _check_sample_size(m)
+        rows = rng.integers(0, self.codes.shape[0], m)
+        return self.codes[rows], self.labels[rows]
+
+    def bayes_optimal_errors(self) -> np.ndarray:
+        """``l(h_Bayes_inf)`` of each feature."""
+        return np.array([bayes_optimal_error(*self.distribution(j)) for j in range(self.n_features)])
+
+    def expected_gini_errors(self, m: int) -> np.ndarray:
+        """``E[l(h_Gini)]`` of each feature at sample size ``m`` (Lemma 2): the ranking we want."""
+        return np.array([expected_gini_error(*self.distribution(j), m) for j in range(self.n_features)])
+
+    def sample_errors(self, X, y) -> dict[str, np.ndarray]:
+        """True generalization errors ``l(h_Gini_S)`` and ``l(h_Bayes_S)`` of each feature (Eqs. 4-7)."""
+        X = np.asarray(X)
+        out = {"gini": np.empty(self.n_features), "bayes": np.empty(self.n_features)}
+        for j in range(self.n_features):
+            p, q = self.distribution(j)
+            counts, positives = count_table(X[:, j], y, int(self.n_values[j]))
+            out["gini"][j] = generalization_error(gini_hypothesis(counts, positives), p, q)
+            out["bayes"][j] = generalization_error(bayes_hypothesis(counts, positives), p, q)
+        return out
+
+
+def ssn_population(rng: np.random.Generator, n_people: int = 100_000) -> CategoricalPopulation:
+    """The SSN example of Sec. 2 as a simulated population.
+
+    ``unemployed`` (the label, about 40% positive: think of the applicants of a job programme) depends on ``mortgage`` (2 values, strongly),
+    ``education`` (5 values), ``region`` (20 values, mildly) and ``zip_code`` (2,000 values, weakly);
+    ``birthday`` (365 values) is pure noise and ``ssn`` is a unique identifier (one value per person).
+    """
+    n = int(n_people)
+    if n < 2:
+        raise ValueError(f"n_people must be at least 2, got {n_people}")
+    mortgage = (rng.uniform(size=n) < 0.4).astype(np.int64)
+    education = rng.choice(5, size=n, p=[0.1, 0.3, 0.3, 0.2, 0.1])
+    region = rng.integers(0, 20, n)
+    zip_code = rng.integers(0, 2000, n)
+    birthday = rng.integers(0, 365, n)
+    ssn = rng.permutation(n)
+    logit = (0.5 - 2.4 * mortgage + np.array([0.9, 0.45, 0.0, -0.45, -0.9])[education]
+             + rng.normal(0, 0.3, 20)[region] + rng.normal(0, 0.3, 2000)[zip_code])
+    unemployed = (rng.uniform(size=n) < 1 / (1 + np.exp(-logit))).astype(np.int64)
+    names = ("ssn", "mortgage", "education", "region", "birthday", "zip_code")
+    codes = np.column_stack([ssn, mortgage, education, region, birthday, zip_code])
+    return CategoricalPopulation(names, codes, unemployed, n_values=[n, 2, 5, 20, 365, 2000])
+
+
+def flag_versus_code_population(n_values: int, rng: np.random.Generator, n_people: int = 50_000) -> CategoricalPopulation:
+    """Two features: a binary ``flag`` and a ``code`` with ``n_values`` values that fixes the label.
+
+    Each code value carries a label shared by everyone with that code (about 35% of the
+    values, at least one and not all, are labelled 1): with few values ``code`` is the
+    perfect feature, with many it is an SSN. The ``flag`` is a noisy readout of the label (Pr[flag = 1] is 0.2 if labelled 1, 0.6 if 0).
+    """
+    n = int(n_people)
+    code = rng.integers(0, int(n_values), n)
+    n_positive = min(max(1, round(0.35 * int(n_values))), int(n_values) - 1) if int(n_values) > 1 else 1
+    label_of_code = rng.permutation(np.arange(int(n_values)) < n_positive).astype(np.int64)
+    labels = label_of_code[code]
+    flag = (rng.uniform(size=n) < np.where(labels == 1, 0.2, 0.6)).astype(np.int64)
+    return CategoricalPopulation(("flag", "code"), np.column_stack([flag, code]), labels, n_values=[2, int(n_values)])
+
+
+def ranking_study(population: CategoricalPopulation, sizes, repetitions: int, rng: np.random.Generator,
+                  filters=FILTERS, focus: int = 0) -> dict[str, dict[str, np.ndarray]]:
+    """How well each filter ranks the features, against the ranking by ``E[l(h_Gini)]`` at each m.
+
+    Returns, for each filter, arrays over ``sizes`` of: ``kendall_tau`` (mean Kendall tau
+    between the filter's ranking and the true one), ``picks_best`` (fraction of training sets
+    whose top feature is the truly best one) and ``focus_first`` (fraction ranking feature
+    ``focus`` first, e.g. the identifier).
+    """
+    from scipy.stats import kendalltau
+
+    sizes = [int(m) for m in sizes]
+    result = {f: {k: np.zeros(len(sizes)) for k in ("kendall_tau", "picks_best", "focus_first")} for f in filters}
+    for index, m in enumerate(sizes):
+        truth = population.expected_gini_errors(m)
+        best = int(np.argmin(truth))
+        for _ in range(int(repetitions)):
+            X, y = population.sample(m, rng)
+            scores = filter_scores(X, y, filters)
+            for name in filters:
+                oriented = -scores[name] if name in LARGER_IS_BETTER else scores[name]
+                tau = kendalltau(oriented, truth).statistic if population.n_features > 2 else (
+                    1.0 if (oriented[0] < oriented[1]) == (truth[0] < truth[1]) else -1.0)
+                top = int(feature_ranking(scores[name], name)[0])
+                result[name]["kendall_tau"][index] += (0.0 if np.isnan(tau) else tau) / repetitions
+                result[name]["picks_best"][index] += (top == best) / repetitions
+                result[name]["focus_first"][index] += (top == focus) / repetitions
+    return result

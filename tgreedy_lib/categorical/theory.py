@@ -1,0 +1,369 @@
+"""Exact expectations and the explicit bounds of Theorems 1-4 (Sabato & Shalev-Shwartz 2008, sections 3-4).
+
+Binomial sums (:data:`scipy.stats.binom`): E[l_hat] (Lemma 1, Eq. 14), E[l(h_Gini)] (Lemma 2),
+E[l(h_Bayes)] and of any symmetric hypothesis (Theorem 3), E[M_k]; the explicit constants of the
+proofs of Theorems 2 and 4 (Lemmas 3, 7-9, 11-13), so that they can be compared with simulations.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+from scipy.stats import binom
+
+from .._validation import check_delta, check_finite
+from .counts import _check_counts, _check_distribution, _check_sample_size
+from .gini_estimator import bayes_hypothesis
+
+
+# ----------------------------------------------------------------------------- exact expectations
+
+
+def count_probabilities(p, m: int) -> np.ndarray:
+    """``Pr[c_v = k]`` for every value and ``k = 0..m``: ``binom.pmf(k, m, p_v)``, shape (|V|, m+1)."""
+    p, _ = _check_distribution(p)
+    m = _check_sample_size(m)
+    return binom.pmf(np.arange(m + 1)[None, :], m, p[:, None])
+
+
+def expected_missing_mass(p, m: int, k=0):
+    """``E[M_k] = sum_v p_v Pr[c_v = k]`` (Eq. 8 and [8]); ``k`` may be an array."""
+    p, _ = _check_distribution(p)
+    m = _check_sample_size(m)
+    k = np.asarray(k)
+    return np.sum(p * binom.pmf(k[..., None], m, p), axis=-1)
+
+
+def expected_gini_estimate(p, q, m: int) -> float:
+    """``E[l_hat]`` as the binomial sum of Eq. (13): ``sum_v sum_k Pr[c_v = k] E[l_hat_v | c_v = k]``.
+
+    ``E[l_hat_v | c_v = k]`` is 0 for ``k = 0``, ``1/(2m)`` for ``k = 1`` and
+    ``(k/m) 2 q_v (1 - q_v)`` for ``k >= 2`` (Lemma 1).
+    """
+    p, q = _check_distribution(p, q)
+    m = _check_sample_size(m)
+    k = np.arange(m + 1)
+    conditional = np.where(k >= 2, (k / m)[None, :] * (2 * q * (1 - q))[:, None], 0.0)
+    conditional[:, 1:2] = 0.5 / m if m >= 1 else 0.0
+    return float(np.sum(count_probabilities(p, m) * conditional))
+
+
+def expected_gini_estimate_eq14(p, q, m: int) -> float:
+    """``E[l_hat]`` from the closed form Eq. (14): ``sum_v (1/m)(1/2 - 2q_v(1-q_v)) Pr[c_v=1] + p_v 2q_v(1-q_v)``."""
+    p, q = _check_distribution(p, q)
+    m = _check_sample_size(m)
+    gini = 2 * q * (1 - q)
+    return float(np.sum((0.5 - gini) * binom.pmf(1, m, p) / m + p * gini))
+
+
+def expected_gini_error(p, q, m: int) -> float:
+    """``E[l(h_Gini)]`` (Lemma 2): ``sum_v p_v (1/2 - 2q_v(1-q_v)) Pr[c_v = 0] + p_v 2 q_v (1 - q_v)``.
+
+    Computed as ``sum_v p_v (q_v + (1 - 2q_v) E[h_Gini(v)])`` with
+    ``E[h_Gini(v)] = q_v + (1/2 - q_v) Pr[c_v = 0]`` (Eqs. 15-16).
+    """
+    p, q = _check_distribution(p, q)
+    m = _check_sample_size(m)
+    expected_h = q + (0.5 - q) * binom.pmf(0, m, p)
+    return float(np.sum(p * (q + (1 - 2 * q) * expected_h)))
+
+
+def gini_estimate_bias(p, q, m: int) -> float:
+    """``E[l_hat] - E[l(h_Gini)] = sum_v (1/2 - 2q_v(1-q_v)) p_v^2 (1-p_v)^(m-1)`` (proof of Thm. 1).
+
+    Always in ``[0, 1/(2m)]``.
+    """
+    p, q = _check_distribution(p, q)
+    m = _check_sample_size(m)
+    return float(np.sum((0.5 - 2 * q * (1 - q)) * p * binom.pmf(1, m, p) / m))
+
+
+def symmetric_rule_table(rule: Callable[[np.ndarray, np.ndarray], np.ndarray], m: int) -> np.ndarray:
+    """Tabulate a symmetric rule ``f(k, i)`` (Thm. 3's H_S) for ``0 <= i <= k <= m``.
+
+    ``f(k, i)`` is the probability of predicting 1 for a value seen ``k`` times, ``i``
+    of them labelled 1. The rule is called once with broadcast integer arrays
+    ``k`` (column) and ``i`` (row). Entries with ``i > k`` are set to 0 and ignored.
+
+    Raises ValueError if ``f`` leaves [0, 1] or breaks ``f(k, i) = 1 - f(k, k - i)``.
+    """
+    m = _check_sample_size(m)
+    k = np.arange(m + 1)[:, None]
+    i = np.arange(m + 1)[None, :]
+    valid = i <= k
+    with np.errstate(divide="ignore", invalid="ignore"):
+        table = np.asarray(rule(k, np.minimum(i, k)), dtype=np.float64) * np.ones((m + 1, m + 1))
+    table = np.where(valid, table, 0.0)
+    _check_symmetric_table(table)
+    return table
+
+
+def _check_symmetric_table(table: np.ndarray) -> int:
+    table = np.asarray(table, dtype=np.float64)
+    if table.ndim != 2 or table.shape[0] != table.shape[1] or table.shape[0] < 2:
+        raise ValueError(f"a rule table must be square of shape (m+1, m+1) with m >= 1, got {table.shape}")
+    m = table.shape[0] - 1
+    k = np.arange(m + 1)[:, None]
+    i = np.arange(m + 1)[None, :]
+    valid = i <= k
+    check_finite(np.where(valid, table, 0.0), "rule table")
+    if np.any(valid & ((table < 0) | (table > 1))):
+        raise ValueError("a rule table must lie in [0, 1] (probabilities of predicting 1)")
+    mirrored = table[k, np.clip(k - i, 0, m)]
+    if np.any(valid & (np.abs(table + mirrored - 1.0) > 1e-12)):
+        raise ValueError("the rule is not symmetric: f(k, i) = 1 - f(k, k - i) fails (Thm. 3's class H_S)")
+    return m
+
+
+def bayes_rule_table(m: int) -> np.ndarray:
+    """h_Bayes (Eq. 7) as a rule table: 1 if ``i > k/2``, 0 if ``i < k/2``, 1/2 on a tie."""
+    return symmetric_rule_table(lambda k, i: np.sign(2 * i - k) * 0.5 + 0.5, m)
+
+
+def gini_rule_table(m: int) -> np.ndarray:
+    """h_Gini (Eq. 5) as a rule table: ``i / k`` (1/2 for ``k = 0``)."""
+    return symmetric_rule_table(lambda k, i: np.where(k > 0, i / np.maximum(k, 1), 0.5), m)
+
+
+def smoothed_rule_table(m: int, pseudo_count: float = 1.0) -> np.ndarray:
+    """A Laplace-smoothed Gini rule ``(i + a) / (k + 2a)``, symmetric for every ``a >= 0``."""
+    a = float(pseudo_count)
+    if not a >= 0:
+        raise ValueError(f"pseudo_count must be non-negative, got {pseudo_count}")
+    return symmetric_rule_table(lambda k, i: np.where(k + 2 * a > 0, (i + a) / np.maximum(k + 2 * a, 1e-300), 0.5), m)
+
+
+def expected_symmetric_error(p, q, m: int, table) -> float:
+    """``E[l(h)]`` for a symmetric hypothesis ``h(v) = f(c_v, c_v^+)`` given as a rule table (Thm. 3).
+
+    ``E[h(v)] = sum_k Pr[c_v = k] sum_i binom.pmf(i, k, q_v) f(k, i)`` and
+    ``E[l(h)] = sum_v p_v (q_v + (1 - 2 q_v) E[h(v)])`` (proof of Thm. 3).
+    """
+    p, q = _check_distribution(p, q)
+    m = _check_sample_size(m)
+    if np.shape(table) != (m + 1, m + 1):
+        raise ValueError(f"the rule table must have shape (m+1, m+1) = {(m + 1, m + 1)}, got {np.shape(table)}")
+    _check_symmetric_table(table)
+    k = np.arange(m + 1)
+    label_pmf = binom.pmf(k[None, None, :], k[None, :, None], q[:, None, None])  # (V, k, i)
+    expected_given_count = np.sum(label_pmf * np.asarray(table)[None, :, :], axis=-1)  # (V, k)
+    expected_h = np.sum(count_probabilities(p, m) * expected_given_count, axis=-1)
+    return float(np.sum(p * (q + (1 - 2 * q) * expected_h)))
+
+
+def _bayes_prediction_given_count(q: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """``E[h_Bayes(v) | c_v = k] = Pr[Bin(k, q) > k/2] + Pr[Bin(k, q) = k/2] / 2``."""
+    above = binom.sf(np.floor(k / 2), k, q)
+    tie = np.where(k % 2 == 0, binom.pmf(k // 2, k, q), 0.0)
+    return above + 0.5 * tie
+
+
+def expected_bayes_error(p, q, m: int) -> float:
+    """``E[l(h_Bayes)]`` exactly, by binomial sums over ``c_v`` and ``c_v^+`` (Eq. 7, Thm. 3)."""
+    p, q = _check_distribution(p, q)
+    m = _check_sample_size(m)
+    k = np.arange(m + 1)[None, :]
+    expected_h = np.sum(count_probabilities(p, m) * _bayes_prediction_given_count(q[:, None], k), axis=-1)
+    return float(np.sum(p * (q + (1 - 2 * q) * expected_h)))
+
+
+def bayes_regret_per_count(q, k) -> np.ndarray:
+    """``t_k(q) = |2q - 1| (Pr[h_Bayes wrong | c_v = k] + Pr[tie | c_v = k] / 2)``.
+
+    The excess error of h_Bayes at one value, per unit of ``p_v``, given ``c_v = k``
+    (proof of Thm. 3); ``t_0(q) = |2q - 1| / 2``. Broadcasts over ``q`` and ``k``.
+    """
+    q = np.asarray(q, dtype=np.float64)
+    k = np.asarray(k)
+    majority = np.maximum(q, 1 - q)
+    above = _bayes_prediction_given_count(majority, k)  # Pr[right] + tie/2
+    return (2 * majority - 1) * (1.0 - above)
+
+
+def bayes_bias_bound(p, m: int, first_sqrt_index: int = 3) -> float:
+    """The right-hand side of Thm. 3's bias bound.
+
+    ``E[M_0]/2 + E[M_1]/8 + E[M_2]/8 + sum_{k=first}^{m} E[M_k] / sqrt(e k)``.
+    ``first_sqrt_index=3`` is the theorem as printed; ``1`` is the last display of its
+    proof (which adds ``1/sqrt(e k)`` terms for k = 1, 2 on top of the 1/8's).
+    """
+    m = _check_sample_size(m)
+    if first_sqrt_index < 1:
+        raise ValueError("first_sqrt_index must be at least 1")
+    expected_masses = expected_missing_mass(p, m, np.arange(m + 1))
+    k = np.arange(m + 1)
+    coefficients = np.zeros(m + 1)
+    coefficients[0] = 0.5
+    coefficients[1:3] = 1 / 8
+    sqrt_terms = k >= first_sqrt_index
+    coefficients[sqrt_terms] += 1 / np.sqrt(math.e * k[sqrt_terms])
+    return float(np.sum(coefficients * expected_masses))
+
+
+# ----------------------------------------------------------------------------- explicit constants
+
+
+def lemma3_bound(m, delta):
+    """Lemma 3: w.p. >= 1 - delta, ``|l_hat - E[l_hat]| <= 12 sqrt(ln(2/delta) / (2m))``."""
+    delta = check_delta(delta)
+    return 12.0 * np.sqrt(np.log(2 / delta) / (2 * np.asarray(m, dtype=float)))
+
+
+def lemma7_bound(m, delta):
+    """Lemma 7: ``|l(h_Gini) - E l(h_Gini)| <= 1/m + 12 ln(4m/delta) sqrt(ln(4/delta)) / sqrt(2m)``."""
+    delta = check_delta(delta)
+    m = np.asarray(m, dtype=float)
+    return 1 / m + 12.0 * np.log(4 * m / delta) * np.sqrt(np.log(4 / delta)) / np.sqrt(2 * m)
+
+
+def theorem2_bound(m, delta):
+    """The explicit bound at the end of the proof of Thm. 2.
+
+    ``2/m + 12 ln(8m/delta) sqrt(ln(8/delta)) / sqrt(2m) + 12 sqrt(ln(4/delta) / (2m))``.
+    """
+    delta = check_delta(delta)
+    m = np.asarray(m, dtype=float)
+    return (2 / m + 12.0 * np.log(8 * m / delta) * np.sqrt(np.log(8 / delta)) / np.sqrt(2 * m)
+            + 12.0 * np.sqrt(np.log(4 / delta) / (2 * m)))
+
+
+def lemma8_bound(m, delta):
+    """Lemma 8 (A_1): ``12 ln(2m/delta) m^(-1/6) sqrt(ln(2/delta) / 2)``."""
+    delta = check_delta(delta)
+    m = np.asarray(m, dtype=float)
+    return 12.0 * np.log(2 * m / delta) * m ** (-1 / 6) * np.sqrt(0.5 * np.log(2 / delta))
+
+
+def lemma9_bound(m, delta):
+    """Lemma 9 (A_2): ``sqrt(3 ln(2m/delta) ln(2/delta)) / m^(1/4)``."""
+    delta = check_delta(delta)
+    m = np.asarray(m, dtype=float)
+    return np.sqrt(3 * np.log(2 * m / delta) * np.log(2 / delta)) / m ** 0.25
+
+
+def lemma12_bound(m):
+    """Lemma 12 (A_3, with probability 1 - 2 delta, m >= 4): ``m^(-1/4)``."""
+    return np.asarray(m, dtype=float) ** -0.25
+
+
+def lemma13_bound(m):
+    """Lemma 13 (A_4, m >= 8): ``1/m + m^(-1/6)``."""
+    m = np.asarray(m, dtype=float)
+    return 1 / m + m ** (-1 / 6)
+
+
+def theorem4_bound(m, delta):
+    """Thm. 4's bound assembled from Lemmas 8, 9, 12, 13 with a union bound.
+
+    The four lemmas fail with probabilities delta, delta, 2 delta and delta (Lemma 13
+    through Lemma 4), so each is taken at ``delta/5`` for an overall ``1 - delta``.
+    """
+    delta = check_delta(delta)
+    d = delta / 5
+    return lemma8_bound(m, d) + lemma9_bound(m, d) + lemma12_bound(m) + lemma13_bound(m)
+
+
+def lemma11_bound(k, delta, corrected: bool = False):
+    """Lemma 11's deviation bound: ``sqrt(2 ln(1/delta) / (e k))`` as printed.
+
+    ``corrected=True`` gives ``sqrt(2 ln(1/delta) / k)``, what the proof's first case
+    (``2q - 1 <= sqrt(2 ln(1/delta)/k)``) actually supports.
+    """
+    delta = np.asarray(delta, dtype=float)
+    k = np.asarray(k, dtype=float)
+    factor = 1.0 if corrected else 1 / math.e
+    return np.sqrt(2 * np.log(1 / delta) * factor / k)
+
+
+def lemma11_exceedance(k, q, delta, corrected: bool = False) -> np.ndarray:
+    """Exact ``Pr[|f(Z) - E f| > bound] - delta`` in Lemma 11 (positive = the lemma fails).
+
+    ``Z_1..Z_k`` i.i.d. Bernoulli(q), q >= 1/2; ``f`` is ``1-q``, ``q`` or ``1/2`` as the
+    majority of Z is 1, 0 or tied. Broadcasts over ``k``, ``q`` and ``delta``.
+    """
+    k = np.asarray(k)
+    q = np.asarray(q, dtype=float)
+    if np.any(q < 0.5) or np.any(q > 1):
+        raise ValueError("Lemma 11 assumes q in [1/2, 1]")
+    alpha = binom.sf(np.floor(k / 2), k, q)
+    gamma = np.where(k % 2 == 0, binom.pmf(k // 2, k, q), 0.0)
+    beta = 1.0 - alpha - gamma
+    values = np.stack(np.broadcast_arrays(1 - q, q, np.full_like(q, 0.5)))
+    probabilities = np.stack(np.broadcast_arrays(alpha, beta, gamma))
+    mean = np.sum(values * probabilities, axis=0)
+    bound = lemma11_bound(k, delta, corrected)
+    exceed = np.sum(np.where(np.abs(values - mean) > bound * (1 + 1e-12), probabilities, 0.0), axis=0)
+    return exceed - np.asarray(delta, dtype=float)
+
+
+def lemma11_deviation_quantile(k, q, delta) -> np.ndarray:
+    """The exact ``(1 - delta)``-quantile of ``|f(Z) - E f|`` in Lemma 11.
+
+    The smallest ``t`` with ``Pr[|f(Z) - E f| > t] <= delta``; Lemma 11 claims it is at
+    most :func:`lemma11_bound`. Broadcasts over ``k``, ``q`` (in [1/2, 1]) and ``delta``.
+    """
+    k, q, delta = np.broadcast_arrays(np.asarray(k), np.asarray(q, dtype=float), np.asarray(delta, dtype=float))
+    if np.any(q < 0.5) or np.any(q > 1):
+        raise ValueError("Lemma 11 assumes q in [1/2, 1]")
+    alpha = binom.sf(np.floor(k / 2), k, q)
+    gamma = np.where(k % 2 == 0, binom.pmf(k // 2, k, q), 0.0)
+    beta = np.clip(1.0 - alpha - gamma, 0.0, 1.0)
+    values = np.stack([1 - q, q, np.full(q.shape, 0.5)])
+    probabilities = np.stack([alpha, beta, gamma])
+    deviations = np.abs(values - np.sum(values * probabilities, axis=0))
+    order = np.argsort(-deviations, axis=0)
+    sorted_deviations = np.take_along_axis(deviations, order, axis=0)
+    tail = np.cumsum(np.take_along_axis(probabilities, order, axis=0), axis=0)  # Pr[dev >= sorted value]
+    # the quantile is the first (largest) deviation whose upper tail already exceeds delta
+    first = np.argmax(tail > delta * (1 + 1e-12), axis=0)
+    return np.take_along_axis(sorted_deviations, first[None], axis=0)[0]
+
+
+def bayes_error_decomposition(counts, positive_counts, p, q, delta: float) -> dict[str, np.ndarray]:
+    """The four terms A_1..A_4 of Eq. (26) in the proof of Thm. 4, exactly, for each sample.
+
+    ``V_1, V_2, V_3`` split the values by ``p_v`` at ``6 ln(2m/delta) m^(-2/3)`` and
+    ``6 ln(2m/delta) m^(-1/2)``; with ``l_i(S)`` the part of ``l(h_Bayes_S)`` on ``V_i``:
+
+    * ``A1 = |l_1(S) - E[l_1]|`` (Lemma 8),
+    * ``A2 = |l_2(S) - E[l_2(S') | same counts]|`` (Lemma 9),
+    * ``A3 = |l_3(S) - E[l_3(S') | same counts]|`` (Lemma 12),
+    * ``A4 = |E[l_2 + l_3 | same counts] - E[l_2 + l_3]|`` (Lemma 13).
+
+    Conditional expectations given the counts use ``E[h_Bayes(v) | c_v = k]`` (binomial in
+    ``q_v``); unconditional ones are the binomial sums of :func:`expected_bayes_error`.
+    Also returns ``deviation = |l(h_Bayes_S) - E l(h_Bayes_S)|`` (at most A1 + A2 + A3 + A4).
+
+    Parameters
+    ----------
+    counts, positive_counts : int arrays, shape (n_samples, |V|)
+    p, q : arrays of shape (|V|,)
+    delta : float in (0, 1)
+    """
+    p, q = _check_distribution(p, q)
+    c, cp = _check_counts(counts, positive_counts)
+    delta = check_delta(delta)
+    if c.shape[-1] != p.size:
+        raise ValueError(f"counts must have |V| = {p.size} entries along the last axis, got shape {c.shape}")
+    m_values = np.unique(c.sum(axis=-1))
+    if m_values.size != 1:
+        raise ValueError("all samples must have the same size m")
+    m = int(m_values[0])
+    level = 6 * math.log(2 * m / delta)
+    part = np.where(p <= level * m ** (-2 / 3), 1, np.where(p <= level * m ** -0.5, 2, 3))
+    per_value_error = p * (q * (1 - bayes_hypothesis(c, cp)) + (1 - q) * bayes_hypothesis(c, cp))
+    conditional = p * (q + (1 - 2 * q) * _bayes_prediction_given_count(q, c))
+    k = np.arange(m + 1)[None, :]
+    expected_h = np.sum(count_probabilities(p, m) * _bayes_prediction_given_count(q[:, None], k), axis=-1)
+    unconditional = p * (q + (1 - 2 * q) * expected_h)
+    on = {i: part == i for i in (1, 2, 3)}
+    total = lambda values, mask: np.sum(np.where(mask, values, 0.0), axis=-1)
+    return {
+        "A1": np.abs(total(per_value_error, on[1]) - total(unconditional, on[1])),
+        "A2": np.abs(total(per_value_error, on[2]) - total(conditional, on[2])),
+        "A3": np.abs(total(per_value_error, on[3]) - total(conditional, on[3])),
+        "A4": np.abs(total(conditional, on[2] | on[3]) - total(unconditional, on[2] | on[3])),
+        "deviation": np.abs(per_value_error.sum(axis=-1) - unconditional.sum()),
+        "n_values_in_part": np.array([on[i].sum() for i in (1, 2, 3)]),
+    }

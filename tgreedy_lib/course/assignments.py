@@ -1,0 +1,471 @@
+"""Course assignments: generate student versions, check them, grade submissions (otter-grader).
+
+The instructor versions live in ``assignments/source/NN_<name>.ipynb`` in otter-assign format
+(raw cells ``# BEGIN QUESTION`` ... ``# END QUESTION``, ``# BEGIN SOLUTION``, ``# BEGIN TESTS``,
+hidden tests marked ``# HIDDEN``). Three subcommands:
+
+``generate``
+    Run ``otter assign`` on every source (offline, no Docker): writes the student notebooks
+    (solutions and hidden tests removed, outputs cleared) to ``assignments/student/`` and what the
+    grader needs (``otter_config.json`` and ``tests/*.py``, public and hidden) to
+    ``assignments/autograder/NN_<name>/``. By default otter also runs every test against the
+    solutions, and generation fails unless all of them pass.
+``check``
+    Generate into a temporary folder and compare with the committed ``student/`` and
+    ``autograder/`` folders, ignoring volatile metadata (cell ids, outputs, execution counts).
+    Exit status 1 when they are out of date.
+``grade SUBMISSIONS_DIR --out scores.csv``
+    Grade every ``.ipynb`` under ``SUBMISSIONS_DIR`` with otter's local (non-containerized)
+    grader: each submission is executed top to bottom in a fresh kernel (errors do not stop it),
+    then all public and hidden tests are run. Writes one CSV row per student, assignment and
+    question (``--wide``: one row per student and assignment). Each submission is graded in its
+    own process with a time limit, so an endless loop costs one submission, not the run.
+
+Which assignment a submission answers is read from the notebook's metadata (otter writes
+``metadata.otter.assignment_name``), or else from its file name. The student is the first folder
+under ``SUBMISSIONS_DIR`` (``SUBMISSIONS_DIR/alice/00_start_here.ipynb``), or for files directly
+in it the file name without the assignment name (``alice_00_start_here.ipynb`` or ``alice.ipynb``).
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import contextlib
+import csv
+import io
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+ASSIGNMENTS_DIR = ROOT / "assignments"
+SOURCE_DIR = ASSIGNMENTS_DIR / "source"
+
+#: Cell metadata keys that change with every run or editor and are ignored when comparing.
+VOLATILE_CELL_METADATA = ("execution", "collapsed", "scrolled", "ExecuteTime", "jupyter")
+
+__all__ = [
+    "source_paths",
+    "generate",
+    "check",
+    "compare_trees",
+    "normalized_notebook",
+    "discover_submissions",
+    "grade_one",
+    "grade",
+    "main",
+]
+
+
+# --------------------------------------------------------------------------- generation
+
+def source_paths(source_dir: pathlib.Path = SOURCE_DIR, names=None) -> list[pathlib.Path]:
+    """Instructor notebooks ``NN_<name>.ipynb`` in order; ``names`` filters by stem or prefix."""
+    paths = sorted(pathlib.Path(source_dir).glob("[0-9][0-9]_*.ipynb"))
+    if names:
+        wanted = [str(n).removesuffix(".ipynb") for n in names]
+        paths = [p for p in paths if any(p.stem == w or p.stem.startswith(w + "_") for w in wanted)]
+        if not paths:
+            raise SystemExit(f"no source notebook matches {', '.join(map(str, names))} in {source_dir}")
+    return paths
+
+
+def normalized_notebook(nb: dict) -> dict:
+    """A copy of a notebook dict without outputs, execution counts, cell ids and volatile metadata."""
+    nb = json.loads(json.dumps(nb))
+    for cell in nb.get("cells", []):
+        cell.pop("id", None)
+        if isinstance(cell.get("source"), list):
+            cell["source"] = "".join(cell["source"])
+        if cell.get("cell_type") == "code":
+            cell["outputs"] = []
+            cell["execution_count"] = None
+        for key in VOLATILE_CELL_METADATA:
+            cell.get("metadata", {}).pop(key, None)
+    meta = nb.get("metadata", {})
+    for key in ("widgets", "toc", "varInspector"):
+        meta.pop(key, None)
+    if isinstance(meta.get("language_info"), dict):
+        meta["language_info"] = {"name": meta["language_info"].get("name", "python")}
+    return nb
+
+
+def _write_student_notebook(src: pathlib.Path, dst: pathlib.Path) -> None:
+    nb = normalized_notebook(json.loads(src.read_text(encoding="utf-8")))
+    # nbformat-style layout (sources as lists of lines) so that diffs stay readable
+    for cell in nb["cells"]:
+        cell["source"] = cell["source"].splitlines(keepends=True)
+    dst.write_text(json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, quiet: bool) -> None:
+    """``otter assign`` on one source; copy the student notebook and the grader's files to out_dir."""
+    from otter.assign import main as otter_assign
+
+    name = source.stem
+    with tempfile.TemporaryDirectory(prefix=f"assign-{name}-") as tmp:
+        dist = pathlib.Path(tmp) / "dist"
+        sink = io.StringIO()
+        cwd = os.getcwd()
+        try:
+            with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
+                otter_assign(str(source.resolve()), str(dist), no_pdfs=True, no_run_tests=not run_tests)
+        except Exception as exc:
+            raise RuntimeError(f"otter assign failed on {source.name}: {exc}\n{sink.getvalue()[-4000:]}") from exc
+        finally:
+            os.chdir(cwd)
+        student_dir = out_dir / "student"
+        student_dir.mkdir(parents=True, exist_ok=True)
+        _write_student_notebook(dist / "student" / source.name, student_dir / source.name)
+
+        grader_dir = out_dir / "autograder" / name
+        if grader_dir.exists():
+            shutil.rmtree(grader_dir)
+        (grader_dir / "tests").mkdir(parents=True)
+        zips = sorted((dist / "autograder").glob("*.zip"))
+        if len(zips) != 1:
+            raise RuntimeError(f"otter assign wrote {len(zips)} autograder zip files for {source.name}")
+        with zipfile.ZipFile(zips[0]) as zf:
+            for member in zf.namelist():
+                # only what local grading reads; the Gradescope image files (setup.sh, ...) are not needed
+                if member == "otter_config.json" or (member.startswith("tests/") and member.endswith(".py")):
+                    (grader_dir / member).write_bytes(zf.read(member))
+
+
+def generate(source_dir: pathlib.Path = SOURCE_DIR, out_dir: pathlib.Path = ASSIGNMENTS_DIR, names=None,
+             run_tests: bool = True, quiet: bool = True, jobs: int = 1) -> list[str]:
+    """Generate student notebooks and grader files for every source; return the assignment names.
+
+    With ``run_tests`` (the default) otter executes each instructor notebook and raises unless
+    every public and hidden test passes on the solutions.
+    """
+    sources = source_paths(source_dir, names)
+    out_dir = pathlib.Path(out_dir)
+    if jobs > 1 and len(sources) > 1:
+        # otter assign changes the working directory: run in separate processes, not threads
+        ctx = __import__("multiprocessing").get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+            futures = [pool.submit(_assign_one, s, out_dir, run_tests, quiet) for s in sources]
+            for f in futures:
+                f.result()
+    else:
+        for source in sources:
+            _assign_one(source, out_dir, run_tests, quiet)
+    return [s.stem for s in sources]
+
+
+def _tree_files(root: pathlib.Path, names) -> dict[str, pathlib.Path]:
+    files = {}
+    for sub in ("student", "autograder"):
+        base = root / sub
+        if not base.exists():
+            continue
+        for path in sorted(base.rglob("*")):
+            rel_parts = path.relative_to(base).parts
+            # skip what running a notebook leaves behind (.OTTER_LOG, .ipynb_checkpoints, __pycache__)
+            if path.is_file() and not any(part.startswith((".", "__pycache__")) for part in rel_parts):
+                rel = path.relative_to(root).as_posix()
+                if names is None or any(f"/{n}" in "/" + rel for n in names):
+                    files[rel] = path
+    return files
+
+
+def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> list[str]:
+    """Differences between two generated trees (student/ and autograder/), volatile metadata ignored."""
+    exp, act = _tree_files(pathlib.Path(expected), names), _tree_files(pathlib.Path(actual), names)
+    problems = [f"missing: {rel}" for rel in sorted(set(exp) - set(act))]
+    problems += [f"not generated from any source (stale?): {rel}" for rel in sorted(set(act) - set(exp))]
+    for rel in sorted(set(exp) & set(act)):
+        if rel.endswith(".ipynb"):
+            same = normalized_notebook(json.loads(exp[rel].read_text(encoding="utf-8"))) == \
+                normalized_notebook(json.loads(act[rel].read_text(encoding="utf-8")))
+        else:
+            same = exp[rel].read_bytes() == act[rel].read_bytes()
+        if not same:
+            problems.append(f"out of date: {rel}")
+    return problems
+
+
+def check(source_dir: pathlib.Path = SOURCE_DIR, out_dir: pathlib.Path = ASSIGNMENTS_DIR, names=None,
+          run_tests: bool = True, jobs: int = 1) -> list[str]:
+    """Regenerate into a temporary folder and compare with ``out_dir``; return the differences."""
+    with tempfile.TemporaryDirectory(prefix="assignments-check-") as tmp:
+        stems = generate(source_dir, pathlib.Path(tmp), names=names, run_tests=run_tests, jobs=jobs)
+        return compare_trees(pathlib.Path(tmp), pathlib.Path(out_dir), names=stems if names else None)
+
+
+# --------------------------------------------------------------------------- grading
+
+def _question_points(grader_dir: pathlib.Path) -> dict[str, float]:
+    """Question name -> points, read from the grader's test files (in file order)."""
+    out = {}
+    for path in sorted((grader_dir / "tests").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        name = re.search(r'^name\s*=\s*"([^"]+)"', text, flags=re.M)
+        points = re.search(r"^points\s*=\s*([0-9.]+)", text, flags=re.M)
+        out[name.group(1) if name else path.stem] = float(points.group(1)) if points else 1.0
+    return out
+
+
+def _known_assignments(grader_root: pathlib.Path) -> list[str]:
+    return sorted(p.name for p in pathlib.Path(grader_root).iterdir() if (p / "otter_config.json").exists())
+
+
+def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> list[dict]:
+    """Find every submitted notebook; work out its student and assignment (None if unknown)."""
+    submissions_dir = pathlib.Path(submissions_dir)
+    found = []
+    for path in sorted(submissions_dir.rglob("*.ipynb")):
+        rel = path.relative_to(submissions_dir)
+        if any(part.startswith(".") for part in rel.parts):  # .ipynb_checkpoints, hidden folders
+            continue
+        assignment, note = None, ""
+        try:
+            meta = json.loads(path.read_text(encoding="utf-8")).get("metadata", {})
+            assignment = (meta.get("otter") or {}).get("assignment_name")
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            note = f"unreadable notebook: {type(exc).__name__}"
+        if assignment not in known:
+            by_name = [k for k in known if k in path.stem]
+            assignment = max(by_name, key=len) if by_name else None
+        if len(rel.parts) > 1:
+            student = rel.parts[0]
+        else:
+            stem = path.stem.replace(assignment, "") if assignment else path.stem
+            student = stem.strip("_- .") or path.stem
+        if assignment is None and not note:
+            note = "unknown assignment (neither notebook metadata nor file name names one)"
+        found.append({"path": path, "student": student, "assignment": assignment, "note": note})
+    return found
+
+
+def _build_autograder_zip(grader_dir: pathlib.Path, dest: pathlib.Path) -> pathlib.Path:
+    with zipfile.ZipFile(dest, "w") as zf:
+        zf.write(grader_dir / "otter_config.json", "otter_config.json")
+        for test in sorted((grader_dir / "tests").glob("*.py")):
+            zf.write(test, f"tests/{test.name}")
+    return dest
+
+
+def grade_one(notebook: pathlib.Path, autograder_zip: pathlib.Path) -> dict:
+    """Grade one submission in this process; a JSON-able dict of per-question results and cell errors."""
+    from otter.api import grade_submission
+
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        results = grade_submission(str(notebook), str(autograder_zip), quiet=True)
+    out = {"questions": {}, "errors": [], "catastrophic": None}
+    if results.has_catastrophic_failure():
+        out["catastrophic"] = f"{type(results.catastrophic_error).__name__}: {results.catastrophic_error}"
+    for name, tf in results.results.items():
+        failed = [tcr for tcr in tf.test_case_results if not tcr.passed]
+        out["questions"][name] = {
+            "score": float(tf.score), "possible": float(tf.possible),
+            "tests": len(tf.test_case_results), "failed": len(failed),
+            "failed_public": sum(not tcr.test_case.hidden for tcr in failed),
+        }
+    nb = results.notebook
+    code_cells = [c for c in (nb.cells if nb is not None else []) if c.cell_type == "code"]
+    for i, cell in enumerate(code_cells, start=1):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error":
+                out["errors"].append(f"code cell {i} raised {output.get('ename')}")
+    return out
+
+
+def _grade_in_subprocess(notebook: pathlib.Path, autograder_zip: pathlib.Path, timeout: float) -> dict:
+    with tempfile.TemporaryDirectory(prefix="grade-one-") as tmp:
+        result_path = pathlib.Path(tmp) / "result.json"
+        # run this file as a script: the child needs otter, not the tgreedy_lib package (scikit-learn, ...)
+        cmd = [sys.executable, str(pathlib.Path(__file__).resolve()), "_grade-one", str(notebook),
+               str(autograder_zip), str(result_path)]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+                                env={**os.environ, "MPLBACKEND": "Agg"})
+        try:
+            log, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # the grader and the kernel it started
+            proc.communicate()
+            return {"questions": {}, "errors": [], "catastrophic": f"timed out after {timeout:g} s"}
+        if proc.returncode != 0 or not result_path.exists():
+            tail = log.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
+            return {"questions": {}, "errors": [], "catastrophic": f"grader failed: {tail[0][:300]}"}
+        return json.loads(result_path.read_text())
+
+
+def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path = ASSIGNMENTS_DIR / "autograder",
+          jobs: int = 1, timeout: float = 600.0, wide: bool = False, quiet: bool = False) -> list[dict]:
+    """Grade every notebook under ``submissions_dir``; write the CSV ``out``; return the long rows.
+
+    Long rows: ``student, assignment, question, score, possible, note``, plus a ``TOTAL`` row per
+    submission. A question the grader could not reach (cell error, missing answer) scores 0.
+    """
+    grader_root = pathlib.Path(grader_root)
+    known = _known_assignments(grader_root)
+    subs = discover_submissions(pathlib.Path(submissions_dir), known)
+    if not subs:
+        raise SystemExit(f"no .ipynb submissions under {submissions_dir}")
+    results = [None] * len(subs)
+    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
+        zips = {a: _build_autograder_zip(grader_root / a, pathlib.Path(tmp) / f"{a}.zip")
+                for a in {s["assignment"] for s in subs if s["assignment"]}}
+        todo = [i for i, s in enumerate(subs) if s["assignment"] and not s["note"]]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            futures = {pool.submit(_grade_in_subprocess, subs[i]["path"], zips[subs[i]["assignment"]], timeout): i
+                       for i in todo}
+            for fut in concurrent.futures.as_completed(futures):
+                i = futures[fut]
+                results[i] = fut.result()
+                if not quiet:
+                    s, r = subs[i], results[i]
+                    got = sum(q["score"] for q in r["questions"].values())
+                    print(f"graded {s['path'].relative_to(submissions_dir)}: {s['student']}, {s['assignment']}, "
+                          f"{got:g} points" + (f" ({r['catastrophic']})" if r["catastrophic"] else ""),
+                          file=sys.stderr)
+    rows = []
+    for sub, res in zip(subs, results):
+        points = _question_points(grader_root / sub["assignment"]) if sub["assignment"] else {}
+        notes = [sub["note"]] if sub["note"] else []
+        if res is not None:
+            notes += res["errors"] + ([res["catastrophic"]] if res["catastrophic"] else [])
+        total = possible = 0.0
+        for q, pts in points.items():
+            r = (res or {}).get("questions", {}).get(q)
+            score = r["score"] if r else 0.0
+            note = "" if r is None or not r["failed"] else f"{r['failed']} of {r['tests']} tests failed"
+            if r is None:
+                note = "not graded"
+            rows.append({"student": sub["student"], "assignment": sub["assignment"] or "", "question": q,
+                         "score": score, "possible": pts, "note": note,
+                         "file": sub["path"].relative_to(submissions_dir).as_posix()})
+            total, possible = total + score, possible + pts
+        rows.append({"student": sub["student"], "assignment": sub["assignment"] or "", "question": "TOTAL",
+                     "score": total, "possible": possible, "note": "; ".join(notes),
+                     "file": sub["path"].relative_to(submissions_dir).as_posix()})
+    _write_csv(rows, pathlib.Path(out), wide)
+    return rows
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        if not wide:
+            writer.writerow(["student", "assignment", "question", "score", "possible", "note", "file"])
+            for r in rows:
+                writer.writerow([r["student"], r["assignment"], r["question"], _fmt(r["score"]),
+                                 _fmt(r["possible"]), r["note"], r.get("file", "")])
+            return
+        several = len({r["assignment"] for r in rows}) > 1
+        columns = []
+        for r in rows:
+            col = f"{r['assignment']}:{r['question']}" if several else r["question"]
+            if r["question"] != "TOTAL" and col not in columns:
+                columns.append(col)
+        writer.writerow(["student", "assignment", *columns, "total", "possible", "percent", "note", "file"])
+        record: dict = {}
+        for r in rows:
+            if r["question"] != "TOTAL":
+                record[f"{r['assignment']}:{r['question']}" if several else r["question"]] = _fmt(r["score"])
+                continue
+            pct = 100.0 * r["score"] / r["possible"] if r["possible"] else 0.0
+            writer.writerow([r["student"], r["assignment"], *[record.get(c, "") for c in columns],
+                             _fmt(r["score"]), _fmt(r["possible"]), f"{pct:.1f}", r["note"], r.get("file", "")])
+            record = {}
+
+
+# --------------------------------------------------------------------------- command line
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    g = sub.add_parser("generate", help="write assignments/student/ and assignments/autograder/ from the sources")
+    g.add_argument("names", nargs="*", help="assignments to generate, e.g. 00 or 00_start_here (default: all)")
+    g.add_argument("--source", type=pathlib.Path, default=SOURCE_DIR, help="folder of instructor notebooks")
+    g.add_argument("--out", type=pathlib.Path, default=ASSIGNMENTS_DIR,
+                   help="folder that receives student/ and autograder/ (default: assignments/)")
+    g.add_argument("--no-run-tests", action="store_true", help="do not run the tests against the solutions")
+    g.add_argument("--jobs", type=int, default=1, help="assignments generated in parallel")
+
+    c = sub.add_parser("check", help="fail unless the generated versions are up to date with the sources")
+    c.add_argument("names", nargs="*")
+    c.add_argument("--source", type=pathlib.Path, default=SOURCE_DIR)
+    c.add_argument("--out", type=pathlib.Path, default=ASSIGNMENTS_DIR)
+    c.add_argument("--no-run-tests", action="store_true")
+    c.add_argument("--jobs", type=int, default=1)
+
+    r = sub.add_parser("grade", help="grade a folder of submitted notebooks into a CSV table")
+    _grade_arguments(r)
+    return parser
+
+
+def _grade_arguments(r: argparse.ArgumentParser) -> None:
+    r.add_argument("submissions", type=pathlib.Path, help="folder of submitted notebooks (searched recursively)")
+    r.add_argument("--out", type=pathlib.Path, default=pathlib.Path("scores.csv"), help="CSV to write")
+    r.add_argument("--wide", action="store_true", help="one row per student and assignment, a column per question")
+    r.add_argument("--autograder", type=pathlib.Path, default=ASSIGNMENTS_DIR / "autograder",
+                   help="folder of generated grader files (default: assignments/autograder)")
+    r.add_argument("--jobs", type=int, default=1, help="submissions graded in parallel")
+    r.add_argument("--timeout", type=float, default=600.0, help="seconds allowed per submission")
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assignments") -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["_grade-one"]:  # internal: one submission, in a child process
+        notebook, autograder_zip, result_path = argv[1:4]
+        result = grade_one(pathlib.Path(notebook), pathlib.Path(autograder_zip))
+        pathlib.Path(result_path).write_text(json.dumps(result))
+        return 0
+    if prog.split()[-1] == "grade":  # dispatched as ``python -m tgreedy_lib grade ...``
+        parser = argparse.ArgumentParser(prog=prog, description="grade a folder of submitted notebooks into a CSV table")
+        _grade_arguments(parser)
+        args = parser.parse_args(argv)
+        args.command = "grade"
+    else:
+        args = _parser(prog).parse_args(argv)
+
+    if args.command == "generate":
+        try:
+            stems = generate(args.source, args.out, names=args.names or None, run_tests=not args.no_run_tests,
+                             jobs=args.jobs)
+        except RuntimeError as exc:  # otter assign failed, or a test failed on the solutions
+            print(exc, file=sys.stderr)
+            return 1
+        checked = "" if args.no_run_tests else " (all tests pass on the solutions)"
+        print(f"generated {len(stems)} assignments into {args.out}{checked}: {', '.join(stems)}")
+        return 0
+    if args.command == "check":
+        try:
+            problems = check(args.source, args.out, names=args.names or None, run_tests=not args.no_run_tests,
+                             jobs=args.jobs)
+        except RuntimeError as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        for p in problems:
+            print(p)
+        if problems:
+            print(f"generated assignments are out of date: run `python -m tgreedy_lib assignments generate`")
+            return 1
+        print("generated assignments are up to date with their sources")
+        return 0
+    rows = grade(args.submissions, args.out, grader_root=args.autograder, jobs=args.jobs, timeout=args.timeout,
+                 wide=args.wide)
+    n = sum(r["question"] == "TOTAL" for r in rows)
+    print(f"graded {n} submissions; wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

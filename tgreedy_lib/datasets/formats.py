@@ -1,0 +1,203 @@
+"""The file formats: MNIST's IDX files and CIFAR-10's python batches (read with a restricted unpickler), and the in-memory data set."""
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import io
+import os
+import pathlib
+import pickle
+import struct
+import tarfile
+import zlib
+
+import numpy as np
+
+
+# --------------------------------------------------------------------------- IDX (MNIST)
+
+_IDX_TYPES = {0x08: np.dtype(">u1"), 0x09: np.dtype(">i1"), 0x0B: np.dtype(">i2"),
+              0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
+
+
+def read_idx(path: str | os.PathLike) -> np.ndarray:
+    """Read a file in the IDX format of LeCun et al.'s MNIST distribution (gzipped or not).
+
+    The header is two zero bytes, a type code (0x08 = unsigned byte, ...), the number of
+    dimensions, then each dimension as a big-endian 32-bit integer; the data follow in C order.
+    Gzip is recognised by its magic bytes, not the file name.
+
+    Returns
+    -------
+    numpy.ndarray
+        The array in native byte order (uint8 for MNIST).
+
+    Raises
+    ------
+    FileNotFoundError
+        If the file does not exist.
+    ValueError
+        If the file is not IDX, is truncated, has trailing bytes, or its gzip stream is corrupt.
+    """
+    path = pathlib.Path(path)
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as error:
+            raise ValueError(f"{path.name}: the gzip stream is corrupt or truncated ({error}); fetch the file again") from None
+    if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in _IDX_TYPES:
+        raise ValueError(f"{path.name}: not an IDX file (bad magic number {raw[:4].hex() or 'empty file'})")
+    ndim = raw[3]
+    header_size = 4 + 4 * ndim
+    if ndim == 0 or len(raw) < header_size:
+        raise ValueError(f"{path.name}: IDX header is truncated or declares no dimensions")
+    shape = struct.unpack(f">{ndim}I", raw[4:header_size])
+    dtype = _IDX_TYPES[raw[2]]
+    expected = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    found = len(raw) - header_size
+    if found < expected:
+        raise ValueError(f"{path.name}: truncated, the header promises shape {shape} ({expected} data bytes) "
+                         f"but only {found} are there; fetch the file again")
+    if found > expected:
+        raise ValueError(f"{path.name}: {found - expected} unexpected bytes after the data of shape {shape}")
+    return np.frombuffer(raw, dtype=dtype, offset=header_size).reshape(shape).astype(dtype.newbyteorder("="))
+
+
+def _check_images_labels(images: np.ndarray, labels: np.ndarray, what: str, image_shape: tuple[int, ...]) -> None:
+    if images.ndim != 1 + len(image_shape) or images.shape[1:] != image_shape:
+        raise ValueError(f"{what}: images have shape {images.shape}, expected (n, {', '.join(map(str, image_shape))})")
+    if labels.ndim != 1 or len(labels) != len(images):
+        raise ValueError(f"{what}: {len(labels)} labels for {len(images)} images")
+    if len(labels) and (labels.min() < 0 or labels.max() > 9):
+        raise ValueError(f"{what}: labels must lie in 0..9, found {labels.min()}..{labels.max()}")
+
+
+@dataclasses.dataclass
+class ImageDataset:
+    """Training and test images with labels, and where they came from.
+
+    Attributes
+    ----------
+    name : str
+        ``"mnist"`` or ``"cifar10"``.
+    train_images, test_images : numpy.ndarray of uint8
+        MNIST: (n, 28, 28); CIFAR-10: (n, 32, 32, 3), channels last.
+    train_labels, test_labels : numpy.ndarray of int64
+    official_test : bool
+        Whether the test set is the data set's official test set.
+    source : str
+        One line saying where the images came from (no machine paths).
+    unlabeled_images : numpy.ndarray of uint8 or None
+        Images a feature learner may use without their labels (the paper's DBN was "trained on
+        unlabeled data"): MNIST's 60,000 official training images when they are found. They include
+        the training images and never a test image. ``None``: learn from ``train_images`` only.
+    """
+
+    name: str
+    train_images: np.ndarray
+    train_labels: np.ndarray
+    test_images: np.ndarray
+    test_labels: np.ndarray
+    official_test: bool
+    source: str
+    unlabeled_images: np.ndarray | None = None
+
+
+# --------------------------------------------------------------------------- CIFAR-10 python batches
+
+class ForbiddenGlobalError(pickle.UnpicklingError):
+    """Raised when a pickle asks for a global that :class:`RestrictedUnpickler` does not allow."""
+
+
+class RestrictedUnpickler(pickle.Unpickler):
+    """An unpickler that rebuilds only what a CIFAR-10 python batch holds.
+
+    Plain pickle containers (dict, list, tuple, bytes, str, int, float) need no global at all;
+    the only globals allowed are numpy's array reconstruction (``_reconstruct``, ``ndarray``,
+    ``dtype``, ``_frombuffer``, under both the numpy 1 and numpy 2 module names), the plain
+    builtins ``dict``, ``list``, ``bytes``, ``str``, ``int``, and ``_codecs.encode`` (which
+    protocol-2 pickles written by Python 3 use to store bytes). Anything else, such as
+    ``os.system`` or ``builtins.eval``, raises :class:`pickle.UnpicklingError` before it is
+    looked up, so loading a malicious file cannot run its code.
+    """
+
+    ALLOWED = frozenset({
+        ("builtins", "dict"), ("builtins", "list"), ("builtins", "bytes"), ("builtins", "str"),
+        ("builtins", "int"), ("__builtin__", "dict"), ("__builtin__", "list"), ("_codecs", "encode"),
+        ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
+        ("numpy", "ndarray"), ("numpy", "dtype"),
+        ("numpy.core.numeric", "_frombuffer"), ("numpy._core.numeric", "_frombuffer"),
+    })
+
+    def find_class(self, module: str, name: str):
+        if (module, name) not in self.ALLOWED:
+            raise ForbiddenGlobalError(f"refusing to load {module}.{name}: not something a CIFAR-10 batch holds")
+        return super().find_class(module, name)
+
+
+def restricted_loads(payload: bytes):
+    """Unpickle ``payload`` with :class:`RestrictedUnpickler` (bytes keys kept as bytes)."""
+    return RestrictedUnpickler(io.BytesIO(payload), encoding="bytes").load()
+
+
+def _key(batch: dict, name: str):
+    for key in (name.encode(), name):
+        if key in batch:
+            return batch[key]
+    raise KeyError(name)
+
+
+def read_cifar10_batch(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
+    """Read one CIFAR-10 python batch (``data_batch_1`` ... or ``test_batch``) safely.
+
+    Returns
+    -------
+    images : uint8 array (n, 32, 32, 3), channels last
+    labels : int64 array (n,)
+
+    Raises
+    ------
+    ValueError
+        If the file is truncated, not a pickle, holds something other than a batch (refused
+        globals included), or has data of the wrong shape or type.
+    """
+    path = pathlib.Path(path)
+    payload = path.read_bytes()
+    try:
+        batch = restricted_loads(payload)
+    except ForbiddenGlobalError as error:
+        raise ValueError(f"{path.name}: not a valid CIFAR-10 batch: {error}") from None
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, IndexError, KeyError, struct.error) as error:
+        raise ValueError(f"{path.name}: truncated or corrupt CIFAR-10 batch ({type(error).__name__}: {error}); "
+                         "fetch or rebuild it") from None
+    if not isinstance(batch, dict):
+        raise ValueError(f"{path.name}: a CIFAR-10 batch is a dict, found {type(batch).__name__}")
+    try:
+        data, labels = _key(batch, "data"), _key(batch, "labels")
+    except KeyError as error:
+        raise ValueError(f"{path.name}: CIFAR-10 batch has no {error.args[0]!r} entry") from None
+    if not isinstance(data, np.ndarray) or data.dtype != np.uint8 or data.ndim != 2 or data.shape[1] != 3072:
+        shape = getattr(data, "shape", None)
+        raise ValueError(f"{path.name}: 'data' must be a uint8 array of shape (n, 3072), found "
+                         f"{type(data).__name__} {getattr(data, 'dtype', '')} {shape}")
+    if not isinstance(labels, (list, np.ndarray)) or not all(isinstance(v, (int, np.integer)) for v in labels):
+        raise ValueError(f"{path.name}: 'labels' must be a list of integers")
+    labels = np.asarray(labels, dtype=np.int64)
+    images = data.reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
+    _check_images_labels(images, labels, path.name, (32, 32, 3))
+    return np.ascontiguousarray(images), labels
+
+
+def _extract_safely(archive: pathlib.Path, destination: pathlib.Path) -> None:
+    """Extract regular files and folders only, refusing absolute paths, ``..`` and links."""
+    with tarfile.open(archive, "r:gz") as tar:
+        members = tar.getmembers()
+        for member in members:
+            parts = pathlib.PurePosixPath(member.name).parts
+            if member.name.startswith("/") or ".." in parts or not (member.isfile() or member.isdir()):
+                raise ValueError(f"{archive.name}: refusing to extract {member.name!r} (absolute path, '..' or link)")
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(destination, members=members, filter="data")
+        else:  # Python without extraction filters: the checks above already ran
+            tar.extractall(destination, members=members)

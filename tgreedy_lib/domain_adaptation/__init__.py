@@ -1,0 +1,14 @@
+"""Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach* (AISTATS 2012).
+
+==================================  ================================================================
+:mod:`.statistics`                  section 2: per-domain moments E[XY|d], E[XX^T|d]
+                                    (:class:`DomainStatistics`) and the T-statistic
+:mod:`.selection`                   section 3.3: greedy and T-greedy paths (:func:`tgreedy_path`,
+                                    :func:`greedy_path`) and the scikit-learn selectors
+:mod:`.evaluation`                  exact AUROC and scores along a path
+:mod:`.theory`                      Theorems 1-2, Corollary 3 and the simulated domains
+==================================  ================================================================
+
+The subpackages are imported by name; this package imports none of them, so that
+``import tgreedy_lib.domain_adaptation.theory.simulate`` does not pay for scikit-learn.
+"""

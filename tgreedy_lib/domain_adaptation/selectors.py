@@ -1,0 +1,103 @@
+"""THE registry of feature selectors: name -> label, colour, line style, path function, options.
+
+Foster, Kakade & Salakhutdinov (AISTATS 2012) compare two selectors, greedy and T-greedy
+(section 3.3). Everything that runs or draws selectors by name -- the experiments of section 4
+(:mod:`tgreedy_lib.experiments`), the simulations (:mod:`.theory.simulated_selection`), the figures
+(:mod:`tgreedy_lib.plotting`) and the notebooks -- reads this registry, so a new selector is one
+call::
+
+    register_selector("first-features", label="first features", color="tab:green",
+                      path=my_path_function)
+
+A path function is called as ``path(stats, n_steps, **options)`` with a
+:class:`~tgreedy_lib.domain_adaptation.statistics.DomainStatistics` and returns a
+:class:`~tgreedy_lib.domain_adaptation.selection.SelectionPath`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import types
+from typing import Any, Callable, Mapping
+
+from .selection import SelectionPath, greedy_path, tgreedy_path
+from .statistics import DomainStatistics
+
+__all__ = ["Selector", "register_selector", "unregister_selector", "get_selector", "available_selectors"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Selector:
+    """One registered selector.
+
+    Attributes
+    ----------
+    name : str
+        The key used in results, JSON and function arguments (``"tgreedy"``).
+    label : str
+        The name shown in figures and tables (``"T-greedy"``).
+    color, linestyle : str
+        Matplotlib colour and line style, the same in every figure of the collection.
+    path : callable
+        ``path(stats, n_steps, **options) -> SelectionPath``.
+    options : mapping
+        Default keyword options of ``path``.
+    """
+
+    name: str
+    label: str
+    color: str
+    linestyle: str
+    path: Callable[..., SelectionPath]
+    options: Mapping[str, Any]
+
+    def run(self, stats: DomainStatistics, n_steps: int, **options) -> SelectionPath:
+        """The selector's path on ``stats``: ``path(stats, n_steps, **{**self.options, **options})``."""
+        return self.path(stats, n_steps, **{**self.options, **options})
+
+
+_REGISTRY: dict[str, Selector] = {}
+
+
+def register_selector(name: str, *, label: str, color: str, path: Callable[..., SelectionPath],
+                      linestyle: str = "-", options: Mapping[str, Any] | None = None,
+                      replace: bool = False) -> Selector:
+    """Register a selector under ``name`` and return it (see the module docstring).
+
+    A name already registered is a ValueError unless ``replace=True``.
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a selector name must be a non-empty string, got {name!r}")
+    if name in _REGISTRY and not replace:
+        raise ValueError(f"selector {name!r} is already registered; pass replace=True to redefine it")
+    if not callable(path):
+        raise ValueError(f"path must be callable as path(stats, n_steps, **options), got {path!r}")
+    selector = Selector(name, label, color, linestyle, path, types.MappingProxyType(dict(options or {})))
+    _REGISTRY[name] = selector
+    return selector
+
+
+def unregister_selector(name: str) -> None:
+    """Remove a selector registered with :func:`register_selector`."""
+    get_selector(name)
+    del _REGISTRY[name]
+
+
+def get_selector(name: str) -> Selector:
+    """The selector registered under ``name``; ValueError listing the registered names otherwise."""
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown selector {name!r}; registered: {', '.join(available_selectors())} "
+            "(add one with register_selector)"
+        ) from None
+
+
+def available_selectors() -> tuple[str, ...]:
+    """Names of the registered selectors, in order of registration."""
+    return tuple(_REGISTRY)
+
+
+# The paper's two selectors (section 3.3): greedy in red, T-greedy in blue, as in its figures.
+register_selector("greedy", label="greedy", color="tab:red", path=greedy_path)
+register_selector("tgreedy", label="T-greedy", color="tab:blue", path=tgreedy_path)

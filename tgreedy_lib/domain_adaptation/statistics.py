@@ -1,0 +1,479 @@
+"""Per-domain second moments: the statistics every selector consumes (paper, section 2).
+
+Foster, Kakade & Salakhutdinov (2012), section 2: the training set is a handful of domains
+d_1, ..., d_n sampled independently; within each domain we know (or estimate from many samples)
+
+    E[X Y | d_k]      and      E[X X^T | d_k],
+
+and, for the analysis, the pooled E[X X^T] from unlabeled data. :class:`DomainStatistics`
+holds exactly these, plus E[Y^2 | d_k] (for the training loss) and the sample counts.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validation import as_float_array, check_domain_count, check_finite
+
+__all__ = ["DomainStatistics", "t_statistic"]
+
+def t_statistic(values, axis: int = 0, *, center=0.0) -> np.ndarray:
+    """The T-statistic ``T = (mu_hat - center) / (sigma_hat / sqrt(n))`` over the ``n`` domains on ``axis``.
+
+    ``mu_hat`` and ``sigma_hat`` are the mean and the unbiased (ddof = 1) standard deviation of the
+    ``n`` values, so ``T`` is exactly the one-sample t-test statistic against ``center``
+    (:func:`scipy.stats.ttest_1samp`). T-greedy (section 3.3) ranks features by the T-statistic of
+    their per-domain residual covariances; Theorem 1 (section 3.1) bounds it.
+
+    Where ``sigma_hat = 0`` the statistic is its limit: 0 if ``mu_hat = center`` (no effect at all),
+    ``+inf`` or ``-inf`` with the sign of ``mu_hat - center`` otherwise (an effect identical in every
+    domain). Fewer than two domains is a ValueError.
+    """
+    return _t_statistic_and_moments(values, axis, center)[0]
+
+
+def _t_statistic_and_moments(values, axis: int = 0, center=0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(T, mu_hat, sigma_hat)``: :func:`t_statistic` with the moments it is made of."""
+    values = np.asarray(values, dtype=np.float64)
+    n = check_domain_count(values.shape[axis] if values.ndim else 0, "the number of domains")
+    mu = values.mean(axis=axis)
+    sigma = values.std(axis=axis, ddof=1)
+    effect = mu - center
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = effect * math.sqrt(n) / sigma
+    zero = sigma == 0
+    if np.any(zero):
+        t = np.where(zero, np.where(effect == 0, 0.0, np.copysign(np.inf, effect)), t)
+    return t, mu, sigma
+
+
+#: A feature whose pooled variance is below this fraction of its mean square counts as constant.
+CONSTANT_RTOL = 1e-9
+
+
+class DomainStatistics:
+    """Second moments of n training domains (section 2 of the paper).
+
+    Attributes
+    ----------
+    xx : ndarray of shape (n_domains, n_features, n_features)
+        ``xx[k] = E[X X^T | d_k]`` (the sample mean of x x^T over domain k's samples).
+        Built from samples, it is formed on first access (see "Lazy Gram rows" below).
+    xy : ndarray of shape (n_domains, n_features)
+        ``xy[k] = E[X Y | d_k]``.
+    yy : ndarray of shape (n_domains,)
+        ``yy[k] = E[Y^2 | d_k]``, needed for the value of the squared loss.
+    counts : ndarray of shape (n_domains,) or None
+        Samples per domain; ``None`` for population moments (:meth:`from_moments`).
+    domain_labels : ndarray of shape (n_domains,)
+        The label of each domain, in the (sorted) order of the arrays above.
+    unlabeled_xx : ndarray of shape (n_features, n_features) or None
+        Pooled ``E[X X^T]`` from unlabeled data (the paper's "known" joint covariance), if given.
+
+    Build it with :meth:`from_samples` (pooled rows and a vector of domain labels),
+    :meth:`from_domains` (a list of per-domain ``(X_k, y_k)``) or :meth:`from_moments`
+    (population moments, e.g. in simulations).
+
+    Lazy Gram rows
+    --------------
+    A stagewise path only ever reads the rows ``E[X_i X^T | d_k]`` of the features it chooses
+    (section 3.3: r_k <- r_k - delta E[X X_i | d_k]), and 300 steps over 2,000 features choose
+    at most 300 of them. So the sample constructors (with ``lazy=True``, the default) make one
+    cheap pass per domain for ``E[XY|d_k]``, ``E[Y^2|d_k]``, the means and the diagonal
+    ``E[X_i^2|d_k]``, keep a reference to the samples, and compute Gram rows on demand
+    (:meth:`gram_row`), a block at a time: the asked-for feature plus the next most promising
+    ones by the caller's score, one matrix product per domain. When the rows still to come
+    would cost more than the rest of the Gram, the whole Gram is completed instead (reusing the
+    known rows; at most 1.25 times the flops of forming it at once), and so it is on the first
+    access to :attr:`xx`. Results equal the eager ones to rounding. ``lazy=False`` forms
+    the whole Gram at once and drops the samples. Lazy statistics keep a reference to ``X``
+    (no copy, as scikit-learn's ``copy_X=False``): do not change ``X`` in place while they are
+    in use, or pass ``lazy=False``.
+    """
+
+    def __init__(self, xx, xy, yy, counts=None, domain_labels=None, unlabeled_xx=None):
+        self._xx = xx
+        self.xy = xy
+        self.yy = yy
+        self.counts = counts
+        self.domain_labels = np.arange(xy.shape[0]) if domain_labels is None else np.asarray(domain_labels)
+        self.unlabeled_xx = unlabeled_xx
+        self._rows = None  # _GramRows of the samples when the Gram is computed lazily
+        self._keep = None  # the domains of _rows that this object covers (None: all)
+        self._diagonal = None if xx is None else np.einsum("kii->ki", xx)
+
+    def __repr__(self) -> str:
+        state = "lazy" if self._xx is None else "dense"
+        return f"DomainStatistics(n_domains={self.n_domains}, n_features={self.n_features}, gram={state!r})"
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_samples(cls, X, y, domains, *, unlabeled_X=None, lazy=True) -> "DomainStatistics":
+        """Statistics from pooled samples and a vector of domain labels.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Real-valued targets (for classification, e.g. +1/-1).
+        domains : array-like of shape (n_samples,)
+            The domain of each row; any sortable labels. Domains are ordered by label,
+            so the result does not depend on the order of the rows.
+        unlabeled_X : array-like of shape (m, n_features), optional
+            Unlabeled rows from which the pooled ``E[X X^T]`` is estimated.
+        lazy : bool, default True
+            Compute the rows of ``E[X X^T | d_k]`` only when they are needed (class docstring).
+        """
+        X = as_float_array(X, "X", 2, check=False)
+        y = as_float_array(y, "y", 1)
+        domains = np.asarray(domains)
+        if domains.ndim != 1:
+            raise ValueError(f"domains must be a one-dimensional vector of labels, got shape {domains.shape}")
+        if not (X.shape[0] == y.shape[0] == domains.shape[0]):
+            raise ValueError(
+                "X, y and domains disagree in length: "
+                f"X has {X.shape[0]} rows, y has {y.shape[0]}, domains has {domains.shape[0]}"
+            )
+        labels, index = np.unique(domains, return_inverse=True)
+        groups = [_rows_as_slice(np.flatnonzero(index == k)) for k in range(labels.size)]
+        data = [(X[rows], y[rows]) for rows in groups]
+        return cls._build(data, labels, unlabeled_X, lazy, [("X", X)])
+
+    @classmethod
+    def from_domains(cls, domains, *, labels=None, unlabeled_X=None, lazy=True) -> "DomainStatistics":
+        """Statistics from a sequence of per-domain ``(X_k, y_k)`` pairs (``lazy`` as in :meth:`from_samples`)."""
+        pairs = list(domains)
+        data = []
+        for k, pair in enumerate(pairs):
+            try:
+                Xk, yk = pair
+            except (TypeError, ValueError):
+                raise ValueError(f"domain {k} must be an (X, y) pair") from None
+            Xk = as_float_array(Xk, f"X of domain {k}", 2, check=False)
+            yk = as_float_array(yk, f"y of domain {k}", 1)
+            if Xk.shape[0] != yk.shape[0]:
+                raise ValueError(f"domain {k}: X has {Xk.shape[0]} rows but y has {yk.shape[0]} entries")
+            data.append((Xk, yk))
+        labels = np.arange(len(data)) if labels is None else np.asarray(labels)
+        if labels.shape != (len(data),):
+            raise ValueError(f"labels must name each of the {len(data)} domains, got shape {labels.shape}")
+        return cls._build(data, labels, unlabeled_X, lazy, [(f"X of domain {k}", Xk) for k, (Xk, _) in enumerate(data)])
+
+    @classmethod
+    def from_moments(cls, xx, xy, yy=None, *, counts=None, labels=None, unlabeled_xx=None) -> "DomainStatistics":
+        """Statistics from given (e.g. population) moments ``E[XX^T|d_k]``, ``E[XY|d_k]``, ``E[Y^2|d_k]``.
+
+        ``yy`` may be omitted; the reported training losses are then relative to an unknown
+        constant (the selection itself never needs it).
+        """
+        xx = as_float_array(xx, "xx", 3)
+        xy = as_float_array(xy, "xy", 2)
+        n, p = xy.shape
+        if xx.shape != (n, p, p):
+            raise ValueError(f"xx must have shape (n_domains, n_features, n_features) = {(n, p, p)}, got {xx.shape}")
+        yy = np.zeros(n) if yy is None else as_float_array(yy, "yy", 1)
+        if yy.shape != (n,):
+            raise ValueError(f"yy must have one entry per domain ({n}), got shape {yy.shape}")
+        if counts is not None:
+            counts = np.asarray(counts)
+            if counts.shape != (n,) or np.any(counts < 1):
+                raise ValueError(f"counts must be {n} positive sample counts, got {counts!r}")
+        if unlabeled_xx is not None:
+            unlabeled_xx = as_float_array(unlabeled_xx, "unlabeled_xx", 2)
+            if unlabeled_xx.shape != (p, p):
+                raise ValueError(f"unlabeled_xx must have shape {(p, p)}, got {unlabeled_xx.shape}")
+        labels = np.arange(n) if labels is None else np.asarray(labels)
+        stats = cls(xx=xx, xy=xy, yy=yy, counts=counts, domain_labels=labels, unlabeled_xx=unlabeled_xx)
+        check_domain_count(stats.n_domains, "the number of domains")
+        zero = np.flatnonzero(stats.second_moment("sample") <= 0)
+        if zero.size:
+            raise ValueError(f"feature {zero[0]} has E[X_i^2] = 0 in every domain; the update divides by it")
+        return stats
+
+    @classmethod
+    def _build(cls, data, labels, unlabeled_X, lazy, named_inputs) -> "DomainStatistics":
+        check_domain_count(len(data), "the number of domains")
+        p = data[0][0].shape[1]
+        for k, (Xk, _) in enumerate(data):
+            if Xk.shape[1] != p:
+                raise ValueError(f"domain {labels[k]!r} has {Xk.shape[1]} features, domain {labels[0]!r} has {p}")
+            if Xk.shape[0] == 0:
+                raise ValueError(f"domain {labels[k]!r} is empty: every domain needs at least one sample")
+        n = len(data)
+        counts = np.array([Xk.shape[0] for Xk, _ in data], dtype=np.int64)
+        xy, x_sum, diagonal, yy = np.empty((n, p)), np.empty((n, p)), np.empty((n, p)), np.empty(n)
+        xx = np.empty((n, p, p)) if not lazy else None
+        with np.errstate(over="ignore", invalid="ignore"):  # NaN and overflow are reported below
+            for k, (Xk, yk) in enumerate(data):
+                # Per domain: X_k^T [y_k, 1] (one BLAS call) and the column sums of squares (one pass);
+                # eagerly, X_k^T X_k (one BLAS call) gives the whole Gram and its diagonal instead.
+                cross = Xk.T @ np.column_stack([yk, np.ones_like(yk)])
+                xy[k], x_sum[k], yy[k] = cross[:, 0], cross[:, 1], yk @ yk
+                if xx is None:
+                    diagonal[k] = np.einsum("ij,ij->j", Xk, Xk)
+                else:
+                    np.matmul(Xk.T, Xk, out=xx[k])
+                    diagonal[k] = np.einsum("ii->i", xx[k])
+        # Every NaN or infinity of X reaches its column's sum of squares: check p numbers, not all of X.
+        if not (np.all(np.isfinite(diagonal)) and np.all(np.isfinite(x_sum))):
+            for name, arr in named_inputs:
+                check_finite(arr, name)
+            i = int(np.flatnonzero(~np.isfinite(diagonal).all(axis=0))[0])
+            raise ValueError(f"feature {i} overflows float64 when squared (|x| > 1e154); rescale X")
+        scale = 1.0 / counts
+        xy *= scale[:, None]
+        yy *= scale
+        diagonal *= scale[:, None]
+        _check_not_constant(x_sum.sum(axis=0) / counts.sum(), (counts @ diagonal) / counts.sum())
+        unlabeled_xx = None
+        if unlabeled_X is not None:
+            U = as_float_array(unlabeled_X, "unlabeled_X", 2)
+            if U.shape[1] != p:
+                raise ValueError(f"unlabeled_X has {U.shape[1]} features, the labeled data have {p}")
+            if U.shape[0] == 0:
+                raise ValueError("unlabeled_X is empty")
+            unlabeled_xx = (U.T @ U) / U.shape[0]
+        if xx is not None:
+            xx *= scale[:, None, None]
+        stats = cls(xx=xx, xy=xy, yy=yy, counts=counts, domain_labels=np.asarray(labels), unlabeled_xx=unlabeled_xx)
+        if xx is None:
+            stats._rows = _GramRows([Xk for Xk, _ in data], counts)
+            stats._diagonal = diagonal
+        return stats
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def xx(self) -> np.ndarray:
+        """``E[X X^T | d_k]`` for every domain, shape (n_domains, n_features, n_features)."""
+        if self._xx is None:
+            if self._rows is None:
+                raise ValueError("these statistics have no E[XX^T|d_k]: build them with from_samples, "
+                                 "from_domains or from_moments")
+            full = self._rows.full()
+            self._xx = full if self._keep is None else full[self._keep]
+        return self._xx
+
+    @property
+    def n_domains(self) -> int:
+        """Number of training domains n."""
+        return self.xy.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        """Number of features p."""
+        return self.xy.shape[1]
+
+    def gram_row(self, i: int, priority=None, remaining=None) -> np.ndarray:
+        """``E[X_i X^T | d_k]`` for every domain k, shape (n_domains, n_features) (row i of :attr:`xx`).
+
+        Hints, both optional, for lazily computed rows: ``priority`` (a score per feature) says
+        which rows the caller is likely to ask for next; when row ``i`` must be computed, the
+        highest-priority rows not yet known are computed in the same matrix product.
+        ``remaining`` is the most rows the caller will still ask for (this one included); it
+        decides when completing the whole Gram is cheaper. Read-only; do not modify the result.
+        """
+        if self._xx is not None:
+            return self._xx[:, i, :]
+        row = self._rows.row(int(i), priority, remaining)
+        return row if self._keep is None else row[self._keep]
+
+    def subset(self, labels) -> "DomainStatistics":
+        """The statistics of the domains whose labels are in ``labels`` (no recomputation).
+
+        Useful for leave-one-domain-out experiments: build the statistics of every domain once,
+        then take a subset for each split (lazily computed Gram rows are shared).
+        """
+        wanted = np.atleast_1d(np.asarray(labels))
+        missing = [lab for lab in wanted.tolist() if lab not in self.domain_labels.tolist()]
+        if missing:
+            raise ValueError(f"unknown domain labels {missing}; known: {self.domain_labels.tolist()}")
+        keep = np.flatnonzero(np.isin(self.domain_labels, wanted))
+        check_domain_count(keep.size, "the subset's number of domains")
+        sub = DomainStatistics(
+            xx=None if self._xx is None else self._xx[keep],
+            xy=self.xy[keep],
+            yy=self.yy[keep],
+            counts=None if self.counts is None else self.counts[keep],
+            domain_labels=self.domain_labels[keep],
+            unlabeled_xx=self.unlabeled_xx,
+        )
+        if self._xx is None:
+            sub._rows = self._rows
+            sub._keep = keep if self._keep is None else self._keep[keep]
+            sub._diagonal = self._diagonal[keep]
+        return sub
+
+    def second_moment(self, denominator: str = "sample") -> np.ndarray:
+        """The update's denominator E[X_i^2] for every feature (section 3.3).
+
+        ``"sample"``: the paper's estimate (1/n) sum_k E[X_i^2 | d_k] (biased, as the paper notes);
+        ``"unlabeled"``: the diagonal of the pooled E[X X^T] from unlabeled data (the unbiased version).
+        """
+        if denominator == "sample":
+            return self._diagonal.mean(axis=0)
+        if denominator == "unlabeled":
+            if self.unlabeled_xx is None:
+                raise ValueError("denominator='unlabeled' needs unlabeled moments: pass unlabeled_X (or unlabeled_xx)")
+            return np.diagonal(self.unlabeled_xx).copy()
+        raise ValueError(f"denominator must be 'sample' or 'unlabeled', got {denominator!r}")
+
+    def _as_coef(self, coef) -> np.ndarray:
+        coef = as_float_array(coef, "coef", 1)
+        if coef.shape != (self.n_features,):
+            raise ValueError(f"coef must have one weight per feature, shape ({self.n_features},), got {coef.shape}")
+        return coef
+
+    def _times(self, coef: np.ndarray) -> np.ndarray:
+        """``E[X X^T | d_k] w`` for every domain, reading only the rows where w is nonzero."""
+        support = np.flatnonzero(coef)
+        if self._xx is not None or 2 * support.size > self.n_features:
+            return self.xx @ coef
+        self._rows.ensure(support)
+        out = np.zeros((self.n_domains, self.n_features))
+        for i in support:
+            out += coef[i] * self.gram_row(i)
+        return out
+
+    def residual_covariances(self, coef) -> np.ndarray:
+        """``E[X (Y - w.X) | d_k]`` for every domain k and feature (section 3.3), shape (n_domains, n_features)."""
+        coef = self._as_coef(coef)
+        return self.xy - self._times(coef)
+
+    def training_loss(self, coef) -> float:
+        """Pooled training squared loss (1/n) sum_k E[(Y - w.X)^2 | d_k] (section 2, with the domains' average)."""
+        coef = self._as_coef(coef)
+        per_domain = self.yy - 2 * self.xy @ coef + self._times(coef) @ coef
+        return float(per_domain.mean())
+
+
+class _GramRows:
+    """Rows of the per-domain second moments ``E[X X^T | d_k] = X_k^T X_k / m_k``, computed on demand.
+
+    Rows are computed in blocks of :attr:`block_size` (the asked-for feature and the
+    highest-priority features not yet known), one ``X_k[:, B]^T X_k`` per domain, and kept.
+
+    When going on lazily is expected to cost more (:meth:`_should_complete`), the whole Gram
+    is completed instead, reusing what is known: with K rows known, the rows and (by symmetry)
+    columns of K are copied and only the rest U is formed, ``X_k[:, U]^T X_k[:, U]``. The lazy
+    rows cost 2 m K p flops and the completion m (p - K)^2, together m (p^2 + K^2): since K never
+    passes p / 2, at most 1.25 times the m p^2 of forming the whole Gram at once. With fewer than
+    p / 8 rows known the whole Gram is simply formed (the reuse would save under 1/4 of them).
+    """
+
+    block_size = 64
+
+    def __init__(self, blocks, counts):
+        self.blocks = blocks
+        self.counts = np.asarray(counts, dtype=np.float64)
+        self.n_features = blocks[0].shape[1]
+        self.where = np.full((self.n_features, 2), -1, dtype=np.intp)  # (chunk, offset) of each row
+        self.chunks: list[np.ndarray] = []  # each of shape (n_domains, block, n_features)
+        self.n_known = 0  # rows computed
+        self.asked = np.zeros(self.n_features, dtype=bool)  # rows asked for
+        self._full = None
+
+    def row(self, i: int, priority=None, remaining=None) -> np.ndarray:
+        if self._full is None and self.where[i, 0] < 0:
+            block = self._choose_block(i, priority)
+            if self._should_complete(block.size, remaining):
+                self.full()
+            else:
+                self._compute(block)
+        self.asked[i] = True
+        if self._full is not None:
+            return self._full[:, i, :]
+        chunk, offset = self.where[i]
+        return self.chunks[chunk][:, offset, :]
+
+    def ensure(self, features) -> None:
+        """Compute the missing rows of ``features`` in one block (or complete the Gram if that is cheaper)."""
+        if self._full is not None:
+            return
+        missing = np.asarray(features, dtype=np.intp)
+        missing = missing[self.where[missing, 0] < 0]
+        if missing.size == 0:
+            return
+        if self._should_complete(missing.size, None):
+            self.full()
+        else:
+            self._compute(np.unique(missing))
+
+    def _should_complete(self, size: int, remaining) -> bool:
+        """Whether completing the whole Gram now is expected to cost less than going on lazily.
+
+        Flop counts per sample (m cancels): a lazy row costs 2 p, the completion (p - K)^2 with
+        K rows known. Rows still to be formed are estimated as ``remaining`` (the most rows the
+        caller will still ask for) times the rows formed per row asked so far (the waste of the
+        speculative blocks). Past half the features the completion always wins (K^2 <= p^2 / 4).
+        """
+        p, known = self.n_features, self.n_known
+        if known + size > p / 2:
+            return True
+        if remaining is None:
+            return known + size > p / 3
+        asked = int(self.asked.sum())
+        rows_per_row_asked = known / asked if asked else 1.0
+        return 2 * p * rows_per_row_asked * remaining > (p - known) ** 2
+
+    def _choose_block(self, i, priority) -> np.ndarray:
+        size = min(self.block_size, self.n_features - self.n_known)
+        if priority is None or size <= 1:
+            return np.array([i])
+        score = np.array(priority, dtype=np.float64)
+        score[self.where[:, 0] >= 0] = -np.inf
+        score[i] = np.inf
+        top = np.argpartition(-score, size - 1)[:size]
+        return np.sort(top)
+
+    def _compute(self, block: np.ndarray) -> None:
+        chunk = np.empty((len(self.blocks), block.size, self.n_features))
+        for k, Xk in enumerate(self.blocks):
+            np.matmul(np.ascontiguousarray(Xk[:, block].T), Xk, out=chunk[k])
+            chunk[k] /= self.counts[k]
+        self.where[block, 0] = len(self.chunks)
+        self.where[block, 1] = np.arange(block.size)
+        self.chunks.append(chunk)
+        self.n_known += block.size
+
+    def full(self) -> np.ndarray:
+        """The whole Gram, shape (n_domains, n_features, n_features); the samples are then released."""
+        if self._full is None:
+            p = self.n_features
+            known = np.flatnonzero(self.where[:, 0] >= 0)
+            unknown = np.flatnonzero(self.where[:, 0] < 0)
+            full = np.empty((len(self.blocks), p, p))
+            for k, Xk in enumerate(self.blocks):
+                G = full[k]
+                if 8 * known.size < p:  # gathering and scattering would cost more than they save
+                    np.matmul(Xk.T, Xk, out=G)
+                    G /= self.counts[k]
+                    continue
+                G[known] = [self.chunks[c][k, o] for c, o in self.where[known]]
+                G[np.ix_(unknown, known)] = G[np.ix_(known, unknown)].T
+                if unknown.size:
+                    XU = np.ascontiguousarray(Xk[:, unknown])
+                    G[np.ix_(unknown, unknown)] = (XU.T @ XU) / self.counts[k]
+            self._full, self.blocks, self.chunks = full, None, []
+        return self._full
+
+
+def _rows_as_slice(rows: np.ndarray):
+    """A slice when ``rows`` is a contiguous range (then ``X[rows]`` is a view, not a copy)."""
+    if rows.size and rows[-1] - rows[0] + 1 == rows.size:
+        return slice(int(rows[0]), int(rows[-1]) + 1)
+    return rows
+
+
+def _check_not_constant(mean: np.ndarray, mean_square: np.ndarray) -> None:
+    """Raise ValueError naming the first feature that is constant over all samples of all domains."""
+    variance = mean_square - mean**2
+    constant = np.flatnonzero(variance <= CONSTANT_RTOL * np.maximum(mean_square, np.finfo(float).tiny))
+    if constant.size:
+        i = constant[0]
+        more = f" (and {constant.size - 1} more)" if constant.size > 1 else ""
+        raise ValueError(
+            f"feature {i} is constant (value {mean[i]:.6g}) across all samples{more}; "
+            "it carries no information and its T-statistic is 0/0. Remove constant features first, "
+            "e.g. with sklearn.feature_selection.VarianceThreshold"
+        )

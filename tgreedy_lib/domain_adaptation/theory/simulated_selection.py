@@ -1,0 +1,147 @@
+"""T-greedy against greedy on simulated domains (paper, section 3.3 and the claims of section 4).
+
+Training domains are drawn from a :class:`tgreedy_lib.domain_adaptation.theory.simulate.DomainProblem`, either as
+population moments (``n_samples=None``: the paper's abstraction of section 2, where
+``E[XY|d_k]`` and ``E[XX'|d_k]`` are known) or as ``n_samples`` draws per domain.
+Both selectors run on the same :class:`tgreedy_lib.domain_adaptation.statistics.DomainStatistics`, and each
+path is scored by its regret on a *new* random domain, ``||w - E[XY]||^2`` (exact,
+section 3.1), and by how many spurious features it picked.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..._validation import check_domain_count, check_whole_number
+from ..selectors import get_selector
+from ..statistics import DomainStatistics
+from .simulate import DomainProblem, risk_on_domains
+
+__all__ = ["SELECTORS", "training_statistics", "run_selectors", "compare_selectors", "sweep_selectors"]
+
+#: The selectors compared by default: the paper's two (names in :mod:`..selectors`; any registered
+#: selector may be passed as ``selectors``).
+SELECTORS = ("tgreedy", "greedy")
+
+
+def training_statistics(problem: DomainProblem, rng: np.random.Generator, n_domains: int,
+                        n_samples: int | None = None) -> DomainStatistics:
+    """Per-domain statistics of ``n_domains`` fresh training domains (population moments if ``n_samples`` is None)."""
+    check_domain_count(n_domains, "n_domains")
+    if n_samples is None:
+        xx, xy, yy = problem.draw_moments(rng, int(n_domains))
+        return DomainStatistics.from_moments(xx, xy, yy)
+    return DomainStatistics.from_domains(problem.draw_samples(rng, int(n_domains), n_samples))
+
+
+def _padded_coef(path, n_steps: int, p: int) -> np.ndarray:
+    """Weights after 0, 1, ..., n_steps steps; a path that stopped early keeps its last weights."""
+    coef = np.zeros((n_steps + 1, p))
+    k = path.coef.shape[0]
+    coef[1 : k + 1] = path.coef[:n_steps]
+    if k < n_steps:
+        coef[k + 1 :] = coef[k]
+    return coef
+
+
+def run_selectors(problem: DomainProblem, stats: DomainStatistics, n_steps: int = 10,
+                  refit: str = "stagewise", selectors=SELECTORS) -> dict[str, dict[str, np.ndarray]]:
+    """Run the ``selectors`` (registered names) on one training set; return, per selector, the path's
+    ``"coef"`` (n_steps + 1, p) starting at w = 0, ``"regret"`` (n_steps + 1,),
+    ``"features"`` and ``"spurious"`` (n_steps,) booleans: was step k's feature spurious."""
+    out = {}
+    spurious_mask = problem.kind == "spurious"
+    for name in selectors:
+        path = get_selector(name).run(stats, n_steps, refit=refit)
+        coef = _padded_coef(path, n_steps, problem.n_features)
+        features = np.full(n_steps, -1)
+        features[: path.features.size] = path.features[:n_steps]
+        out[name] = {
+            "coef": coef,
+            "regret": problem.regret(coef),
+            "features": features,
+            "spurious": np.where(features >= 0, spurious_mask[np.maximum(features, 0)], False),
+        }
+    return out
+
+
+def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains: int = 8,
+                      n_samples: int | None = None, n_steps: int = 10, n_repeats: int = 50,
+                      refit: str = "stagewise", n_new_domains: int = 0, selectors=SELECTORS) -> dict:
+    """Repeat: draw training domains, run the selectors (T-greedy and greedy), score on new domains.
+
+    Parameters
+    ----------
+    problem : DomainProblem
+        The simulated world (see :func:`tgreedy_lib.domain_adaptation.theory.simulate.make_problem`).
+    rng : numpy.random.Generator
+        Seeded source of all randomness.
+    n_domains : int
+        Training domains per repeat (the paper's ``n``).
+    n_samples : int, optional
+        Samples per training domain; ``None`` uses the population moments.
+    n_steps : int
+        Features added by each selector.
+    n_repeats : int
+        Independent training sets.
+    refit : {"stagewise", "stepwise"}
+        Passed to the selectors.
+    n_new_domains : int
+        If positive, also draw this many new domains per repeat and record the
+        empirical mean excess risk ``L_d(w) - L_d(E[XY])`` over them (it estimates the regret).
+    selectors : sequence of str
+        Registered selector names (:mod:`tgreedy_lib.domain_adaptation.selectors`).
+
+    Returns
+    -------
+    dict
+        ``"steps"`` (n_steps + 1,); per selector name a dict with ``"regret"``
+        (n_repeats, n_steps + 1), ``"spurious"`` (n_repeats, n_steps) and, if requested,
+        ``"new_domain_excess"`` (n_repeats, n_steps + 1); plus the settings and ``"selectors"``.
+    """
+    check_whole_number(n_repeats, "n_repeats", 1)
+    selectors = [get_selector(name).name for name in selectors]
+    results = {name: {"regret": [], "spurious": [], "new_domain_excess": []} for name in selectors}
+    for _ in range(int(n_repeats)):
+        stats = training_statistics(problem, rng, n_domains, n_samples)
+        run = run_selectors(problem, stats, n_steps, refit, selectors)
+        if n_new_domains:
+            xx, xy, yy = problem.draw_moments(rng, int(n_new_domains))
+            best = risk_on_domains(problem.effect, xx, xy, yy)
+        for name, r in run.items():
+            results[name]["regret"].append(r["regret"])
+            results[name]["spurious"].append(r["spurious"])
+            if n_new_domains:
+                results[name]["new_domain_excess"].append(
+                    (risk_on_domains(r["coef"], xx, xy, yy) - best).mean(axis=1))
+    out = {"steps": np.arange(n_steps + 1), "n_domains": int(n_domains), "n_samples": n_samples,
+           "n_repeats": int(n_repeats), "null_regret": float(problem.regret(np.zeros(problem.n_features))),
+           "selectors": list(selectors)}
+    for name, r in results.items():
+        out[name] = {k: np.asarray(v) for k, v in r.items() if len(v)}
+    return out
+
+
+def sweep_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains_values=(4, 8, 16, 32),
+                    n_samples_values=(None,), n_steps: int = 10, n_repeats: int = 30,
+                    at_step: int = 5, selectors=SELECTORS) -> list[dict]:
+    """Mean regret after ``at_step`` features and mean fraction of spurious picks, over a grid.
+
+    Returns one row (dict) per ``(n_domains, n_samples)`` with keys ``n_domains``,
+    ``n_samples``, ``null_regret``, and for each selector ``"<name>_regret"``,
+    ``"<name>_regret_se"`` and ``"<name>_spurious"`` (share of the first ``at_step`` picks
+    that were spurious).
+    """
+    if not 1 <= at_step <= n_steps:
+        raise ValueError(f"at_step must lie in 1..n_steps = {n_steps}, got {at_step}")
+    rows = []
+    for n_samples in n_samples_values:
+        for n_domains in n_domains_values:
+            res = compare_selectors(problem, rng, n_domains, n_samples, n_steps, n_repeats, selectors=selectors)
+            row = {"n_domains": int(n_domains), "n_samples": n_samples, "null_regret": res["null_regret"]}
+            for name in res["selectors"]:
+                regret = res[name]["regret"][:, at_step]
+                row[f"{name}_regret"] = float(regret.mean())
+                row[f"{name}_regret_se"] = float(regret.std(ddof=1) / np.sqrt(regret.size)) if regret.size > 1 else 0.0
+                row[f"{name}_spurious"] = float(res[name]["spurious"][:, :at_step].mean())
+            rows.append(row)
+    return rows

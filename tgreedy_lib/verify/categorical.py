@@ -1,0 +1,703 @@
+"""Numerical checks of Theorems 1-4 (and Lemma 11) of the categorical-ranking paper.
+
+Registered with :func:`tgreedy_lib.verify.register_check` under the ids
+``categorical.theorem1`` .. ``categorical.theorem4`` and ``categorical.lemma11``.
+Exact quantities are binomial sums (:mod:`tgreedy_lib.categorical`); the
+concentration statements are checked by simulating training sets with the
+generator handed in by the registry, so the same command gives the same JSON.
+Each worst case is the largest ratio of the observed quantity (a bias, a simulated
+quantile, a failure probability) to its printed bound, with its parameters unrounded and
+rational where they are exact.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+from scipy.stats import binom
+from scipy.optimize import minimize, minimize_scalar
+
+from .. import categorical as cat
+from .registry import CheckResult, register_check
+
+__all__ = [
+    "theorem1_check",
+    "theorem2_check",
+    "theorem3_check",
+    "theorem4_check",
+    "lemma11_check",
+    "distribution_family",
+    "FAMILIES",
+    "per_count_regret_maximum",
+    "simulate_deviations",
+    "first_m_below",
+    "random_symmetric_table",
+    "bias_bound_coefficients",
+    "estimator_bounded_difference",
+]
+
+#: Families of (p, q) used to search for bad cases in the concentration checks.
+FAMILIES = ("identifier", "uniform_half", "uniform_random_q", "zipf_random_q", "near_half", "dominant")
+
+
+def distribution_family(kind: str, n_values: int, m: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A distribution ``(p, q)`` over ``n_values`` values from a named family.
+
+    * ``identifier``: uniform ``p``, ``q_v`` in {0, 1} (the SSN: the value fixes the label);
+    * ``uniform_half``: uniform ``p``, ``q_v = 1/2`` (no information at all);
+    * ``uniform_random_q``: uniform ``p``, ``q_v ~ U(0, 1)``;
+    * ``zipf_random_q``: ``p_v`` proportional to ``1/v``, ``q_v ~ U(0, 1)``;
+    * ``near_half``: uniform ``p``, ``q_v = 1/2 +- 1/(2 sqrt(m p_v))``: the majority vote
+      is wrong with a fair probability, the hard case for h_Bayes;
+    * ``dominant``: one value with ``p = 0.85`` and ``q = 1/2 + 1/(2 sqrt(0.85 m))``, the rest
+      uniform with random ``q``: a value heavy enough to fall in Thm. 4's set ``V_3`` for large m.
+    """
+    n = int(n_values)
+    if kind == "zipf_random_q":
+        p = 1.0 / np.arange(1, n + 1)
+    elif kind == "dominant":
+        p = np.r_[0.85, np.full(n - 1, 0.15 / max(n - 1, 1))] if n > 1 else np.ones(1)
+    else:
+        p = np.ones(n)
+    p = p / p.sum()
+    if kind == "identifier":
+        q = rng.integers(0, 2, n).astype(float)
+    elif kind == "uniform_half":
+        q = np.full(n, 0.5)
+    elif kind in ("uniform_random_q", "zipf_random_q"):
+        q = rng.uniform(0, 1, n)
+    elif kind == "dominant":
+        q = np.r_[0.5 + 0.5 / math.sqrt(0.85 * m), rng.uniform(0, 1, n - 1)]
+    elif kind == "near_half":
+        q = np.clip(0.5 + rng.choice([-0.5, 0.5], n) / np.sqrt(max(m * p[0], 1.0)), 0, 1)
+    else:
+        raise ValueError(f"unknown family {kind!r}; known: {', '.join(FAMILIES)}")
+    return p, q
+
+
+def _exact_list(values, limit: int = 30):
+    """Parameters as they are (Fractions as ``"p/q"``, floats unrounded), or ``None`` past ``limit`` entries."""
+    values = list(values)
+    if len(values) > limit:
+        return None
+    return [v if isinstance(v, Fraction) else float(v) for v in values]
+
+
+def _value_counts_for(m: int, cap: int) -> list[int]:
+    return sorted({max(1, min(cap, v)) for v in (2, m // 4, m, 4 * m)})
+
+
+# ----------------------------------------------------------------------------- Theorem 1
+
+THEOREM1_CLAIM = (
+    "Thm. 1: |E[l(h_Gini)] - E[l_hat]| <= 1/(2m); the proof gives the signed 0 <= E[l_hat] - E[l(h_Gini)] <= 1/(2m)"
+)
+
+
+@register_check("categorical.theorem1", THEOREM1_CLAIM)
+def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
+    """Exact bias over random, adversarial and optimized distributions, plus a simulation."""
+    sizes = [1, 2, 3, 5, 10, 30, 100] if quick else [1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 100, 300, 1000]
+    trials = 0
+    worst = {"ratio": -np.inf}
+    lowest = np.inf
+
+    def consider(p, q, m, label, exact_p=None, exact_q=None):
+        nonlocal trials, lowest
+        trials += 1
+        bias = cat.expected_gini_estimate_eq14(p, q, m) - cat.expected_gini_error(p, q, m)
+        lowest = min(lowest, bias)
+        ratio = bias * 2 * m
+        if ratio > worst["ratio"]:
+            worst.update(ratio=ratio, bias=bias, m=m, family=label, n_values=len(p),
+                         p=_exact_list(p if exact_p is None else exact_p),
+                         q=_exact_list(q if exact_q is None else exact_q))
+
+    for m in sizes:
+        # the analytic maximizer: m equally likely values whose labels are deterministic
+        consider(np.full(m, 1 / m), (np.arange(m) % 2).astype(float), m, "m values, p=1/m, q in {0,1}",
+                 exact_p=[Fraction(1, m)] * m, exact_q=[Fraction(i % 2) for i in range(m)])
+        for n_values in {1, 2, max(1, m // 2), 2 * m, 5 * m}:
+            for _ in range(2 if quick else 5):
+                p = rng.dirichlet(np.full(n_values, rng.choice([0.3, 1.0, 5.0])))
+                if rng.uniform() < 0.5:
+                    q = rng.uniform(0, 1, n_values)
+                else:
+                    q = rng.integers(0, 2, n_values).astype(float)
+                consider(p, q, m, "random Dirichlet")
+        # optimize the bias over the simplex with q_v in {0, 1} (the bias is largest there)
+        n_values = min(2 * m + 1, 25)
+        def negative_bias(z, m=m, n_values=n_values):
+            p = np.exp(z - z.max())
+            p /= p.sum()
+            return -cat.gini_estimate_bias(p, np.zeros(n_values), m)
+        for _ in range(1 if quick else 2):
+            result = minimize(negative_bias, rng.normal(size=n_values), method="Nelder-Mead",
+                              options={"maxiter": 300 if quick else 800, "xatol": 1e-9, "fatol": 1e-14})
+            p = np.exp(result.x - result.x.max())
+            consider(p / p.sum(), np.zeros(n_values), m, "Nelder-Mead over p (q = 0)")
+
+    # simulation: the Monte Carlo bias agrees with the exact one
+    simulation_trials = 4000 if quick else 40000
+    largest_z = 0.0
+    for m, n_values in ((5, 8), (20, 40)):
+        p = rng.dirichlet(np.ones(n_values))
+        q = rng.integers(0, 2, n_values).astype(float)
+        counts, positives = cat.sample_counts(p, q, m, simulation_trials, rng)
+        differences = cat.gini_error_estimate(counts, positives) - cat.generalization_error(
+            cat.gini_hypothesis(counts, positives), p, q)
+        exact = cat.gini_estimate_bias(p, q, m)
+        z = abs(differences.mean() - exact) / (differences.std(ddof=1) / math.sqrt(simulation_trials) + 1e-300)
+        largest_z = max(largest_z, float(z))
+        trials += simulation_trials
+
+    holds = worst["ratio"] <= 1 + 1e-12 and lowest >= -1e-15
+    return CheckResult(
+        id="categorical.theorem1",
+        claim=THEOREM1_CLAIM,
+        holds_as_printed=bool(holds),
+        trials=trials,
+        worst_case={
+            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
+                           "p": worst["p"], "q": worst["q"],
+                           "smallest_signed_bias": float(lowest),
+                           "simulation_largest_z": round(largest_z, 3),
+                           "sup_over_distributions_at_this_m": float((1 - 1 / worst["m"]) ** (worst["m"] - 1) / (2 * worst["m"]))},
+            "observed": float(worst["bias"]),
+            "bound": 1 / (2 * worst["m"]),
+            "ratio": float(worst["ratio"]),
+        },
+        summary={
+            "worst_case": (f"largest bias / (1/(2m)) searched: {worst['ratio']:.4g} at m = {worst['m']} "
+                           f"({worst['family']}): E[l_hat] - E[l(h_Gini)] = {worst['bias']:.4g}"
+                           + (" (tight)" if worst["ratio"] >= 1 - 1e-12 else "")),
+            "holds_instead": ("the signed 0 <= E[l_hat] - E[l(h_Gini)] <= 1/(2m) also holds (smallest signed bias "
+                              + ("0 up to rounding" if abs(lowest) < 1e-12 else f"{lowest:.2g}") + ")")
+                             if holds else "see the worst case",
+        },
+        corrected_claim=None if holds else "see parameters",
+    )
+
+
+# ----------------------------------------------------------------------------- Theorems 2 and 4: simulation
+
+
+def simulate_deviations(kind, n_values, m, trials, rng, which):
+    """Simulate ``trials`` training sets from :func:`distribution_family` and return deviations.
+
+    ``which="gini"``: ``estimator_gap`` = |l(h_Gini) - l_hat| (Thm. 2), ``lemma3`` = |l_hat - E l_hat|,
+    ``lemma7`` = |l(h_Gini) - E l(h_Gini)|. ``which="bayes"``: ``deviation`` = |l(h_Bayes) - E l(h_Bayes)|
+    (Thm. 4), with the exact expectation.
+    """
+    p, q = distribution_family(kind, n_values, m, rng)
+    counts, positives = cat.sample_counts(p, q, m, trials, rng)
+    if which == "gini":
+        error = cat.generalization_error(cat.gini_hypothesis(counts, positives), p, q)
+        estimate = cat.gini_error_estimate(counts, positives)
+        return {
+            "estimator_gap": np.abs(error - estimate),
+            "lemma3": np.abs(estimate - cat.expected_gini_estimate_eq14(p, q, m)),
+            "lemma7": np.abs(error - cat.expected_gini_error(p, q, m)),
+        }
+    error = cat.generalization_error(cat.bayes_hypothesis(counts, positives), p, q)
+    return {"deviation": np.abs(error - cat.expected_bayes_error(p, q, m))}
+
+
+THEOREM2_CLAIM = (
+    "Thm. 2: w.p. >= 1-delta, |l(h_Gini) - l_hat| <= O(ln(m/delta) sqrt(ln(1/delta)) / sqrt(m)); the proof's explicit "
+    "bound is 2/m + 12 ln(8m/delta) sqrt(ln(8/delta))/sqrt(2m) + 12 sqrt(ln(4/delta)/(2m))"
+)
+
+
+@register_check("categorical.theorem2", THEOREM2_CLAIM)
+def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
+    """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds."""
+    sizes = [10, 100, 1000, 100000] if quick else [10, 30, 100, 300, 1000, 10000, 100000, 1000000]
+    deltas = [0.05] if quick else [0.05, 0.01]
+    simulations = 300 if quick else 600
+    cap = 1000 if quick else 2000
+    trials = 0
+    worst = {"ratio": -np.inf}
+    lemma_failures = []
+    rate_constants = []
+    for m in sizes:
+        for n_values in _value_counts_for(m, cap):
+            for kind in FAMILIES:
+                deviations = simulate_deviations(kind, n_values, m, simulations, rng, "gini")
+                trials += simulations
+                for delta in deltas:
+                    quantile = float(np.quantile(deviations["estimator_gap"], 1 - delta))
+                    bound = float(cat.theorem2_bound(m, delta))
+                    rate_constants.append(quantile * math.sqrt(m) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
+                    for name, function in (("lemma3", cat.lemma3_bound), ("lemma7", cat.lemma7_bound)):
+                        if np.mean(deviations[name] > function(m, delta)) > delta:
+                            lemma_failures.append((name, m, n_values, kind, delta))
+                    if quantile / bound > worst["ratio"]:
+                        worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m,
+                                     n_values=n_values, family=kind, delta=delta,
+                                     exceed=float(np.mean(deviations["estimator_gap"] > bound)))
+    holds = worst["exceed"] <= worst["delta"] and not lemma_failures
+    smallest_useful_m = first_m_below(lambda m: cat.theorem2_bound(m, 0.05), 1.0)
+    return CheckResult(
+        id="categorical.theorem2",
+        claim=THEOREM2_CLAIM,
+        holds_as_printed=bool(holds),
+        trials=trials,
+        worst_case={
+            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
+                           "delta": worst["delta"], "simulated_training_sets": simulations,
+                           "statistic": "empirical (1-delta)-quantile of |l(h_Gini) - l_hat|",
+                           "largest_rate_constant": round(max(rate_constants), 4),
+                           "explicit_bound_below_1_from_m": smallest_useful_m,
+                           "lemma3_or_lemma7_failures": len(lemma_failures)},
+            "observed": worst["quantile"],
+            "bound": worst["bound"],
+            "ratio": float(worst["ratio"]),
+        },
+        summary={
+            "worst_case": (f"largest (1-delta)-quantile / bound searched: {worst['quantile']:.3g} / "
+                           f"{worst['bound']:.4g} = {worst['ratio']:.3g} (m = {worst['m']}, |V| = {worst['n_values']}, "
+                           f"{worst['family']}, delta = {worst['delta']:g}, {simulations} simulated training sets)"),
+            "holds_instead": f"the proof's explicit bound is below 1 only from m = {smallest_useful_m:.3g}",
+        },
+        corrected_claim=None if holds else f"explicit bounds exceeded in {lemma_failures[:3]}",
+    )
+
+
+def first_m_below(function, level: float) -> int:
+    """The first m on a fine logarithmic grid (1% steps, up to 1e18) with ``function(m) < level``; -1 if none."""
+    grid = np.unique(np.round(np.geomspace(2, 1e18, 4000)).astype(np.int64))
+    values = np.asarray(function(grid.astype(float)))
+    below = np.flatnonzero(values < level)
+    return int(grid[below[0]]) if below.size else -1
+
+
+THEOREM4_CLAIM = (
+    "Thm. 4 (m >= 8): w.p. >= 1-delta, |l(h_Bayes) - E[l(h_Bayes)]| <= O(ln(m/delta) sqrt(ln(1/delta)) / m^(1/6)); "
+    "explicit: Lemma 8 + Lemma 9 + Lemma 12 + Lemma 13 with a union bound (each at delta/5)"
+)
+
+
+@register_check("categorical.theorem4", THEOREM4_CLAIM)
+def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
+    """Empirical (1-delta)-quantiles of |l(h_Bayes) - E l(h_Bayes)| (exact mean) against the bound,
+    and each term A_1..A_4 of Eq. (26) against its own lemma (8, 9, 12, 13)."""
+    sizes = [8, 30, 100, 1000, 10000] if quick else [8, 30, 100, 300, 1000, 10000, 100000]
+    deltas = [0.05] if quick else [0.05, 0.01]
+    simulations = 200 if quick else 600
+    budget = 200_000 if quick else 600_000  # |V| * (m + 1) floats for the exact expectation
+    lemma_bounds = {"A1": (cat.lemma8_bound, 1), "A2": (cat.lemma9_bound, 1),
+                    "A3": (lambda m, d: cat.lemma12_bound(m), 2), "A4": (lambda m, d: cat.lemma13_bound(m), 1)}
+    trials = 0
+    worst = {"ratio": -np.inf}
+    rate_constants = []
+    lemma_worst = {name: 0.0 for name in lemma_bounds}  # largest (1 - allowed)-quantile / lemma bound
+    lemma_failures = []
+    heavy_parts_seen = 0
+    for m in sizes:
+        for n_values in _value_counts_for(m, max(2, budget // (m + 1))):
+            for kind in FAMILIES:
+                p, q = distribution_family(kind, n_values, m, rng)
+                counts, positives = cat.sample_counts(p, q, m, simulations, rng)
+                trials += simulations
+                for delta in deltas:
+                    terms = cat.bayes_error_decomposition(counts, positives, p, q, delta)
+                    heavy_parts_seen += int(terms["n_values_in_part"][2] > 0)
+                    deviation = terms["deviation"]
+                    quantile = float(np.quantile(deviation, 1 - delta))
+                    bound = float(cat.theorem4_bound(m, delta))
+                    rate_constants.append(quantile * m ** (1 / 6) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
+                    for name, (function, multiple) in lemma_bounds.items():
+                        lemma_bound = float(function(m, delta))
+                        lemma_worst[name] = max(lemma_worst[name],
+                                                float(np.quantile(terms[name], 1 - multiple * delta)) / lemma_bound)
+                        if np.mean(terms[name] > lemma_bound) > multiple * delta:
+                            lemma_failures.append((name, m, n_values, kind, delta))
+                    if quantile / bound > worst["ratio"]:
+                        worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m, delta=delta,
+                                     n_values=n_values, family=kind, exceed=float(np.mean(deviation > bound)))
+    holds = worst["exceed"] <= worst["delta"] and not lemma_failures
+    useful_m = first_m_below(lambda m: cat.theorem4_bound(m, 0.05), 1.0)
+    return CheckResult(
+        id="categorical.theorem4",
+        claim=THEOREM4_CLAIM,
+        holds_as_printed=bool(holds),
+        trials=trials,
+        worst_case={
+            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
+                           "delta": worst["delta"], "simulated_training_sets": simulations,
+                           "statistic": "empirical (1-delta)-quantile of |l(h_Bayes) - E l(h_Bayes)|",
+                           "largest_rate_constant": round(max(rate_constants), 4),
+                           "explicit_bound_below_1_from_m": useful_m,
+                           "lemma_terms_worst_quantile_over_bound": {k: round(v, 4) for k, v in lemma_worst.items()},
+                           "settings_with_nonempty_V3": heavy_parts_seen,
+                           "lemma_failures": len(lemma_failures),
+                           "note": "Lemma 11, used by Lemma 12, fails as printed: see categorical.lemma11"},
+            "observed": worst["quantile"],
+            "bound": worst["bound"],
+            "ratio": float(worst["ratio"]),
+        },
+        summary={
+            "worst_case": (f"largest (1-delta)-quantile / bound searched: {worst['quantile']:.3g} / "
+                           f"{worst['bound']:.4g} = {worst['ratio']:.3g} (m = {worst['m']}, |V| = {worst['n_values']}, "
+                           f"{worst['family']}, delta = {worst['delta']:g}, {simulations} simulated training sets)"),
+            "holds_instead": f"the explicit bound is below 1 only from m = {useful_m:.3g}",
+        },
+        corrected_claim=None if holds else f"explicit bounds exceeded: {lemma_failures[:3]}",
+    )
+
+
+# ----------------------------------------------------------------------------- Theorem 3
+
+THEOREM3_CLAIM = (
+    "Thm. 3: E[l(h_Bayes)] = min over symmetric h of E[l(h)], and E[l(h_Bayes)] - l(h_Bayes_inf) <= "
+    "E[M0]/2 + E[M1]/8 + E[M2]/8 + sum_{k=3}^m E[Mk]/sqrt(e k)"
+)
+
+
+def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndarray, np.ndarray]:
+    """``max_q t_k(q)`` and its maximizer for each ``k`` (grid, then bounded Brent refinement).
+
+    ``t_k`` is :func:`tgreedy_lib.categorical.bayes_regret_per_count`. Theorem 3's bound holds
+    for every distribution exactly when ``max_q t_k(q)`` is at most the bound's coefficient of
+    ``E[M_k]``, because both sides are ``sum_v p_v sum_k Pr[c_v = k] (.)``.
+    """
+    k_values = np.asarray(k_values)
+    grid = np.linspace(0.5, 1.0, grid_points)
+    values = cat.bayes_regret_per_count(grid[None, :], k_values[:, None])
+    best = np.argmax(values, axis=1)
+    maxima = values[np.arange(k_values.size), best]
+    arguments = grid[best]
+    step = grid[1] - grid[0]
+    for index, k in enumerate(k_values):
+        low, high = max(0.5, arguments[index] - step), min(1.0, arguments[index] + step)
+        result = minimize_scalar(lambda q: -float(cat.bayes_regret_per_count(q, k)), bounds=(low, high),
+                                 method="bounded", options={"xatol": 1e-12})
+        if -result.fun > maxima[index]:
+            maxima[index], arguments[index] = -result.fun, result.x
+    return maxima, arguments
+
+
+def bias_bound_coefficients(k_values, first_sqrt_index=3):
+    """Thm. 3's coefficient b_k of E[M_k]: 1/2, 1/8, 1/8, then 1/sqrt(e k) from ``first_sqrt_index`` on."""
+    k_values = np.asarray(k_values, dtype=float)
+    coefficients = np.where(k_values == 0, 0.5, np.where(k_values <= 2, 1 / 8, 0.0))
+    with np.errstate(divide="ignore"):
+        coefficients = coefficients + np.where(k_values >= first_sqrt_index, 1 / np.sqrt(math.e * k_values), 0.0)
+    return coefficients
+
+
+def random_symmetric_table(m, rng):
+    """A random symmetric rule table: f(k, i) ~ U(0, 1) for i < k/2, f(k, k-i) = 1 - f(k, i), ties 1/2."""
+    table = cat.bayes_rule_table(m).copy()
+    for k in range(1, m + 1):
+        for i in range(0, (k + 1) // 2):
+            if 2 * i < k:
+                value = rng.uniform()
+                table[k, i], table[k, k - i] = value, 1 - value
+    return table
+
+
+def _optimality_certificate(p, q, m):
+    """Coefficients d(k, i), i < k/2, with E[l(h_f)] = const + sum d(k, i) f(k, i) over symmetric f.
+
+    All d >= 0 means f(k, i) = 0 for minority counts (h_Bayes) minimizes E[l] over H_S.
+    """
+    k = np.arange(m + 1)
+    pmf = cat.count_probabilities(p, m)  # (V, k)
+    from scipy.stats import binom
+
+    label_pmf = binom.pmf(k[None, None, :], k[None, :, None], q[:, None, None])  # (V, k, i)
+    mirrored = binom.pmf(k[None, :, None] - k[None, None, :], k[None, :, None], q[:, None, None])
+    weights = (p * (1 - 2 * q))[:, None, None] * pmf[:, :, None]
+    d = np.sum(weights * (label_pmf - mirrored), axis=0)
+    minority = 2 * k[None, :] < k[:, None]
+    return d[minority]
+
+
+@register_check("categorical.theorem3", THEOREM3_CLAIM)
+def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
+    """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search)."""
+    trials = 0
+    # --- part 1: optimality of h_Bayes among symmetric hypotheses
+    optimality_gap = np.inf  # min over tried rules of E[l(h)] - E[l(h_Bayes)]
+    certificate_min = np.inf
+    for _ in range(15 if quick else 80):
+        m = int(rng.integers(1, 13 if quick else 25))
+        n_values = int(rng.integers(1, 7))
+        p = rng.dirichlet(np.ones(n_values))
+        q = rng.uniform(0, 1, n_values)
+        bayes = cat.expected_bayes_error(p, q, m)
+        # the rule displayed at the end of the proof's first part (1 for minority counts): the worst one
+        proof_display_rule = cat.symmetric_rule_table(lambda k, i: 0.5 - 0.5 * np.sign(2 * i - k), m)
+        rules = [cat.gini_rule_table(m), cat.smoothed_rule_table(m, 0.5), cat.smoothed_rule_table(m, 2.0),
+                 proof_display_rule]
+        rules += [random_symmetric_table(m, rng) for _ in range(3 if quick else 10)]
+        for table in rules:
+            optimality_gap = min(optimality_gap, cat.expected_symmetric_error(p, q, m, table) - bayes)
+            trials += 1
+        certificate_min = min(certificate_min, float(_optimality_certificate(p, q, m).min(initial=0.0)))
+    optimal = optimality_gap >= -1e-12 and certificate_min >= -1e-15
+
+    # --- part 2a: the per-count reduction, for k = 0 .. K
+    K = 200 if quick else 600
+    ks = np.arange(K + 1)
+    maxima, arguments = per_count_regret_maximum(ks, 801 if quick else 1201)
+    printed = bias_bound_coefficients(ks, 3)
+    per_count_ratio = maxima / printed
+    trials += ks.size
+
+    # --- part 2b: direct search over distributions (random, families, Nelder-Mead)
+    worst = {"ratio": -np.inf}
+
+    def consider(p, q, m, label, exact_p=None, exact_q=None):
+        nonlocal trials
+        trials += 1
+        bias = cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)
+        bound = cat.bayes_bias_bound(p, m, 3)
+        # a later case must beat the worst by more than rounding (1e-12): an exact tight case found first stays
+        if bias / bound > worst["ratio"] + 1e-12:
+            worst.update(ratio=bias / bound, bias=bias, bound=bound, m=m, family=label,
+                         n_values=len(p), p=_exact_list(p if exact_p is None else exact_p),
+                         q=_exact_list(q if exact_q is None else exact_q))
+
+    sizes = [1, 2, 3, 4, 6, 10, 20] if quick else [1, 2, 3, 4, 6, 10, 20, 50]
+    for m in sizes:
+        for q_value in (Fraction(1), Fraction(3, 4), float(arguments[min(m, K)])):
+            consider(np.full(50 * m, 1 / (50 * m)), np.full(50 * m, float(q_value)), m,
+                     f"uniform over 50m values, q={float(q_value):.4g}")
+            consider(np.array([1.0]), np.array([float(q_value)]), m, f"one value, q={float(q_value):.4g}",
+                     exact_p=[Fraction(1)], exact_q=[q_value])
+        n_values = 4
+        def negative_ratio(z, m=m, n_values=n_values):
+            p = np.exp(z[:n_values] - z[:n_values].max())
+            p /= p.sum()
+            q = 1 / (1 + np.exp(-z[n_values:]))
+            return -(cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)) / cat.bayes_bias_bound(p, m, 3)
+        for _ in range(1 if quick else 2):
+            result = minimize(negative_ratio, rng.normal(size=2 * n_values), method="Nelder-Mead",
+                              options={"maxiter": 150 if quick else 600})
+            z = result.x
+            p = np.exp(z[:n_values] - z[:n_values].max())
+            consider(p / p.sum(), 1 / (1 + np.exp(-z[n_values:])), m, "Nelder-Mead over (p, q), |V| = 4")
+
+    bound_holds = per_count_ratio.max() <= 1 + 1e-9 and worst["ratio"] <= 1 + 1e-9
+    holds = optimal and bound_holds
+    worst_k = int(np.argmax(per_count_ratio))
+    # the proof's inequality step replaces Pr[q_hat < 1/2] + Pr[q_hat = 1/2]/2 by Pr[q_hat <= 1/2]:
+    weak_k2 = minimize_scalar(lambda q: -(2 * q - 1) * (1 - q * q), bounds=(0.5, 1), method="bounded")
+    return CheckResult(
+        id="categorical.theorem3",
+        claim=THEOREM3_CLAIM,
+        holds_as_printed=bool(holds),
+        trials=trials,
+        worst_case={
+            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
+                           "p": worst["p"], "q": worst["q"],
+                           "tolerance": "ratio <= 1 + 1e-9 (equality cases differ from the bound by rounding)",
+                           "optimality_smallest_gap": float(optimality_gap),
+                           "optimality_certificate_min": float(certificate_min),
+                           "per_count_worst_k": worst_k,
+                           "per_count_worst_ratio": float(per_count_ratio[worst_k]),
+                           "max_q_t1": float(maxima[1]), "max_q_t2": float(maxima[2]),
+                           "max_q_t3_times_sqrt_3e": float(maxima[3] * math.sqrt(3 * math.e)),
+                           "proof_step_k2_with_Pr_le_half": float(-weak_k2.fun)},
+            "observed": float(worst["bias"]),
+            "bound": float(worst["bound"]),
+            "ratio": float(worst["ratio"]),
+        },
+        summary={
+            "worst_case": (f"largest bias / bound searched: {worst['bias']:.4g} / {worst['bound']:.4g} = "
+                           f"{worst['ratio']:.4g} ({worst['family']}, m = {worst['m']})"
+                           + (" (tight)" if worst["ratio"] >= 1 - 1e-9 else "")
+                           + f"; per count k, max_q t_k / b_k is largest at k = {worst_k}: "
+                           f"{float(per_count_ratio[worst_k]):.4g}"),
+            "holds_instead": "the proof's displayed optimal rule has 0 and 1 swapped"
+                             if holds else "see the worst case",
+        },
+        corrected_claim=None if holds else "see parameters",
+    )
+
+
+# ----------------------------------------------------------------------------- Lemma 11
+
+LEMMA11_CLAIM = (
+    "Lemma 11: for q >= 1/2 and delta in (0, e^-1/2], w.p. >= 1-delta |f(Z) - E f| <= sqrt(2 ln(1/delta) / (e k))"
+)
+
+
+#: The exact grid of delta searched for Lemma 11: its whole range (0, e^-1/2] down to 1e-4.
+LEMMA11_DELTAS = ("exp(-1/2)", "0.5", "0.2", "0.1", "0.05", "0.02", "0.01", "0.005", "0.002", "0.001",
+                  "0.0005", "0.0002", "0.0001")
+#: Large k searched with q = 1/2 + j / (2 M), M = 10 round(sqrt(k)), j = 1..80 (so (2q - 1) sqrt(k) ~ j/10).
+LEMMA11_LARGE_K = (2000, 5000, 10_000, 100_000, 1_000_000)
+#: Cases the README quotes besides the worst one: (k, q, delta); q = 291/500 = 0.582 is the README's old
+#: example (the lemma holds there) and 349/600 the grid point it was rounded from.
+LEMMA11_QUOTED = ((200, Fraction(3, 5), "0.0001"), (1000, Fraction(11, 20), "0.0001"),
+                  (511, Fraction(291, 500), "0.0001"), (511, Fraction(349, 600), "0.0001"))
+
+
+def _delta_value(text: str) -> float:
+    return math.exp(-0.5) if text == "exp(-1/2)" else float(text)
+
+
+def lemma11_failure_probability(k, q, delta):
+    """Exact ``Pr[|f(Z) - E f| > sqrt(2 ln(1/delta) / (e k))]`` in Lemma 11, with the deviation levels.
+
+    ``Z_1..Z_k`` i.i.d. Bernoulli(q), ``q >= 1/2``; ``f`` is ``1 - q``, ``q`` or ``1/2`` as the
+    majority is 1, 0 or tied, with probabilities ``alpha = Pr[S > k/2]`` (``binom.sf``),
+    ``beta = Pr[S < k/2]`` (``binom.cdf``) and ``gamma = Pr[S = k/2]`` (``binom.pmf``), each
+    from its own tail so that none loses precision by a subtraction. The deviations are
+    ``(2q-1)(beta + gamma/2)``, ``(2q-1)(alpha + gamma/2)`` and ``(2q-1)|alpha - beta|/2``
+    (the paper's proof prints the last without the 1/2, which only overstates it).
+    Broadcasts over ``k``, ``q`` and ``delta``.
+
+    Returns
+    -------
+    probability : ndarray
+        The failure probability; Lemma 11 claims it is at most ``delta``.
+    closest : ndarray
+        ``min |deviation / bound - 1|`` over the three outcomes with positive probability:
+        how far the comparison is from a tie (a tie would make the verdict a rounding matter).
+    """
+    k, q = np.broadcast_arrays(np.asarray(k, dtype=np.int64), np.asarray(q, dtype=float))
+    delta = np.asarray(delta, dtype=float)
+    if np.any(q < 0.5) or np.any(q > 1):
+        raise ValueError("Lemma 11 assumes q in [1/2, 1]")
+    if np.any(k < 1):
+        raise ValueError("Lemma 11 needs k >= 1 variables")
+    if np.any(~(delta > 0)) or np.any(delta >= 1):
+        raise ValueError("delta must lie in (0, 1)")
+    alpha = binom.sf(k // 2, k, q)  # once per (k, q), then compared at every delta
+    beta = binom.cdf((k - 1) // 2, k, q)
+    gamma = np.where(k % 2 == 0, binom.pmf(k // 2, k, q), 0.0)
+    width = 2 * q - 1
+    deviations = np.stack([width * (beta + gamma / 2), width * (alpha + gamma / 2), width * np.abs(alpha - beta) / 2])
+    probabilities = np.stack([alpha, beta, gamma])
+    bound = cat.lemma11_bound(k, delta)
+    probability = np.sum(np.where(deviations > bound, probabilities, 0.0), axis=0)
+    closeness = np.where(probabilities > 0, np.abs(deviations / bound - 1), np.inf).min(axis=0)
+    return probability, closeness
+
+
+@register_check("categorical.lemma11", LEMMA11_CLAIM)
+def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
+    """Exact failure probabilities of Lemma 11 over rational q, k and an exact delta grid.
+
+    The searched cases are every ``k = 1..K`` with ``q = 1/2 + j/(2N)``, ``j = 0..N``
+    (K, N = 150, 100 quick; 1000, 300 full), and the large ``k`` of :data:`LEMMA11_LARGE_K`
+    with ``q`` near 1/2 on the scale ``1/sqrt(k)``, each at every delta of
+    :data:`LEMMA11_DELTAS`. The worst case is the largest ``Pr / delta``, and it grows as
+    delta falls (``worst_ratio_by_delta``): with ``2q - 1`` just above the bound
+    ``sqrt(2 ln(1/delta)/(e k))``, a wrong majority costs more than the bound and, for large k,
+    has a probability near the normal tail at ``sqrt(2 ln(1/delta)/e)``, which is of order
+    ``delta^(1/e)`` (up to a factor polynomial in ``ln(1/delta)``), far above delta.
+    """
+    top_k, steps = (150, 100) if quick else (1000, 300)
+    k_parts, q_parts = [], []
+    ks = np.arange(1, top_k + 1)
+    js = np.arange(0, steps + 1)
+    k_parts.append(np.repeat(ks, js.size))
+    q_parts.append([Fraction(steps + int(j), 2 * steps) for j in js] * ks.size)
+    for k in LEMMA11_LARGE_K:
+        m_scale = 10 * int(round(math.sqrt(k)))
+        k_parts.append(np.full(80, k))
+        q_parts.append([Fraction(m_scale + j, 2 * m_scale) for j in range(1, 81)])
+    k_all = np.concatenate(k_parts)
+    q_exact = [q for part in q_parts for q in part]
+    q_all = np.array([float(q) for q in q_exact])
+    deltas = np.array([_delta_value(d) for d in LEMMA11_DELTAS])
+    probability, closeness = lemma11_failure_probability(k_all[:, None], q_all[:, None], deltas[None, :])
+    ratio = probability / deltas[None, :]
+    row, column = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+    holds = bool(ratio.max() <= 1.0)
+    corrected_probability, _ = lemma11_failure_probability(k_all[:, None], q_all[:, None], deltas[None, :] ** math.e)
+    # the corrected bound sqrt(2 ln(1/delta)/k) is the printed one at delta' = delta^e
+    corrected_ratio = float((corrected_probability / deltas[None, :]).max())
+
+    def case(k, q, delta_text, label):
+        delta = _delta_value(delta_text)
+        pr, close = lemma11_failure_probability(k, float(q), delta)
+        return {"label": label, "parameters": {"k": int(k), "q": q, "delta": delta_text},
+                "observed": float(pr), "bound": delta, "ratio": float(pr) / delta,
+                "deviation_over_bound_closest_to_1": 1.0 + float(close) if np.isfinite(close) else None}
+
+    worst_k, worst_q, worst_delta = int(k_all[row]), q_exact[row], LEMMA11_DELTAS[column]
+    worst = case(worst_k, worst_q, worst_delta, "largest Pr/delta searched")
+    cases = [case(k, q, d, "quoted") for k, q, d in LEMMA11_QUOTED]
+    big = k_all == LEMMA11_LARGE_K[-1]
+    best_big = int(np.flatnonzero(big)[np.argmax(ratio[big, -1])])
+    cases.append(case(int(k_all[best_big]), q_exact[best_big], LEMMA11_DELTAS[-1], f"largest Pr/delta at k = {LEMMA11_LARGE_K[-1]}"))
+    by_delta = {d: float(ratio[:, i].max()) for i, d in enumerate(LEMMA11_DELTAS)}
+    fraction_failing = float(np.mean(ratio > 1.0))
+
+    def short(c):
+        p = c["parameters"]
+        q = p["q"]
+        return (f"k = {p['k']:,}, q = {q.numerator}/{q.denominator}, delta = {float(p['delta']):g}: "
+                f"Pr = {c['observed']:.4g} = {c['ratio']:.3g} delta")
+
+    clear = [c for c in cases if c["ratio"] > 2]
+    held = [c for c in cases if c["ratio"] <= 1]
+    summary_worst = (
+        f"largest Pr/delta searched: {short(worst)}; also {'; '.join(short(c) for c in clear)}"
+        + (f"; the old example {'; '.join(short(c) for c in held)} holds" if held else "")
+        + f"; the largest ratio grows as delta falls ({by_delta[LEMMA11_DELTAS[5]]:.3g} at delta = "
+        f"{float(LEMMA11_DELTAS[5]):g}, {by_delta[LEMMA11_DELTAS[-1]]:.3g} at {float(LEMMA11_DELTAS[-1]):g})"
+    )
+    return CheckResult(
+        id="categorical.lemma11",
+        claim=LEMMA11_CLAIM,
+        holds_as_printed=holds,
+        trials=int(ratio.size),
+        worst_case={
+            "parameters": {"k": worst_k, "q": worst_q, "delta": worst_delta,
+                           "deviation_over_bound_closest_to_1": worst["deviation_over_bound_closest_to_1"],
+                           "statistic": "exact Pr[|f(Z) - E f| > sqrt(2 ln(1/delta) / (e k))]",
+                           "fraction_of_search_failing": fraction_failing,
+                           "worst_ratio_by_delta": by_delta,
+                           "corrected_bound_largest_ratio": corrected_ratio},
+            "observed": worst["observed"],
+            "bound": worst["bound"],
+            "ratio": worst["ratio"],
+        },
+        cases=cases,
+        summary={
+            "worst_case": summary_worst,
+            "holds_instead": "sqrt(2 ln(1/delta) / k), without the 1/e "
+                             f"(largest Pr/delta on the same search {corrected_ratio:.3g}); Lemma 12 and Theorem 4 survive",
+        },
+        corrected_claim=None if holds else (
+            "w.p. >= 1-delta, |f(Z) - E f| <= sqrt(2 ln(1/delta) / k) (no factor 1/e): the proof's first case "
+            "2q-1 <= sqrt(2 ln(1/delta)/k) only gives this; Lemma 12 still follows, its proof has a factor "
+            "sqrt(e) to spare" + ("" if corrected_ratio <= 1 else " [corrected bound ALSO fails on the search]")
+        ),
+    )
+
+
+def estimator_bounded_difference(m: int, n_values: int) -> float:
+    """``max |l_hat(S) - l_hat(S')|`` over every sample S of size m on ``n_values`` values and every S'
+    that replaces one example of S (brute force; McDiarmid's constant in Lemma 3 is 12/m).
+
+    Samples are enumerated as multisets (the estimator ignores order); keep ``m`` and
+    ``n_values`` small (m = 6 on three values is 462 samples x 36 replacements).
+    """
+    import itertools
+
+    examples = [(v, label) for v in range(int(n_values)) for label in (0, 1)]
+    largest = 0.0
+    for sample in itertools.combinations_with_replacement(range(len(examples)), int(m)):
+        x = np.array([examples[j][0] for j in sample])
+        y = np.array([examples[j][1] for j in sample])
+        counts, positives = cat.count_table(x, y, n_values)
+        base = float(cat.gini_error_estimate(counts, positives))
+        for i in range(int(m)):
+            for value, label in examples:
+                moved_counts, moved_positives = counts.copy(), positives.copy()
+                moved_counts[x[i]] -= 1
+                moved_positives[x[i]] -= y[i]
+                moved_counts[value] += 1
+                moved_positives[value] += label
+                largest = max(largest, abs(float(cat.gini_error_estimate(moved_counts, moved_positives)) - base))
+    return largest
