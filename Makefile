@@ -1,13 +1,17 @@
-# Two commands on a fresh machine (Python 3.11 + pip):
-#   make reproduce   install into .venv, execute every notebook, write figures and results
+# On a fresh machine (Python 3.11 + pip):
+#   make lab         install what is missing, open the collection in JupyterLab at notebook 00
+#   make reproduce   install into .venv, run the experiments, execute every notebook and build the book,
+#                    all under results/ (the committed notebooks are left as they are)
 #   make test        install what is missing, run pytest unit tests and nbval over every notebook
+#   make book        the static website of the committed notebooks, in results/book
+#   make notebooks   (maintainers) re-execute the committed notebooks in place
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 RESULTS ?= results
 
-.PHONY: install test reproduce verify benchmark assignments grade clean
+.PHONY: install lab book notebooks test reproduce verify benchmark assignments grade clean
 
 install: $(STAMP)
 
@@ -22,9 +26,25 @@ $(STAMP): pyproject.toml requirements.lock
 test: $(STAMP)
 	$(PY) -m pytest --nbval-lax -p no:cacheprovider tests notebooks
 
+# JupyterLab on this machine only (127.0.0.1), at the first notebook; LAB_ARGS=--no-browser to open it yourself.
+LAB_ARGS ?=
+lab: $(STAMP)
+	$(PY) -m jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=. $(if $(filter 0,$(shell id -u)),--allow-root) \
+		$(LAB_ARGS) notebooks/00_start_here.ipynb
+
+# The committed notebooks as a website (book/build.py; MathJax and the widget manager come from npm once).
+book: $(STAMP)
+	$(PY) book/build.py --notebooks notebooks --out $(RESULTS)/book
+
+# Everything goes under $(RESULTS): results, executed copies of the notebooks, and the book made of them.
 reproduce: $(STAMP)
 	$(PY) -m tgreedy_lib reproduce --out $(RESULTS)
-	$(PY) -m tgreedy_lib execute-notebooks
+	$(PY) -m tgreedy_lib execute-notebooks --out $(RESULTS)/notebooks
+	$(PY) book/build.py --notebooks $(RESULTS)/notebooks --out $(RESULTS)/book --claims $(RESULTS)/claims.md
+
+# Maintainers: re-execute the committed notebooks in place (their outputs are what the book shows).
+notebooks: $(STAMP)
+	$(PY) -m tgreedy_lib execute-notebooks --in-place
 
 verify: $(STAMP)
 	$(PY) -m tgreedy_lib verify --json results/verify.json --readme README.md

@@ -24,10 +24,12 @@ import pytest
 
 from tgreedy_lib.course import assignments as A
 
-SOURCES = A.source_paths()
+ASSIGNMENTS_DIR = A.find_assignments_dir(pathlib.Path(__file__).resolve().parent.parent)
+SOURCE_DIR = ASSIGNMENTS_DIR / "source"
+SOURCES = A.source_paths(SOURCE_DIR)
 NAMES = [p.stem for p in SOURCES]
-STUDENT_DIR = A.ASSIGNMENTS_DIR / "student"
-GRADER_DIR = A.ASSIGNMENTS_DIR / "autograder"
+STUDENT_DIR = ASSIGNMENTS_DIR / "student"
+GRADER_DIR = ASSIGNMENTS_DIR / "autograder"
 
 
 def answer_cells(nb: dict) -> list[dict]:
@@ -57,7 +59,7 @@ def test_every_assignment_has_sources_student_and_grader_files():
         questions = A._question_points(GRADER_DIR / name)
         assert len(questions) >= 2, f"{name}: at least two graded questions"
         nb = json.loads((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))
-        assert len(answer_cells(nb)) == len(reference_answers(A.SOURCE_DIR / f"{name}.ipynb"))
+        assert len(answer_cells(nb)) == len(reference_answers(SOURCE_DIR / f"{name}.ipynb"))
         # student versions: no solutions, no hidden tests, no outputs
         text = json.dumps(nb)
         assert "# SOLUTION" not in text and "BEGIN SOLUTION" not in text and "hidden=True" not in text
@@ -70,7 +72,7 @@ def regenerated():
     with tempfile.TemporaryDirectory(prefix="assignments-regenerated-") as tmp:
         out = pathlib.Path(tmp)
         # run_tests=True: otter executes each instructor notebook and raises unless every test passes
-        stems = A.generate(out_dir=out, run_tests=True, jobs=2)
+        stems = A.generate(SOURCE_DIR, out, run_tests=True, jobs=2)
         yield out, stems
 
 
@@ -81,7 +83,7 @@ def test_instructor_versions_pass_all_their_checks(regenerated):
 
 def test_generated_versions_are_up_to_date(regenerated):
     out, _ = regenerated
-    problems = A.compare_trees(out, A.ASSIGNMENTS_DIR)
+    problems = A.compare_trees(out, ASSIGNMENTS_DIR)
     assert not problems, "run `python -m tgreedy_lib assignments generate`:\n" + "\n".join(problems)
 
 
@@ -122,7 +124,7 @@ def _write_submission(student_nb: dict, answers: list, path: pathlib.Path) -> No
 def test_grade_command_writes_scores_per_student_and_question(tmp_path):
     name = "00_start_here"
     student_nb = json.loads((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))
-    solutions = reference_answers(A.SOURCE_DIR / f"{name}.ipynb")
+    solutions = reference_answers(SOURCE_DIR / f"{name}.ipynb")
     assert len(solutions) >= 3
     subs = tmp_path / "submissions"
     _write_submission(student_nb, solutions, subs / "alice" / f"{name}.ipynb")                     # correct
@@ -177,8 +179,8 @@ def test_grade_reports_unreadable_and_unknown_notebooks(tmp_path):
 def test_compare_trees_ignores_volatile_metadata_and_finds_changes(tmp_path):
     copy = tmp_path / "copy"
     for sub in ("student", "autograder"):
-        shutil.copytree(A.ASSIGNMENTS_DIR / sub, copy / sub)
-    assert A.compare_trees(A.ASSIGNMENTS_DIR, copy) == []
+        shutil.copytree(ASSIGNMENTS_DIR / sub, copy / sub)
+    assert A.compare_trees(ASSIGNMENTS_DIR, copy) == []
     path = copy / "student" / "00_start_here.ipynb"
     nb = json.loads(path.read_text(encoding="utf-8"))
     for i, cell in enumerate(nb["cells"]):  # what running and saving in Jupyter changes
@@ -189,13 +191,32 @@ def test_compare_trees_ignores_volatile_metadata_and_finds_changes(tmp_path):
             cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "x\n"}]
     nb["metadata"]["language_info"]["version"] = "3.99"
     path.write_text(json.dumps(nb), encoding="utf-8")
-    assert A.compare_trees(A.ASSIGNMENTS_DIR, copy) == []
+    assert A.compare_trees(ASSIGNMENTS_DIR, copy) == []
     answer_cells(nb)[0]["source"] = "regret = 'leaked'"
     path.write_text(json.dumps(nb), encoding="utf-8")
     test_file = next((copy / "autograder" / "00_start_here" / "tests").glob("*.py"))
     test_file.write_text(test_file.read_text() + "\n# edited\n")
     (copy / "student" / "99_removed.ipynb").write_text("{}")
-    problems = A.compare_trees(A.ASSIGNMENTS_DIR, copy)
+    problems = A.compare_trees(ASSIGNMENTS_DIR, copy)
     assert "out of date: student/00_start_here.ipynb" in problems
     assert f"out of date: {test_file.relative_to(copy).as_posix()}" in problems
     assert "not generated from any source (stale?): student/99_removed.ipynb" in problems
+
+
+def test_course_folders_are_found_from_the_current_directory_not_from_the_package(tmp_path, monkeypatch, capsys):
+    from tgreedy_lib.course import notebooks
+
+    root = ASSIGNMENTS_DIR.parent
+    assert A.find_assignments_dir(root / "notebooks") == ASSIGNMENTS_DIR
+    assert A.find_assignments_dir(SOURCE_DIR) == ASSIGNMENTS_DIR
+    assert notebooks.find_notebook_dir(root) == root / "notebooks"
+    monkeypatch.chdir(root / "assignments" / "student")
+    assert A.source_paths() == SOURCES and notebooks.notebook_paths()[0].name.startswith("00_")
+    monkeypatch.chdir(tmp_path)  # outside the course: a clear error naming the fix
+    with pytest.raises(FileNotFoundError, match=r"assignments/source/ folder in .* \(--source and --out"):
+        A.find_assignments_dir()
+    with pytest.raises(FileNotFoundError, match="--notebooks DIR"):
+        notebooks.notebook_paths()
+    assert A.main(["check"]) == 2
+    assert "run the command inside the course repository" in capsys.readouterr().err
+    assert notebooks.main([]) == 2

@@ -15,7 +15,6 @@ import pytest
 from scipy.stats import binom
 
 from tgreedy_lib import categorical as cat
-from tgreedy_lib.verify import categorical as checks
 from tgreedy_lib import verify
 
 
@@ -210,12 +209,12 @@ def test_estimator_bounded_difference_is_five_halves_over_m():
                 x2[i], y2[i] = value, label
                 largest = max(largest, abs(cat.gini_error_estimate_pairs(x2, y2) - base))
     assert largest == pytest.approx(2.5 / m, abs=1e-12)
-    assert checks.estimator_bounded_difference(m, n_values) == pytest.approx(2.5 / m, abs=1e-12)
+    assert cat.estimator_bounded_difference(m, n_values) == pytest.approx(2.5 / m, abs=1e-12)
     assert largest < 12 / m
 
 
 def test_theorem3_constants_one_eighth():
-    maxima, arguments = checks.per_count_regret_maximum(np.array([0, 1, 2, 3]))
+    maxima, arguments = cat.per_count_regret_maximum(np.array([0, 1, 2, 3]))
     np.testing.assert_allclose(maxima[:3], [0.5, 1 / 8, 1 / 8], atol=1e-10)
     np.testing.assert_allclose(arguments[1:3], [0.75, 0.75], atol=1e-5)
     assert maxima[3] < 1 / math.sqrt(3 * math.e)

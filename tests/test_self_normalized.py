@@ -131,3 +131,19 @@ def test_dominant_magnitude_violates_printed_bound_for_every_n():
     for n in range(1, 51):
         excess, atom, tail = sn.worst_excess_discrete(*sn.dominant_magnitude_atoms(n, 1e-3))
         assert excess > 0.3, n
+
+
+def test_theorem2_excess_grid_is_the_worst_case_bound_minus_the_printed_one():
+    table = sn.theorem2_excess(range(1, 4), t=[0.5, 2.0, 8.0])
+    assert table["excess"].shape == (3, 3)
+    # n = 1: the ratio is identically 1, so Pr[ratio > t] = 1 for t < 1 and the printed bound fails there
+    np.testing.assert_allclose(table["excess"][0, 0], 1 - np.exp(-0.25))
+    for i, n in enumerate(table["n"]):
+        np.testing.assert_allclose(table["excess"][i], sn.worst_case_tail_lower_bound(int(n), table["t"]) - np.exp(-table["t"] / 2))
+
+
+def test_tail_curves_default_grid_and_order():
+    curves = sn.tail_curves(3, distributions=("gaussian", "rademacher"))
+    assert list(curves) == ["n", "t", "printed", "proof", "gaussian", "rademacher"]
+    assert curves["t"].size == 400 and curves["t"][0] == 0.02 and curves["t"][-1] == 6.0
+    np.testing.assert_allclose(curves["rademacher"], sn.rademacher_tail(3, curves["t"]))

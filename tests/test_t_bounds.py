@@ -149,3 +149,22 @@ def test_the_one_t_statistic_takes_its_limits_where_sigma_is_zero():
         t_statistic(np.ones((1, 3)))
     with pytest.raises(ValueError, match="at least two domains"):
         t_statistic(np.ones((3, 1)), axis=1)
+
+
+def test_coverage_curves_are_the_exact_coverage_of_the_papers_width():
+    f = np.array([1.0, 10.0, 1000.0])
+    curves = tb.coverage_curves(8, 0.05, f, rng=np.random.default_rng(0), n_trials=2000)
+    c = tb.paper_factor(f, 0.05)
+    expected = tb.coverage_independent(tb.failure_probability_exact("gaussian", 8, c), f)
+    np.testing.assert_allclose(curves["exact"]["gaussian"], expected)
+    assert set(curves["monte_carlo"]) == {"cauchy"} and np.all(np.diff(curves["exact"]["rademacher"]) <= 1e-12)
+    assert curves["max_features"] == pytest.approx(float(tb.max_features(8, 0.05)))
+    with pytest.raises(ValueError, match="rng"):
+        tb.coverage_curves(8, 0.05, f)
+
+
+def test_corollary_failure_curves_show_the_printed_factor_failing_at_small_delta():
+    curves = tb.corollary_failure_curves([1e-4, 0.05], p_values=(1,))
+    # the README's worst case: p = q = 1, delta = 1e-4 fails with probability ~23 delta; the proof's factor holds
+    assert curves["printed"][1][0] > 10 * 1e-4
+    assert np.all(curves["proof"][1] <= np.array([1e-4, 0.05]))

@@ -1,4 +1,4 @@
-"""Command line: ``python -m tgreedy_lib {verify,reproduce,execute-notebooks,assignments,grade,download} ...``."""
+"""Command line: ``python -m tgreedy_lib {verify,reproduce,compare,execute-notebooks,assignments,grade,download} ...``."""
 from __future__ import annotations
 
 import importlib
@@ -7,9 +7,11 @@ import sys
 COMMANDS = {
     "verify": ("tgreedy_lib.verify", "numerical checks of the papers' theorems"),
     "reproduce": ("tgreedy_lib.experiments", "the paper's experiments: figures and JSON results"),
-    "execute-notebooks": ("tgreedy_lib.course.notebooks", "execute every notebook in place, top to bottom"),
+    "execute-notebooks": ("tgreedy_lib.course.notebooks",
+                          "execute every notebook into results/notebooks (--in-place: the committed ones)"),
     "assignments": ("tgreedy_lib.course.assignments", "course assignments: generate student versions, check they are up to date"),
     "grade": ("tgreedy_lib.course.assignments", "grade a folder of submitted assignment notebooks into a CSV table"),
+    "compare": ("tgreedy_lib.experiments.compare", "stopping rules against the oracle, and baselines: JSON and Markdown tables"),
     "download": ("tgreedy_lib.datasets", "fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified"),
 }
 

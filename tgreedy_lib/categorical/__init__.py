@@ -31,7 +31,10 @@ What is here
   and of any symmetric hypothesis (Thm. 3), E[M_k]; the explicit constants of the proofs of
   Theorems 2 and 4 (Lemmas 3, 7-9, 11-13), so that they can be compared with simulations
   (section 4).
-* :mod:`.populations`: simulated populations, the SSN example (section 1, notebook 01).
+* :mod:`.populations`: simulated populations, the SSN example (section 1, notebook 01), and the
+  families of distributions whose simulated training sets test Theorems 2 and 4 (notebook 02).
+* :mod:`.theory` also holds the numerical searches of Theorem 3 (the per-count maximum of the
+  majority vote's excess error) and Lemma 3 (the estimator's bounded difference).
 
 Every public name is importable from this package (``from tgreedy_lib import categorical as cat``).
 """
@@ -90,12 +93,20 @@ from .theory import (
     lemma13_bound,
     theorem4_bound,
     bayes_error_decomposition,
+    first_m_below,
+    per_count_regret_maximum,
+    bias_bound_coefficients,
+    random_symmetric_table,
+    estimator_bounded_difference,
 )
 from .populations import (
     CategoricalPopulation,
     ssn_population,
     flag_versus_code_population,
     ranking_study,
+    FAMILIES,
+    distribution_family,
+    simulate_deviations,
 )
 
 __all__ = [
@@ -149,4 +160,12 @@ __all__ = [
     "flag_versus_code_population",
     "ranking_study",
     "bayes_error_decomposition",
+    "first_m_below",
+    "per_count_regret_maximum",
+    "bias_bound_coefficients",
+    "random_symmetric_table",
+    "estimator_bounded_difference",
+    "FAMILIES",
+    "distribution_family",
+    "simulate_deviations",
 ]

@@ -22,6 +22,17 @@ def _check_labels(y, name: str = "y") -> np.ndarray:
     return check_labels(y, name).astype(np.int64)
 
 
+def _check_feature_labels(x, y) -> tuple[np.ndarray, np.ndarray]:
+    """One feature's values ``x`` and the 0/1 labels ``y`` of the same examples, both 1-D."""
+    y = _check_labels(y)
+    x = np.asarray(x)
+    if x.ndim != 1:
+        raise ValueError(f"x must be one-dimensional, got shape {x.shape}")
+    if x.shape != y.shape:
+        raise ValueError(f"x and y have different lengths: {x.size} vs {y.size}")
+    return x, y
+
+
 def _check_counts(counts, positive_counts) -> tuple[np.ndarray, np.ndarray]:
     """Counts ``c_v`` and ``c_v^+`` as int arrays of one shape with 0 <= c^+ <= c."""
     c = np.asarray(counts)
@@ -92,13 +103,24 @@ def count_table(x, y, n_values: int | None = None) -> tuple[np.ndarray, np.ndarr
     Returns
     -------
     counts, positive_counts : int arrays of shape (n_values,)
+
+    See Also
+    --------
+    count_tables : Every column of a table at once.
+    estimated_probabilities : ``p_hat_v`` and ``q_hat_v`` from the counts.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib import categorical as cat
+    >>> cat.count_table([0, 0, 1, 2, 2, 2], [1, 0, 1, 0, 0, 1])
+    (array([2, 1, 3]), array([1, 1, 1]))
     """
-    y = _check_labels(y)
-    x = np.asarray(x)
-    if x.ndim != 1:
-        raise ValueError(f"x must be one-dimensional, got shape {x.shape}")
-    if x.shape != y.shape:
-        raise ValueError(f"x and y have different lengths: {x.size} vs {y.size}")
+    x, y = _check_feature_labels(x, y)
     if x.dtype.kind not in "iu":
         raise ValueError(f"x must hold integer value codes 0..|V|-1, got dtype {x.dtype}")
     if np.any(x < 0):
@@ -146,6 +168,26 @@ def count_tables(X, y) -> tuple[np.ndarray, np.ndarray]:
     counts, positive_counts : int arrays of shape (n_features, max_distinct_values)
         Row ``j`` holds ``c_v`` and ``c_v^+`` for the values seen in column ``j``,
         zero-padded on the right (padding does not change any filter).
+
+    See Also
+    --------
+    count_table : One feature.
+    filter_scores : Scores every column with each filter.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> X = np.array([["a", "x"], ["b", "x"], ["a", "y"]])
+    >>> cat.count_tables(X, [1, 0, 1])
+    (array([[2, 1],
+           [2, 1]]), array([[2, 0],
+           [1, 1]]))
     """
     X, y, codes, widths = _encode_columns(X, y)
     width = int(widths.max())
@@ -165,6 +207,27 @@ def sample_counts(p, q, m: int, size: int, rng: np.random.Generator) -> tuple[np
     Returns
     -------
     counts, positive_counts : int arrays of shape (size, |V|)
+
+    See Also
+    --------
+    count_table : The counts of a given sample.
+    tgreedy_lib.categorical.theory.count_probabilities : The exact law of the counts.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> counts, positive = cat.sample_counts([0.5, 0.3, 0.2], [0.9, 0.5, 0.1], m=10, size=2,
+    ...                                      rng=np.random.default_rng(0))
+    >>> counts, positive
+    (array([[6, 3, 1],
+           [2, 8, 0]]), array([[5, 3, 0],
+           [2, 4, 0]]))
     """
     p, q = _check_distribution(p, q)
     m = _check_sample_size(m)
@@ -177,7 +240,27 @@ def sample_counts(p, q, m: int, size: int, rng: np.random.Generator) -> tuple[np
 
 
 def estimated_probabilities(counts, positive_counts) -> tuple[np.ndarray, np.ndarray]:
-    """Eq. (1): ``p_hat_v = c_v / m`` and ``q_hat_v = c_v^+ / c_v`` (1/2 where ``c_v = 0``)."""
+    """Eq. (1): ``p_hat_v = c_v / m`` and ``q_hat_v = c_v^+ / c_v`` (1/2 where ``c_v = 0``).
+
+    See Also
+    --------
+    count_table : The counts.
+    gini_hypothesis : ``q_hat_v`` as a hypothesis (Eq. 5).
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> counts = np.array([3, 1, 0, 4])            # c_v: examples with X = v (m = 8)
+    >>> positive_counts = np.array([2, 1, 0, 0])   # c_v^+: those of them labelled 1
+    >>> cat.estimated_probabilities(counts, positive_counts)
+    (array([0.375, 0.125, 0.   , 0.5  ]), array([0.66666667, 1.        , 0.5       , 0.        ]))
+    """
     c, cp = _check_counts(counts, positive_counts)
     m = c.sum(axis=-1, keepdims=True)
     q_hat = np.divide(cp, c, out=np.full(c.shape, 0.5), where=c > 0)

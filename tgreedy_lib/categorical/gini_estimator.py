@@ -9,17 +9,49 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_finite
-from .counts import _check_counts, _check_distribution, _check_labels, estimated_probabilities
+from .counts import _check_counts, _check_distribution, _check_feature_labels, estimated_probabilities
 
 
 def gini_error_estimate(counts, positive_counts) -> np.ndarray:
-    """The paper's estimator l_hat of the Gini hypothesis' generalization error, Eqs. (9)/(11).
+    r"""The paper's estimator l_hat of the Gini hypothesis' generalization error, Eqs. (9)/(11).
 
     ``l_hat = |{v : c_v = 1}| / (2m) + sum_{v: c_v > 1} 2 c_v/(c_v - 1) p_hat_v q_hat_v (1 - q_hat_v)``,
     i.e. per value ``l_hat_v = p_hat_v / 2`` if ``c_v <= 1`` (zero when ``c_v = 0``) and
     ``2 c_v^+ (c_v - c_v^+) / (m (c_v - 1))`` if ``c_v >= 2``.
 
     With ``m = 1`` every sample gives 1/2 (degenerate but defined). Smaller = more relevant.
+
+    Notes
+    -----
+    With :math:`\hat p_v = c_v / m` and :math:`\hat q_v = c_v^+ / c_v`, Eq. (11) of [1]_ reads
+
+    .. math::
+
+        \hat\ell = \frac{|\{v : c_v = 1\}|}{2m}
+        + \sum_{v : c_v > 1} \frac{2 c_v}{c_v - 1} \hat p_v \hat q_v (1 - \hat q_v).
+
+    See Also
+    --------
+    gini_error_estimate : Eqs. (9)/(11) in closed form.
+    gini_error_estimate_leave_one_out : Eq. (10) as leave-one-out, example by example.
+    gini_error_estimate_pairs : Eq. (10) as printed, by counting pairs.
+    gini_index : The training error of h_Gini (Eq. 3), which the estimate corrects.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> counts = np.array([3, 1, 0, 4])            # c_v: examples with X = v (m = 8)
+    >>> positive_counts = np.array([2, 1, 0, 0])   # c_v^+: those of them labelled 1
+    >>> round(float(cat.gini_error_estimate(counts, positive_counts)), 4)
+    0.3125
+    >>> round(float(cat.gini_index(counts, positive_counts)), 4)  # the training error is optimistic
+    0.1667
     """
     c, cp = _check_counts(counts, positive_counts)
     m = c.sum(axis=-1, keepdims=True)
@@ -28,16 +60,17 @@ def gini_error_estimate(counts, positive_counts) -> np.ndarray:
     return per_value.sum(axis=-1)
 
 
-def _groups(x, y):
-    y = _check_labels(y)
-    x = np.asarray(x)
-    if x.ndim != 1:
-        raise ValueError(f"x must be one-dimensional, got shape {x.shape}")
-    if x.shape != y.shape:
-        raise ValueError(f"x and y have different lengths: {x.size} vs {y.size}")
+def _sum_over_values(x, y, term) -> float:
+    """Eq. (10)'s sum over values, ``sum_v p_hat_v term(labels of v)``; values seen once give ``1/(2m)`` (Eq. 11)."""
+    x, y = _check_feature_labels(x, y)
     order = np.argsort(x, kind="stable")
     values, starts = np.unique(x[order], return_index=True)
-    return y, np.split(y[order], starts[1:])
+    m = y.size
+    total = 0.0
+    for labels in np.split(y[order], starts[1:]):
+        c = labels.size
+        total += 0.5 / m if c == 1 else (c / m) * term(labels)
+    return total
 
 
 def gini_error_estimate_leave_one_out(x, y) -> float:
@@ -48,18 +81,34 @@ def gini_error_estimate_leave_one_out(x, y) -> float:
     ``c_v - 1`` examples of ``v``. The average over ``i``, times ``p_hat_v``, is
     ``l_hat_v``; values seen once contribute ``1/(2m)`` (Eq. 11). This loops over
     examples on purpose: it is the independent check of the closed form, Eq. (9).
+
+    See Also
+    --------
+    gini_error_estimate : Eqs. (9)/(11) in closed form.
+    gini_error_estimate_leave_one_out : Eq. (10) as leave-one-out, example by example.
+    gini_error_estimate_pairs : Eq. (10) as printed, by counting pairs.
+    gini_index : The training error of h_Gini (Eq. 3), which the estimate corrects.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib import categorical as cat
+    >>> x = [0, 0, 0, 1, 2, 2]
+    >>> y = [1, 1, 0, 1, 0, 0]
+    >>> round(float(cat.gini_error_estimate_leave_one_out(x, y)), 4)
+    0.4167
+    >>> counts, positive = cat.count_table(x, y)
+    >>> round(float(cat.gini_error_estimate(counts, positive)), 4)  # the closed form agrees
+    0.4167
     """
-    y, groups = _groups(x, y)
-    m = y.size
-    total = 0.0
-    for labels in groups:
-        c = labels.size
-        if c == 1:
-            total += 0.5 / m
-            continue
-        held_out_errors = [np.mean(np.delete(labels, i) != labels[i]) for i in range(c)]
-        total += (c / m) * float(np.mean(held_out_errors))
-    return total
+    def held_out_error(labels):
+        return float(np.mean([np.mean(np.delete(labels, i) != labels[i]) for i in range(labels.size)]))
+
+    return _sum_over_values(x, y, held_out_error)
 
 
 def gini_error_estimate_pairs(x, y) -> float:
@@ -67,30 +116,84 @@ def gini_error_estimate_pairs(x, y) -> float:
 
     Pairs are counted from an explicit ``c_v x c_v`` comparison matrix; values seen once
     contribute ``1/(2m)`` (Eq. 11).
+
+    See Also
+    --------
+    gini_error_estimate : Eqs. (9)/(11) in closed form.
+    gini_error_estimate_leave_one_out : Eq. (10) as leave-one-out, example by example.
+    gini_error_estimate_pairs : Eq. (10) as printed, by counting pairs.
+    gini_index : The training error of h_Gini (Eq. 3), which the estimate corrects.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib import categorical as cat
+    >>> x = [0, 0, 0, 1, 2, 2]
+    >>> y = [1, 1, 0, 1, 0, 0]
+    >>> round(float(cat.gini_error_estimate_pairs(x, y)), 4)
+    0.4167
     """
-    y, groups = _groups(x, y)
-    m = y.size
-    total = 0.0
-    for labels in groups:
+    def differing_pair_share(labels):
         c = labels.size
-        if c == 1:
-            total += 0.5 / m
-            continue
-        differing_pairs = np.count_nonzero(labels[:, None] != labels[None, :])  # diagonal never differs
-        total += (c / m) * differing_pairs / (c * (c - 1))
-    return total
+        return np.count_nonzero(labels[:, None] != labels[None, :]) / (c * (c - 1))  # diagonal never differs
+
+    return _sum_over_values(x, y, differing_pair_share)
 
 
 # ----------------------------------------------------------------------------- hypotheses and errors
 
 
 def gini_hypothesis(counts, positive_counts) -> np.ndarray:
-    """Eq. (5): ``h_Gini(v) = q_hat_v`` (1/2 for values never seen)."""
+    """Eq. (5): ``h_Gini(v) = q_hat_v`` (1/2 for values never seen).
+
+    See Also
+    --------
+    bayes_hypothesis : Eq. (7), the rounded version.
+    generalization_error : Eq. (4), the error of any hypothesis.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> counts = np.array([3, 1, 0, 4])            # c_v: examples with X = v (m = 8)
+    >>> positive_counts = np.array([2, 1, 0, 0])   # c_v^+: those of them labelled 1
+    >>> cat.gini_hypothesis(counts, positive_counts).round(3)
+    array([0.667, 1.   , 0.5  , 0.   ])
+    """
     return estimated_probabilities(counts, positive_counts)[1]
 
 
 def bayes_hypothesis(counts, positive_counts) -> np.ndarray:
-    """Eq. (7): ``h_Bayes(v)`` = 1 if ``q_hat_v > 1/2``, 0 if ``< 1/2``, 1/2 on a tie (and if unseen)."""
+    """Eq. (7): ``h_Bayes(v)`` = 1 if ``q_hat_v > 1/2``, 0 if ``< 1/2``, 1/2 on a tie (and if unseen).
+
+    See Also
+    --------
+    gini_hypothesis : Eq. (5).
+    misclassification_error : Its training error (Eq. 2).
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> counts = np.array([3, 1, 0, 4])            # c_v: examples with X = v (m = 8)
+    >>> positive_counts = np.array([2, 1, 0, 0])   # c_v^+: those of them labelled 1
+    >>> cat.bayes_hypothesis(counts, positive_counts)
+    array([1. , 1. , 0.5, 0. ])
+    """
     c, cp = _check_counts(counts, positive_counts)
     twice_positives_minus_count = 2 * cp - c  # sign of q_hat - 1/2, exactly in integers
     return np.where(twice_positives_minus_count > 0, 1.0, np.where(twice_positives_minus_count < 0, 0.0, 0.5))
@@ -104,6 +207,26 @@ def generalization_error(h, p, q) -> np.ndarray:
     h : array, shape (..., |V|)
         Probability of predicting 1 for each value (one row per hypothesis).
     p, q : arrays of shape (|V|,)
+
+    See Also
+    --------
+    gini_hypothesis, bayes_hypothesis : Hypotheses from a sample.
+    bayes_optimal_error : The smallest generalization error.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> p = np.array([0.5, 0.5]); q = np.array([0.9, 0.2])
+    >>> float(cat.generalization_error(np.array([1.0, 0.0]), p, q))  # (0.1 + 0.2) / 2
+    0.15
+    >>> float(cat.bayes_optimal_error(p, q))
+    0.15
     """
     p, q = _check_distribution(p, q)
     h = np.asarray(h, dtype=np.float64)
@@ -116,7 +239,23 @@ def generalization_error(h, p, q) -> np.ndarray:
 
 
 def bayes_optimal_error(p, q) -> float:
-    """``l(h_Bayes_inf) = sum_v p_v min(q_v, 1 - q_v)``, the Bayes optimal error (Sec. 2)."""
+    """``l(h_Bayes_inf) = sum_v p_v min(q_v, 1 - q_v)``, the Bayes optimal error (Sec. 2).
+
+    See Also
+    --------
+    generalization_error : Eq. (4), for any hypothesis.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib import categorical as cat
+    >>> round(float(cat.bayes_optimal_error([0.5, 0.5], [0.9, 0.2])), 4)
+    0.15
+    """
     p, q = _check_distribution(p, q)
     return float(np.sum(p * np.minimum(q, 1.0 - q)))
 
@@ -125,6 +264,22 @@ def missing_mass(counts, p, k: int = 0) -> np.ndarray:
     """Eq. (8): ``M_k = sum_{v: c_v = k} p_v`` (``M_0`` is the missing mass).
 
     ``counts`` has |V| entries along its last axis (one row per sample).
+
+    See Also
+    --------
+    tgreedy_lib.categorical.theory.expected_missing_mass : Its expectation over samples.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib import categorical as cat
+    >>> p = [0.4, 0.3, 0.2, 0.1]
+    >>> float(cat.missing_mass([3, 1, 0, 0], p)), float(cat.missing_mass([3, 1, 0, 0], p, k=1))  # M_0, M_1
+    (0.30000000000000004, 0.3)
     """
     p, _ = _check_distribution(p)
     c = np.asarray(counts)

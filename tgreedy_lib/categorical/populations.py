@@ -5,12 +5,15 @@ truly best feature first (notebook 01).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from .counts import _check_labels, _check_sample_size, count_table
+from .counts import _check_labels, _check_sample_size, count_table, sample_counts
 from .filters import FILTERS, LARGER_IS_BETTER, feature_ranking, filter_scores
-from .gini_estimator import bayes_hypothesis, bayes_optimal_error, generalization_error, gini_hypothesis
-from .theory import expected_gini_error
+from .gini_estimator import (bayes_hypothesis, bayes_optimal_error, generalization_error, gini_error_estimate,
+                             gini_hypothesis)
+from .theory import expected_bayes_error, expected_gini_error, expected_gini_estimate_eq14
 
 
 # ----------------------------------------------------------------------------- simulated populations (notebook 01)
@@ -32,6 +35,24 @@ class CategoricalPopulation:
     labels : array of {0, 1}, shape (n_people,)
     n_values : sequence of int, optional
         ``|V_j|`` (values may be absent from the population); default ``max code + 1``.
+
+    See Also
+    --------
+    ssn_population, flag_versus_code_population : Two populations.
+    ranking_study : How well each filter ranks this population's features.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> population = cat.flag_versus_code_population(20, np.random.default_rng(0), n_people=2000)
+    >>> population.names, population.n_features, population.n_values.tolist()
+    (('flag', 'code'), 2, [2, 20])
     """
 
     def __init__(self, names, codes, labels, n_values=None):
@@ -93,6 +114,23 @@ def ssn_population(rng: np.random.Generator, n_people: int = 100_000) -> Categor
     ``unemployed`` (the label, about 40% positive: think of the applicants of a job programme) depends on ``mortgage`` (2 values, strongly),
     ``education`` (5 values), ``region`` (20 values, mildly) and ``zip_code`` (2,000 values, weakly);
     ``birthday`` (365 values) is pure noise and ``ssn`` is a unique identifier (one value per person).
+
+    See Also
+    --------
+    flag_versus_code_population : A two-feature population.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> population = cat.ssn_population(np.random.default_rng(0), n_people=5000)
+    >>> population.names
+    ('ssn', 'mortgage', 'education', 'region', 'birthday', 'zip_code')
     """
     n = int(n_people)
     if n < 2:
@@ -117,6 +155,23 @@ def flag_versus_code_population(n_values: int, rng: np.random.Generator, n_peopl
     Each code value carries a label shared by everyone with that code (about 35% of the
     values, at least one and not all, are labelled 1): with few values ``code`` is the
     perfect feature, with many it is an SSN. The ``flag`` is a noisy readout of the label (Pr[flag = 1] is 0.2 if labelled 1, 0.6 if 0).
+
+    See Also
+    --------
+    ssn_population : The SSN example.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> population = cat.flag_versus_code_population(20, np.random.default_rng(0), n_people=2000)
+    >>> population.names
+    ('flag', 'code')
     """
     n = int(n_people)
     code = rng.integers(0, int(n_values), n)
@@ -135,6 +190,25 @@ def ranking_study(population: CategoricalPopulation, sizes, repetitions: int, rn
     between the filter's ranking and the true one), ``picks_best`` (fraction of training sets
     whose top feature is the truly best one) and ``focus_first`` (fraction ranking feature
     ``focus`` first, e.g. the identifier).
+
+    See Also
+    --------
+    filter_scores : The filters compared.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import categorical as cat
+    >>> rng = np.random.default_rng(0)
+    >>> population = cat.flag_versus_code_population(30, rng, n_people=3000)
+    >>> study = cat.ranking_study(population, sizes=[20, 200], repetitions=20, rng=rng)
+    >>> sorted(study)
+    ['gain_ratio', 'gini', 'gini_estimate', 'information_gain', 'misclassification']
     """
     from scipy.stats import kendalltau
 
@@ -155,3 +229,66 @@ def ranking_study(population: CategoricalPopulation, sizes, repetitions: int, rn
                 result[name]["picks_best"][index] += (top == best) / repetitions
                 result[name]["focus_first"][index] += (top == focus) / repetitions
     return result
+
+
+# ----------------------------------------------------------------------------- simulated distributions (checks, notebook 02)
+
+
+#: Families of (p, q) used to search for bad cases in the concentration checks.
+FAMILIES = ("identifier", "uniform_half", "uniform_random_q", "zipf_random_q", "near_half", "dominant")
+
+
+def distribution_family(kind: str, n_values: int, m: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A distribution ``(p, q)`` over ``n_values`` values from a named family.
+
+    * ``identifier``: uniform ``p``, ``q_v`` in {0, 1} (the SSN: the value fixes the label);
+    * ``uniform_half``: uniform ``p``, ``q_v = 1/2`` (no information at all);
+    * ``uniform_random_q``: uniform ``p``, ``q_v ~ U(0, 1)``;
+    * ``zipf_random_q``: ``p_v`` proportional to ``1/v``, ``q_v ~ U(0, 1)``;
+    * ``near_half``: uniform ``p``, ``q_v = 1/2 +- 1/(2 sqrt(m p_v))``: the majority vote
+      is wrong with a fair probability, the hard case for h_Bayes;
+    * ``dominant``: one value with ``p = 0.85`` and ``q = 1/2 + 1/(2 sqrt(0.85 m))``, the rest
+      uniform with random ``q``: a value heavy enough to fall in Thm. 4's set ``V_3`` for large m.
+    """
+    n = int(n_values)
+    if kind == "zipf_random_q":
+        p = 1.0 / np.arange(1, n + 1)
+    elif kind == "dominant":
+        p = np.r_[0.85, np.full(n - 1, 0.15 / max(n - 1, 1))] if n > 1 else np.ones(1)
+    else:
+        p = np.ones(n)
+    p = p / p.sum()
+    if kind == "identifier":
+        q = rng.integers(0, 2, n).astype(float)
+    elif kind == "uniform_half":
+        q = np.full(n, 0.5)
+    elif kind in ("uniform_random_q", "zipf_random_q"):
+        q = rng.uniform(0, 1, n)
+    elif kind == "dominant":
+        q = np.r_[0.5 + 0.5 / math.sqrt(0.85 * m), rng.uniform(0, 1, n - 1)]
+    elif kind == "near_half":
+        q = np.clip(0.5 + rng.choice([-0.5, 0.5], n) / np.sqrt(max(m * p[0], 1.0)), 0, 1)
+    else:
+        raise ValueError(f"unknown family {kind!r}; known: {', '.join(FAMILIES)}")
+    return p, q
+
+
+def simulate_deviations(kind, n_values, m, trials, rng, which):
+    """Simulate ``trials`` training sets from :func:`distribution_family` and return deviations.
+
+    ``which="gini"``: ``estimator_gap`` = |l(h_Gini) - l_hat| (Thm. 2), ``lemma3`` = |l_hat - E l_hat|,
+    ``lemma7`` = |l(h_Gini) - E l(h_Gini)|. ``which="bayes"``: ``deviation`` = |l(h_Bayes) - E l(h_Bayes)|
+    (Thm. 4), with the exact expectation.
+    """
+    p, q = distribution_family(kind, n_values, m, rng)
+    counts, positives = sample_counts(p, q, m, trials, rng)
+    if which == "gini":
+        error = generalization_error(gini_hypothesis(counts, positives), p, q)
+        estimate = gini_error_estimate(counts, positives)
+        return {
+            "estimator_gap": np.abs(error - estimate),
+            "lemma3": np.abs(estimate - expected_gini_estimate_eq14(p, q, m)),
+            "lemma7": np.abs(error - expected_gini_error(p, q, m)),
+        }
+    error = generalization_error(bayes_hypothesis(counts, positives), p, q)
+    return {"deviation": np.abs(error - expected_bayes_error(p, q, m))}

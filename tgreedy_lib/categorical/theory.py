@@ -10,25 +10,61 @@ import math
 from typing import Callable
 
 import numpy as np
+from scipy.optimize import minimize_scalar
 from scipy.stats import binom
 
 from .._validation import check_delta, check_finite
 from .counts import _check_counts, _check_distribution, _check_sample_size
-from .gini_estimator import bayes_hypothesis
+from .counts import count_table
+from .gini_estimator import bayes_hypothesis, gini_error_estimate
 
 
 # ----------------------------------------------------------------------------- exact expectations
 
 
 def count_probabilities(p, m: int) -> np.ndarray:
-    """``Pr[c_v = k]`` for every value and ``k = 0..m``: ``binom.pmf(k, m, p_v)``, shape (|V|, m+1)."""
+    """``Pr[c_v = k]`` for every value and ``k = 0..m``: ``binom.pmf(k, m, p_v)``, shape (|V|, m+1).
+
+    See Also
+    --------
+    expected_missing_mass : E[M_k] from these probabilities.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> theory.count_probabilities([0.5, 0.5], 2)  # c_v ~ Binomial(2, 1/2)
+    array([[0.25, 0.5 , 0.25],
+           [0.25, 0.5 , 0.25]])
+    """
     p, _ = _check_distribution(p)
     m = _check_sample_size(m)
     return binom.pmf(np.arange(m + 1)[None, :], m, p[:, None])
 
 
 def expected_missing_mass(p, m: int, k=0):
-    """``E[M_k] = sum_v p_v Pr[c_v = k]`` (Eq. 8 and [8]); ``k`` may be an array."""
+    """``E[M_k] = sum_v p_v Pr[c_v = k]`` (Eq. 8 and [8]); ``k`` may be an array.
+
+    See Also
+    --------
+    tgreedy_lib.categorical.missing_mass : M_k of one sample (Eq. 8).
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> p, q = [0.5, 0.3, 0.2], [0.9, 0.5, 0.1]   # Pr[X = v] and Pr[Y = 1 | X = v]
+    >>> theory.expected_missing_mass(p, 10, k=[0, 1]).round(4)
+    array([0.0304, 0.0949])
+    """
     p, _ = _check_distribution(p)
     m = _check_sample_size(m)
     k = np.asarray(k)
@@ -40,6 +76,27 @@ def expected_gini_estimate(p, q, m: int) -> float:
 
     ``E[l_hat_v | c_v = k]`` is 0 for ``k = 0``, ``1/(2m)`` for ``k = 1`` and
     ``(k/m) 2 q_v (1 - q_v)`` for ``k >= 2`` (Lemma 1).
+
+    See Also
+    --------
+    expected_gini_estimate_eq14 : The same from the closed form Eq. (14).
+    expected_gini_error : E[l(h_Gini)], Lemma 2.
+    expected_bayes_error : E[l(h_Bayes)].
+    expected_symmetric_error : Any symmetric hypothesis (Theorem 3).
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> p, q = [0.5, 0.3, 0.2], [0.9, 0.5, 0.1]   # Pr[X = v] and Pr[Y = 1 | X = v]
+    >>> round(float(theory.expected_gini_estimate(p, q, 10)), 4)
+    0.2849
+    >>> round(float(theory.expected_gini_estimate_eq14(p, q, 10)), 4)  # Eq. (14) agrees
+    0.2849
     """
     p, q = _check_distribution(p, q)
     m = _check_sample_size(m)
@@ -50,7 +107,24 @@ def expected_gini_estimate(p, q, m: int) -> float:
 
 
 def expected_gini_estimate_eq14(p, q, m: int) -> float:
-    """``E[l_hat]`` from the closed form Eq. (14): ``sum_v (1/m)(1/2 - 2q_v(1-q_v)) Pr[c_v=1] + p_v 2q_v(1-q_v)``."""
+    """``E[l_hat]`` from the closed form Eq. (14): ``sum_v (1/m)(1/2 - 2q_v(1-q_v)) Pr[c_v=1] + p_v 2q_v(1-q_v)``.
+
+    See Also
+    --------
+    expected_gini_estimate : The binomial sum of Eq. (13).
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> p, q = [0.5, 0.3, 0.2], [0.9, 0.5, 0.1]   # Pr[X = v] and Pr[Y = 1 | X = v]
+    >>> round(float(theory.expected_gini_estimate_eq14(p, q, 10)), 4)
+    0.2849
+    """
     p, q = _check_distribution(p, q)
     m = _check_sample_size(m)
     gini = 2 * q * (1 - q)
@@ -62,6 +136,25 @@ def expected_gini_error(p, q, m: int) -> float:
 
     Computed as ``sum_v p_v (q_v + (1 - 2q_v) E[h_Gini(v)])`` with
     ``E[h_Gini(v)] = q_v + (1/2 - q_v) Pr[c_v = 0]`` (Eqs. 15-16).
+
+    See Also
+    --------
+    expected_gini_estimate : E[l_hat], Eq. (13).
+    gini_estimate_bias : E[l_hat] - E[l(h_Gini)].
+    expected_bayes_error : E[l(h_Bayes)].
+    expected_symmetric_error : Any symmetric hypothesis (Theorem 3).
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> p, q = [0.5, 0.3, 0.2], [0.9, 0.5, 0.1]   # Pr[X = v] and Pr[Y = 1 | X = v]
+    >>> round(float(theory.expected_gini_error(p, q, 10)), 4)
+    0.283
     """
     p, q = _check_distribution(p, q)
     m = _check_sample_size(m)
@@ -73,6 +166,23 @@ def gini_estimate_bias(p, q, m: int) -> float:
     """``E[l_hat] - E[l(h_Gini)] = sum_v (1/2 - 2q_v(1-q_v)) p_v^2 (1-p_v)^(m-1)`` (proof of Thm. 1).
 
     Always in ``[0, 1/(2m)]``.
+
+    See Also
+    --------
+    expected_gini_estimate, expected_gini_error : The two expectations.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> p, q = [0.5, 0.3, 0.2], [0.9, 0.5, 0.1]   # Pr[X = v] and Pr[Y = 1 | X = v]
+    >>> bias = float(theory.gini_estimate_bias(p, q, 10))
+    >>> round(bias, 6), 0 <= bias <= 1 / 20  # within [0, 1/(2m)]
+    (0.001874, True)
     """
     p, q = _check_distribution(p, q)
     m = _check_sample_size(m)
@@ -87,6 +197,25 @@ def symmetric_rule_table(rule: Callable[[np.ndarray, np.ndarray], np.ndarray], m
     ``k`` (column) and ``i`` (row). Entries with ``i > k`` are set to 0 and ignored.
 
     Raises ValueError if ``f`` leaves [0, 1] or breaks ``f(k, i) = 1 - f(k, k - i)``.
+
+    See Also
+    --------
+    bayes_rule_table, gini_rule_table, smoothed_rule_table : Rule tables.
+    expected_symmetric_error : The expected error of a rule table (Theorem 3).
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.categorical import theory
+    >>> theory.symmetric_rule_table(lambda k, i: np.where(k > 0, i / np.maximum(k, 1), 0.5), 2)
+    array([[0.5, 0. , 0. ],
+           [0. , 1. , 0. ],
+           [0. , 0.5, 1. ]])
     """
     m = _check_sample_size(m)
     k = np.arange(m + 1)[:, None]
@@ -117,17 +246,74 @@ def _check_symmetric_table(table: np.ndarray) -> int:
 
 
 def bayes_rule_table(m: int) -> np.ndarray:
-    """h_Bayes (Eq. 7) as a rule table: 1 if ``i > k/2``, 0 if ``i < k/2``, 1/2 on a tie."""
+    """h_Bayes (Eq. 7) as a rule table: 1 if ``i > k/2``, 0 if ``i < k/2``, 1/2 on a tie.
+
+    See Also
+    --------
+    bayes_rule_table, gini_rule_table, smoothed_rule_table : Rule tables.
+    expected_symmetric_error : The expected error of a rule table (Theorem 3).
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> theory.bayes_rule_table(2)
+    array([[0.5, 0. , 0. ],
+           [0. , 1. , 0. ],
+           [0. , 0.5, 1. ]])
+    """
     return symmetric_rule_table(lambda k, i: np.sign(2 * i - k) * 0.5 + 0.5, m)
 
 
 def gini_rule_table(m: int) -> np.ndarray:
-    """h_Gini (Eq. 5) as a rule table: ``i / k`` (1/2 for ``k = 0``)."""
+    """h_Gini (Eq. 5) as a rule table: ``i / k`` (1/2 for ``k = 0``).
+
+    See Also
+    --------
+    bayes_rule_table, gini_rule_table, smoothed_rule_table : Rule tables.
+    expected_symmetric_error : The expected error of a rule table (Theorem 3).
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> theory.gini_rule_table(2)
+    array([[0.5, 0. , 0. ],
+           [0. , 1. , 0. ],
+           [0. , 0.5, 1. ]])
+    """
     return symmetric_rule_table(lambda k, i: np.where(k > 0, i / np.maximum(k, 1), 0.5), m)
 
 
 def smoothed_rule_table(m: int, pseudo_count: float = 1.0) -> np.ndarray:
-    """A Laplace-smoothed Gini rule ``(i + a) / (k + 2a)``, symmetric for every ``a >= 0``."""
+    """A Laplace-smoothed Gini rule ``(i + a) / (k + 2a)``, symmetric for every ``a >= 0``.
+
+    See Also
+    --------
+    bayes_rule_table, gini_rule_table, smoothed_rule_table : Rule tables.
+    expected_symmetric_error : The expected error of a rule table (Theorem 3).
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> theory.smoothed_rule_table(2).round(3)
+    array([[0.5  , 0.   , 0.   ],
+           [0.333, 0.667, 0.   ],
+           [0.25 , 0.5  , 0.75 ]])
+    """
     a = float(pseudo_count)
     if not a >= 0:
         raise ValueError(f"pseudo_count must be non-negative, got {pseudo_count}")
@@ -139,6 +325,27 @@ def expected_symmetric_error(p, q, m: int, table) -> float:
 
     ``E[h(v)] = sum_k Pr[c_v = k] sum_i binom.pmf(i, k, q_v) f(k, i)`` and
     ``E[l(h)] = sum_v p_v (q_v + (1 - 2 q_v) E[h(v)])`` (proof of Thm. 3).
+
+    See Also
+    --------
+    expected_gini_estimate : E[l_hat], Eq. (13).
+    expected_gini_error : E[l(h_Gini)], Lemma 2.
+    expected_bayes_error : E[l(h_Bayes)].
+    bayes_rule_table, gini_rule_table : Rule tables.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> p, q = [0.5, 0.3, 0.2], [0.9, 0.5, 0.1]   # Pr[X = v] and Pr[Y = 1 | X = v]
+    >>> round(float(theory.expected_symmetric_error(p, q, 10, theory.gini_rule_table(10))), 4)  # h_Gini
+    0.283
+    >>> round(float(theory.expected_symmetric_error(p, q, 10, theory.bayes_rule_table(10))), 4)  # h_Bayes: smaller
+    0.2467
     """
     p, q = _check_distribution(p, q)
     m = _check_sample_size(m)
@@ -160,7 +367,27 @@ def _bayes_prediction_given_count(q: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 
 def expected_bayes_error(p, q, m: int) -> float:
-    """``E[l(h_Bayes)]`` exactly, by binomial sums over ``c_v`` and ``c_v^+`` (Eq. 7, Thm. 3)."""
+    """``E[l(h_Bayes)]`` exactly, by binomial sums over ``c_v`` and ``c_v^+`` (Eq. 7, Thm. 3).
+
+    See Also
+    --------
+    expected_gini_estimate : E[l_hat], Eq. (13).
+    expected_gini_error : E[l(h_Gini)], Lemma 2.
+    bayes_bias_bound : Theorem 3's bound on its bias.
+    expected_symmetric_error : Any symmetric hypothesis (Theorem 3).
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> p, q = [0.5, 0.3, 0.2], [0.9, 0.5, 0.1]   # Pr[X = v] and Pr[Y = 1 | X = v]
+    >>> round(float(theory.expected_bayes_error(p, q, 10)), 4)
+    0.2467
+    """
     p, q = _check_distribution(p, q)
     m = _check_sample_size(m)
     k = np.arange(m + 1)[None, :]
@@ -173,6 +400,21 @@ def bayes_regret_per_count(q, k) -> np.ndarray:
 
     The excess error of h_Bayes at one value, per unit of ``p_v``, given ``c_v = k``
     (proof of Thm. 3); ``t_0(q) = |2q - 1| / 2``. Broadcasts over ``q`` and ``k``.
+
+    See Also
+    --------
+    bayes_bias_bound : Theorem 3's bound, built from per-count terms.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> theory.bayes_regret_per_count(0.7, [1, 2, 3]).round(4)
+    array([0.12  , 0.12  , 0.0864])
     """
     q = np.asarray(q, dtype=np.float64)
     k = np.asarray(k)
@@ -187,6 +429,24 @@ def bayes_bias_bound(p, m: int, first_sqrt_index: int = 3) -> float:
     ``E[M_0]/2 + E[M_1]/8 + E[M_2]/8 + sum_{k=first}^{m} E[M_k] / sqrt(e k)``.
     ``first_sqrt_index=3`` is the theorem as printed; ``1`` is the last display of its
     proof (which adds ``1/sqrt(e k)`` terms for k = 1, 2 on top of the 1/8's).
+
+    See Also
+    --------
+    expected_bayes_error : The exact expectation the bound is compared with.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> p, q = [0.5, 0.3, 0.2], [0.9, 0.5, 0.1]   # Pr[X = v] and Pr[Y = 1 | X = v]
+    >>> from tgreedy_lib.categorical import bayes_optimal_error
+    >>> bias = float(theory.expected_bayes_error(p, q, 10)) - float(bayes_optimal_error(p, q))
+    >>> round(bias, 4), round(float(theory.bayes_bias_bound(p, 10)), 4)  # the bias and its bound
+    (0.0267, 0.255)
     """
     m = _check_sample_size(m)
     if first_sqrt_index < 1:
@@ -205,13 +465,47 @@ def bayes_bias_bound(p, m: int, first_sqrt_index: int = 3) -> float:
 
 
 def lemma3_bound(m, delta):
-    """Lemma 3: w.p. >= 1 - delta, ``|l_hat - E[l_hat]| <= 12 sqrt(ln(2/delta) / (2m))``."""
+    """Lemma 3: w.p. >= 1 - delta, ``|l_hat - E[l_hat]| <= 12 sqrt(ln(2/delta) / (2m))``.
+
+    See Also
+    --------
+    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> round(float(theory.lemma3_bound(1000, 0.05)), 4)
+    0.5154
+    """
     delta = check_delta(delta)
     return 12.0 * np.sqrt(np.log(2 / delta) / (2 * np.asarray(m, dtype=float)))
 
 
 def lemma7_bound(m, delta):
-    """Lemma 7: ``|l(h_Gini) - E l(h_Gini)| <= 1/m + 12 ln(4m/delta) sqrt(ln(4/delta)) / sqrt(2m)``."""
+    """Lemma 7: ``|l(h_Gini) - E l(h_Gini)| <= 1/m + 12 ln(4m/delta) sqrt(ln(4/delta)) / sqrt(2m)``.
+
+    See Also
+    --------
+    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> round(float(theory.lemma7_bound(1000, 0.05)), 4)
+    6.3425
+    """
     delta = check_delta(delta)
     m = np.asarray(m, dtype=float)
     return 1 / m + 12.0 * np.log(4 * m / delta) * np.sqrt(np.log(4 / delta)) / np.sqrt(2 * m)
@@ -221,6 +515,22 @@ def theorem2_bound(m, delta):
     """The explicit bound at the end of the proof of Thm. 2.
 
     ``2/m + 12 ln(8m/delta) sqrt(ln(8/delta)) / sqrt(2m) + 12 sqrt(ln(4/delta) / (2m))``.
+
+    See Also
+    --------
+    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> [round(float(theory.theorem2_bound(m, 0.05)), 3) for m in (10**3, 10**6)]  # vacuous until m is large
+    [7.807, 0.379]
     """
     delta = check_delta(delta)
     m = np.asarray(m, dtype=float)
@@ -229,26 +539,94 @@ def theorem2_bound(m, delta):
 
 
 def lemma8_bound(m, delta):
-    """Lemma 8 (A_1): ``12 ln(2m/delta) m^(-1/6) sqrt(ln(2/delta) / 2)``."""
+    """Lemma 8 (A_1): ``12 ln(2m/delta) m^(-1/6) sqrt(ln(2/delta) / 2)``.
+
+    See Also
+    --------
+    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> round(float(theory.lemma8_bound(10**6, 0.05)), 4)
+    28.5273
+    """
     delta = check_delta(delta)
     m = np.asarray(m, dtype=float)
     return 12.0 * np.log(2 * m / delta) * m ** (-1 / 6) * np.sqrt(0.5 * np.log(2 / delta))
 
 
 def lemma9_bound(m, delta):
-    """Lemma 9 (A_2): ``sqrt(3 ln(2m/delta) ln(2/delta)) / m^(1/4)``."""
+    """Lemma 9 (A_2): ``sqrt(3 ln(2m/delta) ln(2/delta)) / m^(1/4)``.
+
+    See Also
+    --------
+    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> round(float(theory.lemma9_bound(10**6, 0.05)), 4)
+    0.4401
+    """
     delta = check_delta(delta)
     m = np.asarray(m, dtype=float)
     return np.sqrt(3 * np.log(2 * m / delta) * np.log(2 / delta)) / m ** 0.25
 
 
 def lemma12_bound(m):
-    """Lemma 12 (A_3, with probability 1 - 2 delta, m >= 4): ``m^(-1/4)``."""
+    """Lemma 12 (A_3, with probability 1 - 2 delta, m >= 4): ``m^(-1/4)``.
+
+    See Also
+    --------
+    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> float(theory.lemma12_bound(10**4))
+    0.1
+    """
     return np.asarray(m, dtype=float) ** -0.25
 
 
 def lemma13_bound(m):
-    """Lemma 13 (A_4, m >= 8): ``1/m + m^(-1/6)``."""
+    """Lemma 13 (A_4, m >= 8): ``1/m + m^(-1/6)``.
+
+    See Also
+    --------
+    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> round(float(theory.lemma13_bound(10**6)), 4)
+    0.1
+    """
     m = np.asarray(m, dtype=float)
     return 1 / m + m ** (-1 / 6)
 
@@ -258,6 +636,22 @@ def theorem4_bound(m, delta):
 
     The four lemmas fail with probabilities delta, delta, 2 delta and delta (Lemma 13
     through Lemma 4), so each is taken at ``delta/5`` for an overall ``1 - delta``.
+
+    See Also
+    --------
+    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> [round(float(theory.theorem4_bound(m, 0.05)), 3) for m in (10**3, 10**9)]  # above 1 at both
+    [78.362, 16.224]
     """
     delta = check_delta(delta)
     d = delta / 5
@@ -269,6 +663,22 @@ def lemma11_bound(k, delta, corrected: bool = False):
 
     ``corrected=True`` gives ``sqrt(2 ln(1/delta) / k)``, what the proof's first case
     (``2q - 1 <= sqrt(2 ln(1/delta)/k)``) actually supports.
+
+    See Also
+    --------
+    lemma11_exceedance : Whether the bound holds, exactly.
+    lemma11_deviation_quantile : The exact quantile the bound claims to exceed.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> round(float(theory.lemma11_bound(10, 0.05)), 4), round(float(theory.lemma11_bound(10, 0.05, corrected=True)), 4)
+    (0.4695, 0.774)
     """
     delta = np.asarray(delta, dtype=float)
     k = np.asarray(k, dtype=float)
@@ -281,6 +691,21 @@ def lemma11_exceedance(k, q, delta, corrected: bool = False) -> np.ndarray:
 
     ``Z_1..Z_k`` i.i.d. Bernoulli(q), q >= 1/2; ``f`` is ``1-q``, ``q`` or ``1/2`` as the
     majority of Z is 1, 0 or tied. Broadcasts over ``k``, ``q`` and ``delta``.
+
+    See Also
+    --------
+    lemma11_bound : The bound.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> round(float(theory.lemma11_exceedance(10, 0.6, 0.05)), 4)  # <= 0: the lemma holds at k = 10, q = 0.6
+    -0.05
     """
     k = np.asarray(k)
     q = np.asarray(q, dtype=float)
@@ -302,6 +727,21 @@ def lemma11_deviation_quantile(k, q, delta) -> np.ndarray:
 
     The smallest ``t`` with ``Pr[|f(Z) - E f| > t] <= delta``; Lemma 11 claims it is at
     most :func:`lemma11_bound`. Broadcasts over ``k``, ``q`` (in [1/2, 1]) and ``delta``.
+
+    See Also
+    --------
+    lemma11_bound : The bound this quantile is compared with.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical import theory
+    >>> round(float(theory.lemma11_deviation_quantile(10, 0.6, 0.05)), 4)
+    0.1467
     """
     k, q, delta = np.broadcast_arrays(np.asarray(k), np.asarray(q, dtype=float), np.asarray(delta, dtype=float))
     if np.any(q < 0.5) or np.any(q > 1):
@@ -340,6 +780,26 @@ def bayes_error_decomposition(counts, positive_counts, p, q, delta: float) -> di
     counts, positive_counts : int arrays, shape (n_samples, |V|)
     p, q : arrays of shape (|V|,)
     delta : float in (0, 1)
+
+    See Also
+    --------
+    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound : The bounds on the four terms.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.categorical import sample_counts
+    >>> from tgreedy_lib.categorical import theory
+    >>> p, q = [0.5, 0.3, 0.2], [0.9, 0.5, 0.1]   # Pr[X = v] and Pr[Y = 1 | X = v]
+    >>> counts, positive = sample_counts(p, q, m=100, size=3, rng=np.random.default_rng(0))
+    >>> terms = theory.bayes_error_decomposition(counts, positive, p, q, 0.05)
+    >>> sorted(terms)
+    ['A1', 'A2', 'A3', 'A4', 'deviation', 'n_values_in_part']
     """
     p, q = _check_distribution(p, q)
     c, cp = _check_counts(counts, positive_counts)
@@ -367,3 +827,84 @@ def bayes_error_decomposition(counts, positive_counts, p, q, delta: float) -> di
         "deviation": np.abs(per_value_error.sum(axis=-1) - unconditional.sum()),
         "n_values_in_part": np.array([on[i].sum() for i in (1, 2, 3)]),
     }
+
+
+# ----------------------------------------------------------------------------- numerical searches (checks, notebook 02)
+
+
+def first_m_below(function, level: float) -> int:
+    """The first m on a fine logarithmic grid (1% steps, up to 1e18) with ``function(m) < level``; -1 if none."""
+    grid = np.unique(np.round(np.geomspace(2, 1e18, 4000)).astype(np.int64))
+    values = np.asarray(function(grid.astype(float)))
+    below = np.flatnonzero(values < level)
+    return int(grid[below[0]]) if below.size else -1
+
+
+def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndarray, np.ndarray]:
+    """``max_q t_k(q)`` and its maximizer for each ``k`` (grid, then bounded Brent refinement).
+
+    ``t_k`` is :func:`tgreedy_lib.categorical.bayes_regret_per_count`. Theorem 3's bound holds
+    for every distribution exactly when ``max_q t_k(q)`` is at most the bound's coefficient of
+    ``E[M_k]``, because both sides are ``sum_v p_v sum_k Pr[c_v = k] (.)``.
+    """
+    k_values = np.asarray(k_values)
+    grid = np.linspace(0.5, 1.0, grid_points)
+    values = bayes_regret_per_count(grid[None, :], k_values[:, None])
+    best = np.argmax(values, axis=1)
+    maxima = values[np.arange(k_values.size), best]
+    arguments = grid[best]
+    step = grid[1] - grid[0]
+    for index, k in enumerate(k_values):
+        low, high = max(0.5, arguments[index] - step), min(1.0, arguments[index] + step)
+        result = minimize_scalar(lambda q: -float(bayes_regret_per_count(q, k)), bounds=(low, high),
+                                 method="bounded", options={"xatol": 1e-12})
+        if -result.fun > maxima[index]:
+            maxima[index], arguments[index] = -result.fun, result.x
+    return maxima, arguments
+
+
+def bias_bound_coefficients(k_values, first_sqrt_index=3):
+    """Thm. 3's coefficient b_k of E[M_k]: 1/2, 1/8, 1/8, then 1/sqrt(e k) from ``first_sqrt_index`` on."""
+    k_values = np.asarray(k_values, dtype=float)
+    coefficients = np.where(k_values == 0, 0.5, np.where(k_values <= 2, 1 / 8, 0.0))
+    with np.errstate(divide="ignore"):
+        coefficients = coefficients + np.where(k_values >= first_sqrt_index, 1 / np.sqrt(math.e * k_values), 0.0)
+    return coefficients
+
+
+def random_symmetric_table(m, rng):
+    """A random symmetric rule table: f(k, i) ~ U(0, 1) for i < k/2, f(k, k-i) = 1 - f(k, i), ties 1/2."""
+    table = bayes_rule_table(m).copy()
+    for k in range(1, m + 1):
+        for i in range(0, (k + 1) // 2):
+            if 2 * i < k:
+                value = rng.uniform()
+                table[k, i], table[k, k - i] = value, 1 - value
+    return table
+
+
+def estimator_bounded_difference(m: int, n_values: int) -> float:
+    """``max |l_hat(S) - l_hat(S')|`` over every sample S of size m on ``n_values`` values and every S'
+    that replaces one example of S (brute force; McDiarmid's constant in Lemma 3 is 12/m).
+
+    Samples are enumerated as multisets (the estimator ignores order); keep ``m`` and
+    ``n_values`` small (m = 6 on three values is 462 samples x 36 replacements).
+    """
+    import itertools
+
+    examples = [(v, label) for v in range(int(n_values)) for label in (0, 1)]
+    largest = 0.0
+    for sample in itertools.combinations_with_replacement(range(len(examples)), int(m)):
+        x = np.array([examples[j][0] for j in sample])
+        y = np.array([examples[j][1] for j in sample])
+        counts, positives = count_table(x, y, n_values)
+        base = float(gini_error_estimate(counts, positives))
+        for i in range(int(m)):
+            for value, label in examples:
+                moved_counts, moved_positives = counts.copy(), positives.copy()
+                moved_counts[x[i]] -= 1
+                moved_positives[x[i]] -= y[i]
+                moved_counts[value] += 1
+                moved_positives[value] += label
+                largest = max(largest, abs(float(gini_error_estimate(moved_counts, moved_positives)) - base))
+    return largest

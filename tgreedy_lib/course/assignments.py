@@ -44,14 +44,12 @@ import sys
 import tempfile
 import zipfile
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
-ASSIGNMENTS_DIR = ROOT / "assignments"
-SOURCE_DIR = ASSIGNMENTS_DIR / "source"
 
 #: Cell metadata keys that change with every run or editor and are ignored when comparing.
 VOLATILE_CELL_METADATA = ("execution", "collapsed", "scrolled", "ExecuteTime", "jupyter")
 
 __all__ = [
+    "find_assignments_dir",
     "source_paths",
     "generate",
     "check",
@@ -64,11 +62,39 @@ __all__ = [
 ]
 
 
+# --------------------------------------------------------------------------- where the course is
+
+def find_assignments_dir(start=None) -> pathlib.Path:
+    """The course's ``assignments/`` folder (the one holding ``source/``), found from ``start``.
+
+    ``start`` (default: the current directory) may be the repository, ``assignments/`` itself or any
+    folder below either; its parents are searched too. The package never looks next to its own
+    files, so an installed copy works on any checkout of the course. FileNotFoundError otherwise.
+    """
+    here = pathlib.Path(os.getcwd() if start is None else start).resolve()
+    for folder in (here, *here.parents):
+        if folder.name == "assignments" and (folder / "source").is_dir():
+            return folder
+        if (folder / "assignments" / "source").is_dir():
+            return folder / "assignments"
+    raise FileNotFoundError(
+        f"no assignments/source/ folder in {here} or its parents: run the command inside the course "
+        "repository, or name the folders (--source and --out, or --autograder for grading)"
+    )
+
+
+def _course_dir(path, *parts: str) -> pathlib.Path:
+    """``path``, or the folder ``parts`` under the assignments folder found from the current directory."""
+    return pathlib.Path(path) if path is not None else find_assignments_dir().joinpath(*parts)
+
+
 # --------------------------------------------------------------------------- generation
 
-def source_paths(source_dir: pathlib.Path = SOURCE_DIR, names=None) -> list[pathlib.Path]:
-    """Instructor notebooks ``NN_<name>.ipynb`` in order; ``names`` filters by stem or prefix."""
-    paths = sorted(pathlib.Path(source_dir).glob("[0-9][0-9]_*.ipynb"))
+def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pathlib.Path]:
+    """Instructor notebooks ``NN_<name>.ipynb`` in order (default: ``assignments/source/``, see
+    :func:`find_assignments_dir`); ``names`` filters by stem or prefix."""
+    source_dir = _course_dir(source_dir, "source")
+    paths = sorted(source_dir.glob("[0-9][0-9]*_*.ipynb"))
     if names:
         wanted = [str(n).removesuffix(".ipynb") for n in names]
         paths = [p for p in paths if any(p.stem == w or p.stem.startswith(w + "_") for w in wanted)]
@@ -139,7 +165,7 @@ def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, qu
                     (grader_dir / member).write_bytes(zf.read(member))
 
 
-def generate(source_dir: pathlib.Path = SOURCE_DIR, out_dir: pathlib.Path = ASSIGNMENTS_DIR, names=None,
+def generate(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None = None, names=None,
              run_tests: bool = True, quiet: bool = True, jobs: int = 1) -> list[str]:
     """Generate student notebooks and grader files for every source; return the assignment names.
 
@@ -147,7 +173,7 @@ def generate(source_dir: pathlib.Path = SOURCE_DIR, out_dir: pathlib.Path = ASSI
     every public and hidden test passes on the solutions.
     """
     sources = source_paths(source_dir, names)
-    out_dir = pathlib.Path(out_dir)
+    out_dir = _course_dir(out_dir)
     if jobs > 1 and len(sources) > 1:
         # otter assign changes the working directory: run in separate processes, not threads
         ctx = __import__("multiprocessing").get_context("spawn")
@@ -193,12 +219,12 @@ def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> l
     return problems
 
 
-def check(source_dir: pathlib.Path = SOURCE_DIR, out_dir: pathlib.Path = ASSIGNMENTS_DIR, names=None,
+def check(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None = None, names=None,
           run_tests: bool = True, jobs: int = 1) -> list[str]:
     """Regenerate into a temporary folder and compare with ``out_dir``; return the differences."""
     with tempfile.TemporaryDirectory(prefix="assignments-check-") as tmp:
         stems = generate(source_dir, pathlib.Path(tmp), names=names, run_tests=run_tests, jobs=jobs)
-        return compare_trees(pathlib.Path(tmp), pathlib.Path(out_dir), names=stems if names else None)
+        return compare_trees(pathlib.Path(tmp), _course_dir(out_dir), names=stems if names else None)
 
 
 # --------------------------------------------------------------------------- grading
@@ -300,14 +326,14 @@ def _grade_in_subprocess(notebook: pathlib.Path, autograder_zip: pathlib.Path, t
         return json.loads(result_path.read_text())
 
 
-def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path = ASSIGNMENTS_DIR / "autograder",
+def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = None,
           jobs: int = 1, timeout: float = 600.0, wide: bool = False, quiet: bool = False) -> list[dict]:
     """Grade every notebook under ``submissions_dir``; write the CSV ``out``; return the long rows.
 
     Long rows: ``student, assignment, question, score, possible, note``, plus a ``TOTAL`` row per
     submission. A question the grader could not reach (cell error, missing answer) scores 0.
     """
-    grader_root = pathlib.Path(grader_root)
+    grader_root = _course_dir(grader_root, "autograder")
     known = _known_assignments(grader_root)
     subs = discover_submissions(pathlib.Path(submissions_dir), known)
     if not subs:
@@ -393,16 +419,17 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 
     g = sub.add_parser("generate", help="write assignments/student/ and assignments/autograder/ from the sources")
     g.add_argument("names", nargs="*", help="assignments to generate, e.g. 00 or 00_start_here (default: all)")
-    g.add_argument("--source", type=pathlib.Path, default=SOURCE_DIR, help="folder of instructor notebooks")
-    g.add_argument("--out", type=pathlib.Path, default=ASSIGNMENTS_DIR,
+    g.add_argument("--source", type=pathlib.Path, default=None,
+                   help="folder of instructor notebooks (default: assignments/source/, found from the current directory)")
+    g.add_argument("--out", type=pathlib.Path, default=None,
                    help="folder that receives student/ and autograder/ (default: assignments/)")
     g.add_argument("--no-run-tests", action="store_true", help="do not run the tests against the solutions")
     g.add_argument("--jobs", type=int, default=1, help="assignments generated in parallel")
 
     c = sub.add_parser("check", help="fail unless the generated versions are up to date with the sources")
     c.add_argument("names", nargs="*")
-    c.add_argument("--source", type=pathlib.Path, default=SOURCE_DIR)
-    c.add_argument("--out", type=pathlib.Path, default=ASSIGNMENTS_DIR)
+    c.add_argument("--source", type=pathlib.Path, default=None)
+    c.add_argument("--out", type=pathlib.Path, default=None)
     c.add_argument("--no-run-tests", action="store_true")
     c.add_argument("--jobs", type=int, default=1)
 
@@ -415,8 +442,8 @@ def _grade_arguments(r: argparse.ArgumentParser) -> None:
     r.add_argument("submissions", type=pathlib.Path, help="folder of submitted notebooks (searched recursively)")
     r.add_argument("--out", type=pathlib.Path, default=pathlib.Path("scores.csv"), help="CSV to write")
     r.add_argument("--wide", action="store_true", help="one row per student and assignment, a column per question")
-    r.add_argument("--autograder", type=pathlib.Path, default=ASSIGNMENTS_DIR / "autograder",
-                   help="folder of generated grader files (default: assignments/autograder)")
+    r.add_argument("--autograder", type=pathlib.Path, default=None,
+                   help="folder of generated grader files (default: assignments/autograder, found from the current directory)")
     r.add_argument("--jobs", type=int, default=1, help="submissions graded in parallel")
     r.add_argument("--timeout", type=float, default=600.0, help="seconds allowed per submission")
 
@@ -436,6 +463,14 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assig
     else:
         args = _parser(prog).parse_args(argv)
 
+    try:
+        return _run(args)
+    except FileNotFoundError as exc:  # the course folders are not where the command was run
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(args) -> int:
     if args.command == "generate":
         try:
             stems = generate(args.source, args.out, names=args.names or None, run_tests=not args.no_run_tests,
@@ -444,7 +479,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assig
             print(exc, file=sys.stderr)
             return 1
         checked = "" if args.no_run_tests else " (all tests pass on the solutions)"
-        print(f"generated {len(stems)} assignments into {args.out}{checked}: {', '.join(stems)}")
+        print(f"generated {len(stems)} assignments into {_course_dir(args.out)}{checked}: {', '.join(stems)}")
         return 0
     if args.command == "check":
         try:

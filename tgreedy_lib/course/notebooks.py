@@ -1,9 +1,17 @@
-"""Execute the notebook collection in place (the ``execute-notebooks`` command)."""
+"""Execute the notebook collection (the ``execute-notebooks`` command).
+
+By default every numbered notebook is executed and written to ``--out`` (``results/notebooks``), so the
+committed notebooks are left as they are; ``--in-place`` (the maintainer's ``make notebooks``) rewrites
+them. Every executed notebook keeps its widget state (``metadata.widgets``, the last value each
+ipywidget was shown with), so a static rendering (nbconvert, the book of ``make book``) can draw the
+sliders and the output they produced.
+"""
 from __future__ import annotations
 
 import argparse
 import os
 import pathlib
+import sys
 import tempfile
 import time
 
@@ -11,37 +19,90 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-NOTEBOOK_DIR = pathlib.Path(__file__).resolve().parent.parent.parent / "notebooks"
+def find_notebook_dir(start=None) -> pathlib.Path:
+    """The collection's ``notebooks/`` folder, found from ``start`` (default: the current directory).
+
+    ``start`` may be the repository, ``notebooks/`` itself or any folder below the repository; its
+    parents are searched too. The package never looks next to its own files, so an installed copy
+    works on any checkout. FileNotFoundError otherwise.
+    """
+    here = pathlib.Path(os.getcwd() if start is None else start).resolve()
+    for folder in (here, *here.parents):
+        if folder.name == "notebooks" and any(folder.glob("[0-9][0-9]*_*.ipynb")):
+            return folder
+        if any((folder / "notebooks").glob("[0-9][0-9]*_*.ipynb")):
+            return folder / "notebooks"
+    raise FileNotFoundError(
+        f"no notebooks/ folder with numbered notebooks in {here} or its parents: run the command inside "
+        "the course repository, or pass --notebooks DIR (or the notebook files)"
+    )
 
 
-def notebook_paths(directory: pathlib.Path = NOTEBOOK_DIR) -> list[pathlib.Path]:
+def notebook_paths(directory: pathlib.Path | None = None) -> list[pathlib.Path]:
     """The collection's notebooks in reading order (their file names start with a number)."""
-    return sorted(p for p in directory.glob("[0-9][0-9]_*.ipynb"))
+    directory = find_notebook_dir() if directory is None else pathlib.Path(directory)
+    return sorted(p for p in directory.glob("[0-9][0-9]*_*.ipynb"))
 
 
-def execute_notebook(path: pathlib.Path, timeout: int = 1800) -> float:
-    """Run ``path`` top to bottom in a fresh kernel, in its own folder, and save it; return seconds."""
+def _stop_kernel(km: KernelManager) -> None:
+    """Shut the kernel down by a shutdown request, then a kill if it lingers.
+
+    ``KernelManager.shutdown_kernel`` first sends SIGINT, which makes an idle ipykernel print
+    "KeyboardInterrupt caught in kernel" on every notebook; a shutdown request needs no interrupt.
+    """
+    if not km.has_kernel:
+        return
+    km.request_shutdown()
+    km.finish_shutdown()            # waits for the process, kills it after shutdown_wait_time
+    km.cleanup_resources()
+
+
+def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path | None = None) -> float:
+    """Run ``path`` top to bottom in a fresh kernel, in its own folder; return seconds.
+
+    The executed notebook is written to ``out`` (a file path), or back to ``path`` when ``out`` is None.
+    Widget state is stored (``store_widget_state``), outputs of ``Output`` widgets included.
+    """
+    path = pathlib.Path(path)
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
     # The kernel talks over local IPC sockets, not TCP: nothing listens on the network (and ipykernel
-    # does not warn about unencrypted TCP).
+    # does not warn about unencrypted TCP). It runs in the notebook's own folder, as in JupyterLab.
     with tempfile.TemporaryDirectory() as sockets:
         km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
         try:
-            NotebookClient(nb, km=km, timeout=timeout, resources={"metadata": {"path": str(path.parent)}}).execute()
+            NotebookClient(nb, km=km, timeout=timeout, store_widget_state=True,
+                           resources={"metadata": {"path": str(path.parent.resolve())}}).execute()
         finally:
-            if km.has_kernel:
-                km.shutdown_kernel()
-    nbformat.write(nb, path)
+            _stop_kernel(km)
+    target = pathlib.Path(out) if out is not None else path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, target)
     return time.perf_counter() - start
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib execute-notebooks") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*", help="notebook files (default: every numbered notebook)")
+    parser.add_argument("--notebooks", type=pathlib.Path, default=None,
+                        help="folder of the numbered notebooks (default: notebooks/, found from the current directory)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--out", default="results/notebooks",
+                       help="folder for the executed copies (default: results/notebooks)")
+    where.add_argument("--in-place", action="store_true",
+                       help="rewrite the notebooks themselves (maintainers: the committed outputs)")
     args = parser.parse_args(argv)
-    paths = [pathlib.Path(n) for n in args.names] or notebook_paths()
+    try:
+        paths = [pathlib.Path(n) for n in args.names] or notebook_paths(args.notebooks)
+    except FileNotFoundError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 2
+    if not paths:
+        print(f"{prog}: no numbered notebooks (NN_<name>.ipynb) in {args.notebooks}", file=sys.stderr)
+        return 2
     for path in paths:
-        seconds = execute_notebook(path)
-        print(f"executed {path.name} in {seconds:.1f} s")
+        target = None if args.in_place else pathlib.Path(args.out) / path.name
+        seconds = execute_notebook(path, out=target)
+        print(f"executed {path.name} in {seconds:.1f} s -> {target or path}")
     return 0

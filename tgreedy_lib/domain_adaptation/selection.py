@@ -28,14 +28,15 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from .._validation import as_float_array, check_whole_number
+from .._validation import check_whole_number
 from ._stagewise import StagewiseKernel
 from ._stepwise import StepwiseKernel
 from .statistics import DomainStatistics, _t_statistic_and_moments
@@ -53,7 +54,9 @@ __all__ = [
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class SelectionPath:
-    """The path of a stagewise selector: one entry per step.
+    """The path of T-greedy or greedy (section 3.3 of [1]_): the choice, weights and statistics of every step.
+
+    Returned by :func:`tgreedy_path` and :func:`greedy_path`, and kept by the selectors as ``path_``.
 
     Attributes
     ----------
@@ -77,6 +80,34 @@ class SelectionPath:
         Why the path ended: ``"n_steps"``, ``"threshold"`` or ``"exhausted"``.
     options : dict
         The options the path was computed with.
+
+    See Also
+    --------
+    tgreedy_path, greedy_path : The functions that compute it.
+    path_auroc, path_squared_loss : Its scores on held-out data.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics, tgreedy_path
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((300, 4)); domains = np.arange(300) % 3
+    >>> y = X[:, 2] + 0.5 * X[:, 0] + 0.1 * rng.standard_normal(300)
+    >>> path = tgreedy_path(DomainStatistics.from_samples(X, y, domains), n_steps=3)
+    >>> path.n_steps, path.n_features, path.stop_reason
+    (3, 4, 'n_steps')
+    >>> path.support(2)
+    array([2, 0])
+    >>> path.support()
+    array([2, 0, 1])
+    >>> path.coef[-1, [2, 0]].round(2)  # the true weights are 1 and 0.5
+    array([1.03, 0.5 ])
     """
 
     method: str
@@ -114,6 +145,33 @@ def t_statistics(residual_covariances: np.ndarray) -> tuple[np.ndarray, np.ndarr
     The T-statistic is :func:`~tgreedy_lib.domain_adaptation.statistics.t_statistic` (the one-sample
     t-test statistic of the n values r_1,i, ..., r_n,i against 0, ``sigma_i`` with ddof = 1, its
     limit where sigma_i = 0); this returns the mean and spread it is made of too.
+
+    Parameters
+    ----------
+    residual_covariances : array-like of shape (n_domains, n_features)
+        ``r_k,i = E[X_i (Y - w.X) | d_k]``.
+
+    Returns
+    -------
+    t, mu, sigma : ndarray of shape (n_features,)
+        The T-statistic, the mean and the (ddof = 1) standard deviation across domains.
+
+    See Also
+    --------
+    t_statistic : The T-statistic alone, along any axis.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import t_statistics
+    >>> t, mu, sigma = t_statistics(np.array([[0.9, 0.5], [1.1, -0.4], [1.0, 0.8]]))
+    >>> t.round(3), mu.round(3), sigma.round(3)
+    (array([17.321,  0.832]), array([1. , 0.3]), array([0.1  , 0.624]))
     """
     return _t_statistic_and_moments(residual_covariances, axis=0)
 
@@ -156,6 +214,26 @@ def selection_path(
     (:mod:`._stagewise`, the paper's algorithm) or ``"stepwise"`` (:mod:`._stepwise`, least squares
     on the chosen set). Options as in :func:`tgreedy_path`, which with :func:`greedy_path` is the
     usual entry point.
+
+    See Also
+    --------
+    tgreedy_path, greedy_path : The usual entry points.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3.3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics, tgreedy_path
+    >>> from tgreedy_lib.domain_adaptation.selection import selection_path
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((300, 4)); y = X[:, 1] + 0.1 * rng.standard_normal(300)
+    >>> stats = DomainStatistics.from_samples(X, y, np.arange(300) % 3)
+    >>> selection_path(stats, "tgreedy", 2).features.tolist() == tgreedy_path(stats, 2).features.tolist()
+    True
     """
     if method not in ("tgreedy", "greedy"):
         raise ValueError(f"method must be 'tgreedy' or 'greedy', got {method!r}")
@@ -227,7 +305,7 @@ def tgreedy_path(
     threshold: float | None = None,
     allow_reselect: bool = False,
 ) -> SelectionPath:
-    """Run T-greedy (section 3.3): at each step add the feature with the largest T-statistic.
+    r"""T-greedy path (section 3.3 of [1]_): at each step add the feature with the largest T-statistic.
 
     Parameters
     ----------
@@ -256,7 +334,64 @@ def tgreedy_path(
 
     Returns
     -------
-    SelectionPath
+    path : SelectionPath
+        The chosen feature, weights, T-statistic, score and training loss after every step.
+
+    See Also
+    --------
+    greedy_path : The same update, choosing the largest decrease of the training loss.
+    TGreedy : The scikit-learn selector around this function.
+    DomainStatistics : The per-domain moments it reads.
+    path_auroc : The AUROC after every step on held-out data.
+
+    Notes
+    -----
+    With :math:`r_{k,i} = E[X_i (Y - w \cdot X) \mid d_k]` the covariance of feature :math:`i`
+    with the residual in training domain :math:`k = 1, \dots, n`,
+
+    .. math::
+
+        \hat\mu_i = \frac{1}{n} \sum_k r_{k,i}, \qquad
+        \hat\sigma_i^2 = \frac{1}{n-1} \sum_k (r_{k,i} - \hat\mu_i)^2, \qquad
+        T_i = \frac{\hat\mu_i}{\hat\sigma_i / \sqrt{n}},
+
+    each step picks :math:`i^\star = \arg\max_i |T_i|` and updates
+
+    .. math::
+
+        w_{i^\star} \leftarrow w_{i^\star} + \frac{\hat\mu_{i^\star}}{\hat E[X_{i^\star}^2]},
+        \qquad \hat E[X_i^2] = \frac{1}{n} \sum_k E[X_i^2 \mid d_k].
+
+    The T-statistic is the one-sample t-test of the :math:`n` per-domain covariances against 0,
+    so it favours a feature whose effect is consistent across domains over one whose average
+    effect is larger but swings between them. Theorem 1 of [1]_ bounds
+    :math:`|\hat\mu_i - E[X_i Y]|` uniformly over exponentially many features in this form.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), 2012.
+
+    Examples
+    --------
+    Feature 0 has the same effect in every domain; feature 1's effect swings from domain to domain:
+
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics, greedy_path, tgreedy_path
+    >>> rng = np.random.default_rng(0)
+    >>> domains = np.repeat(np.arange(5), 200)
+    >>> X = rng.standard_normal((1000, 3))
+    >>> swing = 2 * rng.standard_normal(5)  # feature 1's weight in each domain
+    >>> y = 0.5 * X[:, 0] + swing[domains] * X[:, 1] + 0.5 * rng.standard_normal(1000)
+    >>> stats = DomainStatistics.from_samples(X, y, domains)
+    >>> path = tgreedy_path(stats, n_steps=2)
+    >>> path.features  # the consistent feature first
+    array([0, 1])
+    >>> path.t_statistic.round(2)
+    array([ 8.81, -2.36])
+    >>> path.training_loss.round(3)
+    array([1.976, 0.979])
     """
     return selection_path(stats, "tgreedy", n_steps, sign, denominator, refit, threshold, allow_reselect)
 
@@ -270,12 +405,82 @@ def greedy_path(
     threshold: float | None = None,
     allow_reselect: bool = False,
 ) -> SelectionPath:
-    """Run greedy (section 3.3 and 4): add the feature that most lowers the pooled training loss.
+    r"""Greedy path (sections 3.3 and 4 of [1]_): at each step add the feature that most lowers the pooled training loss.
 
-    The score of feature i is the decrease mu_i^2 / E[X_i^2] that the shared update achieves.
-    Options as in :func:`tgreedy_path`; ``threshold`` applies to the loss decrease.
+    The paper's baseline. The score of feature i is the decrease :math:`\hat\mu_i^2 / \hat E[X_i^2]`
+    that T-greedy's update achieves; the update itself is T-greedy's.
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+        Per-domain moments of the training domains (section 2).
+    n_steps : int, default=10
+        Maximum number of steps (features added).
+    denominator : {"sample", "unlabeled"}, default="sample"
+        ``E[X_i^2]`` in the score and the update, as in :func:`tgreedy_path`.
+    refit : {"stagewise", "stepwise"}, default="stagewise"
+        As in :func:`tgreedy_path`.
+    threshold : float, optional
+        Stop before a step whose loss decrease is below ``threshold``.
+    allow_reselect : bool, default=False
+        As in :func:`tgreedy_path`.
+
+    Returns
+    -------
+    path : SelectionPath
+        The chosen feature, weights, T-statistic, score and training loss after every step.
+
+    See Also
+    --------
+    tgreedy_path : The same update, choosing the largest T-statistic.
+    Greedy : The scikit-learn selector around this function.
+
+    Notes
+    -----
+    With :math:`\hat\mu_i` the mean over the :math:`n` domains of the residual covariances
+    :math:`E[X_i (Y - w \cdot X) \mid d_k]`, the stagewise update
+    :math:`w_i \leftarrow w_i + \hat\mu_i / \hat E[X_i^2]` lowers the pooled training loss by
+
+    .. math::
+
+        \frac{\hat\mu_i^2}{\hat E[X_i^2]},
+
+    and greedy picks the feature with the largest decrease. It ignores how the covariance
+    varies across domains, which is why it overfits the training domains (section 4 of [1]_).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), 2012.
+
+    Examples
+    --------
+    Feature 0 has the same effect in every domain; feature 1's effect swings from domain to domain:
+
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics, greedy_path, tgreedy_path
+    >>> rng = np.random.default_rng(0)
+    >>> domains = np.repeat(np.arange(5), 200)
+    >>> X = rng.standard_normal((1000, 3))
+    >>> swing = 2 * rng.standard_normal(5)  # feature 1's weight in each domain
+    >>> y = 0.5 * X[:, 0] + swing[domains] * X[:, 1] + 0.5 * rng.standard_normal(1000)
+    >>> stats = DomainStatistics.from_samples(X, y, domains)
+    >>> path = greedy_path(stats, n_steps=2)
+    >>> path.features  # the swinging feature first: it lowers the training loss most
+    array([1, 0])
+    >>> path.t_statistic.round(2)
+    array([-2.28, 18.89])
+    >>> path.training_loss.round(3)
+    array([1.321, 0.979])
     """
     return selection_path(stats, "greedy", n_steps, "abs", denominator, refit, threshold, allow_reselect)
+
+
+#: Whether the selectors accept scipy.sparse ``X`` (scikit-learn's ``accept_sparse``). The one switch to
+#: flip when :class:`DomainStatistics` computes its moments from sparse rows; until then sparse input
+#: is refused with scikit-learn's TypeError, which names sparse input and the fix (``X.toarray()``).
+_ACCEPT_SPARSE = False
 
 
 class _PathSelector(SelectorMixin, BaseEstimator):
@@ -284,20 +489,84 @@ class _PathSelector(SelectorMixin, BaseEstimator):
     def _path(self, stats: DomainStatistics, **options) -> SelectionPath:
         raise NotImplementedError
 
-    def fit(self, X, y, domains=None, unlabeled_X=None):
-        """Fit on pooled rows ``X``, targets ``y`` and a vector ``domains`` of domain labels.
+    _parameter_constraints: dict = {
+        "n_features_to_select": [Interval(Integral, 1, None, closed="left")],
+        "denominator": [StrOptions({"sample", "unlabeled"})],
+        "refit": [StrOptions({"stagewise", "stepwise"})],
+        "threshold": [Interval(Real, None, None, closed="neither"), None],
+        "allow_reselect": ["boolean"],
+    }
 
-        Inside a Pipeline pass the labels as a fit parameter: ``pipe.fit(X, y, select__domains=d)``.
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True  # the residual covariances E[X (Y - w.X) | d_k] need y
+        tags.input_tags.sparse = _ACCEPT_SPARSE
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, domains=None, unlabeled_X=None):
+        """Select features from pooled rows ``X``, targets ``y`` and the domain label of every row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            The rows of all training domains, pooled (dense; see ``_ACCEPT_SPARSE``). A pandas
+            DataFrame's column names are kept in ``feature_names_in_``.
+        y : array-like of shape (n_samples,)
+            Real-valued targets (for classification, e.g. +1/-1 or 0/1).
+        domains : array-like of shape (n_samples,)
+            The domain label of every row (any sortable labels, at least two distinct ones).
+            Required: there is no default, because the T-statistic is the spread of the
+            residual covariances *across domains*. Inside a :class:`~sklearn.pipeline.Pipeline`
+            pass it as a fit parameter: ``pipe.fit(X, y, select__domains=d)``.
+        unlabeled_X : array-like of shape (n_unlabeled, n_features), default=None
+            Unlabeled rows for the pooled ``E[X X^T]`` (needed by ``denominator="unlabeled"``).
+
+        Returns
+        -------
+        self : object
+            The fitted selector.
         """
         if domains is None:
             raise ValueError(
-                f"{type(self).__name__}.fit needs domains: a vector with the domain label of every row"
+                f"{type(self).__name__}.fit needs domains: a vector with the domain label of every row "
+                f"of X, e.g. {type(self).__name__}().fit(X, y, domains=d) (in a Pipeline: "
+                "pipe.fit(X, y, select__domains=d)); the T-statistic is computed across domains"
+            )
+        X, y = validate_data(
+            self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, ensure_min_samples=2, y_numeric=True
+        )
+        if unlabeled_X is not None:
+            unlabeled_X = check_array(
+                unlabeled_X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, input_name="unlabeled_X"
             )
         stats = DomainStatistics.from_samples(X, y, domains, unlabeled_X=unlabeled_X)
-        return self.fit_statistics(stats)
+        return self._fit_path(stats)
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit_statistics(self, stats: DomainStatistics):
-        """Fit from precomputed :class:`DomainStatistics`."""
+        """Select features from precomputed :class:`DomainStatistics` (no samples needed).
+
+        Parameters
+        ----------
+        stats : DomainStatistics
+            Per-domain moments of the training domains, e.g. from
+            :meth:`DomainStatistics.from_moments` (population moments) or built once and
+            :meth:`~DomainStatistics.subset` per split.
+
+        Returns
+        -------
+        self : object
+            The fitted selector; ``feature_names_in_`` is not set (moments carry no names).
+        """
+        if not isinstance(stats, DomainStatistics):
+            raise TypeError(f"fit_statistics expects DomainStatistics, got {type(stats).__name__}")
+        self.n_features_in_ = stats.n_features
+        if hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        return self._fit_path(stats)
+
+    def _fit_path(self, stats: DomainStatistics):
         kwargs = dict(
             n_steps=self.n_features_to_select,
             denominator=self.denominator,
@@ -306,7 +575,6 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             allow_reselect=self.allow_reselect,
         )
         self.path_ = self._path(stats, **kwargs)
-        self.n_features_in_ = stats.n_features
         self.coef_ = self.path_.coef[-1].copy() if self.path_.n_steps else np.zeros(stats.n_features)
         self.selected_features_ = self.path_.support()
         return self
@@ -318,28 +586,88 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         return mask
 
     def decision_function(self, X):
-        """The linear score X @ coef_ (no intercept, as in the paper's model y = w.x)."""
+        """The linear score ``X @ coef_`` (no intercept, as in the paper's model y = w.x).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        score : ndarray of shape (n_samples,)
+        """
         check_is_fitted(self, "path_")
-        X = as_float_array(X, "X", 2)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, the selector was fitted with {self.n_features_in_}")
+        X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
         return X @ self.coef_
 
     predict = decision_function
 
 
 class TGreedy(_PathSelector):
-    """T-greedy feature selection (section 3.3) with the scikit-learn selector interface.
+    r"""T-greedy feature selection (Foster, Kakade & Salakhutdinov 2012, section 3.3).
 
-    Parameters are those of :func:`tgreedy_path` (``n_features_to_select`` is ``n_steps``).
+    A stagewise selector on the residual covariances of the training domains: at each step it
+    adds the feature with the largest T-statistic of its covariance with the residual across
+    domains, the feature whose improvement is most consistent from domain to domain [1]_.
+    The scikit-learn front end of :func:`tgreedy_path`.
+
+    Parameters
+    ----------
+    n_features_to_select : int, default=10
+        Number of steps (features added); ``n_steps`` of :func:`tgreedy_path`.
+    sign : {"abs", "positive"}, default="abs"
+        Rank by ``|T_i|`` (``"abs"``) or by ``T_i`` as printed in the paper (``"positive"``).
+    denominator : {"sample", "unlabeled"}, default="sample"
+        ``E[X_i^2]`` of the update: the paper's average of the per-domain moments, or the
+        pooled moment of ``unlabeled_X`` passed to :meth:`fit` (the unbiased version).
+    refit : {"stagewise", "stepwise"}, default="stagewise"
+        The paper's stagewise update, or a least-squares refit on the chosen set.
+    threshold : float, default=None
+        Stop before a step whose score is below ``threshold``.
+    allow_reselect : bool, default=False
+        Stagewise only: whether a feature may be chosen again.
 
     Attributes
     ----------
     path_ : SelectionPath
-    coef_ : ndarray of shape (n_features,)
+        The whole path (features, weights, T-statistics, losses after every step).
+    coef_ : ndarray of shape (n_features_in_,)
         Weights after the last step.
     selected_features_ : ndarray of int
         Chosen features in order of entry.
+    n_features_in_ : int
+        Number of features seen during :term:`fit`.
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during :term:`fit`. Defined only when `X` has feature names
+        that are all strings (a pandas DataFrame).
+
+    See Also
+    --------
+    Greedy : The same update, choosing the largest decrease of the training loss.
+    tgreedy_path : The path as a function of :class:`DomainStatistics`.
+    sklearn.feature_selection.SequentialFeatureSelector : Forward selection by cross-validation.
+
+    Notes
+    -----
+    With the residual covariances :math:`r_{k,i} = E[X_i (Y - w \cdot X) \mid d_k]` of the
+    :math:`n` training domains,
+
+    .. math::
+
+        \hat\mu_i = \frac{1}{n} \sum_k r_{k,i}, \qquad
+        \hat\sigma_i^2 = \frac{1}{n-1} \sum_k (r_{k,i} - \hat\mu_i)^2, \qquad
+        T_i = \frac{\hat\mu_i}{\hat\sigma_i / \sqrt{n}},
+
+    T-greedy picks :math:`i^\star = \arg\max_i |T_i|` and updates
+    :math:`w_{i^\star} \leftarrow w_{i^\star} + \hat\mu_{i^\star} / \hat E[X_{i^\star}^2]`
+    (section 3.3 of [1]_). :meth:`fit` refuses to run without ``domains``: pooled rows alone
+    cannot tell a consistent effect from one that swings between domains.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), JMLR W&CP 22, 2012.
 
     Examples
     --------
@@ -347,13 +675,30 @@ class TGreedy(_PathSelector):
     >>> from tgreedy_lib import TGreedy
     >>> rng = np.random.default_rng(0)
     >>> X = rng.standard_normal((400, 5)); domains = np.repeat(np.arange(4), 100)
-    >>> y = X[:, 2] + 0.1 * rng.standard_normal(400)
+    >>> y = X[:, 2] - 0.5 * X[:, 4] + 0.1 * rng.standard_normal(400)
     >>> TGreedy(n_features_to_select=1).fit(X, y, domains=domains).selected_features_
     array([2])
+
+    A DataFrame's column names come back from ``get_feature_names_out``:
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame(X, columns=["a", "b", "c", "d", "e"])
+    >>> selector = TGreedy(n_features_to_select=2).fit(frame, y, domains=domains)
+    >>> selector.get_feature_names_out()
+    array(['c', 'e'], dtype=object)
+    >>> selector.path_.t_statistic.round(1)
+    array([ 15.4, -11.7])
+    >>> selector.transform(frame).shape
+    (400, 2)
     """
 
     def _path(self, stats, **options):
         return tgreedy_path(stats, sign=self.sign, **options)
+
+    _parameter_constraints: dict = {
+        **_PathSelector._parameter_constraints,
+        "sign": [StrOptions({"abs", "positive"})],
+    }
 
     def __init__(
         self,
@@ -374,9 +719,67 @@ class TGreedy(_PathSelector):
 
 
 class Greedy(_PathSelector):
-    """Greedy feature selection on the pooled training loss, sharing T-greedy's update.
+    r"""Greedy feature selection on the pooled training loss (Foster, Kakade & Salakhutdinov 2012, section 4).
 
-    Parameters are those of :func:`greedy_path` (``n_features_to_select`` is ``n_steps``).
+    The baseline of the paper's experiments [1]_: the same stagewise update as T-greedy, but
+    each step adds the feature that most lowers the training squared loss pooled over the
+    domains. The scikit-learn front end of :func:`greedy_path`.
+
+    Parameters
+    ----------
+    n_features_to_select : int, default=10
+        Number of steps (features added); ``n_steps`` of :func:`greedy_path`.
+    denominator : {"sample", "unlabeled"}, default="sample"
+        ``E[X_i^2]`` of the update, as in :class:`TGreedy`.
+    refit : {"stagewise", "stepwise"}, default="stagewise"
+        The paper's stagewise update, or a least-squares refit on the chosen set.
+    threshold : float, default=None
+        Stop before a step whose loss decrease is below ``threshold``.
+    allow_reselect : bool, default=False
+        Stagewise only: whether a feature may be chosen again.
+
+    Attributes
+    ----------
+    path_ : SelectionPath
+        The whole path (features, weights, T-statistics, losses after every step).
+    coef_ : ndarray of shape (n_features_in_,)
+        Weights after the last step.
+    selected_features_ : ndarray of int
+        Chosen features in order of entry.
+    n_features_in_ : int
+        Number of features seen during :term:`fit`.
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during :term:`fit`. Defined only when `X` has feature names
+        that are all strings (a pandas DataFrame).
+
+    See Also
+    --------
+    TGreedy : The same update, choosing the largest T-statistic.
+    greedy_path : The path as a function of :class:`DomainStatistics`.
+
+    Notes
+    -----
+    Greedy picks the largest loss decrease of the update,
+    :math:`i^\star = \arg\max_i \hat\mu_i^2 / \hat E[X_i^2]`, with :math:`\hat\mu_i` the mean
+    residual covariance over the domains (section 3.3 of [1]_). It needs ``domains`` only for
+    the per-domain moments and the reported T-statistics, and refuses to run without them, as
+    :class:`TGreedy` does, so that the two are fitted on the same statistics.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), JMLR W&CP 22, 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import Greedy
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((400, 5)); domains = np.repeat(np.arange(4), 100)
+    >>> y = X[:, 2] - 0.5 * X[:, 4] + 0.1 * rng.standard_normal(400)
+    >>> Greedy(n_features_to_select=1).fit(X, y, domains=domains).selected_features_
+    array([2])
     """
 
     def _path(self, stats, **options):

@@ -41,6 +41,31 @@ class Selector:
         ``path(stats, n_steps, **options) -> SelectionPath``.
     options : mapping
         Default keyword options of ``path``.
+
+    See Also
+    --------
+    register_selector : Add a selector.
+    unregister_selector : Remove one.
+    get_selector : Look one up by name.
+    available_selectors : The registered names.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3.3 (greedy and T-greedy).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics
+    >>> from tgreedy_lib.domain_adaptation.selectors import get_selector
+    >>> tgreedy = get_selector("tgreedy")
+    >>> tgreedy.label, tgreedy.color
+    ('T-greedy', 'tab:blue')
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((300, 4)); y = X[:, 3] + 0.1 * rng.standard_normal(300)
+    >>> tgreedy.run(DomainStatistics.from_samples(X, y, np.arange(300) % 3), 1).features
+    array([3])
     """
 
     name: str
@@ -64,6 +89,38 @@ def register_selector(name: str, *, label: str, color: str, path: Callable[..., 
     """Register a selector under ``name`` and return it (see the module docstring).
 
     A name already registered is a ValueError unless ``replace=True``.
+
+    See Also
+    --------
+    unregister_selector : Remove one.
+    get_selector : Look one up by name.
+    available_selectors : The registered names.
+    Selector : What is registered.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3.3 (greedy and T-greedy).
+
+    Examples
+    --------
+    T-greedy with the paper's literal ``argmax T_i`` (``sign="positive"``) as a selector of its own,
+    registered, run and removed again:
+
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics, tgreedy_path
+    >>> from tgreedy_lib.domain_adaptation.selectors import (
+    ...     available_selectors, register_selector, unregister_selector)
+    >>> positive = register_selector("tgreedy-positive", label="T-greedy (T > 0)", color="tab:cyan",
+    ...                              path=tgreedy_path, options={"sign": "positive"})
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((300, 3)); y = X[:, 0] - 2 * X[:, 1] + 0.1 * rng.standard_normal(300)
+    >>> stats = DomainStatistics.from_samples(X, y, np.arange(300) % 3)
+    >>> positive.run(stats, 1).features, tgreedy_path(stats, 1).features  # |T| would take feature 1
+    (array([0]), array([1]))
+    >>> unregister_selector("tgreedy-positive")
+    >>> available_selectors()
+    ('greedy', 'tgreedy')
     """
     if not isinstance(name, str) or not name:
         raise ValueError(f"a selector name must be a non-empty string, got {name!r}")
@@ -77,13 +134,44 @@ def register_selector(name: str, *, label: str, color: str, path: Callable[..., 
 
 
 def unregister_selector(name: str) -> None:
-    """Remove a selector registered with :func:`register_selector`."""
+    """Remove a selector registered with :func:`register_selector`.
+
+    See Also
+    --------
+    register_selector : Add a selector.
+    get_selector : Look one up by name.
+    available_selectors : The registered names.
+    Selector : What is registered.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.domain_adaptation.selectors import (
+    ...     available_selectors, register_selector, tgreedy_path, unregister_selector)
+    >>> _ = register_selector("copy", label="copy", color="black", path=tgreedy_path)
+    >>> unregister_selector("copy")
+    >>> available_selectors()
+    ('greedy', 'tgreedy')
+    """
     get_selector(name)
     del _REGISTRY[name]
 
 
 def get_selector(name: str) -> Selector:
-    """The selector registered under ``name``; ValueError listing the registered names otherwise."""
+    """The selector registered under ``name``; ValueError listing the registered names otherwise.
+
+    See Also
+    --------
+    register_selector : Add a selector.
+    unregister_selector : Remove one.
+    available_selectors : The registered names.
+    Selector : What is registered.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.domain_adaptation.selectors import get_selector
+    >>> get_selector("greedy").label
+    'greedy'
+    """
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
@@ -94,7 +182,21 @@ def get_selector(name: str) -> Selector:
 
 
 def available_selectors() -> tuple[str, ...]:
-    """Names of the registered selectors, in order of registration."""
+    """Names of the registered selectors, in order of registration.
+
+    See Also
+    --------
+    register_selector : Add a selector.
+    unregister_selector : Remove one.
+    get_selector : Look one up by name.
+    Selector : What is registered.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.domain_adaptation.selectors import available_selectors
+    >>> available_selectors()
+    ('greedy', 'tgreedy')
+    """
     return tuple(_REGISTRY)
 
 

@@ -19,7 +19,7 @@ from .._validation import as_float_array, check_domain_count, check_finite
 __all__ = ["DomainStatistics", "t_statistic"]
 
 def t_statistic(values, axis: int = 0, *, center=0.0) -> np.ndarray:
-    """The T-statistic ``T = (mu_hat - center) / (sigma_hat / sqrt(n))`` over the ``n`` domains on ``axis``.
+    r"""The T-statistic ``T = (mu_hat - center) / (sigma_hat / sqrt(n))`` over the ``n`` domains on ``axis`` (section 3.1 of [1]_).
 
     ``mu_hat`` and ``sigma_hat`` are the mean and the unbiased (ddof = 1) standard deviation of the
     ``n`` values, so ``T`` is exactly the one-sample t-test statistic against ``center``
@@ -29,6 +29,58 @@ def t_statistic(values, axis: int = 0, *, center=0.0) -> np.ndarray:
     Where ``sigma_hat = 0`` the statistic is its limit: 0 if ``mu_hat = center`` (no effect at all),
     ``+inf`` or ``-inf`` with the sign of ``mu_hat - center`` otherwise (an effect identical in every
     domain). Fewer than two domains is a ValueError.
+
+    Parameters
+    ----------
+    values : array-like
+        The per-domain values, e.g. the covariances ``E[X_i Y | d_k]`` (domains along ``axis``).
+    axis : int, default=0
+        The axis of the ``n`` domains.
+    center : float or array-like, default=0.0
+        The value tested against (``E[X_i Y]`` itself in Theorem 1).
+
+    Returns
+    -------
+    t : ndarray
+        ``values`` with ``axis`` removed: one T-statistic per feature.
+
+    See Also
+    --------
+    scipy.stats.ttest_1samp : The same statistic, with a p-value under normality.
+    tgreedy_path : T-greedy, which ranks features by this statistic of the residual covariances.
+
+    Notes
+    -----
+    With :math:`r_1, \dots, r_n` the values along ``axis``,
+
+    .. math::
+
+        \hat\mu = \frac{1}{n} \sum_k r_k, \qquad
+        \hat\sigma^2 = \frac{1}{n-1} \sum_k (r_k - \hat\mu)^2, \qquad
+        T = \frac{\hat\mu - c}{\hat\sigma / \sqrt{n}}.
+
+    Theorem 1 of [1]_ shows that, when the per-domain covariances are symmetric about their mean,
+    :math:`T^2 \le 4 \log(2 |F| / \delta)` for all of :math:`|F| \le (\delta/2) e^{n/8}`
+    features at once with probability greater than :math:`1 - \delta` (with ``center`` the true mean).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import t_statistic
+    >>> covariances = np.array([[0.9, 0.5], [1.1, -0.4], [1.0, 0.8]])  # 3 domains, 2 features
+    >>> t_statistic(covariances).round(3)
+    array([17.321,  0.832])
+    >>> from scipy import stats
+    >>> stats.ttest_1samp(covariances, 0.0).statistic.round(3)
+    array([17.321,  0.832])
+    >>> t_statistic(np.ones((4, 1)))  # the same effect in every domain: the limit, +inf
+    array([inf])
     """
     return _t_statistic_and_moments(values, axis, center)[0]
 
@@ -53,7 +105,10 @@ CONSTANT_RTOL = 1e-9
 
 
 class DomainStatistics:
-    """Second moments of n training domains (section 2 of the paper).
+    """Per-domain second moments E[XY|d_k], E[XX^T|d_k] of n training domains (section 2 of [1]_).
+
+    Everything T-greedy and greedy read: the selectors (section 3.3) only ever need these
+    moments, never the samples themselves.
 
     Attributes
     ----------
@@ -90,6 +145,35 @@ class DomainStatistics:
     the whole Gram at once and drops the samples. Lazy statistics keep a reference to ``X``
     (no copy, as scikit-learn's ``copy_X=False``): do not change ``X`` in place while they are
     in use, or pass ``lazy=False``.
+
+    See Also
+    --------
+    tgreedy_path, greedy_path : The selectors that read these statistics.
+    t_statistic : The T-statistic across domains.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((300, 4)); y = X[:, 0] + 0.1 * rng.standard_normal(300)
+    >>> stats = DomainStatistics.from_samples(X, y, domains=np.arange(300) % 3)
+    >>> stats
+    DomainStatistics(n_domains=3, n_features=4, gram='lazy')
+    >>> stats.xy.round(2)  # E[X_i Y | d_k]: feature 0 covaries with y in every domain
+    array([[ 0.94,  0.1 ,  0.1 ,  0.07],
+           [ 0.86,  0.02, -0.11, -0.04],
+           [ 1.07, -0.07,  0.2 ,  0.11]])
+    >>> stats.counts
+    array([100, 100, 100])
+    >>> round(stats.training_loss(np.array([1.0, 0, 0, 0])), 4)  # close to the noise variance 0.01
+    0.0106
     """
 
     def __init__(self, xx, xy, yy, counts=None, domain_labels=None, unlabeled_xx=None):
@@ -110,7 +194,7 @@ class DomainStatistics:
     # ------------------------------------------------------------------ constructors
     @classmethod
     def from_samples(cls, X, y, domains, *, unlabeled_X=None, lazy=True) -> "DomainStatistics":
-        """Statistics from pooled samples and a vector of domain labels.
+        """Per-domain moments (section 2 of the paper) from pooled rows and the domain label of every row.
 
         Parameters
         ----------
@@ -124,6 +208,25 @@ class DomainStatistics:
             Unlabeled rows from which the pooled ``E[X X^T]`` is estimated.
         lazy : bool, default True
             Compute the rows of ``E[X X^T | d_k]`` only when they are needed (class docstring).
+
+        Returns
+        -------
+        stats : DomainStatistics
+
+        See Also
+        --------
+        from_domains : The same from a list of per-domain ``(X_k, y_k)``.
+        from_moments : From given (population) moments.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from tgreedy_lib import DomainStatistics
+        >>> X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0], [2.0, 0.0]])
+        >>> y = np.array([1.0, 0.0, 1.0, 2.0])
+        >>> stats = DomainStatistics.from_samples(X, y, domains=["a", "a", "b", "b"])
+        >>> stats.domain_labels.tolist(), stats.xy.tolist()  # E[X Y | d] = mean of x * y in each domain
+        (['a', 'b'], [[0.5, 0.0], [2.5, 0.5]])
         """
         X = as_float_array(X, "X", 2, check=False)
         y = as_float_array(y, "y", 1)
@@ -142,7 +245,34 @@ class DomainStatistics:
 
     @classmethod
     def from_domains(cls, domains, *, labels=None, unlabeled_X=None, lazy=True) -> "DomainStatistics":
-        """Statistics from a sequence of per-domain ``(X_k, y_k)`` pairs (``lazy`` as in :meth:`from_samples`)."""
+        """Per-domain moments (section 2 of the paper) from a sequence of per-domain ``(X_k, y_k)`` pairs.
+
+        Parameters
+        ----------
+        domains : iterable of (array-like, array-like)
+            ``(X_k, y_k)`` of every domain, with the same features.
+        labels : array-like of shape (n_domains,), optional
+            A label for each domain (default ``0 .. n_domains - 1``).
+        unlabeled_X, lazy
+            As in :meth:`from_samples`.
+
+        Returns
+        -------
+        stats : DomainStatistics
+
+        See Also
+        --------
+        from_samples : The same from pooled rows and domain labels.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from tgreedy_lib import DomainStatistics
+        >>> rng = np.random.default_rng(0)
+        >>> pairs = [(rng.standard_normal((50, 3)), rng.standard_normal(50)) for _ in range(4)]
+        >>> DomainStatistics.from_domains(pairs, labels=["2 vs 0", "2 vs 4", "2 vs 6", "2 vs 8"])
+        DomainStatistics(n_domains=4, n_features=3, gram='lazy')
+        """
         pairs = list(domains)
         data = []
         for k, pair in enumerate(pairs):
@@ -162,10 +292,38 @@ class DomainStatistics:
 
     @classmethod
     def from_moments(cls, xx, xy, yy=None, *, counts=None, labels=None, unlabeled_xx=None) -> "DomainStatistics":
-        """Statistics from given (e.g. population) moments ``E[XX^T|d_k]``, ``E[XY|d_k]``, ``E[Y^2|d_k]``.
+        """Per-domain statistics (section 2 of the paper) from given moments ``E[XX^T|d_k]``, ``E[XY|d_k]``, ``E[Y^2|d_k]``.
 
-        ``yy`` may be omitted; the reported training losses are then relative to an unknown
-        constant (the selection itself never needs it).
+        For population moments, as in the paper's analysis (infinitely many samples a domain),
+        and in simulations (:mod:`tgreedy_lib.domain_adaptation.theory.simulate`).
+
+        Parameters
+        ----------
+        xx : array-like of shape (n_domains, n_features, n_features)
+        xy : array-like of shape (n_domains, n_features)
+        yy : array-like of shape (n_domains,), optional
+            May be omitted; the reported training losses are then relative to an unknown
+            constant (the selection itself never needs it).
+        counts : array-like of shape (n_domains,), optional
+            Samples behind each domain's moments, if any.
+        labels : array-like of shape (n_domains,), optional
+            A label for each domain.
+        unlabeled_xx : array-like of shape (n_features, n_features), optional
+            The pooled ``E[X X^T]``.
+
+        Returns
+        -------
+        stats : DomainStatistics
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from tgreedy_lib import DomainStatistics, tgreedy_path
+        >>> xx = np.broadcast_to(np.eye(2), (3, 2, 2))  # orthonormal features in 3 domains
+        >>> xy = np.array([[1.0, 2.0], [1.1, -1.0], [0.9, 0.5]])  # feature 1 swings
+        >>> stats = DomainStatistics.from_moments(xx, xy)
+        >>> tgreedy_path(stats, n_steps=1).features
+        array([0])
         """
         xx = as_float_array(xx, "xx", 3)
         xy = as_float_array(xy, "xy", 2)

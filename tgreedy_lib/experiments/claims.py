@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .runs import curve
+
 REPRODUCED, PARTLY, NOT_REPRODUCED = "reproduced", "partly", "not reproduced"
 NOT_RUN = "not run"
 
 
-def _curve(result: dict, method: str, metric: str) -> np.ndarray:
-    return np.asarray(result["curves"][method][metric], dtype=float)
-
-
 def _gap(result: dict, method: str) -> np.ndarray:
-    return _curve(result, method, "source_auroc") - _curve(result, method, "target_auroc")
+    return curve(result, method, "source_auroc") - curve(result, method, "target_auroc")
 
 
 def _at(curve: np.ndarray, step: int) -> float:
@@ -42,8 +40,8 @@ def useful_steps(target_curve: np.ndarray, tolerance: float = 0.005) -> int:
     Our reading of "T-greedy is able to select up to 25 reliable features": the number of features
     that still help on the new domain before the curve levels off or turns down.
     """
-    curve = np.asarray(target_curve, dtype=float)
-    return int(np.flatnonzero(curve >= curve.max() - tolerance)[0]) + 1
+    values = np.asarray(target_curve, dtype=float)
+    return int(np.flatnonzero(values >= values.max() - tolerance)[0]) + 1
 
 
 def hanley_mcneil_se(auc, n_pos: int, n_neg: int):
@@ -154,8 +152,8 @@ def two_vs_other_claims(result: dict | None) -> list[dict]:
     }
     if result is None:
         return [_not_run(cid, "4.1", "1-2", q, p, "mnist-2-vs-other") for cid, (q, p) in quotes.items()]
-    g_src, g_tgt = _curve(result, "greedy", "source_auroc"), _curve(result, "greedy", "target_auroc")
-    t_src, t_tgt = _curve(result, "tgreedy", "source_auroc"), _curve(result, "tgreedy", "target_auroc")
+    g_src, g_tgt = curve(result, "greedy", "source_auroc"), curve(result, "greedy", "target_auroc")
+    t_src, t_tgt = curve(result, "tgreedy", "source_auroc"), curve(result, "tgreedy", "target_auroc")
     g_gap, t_gap = g_src - g_tgt, t_src - t_tgt
     n_splits, n_steps = g_src.shape
     claims = []
@@ -243,8 +241,8 @@ def two_vs_other_claims(result: dict | None) -> list[dict]:
 
 
 def _t_higher_claim(cid, section, figure, quote, paper, result) -> dict:
-    g_t = np.abs(_curve(result, "greedy", "t_statistic"))
-    t_t = np.abs(_curve(result, "tgreedy", "t_statistic"))
+    g_t = np.abs(curve(result, "greedy", "t_statistic"))
+    t_t = np.abs(curve(result, "tgreedy", "t_statistic"))
     share = float((t_t > g_t).mean())
     return _claim(cid, section, figure, quote, paper,
                   f"|T| of T-greedy's pick exceeds greedy's at {100 * share:.0f}% of (split, step) pairs; median |T| "
@@ -286,8 +284,8 @@ def similarity_claims(result: dict | None, dataset: str) -> list[dict]:
     prefix = f"{dataset}_sim."
     if result is None:
         return [_not_run(prefix + cid, "4.2", "3, 4", q, p, name) for cid, (q, p) in quotes.items()]
-    g_src, g_tgt = _curve(result, "greedy", "source_auroc"), _curve(result, "greedy", "target_auroc")
-    t_src, t_tgt = _curve(result, "tgreedy", "source_auroc"), _curve(result, "tgreedy", "target_auroc")
+    g_src, g_tgt = curve(result, "greedy", "source_auroc"), curve(result, "greedy", "target_auroc")
+    t_src, t_tgt = curve(result, "tgreedy", "source_auroc"), curve(result, "tgreedy", "target_auroc")
     g_gap, t_gap = g_src - g_tgt, t_src - t_tgt
     n_splits, n_steps = g_src.shape
     claims = []
@@ -416,7 +414,7 @@ def discussion_claims(results: dict) -> list[dict]:
 
     turns = []
     for t in tasks:
-        src, tgt = _curve(t, "tgreedy", "source_auroc").mean(0), _curve(t, "tgreedy", "target_auroc").mean(0)
+        src, tgt = curve(t, "tgreedy", "source_auroc").mean(0), curve(t, "tgreedy", "target_auroc").mean(0)
         peak = int(np.argmax(tgt))
         turns.append((peak + 1, float(tgt.max() - tgt[-1]), float(src[-1] - src[peak])))
     seen = sum(drop >= 0.01 and rise > 0 for _, drop, rise in turns)
@@ -436,7 +434,7 @@ def discussion_claims(results: dict) -> list[dict]:
         sizes = np.asarray(t["target_sizes"], dtype=float)
         ratio_per_method = []
         for method in ("greedy", "tgreedy"):
-            tgt = _curve(t, method, "target_auroc")
+            tgt = curve(t, method, "target_auroc")
             between = tgt.std(axis=0, ddof=1)
             within = hanley_mcneil_se(tgt, sizes[:, :1], sizes[:, 1:]).mean(axis=0)
             ratio_per_method.append(float(np.median(between / within)))

@@ -58,6 +58,25 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
         Called with one line of text per split.
     **overrides
         Keyword arguments for the runner (e.g. ``n_steps=20``, ``targets=(9,)``).
+
+    See Also
+    --------
+    tgreedy_lib.experiments.runs.run_two_vs_other, tgreedy_lib.experiments.runs.run_similarity : The experiments.
+    write_outputs : Figures and the claims table from the results.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, sections 1 and 4.
+
+    Examples
+    --------
+    With the paper's data and features (built and cached on first use, which takes a while):
+
+    >>> from tgreedy_lib.experiments import run_experiment
+    >>> result = run_experiment("mnist-2-vs-other", quick=True)  # doctest: +SKIP
+    >>> sorted(result["curves"])  # doctest: +SKIP
+    ['greedy', 'tgreedy']
     """
     if name not in EXPERIMENTS:
         raise ValueError(f"unknown experiment {name!r}; choose from {EXPERIMENTS}")
@@ -97,7 +116,24 @@ def read_results(out_dir) -> dict:
 
 
 def write_outputs(results: dict, out_dir, figures: bool = True) -> list[pathlib.Path]:
-    """Figures 1-4 (PNG and PDF, unless ``figures`` is false), ``claims.json`` and ``claims.md``."""
+    """Figures 1-4 (PNG and PDF, unless ``figures`` is false), ``claims.json`` and ``claims.md``.
+
+    See Also
+    --------
+    run_experiment : The results it writes.
+    tgreedy_lib.plotting.paper_figures.figure1 : The figures.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, sections 1 and 4.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.experiments import run_experiment, write_outputs
+    >>> results = {"mnist-2-vs-other": run_experiment("mnist-2-vs-other", quick=True)}  # doctest: +SKIP
+    >>> write_outputs(results, "results")  # doctest: +SKIP
+    """
     out_dir = pathlib.Path(out_dir)
     written = write_figures(results, out_dir) if figures else []
     table = claims_module.all_claims(results)
@@ -147,7 +183,17 @@ def _describe_data(data: dict) -> str:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib reproduce") -> int:
-    """Command line entry point; returns the exit code."""
+    """Command line entry point; returns the exit code.
+
+    See Also
+    --------
+    run_experiment : The same from Python.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.experiments import main
+    >>> main(["mnist-2-vs-other", "--quick", "--out", "results"])  # doctest: +SKIP
+    """
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Run the experiments of Foster, Kakade & Salakhutdinov (AISTATS 2012), sections 1 and 4, "

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..datasets import CIFAR10_CLASSES  # one list of class names
 from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
+from ..experiments.runs import curve
 
 __all__ = [
     "split_title",
@@ -42,11 +43,6 @@ TASK_TITLES = {
     "mnist-similarity": "MNIST similarity",
     "cifar-similarity": "CIFAR similarity",
 }
-
-
-def _curve(result: dict, method: str, metric: str) -> np.ndarray:
-    """Stored curve as an array (n_splits, n_steps)."""
-    return np.asarray(result["curves"][method][metric], dtype=float)
 
 
 def _methods(result: dict, methods) -> tuple[str, ...]:
@@ -92,9 +88,9 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
     x = _steps(result)
     for method in methods:
         selector = get_selector(method)
-        ax.plot(x, _curve(result, method, "source_auroc")[k], ls="--", color=selector.color, lw=1.4,
+        ax.plot(x, curve(result, method, "source_auroc")[k], ls="--", color=selector.color, lw=1.4,
                 label=f"{selector.label}, source (held out)")
-        ax.plot(x, _curve(result, method, "target_auroc")[k], ls="-", color=selector.color, lw=1.6,
+        ax.plot(x, curve(result, method, "target_auroc")[k], ls="-", color=selector.color, lw=1.6,
                 label=f"{selector.label}, target")
     _chance(ax)
     ax.set_title(split_title(result, target))
@@ -112,7 +108,7 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
     for method in methods:
         color, label = get_selector(method).color, get_selector(method).label
         for metric, style in (("source_auroc", "--"), ("target_auroc", "-")):
-            curves = _curve(result, method, metric)
+            curves = curve(result, method, metric)
             mean = curves.mean(axis=0)
             which = "source (held out)" if metric == "source_auroc" else "target"
             ax.plot(x, mean, ls=style, color=color, lw=1.6, label=f"{label}, {which}")
@@ -138,7 +134,7 @@ def plot_t_statistics(ax, result: dict, target: int, methods=None):
     k = _split_index(result, target)
     x = _steps(result)
     for method in methods:
-        ax.plot(x, np.abs(_curve(result, method, "t_statistic")[k]), color=get_selector(method).color, lw=1.4,
+        ax.plot(x, np.abs(curve(result, method, "t_statistic")[k]), color=get_selector(method).color, lw=1.4,
                 marker=".", ms=3, label=get_selector(method).label)
     ax.set_title(f"|T| of added feature\n{split_title(result, target)}", fontsize=10)
     ax.set_xlabel("features added")

@@ -1,5 +1,6 @@
-"""Figures of the theory notebooks (03-05): each function computes nothing heavy itself
-beyond calling the library, draws on a Matplotlib ``Axes`` and returns it.
+"""Figures of the theory notebooks (03-05): each function draws what the theory modules computed
+(:mod:`~tgreedy_lib.domain_adaptation.theory`) on a Matplotlib ``Axes`` and returns it; none
+computes or simulates anything itself.
 
 Foster, Kakade & Salakhutdinov (AISTATS 2012): Theorem 2 (self-normalized sums),
 Theorem 1 and Corollary 3 (T-statistic bounds), section 3.3 (T-greedy).
@@ -11,12 +12,9 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..domain_adaptation.theory import self_normalized as sn
-from ..domain_adaptation.theory import t_bounds as tb
+from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
 from ..domain_adaptation.theory.simulate import describe_distribution
 from ..domain_adaptation.theory.simulated_selection import SELECTORS
-
-from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
 
 __all__ = [
     "plot_self_normalized_tails",
@@ -36,57 +34,47 @@ def _axes(ax):
     return ax
 
 
-def plot_self_normalized_tails(n: int, t=None, distributions=("rademacher", "gaussian", "cauchy", "pareto"),
-                               rng=None, n_trials: int = 20000, ax=None):
+def plot_self_normalized_tails(curves: dict, ax=None):
     """``Pr[(sum Z)^2 / sum Z^2 > t]`` against ``t`` for several laws, with the printed
-    ``exp(-t/2)`` and the proved ``2 exp(-t/2)`` (Theorem 2). Exact curves for
-    Rademacher and Gaussian, Monte Carlo for the others (``rng`` needed)."""
+    ``exp(-t/2)`` and the proved ``2 exp(-t/2)`` (Theorem 2); ``curves`` is
+    :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.tail_curves`'s output."""
     ax = _axes(ax)
-    t = np.linspace(0.02, max(6.0, min(float(n), 12.0)), 400) if t is None else np.asarray(t, float)
-    curves = sn.tail_curves(n, t, distributions, rng=rng, n_trials=n_trials)
-    for name in distributions:
+    t = curves["t"]
+    for name in (k for k in curves if k not in ("n", "t", "printed", "proof")):
         ax.step(t, curves[name], where="post", label=describe_distribution(name), lw=1.4)
     ax.plot(t, curves["printed"], "k--", lw=2, label="exp(-t/2) (as printed)")
     ax.plot(t, np.minimum(curves["proof"], 1), "k:", lw=2, label="2 exp(-t/2) (proof)")
-    ax.set(xlabel="t", ylabel="Pr[ratio > t]", title=f"Self-normalized sum, n = {n}", ylim=(-0.02, 1.05))
+    ax.set(xlabel="t", ylabel="Pr[ratio > t]", title=f"Self-normalized sum, n = {curves['n']}", ylim=(-0.02, 1.05))
     ax.legend(fontsize=8)
     return ax
 
 
-def plot_theorem2_excess(n_values=range(1, 51), t=None, ax=None):
-    """Heat map of ``worst_case_tail_lower_bound(n, t) - exp(-t/2)``: red cells are
-    (n, t) pairs where a symmetric law provably violates Theorem 2 as printed."""
+def plot_theorem2_excess(table: dict, ax=None):
+    """Heat map of ``worst_case_tail_lower_bound(n, t) - exp(-t/2)``: red cells are (n, t) pairs
+    where a symmetric law provably violates Theorem 2 as printed; ``table`` is
+    :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.theorem2_excess`'s output."""
     ax = _axes(ax)
-    t = np.geomspace(0.05, 50, 300) if t is None else np.asarray(t, float)
-    n_values = np.asarray(list(n_values))
-    excess = np.array([sn.worst_case_tail_lower_bound(int(n), t) - sn.printed_bound(t) for n in n_values])
+    excess = table["excess"]
     limit = float(np.max(np.abs(excess)))
-    mesh = ax.pcolormesh(t, n_values, excess, cmap="RdBu_r", vmin=-limit, vmax=limit, shading="nearest")
+    mesh = ax.pcolormesh(table["t"], table["n"], excess, cmap="RdBu_r", vmin=-limit, vmax=limit, shading="nearest")
     ax.set_xscale("log")
     ax.set(xlabel="t", ylabel="n", title="worst-case tail minus exp(-t/2)  (red: printed bound fails)")
     plt.colorbar(mesh, ax=ax)
     return ax
 
 
-def plot_coverage_vs_features(n: int, delta: float, n_features, ax=None, rng=None,
-                              monte_carlo_laws=("cauchy",), n_trials: int = 20000):
+def plot_coverage_vs_features(curves: dict, ax=None):
     """Probability that Theorem 1's width covers *every* one of ``|F|`` independent features,
-    against ``|F|`` at fixed ``n`` (exact for Gaussian and Rademacher effects, Monte Carlo
-    per-feature tails for the others), with the target ``1 - delta`` and the largest
-    ``|F|`` the theorem admits, ``(delta/2) e^(n/8)``."""
+    against ``|F|`` at fixed ``n``, with the target ``1 - delta`` and the largest ``|F|`` the
+    theorem admits; ``curves`` is :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`'s output."""
     ax = _axes(ax)
-    f = np.asarray(n_features, dtype=float)
-    c = tb.paper_factor(f, delta)
-    for law in ("gaussian", "rademacher"):
-        p = tb.failure_probability_exact(law, n, c)
-        ax.plot(f, tb.coverage_independent(p, f), label=describe_distribution(law))
-    for law in monte_carlo_laws:
-        if rng is None:
-            raise ValueError("rng is needed for the Monte Carlo curves")
-        p, _ = tb.failure_probability_monte_carlo(rng, law, n, c, n_trials)
-        ax.plot(f, tb.coverage_independent(p, f), "--", label=describe_distribution(law) + " (MC)")
+    f, n, delta = curves["n_features"], curves["n"], curves["delta"]
+    for law, coverage in curves["exact"].items():
+        ax.plot(f, coverage, label=describe_distribution(law))
+    for law, coverage in curves["monte_carlo"].items():
+        ax.plot(f, coverage, "--", label=describe_distribution(law) + " (MC)")
     ax.axhline(1 - delta, color="k", lw=1, ls=":", label=f"1 - delta = {1 - delta:g}")
-    admitted = float(tb.max_features(n, delta))
+    admitted = curves["max_features"]
     if admitted >= 1:
         ax.axvline(admitted, color="gray", lw=1, label=f"largest admitted |F| = {admitted:.3g}")
     ax.set_xscale("log")
@@ -97,12 +85,12 @@ def plot_coverage_vs_features(n: int, delta: float, n_features, ax=None, rng=Non
     return ax
 
 
-def plot_widths(n_values, n_features, delta: float, ax=None):
+def plot_widths(table: dict, ax=None):
     """Width factors (units of ``sigma_hat/sqrt(n)``): the paper's ``sqrt(4 log(2|F|/delta))``,
     the exact Bonferroni ``t_{n-1}`` quantile for Gaussian effects, the normal quantile
-    ("4 would become 2") and the width the proof supports without the size condition."""
+    ("4 would become 2") and the width the proof supports without the size condition; ``table``
+    is :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.width_table`'s output."""
     ax = _axes(ax)
-    table = tb.width_table(n_values, n_features, delta)
     f = table["n_features"]
     ax.plot(f, table["paper"], "k-", lw=2.2, label="paper: sqrt(4 log(2|F|/delta))")
     ax.plot(f, table["normal"], "k:", lw=2, label="normal quantile (~ sqrt(2 log))")
@@ -111,30 +99,26 @@ def plot_widths(n_values, n_features, delta: float, ax=None):
         ax.plot(f, table["proof"][i], "--", lw=1.2, color=line.get_color(), label=f"proof (any |F|), n = {n}")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set(xlabel="|F|", ylabel="width / (sigma_hat / sqrt(n))", title=f"Uniform confidence widths, delta = {delta:g}")
+    ax.set(xlabel="|F|", ylabel="width / (sigma_hat / sqrt(n))",
+           title=f"Uniform confidence widths, delta = {table['delta']:g}")
     ax.legend(fontsize=7)
     return ax
 
 
-def plot_corollary_failure(deltas, p_values=(1, 2, 3), law: str = "gaussian", ax=None):
-    """Exact ``Pr[some subset's regret exceeds its bound]`` for ``q = 1`` and orthonormal
-    independent features at the fewest admissible domains, printed factor against the
-    proof's, with the target ``delta`` (Corollary 3)."""
+def plot_corollary_failure(curves: dict, ax=None):
+    """Exact ``Pr[some subset's regret exceeds its bound]`` for ``q = 1``, printed factor against
+    the proof's, with the target ``delta`` (Corollary 3); ``curves`` is
+    :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.corollary_failure_curves`'s output."""
     ax = _axes(ax)
-    deltas = np.asarray(deltas, dtype=float)
-    for p in p_values:
-        printed, proof = [], []
-        for d in deltas:
-            n = tb.corollary_min_domains(p, 1, d)
-            for store, factor in ((printed, tb.corollary_printed_factor), (proof, tb.corollary_proof_factor)):
-                pf = tb.failure_probability_exact(law, n, math.sqrt(factor(p, 1, d)))
-                store.append(1 - tb.coverage_independent(pf, p))
-        line, = ax.plot(deltas, printed, "o-", label=f"printed, p = {p}")
-        ax.plot(deltas, proof, "s--", color=line.get_color(), label=f"proof's factor, p = {p}")
+    deltas = curves["delta"]
+    for p in curves["printed"]:
+        line, = ax.plot(deltas, curves["printed"][p], "o-", label=f"printed, p = {p}")
+        ax.plot(deltas, curves["proof"][p], "s--", color=line.get_color(), label=f"proof's factor, p = {p}")
     ax.plot(deltas, deltas, "k:", lw=2, label="delta (target)")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set(xlabel="delta", ylabel="Pr[bound fails]", title=f"Corollary 3, q = 1, {describe_distribution(law)} effects")
+    ax.set(xlabel="delta", ylabel="Pr[bound fails]",
+           title=f"Corollary 3, q = 1, {describe_distribution(curves['law'])} effects")
     ax.legend(fontsize=7)
     return ax
 

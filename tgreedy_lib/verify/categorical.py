@@ -27,53 +27,7 @@ __all__ = [
     "theorem3_check",
     "theorem4_check",
     "lemma11_check",
-    "distribution_family",
-    "FAMILIES",
-    "per_count_regret_maximum",
-    "simulate_deviations",
-    "first_m_below",
-    "random_symmetric_table",
-    "bias_bound_coefficients",
-    "estimator_bounded_difference",
 ]
-
-#: Families of (p, q) used to search for bad cases in the concentration checks.
-FAMILIES = ("identifier", "uniform_half", "uniform_random_q", "zipf_random_q", "near_half", "dominant")
-
-
-def distribution_family(kind: str, n_values: int, m: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A distribution ``(p, q)`` over ``n_values`` values from a named family.
-
-    * ``identifier``: uniform ``p``, ``q_v`` in {0, 1} (the SSN: the value fixes the label);
-    * ``uniform_half``: uniform ``p``, ``q_v = 1/2`` (no information at all);
-    * ``uniform_random_q``: uniform ``p``, ``q_v ~ U(0, 1)``;
-    * ``zipf_random_q``: ``p_v`` proportional to ``1/v``, ``q_v ~ U(0, 1)``;
-    * ``near_half``: uniform ``p``, ``q_v = 1/2 +- 1/(2 sqrt(m p_v))``: the majority vote
-      is wrong with a fair probability, the hard case for h_Bayes;
-    * ``dominant``: one value with ``p = 0.85`` and ``q = 1/2 + 1/(2 sqrt(0.85 m))``, the rest
-      uniform with random ``q``: a value heavy enough to fall in Thm. 4's set ``V_3`` for large m.
-    """
-    n = int(n_values)
-    if kind == "zipf_random_q":
-        p = 1.0 / np.arange(1, n + 1)
-    elif kind == "dominant":
-        p = np.r_[0.85, np.full(n - 1, 0.15 / max(n - 1, 1))] if n > 1 else np.ones(1)
-    else:
-        p = np.ones(n)
-    p = p / p.sum()
-    if kind == "identifier":
-        q = rng.integers(0, 2, n).astype(float)
-    elif kind == "uniform_half":
-        q = np.full(n, 0.5)
-    elif kind in ("uniform_random_q", "zipf_random_q"):
-        q = rng.uniform(0, 1, n)
-    elif kind == "dominant":
-        q = np.r_[0.5 + 0.5 / math.sqrt(0.85 * m), rng.uniform(0, 1, n - 1)]
-    elif kind == "near_half":
-        q = np.clip(0.5 + rng.choice([-0.5, 0.5], n) / np.sqrt(max(m * p[0], 1.0)), 0, 1)
-    else:
-        raise ValueError(f"unknown family {kind!r}; known: {', '.join(FAMILIES)}")
-    return p, q
 
 
 def _exact_list(values, limit: int = 30):
@@ -86,6 +40,44 @@ def _exact_list(values, limit: int = 30):
 
 def _value_counts_for(m: int, cap: int) -> list[int]:
     return sorted({max(1, min(cap, v)) for v in (2, m // 4, m, 4 * m)})
+
+
+def _search_settings(sizes, cap):
+    """The settings the concentration checks search: (m, |V|, family) for every size, a few value
+    counts capped at ``cap(m)``, and every family of :data:`tgreedy_lib.categorical.FAMILIES`."""
+    for m in sizes:
+        for n_values in _value_counts_for(m, cap(m)):
+            for kind in cat.FAMILIES:
+                yield m, n_values, kind
+
+
+def _concentration_result(check_id, claim, bound_function, worst, lemma_failures, trials, simulations, statistic,
+                          rate_constants, extra, failure_text, holds_instead) -> CheckResult:
+    """The result of a concentration check (Theorems 2 and 4): the worst setting's quantile against the
+    explicit bound; the claim holds unless that quantile's setting or a lemma's bound is exceeded.
+    ``holds_instead`` is formatted with ``useful_m``, the first m where the explicit bound is below 1."""
+    holds = worst["exceed"] <= worst["delta"] and not lemma_failures
+    useful_m = cat.first_m_below(lambda m: bound_function(m, 0.05), 1.0)
+    parameters = {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
+                  "delta": worst["delta"], "simulated_training_sets": simulations, "statistic": statistic,
+                  "largest_rate_constant": round(max(rate_constants), 4),
+                  "explicit_bound_below_1_from_m": useful_m,
+                  **extra}
+    return CheckResult(
+        id=check_id,
+        claim=claim,
+        holds_as_printed=bool(holds),
+        trials=trials,
+        worst_case={"parameters": parameters, "observed": worst["quantile"], "bound": worst["bound"],
+                    "ratio": float(worst["ratio"])},
+        summary={
+            "worst_case": (f"largest (1-delta)-quantile / bound searched: {worst['quantile']:.3g} / "
+                           f"{worst['bound']:.4g} = {worst['ratio']:.3g} (m = {worst['m']}, |V| = {worst['n_values']}, "
+                           f"{worst['family']}, delta = {worst['delta']:g}, {simulations} simulated training sets)"),
+            "holds_instead": holds_instead.format(useful_m=useful_m),
+        },
+        corrected_claim=None if holds else f"{failure_text} {lemma_failures[:3]}",
+    )
 
 
 # ----------------------------------------------------------------------------- Theorem 1
@@ -183,27 +175,6 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 # ----------------------------------------------------------------------------- Theorems 2 and 4: simulation
 
 
-def simulate_deviations(kind, n_values, m, trials, rng, which):
-    """Simulate ``trials`` training sets from :func:`distribution_family` and return deviations.
-
-    ``which="gini"``: ``estimator_gap`` = |l(h_Gini) - l_hat| (Thm. 2), ``lemma3`` = |l_hat - E l_hat|,
-    ``lemma7`` = |l(h_Gini) - E l(h_Gini)|. ``which="bayes"``: ``deviation`` = |l(h_Bayes) - E l(h_Bayes)|
-    (Thm. 4), with the exact expectation.
-    """
-    p, q = distribution_family(kind, n_values, m, rng)
-    counts, positives = cat.sample_counts(p, q, m, trials, rng)
-    if which == "gini":
-        error = cat.generalization_error(cat.gini_hypothesis(counts, positives), p, q)
-        estimate = cat.gini_error_estimate(counts, positives)
-        return {
-            "estimator_gap": np.abs(error - estimate),
-            "lemma3": np.abs(estimate - cat.expected_gini_estimate_eq14(p, q, m)),
-            "lemma7": np.abs(error - cat.expected_gini_error(p, q, m)),
-        }
-    error = cat.generalization_error(cat.bayes_hypothesis(counts, positives), p, q)
-    return {"deviation": np.abs(error - cat.expected_bayes_error(p, q, m))}
-
-
 THEOREM2_CLAIM = (
     "Thm. 2: w.p. >= 1-delta, |l(h_Gini) - l_hat| <= O(ln(m/delta) sqrt(ln(1/delta)) / sqrt(m)); the proof's explicit "
     "bound is 2/m + 12 ln(8m/delta) sqrt(ln(8/delta))/sqrt(2m) + 12 sqrt(ln(4/delta)/(2m))"
@@ -221,56 +192,25 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     worst = {"ratio": -np.inf}
     lemma_failures = []
     rate_constants = []
-    for m in sizes:
-        for n_values in _value_counts_for(m, cap):
-            for kind in FAMILIES:
-                deviations = simulate_deviations(kind, n_values, m, simulations, rng, "gini")
-                trials += simulations
-                for delta in deltas:
-                    quantile = float(np.quantile(deviations["estimator_gap"], 1 - delta))
-                    bound = float(cat.theorem2_bound(m, delta))
-                    rate_constants.append(quantile * math.sqrt(m) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
-                    for name, function in (("lemma3", cat.lemma3_bound), ("lemma7", cat.lemma7_bound)):
-                        if np.mean(deviations[name] > function(m, delta)) > delta:
-                            lemma_failures.append((name, m, n_values, kind, delta))
-                    if quantile / bound > worst["ratio"]:
-                        worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m,
-                                     n_values=n_values, family=kind, delta=delta,
-                                     exceed=float(np.mean(deviations["estimator_gap"] > bound)))
-    holds = worst["exceed"] <= worst["delta"] and not lemma_failures
-    smallest_useful_m = first_m_below(lambda m: cat.theorem2_bound(m, 0.05), 1.0)
-    return CheckResult(
-        id="categorical.theorem2",
-        claim=THEOREM2_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=trials,
-        worst_case={
-            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
-                           "delta": worst["delta"], "simulated_training_sets": simulations,
-                           "statistic": "empirical (1-delta)-quantile of |l(h_Gini) - l_hat|",
-                           "largest_rate_constant": round(max(rate_constants), 4),
-                           "explicit_bound_below_1_from_m": smallest_useful_m,
-                           "lemma3_or_lemma7_failures": len(lemma_failures)},
-            "observed": worst["quantile"],
-            "bound": worst["bound"],
-            "ratio": float(worst["ratio"]),
-        },
-        summary={
-            "worst_case": (f"largest (1-delta)-quantile / bound searched: {worst['quantile']:.3g} / "
-                           f"{worst['bound']:.4g} = {worst['ratio']:.3g} (m = {worst['m']}, |V| = {worst['n_values']}, "
-                           f"{worst['family']}, delta = {worst['delta']:g}, {simulations} simulated training sets)"),
-            "holds_instead": f"the proof's explicit bound is below 1 only from m = {smallest_useful_m:.3g}",
-        },
-        corrected_claim=None if holds else f"explicit bounds exceeded in {lemma_failures[:3]}",
-    )
-
-
-def first_m_below(function, level: float) -> int:
-    """The first m on a fine logarithmic grid (1% steps, up to 1e18) with ``function(m) < level``; -1 if none."""
-    grid = np.unique(np.round(np.geomspace(2, 1e18, 4000)).astype(np.int64))
-    values = np.asarray(function(grid.astype(float)))
-    below = np.flatnonzero(values < level)
-    return int(grid[below[0]]) if below.size else -1
+    for m, n_values, kind in _search_settings(sizes, lambda m: cap):
+        deviations = cat.simulate_deviations(kind, n_values, m, simulations, rng, "gini")
+        trials += simulations
+        for delta in deltas:
+            quantile = float(np.quantile(deviations["estimator_gap"], 1 - delta))
+            bound = float(cat.theorem2_bound(m, delta))
+            rate_constants.append(quantile * math.sqrt(m) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
+            for name, function in (("lemma3", cat.lemma3_bound), ("lemma7", cat.lemma7_bound)):
+                if np.mean(deviations[name] > function(m, delta)) > delta:
+                    lemma_failures.append((name, m, n_values, kind, delta))
+            if quantile / bound > worst["ratio"]:
+                worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m,
+                             n_values=n_values, family=kind, delta=delta,
+                             exceed=float(np.mean(deviations["estimator_gap"] > bound)))
+    return _concentration_result(
+        "categorical.theorem2", THEOREM2_CLAIM, cat.theorem2_bound, worst, lemma_failures, trials, simulations,
+        "empirical (1-delta)-quantile of |l(h_Gini) - l_hat|", rate_constants,
+        {"lemma3_or_lemma7_failures": len(lemma_failures)}, "explicit bounds exceeded in",
+        "the proof's explicit bound is below 1 only from m = {useful_m:.3g}")
 
 
 THEOREM4_CLAIM = (
@@ -295,57 +235,34 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     lemma_worst = {name: 0.0 for name in lemma_bounds}  # largest (1 - allowed)-quantile / lemma bound
     lemma_failures = []
     heavy_parts_seen = 0
-    for m in sizes:
-        for n_values in _value_counts_for(m, max(2, budget // (m + 1))):
-            for kind in FAMILIES:
-                p, q = distribution_family(kind, n_values, m, rng)
-                counts, positives = cat.sample_counts(p, q, m, simulations, rng)
-                trials += simulations
-                for delta in deltas:
-                    terms = cat.bayes_error_decomposition(counts, positives, p, q, delta)
-                    heavy_parts_seen += int(terms["n_values_in_part"][2] > 0)
-                    deviation = terms["deviation"]
-                    quantile = float(np.quantile(deviation, 1 - delta))
-                    bound = float(cat.theorem4_bound(m, delta))
-                    rate_constants.append(quantile * m ** (1 / 6) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
-                    for name, (function, multiple) in lemma_bounds.items():
-                        lemma_bound = float(function(m, delta))
-                        lemma_worst[name] = max(lemma_worst[name],
-                                                float(np.quantile(terms[name], 1 - multiple * delta)) / lemma_bound)
-                        if np.mean(terms[name] > lemma_bound) > multiple * delta:
-                            lemma_failures.append((name, m, n_values, kind, delta))
-                    if quantile / bound > worst["ratio"]:
-                        worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m, delta=delta,
-                                     n_values=n_values, family=kind, exceed=float(np.mean(deviation > bound)))
-    holds = worst["exceed"] <= worst["delta"] and not lemma_failures
-    useful_m = first_m_below(lambda m: cat.theorem4_bound(m, 0.05), 1.0)
-    return CheckResult(
-        id="categorical.theorem4",
-        claim=THEOREM4_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=trials,
-        worst_case={
-            "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
-                           "delta": worst["delta"], "simulated_training_sets": simulations,
-                           "statistic": "empirical (1-delta)-quantile of |l(h_Bayes) - E l(h_Bayes)|",
-                           "largest_rate_constant": round(max(rate_constants), 4),
-                           "explicit_bound_below_1_from_m": useful_m,
-                           "lemma_terms_worst_quantile_over_bound": {k: round(v, 4) for k, v in lemma_worst.items()},
-                           "settings_with_nonempty_V3": heavy_parts_seen,
-                           "lemma_failures": len(lemma_failures),
-                           "note": "Lemma 11, used by Lemma 12, fails as printed: see categorical.lemma11"},
-            "observed": worst["quantile"],
-            "bound": worst["bound"],
-            "ratio": float(worst["ratio"]),
-        },
-        summary={
-            "worst_case": (f"largest (1-delta)-quantile / bound searched: {worst['quantile']:.3g} / "
-                           f"{worst['bound']:.4g} = {worst['ratio']:.3g} (m = {worst['m']}, |V| = {worst['n_values']}, "
-                           f"{worst['family']}, delta = {worst['delta']:g}, {simulations} simulated training sets)"),
-            "holds_instead": f"the explicit bound is below 1 only from m = {useful_m:.3g}",
-        },
-        corrected_claim=None if holds else f"explicit bounds exceeded: {lemma_failures[:3]}",
-    )
+    for m, n_values, kind in _search_settings(sizes, lambda m: max(2, budget // (m + 1))):
+        p, q = cat.distribution_family(kind, n_values, m, rng)
+        counts, positives = cat.sample_counts(p, q, m, simulations, rng)
+        trials += simulations
+        for delta in deltas:
+            terms = cat.bayes_error_decomposition(counts, positives, p, q, delta)
+            heavy_parts_seen += int(terms["n_values_in_part"][2] > 0)
+            deviation = terms["deviation"]
+            quantile = float(np.quantile(deviation, 1 - delta))
+            bound = float(cat.theorem4_bound(m, delta))
+            rate_constants.append(quantile * m ** (1 / 6) / (math.log(m / delta) * math.sqrt(math.log(1 / delta))))
+            for name, (function, multiple) in lemma_bounds.items():
+                lemma_bound = float(function(m, delta))
+                lemma_worst[name] = max(lemma_worst[name],
+                                        float(np.quantile(terms[name], 1 - multiple * delta)) / lemma_bound)
+                if np.mean(terms[name] > lemma_bound) > multiple * delta:
+                    lemma_failures.append((name, m, n_values, kind, delta))
+            if quantile / bound > worst["ratio"]:
+                worst.update(ratio=quantile / bound, quantile=quantile, bound=bound, m=m, delta=delta,
+                             n_values=n_values, family=kind, exceed=float(np.mean(deviation > bound)))
+    return _concentration_result(
+        "categorical.theorem4", THEOREM4_CLAIM, cat.theorem4_bound, worst, lemma_failures, trials, simulations,
+        "empirical (1-delta)-quantile of |l(h_Bayes) - E l(h_Bayes)|", rate_constants,
+        {"lemma_terms_worst_quantile_over_bound": {k: round(v, 4) for k, v in lemma_worst.items()},
+         "settings_with_nonempty_V3": heavy_parts_seen,
+         "lemma_failures": len(lemma_failures),
+         "note": "Lemma 11, used by Lemma 12, fails as printed: see categorical.lemma11"},
+        "explicit bounds exceeded:", "the explicit bound is below 1 only from m = {useful_m:.3g}")
 
 
 # ----------------------------------------------------------------------------- Theorem 3
@@ -354,49 +271,6 @@ THEOREM3_CLAIM = (
     "Thm. 3: E[l(h_Bayes)] = min over symmetric h of E[l(h)], and E[l(h_Bayes)] - l(h_Bayes_inf) <= "
     "E[M0]/2 + E[M1]/8 + E[M2]/8 + sum_{k=3}^m E[Mk]/sqrt(e k)"
 )
-
-
-def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndarray, np.ndarray]:
-    """``max_q t_k(q)`` and its maximizer for each ``k`` (grid, then bounded Brent refinement).
-
-    ``t_k`` is :func:`tgreedy_lib.categorical.bayes_regret_per_count`. Theorem 3's bound holds
-    for every distribution exactly when ``max_q t_k(q)`` is at most the bound's coefficient of
-    ``E[M_k]``, because both sides are ``sum_v p_v sum_k Pr[c_v = k] (.)``.
-    """
-    k_values = np.asarray(k_values)
-    grid = np.linspace(0.5, 1.0, grid_points)
-    values = cat.bayes_regret_per_count(grid[None, :], k_values[:, None])
-    best = np.argmax(values, axis=1)
-    maxima = values[np.arange(k_values.size), best]
-    arguments = grid[best]
-    step = grid[1] - grid[0]
-    for index, k in enumerate(k_values):
-        low, high = max(0.5, arguments[index] - step), min(1.0, arguments[index] + step)
-        result = minimize_scalar(lambda q: -float(cat.bayes_regret_per_count(q, k)), bounds=(low, high),
-                                 method="bounded", options={"xatol": 1e-12})
-        if -result.fun > maxima[index]:
-            maxima[index], arguments[index] = -result.fun, result.x
-    return maxima, arguments
-
-
-def bias_bound_coefficients(k_values, first_sqrt_index=3):
-    """Thm. 3's coefficient b_k of E[M_k]: 1/2, 1/8, 1/8, then 1/sqrt(e k) from ``first_sqrt_index`` on."""
-    k_values = np.asarray(k_values, dtype=float)
-    coefficients = np.where(k_values == 0, 0.5, np.where(k_values <= 2, 1 / 8, 0.0))
-    with np.errstate(divide="ignore"):
-        coefficients = coefficients + np.where(k_values >= first_sqrt_index, 1 / np.sqrt(math.e * k_values), 0.0)
-    return coefficients
-
-
-def random_symmetric_table(m, rng):
-    """A random symmetric rule table: f(k, i) ~ U(0, 1) for i < k/2, f(k, k-i) = 1 - f(k, i), ties 1/2."""
-    table = cat.bayes_rule_table(m).copy()
-    for k in range(1, m + 1):
-        for i in range(0, (k + 1) // 2):
-            if 2 * i < k:
-                value = rng.uniform()
-                table[k, i], table[k, k - i] = value, 1 - value
-    return table
 
 
 def _optimality_certificate(p, q, m):
@@ -433,7 +307,7 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         proof_display_rule = cat.symmetric_rule_table(lambda k, i: 0.5 - 0.5 * np.sign(2 * i - k), m)
         rules = [cat.gini_rule_table(m), cat.smoothed_rule_table(m, 0.5), cat.smoothed_rule_table(m, 2.0),
                  proof_display_rule]
-        rules += [random_symmetric_table(m, rng) for _ in range(3 if quick else 10)]
+        rules += [cat.random_symmetric_table(m, rng) for _ in range(3 if quick else 10)]
         for table in rules:
             optimality_gap = min(optimality_gap, cat.expected_symmetric_error(p, q, m, table) - bayes)
             trials += 1
@@ -443,8 +317,8 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     # --- part 2a: the per-count reduction, for k = 0 .. K
     K = 200 if quick else 600
     ks = np.arange(K + 1)
-    maxima, arguments = per_count_regret_maximum(ks, 801 if quick else 1201)
-    printed = bias_bound_coefficients(ks, 3)
+    maxima, arguments = cat.per_count_regret_maximum(ks, 801 if quick else 1201)
+    printed = cat.bias_bound_coefficients(ks, 3)
     per_count_ratio = maxima / printed
     trials += ks.size
 
@@ -676,28 +550,3 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     )
 
 
-def estimator_bounded_difference(m: int, n_values: int) -> float:
-    """``max |l_hat(S) - l_hat(S')|`` over every sample S of size m on ``n_values`` values and every S'
-    that replaces one example of S (brute force; McDiarmid's constant in Lemma 3 is 12/m).
-
-    Samples are enumerated as multisets (the estimator ignores order); keep ``m`` and
-    ``n_values`` small (m = 6 on three values is 462 samples x 36 replacements).
-    """
-    import itertools
-
-    examples = [(v, label) for v in range(int(n_values)) for label in (0, 1)]
-    largest = 0.0
-    for sample in itertools.combinations_with_replacement(range(len(examples)), int(m)):
-        x = np.array([examples[j][0] for j in sample])
-        y = np.array([examples[j][1] for j in sample])
-        counts, positives = cat.count_table(x, y, n_values)
-        base = float(cat.gini_error_estimate(counts, positives))
-        for i in range(int(m)):
-            for value, label in examples:
-                moved_counts, moved_positives = counts.copy(), positives.copy()
-                moved_counts[x[i]] -= 1
-                moved_positives[x[i]] -= y[i]
-                moved_counts[value] += 1
-                moved_positives[value] += label
-                largest = max(largest, abs(float(cat.gini_error_estimate(moved_counts, moved_positives)) - base))
-    return largest

@@ -50,7 +50,30 @@ CHECK_MODULES = ("tgreedy_lib.verify.domain_adaptation", "tgreedy_lib.verify.cat
 
 @dataclasses.dataclass
 class CheckResult:
-    """Outcome of one numerical check of a printed claim."""
+    """Outcome of one numerical check of a printed claim.
+
+    See Also
+    --------
+    run_checks : Run registered checks.
+    available_checks : Their ids.
+    register_check : Add one.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
+    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify import run_checks
+    >>> result, = run_checks(["categorical.lemma11"], quick=True)
+    >>> result.id, result.holds_as_printed
+    ('categorical.lemma11', False)
+    >>> sorted(result.to_json())
+    ['cases', 'claim', 'corrected_claim', 'holds_as_printed', 'id', 'summary', 'trials', 'worst_case']
+    """
 
     id: str
     claim: str
@@ -116,7 +139,35 @@ _REGISTRY: dict[str, _Check] = {}
 
 
 def register_check(check_id: str, claim: str):
-    """Register ``function(quick: bool, rng: Generator) -> CheckResult`` under ``check_id``."""
+    """Register ``function(quick: bool, rng: Generator) -> CheckResult`` under ``check_id``.
+
+    See Also
+    --------
+    run_checks : Run registered checks.
+    available_checks : Their ids.
+    CheckResult : What a check returns.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
+    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify import CheckResult, register_check
+
+    A check is a function of ``quick`` and a seeded generator (registering one changes the
+    registry for the whole session, so this example is not run):
+
+    >>> @register_check("demo.mean", "the mean of 1000 standard normals lies within 0.2 of 0")  # doctest: +SKIP
+    ... def check_mean(quick, rng):
+    ...     observed = abs(rng.standard_normal(1000).mean())
+    ...     return CheckResult("demo.mean", "the mean lies within 0.2 of 0", observed <= 0.2, 1000,
+    ...                        {"observed": observed, "bound": 0.2})
+    """
 
     def decorate(function):
         if check_id in _REGISTRY and _REGISTRY[check_id].function is not function:
@@ -133,7 +184,27 @@ def _load_modules() -> None:
 
 
 def available_checks() -> list[str]:
-    """Ids of every registered check, sorted."""
+    """Ids of every registered check, sorted.
+
+    See Also
+    --------
+    run_checks : Run registered checks.
+    register_check : Add one.
+    CheckResult : What a check returns.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
+    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify import available_checks
+    >>> available_checks()
+    ['categorical.lemma11', 'categorical.theorem1', 'categorical.theorem2', 'categorical.theorem3', 'categorical.theorem4', 'domains.corollary3', 'domains.theorem1', 'domains.theorem2']
+    """
     _load_modules()
     return sorted(_REGISTRY)
 
@@ -146,6 +217,29 @@ def run_checks(ids: list[str] | None = None, quick: bool = False) -> list[CheckR
     """Run the checks named in ``ids`` (all when ``None``); each seeded by its id.
 
     An id may also be a prefix ending in a dot, e.g. ``"domains."``.
+
+    See Also
+    --------
+    available_checks : Their ids.
+    register_check : Add one.
+    CheckResult : What a check returns.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
+    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify import run_checks
+    >>> [(r.id, r.holds_as_printed) for r in run_checks(["categorical.lemma11"], quick=True)]
+    [('categorical.lemma11', False)]
+
+    All checks of one paper by prefix (``quick=True`` runs fewer trials):
+
+    >>> results = run_checks(["domains."], quick=True)  # doctest: +SKIP
     """
     known = available_checks()
     if not ids:
@@ -252,6 +346,29 @@ def _short(value) -> str:
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verify") -> int:
+    """Command line ``python -m tgreedy_lib verify``: run the checks, print their table, optionally write JSON.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default ``sys.argv[1:]``); ``--help`` lists them.
+    prog : str
+        The program name shown in the usage line.
+
+    Returns
+    -------
+    status : int
+        The exit status.
+
+    See Also
+    --------
+    run_checks : The same from Python.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify import main
+    >>> main(["--quick", "categorical.lemma11"])  # doctest: +SKIP
+    """
     import argparse
 
     parser = argparse.ArgumentParser(prog=prog, description="Run the numerical checks of the papers' claims.")

@@ -1,0 +1,91 @@
+"""Installed, not only checked out (issue 12): a non-editable install has its data and runs its commands.
+
+The package is installed with ``pip install --no-deps --no-build-isolation`` (no network: the build
+backend and the dependencies are those of the running interpreter) into a fresh virtual
+environment, from a copy of the package sources, and run from a temporary folder outside the
+checkout with a clean ``PYTHONPATH``, so nothing can come from the checkout: every module must be
+inside the new environment.
+"""
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _run(args, cwd, timeout=300):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    result = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert result.returncode == 0, f"{' '.join(map(str, args))} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """Python of a fresh venv holding a non-editable install of tgreedy_lib; and a folder outside the checkout."""
+    base = tmp_path_factory.mktemp("installed")
+    source = base / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    shutil.copytree(ROOT / "tgreedy_lib", source / "tgreedy_lib", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    venv = base / "venv"
+    _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], cwd=base)
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    # The running interpreter may itself be a virtual environment (CI's .venv): its site-packages give the new
+    # one numpy, scipy, torch, pip and setuptools. A path in a .pth file is added without running the .pth
+    # files inside it, so an editable install of the checkout there is not picked up.
+    site = pathlib.Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=base).strip())
+    parents = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (site / "_running_interpreter.pth").write_text("".join(f"{p}\n" for p in sorted(parents)))
+    _run([str(python), "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet", str(source)],
+         cwd=base, timeout=600)
+    outside = base / "elsewhere"
+    outside.mkdir()
+    return python, venv, outside
+
+
+def test_every_module_comes_from_the_installed_package(installed):
+    python, venv, outside = installed
+    out = _run([str(python), "-c", """
+import importlib, pkgutil, tgreedy_lib
+print(tgreedy_lib.__file__)
+for info in pkgutil.walk_packages(tgreedy_lib.__path__, "tgreedy_lib."):
+    if info.name.endswith("__main__"):
+        continue
+    print(importlib.import_module(info.name).__file__)
+"""], cwd=outside)
+    files = [pathlib.Path(line) for line in out.split()]
+    assert len(files) > 30
+    outside_venv = [str(f) for f in files if venv.resolve() not in f.resolve().parents]
+    assert not outside_venv, f"modules imported from outside the installed package: {outside_venv[:5]}"
+    assert any(f.parent.name == "domain_adaptation" for f in files) and any(f.parent.name == "theory" for f in files)
+
+
+def test_installed_package_loads_the_bundled_mnist(installed):
+    python, venv, outside = installed
+    out = _run([str(python), "-c", """
+import tgreedy_lib.datasets as d
+from tgreedy_lib.datasets import load_bundled_mnist
+images, labels = load_bundled_mnist()
+print(d.BUNDLED_DIR)
+print(images.shape, labels.shape, labels[:5].tolist(), sorted(set(labels.tolist())) == list(range(10)))
+"""], cwd=outside)
+    bundled, summary = out.strip().splitlines()
+    assert venv.resolve() in pathlib.Path(bundled).resolve().parents
+    assert summary.startswith("(10000, 28, 28) (10000,)") and summary.endswith("True")
+
+
+def test_installed_package_runs_verify_quick(installed):
+    python, venv, outside = installed
+    out = _run([str(python), "-m", "tgreedy_lib", "verify", "domains.theorem2", "categorical.theorem1", "--quick",
+                "--json", "verify.json"], cwd=outside)
+    assert "domains.theorem2" in out and "categorical.theorem1" in out
+    assert (outside / "verify.json").read_text().startswith('{\n  "checks": [')
+    usage = subprocess.run([str(python), "-m", "tgreedy_lib"], cwd=outside, capture_output=True, text=True)
+    assert usage.returncode == 2 and "execute-notebooks" in usage.stdout

@@ -1,0 +1,171 @@
+"""scikit-learn's own estimator checks over TGreedy and Greedy, and what they cannot check.
+
+The selectors need the domain label of every row (``fit(X, y, domains=d)``): the T-statistic is the
+spread of the residual covariances across domains, and there is no honest default, so
+``fit(X, y)`` raises (tested below). scikit-learn's checks call ``fit(X, y)`` with generic data and
+know nothing of domains. So:
+
+* all checks run on test-only subclasses that, only when ``domains`` is None, label the rows by
+  their index (row j in domain j mod 2: two domains, deterministic, the minimum a T-statistic
+  needs). Everything else, parameter validation, ``validate_data``, feature names, sparse
+  refusal, pickling, cloning, is the production code, and every check passes: nothing is marked
+  as an expected failure. (scikit-learn skips ``check_array_api_input`` itself unless
+  ``SCIPY_ARRAY_API=1``.)
+* the production classes go through the same checks in
+  ``test_production_selectors_fail_only_for_want_of_domains``: the checks that never fit pass,
+  and every other check fails, each for exactly one reason, the missing ``domains``.
+"""
+import numpy as np
+import pytest
+from scipy import sparse
+from sklearn.pipeline import Pipeline
+from sklearn.utils.estimator_checks import check_estimator, parametrize_with_checks
+from sklearn.utils.validation import _num_samples
+
+from tgreedy_lib import DomainStatistics, Greedy, TGreedy
+
+
+def _index_domains(X):
+    """Domain j mod 2 for row j: the harness's stand-in for real domain labels."""
+    return np.arange(_num_samples(X)) % 2
+
+
+class _IndexDomainsTGreedy(TGreedy):
+    """TGreedy whose ``fit`` labels the rows by index when no domains are given (tests only)."""
+
+    def fit(self, X, y, domains=None, unlabeled_X=None):
+        return super().fit(X, y, domains=_index_domains(X) if domains is None else domains, unlabeled_X=unlabeled_X)
+
+
+class _IndexDomainsGreedy(Greedy):
+    """Greedy whose ``fit`` labels the rows by index when no domains are given (tests only)."""
+
+    def fit(self, X, y, domains=None, unlabeled_X=None):
+        return super().fit(X, y, domains=_index_domains(X) if domains is None else domains, unlabeled_X=unlabeled_X)
+
+
+# n_features_to_select=1: the checks' smallest data sets have a single feature, and the path
+# refuses more steps than features (each step adds a new one).
+@parametrize_with_checks(
+    [_IndexDomainsTGreedy(n_features_to_select=1), _IndexDomainsGreedy(n_features_to_select=1)],
+    xfail_strict=True,
+)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+# ----------------------------------------------------------------------------- the production classes
+def _chain(exc):
+    """The messages of an exception and of everything it was raised from or during."""
+    while exc is not None:
+        yield str(exc)
+        exc = exc.__cause__ or exc.__context__
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.SkipTestWarning")  # array API: needs SCIPY_ARRAY_API
+@pytest.mark.parametrize("Selector", [TGreedy, Greedy])
+def test_production_selectors_fail_only_for_want_of_domains(Selector):
+    results = check_estimator(Selector(1), on_fail=None)
+    passed = {r["check_name"] for r in results if r["status"] == "passed"}
+    failed = [r for r in results if r["status"] == "failed"]
+    # the API checks that never call fit pass on the production class itself
+    assert {"check_estimator_cloneable", "check_no_attributes_set_in_init", "check_parameters_default_constructible",
+            "check_get_params_invariance", "check_set_params", "check_estimators_unfitted",
+            "check_do_not_raise_errors_in_init_or_set_params"} <= passed
+    assert failed, "without domains some checks must fail: fit has no default for them"
+    for r in failed:
+        assert any("needs domains" in m for m in _chain(r["exception"])), (r["check_name"], r["exception"])
+
+
+def _data(seed=0, n=120, p=6):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, p))
+    domains = np.arange(n) % 3
+    y = X[:, 1] - 0.5 * X[:, 4] + 0.1 * rng.standard_normal(n)
+    return X, y, domains
+
+
+@pytest.mark.parametrize("Selector", [TGreedy, Greedy])
+def test_fit_without_domains_is_a_clear_error(Selector):
+    X, y, _ = _data()
+    with pytest.raises(ValueError, match=r"needs domains.*domain label of every row"):
+        Selector(2).fit(X, y)
+
+
+@pytest.mark.parametrize("Selector", [TGreedy, Greedy])
+def test_dataframe_column_names_come_back_without_warning(Selector, recwarn):
+    pd = pytest.importorskip("pandas")
+    X, y, d = _data()
+    frame = pd.DataFrame(X, columns=[f"pixel_{j}" for j in range(X.shape[1])])
+    sel = Selector(2).fit(frame, y, domains=d)
+    np.testing.assert_array_equal(sel.feature_names_in_, frame.columns)
+    assert sel.n_features_in_ == X.shape[1]
+    names = sel.get_feature_names_out()
+    assert names.tolist() == [f"pixel_{j}" for j in sorted(sel.selected_features_)]
+    assert sel.transform(frame).shape == (len(frame), 2)
+    assert not [w for w in recwarn if "feature names" in str(w.message)]
+    # fitted on a frame, transformed with an array: scikit-learn's warning, as for its own estimators
+    with pytest.warns(UserWarning, match="feature names"):
+        sel.transform(X)
+
+
+@pytest.mark.parametrize("Selector", [TGreedy, Greedy])
+def test_dataframe_fit_equals_array_fit(Selector):
+    pd = pytest.importorskip("pandas")
+    X, y, d = _data(1)
+    from_frame = Selector(3).fit(pd.DataFrame(X, columns=list("abcdef")), y, domains=d)
+    from_array = Selector(3).fit(X, y, domains=d)
+    np.testing.assert_array_equal(from_frame.path_.features, from_array.path_.features)
+    np.testing.assert_array_equal(from_frame.coef_, from_array.coef_)
+    assert not hasattr(from_array, "feature_names_in_")
+
+
+@pytest.mark.parametrize("Selector", [TGreedy, Greedy])
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_sparse_input_is_refused_naming_sparse_and_the_fix(Selector, fmt):
+    X, y, d = _data()
+    with pytest.raises(TypeError, match=r"(?s)[Ss]parse.*toarray"):
+        Selector(2).fit(sparse.random(120, 6, density=0.5, format=fmt, random_state=0), y, domains=d)
+    with pytest.raises(TypeError, match=r"(?s)[Ss]parse.*toarray"):
+        Selector(2).fit(X, y, domains=d, unlabeled_X=sparse.csr_matrix(X))
+    fitted = Selector(2).fit(X, y, domains=d)
+    with pytest.raises(TypeError, match=r"(?s)[Ss]parse.*toarray"):
+        fitted.decision_function(sparse.csr_matrix(X))
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"n_features_to_select": 0}, "n_features_to_select"),
+        ({"n_features_to_select": 2.5}, "n_features_to_select"),
+        ({"denominator": "pooled"}, "denominator"),
+        ({"refit": "forward"}, "refit"),
+        ({"threshold": np.nan}, "threshold"),
+        ({"threshold": "high"}, "threshold"),
+        ({"allow_reselect": "yes"}, "allow_reselect"),
+        ({"sign": "largest"}, "sign"),
+    ],
+)
+def test_parameters_are_validated_by_scikit_learn(params, message):
+    X, y, d = _data()
+    with pytest.raises(ValueError, match=rf"The '{message}' parameter of TGreedy must be"):
+        TGreedy(**params).fit(X, y, domains=d)
+
+
+def test_fit_statistics_validates_parameters_and_drops_old_feature_names():
+    pd = pytest.importorskip("pandas")
+    X, y, d = _data()
+    stats = DomainStatistics.from_samples(X, y, d)
+    with pytest.raises(ValueError, match="n_features_to_select"):
+        TGreedy(0).fit_statistics(stats)
+    sel = TGreedy(2).fit(pd.DataFrame(X, columns=list("abcdef")), y, domains=d)
+    sel.fit_statistics(stats)
+    assert not hasattr(sel, "feature_names_in_")
+    assert sel.n_features_in_ == 6
+    np.testing.assert_array_equal(sel.coef_, TGreedy(2).fit(X, y, domains=d).coef_)
+
+
+def test_domains_reach_fit_through_a_pipeline():
+    X, y, d = _data()
+    pipe = Pipeline([("select", TGreedy(2))]).fit(X, y, select__domains=d)
+    assert pipe.transform(X).shape == (len(X), 2)

@@ -1,0 +1,216 @@
+"""Stopping rules (section 5 of the paper): each against a slow, obviously correct reference."""
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as scipy_stats
+
+from tgreedy_lib.domain_adaptation.selection import greedy_path, tgreedy_path
+from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+from tgreedy_lib.domain_adaptation import stopping
+
+
+def _moment_stats(seed=0, n=6, p=12, strong=3):
+    rng = np.random.default_rng(seed)
+    xy = 0.3 * rng.standard_normal((n, p))
+    xy[:, :strong] += np.linspace(1.5, 0.8, strong)
+    A = rng.standard_normal((n, p, p)) * 0.05
+    xx = np.eye(p)[None] + np.einsum("kij,kil->kjl", A, A)
+    return DomainStatistics.from_moments(xx, xy, np.full(n, 6.0), counts=np.full(n, 100))
+
+
+def _sample_stats(seed=0, n=5, m=40, p=6):
+    rng = np.random.default_rng(seed)
+    data = []
+    for _ in range(n):
+        X = rng.standard_normal((m, p))
+        beta = np.array([1.0, 0.5, 0, 0, 0, 0]) + 0.3 * rng.standard_normal(p)
+        data.append((X, X @ beta + rng.standard_normal(m)))
+    return data, DomainStatistics.from_domains(data, lazy=False)
+
+
+# ------------------------------------------------------------------ Bonferroni / Theorem 1
+
+@pytest.mark.parametrize("n,p,alpha", [(2, 1, 0.05), (8, 2000, 0.05), (9, 50, 0.1), (30, 7, 0.01)])
+def test_bonferroni_threshold_is_the_scipy_t_quantile(n, p, alpha):
+    expected = scipy_stats.t.ppf(1 - alpha / (2 * p), df=n - 1)
+    assert stopping.bonferroni_threshold(n, p, alpha) == pytest.approx(expected, rel=1e-12)
+    # a null |T| exceeds it with probability alpha / p (two-sided)
+    assert 2 * scipy_stats.t.sf(expected, n - 1) == pytest.approx(alpha / p, rel=1e-9)
+
+
+def test_theorem1_threshold_is_the_printed_width_and_stricter_for_large_n():
+    assert stopping.theorem1_threshold(50, 0.05) == pytest.approx(math.sqrt(4 * math.log(2 * 50 / 0.05)))
+    assert stopping.theorem1_threshold(50, 0.05) > stopping.bonferroni_threshold(30, 50, 0.05)
+
+
+def test_bonferroni_rule_keeps_the_leading_steps_above_the_threshold():
+    stats = _moment_stats()
+    path = tgreedy_path(stats, 8)
+    threshold = scipy_stats.t.ppf(1 - 0.05 / (2 * stats.n_features), stats.n_domains - 1)
+    expected = 0
+    for t in path.t_statistic:  # a plain loop: stop at the first |T| not above the threshold
+        if abs(t) > threshold:
+            expected += 1
+        else:
+            break
+    result = stopping.choose_k(path, stats, rule="bonferroni")
+    assert result.k == expected and 1 <= expected < 8
+    assert result.evidence["threshold"] == pytest.approx(threshold)
+    assert stopping.choose_k(path, stats, rule="theorem1").k <= result.k
+
+
+def test_bonferroni_rejects_bad_alpha():
+    with pytest.raises(ValueError, match="alpha"):
+        stopping.bonferroni_threshold(5, 10, 1.5)
+    with pytest.raises(ValueError, match="n_domains"):
+        stopping.bonferroni_threshold(1, 10)
+
+
+# ------------------------------------------------------------------ sign-flip null
+
+def _slow_sign_flip_max_t(r, exclude):
+    n, p = r.shape
+    keep = [i for i in range(p) if i not in set(exclude)]
+    out = []
+    for tail in itertools.product((1.0, -1.0), repeat=n - 1):
+        eps = np.array((1.0,) + tail)
+        best = 0.0
+        for i in keep:
+            values = eps * r[:, i]
+            t = scipy_stats.ttest_1samp(values, 0.0).statistic
+            best = max(best, abs(t))
+        out.append(best)
+    return np.array(out)
+
+
+def test_sign_flip_null_matches_a_slow_loop_over_all_sign_vectors():
+    rng = np.random.default_rng(3)
+    r = rng.standard_normal((6, 9)) + 0.2
+    fast = stopping.sign_flip_max_t(r, exclude=[2, 5], n_flips=10_000)
+    slow = _slow_sign_flip_max_t(r, [2, 5])
+    np.testing.assert_allclose(np.sort(fast), np.sort(slow), rtol=1e-10)
+    assert fast.size == 2 ** 5
+
+
+def test_sign_flip_null_random_flips_when_there_are_too_many_patterns():
+    rng = np.random.default_rng(4)
+    r = rng.standard_normal((20, 5))
+    draws = stopping.sign_flip_max_t(r, n_flips=300, seed=1)
+    assert draws.shape == (300,)
+    assert np.all(draws >= 0)
+    np.testing.assert_array_equal(draws, stopping.sign_flip_max_t(r, n_flips=300, seed=1))
+
+
+def test_sign_flip_null_quantile_is_calibrated_for_symmetric_null_features():
+    # Under a true null (symmetric, mean 0) the observed max |T| exceeds the 95 % sign-flip
+    # quantile in about 5 % of repeats (exactly <= 5 % plus ties: the flip test is exact).
+    rng = np.random.default_rng(5)
+    exceed = 0
+    repeats = 200
+    for _ in range(repeats):
+        r = rng.standard_t(3, size=(8, 30))
+        observed = np.max(np.abs(stopping.t_statistics(r)[0]))
+        q = np.quantile(stopping.sign_flip_max_t(r), 0.95)
+        exceed += observed > q
+    assert exceed / repeats <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / repeats)
+
+
+def test_chance_rule_uses_the_residuals_before_each_step():
+    stats = _moment_stats(seed=1)
+    path = tgreedy_path(stats, 6)
+    result = stopping.stop_chance(path, stats, full=True)
+    # reference: recompute each step's residuals from scratch and the null by the slow loop
+    k = None
+    for step in range(path.n_steps):
+        coef = np.zeros(stats.n_features) if step == 0 else path.coef[step - 1]
+        r = stats.residual_covariances(coef)
+        q = np.quantile(_slow_sign_flip_max_t(r, path.features[:step].tolist()), 0.95)
+        assert result.evidence["null_quantile"][step] == pytest.approx(q, rel=1e-9)
+        if k is None and not abs(path.t_statistic[step]) > q:
+            k = step
+    assert result.k == (path.n_steps if k is None else k)
+
+
+def test_gaussian_null_is_near_the_sidak_quantile():
+    n, p = 8, 40
+    draws = stopping.gaussian_max_t(n, p, n_draws=20_000, seed=0)
+    sidak = scipy_stats.t.isf((1 - 0.95 ** (1 / p)) / 2, n - 1)
+    assert np.quantile(draws, 0.95) == pytest.approx(sidak, rel=0.05)
+
+
+# ------------------------------------------------------------------ leave one domain out
+
+def test_lodo_squared_loss_matches_a_hand_loop_on_samples():
+    data, stats = _sample_stats()
+    K = 4
+    path = tgreedy_path(stats, K)
+    result = stopping.choose_k(path, stats, rule="lodo", min_k=0)
+    held = []
+    for k in range(len(data)):
+        others = DomainStatistics.from_domains([d for j, d in enumerate(data) if j != k], lazy=False)
+        sub = tgreedy_path(others, K)
+        X, y = data[k]
+        row = [np.mean(y**2)] + [np.mean((y - X @ sub.coef[s]) ** 2) for s in range(K)]
+        held.append(row)
+    mean = np.mean(held, axis=0)
+    np.testing.assert_allclose(result.evidence["mean_held_out"], -mean, rtol=1e-9)
+    assert result.k == int(np.argmin(mean))
+
+
+def test_lodo_auroc_score_callable_matches_a_hand_loop():
+    data, stats = _sample_stats(seed=2)
+    K = 3
+    path = greedy_path(stats, K)
+
+    def auroc(label, W):
+        X, y = data[int(label)]
+        scores = X @ W.T
+        out = []
+        for s in range(W.shape[0]):
+            pos, neg = scores[y > 0, s], scores[y <= 0, s]
+            out.append(np.mean((pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])))
+        return np.array(out)
+
+    result = stopping.stop_lodo(path, stats, score=auroc)
+    held = []
+    for k in range(len(data)):
+        others = DomainStatistics.from_domains([d for j, d in enumerate(data) if j != k], lazy=False)
+        sub = greedy_path(others, K)
+        W = np.vstack([np.zeros(stats.n_features), sub.coef])
+        held.append(auroc(k, W))
+    mean = np.mean(held, axis=0)
+    np.testing.assert_allclose(result.evidence["mean_held_out"], mean)
+    assert result.k == 1 + int(np.argmax(mean[1:]))
+
+
+def test_lodo_needs_three_domains():
+    rng = np.random.default_rng(0)
+    stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(3), (2, 3, 3)), rng.standard_normal((2, 3)))
+    path = tgreedy_path(stats, 2)
+    with pytest.raises(ValueError, match="at least 3 domains"):
+        stopping.choose_k(path, stats, rule="lodo")
+
+
+def test_moment_squared_loss_equals_the_sample_loss():
+    data, stats = _sample_stats(seed=4)
+    w = np.linspace(-0.5, 0.5, stats.n_features)
+    expected = [np.mean((y - X @ w) ** 2) for X, y in data]
+    np.testing.assert_allclose(stopping.moment_squared_loss(stats, w), expected, rtol=1e-10)
+
+
+def test_choose_k_rejects_unknown_rules_and_mismatched_statistics():
+    stats = _moment_stats()
+    path = tgreedy_path(stats, 3)
+    with pytest.raises(ValueError, match="rule must be one of"):
+        stopping.choose_k(path, stats, rule="aic")
+    with pytest.raises(ValueError, match="features"):
+        stopping.choose_k(path, _sample_stats()[1], rule="chance")
+
+
+def test_stopping_result_coef():
+    stats = _moment_stats()
+    path = tgreedy_path(stats, 3)
+    assert np.all(stopping.StoppingResult("x", 0, {}).coef(path) == 0)
+    np.testing.assert_array_equal(stopping.StoppingResult("x", 2, {}).coef(path), path.coef[1])

@@ -1,0 +1,457 @@
+"""When to stop adding features: the three rules the paper's Discussion names (section 5).
+
+Foster, Kakade & Salakhutdinov (2012), section 5: "One option is to simply keep yet another domain
+held out for crossvalidation and cycle through. Alternatively, we can use properties of the
+T-statistic to get a handle on when to stop (e.g. when the T-statistics is behaving like chance).
+Here, Bonferoni can also be used as a heuristic to decide how many variables to use." The paper
+tests none of them; this module implements each on any :class:`~.selection.SelectionPath`:
+
+``"lodo"``
+    Leave one domain out: for each source domain k, run the same selector on the other n - 1
+    domains, score every step on domain k (its squared loss from the moments
+    ``E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w``, or any score of its samples, e.g. AUROC),
+    and pick the k with the best mean held-out score.
+``"bonferroni"``
+    Keep adding while the chosen feature's |T| exceeds the two-sided Student t quantile with
+    n - 1 degrees of freedom at level alpha / p (the exact Bonferroni width for Gaussian effects).
+``"theorem1"``
+    The same with Theorem 1's width ``sqrt(4 log(2p / alpha))`` (section 3.1), valid for any
+    symmetric law of the domain effects, and stricter.
+``"chance"``
+    Keep adding while the chosen |T| is above the ``1 - alpha`` quantile of max_i |T_i| over the
+    features still available *under the null hypothesis that none of them helps*. The null law
+    comes from sign flips of the per-domain residual covariance vectors: when every
+    ``E[X_i (Y - w.X) | d_k]`` is symmetric about 0 (Theorem 2's assumption with mean 0), flipping
+    the sign of domain k's whole vector leaves their joint law unchanged, correlations between
+    features included. With ``null="gaussian"`` the null is simulated instead: p independent
+    Gaussian features, i.e. max of p independent |t_{n-1}| variables.
+
+Each rule returns a :class:`StoppingResult`: the chosen number of steps ``k`` (0 = no feature) and
+its evidence (thresholds, per-step statistics, held-out curves).
+
+Examples
+--------
+>>> import numpy as np
+>>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+>>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
+>>> from tgreedy_lib.domain_adaptation.stopping import choose_k
+>>> rng = np.random.default_rng(0)
+>>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
+>>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
+>>> path = tgreedy_path(stats, 10)
+>>> choose_k(path, stats, rule="bonferroni").k
+3
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from typing import Callable
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from .selection import SelectionPath, greedy_path, t_statistics, tgreedy_path
+from .statistics import DomainStatistics
+from .theory.t_bounds import paper_factor
+
+__all__ = [
+    "RULES",
+    "StoppingResult",
+    "choose_k",
+    "bonferroni_threshold",
+    "theorem1_threshold",
+    "sign_flip_max_t",
+    "gaussian_max_t",
+    "stop_bonferroni",
+    "stop_chance",
+    "stop_lodo",
+    "moment_squared_loss",
+    "residual_path",
+    "lodo_paths",
+]
+
+#: The rules by name (section 5 of the paper names the ideas; the thresholds are ours).
+RULES = ("lodo", "bonferroni", "theorem1", "chance")
+
+
+@dataclasses.dataclass(frozen=True)
+class StoppingResult:
+    """The number of steps a rule keeps, with its evidence.
+
+    Attributes
+    ----------
+    rule : str
+    k : int
+        Steps kept (0 means no feature at all; the path's first ``k`` steps otherwise).
+    evidence : dict
+        What the decision rests on; the keys depend on the rule (``threshold``, ``abs_t``,
+        ``null_quantile``, ``held_out`` ...), all JSON-ready.
+    """
+
+    rule: str
+    k: int
+    evidence: dict
+
+    def coef(self, path: SelectionPath) -> np.ndarray:
+        """The weights after ``k`` steps of ``path`` (zeros for k = 0)."""
+        if self.k == 0:
+            return np.zeros(path.n_features)
+        return path.coef[self.k - 1].copy()
+
+
+def _check_alpha(alpha) -> float:
+    alpha = float(alpha)
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    return alpha
+
+
+def _check_path(path, stats: DomainStatistics | None = None) -> None:
+    if not isinstance(path, SelectionPath):
+        raise TypeError(f"expected a SelectionPath, got {type(path).__name__}")
+    if stats is not None:
+        if not isinstance(stats, DomainStatistics):
+            raise TypeError(f"expected DomainStatistics, got {type(stats).__name__}")
+        if stats.n_features != path.n_features:
+            raise ValueError(f"the path has {path.n_features} features but the statistics have {stats.n_features}; "
+                             "pass the statistics the path was computed from")
+
+
+def _first_failure(passes: np.ndarray) -> int:
+    """Number of leading True entries."""
+    fails = np.flatnonzero(~np.asarray(passes, dtype=bool))
+    return int(fails[0]) if fails.size else int(len(passes))
+
+
+# --------------------------------------------------------------------------- Bonferroni / Theorem 1
+
+def bonferroni_threshold(n_domains: int, n_features: int, alpha: float = 0.05) -> float:
+    """Two-sided Bonferroni threshold for |T|: the t quantile with n - 1 df at ``1 - alpha / (2 p)``.
+
+    A feature with no effect has (for Gaussian domain effects) |T| above it with probability
+    ``alpha / p``; so among p such features, one passes with probability at most ``alpha``.
+    """
+    if int(n_domains) != n_domains or n_domains < 2:
+        raise ValueError(f"n_domains must be an integer of at least 2, got {n_domains!r}")
+    if int(n_features) != n_features or n_features < 1:
+        raise ValueError(f"n_features must be a positive integer, got {n_features!r}")
+    alpha = _check_alpha(alpha)
+    return float(scipy_stats.t.isf(alpha / (2.0 * n_features), int(n_domains) - 1))
+
+
+def theorem1_threshold(n_features: int, alpha: float = 0.05) -> float:
+    """Theorem 1's width in units of sigma/sqrt(n): ``sqrt(4 log(2 p / alpha))`` (section 3.1)."""
+    if int(n_features) != n_features or n_features < 1:
+        raise ValueError(f"n_features must be a positive integer, got {n_features!r}")
+    return float(paper_factor(int(n_features), _check_alpha(alpha)))
+
+
+def stop_bonferroni(path: SelectionPath, n_domains: int, *, alpha: float = 0.05, variant: str = "t") -> StoppingResult:
+    """Keep the leading steps whose chosen |T| exceeds the Bonferroni (or Theorem 1) threshold.
+
+    Parameters
+    ----------
+    path : SelectionPath
+        Any path; its ``t_statistic`` (the chosen feature's T when it was chosen) is used.
+    n_domains : int
+        The number n of training domains of the path.
+    alpha : float
+        Family-wise level over the p candidate features.
+    variant : {"t", "theorem1"}
+        ``"t"``: the t_{n-1} quantile at ``1 - alpha/(2p)``; ``"theorem1"``: ``sqrt(4 log(2p/alpha))``.
+    """
+    _check_path(path)
+    if variant == "t":
+        threshold = bonferroni_threshold(n_domains, path.n_features, alpha)
+    elif variant == "theorem1":
+        threshold = theorem1_threshold(path.n_features, alpha)
+    else:
+        raise ValueError(f"variant must be 't' or 'theorem1', got {variant!r}")
+    abs_t = np.abs(path.t_statistic)
+    k = _first_failure(abs_t > threshold)
+    return StoppingResult("bonferroni" if variant == "t" else "theorem1", k, {
+        "threshold": threshold, "alpha": alpha, "n_domains": int(n_domains), "n_features": path.n_features,
+        "abs_t": abs_t.tolist()})
+
+
+# --------------------------------------------------------------------------- behaving like chance
+
+def residual_path(stats: DomainStatistics, path: SelectionPath, n_steps: int | None = None):
+    """Yield the residual covariances ``E[X (Y - w.X) | d_k]`` (n, p) *before* each step of ``path``.
+
+    Updated incrementally, reading only the Gram rows of features whose weight changed.
+    """
+    _check_path(path, stats)
+    n_steps = path.n_steps if n_steps is None else min(int(n_steps), path.n_steps)
+    residual = np.array(stats.xy, dtype=np.float64)
+    previous = np.zeros(path.n_features)
+    for step in range(n_steps):
+        yield residual
+        delta = path.coef[step] - previous
+        for i in np.flatnonzero(delta):
+            residual = residual - delta[i] * stats.gram_row(int(i))
+        previous = path.coef[step]
+
+
+def _sign_patterns(n: int, n_flips: int, rng: np.random.Generator) -> tuple[np.ndarray, bool]:
+    """Sign vectors (B, n): all 2^(n-1) up to a global sign when that many fit in n_flips, else random."""
+    if 2 ** (n - 1) <= n_flips:
+        rows = np.array(list(itertools.product((1.0, -1.0), repeat=n - 1)))
+        return np.column_stack([np.ones(len(rows)), rows]), True
+    return rng.choice((-1.0, 1.0), size=(int(n_flips), n)), False
+
+
+def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, seed=0):
+    """Null draws of max_i |T_i| by sign flips of the per-domain vectors (Theorem 2's symmetry).
+
+    For each sign vector eps in {-1, +1}^n, the values ``eps_k r_k,i`` replace ``r_k,i`` and the
+    largest |T_i| over the features not in ``exclude`` is recorded. Under the null hypothesis that
+    every ``r_k`` is symmetric about 0, these draws have the law of the observed max |T|, given
+    the magnitudes. All ``2^(n-1)`` sign vectors (|T| is unchanged by a global flip) are used
+    when they are at most ``n_flips``; otherwise ``n_flips`` random ones.
+
+    Parameters
+    ----------
+    residual_covariances : array-like (n_domains, n_features)
+    exclude : array of int or bool mask, optional
+        Features left out of the maximum (e.g. those already chosen).
+    n_flips : int
+    seed : int or numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of shape (n_patterns,)
+        max |T| for each sign vector.
+    """
+    r = np.asarray(residual_covariances, dtype=np.float64)
+    if r.ndim != 2 or r.shape[0] < 2:
+        raise ValueError(f"residual_covariances must have shape (n_domains >= 2, n_features), got {r.shape}")
+    if int(n_flips) != n_flips or n_flips < 1:
+        raise ValueError(f"n_flips must be a positive integer, got {n_flips!r}")
+    keep = np.ones(r.shape[1], dtype=bool)
+    if exclude is not None:
+        exclude = np.asarray(exclude)
+        if exclude.dtype == bool:
+            keep &= ~exclude
+        else:
+            keep[exclude.astype(np.intp)] = False
+    if not keep.any():
+        raise ValueError("every feature is excluded; there is no maximum to take")
+    r = r[:, keep]
+    n = r.shape[0]
+    rng = np.random.default_rng(seed)
+    signs, _ = _sign_patterns(n, int(n_flips), rng)
+    sum_sq = np.einsum("ki,ki->i", r, r)
+    out = np.empty(len(signs))
+    for start in range(0, len(signs), 256):
+        block = signs[start:start + 256]
+        mean = block @ r / n  # (B, p)
+        var = np.maximum(sum_sq[None, :] - n * mean**2, 0.0) / (n - 1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.abs(mean) * math.sqrt(n) / np.sqrt(var)
+        t[(var == 0) & (mean == 0)] = 0.0
+        t[(var == 0) & (mean != 0)] = np.inf
+        out[start:start + 256] = t.max(axis=1)
+    return out
+
+
+def gaussian_max_t(n_domains: int, n_features: int, *, n_draws: int = 2000, seed=0) -> np.ndarray:
+    """Simulated null draws of max |T| over ``n_features`` independent Gaussian null features."""
+    if int(n_domains) != n_domains or n_domains < 2:
+        raise ValueError(f"n_domains must be an integer of at least 2, got {n_domains!r}")
+    rng = np.random.default_rng(seed)
+    # |t_{n-1}| draws directly: the max of p of them per draw.
+    t = np.abs(rng.standard_t(int(n_domains) - 1, size=(int(n_draws), int(n_features))))
+    return t.max(axis=1)
+
+
+def stop_chance(path: SelectionPath, stats: DomainStatistics, *, alpha: float = 0.05, null: str = "sign_flip",
+                n_flips: int = 1024, seed=0, full: bool = False) -> StoppingResult:
+    """Stop when the chosen |T| no longer stands out from chance (the paper's section 5).
+
+    Step s is kept while the chosen feature's |T| exceeds the ``1 - alpha`` quantile of the null
+    law of max |T| over the features still available (not chosen before step s); the null law is
+    recomputed at each step from that step's residual covariances (``null="sign_flip"``) or
+    simulated once (``null="gaussian"``). With ``full=True`` the quantiles of every step are
+    computed (for plots); the chosen k is the same.
+    """
+    _check_path(path, stats)
+    alpha = _check_alpha(alpha)
+    if null not in ("sign_flip", "gaussian"):
+        raise ValueError(f"null must be 'sign_flip' or 'gaussian', got {null!r}")
+    abs_t = np.abs(path.t_statistic)
+    n, p = stats.n_domains, stats.n_features
+    quantiles: list[float] = []
+    k = None
+    if null == "gaussian":
+        draws = gaussian_max_t(n, p, seed=seed)
+        q = float(np.quantile(draws, 1 - alpha))
+        quantiles = [q] * path.n_steps
+        k = _first_failure(abs_t > q)
+    else:
+        chosen = np.zeros(p, dtype=bool)
+        for step, residual in enumerate(residual_path(stats, path)):
+            if chosen.all():
+                break
+            draws = sign_flip_max_t(residual, exclude=chosen, n_flips=n_flips, seed=seed)
+            quantiles.append(float(np.quantile(draws, 1 - alpha)))
+            if k is None and not abs_t[step] > quantiles[-1]:
+                k = step
+                if not full:
+                    break
+            chosen[path.features[step]] = True
+        if k is None:
+            k = path.n_steps
+    return StoppingResult("chance", int(k), {"alpha": alpha, "null": null, "null_quantile": quantiles,
+                                             "abs_t": abs_t.tolist()})
+
+
+# --------------------------------------------------------------------------- leave one domain out
+
+def moment_squared_loss(stats: DomainStatistics, coef) -> np.ndarray:
+    """Per-domain squared loss ``E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w`` for each weight vector.
+
+    ``coef`` of shape (p,) gives shape (n_domains,); (m, p) gives (m, n_domains).
+    """
+    coef = np.asarray(coef, dtype=np.float64)
+    single = coef.ndim == 1
+    W = np.atleast_2d(coef)
+    if W.shape[1] != stats.n_features:
+        raise ValueError(f"coef has {W.shape[1]} features, the statistics have {stats.n_features}")
+    support = np.flatnonzero(np.any(W != 0, axis=0))
+    quad = np.zeros((W.shape[0], stats.n_domains))
+    if support.size:
+        rows = np.stack([stats.gram_row(int(i))[:, support] for i in support], axis=1)  # (n, s, s)
+        Ws = W[:, support]
+        quad = np.einsum("ms,kst,mt->mk", Ws, rows, Ws)
+    loss = stats.yy[None, :] - 2.0 * W @ stats.xy.T + quad
+    return loss[0] if single else loss
+
+
+_PATH_FUNCTIONS = {"tgreedy": tgreedy_path, "greedy": greedy_path}
+
+
+def _refit_function(path: SelectionPath, path_function):
+    if path_function is not None:
+        return path_function
+    if path.method not in _PATH_FUNCTIONS:
+        raise ValueError(f"no known path function for method {path.method!r}; pass path_function=")
+    base = _PATH_FUNCTIONS[path.method]
+    options = dict(path.options)
+    options.pop("n_steps", None)
+    if path.method == "greedy":
+        options.pop("sign", None)
+    return lambda stats, n_steps: base(stats, n_steps, **options)
+
+
+def lodo_paths(stats: DomainStatistics, n_steps: int, path_function: Callable) -> list:
+    """For each domain k, ``(label_k, path fitted on the other domains)`` (needs n >= 3)."""
+    if stats.n_domains < 3:
+        raise ValueError(f"leave-one-domain-out needs at least 3 domains (2 to fit a T-statistic), got {stats.n_domains}")
+    out = []
+    for label in stats.domain_labels.tolist():
+        others = [lab for lab in stats.domain_labels.tolist() if lab != label]
+        out.append((label, path_function(stats.subset(others), n_steps)))
+    return out
+
+
+def _steps_curve(path: SelectionPath, n_steps: int) -> np.ndarray:
+    """Weights after 0..n_steps steps (a path that stopped early keeps its last weights)."""
+    W = np.zeros((n_steps + 1, path.n_features))
+    m = min(path.n_steps, n_steps)
+    W[1:m + 1] = path.coef[:m]
+    if m < n_steps:
+        W[m + 1:] = W[m]
+    return W
+
+
+def stop_lodo(path: SelectionPath, stats: DomainStatistics, *, score: str | Callable = "squared_loss",
+              path_function: Callable | None = None, min_k: int = 1) -> StoppingResult:
+    """Leave one domain out and cycle (section 5): pick k by the mean held-out score.
+
+    Parameters
+    ----------
+    path : SelectionPath
+        The path on all n domains; its length is the largest k considered.
+    stats : DomainStatistics
+        The statistics the path was fitted on.
+    score : "squared_loss" or callable
+        ``"squared_loss"``: the held-out domain's squared loss from its moments (lower is better).
+        A callable ``score(label, W) -> array (n_steps + 1,)`` scores weight vectors ``W`` (row s =
+        weights after s steps) on the samples of domain ``label``, higher is better (e.g. AUROC).
+    path_function : callable, optional
+        ``path_function(stats, n_steps) -> SelectionPath``; by default the path's own selector and options.
+    min_k : int
+        Smallest k considered (default 1: at least one feature).
+    """
+    _check_path(path, stats)
+    K = path.n_steps
+    if K < 1:
+        raise ValueError("the path has no steps")
+    if not 0 <= min_k <= K:
+        raise ValueError(f"min_k must lie in 0..{K}, got {min_k}")
+    fit = _refit_function(path, path_function)
+    per_domain = []
+    for label, sub_path in lodo_paths(stats, K, fit):
+        W = _steps_curve(sub_path, K)
+        if score == "squared_loss":
+            index = int(np.flatnonzero(stats.domain_labels == label)[0])
+            per_domain.append(-_domain_loss(stats, index, W))
+        elif callable(score):
+            values = np.asarray(score(label, W), dtype=np.float64)
+            if values.shape != (K + 1,):
+                raise ValueError(f"score must return {K + 1} values (steps 0..{K}), got shape {values.shape}")
+            per_domain.append(values)
+        else:
+            raise ValueError(f"score must be 'squared_loss' or a callable, got {score!r}")
+    per_domain = np.asarray(per_domain)
+    mean = per_domain.mean(axis=0)
+    k = int(min_k + np.argmax(mean[min_k:]))
+    name = "squared_loss" if score == "squared_loss" else getattr(score, "__name__", "score")
+    return StoppingResult("lodo", k, {"score": name, "higher_is_better": True,
+                                      "mean_held_out": mean.tolist(), "held_out": per_domain.tolist(),
+                                      "domains": stats.domain_labels.tolist()})
+
+
+def _domain_loss(stats: DomainStatistics, index: int, W: np.ndarray) -> np.ndarray:
+    """Squared loss of each row of W on domain ``index`` (from its moments)."""
+    support = np.flatnonzero(np.any(W != 0, axis=0))
+    quad = np.zeros(W.shape[0])
+    if support.size:
+        G = np.stack([stats.gram_row(int(i))[index, support] for i in support])  # (s, s)
+        Ws = W[:, support]
+        quad = np.einsum("ms,st,mt->m", Ws, G, Ws)
+    return stats.yy[index] - 2.0 * W @ stats.xy[index] + quad
+
+
+# --------------------------------------------------------------------------- one entry point
+
+def choose_k(path: SelectionPath, stats: DomainStatistics, rule: str = "chance", **options) -> StoppingResult:
+    """How many steps of ``path`` to keep, by one of the :data:`RULES` (section 5 of the paper).
+
+    Parameters
+    ----------
+    path : SelectionPath
+    stats : DomainStatistics
+        The statistics the path was computed from.
+    rule : {"lodo", "bonferroni", "theorem1", "chance"}
+    **options
+        Passed to the rule: ``alpha`` (bonferroni, theorem1, chance), ``null``, ``n_flips``,
+        ``seed`` (chance), ``score``, ``path_function``, ``min_k`` (lodo).
+
+    Returns
+    -------
+    StoppingResult
+    """
+    _check_path(path, stats)
+    if rule == "bonferroni":
+        return stop_bonferroni(path, stats.n_domains, variant="t", **options)
+    if rule == "theorem1":
+        return stop_bonferroni(path, stats.n_domains, variant="theorem1", **options)
+    if rule == "chance":
+        return stop_chance(path, stats, **options)
+    if rule == "lodo":
+        return stop_lodo(path, stats, **options)
+    raise ValueError(f"rule must be one of {RULES}, got {rule!r}")
