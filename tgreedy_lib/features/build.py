@@ -122,7 +122,9 @@ def default_config(dataset: str, unlabeled: bool = False) -> FeatureConfig:
         MNIST only: the DBN learns from the 60,000 official training images (the paper's setting)
         rather than from the 10,000 training digits, so it needs fewer passes over them.
 
-    Tuned on a 2-core CPU (see ``benchmarks/README.md`` for the probe accuracies and times).
+    Tuned on a 2-core CPU (see ``benchmarks/README.md`` for the probe accuracies and times). These
+    are DBN configurations (``kind="dbn"``); CIFAR-10's default features are the patch features,
+    configured by :class:`tgreedy_lib.features.patches.PatchFeatureConfig`.
     """
     if dataset == "mnist" and unlabeled:
         # 60,000 unlabeled digits (the paper's setting): the probe reads 97.3 % with 10 / 5 / 10 epochs,
