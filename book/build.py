@@ -11,8 +11,9 @@ appears by itself; its row of the README's notebook table gives its summary and 
 What the build adds around the notebooks, generated each time:
 - ``index``: the reading order (the README's notebook table) and the table of contents;
 - ``papers``: the two papers, and which notebook reads which of their sections;
-- ``claims``: the theorems' numerical checks (``python -m tgreedy_lib verify --quick``, or the JSON of
-  ``--verify``) and the experiments' claims tables, taken from the notebooks' outputs (or ``--claims``);
+- ``claims``: the theorems' numerical checks (the JSON of ``--verify``, by default the committed
+  ``results/verify.json`` the README's table comes from; without one, ``verify --quick`` is run) and the
+  experiments' claims tables, taken from the notebooks' outputs (or ``--claims``);
 - in every notebook page, after its first cell, a line with the paper sections it reads and links to the
   previous and next notebooks; mentions of another notebook (```07_mnist_2_vs_other```) become links.
 
@@ -117,7 +118,7 @@ def notebook_table(readme: pathlib.Path = ROOT / "README.md") -> dict[str, dict]
     """The README's notebook table: name -> {"what", "paper", "sections"} (empty for rows it lacks)."""
     rows = {}
     for line in readme.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"\|\s*`(\d\d_[A-Za-z0-9_]+)`\s*\|(.*)\|(.*)\|\s*$", line)
+        m = re.match(r"\|\s*`(\d\d[A-Za-z0-9]*_[A-Za-z0-9_]+)`\s*\|(.*)\|(.*)\|\s*$", line)
         if m:
             name, what, where = m.group(1), m.group(2).strip(), m.group(3).strip()
             paper, _, sections = where.partition(",")
@@ -174,7 +175,7 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
         subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
         source = "`python -m tgreedy_lib verify --quick`, run when this book was built"
     else:
-        source = f"`python -m tgreedy_lib verify`, from `{verify_json.name}` of the run that built this book"
+        source = f"`python -m tgreedy_lib verify`, as recorded in `{verify_json.parent.name}/{verify_json.name}`"
     checks = json.loads(verify_json.read_text())["checks"]
 
     def cell(text) -> str:
@@ -187,14 +188,15 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
     shown = (f"; the notebooks {', '.join(f'{{doc}}`{n[:2]} <{n}>`' for n in evidence)} show the evidence"
              if evidence else "")
     lines = [f"Computed by {source}{shown}.", "",
-             "| id | the claim | as printed | worst case: observed against bound | what holds instead |",
+             "| id | the claim | as printed | worst case | what holds instead |",
              "| --- | --- | --- | --- | --- |"]
     for c in checks:
         worst = c.get("worst_case") or {}
-        observed, bound = worst.get("observed"), worst.get("bound")
         fmt = (lambda v: f"{v:.4g}" if isinstance(v, (int, float)) else cell(v))
+        described = (c.get("summary") or {}).get("worst_case")
+        described = cell(described) if described else f"{fmt(worst.get('observed'))} against {fmt(worst.get('bound'))}"
         lines.append(f"| `{c['id']}` | {cell(c['claim'])} | {'holds' if c['holds_as_printed'] else '**fails**'} "
-                     f"| {fmt(observed)} against {fmt(bound)} | {cell(c['corrected_claim'] or '-')} |")
+                     f"| {described} | {cell(c['corrected_claim'] or '-')} |")
     return "\n".join(lines)
 
 
@@ -301,10 +303,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="folder of the notebooks to render (default: the committed notebooks/)")
     parser.add_argument("--out", type=pathlib.Path, default=ROOT / "results" / "book")
     parser.add_argument("--verify", type=pathlib.Path, help="a JSON of `tgreedy_lib verify --json` to show "
-                        "(default: run the quick checks)")
+                        "(default: the committed results/verify.json, else the quick checks run now)")
     parser.add_argument("--claims", type=pathlib.Path, help="results/claims.md of `reproduce` to show "
                         "(default: the notebooks' claims tables)")
     args = parser.parse_args(argv)
+    if args.verify is None and (ROOT / "results" / "verify.json").exists():
+        args.verify = ROOT / "results" / "verify.json"      # what the README's table is generated from
     if args.claims is not None and not args.claims.exists():
         print(f"book: {args.claims} not found; the claims page shows the notebooks' claims tables")
         args.claims = None

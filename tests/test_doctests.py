@@ -46,3 +46,45 @@ def test_the_examples_are_found():
 
     tests = doctest.DocTestFinder(exclude_empty=True).find(selection, selection.__name__)
     assert any(t.name.endswith(".TGreedy") and t.examples for t in tests)
+
+
+#: The library's entry points (what a user calls): each documents itself as scikit-learn and
+#: scipy.stats do, with an Examples section that runs above, See Also and the papers it reads.
+ENTRY_POINTS = {
+    "tgreedy_lib": ["TGreedy", "Greedy", "DomainStatistics", "tgreedy_path", "greedy_path", "SelectionPath",
+                    "t_statistics", "roc_auc", "path_scores", "path_auroc", "path_squared_loss"],
+    "tgreedy_lib.domain_adaptation.statistics": ["t_statistic"],
+    "tgreedy_lib.domain_adaptation.selectors": ["register_selector", "Selector"],
+    "tgreedy_lib.domain_adaptation.theory.self_normalized": [
+        "printed_bound", "proof_bound", "self_normalized_ratio", "exact_tail_given_magnitudes", "rademacher_tail",
+        "gaussian_tail", "monte_carlo_tail", "tail_curves", "worst_case_tail_lower_bound"],
+    "tgreedy_lib.domain_adaptation.theory.t_bounds": [
+        "paper_factor", "proof_factor", "bonferroni_t_factor", "normal_factor", "max_features", "min_domains",
+        "failure_probability_exact", "coverage_monte_carlo", "width_table", "corollary_printed_factor",
+        "corollary_proof_factor", "corollary_min_domains", "subset_regret_simulation"],
+    "tgreedy_lib.domain_adaptation.theory.simulate": ["make_problem", "DomainProblem", "domain_effects"],
+    "tgreedy_lib.domain_adaptation.theory.simulated_selection": ["compare_selectors", "sweep_selectors"],
+    "tgreedy_lib.categorical": ["count_table", "filter_scores", "gini_index", "misclassification_error",
+                                "information_gain", "gain_ratio", "gini_error_estimate", "generalization_error"],
+    "tgreedy_lib.categorical.theory": ["expected_gini_estimate", "expected_gini_error", "expected_bayes_error",
+                                       "theorem2_bound", "theorem4_bound", "lemma11_bound"],
+    "tgreedy_lib.datasets": ["load_mnist_paper", "load_bundled_mnist", "load_mnist", "load_cifar10_paper",
+                             "load_cifar10"],
+    "tgreedy_lib.experiments": ["run_experiment", "run_two_vs_other", "run_similarity", "run_intro_logistic"],
+    "tgreedy_lib.features": ["load_features"],
+    "tgreedy_lib.verify": ["run_checks", "available_checks", "register_check", "CheckResult"],
+}
+
+
+@pytest.mark.parametrize("module_name", sorted(ENTRY_POINTS))
+def test_entry_points_have_examples_see_also_and_references(module_name):
+    module = importlib.import_module(module_name)
+    missing = []
+    for name in ENTRY_POINTS[module_name]:
+        doc = getattr(module, name).__doc__ or ""
+        for section in ("See Also", "References", "Examples"):
+            if f"{section}\n" not in doc:
+                missing.append(f"{name}: no {section}")
+        if ">>> " not in doc.split("Examples")[-1]:
+            missing.append(f"{name}: Examples without a >>> line")
+    assert not missing, missing

@@ -8,7 +8,7 @@ know nothing of domains. So:
 * all checks run on test-only subclasses that, only when ``domains`` is None, label the rows by
   their index (row j in domain j mod 2: two domains, deterministic, the minimum a T-statistic
   needs). Everything else, parameter validation, ``validate_data``, feature names, sparse
-  refusal, pickling, cloning, is the production code, and every check passes: nothing is marked
+  input, pickling, cloning, is the production code, and every check passes: nothing is marked
   as an expected failure. (scikit-learn skips ``check_array_api_input`` itself unless
   ``SCIPY_ARRAY_API=1``.)
 * the production classes go through the same checks in
@@ -122,15 +122,15 @@ def test_dataframe_fit_equals_array_fit(Selector):
 
 @pytest.mark.parametrize("Selector", [TGreedy, Greedy])
 @pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
-def test_sparse_input_is_refused_naming_sparse_and_the_fix(Selector, fmt):
+def test_sparse_input_gives_the_dense_result(Selector, fmt):
     X, y, d = _data()
-    with pytest.raises(TypeError, match=r"(?s)[Ss]parse.*toarray"):
-        Selector(2).fit(sparse.random(120, 6, density=0.5, format=fmt, random_state=0), y, domains=d)
-    with pytest.raises(TypeError, match=r"(?s)[Ss]parse.*toarray"):
-        Selector(2).fit(X, y, domains=d, unlabeled_X=sparse.csr_matrix(X))
-    fitted = Selector(2).fit(X, y, domains=d)
-    with pytest.raises(TypeError, match=r"(?s)[Ss]parse.*toarray"):
-        fitted.decision_function(sparse.csr_matrix(X))
+    Xs = sparse.random(120, 6, density=0.5, format=fmt, random_state=0) + sparse.eye(120, 6, format=fmt)
+    from_sparse = Selector(2).fit(Xs, y, domains=d, unlabeled_X=sparse.csr_matrix(X))
+    from_dense = Selector(2).fit(Xs.toarray(), y, domains=d, unlabeled_X=X)
+    np.testing.assert_array_equal(from_sparse.path_.features, from_dense.path_.features)
+    np.testing.assert_allclose(from_sparse.coef_, from_dense.coef_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(from_sparse.decision_function(Xs), from_dense.decision_function(Xs.toarray()),
+                               rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -169,3 +169,19 @@ def test_domains_reach_fit_through_a_pipeline():
     X, y, d = _data()
     pipe = Pipeline([("select", TGreedy(2))]).fit(X, y, select__domains=d)
     assert pipe.transform(X).shape == (len(X), 2)
+
+
+def test_domains_are_routed_as_metadata_in_leave_domains_out_cross_validation():
+    import sklearn
+    from sklearn.linear_model import LinearRegression
+    from sklearn.model_selection import GroupKFold, cross_val_score
+
+    X, y, _ = _data(2, n=240)
+    d = np.arange(240) % 6
+    with sklearn.config_context(enable_metadata_routing=True):
+        pipe = Pipeline([("select", TGreedy(2).set_fit_request(domains=True)), ("reg", LinearRegression())])
+        pipe.fit(X, y, domains=d)
+        assert sorted(pipe["select"].selected_features_.tolist()) == [1, 4]  # the two features y depends on
+        # each fold's selector sees only its training rows and their domain labels (four domains of six)
+        scores = cross_val_score(pipe, X, y, cv=GroupKFold(3), params={"domains": d, "groups": d})
+    assert scores.shape == (3,) and np.all(scores > 0.9)

@@ -168,3 +168,22 @@ def test_corollary_failure_curves_show_the_printed_factor_failing_at_small_delta
     # the README's worst case: p = q = 1, delta = 1e-4 fails with probability ~23 delta; the proof's factor holds
     assert curves["printed"][1][0] > 10 * 1e-4
     assert np.all(curves["proof"][1] <= np.array([1e-4, 0.05]))
+
+
+def test_coverage_curves_bound_a_monte_carlo_zero_by_the_rule_of_three():
+    f = np.array([1.0, 100.0, 20000.0])
+    curves = tb.coverage_curves(8, 0.05, f, rng=np.random.default_rng(0), n_trials=2000)
+    mc = curves["monte_carlo"]["cauchy"]
+    assert np.all(mc["lower"] <= mc["estimate"] + 1e-12)
+    zero = mc["failures"] == 0
+    assert zero.any(), "at |F| = 20000 no Cauchy draw of 2000 exceeds the width"
+    p_upper = 1 - 0.05 ** (1 / 2000)                       # Clopper-Pearson with no failure, ~ 3/N
+    assert p_upper == pytest.approx(3 / 2000, rel=0.01)
+    np.testing.assert_allclose(mc["lower"][zero], (1 - p_upper) ** f[zero], rtol=1e-9)
+    assert np.all(mc["estimate"][zero] == 1.0) and np.all(mc["lower"][zero] < 1.0)
+
+
+def test_first_features_below_is_where_the_exact_coverage_crosses_the_target():
+    first = tb.first_features_below(8, 0.05, 0.95)
+    coverage = lambda f: float(tb.coverage_independent(tb.failure_probability_exact("gaussian", 8, tb.paper_factor(f, 0.05)), f))
+    assert coverage(first) < 0.95 <= coverage(first - 1)

@@ -123,3 +123,157 @@ def check_binary_labels(y: np.ndarray, name: str = "y") -> tuple[np.ndarray, np.
     """Split binary labels of both classes into positive and negative masks ({0, 1}, {-1, 1} or booleans)."""
     positive = check_labels(y, name, signed=True, both_classes=True)
     return positive, ~positive
+
+
+# ----------------------------------------------------------------------------- data matrices and labels
+
+
+def is_sparse(value) -> bool:
+    """Whether ``value`` is a scipy.sparse matrix or array (without importing scipy when it is not)."""
+    module = type(value).__module__ or ""
+    if not module.startswith("scipy.sparse"):
+        return False
+    import scipy.sparse
+
+    return scipy.sparse.issparse(value)
+
+
+def as_data_matrix(X, name: str = "X", *, sparse: str = "accept"):
+    """``X`` (array-like, pandas DataFrame or scipy.sparse matrix) as a 2-D float64 matrix.
+
+    Dense input becomes a C- or F-ordered ndarray (no copy when it already is float64);
+    sparse input becomes CSR or CSC (``sparse="accept"``; the format is kept, others become
+    CSR, never densified) or a ValueError (``sparse="refuse"``). Entries that cannot be read
+    as numbers (``pd.NA``, ``None``, strings) give a ValueError naming the first offending
+    column instead of numpy's TypeError. NaN and infinity are *not* scanned for here (callers
+    find them more cheaply in their moments, then call :func:`check_finite`).
+    """
+    if is_sparse(X):
+        if sparse == "refuse":
+            raise ValueError(f"{name} is a scipy.sparse matrix, which this function does not support; "
+                             f"pass {name}.toarray() if it fits in memory")
+        import scipy.sparse
+
+        fmt = X.format if X.format in ("csr", "csc") else "csr"
+        X = scipy.sparse.csr_matrix(X) if fmt == "csr" else scipy.sparse.csc_matrix(X)
+        if X.ndim != 2:
+            raise ValueError(f"{name} must have 2 dimension(s), got shape {X.shape}")
+        if X.dtype != np.float64:
+            X = X.astype(np.float64)
+        if not np.all(np.isfinite(X.data)):
+            check_finite(X.data, f"{name} (its stored entries)")
+        return X
+    try:
+        arr = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name} has entries that are not numbers{_first_bad_column(X)} ({error}); "
+                         "missing values (pd.NA, None) must be imputed or their rows dropped, "
+                         "categorical columns encoded (e.g. one-hot) first") from None
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must have 2 dimension(s), got shape {arr.shape}")
+    return arr
+
+
+def _first_bad_column(X) -> str:
+    """`` (first in column 'c', row r)`` for a DataFrame whose column ``c`` is missing or not numeric."""
+    isna = getattr(X, "isna", None)
+    columns = getattr(X, "columns", None)
+    if isna is None or columns is None:
+        return ""
+    try:
+        missing = np.asarray(isna())
+        for j, column in enumerate(columns):
+            rows = np.flatnonzero(missing[:, j])
+            if rows.size:
+                return f" (first missing value in column {column!r}, row {int(rows[0])})"
+            try:
+                np.asarray(X.iloc[:, j], dtype=np.float64)
+            except (TypeError, ValueError):
+                return f" (column {column!r} is not numeric)"
+    except Exception:  # only for the message: never hide the original problem behind another
+        return ""
+    return ""
+
+
+def is_missing(value) -> bool:
+    """Whether one value is a missing-value marker: None, NaN (float or numpy), pandas.NA or NaT."""
+    if value is None:
+        return True
+    if isinstance(value, (float, np.floating)):
+        return bool(np.isnan(value))
+    kind = type(value).__name__
+    return kind in ("NAType", "NaTType") or (isinstance(value, np.datetime64) and np.isnat(value))
+
+
+def factorize(values, name: str, *, allow_none: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Group equal values: ``(uniques, codes)`` with ``values[i] == uniques[codes[i]]``.
+
+    Grouping is by hashing (equality), never by comparing: values need not be sortable, so
+    mixed types (strings with numbers, tuples, ``None``) work. ``uniques`` are sorted when they
+    can be (numbers, strings), else in order of first appearance. Sets are grouped by their
+    content (a set is read as the ``frozenset`` of its elements: ``{1, 2}`` and ``{2, 1}`` are one
+    value). Other unhashable values (lists, dicts, arrays) raise ValueError naming the row and the
+    fix. Missing values (NaN, ``pandas.NA``, NaT, and ``None`` unless ``allow_none``) raise
+    ValueError: NaN is not equal to itself, so it cannot name a group.
+    """
+    arr = np.asarray(values) if not isinstance(values, (list, tuple)) else _object_vector(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a one-dimensional vector, got shape {arr.shape}")
+    if arr.dtype.kind in "biuUS":
+        return np.unique(arr, return_inverse=True)
+    if arr.dtype.kind in "fc":
+        if np.any(np.isnan(arr)):
+            i = int(np.flatnonzero(np.isnan(arr))[0])
+            raise ValueError(f"{name} contains NaN (first at index {i}); a missing label cannot name a group: "
+                             "drop those rows or give them a label of their own")
+        return np.unique(arr, return_inverse=True)
+    if arr.dtype.kind == "M":
+        if np.any(np.isnat(arr)):
+            raise ValueError(f"{name} contains NaT (first at index {int(np.flatnonzero(np.isnat(arr))[0])})")
+        return np.unique(arr, return_inverse=True)
+    index: dict = {}
+    codes = np.empty(arr.size, dtype=np.intp)
+    for i, value in enumerate(arr.tolist() if arr.dtype != object else arr):
+        if isinstance(value, (set, frozenset)):
+            value = frozenset(value)
+        elif (value is not None or not allow_none) and is_missing(value):
+            what = "None" if value is None else repr(value)
+            raise ValueError(f"{name} contains the missing value {what} at index {i}; a missing label cannot "
+                             "name a group: drop those rows or give them a label of their own (e.g. 'unknown')")
+        try:
+            codes[i] = index.setdefault(value, len(index))
+        except TypeError:
+            raise ValueError(
+                f"{name} holds an unhashable value of type {type(value).__name__} at index {i}; values are grouped "
+                "by equality, so they must be hashable: convert lists and arrays to tuples, dicts to "
+                "tuple(sorted(d.items())) or to strings"
+            ) from None
+    uniques = np.empty(len(index), dtype=object)
+    uniques[:] = list(index)
+    try:
+        order = sorted(range(len(index)), key=lambda j: uniques[j])
+    except TypeError:  # mixed types: keep the order of first appearance
+        return uniques, codes
+    rank = np.empty(len(order), dtype=np.intp)
+    rank[order] = np.arange(len(order))
+    return uniques[order], rank[codes]
+
+
+def as_value_vector(values) -> np.ndarray:
+    """A 1-D vector of values: lists and tuples become object arrays even when their items are
+    sequences or sets (``np.asarray`` would nest them), anything else goes through ``np.asarray``."""
+    if not isinstance(values, (list, tuple)):
+        return np.asarray(values)
+    try:
+        arr = np.asarray(values)
+    except ValueError:  # ragged sequences
+        return _object_vector(values)
+    return arr if arr.ndim == 1 else _object_vector(values)
+
+
+def _object_vector(values) -> np.ndarray:
+    """A list as a 1-D object array, even when its items are sequences (np.asarray would nest them)."""
+    arr = np.empty(len(values), dtype=object)
+    for i, value in enumerate(values):
+        arr[i] = value
+    return arr

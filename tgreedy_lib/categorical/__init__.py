@@ -1,6 +1,7 @@
 """Ranking categorical features by the generalization error of a predictor.
 
-The paper with the SSN example (``papers/003``): a feature ``X`` takes values in
+Sabato & Shalev-Shwartz, *Ranking Categorical Features Using Generalization Properties*,
+JMLR 9 (2008), the paper with the SSN example: a feature ``X`` takes values in
 a finite set ``V`` with ``p_v = Pr[X = v]`` and ``q_v = Pr[Y = 1 | X = v]``. A
 training set ``S`` of ``m`` examples gives the counts ``c_v`` (examples with
 ``X = v``) and ``c_v^+`` (those of them labelled 1).

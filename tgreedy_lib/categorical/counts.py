@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_float_array, check_finite, check_labels, check_whole_number
+from .._validation import as_float_array, as_value_vector, check_finite, check_labels, check_whole_number, factorize
 
 
 _SUM_TOLERANCE = 1e-9
@@ -25,7 +25,7 @@ def _check_labels(y, name: str = "y") -> np.ndarray:
 def _check_feature_labels(x, y) -> tuple[np.ndarray, np.ndarray]:
     """One feature's values ``x`` and the 0/1 labels ``y`` of the same examples, both 1-D."""
     y = _check_labels(y)
-    x = np.asarray(x)
+    x = as_value_vector(x)  # a list of sets or tuples stays one value per example
     if x.ndim != 1:
         raise ValueError(f"x must be one-dimensional, got shape {x.shape}")
     if x.shape != y.shape:
@@ -146,7 +146,7 @@ def _encode_columns(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     codes = np.empty(X.shape, dtype=np.int64)
     widths = np.empty(X.shape[1], dtype=np.int64)
     for j in range(X.shape[1]):
-        uniques, codes[:, j] = np.unique(X[:, j], return_inverse=True)
+        uniques, codes[:, j] = factorize(X[:, j], f"column {j} of X", allow_none=True)
         widths[j] = uniques.size
     return X, y, codes, widths
 
@@ -154,9 +154,12 @@ def _encode_columns(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 def count_tables(X, y) -> tuple[np.ndarray, np.ndarray]:
     """Counts of every column of a categorical table, padded to a common width.
 
-    Each column may hold any hashable codes (ints, strings); its distinct values are
-    found with :func:`numpy.unique` and all columns are counted in one
-    :func:`numpy.bincount`.
+    Each column may hold any hashable values (ints, strings, tuples, ``None``, mixed): equal
+    values are grouped by hashing, never by sorting (:func:`tgreedy_lib._validation.factorize`),
+    and all columns are counted in one :func:`numpy.bincount`. A set is one value, equal to
+    any set of the same elements (it is read as a ``frozenset``); lists, dicts and arrays are
+    refused with a ValueError (convert them to tuples or strings); NaN and ``pd.NA`` are refused
+    (encode a missing value as a category of its own, e.g. ``"missing"``).
 
     Parameters
     ----------

@@ -28,7 +28,7 @@ def misclassification_error(counts, positive_counts) -> np.ndarray:
 
     See Also
     --------
-    misclassification_error, gini_index : The training errors of h_Bayes and h_Gini (Eqs. 2-3).
+    gini_index : The training errors of h_Bayes and h_Gini (Eqs. 2-3).
     information_gain, gain_ratio : The entropy-based filters.
     gini_error_estimate : The paper's estimate of the Gini hypothesis' generalization error.
     filter_scores : All filters over all columns at once.
@@ -56,7 +56,7 @@ def gini_index(counts, positive_counts) -> np.ndarray:
 
     See Also
     --------
-    misclassification_error, gini_index : The training errors of h_Bayes and h_Gini (Eqs. 2-3).
+    misclassification_error : The training errors of h_Bayes and h_Gini (Eqs. 2-3).
     information_gain, gain_ratio : The entropy-based filters.
     gini_error_estimate : The paper's estimate of the Gini hypothesis' generalization error.
     filter_scores : All filters over all columns at once.
@@ -91,7 +91,7 @@ def information_gain(counts, positive_counts) -> np.ndarray:
     See Also
     --------
     misclassification_error, gini_index : The training errors of h_Bayes and h_Gini (Eqs. 2-3).
-    information_gain, gain_ratio : The entropy-based filters.
+    gain_ratio : The entropy-based filters.
     gini_error_estimate : The paper's estimate of the Gini hypothesis' generalization error.
     filter_scores : All filters over all columns at once.
 
@@ -124,7 +124,7 @@ def gain_ratio(counts, positive_counts) -> np.ndarray:
     See Also
     --------
     misclassification_error, gini_index : The training errors of h_Bayes and h_Gini (Eqs. 2-3).
-    information_gain, gain_ratio : The entropy-based filters.
+    information_gain : The entropy-based filters.
     gini_error_estimate : The paper's estimate of the Gini hypothesis' generalization error.
     filter_scores : All filters over all columns at once.
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_finite
+from .._validation import check_finite, factorize
 from .counts import _check_counts, _check_distribution, _check_feature_labels, estimated_probabilities
 
 
@@ -21,6 +21,12 @@ def gini_error_estimate(counts, positive_counts) -> np.ndarray:
 
     With ``m = 1`` every sample gives 1/2 (degenerate but defined). Smaller = more relevant.
 
+    See Also
+    --------
+    gini_error_estimate_leave_one_out : Eq. (10) as leave-one-out, example by example.
+    gini_error_estimate_pairs : Eq. (10) as printed, by counting pairs.
+    gini_index : The training error of h_Gini (Eq. 3), which the estimate corrects.
+
     Notes
     -----
     With :math:`\hat p_v = c_v / m` and :math:`\hat q_v = c_v^+ / c_v`, Eq. (11) of [1]_ reads
@@ -29,13 +35,6 @@ def gini_error_estimate(counts, positive_counts) -> np.ndarray:
 
         \hat\ell = \frac{|\{v : c_v = 1\}|}{2m}
         + \sum_{v : c_v > 1} \frac{2 c_v}{c_v - 1} \hat p_v \hat q_v (1 - \hat q_v).
-
-    See Also
-    --------
-    gini_error_estimate : Eqs. (9)/(11) in closed form.
-    gini_error_estimate_leave_one_out : Eq. (10) as leave-one-out, example by example.
-    gini_error_estimate_pairs : Eq. (10) as printed, by counting pairs.
-    gini_index : The training error of h_Gini (Eq. 3), which the estimate corrects.
 
     References
     ----------
@@ -61,13 +60,18 @@ def gini_error_estimate(counts, positive_counts) -> np.ndarray:
 
 
 def _sum_over_values(x, y, term) -> float:
-    """Eq. (10)'s sum over values, ``sum_v p_hat_v term(labels of v)``; values seen once give ``1/(2m)`` (Eq. 11)."""
+    """Eq. (10)'s sum over values, ``sum_v p_hat_v term(labels of v)``; values seen once give ``1/(2m)`` (Eq. 11).
+
+    Values are grouped by hashing, not sorting (:func:`tgreedy_lib._validation.factorize`), so mixed
+    or unorderable values work; a set is one value per content (read as a frozenset).
+    """
     x, y = _check_feature_labels(x, y)
-    order = np.argsort(x, kind="stable")
-    values, starts = np.unique(x[order], return_index=True)
+    _, codes = factorize(x, "x", allow_none=True)
+    order = np.argsort(codes, kind="stable")
+    starts = np.flatnonzero(np.diff(codes[order])) + 1
     m = y.size
     total = 0.0
-    for labels in np.split(y[order], starts[1:]):
+    for labels in np.split(y[order], starts):
         c = labels.size
         total += 0.5 / m if c == 1 else (c / m) * term(labels)
     return total
@@ -85,7 +89,6 @@ def gini_error_estimate_leave_one_out(x, y) -> float:
     See Also
     --------
     gini_error_estimate : Eqs. (9)/(11) in closed form.
-    gini_error_estimate_leave_one_out : Eq. (10) as leave-one-out, example by example.
     gini_error_estimate_pairs : Eq. (10) as printed, by counting pairs.
     gini_index : The training error of h_Gini (Eq. 3), which the estimate corrects.
 
@@ -121,7 +124,6 @@ def gini_error_estimate_pairs(x, y) -> float:
     --------
     gini_error_estimate : Eqs. (9)/(11) in closed form.
     gini_error_estimate_leave_one_out : Eq. (10) as leave-one-out, example by example.
-    gini_error_estimate_pairs : Eq. (10) as printed, by counting pairs.
     gini_index : The training error of h_Gini (Eq. 3), which the estimate corrects.
 
     References

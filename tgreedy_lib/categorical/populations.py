@@ -249,6 +249,23 @@ def distribution_family(kind: str, n_values: int, m: int, rng: np.random.Generat
       is wrong with a fair probability, the hard case for h_Bayes;
     * ``dominant``: one value with ``p = 0.85`` and ``q = 1/2 + 1/(2 sqrt(0.85 m))``, the rest
       uniform with random ``q``: a value heavy enough to fall in Thm. 4's set ``V_3`` for large m.
+
+    See Also
+    --------
+    simulate_deviations : Training sets drawn from these distributions.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.categorical.populations import distribution_family
+    >>> p, q = distribution_family("identifier", 4, 10, np.random.default_rng(0))
+    >>> p.tolist(), sorted(set(q.tolist())) <= [0.0, 1.0]
+    ([0.25, 0.25, 0.25, 0.25], True)
     """
     n = int(n_values)
     if kind == "zipf_random_q":
@@ -279,6 +296,23 @@ def simulate_deviations(kind, n_values, m, trials, rng, which):
     ``which="gini"``: ``estimator_gap`` = |l(h_Gini) - l_hat| (Thm. 2), ``lemma3`` = |l_hat - E l_hat|,
     ``lemma7`` = |l(h_Gini) - E l(h_Gini)|. ``which="bayes"``: ``deviation`` = |l(h_Bayes) - E l(h_Bayes)|
     (Thm. 4), with the exact expectation.
+
+    See Also
+    --------
+    tgreedy_lib.verify.categorical.theorem2_check, tgreedy_lib.verify.categorical.theorem4_check : The checks that use them.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.categorical.populations import simulate_deviations
+    >>> deviations = simulate_deviations("uniform_half", 5, 20, 50, np.random.default_rng(0), "gini")
+    >>> sorted(deviations)
+    ['estimator_gap', 'lemma3', 'lemma7']
     """
     p, q = distribution_family(kind, n_values, m, rng)
     counts, positives = sample_counts(p, q, m, trials, rng)

@@ -250,7 +250,7 @@ def bayes_rule_table(m: int) -> np.ndarray:
 
     See Also
     --------
-    bayes_rule_table, gini_rule_table, smoothed_rule_table : Rule tables.
+    gini_rule_table, smoothed_rule_table : Rule tables.
     expected_symmetric_error : The expected error of a rule table (Theorem 3).
 
     References
@@ -274,7 +274,7 @@ def gini_rule_table(m: int) -> np.ndarray:
 
     See Also
     --------
-    bayes_rule_table, gini_rule_table, smoothed_rule_table : Rule tables.
+    bayes_rule_table, smoothed_rule_table : Rule tables.
     expected_symmetric_error : The expected error of a rule table (Theorem 3).
 
     References
@@ -298,7 +298,7 @@ def smoothed_rule_table(m: int, pseudo_count: float = 1.0) -> np.ndarray:
 
     See Also
     --------
-    bayes_rule_table, gini_rule_table, smoothed_rule_table : Rule tables.
+    bayes_rule_table, gini_rule_table : Rule tables.
     expected_symmetric_error : The expected error of a rule table (Theorem 3).
 
     References
@@ -469,7 +469,7 @@ def lemma3_bound(m, delta):
 
     See Also
     --------
-    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
     lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
@@ -492,7 +492,7 @@ def lemma7_bound(m, delta):
 
     See Also
     --------
-    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma3_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
     lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
@@ -518,7 +518,7 @@ def theorem2_bound(m, delta):
 
     See Also
     --------
-    lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
+    lemma3_bound, lemma7_bound : The concentration bounds of Theorem 2's proof.
     lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
@@ -544,7 +544,7 @@ def lemma8_bound(m, delta):
     See Also
     --------
     lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
-    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+    lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
     ----------
@@ -568,7 +568,7 @@ def lemma9_bound(m, delta):
     See Also
     --------
     lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
-    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+    lemma8_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
     ----------
@@ -592,7 +592,7 @@ def lemma12_bound(m):
     See Also
     --------
     lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
-    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+    lemma8_bound, lemma9_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
 
     References
     ----------
@@ -614,7 +614,7 @@ def lemma13_bound(m):
     See Also
     --------
     lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
-    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+    lemma8_bound, lemma9_bound, lemma12_bound, theorem4_bound : Those of Theorem 4.
 
     References
     ----------
@@ -640,7 +640,7 @@ def theorem4_bound(m, delta):
     See Also
     --------
     lemma3_bound, lemma7_bound, theorem2_bound : The concentration bounds of Theorem 2's proof.
-    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound, theorem4_bound : Those of Theorem 4.
+    lemma8_bound, lemma9_bound, lemma12_bound, lemma13_bound : Those of Theorem 4.
 
     References
     ----------
@@ -833,7 +833,14 @@ def bayes_error_decomposition(counts, positive_counts, p, q, delta: float) -> di
 
 
 def first_m_below(function, level: float) -> int:
-    """The first m on a fine logarithmic grid (1% steps, up to 1e18) with ``function(m) < level``; -1 if none."""
+    """The first m on a fine logarithmic grid (1% steps, up to 1e18) with ``function(m) < level``; -1 if none.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical.theory import first_m_below
+    >>> first_m_below(lambda m: 10 / m, 0.5)  # 10/m < 1/2 from m = 21 on
+    21
+    """
     grid = np.unique(np.round(np.geomspace(2, 1e18, 4000)).astype(np.int64))
     values = np.asarray(function(grid.astype(float)))
     below = np.flatnonzero(values < level)
@@ -846,6 +853,23 @@ def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndar
     ``t_k`` is :func:`tgreedy_lib.categorical.bayes_regret_per_count`. Theorem 3's bound holds
     for every distribution exactly when ``max_q t_k(q)`` is at most the bound's coefficient of
     ``E[M_k]``, because both sides are ``sum_v p_v sum_k Pr[c_v = k] (.)``.
+
+    See Also
+    --------
+    bayes_regret_per_count : The function maximized.
+    bias_bound_coefficients : The coefficients it is compared with.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical.theory import per_count_regret_maximum
+    >>> values, maximizers = per_count_regret_maximum([0, 1, 2, 3])
+    >>> values.round(4)
+    array([0.5  , 0.125, 0.125, 0.087])
     """
     k_values = np.asarray(k_values)
     grid = np.linspace(0.5, 1.0, grid_points)
@@ -864,7 +888,23 @@ def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndar
 
 
 def bias_bound_coefficients(k_values, first_sqrt_index=3):
-    """Thm. 3's coefficient b_k of E[M_k]: 1/2, 1/8, 1/8, then 1/sqrt(e k) from ``first_sqrt_index`` on."""
+    """Thm. 3's coefficient b_k of E[M_k]: 1/2, 1/8, 1/8, then 1/sqrt(e k) from ``first_sqrt_index`` on.
+
+    See Also
+    --------
+    per_count_regret_maximum : What the coefficients bound.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical.theory import bias_bound_coefficients
+    >>> bias_bound_coefficients([0, 1, 2, 3, 4]).round(4)
+    array([0.5   , 0.125 , 0.125 , 0.3502, 0.3033])
+    """
     k_values = np.asarray(k_values, dtype=float)
     coefficients = np.where(k_values == 0, 0.5, np.where(k_values <= 2, 1 / 8, 0.0))
     with np.errstate(divide="ignore"):
@@ -873,7 +913,25 @@ def bias_bound_coefficients(k_values, first_sqrt_index=3):
 
 
 def random_symmetric_table(m, rng):
-    """A random symmetric rule table: f(k, i) ~ U(0, 1) for i < k/2, f(k, k-i) = 1 - f(k, i), ties 1/2."""
+    """A random symmetric rule table: f(k, i) ~ U(0, 1) for i < k/2, f(k, k-i) = 1 - f(k, i), ties 1/2.
+
+    See Also
+    --------
+    symmetric_rule_table : Rule tables.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.categorical.theory import random_symmetric_table
+    >>> table = random_symmetric_table(4, np.random.default_rng(0))
+    >>> table.shape, float(table[2, 1])  # a tie (i = k/2) predicts 1/2
+    ((5, 5), 0.5)
+    """
     table = bayes_rule_table(m).copy()
     for k in range(1, m + 1):
         for i in range(0, (k + 1) // 2):
@@ -889,6 +947,21 @@ def estimator_bounded_difference(m: int, n_values: int) -> float:
 
     Samples are enumerated as multisets (the estimator ignores order); keep ``m`` and
     ``n_values`` small (m = 6 on three values is 462 samples x 36 replacements).
+
+    See Also
+    --------
+    lemma3_bound : The bound McDiarmid's inequality gives from it.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.categorical.theory import estimator_bounded_difference
+    >>> estimator_bounded_difference(4, 2)
+    0.625
     """
     import itertools
 

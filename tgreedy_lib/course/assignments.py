@@ -70,6 +70,16 @@ def find_assignments_dir(start=None) -> pathlib.Path:
     ``start`` (default: the current directory) may be the repository, ``assignments/`` itself or any
     folder below either; its parents are searched too. The package never looks next to its own
     files, so an installed copy works on any checkout of the course. FileNotFoundError otherwise.
+
+    See Also
+    --------
+    source_paths : The instructor notebooks in it.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import find_assignments_dir
+    >>> find_assignments_dir().name  # doctest: +SKIP
+    'assignments'
     """
     here = pathlib.Path(os.getcwd() if start is None else start).resolve()
     for folder in (here, *here.parents):
@@ -92,7 +102,20 @@ def _course_dir(path, *parts: str) -> pathlib.Path:
 
 def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pathlib.Path]:
     """Instructor notebooks ``NN_<name>.ipynb`` in order (default: ``assignments/source/``, see
-    :func:`find_assignments_dir`); ``names`` filters by stem or prefix."""
+    :func:`find_assignments_dir`); ``names`` filters by stem or prefix.
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import source_paths
+    >>> [path.name for path in source_paths()][:2]  # doctest: +SKIP
+    ['00_start_here.ipynb', '01_ssn_trap.ipynb']
+    """
     source_dir = _course_dir(source_dir, "source")
     paths = sorted(source_dir.glob("[0-9][0-9]*_*.ipynb"))
     if names:
@@ -104,7 +127,21 @@ def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pat
 
 
 def normalized_notebook(nb: dict) -> dict:
-    """A copy of a notebook dict without outputs, execution counts, cell ids and volatile metadata."""
+    """A copy of a notebook dict without outputs, execution counts, cell ids and volatile metadata.
+
+    See Also
+    --------
+    compare_trees : Compares notebooks in this normal form.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import normalized_notebook
+    >>> nb = {"cells": [{"cell_type": "code", "id": "a1", "execution_count": 3, "metadata": {},
+    ...                  "outputs": [{"output_type": "stream", "text": "1"}], "source": "print(1)"}],
+    ...       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    >>> normalized_notebook(nb)["cells"]
+    [{'cell_type': 'code', 'execution_count': None, 'metadata': {}, 'outputs': [], 'source': 'print(1)'}]
+    """
     nb = json.loads(json.dumps(nb))
     for cell in nb.get("cells", []):
         cell.pop("id", None)
@@ -171,6 +208,16 @@ def generate(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | Non
 
     With ``run_tests`` (the default) otter executes each instructor notebook and raises unless
     every public and hidden test passes on the solutions.
+
+    See Also
+    --------
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import generate
+    >>> generate(names=["01"])  # doctest: +SKIP
     """
     sources = source_paths(source_dir, names)
     out_dir = _course_dir(out_dir)
@@ -204,7 +251,22 @@ def _tree_files(root: pathlib.Path, names) -> dict[str, pathlib.Path]:
 
 
 def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> list[str]:
-    """Differences between two generated trees (student/ and autograder/), volatile metadata ignored."""
+    """Differences between two generated trees (student/ and autograder/), volatile metadata ignored.
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from tgreedy_lib.course.assignments import compare_trees
+    >>> empty = pathlib.Path(tempfile.mkdtemp())
+    >>> compare_trees(empty, empty)
+    []
+    """
     exp, act = _tree_files(pathlib.Path(expected), names), _tree_files(pathlib.Path(actual), names)
     problems = [f"missing: {rel}" for rel in sorted(set(exp) - set(act))]
     problems += [f"not generated from any source (stale?): {rel}" for rel in sorted(set(act) - set(exp))]
@@ -221,7 +283,19 @@ def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> l
 
 def check(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None = None, names=None,
           run_tests: bool = True, jobs: int = 1) -> list[str]:
-    """Regenerate into a temporary folder and compare with ``out_dir``; return the differences."""
+    """Regenerate into a temporary folder and compare with ``out_dir``; return the differences.
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import check
+    >>> check(names=["01"])  # doctest: +SKIP
+    []
+    """
     with tempfile.TemporaryDirectory(prefix="assignments-check-") as tmp:
         stems = generate(source_dir, pathlib.Path(tmp), names=names, run_tests=run_tests, jobs=jobs)
         return compare_trees(pathlib.Path(tmp), _course_dir(out_dir), names=stems if names else None)
@@ -245,7 +319,20 @@ def _known_assignments(grader_root: pathlib.Path) -> list[str]:
 
 
 def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> list[dict]:
-    """Find every submitted notebook; work out its student and assignment (None if unknown)."""
+    """Find every submitted notebook; work out its student and assignment (None if unknown).
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> import pathlib
+    >>> from tgreedy_lib.course.assignments import discover_submissions
+    >>> discover_submissions(pathlib.Path("submissions"), ["01_ssn_trap"])  # doctest: +SKIP
+    """
     submissions_dir = pathlib.Path(submissions_dir)
     found = []
     for path in sorted(submissions_dir.rglob("*.ipynb")):
@@ -281,7 +368,20 @@ def _build_autograder_zip(grader_dir: pathlib.Path, dest: pathlib.Path) -> pathl
 
 
 def grade_one(notebook: pathlib.Path, autograder_zip: pathlib.Path) -> dict:
-    """Grade one submission in this process; a JSON-able dict of per-question results and cell errors."""
+    """Grade one submission in this process; a JSON-able dict of per-question results and cell errors.
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+    grade : Grade a folder of submissions.
+
+    Examples
+    --------
+    >>> import pathlib
+    >>> from tgreedy_lib.course.assignments import grade_one
+    >>> grade_one(pathlib.Path("alice/01_ssn_trap.ipynb"), pathlib.Path("autograder/01_ssn_trap.zip"))  # doctest: +SKIP
+    """
     from otter.api import grade_submission
 
     sink = io.StringIO()
@@ -332,6 +432,16 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
 
     Long rows: ``student, assignment, question, score, possible, note``, plus a ``TOTAL`` row per
     submission. A question the grader could not reach (cell error, missing answer) scores 0.
+
+    See Also
+    --------
+    generate : Student notebooks and grader files from the instructor notebooks.
+    check : Whether the generated files are up to date.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import grade
+    >>> rows = grade("submissions", out="scores.csv")  # doctest: +SKIP
     """
     grader_root = _course_dir(grader_root, "autograder")
     known = _known_assignments(grader_root)

@@ -47,8 +47,9 @@ def notebook_paths(directory: pathlib.Path | None = None) -> list[pathlib.Path]:
 def _stop_kernel(km: KernelManager) -> None:
     """Shut the kernel down by a shutdown request, then a kill if it lingers.
 
-    ``KernelManager.shutdown_kernel`` first sends SIGINT, which makes an idle ipykernel print
-    "KeyboardInterrupt caught in kernel" on every notebook; a shutdown request needs no interrupt.
+    ``KernelManager.shutdown_kernel`` always sends SIGINT first; a kernel that is inside an event-loop
+    integration when it arrives prints "KeyboardInterrupt caught in kernel" (ipykernel's eventloops and
+    kernelbase). A shutdown request needs no interrupt.
     """
     if not km.has_kernel:
         return

@@ -81,7 +81,6 @@ def load_cifar10(split: str = "test", data_dir=None, download: bool = False, cac
     See Also
     --------
     load_cifar10_paper : CIFAR-10 as in section 4 of the paper.
-    load_cifar10 : An official split.
     tgreedy_lib.datasets.load_mnist_paper : MNIST as in section 4.
 
     References

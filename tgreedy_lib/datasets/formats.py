@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import math
 import io
 import os
 import pathlib
@@ -38,6 +39,29 @@ def read_idx(path: str | os.PathLike) -> np.ndarray:
         If the file does not exist.
     ValueError
         If the file is not IDX, is truncated, has trailing bytes, or its gzip stream is corrupt.
+
+    See Also
+    --------
+    read_cifar10_batch : CIFAR-10's python batches.
+    restricted_loads : The safe unpickler underneath.
+    ImageDataset : What the loaders return.
+
+    References
+    ----------
+    .. [1] Y. LeCun, C. Cortes and C. J. C. Burges, "The MNIST database of handwritten digits"
+       (the IDX file format is described on its page).
+
+    Examples
+    --------
+    >>> import gzip, struct
+    >>> import numpy as np
+    >>> from tgreedy_lib.datasets import read_idx
+    >>> header = struct.pack(">BBBBII", 0, 0, 0x08, 2, 2, 3)   # unsigned bytes, 2 dimensions: 2 x 3
+    >>> with gzip.open("tiny-idx2-ubyte.gz", "wb") as f:
+    ...     _ = f.write(header + bytes(range(6)))
+    >>> read_idx("tiny-idx2-ubyte.gz")
+    array([[0, 1, 2],
+           [3, 4, 5]], dtype=uint8)
     """
     path = pathlib.Path(path)
     raw = path.read_bytes()
@@ -54,7 +78,8 @@ def read_idx(path: str | os.PathLike) -> np.ndarray:
         raise ValueError(f"{path.name}: IDX header is truncated or declares no dimensions")
     shape = struct.unpack(f">{ndim}I", raw[4:header_size])
     dtype = _IDX_TYPES[raw[2]]
-    expected = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    # Python integers: a product of four 32-bit dimensions overflows int64 (and could wrap to 0).
+    expected = math.prod(shape) * dtype.itemsize
     found = len(raw) - header_size
     if found < expected:
         raise ValueError(f"{path.name}: truncated, the header promises shape {shape} ({expected} data bytes) "
@@ -92,6 +117,19 @@ class ImageDataset:
         Images a feature learner may use without their labels (the paper's DBN was "trained on
         unlabeled data"): MNIST's 60,000 official training images when they are found. They include
         the training images and never a test image. ``None``: learn from ``train_images`` only.
+
+    See Also
+    --------
+    read_idx : MNIST's IDX files.
+    read_cifar10_batch : CIFAR-10's python batches.
+    restricted_loads : The safe unpickler underneath.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import load_mnist_paper
+    >>> data = load_mnist_paper(unlabeled=False)
+    >>> data.name, data.train_images.shape, data.official_test
+    ('mnist', (8004, 28, 28), False)
     """
 
     name: str
@@ -120,6 +158,24 @@ class RestrictedUnpickler(pickle.Unpickler):
     protocol-2 pickles written by Python 3 use to store bytes). Anything else, such as
     ``os.system`` or ``builtins.eval``, raises :class:`pickle.UnpicklingError` before it is
     looked up, so loading a malicious file cannot run its code.
+
+    See Also
+    --------
+    read_idx : MNIST's IDX files.
+    read_cifar10_batch : CIFAR-10's python batches.
+    ImageDataset : What the loaders return.
+
+    Examples
+    --------
+    >>> import pickle
+    >>> from tgreedy_lib.datasets import ForbiddenGlobalError, restricted_loads
+    >>> restricted_loads(pickle.dumps({b"labels": [1, 2]}))
+    {b'labels': [1, 2]}
+    >>> try:
+    ...     restricted_loads(pickle.dumps(print))
+    ... except ForbiddenGlobalError as error:
+    ...     print("refused")
+    refused
     """
 
     ALLOWED = frozenset({
@@ -137,7 +193,22 @@ class RestrictedUnpickler(pickle.Unpickler):
 
 
 def restricted_loads(payload: bytes):
-    """Unpickle ``payload`` with :class:`RestrictedUnpickler` (bytes keys kept as bytes)."""
+    """Unpickle ``payload`` with :class:`RestrictedUnpickler` (bytes keys kept as bytes).
+
+    See Also
+    --------
+    read_idx : MNIST's IDX files.
+    read_cifar10_batch : CIFAR-10's python batches.
+    ImageDataset : What the loaders return.
+
+    Examples
+    --------
+    >>> import pickle
+    >>> import numpy as np
+    >>> from tgreedy_lib.datasets import restricted_loads
+    >>> restricted_loads(pickle.dumps({b"data": np.arange(3, dtype=np.uint8)}))
+    {b'data': array([0, 1, 2], dtype=uint8)}
+    """
     return RestrictedUnpickler(io.BytesIO(payload), encoding="bytes").load()
 
 
@@ -161,6 +232,24 @@ def read_cifar10_batch(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]
     ValueError
         If the file is truncated, not a pickle, holds something other than a batch (refused
         globals included), or has data of the wrong shape or type.
+
+    See Also
+    --------
+    read_idx : MNIST's IDX files.
+    restricted_loads : The safe unpickler underneath.
+    ImageDataset : What the loaders return.
+
+    References
+    ----------
+    .. [1] A. Krizhevsky, "Learning Multiple Layers of Features from Tiny Images", technical
+       report, University of Toronto, 2009.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import read_cifar10_batch
+    >>> images, labels = read_cifar10_batch("cifar-10-batches-py/test_batch")  # doctest: +SKIP
+    >>> images.shape  # doctest: +SKIP
+    (10000, 32, 32, 3)
     """
     path = pathlib.Path(path)
     payload = path.read_bytes()

@@ -190,7 +190,6 @@ def load_mnist(split: str = "test", data_dir=None, download: bool = False, cache
     --------
     load_mnist_paper : MNIST as in section 4 of the paper.
     load_bundled_mnist : The 10,000 digits that ship with the package.
-    load_mnist : An official split.
     tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
 
     References
@@ -258,7 +257,6 @@ def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None,
     See Also
     --------
     load_mnist_paper : MNIST as in section 4 of the paper.
-    load_bundled_mnist : The 10,000 digits that ship with the package.
     load_mnist : An official split.
     tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
 

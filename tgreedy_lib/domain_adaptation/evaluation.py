@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats as scipy_stats
 
-from .._validation import as_float_array, check_binary_labels
+from .._validation import as_data_matrix, as_float_array, check_binary_labels, check_finite, is_sparse
 from .selection import SelectionPath
 
 __all__ = ["roc_auc", "path_scores", "path_auroc", "path_squared_loss"]
@@ -76,13 +76,14 @@ def path_scores(path: SelectionPath, X) -> np.ndarray:
     """Linear scores X @ w_s after every step s of a selection path (section 3.3 of [1]_).
 
     One matrix product over the path's support: ``X[:, support] @ coef[:, support].T``,
-    instead of recomputing each step's score from scratch.
+    instead of recomputing each step's score from scratch. ``X`` may be a scipy.sparse matrix
+    (it is not densified) or a DataFrame.
 
     Parameters
     ----------
     path : SelectionPath
         A path from :func:`tgreedy_path` or :func:`greedy_path`.
-    X : array-like of shape (n_samples, n_features)
+    X : array-like, DataFrame or scipy.sparse matrix of shape (n_samples, n_features)
         Rows to score, with the path's features.
 
     Returns
@@ -114,11 +115,18 @@ def path_scores(path: SelectionPath, X) -> np.ndarray:
     >>> path_scores(path, X[300:]).shape
     (300, 2)
     """
-    X = as_float_array(X, "X", 2)
+    X = _held_out(X)
     if X.shape[1] != path.n_features:
         raise ValueError(f"X has {X.shape[1]} features, the path was fitted with {path.n_features}")
     support = np.unique(path.features)
-    return X[:, support] @ path.coef[:, support].T
+    return np.asarray(X[:, support] @ path.coef[:, support].T)
+
+
+def _held_out(X):
+    """Held-out ``X`` as a finite float matrix: dense, or sparse (CSR/CSC, not densified)."""
+    X = as_data_matrix(X, "X")
+    check_finite(X.data if is_sparse(X) else X, "X")
+    return X
 
 
 def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
@@ -164,7 +172,7 @@ def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
     array([0.911, 0.953])
     """
     positive, _ = check_binary_labels(y, "y")
-    X = as_float_array(X, "X", 2)
+    X = _held_out(X)
     if X.shape[0] != positive.size:
         raise ValueError(f"X has {X.shape[0]} rows but y has {positive.size} labels")
     return roc_auc(y, path_scores(path, X))
@@ -211,7 +219,7 @@ def path_squared_loss(path: SelectionPath, X, y) -> np.ndarray:
     >>> path_squared_loss(path, X[300:], y[300:]).round(3)
     array([0.536, 0.462])
     """
-    X = as_float_array(X, "X", 2)
+    X = _held_out(X)
     y = as_float_array(y, "y", 1)
     if X.shape[0] != y.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")

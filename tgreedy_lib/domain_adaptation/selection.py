@@ -181,6 +181,33 @@ def t_statistics(residual_covariances: np.ndarray) -> tuple[np.ndarray, np.ndarr
 _KERNELS = {"stagewise": StagewiseKernel, "stepwise": StepwiseKernel}
 
 
+def _best_feature(score: np.ndarray, mu: np.ndarray, second_moment: np.ndarray) -> int:
+    """The index of the largest score; ties at an infinite score go to the largest |mu_i| / sqrt(E[X_i^2]).
+
+    T_i is infinite for every feature whose residual covariance is the same in all domains
+    (sigma_i = 0), however small it is. Among those, the one whose step lowers the pooled
+    training loss most, mu_i^2 / E[X_i^2] (|mu_i| of the feature scaled to unit second moment),
+    is taken, and only then the lowest index.
+    """
+    i = int(np.argmax(score))
+    if np.isinf(score[i]):
+        tied = np.flatnonzero(score == score[i])
+        if tied.size > 1:
+            i = int(tied[np.argmax(mu[tied] ** 2 / second_moment[tied])])
+    return i
+
+
+def _check_finite_statistics(sigma: np.ndarray, step: int) -> None:
+    """Refuse residual covariances that overflowed (their spread is infinite or NaN, every T would read 0)."""
+    if not np.all(np.isfinite(sigma)):
+        i = int(np.flatnonzero(~np.isfinite(sigma))[0])
+        raise ValueError(
+            f"step {step + 1}: the residual covariances of feature {i} overflow float64, so its T-statistic "
+            "cannot be computed; rescale X and y (e.g. to unit standard deviation): the chosen features do "
+            "not depend on their scales"
+        )
+
+
 def _validate_options(n_steps, sign, denominator, refit, threshold, allow_reselect, n_features):
     check_whole_number(n_steps, "n_steps", 1, integral_floats=False)
     if sign not in ("abs", "positive"):
@@ -248,7 +275,10 @@ def selection_path(
     kernel = _KERNELS[refit](stats, update_second_moment, n_steps, denominator)
     chosen_mask = np.zeros(p, dtype=bool)
     initial_loss = kernel.loss
-    records = {key: [] for key in ("features", "coef", "t", "score", "mu", "sigma", "loss")}
+    records = {key: [] for key in ("features", "t", "score", "mu", "sigma", "loss")}
+    # The weights after every step, filled in place: a list of copies stacked at the end would
+    # hold the (n_steps, p) history twice (1.6 GB for 100 steps over 10^6 features).
+    coef_path = np.empty((n_steps, p))
     stop_reason = "n_steps"
 
     for step in range(n_steps):
@@ -262,14 +292,15 @@ def selection_path(
             if chosen_mask.all():
                 stop_reason = "exhausted"
                 break
-        i = int(np.argmax(score))
+        _check_finite_statistics(sigma, step)
+        i = _best_feature(score, mu, update_second_moment)
         if threshold is not None and not score[i] >= threshold:
             stop_reason = "threshold"
             break
         kernel.add(step, i, mu, score)
         chosen_mask[i] = True
         records["features"].append(i)
-        records["coef"].append(kernel.coef.copy())
+        coef_path[len(records["features"]) - 1] = kernel.coef
         records["t"].append(t[i])
         records["score"].append(score[i])
         records["mu"].append(mu[i])
@@ -283,7 +314,7 @@ def selection_path(
     return SelectionPath(
         method=method,
         features=np.asarray(records["features"], dtype=np.intp),
-        coef=np.asarray(records["coef"], dtype=np.float64).reshape(-1, p),
+        coef=coef_path[: len(records["features"])],
         t_statistic=np.asarray(records["t"], dtype=np.float64),
         score=np.asarray(records["score"], dtype=np.float64),
         mean_residual_covariance=np.asarray(records["mu"], dtype=np.float64),
@@ -306,6 +337,12 @@ def tgreedy_path(
     allow_reselect: bool = False,
 ) -> SelectionPath:
     r"""T-greedy path (section 3.3 of [1]_): at each step add the feature with the largest T-statistic.
+
+    Ties: where several features have the same residual covariance in every domain
+    (sigma_i = 0), all have T = +-inf. The paper leaves this case open; here they are ranked by
+    the decrease of the pooled training loss their step gives, mu_i^2 / E[X_i^2] (that is, by
+    |mu_i| for features of equal second moment), so a consistent large effect comes before a
+    consistent negligible one; the lowest index only breaks ties that remain.
 
     Parameters
     ----------
@@ -477,10 +514,10 @@ def greedy_path(
     return selection_path(stats, "greedy", n_steps, "abs", denominator, refit, threshold, allow_reselect)
 
 
-#: Whether the selectors accept scipy.sparse ``X`` (scikit-learn's ``accept_sparse``). The one switch to
-#: flip when :class:`DomainStatistics` computes its moments from sparse rows; until then sparse input
-#: is refused with scikit-learn's TypeError, which names sparse input and the fix (``X.toarray()``).
-_ACCEPT_SPARSE = False
+#: Which scipy.sparse formats the selectors take as they are (scikit-learn's ``accept_sparse``; other
+#: formats are converted to CSR). :class:`DomainStatistics` computes its moments and Gram rows from
+#: sparse rows without densifying them.
+_ACCEPT_SPARSE = ("csr", "csc")
 
 
 class _PathSelector(SelectorMixin, BaseEstimator):
@@ -500,7 +537,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True  # the residual covariances E[X (Y - w.X) | d_k] need y
-        tags.input_tags.sparse = _ACCEPT_SPARSE
+        tags.input_tags.sparse = bool(_ACCEPT_SPARSE)
         return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -510,7 +547,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            The rows of all training domains, pooled (dense; see ``_ACCEPT_SPARSE``). A pandas
+            The rows of all training domains, pooled (dense or scipy.sparse, never densified). A pandas
             DataFrame's column names are kept in ``feature_names_in_``.
         y : array-like of shape (n_samples,)
             Real-valued targets (for classification, e.g. +1/-1 or 0/1).
@@ -518,7 +555,9 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             The domain label of every row (any sortable labels, at least two distinct ones).
             Required: there is no default, because the T-statistic is the spread of the
             residual covariances *across domains*. Inside a :class:`~sklearn.pipeline.Pipeline`
-            pass it as a fit parameter: ``pipe.fit(X, y, select__domains=d)``.
+            pass it as a fit parameter: ``pipe.fit(X, y, select__domains=d)``; with scikit-learn's
+            metadata routing enabled, request it instead (``TGreedy().set_fit_request(domains=True)``),
+            as cross-validation does for ``groups``.
         unlabeled_X : array-like of shape (n_unlabeled, n_features), default=None
             Unlabeled rows for the pooled ``E[X X^T]`` (needed by ``denominator="unlabeled"``).
 

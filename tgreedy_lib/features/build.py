@@ -71,6 +71,27 @@ class FeatureConfig:
         Eigenvalue regulariser of the whitening, relative to the mean eigenvalue.
     seed : int
         Seeds the DBN's generator.
+
+    See Also
+    --------
+    load_features : The features, built once and then read from the cache.
+    build_features : Train the DBN and compute the features.
+    default_config : The tuned configuration of each data set.
+    probe_report : A linear probe of the features against raw pixels.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
+       Nets", Neural Computation 18(7):1527-1554, 2006.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.features import default_config
+    >>> config = default_config("mnist")
+    >>> config.layer_sizes, config.visible, config.whitening_components
+    ((784, 500, 500, 2000), 'bernoulli', None)
     """
 
     layer_sizes: tuple[int, ...]
@@ -122,9 +143,34 @@ def default_config(dataset: str, unlabeled: bool = False) -> FeatureConfig:
         MNIST only: the DBN learns from the 60,000 official training images (the paper's setting)
         rather than from the 10,000 training digits, so it needs fewer passes over them.
 
+    Returns
+    -------
+    config : FeatureConfig
+
+    See Also
+    --------
+    load_features : The features, built once and then read from the cache.
+    build_features : Train the DBN and compute the features.
+    probe_report : A linear probe of the features against raw pixels.
+
+    Notes
+    -----
     Tuned on a 2-core CPU (see ``benchmarks/README.md`` for the probe accuracies and times). These
     are DBN configurations (``kind="dbn"``); CIFAR-10's default features are the patch features,
     configured by :class:`tgreedy_lib.features.patches.PatchFeatureConfig`.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
+       Nets", Neural Computation 18(7):1527-1554, 2006.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.features import default_config
+    >>> default_config("cifar10").layer_sizes
+    (256, 1000, 2000)
     """
     if dataset == "mnist" and unlabeled:
         # 60,000 unlabeled digits (the paper's setting): the probe reads 97.3 % with 10 / 5 / 10 epochs,
@@ -218,6 +264,27 @@ class FeatureSet:
         The input whitening (CIFAR-10).
     train_images, test_images : numpy.ndarray of uint8
         The images behind the features (for raw-pixel baselines and pictures).
+
+    See Also
+    --------
+    load_features : The features, built once and then read from the cache.
+    build_features : Train the DBN and compute the features.
+    default_config : The tuned configuration of each data set.
+    probe_report : A linear probe of the features against raw pixels.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
+       Nets", Neural Computation 18(7):1527-1554, 2006.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.features import load_features
+    >>> feature_set = load_features("mnist")  # doctest: +SKIP
+    >>> feature_set.train_features.shape  # doctest: +SKIP
+    (10000, 2000)
     """
 
     train_features: np.ndarray
@@ -234,7 +301,19 @@ class FeatureSet:
 
 
 def dataset_digest(data: datasets.ImageDataset) -> str:
-    """SHA-256 over the shapes, dtypes and bytes of the arrays of ``data`` (the unlabeled images too, if any)."""
+    """SHA-256 over the shapes, dtypes and bytes of the arrays of ``data`` (the unlabeled images too, if any).
+
+    See Also
+    --------
+    cache_key : The key of the feature cache, built on this digest.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import load_mnist_paper
+    >>> from tgreedy_lib.features import dataset_digest
+    >>> len(dataset_digest(load_mnist_paper(unlabeled=False)))  # a SHA-256 in hex
+    64
+    """
     digest = hashlib.sha256()
     arrays = (data.train_images, data.train_labels, data.test_images, data.test_labels)
     if data.unlabeled_images is not None:
@@ -247,7 +326,21 @@ def dataset_digest(data: datasets.ImageDataset) -> str:
 
 
 def cache_key(data: datasets.ImageDataset, config: FeatureConfig | PatchFeatureConfig) -> str:
-    """SHA-256 of the data digest, the configuration and the pipeline version."""
+    """SHA-256 of the data digest, the configuration and the pipeline version.
+
+    See Also
+    --------
+    dataset_digest : The data's part of the key.
+    feature_cache_paths : Where the files of a key live.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import load_mnist_paper
+    >>> from tgreedy_lib.features import cache_key, default_config
+    >>> data = load_mnist_paper(unlabeled=False)
+    >>> cache_key(data, default_config("mnist")) == cache_key(data, default_config("mnist"))
+    True
+    """
     version = PATCH_PIPELINE_VERSION if isinstance(config, PatchFeatureConfig) else PIPELINE_VERSION
     payload = json.dumps({"data": dataset_digest(data), "dataset": data.name, "config": config.to_dict(),
                           "pipeline_version": version}, sort_keys=True)
@@ -255,7 +348,15 @@ def cache_key(data: datasets.ImageDataset, config: FeatureConfig | PatchFeatureC
 
 
 def dbn_inputs(images: np.ndarray) -> np.ndarray:
-    """Images as float32 rows of intensities in [0, 1]."""
+    """Images as float32 rows of intensities in [0, 1].
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.features import dbn_inputs
+    >>> dbn_inputs(np.array([[[0, 255], [51, 102]]], dtype=np.uint8))
+    array([[0. , 1. , 0.2, 0.4]], dtype=float32)
+    """
     return images.reshape(len(images), -1).astype(np.float32) / 255.0
 
 
@@ -279,7 +380,19 @@ def _write_json_atomic(path: pathlib.Path, payload: dict) -> None:
 
 
 def feature_cache_paths(dataset: str, key: str, cache_dir=None, kind: str = "dbn") -> dict[str, pathlib.Path]:
-    """Where the features, the learnt weights, the probe report and the validated probe of one cache key live."""
+    """Where the features, the learnt weights, the probe report and the validated probe of one cache key live.
+
+    See Also
+    --------
+    cache_key : The key.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.features import feature_cache_paths
+    >>> paths = feature_cache_paths("mnist", "0123456789abcdef0123", cache_dir="cache")
+    >>> {name: path.as_posix() for name, path in paths.items()}
+    {'features': 'cache/features/mnist-0123456789abcdef-features.npz', 'weights': 'cache/features/mnist-0123456789abcdef-dbn.npz', 'probe': 'cache/features/mnist-0123456789abcdef-probe.json', 'linear_probe': 'cache/features/mnist-0123456789abcdef-linear-probe.json'}
+    """
     folder = datasets.resolve_cache_dir(cache_dir) / "features"
     stem = f"{dataset}-{key[:16]}"
     return {"features": folder / f"{stem}-features.npz", "weights": folder / f"{stem}-{kind}.npz",
@@ -296,6 +409,25 @@ def build_features(data: datasets.ImageDataset, config: FeatureConfig, progress:
     Returns
     -------
     train_features, test_features, dbn, whitening, seconds
+
+    See Also
+    --------
+    load_features : The features, built once and then read from the cache.
+    default_config : The tuned configuration of each data set.
+    probe_report : A linear probe of the features against raw pixels.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
+       Nets", Neural Computation 18(7):1527-1554, 2006.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.datasets import load_mnist_paper
+    >>> from tgreedy_lib.features import build_features, default_config
+    >>> train, test, dbn, whitening, seconds = build_features(load_mnist_paper(), default_config("mnist"))  # doctest: +SKIP
     """
     start = time.perf_counter()
     train_inputs, test_inputs = dbn_inputs(data.train_images), dbn_inputs(data.test_images)
@@ -364,6 +496,26 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
         If the images are not available (CIFAR-10 without a local copy or ``download=True``).
     LookupError
         If ``only_cached`` and the features have not been built yet.
+
+    See Also
+    --------
+    build_features : Train the DBN and compute the features.
+    default_config : The tuned configuration of each data set.
+    probe_report : A linear probe of the features against raw pixels.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
+       Nets", Neural Computation 18(7):1527-1554, 2006.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.features import load_features
+    >>> feature_set = load_features("mnist", progress=False)  # doctest: +SKIP
+    >>> feature_set.train_features.shape, feature_set.test_features.shape  # doctest: +SKIP
+    ((10000, 2000), (10000, 2000))
     """
     kind = _resolve_kind(dataset, kind)
     _resolve_config(dataset, config, kind=kind)  # a bad setting fails before any data are read
@@ -518,6 +670,24 @@ def linear_probe(train_x, train_y, test_x, test_y, regularization: float = 0.1, 
     -------
     dict
         ``test_accuracy``, ``train_accuracy``, ``n_features``, ``C``, ``iterations``, ``seconds``.
+
+    See Also
+    --------
+    probe_report : The probe of the DBN features against raw pixels.
+    build_features : Train the DBN and compute the features.
+    default_config : The tuned configuration of each data set.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.features import linear_probe
+    >>> rng = np.random.default_rng(0)
+    >>> centres = 3 * rng.standard_normal((3, 5))
+    >>> labels = np.repeat(np.arange(3), 40)
+    >>> X = centres[labels] + rng.standard_normal((120, 5))
+    >>> result = linear_probe(X[::2], labels[::2], X[1::2], labels[1::2])
+    >>> result["test_accuracy"], result["n_features"]  # well-separated clusters
+    (1.0, 5)
     """
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import LogisticRegression
@@ -669,6 +839,24 @@ def probe_report(feature_set: FeatureSet, rebuild: bool = False, regularization:
     dict
         ``dataset``, ``official``, ``train_size``, ``test_size``, ``dbn_features`` and ``raw_pixels``
         (each a :func:`linear_probe` result), ``gain`` (feature minus pixel test accuracy).
+
+    See Also
+    --------
+    load_features : The features, built once and then read from the cache.
+    build_features : Train the DBN and compute the features.
+    default_config : The tuned configuration of each data set.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
+       Nets", Neural Computation 18(7):1527-1554, 2006.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.features import load_features, probe_report
+    >>> report = probe_report(load_features("mnist"))  # doctest: +SKIP
     """
     if feature_set.train_images is None or feature_set.test_images is None:
         raise ValueError("the feature set carries no images; get it from load_features")

@@ -64,7 +64,23 @@ def _class_name(result: dict, label: int) -> str:
 
 
 def split_title(result: dict, target: int) -> str:
-    """Panel title of one split: '2 vs 9' for section 4.1, "'9' held out" for similarity."""
+    """Panel title of one split: '2 vs 9' for section 4.1, "'9' held out" for similarity.
+
+    Examples
+    --------
+    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+    :func:`tgreedy_lib.experiments.run_experiment`):
+
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    >>> from tgreedy_lib.plotting.paper_figures import split_title
+    >>> split_title(result, 9)
+    '2 vs 9'
+    """
     if result["experiment"] == "mnist-2-vs-other":
         return f"{result.get('positive', 2)} vs {target}"
     return f"{_class_name(result, target)} held out"
@@ -82,6 +98,33 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
     """AUROC against features added for one split: source (dashed) and target (solid) per method.
 
     ``methods``: selector names (default: every selector in ``result``).
+
+    See Also
+    --------
+    figure1, figure2, figure3, figure4 : The paper's figures.
+    plot_average, plot_t_statistics : Their panels.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+
+    Examples
+    --------
+    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+    :func:`tgreedy_lib.experiments.run_experiment`):
+
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    >>> from tgreedy_lib.plotting.paper_figures import plot_split
+    >>> fig, ax = plt.subplots()
+    >>> plot_split(ax, result, 9, legend=True).get_title()
+    '2 vs 9'
+    >>> plt.close(fig)
     """
     methods = _methods(result, methods)
     k = _split_index(result, target)
@@ -102,7 +145,35 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
 
 def plot_average(ax, result: dict, methods=None, band: bool = True, title: str | None = None,
                  legend: bool = False):
-    """AUROC averaged over all splits, with a band of one standard deviation across splits."""
+    """AUROC averaged over all splits, with a band of one standard deviation across splits.
+
+    See Also
+    --------
+    figure1, figure2, figure3, figure4 : The paper's figures.
+    plot_split, plot_t_statistics : Their panels.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+
+    Examples
+    --------
+    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+    :func:`tgreedy_lib.experiments.run_experiment`):
+
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    >>> from tgreedy_lib.plotting.paper_figures import plot_average
+    >>> fig, ax = plt.subplots()
+    >>> plot_average(ax, result, legend=True).get_title()
+    'average of 4 splits'
+    >>> plt.close(fig)
+    """
     methods = _methods(result, methods)
     x = _steps(result)
     for method in methods:
@@ -129,7 +200,35 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
 
 
 def plot_t_statistics(ax, result: dict, target: int, methods=None):
-    """|T| of the feature added at each step (the paper's rightmost panels), for one split."""
+    """|T| of the feature added at each step (the paper's rightmost panels), for one split.
+
+    See Also
+    --------
+    figure1, figure2, figure3, figure4 : The paper's figures.
+    plot_split, plot_average : Their panels.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+
+    Examples
+    --------
+    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+    :func:`tgreedy_lib.experiments.run_experiment`):
+
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    >>> from tgreedy_lib.plotting.paper_figures import plot_t_statistics
+    >>> fig, ax = plt.subplots()
+    >>> plot_t_statistics(ax, result, 9).get_title().splitlines()
+    ['|T| of added feature', '2 vs 9']
+    >>> plt.close(fig)
+    """
     methods = _methods(result, methods)
     k = _split_index(result, target)
     x = _steps(result)
@@ -165,7 +264,35 @@ def _panels(result: dict, wanted) -> list[int]:
 
 
 def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
-    """Figure 1: greedy only, '2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1' and the average over all splits."""
+    """Figure 1: greedy only, '2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1' and the average over all splits.
+
+    See Also
+    --------
+    figure2, figure3, figure4 : The paper's figures.
+    plot_split, plot_average, plot_t_statistics : Their panels.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+
+    Examples
+    --------
+    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+    :func:`tgreedy_lib.experiments.run_experiment`):
+
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    >>> from tgreedy_lib.plotting.paper_figures import figure1
+    >>> fig = figure1(result)
+    >>> len(fig.axes)  # four splits and their average
+    5
+    >>> plt.close(fig)
+    """
     panels = _panels(result, panels)
     fig, axes = plt.subplots(1, len(panels) + 1, figsize=(3.0 * (len(panels) + 1), 3.0), sharey=True,
                              constrained_layout=True)
@@ -177,7 +304,35 @@ def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
 
 
 def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
-    """Figure 2: greedy (red) and T-greedy (blue) on the same splits, plus |T| of each added feature."""
+    """Figure 2: greedy (red) and T-greedy (blue) on the same splits, plus |T| of each added feature.
+
+    See Also
+    --------
+    figure1, figure3, figure4 : The paper's figures.
+    plot_split, plot_average, plot_t_statistics : Their panels.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+
+    Examples
+    --------
+    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+    :func:`tgreedy_lib.experiments.run_experiment`):
+
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    >>> from tgreedy_lib.plotting.paper_figures import figure2
+    >>> fig = figure2(result)
+    >>> len(fig.axes)  # four splits and |T| of the added features
+    5
+    >>> plt.close(fig)
+    """
     panels = _panels(result, panels)
     fig, axes = plt.subplots(1, len(panels) + 1, figsize=(3.0 * (len(panels) + 1), 3.0), constrained_layout=True)
     _row(result, panels, panels[0], _methods(result, methods), axes, show_t=True)
@@ -190,7 +345,24 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
 
 
 def figure3(results, panels=SIMILARITY_PANELS, methods=None):
-    """Figure 3: similarity learning, one row per data set (MNIST, CIFAR-10): four splits and |T|."""
+    """Figure 3: similarity learning, one row per data set (MNIST, CIFAR-10): four splits and |T|.
+
+    See Also
+    --------
+    figure1, figure2, figure4 : The paper's figures.
+    plot_split, plot_average, plot_t_statistics : Their panels.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.experiments import run_experiment
+    >>> from tgreedy_lib.plotting.paper_figures import figure3
+    >>> fig = figure3([run_experiment("mnist-similarity"), run_experiment("cifar-similarity")])  # doctest: +SKIP
+    """
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
         raise ValueError("figure3 needs at least one similarity result")
@@ -210,7 +382,35 @@ def figure3(results, panels=SIMILARITY_PANELS, methods=None):
 
 
 def figure4(results, methods=None):
-    """Figure 4: AUROC averaged over all splits for each task, bands = one standard deviation across splits."""
+    """Figure 4: AUROC averaged over all splits for each task, bands = one standard deviation across splits.
+
+    See Also
+    --------
+    figure1, figure2, figure3 : The paper's figures.
+    plot_split, plot_average, plot_t_statistics : Their panels.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+
+    Examples
+    --------
+    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+    :func:`tgreedy_lib.experiments.run_experiment`):
+
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    >>> from tgreedy_lib.plotting.paper_figures import figure4
+    >>> fig = figure4([result])
+    >>> fig.axes[0].get_title()
+    "Recognizing digit '2' (4 splits)"
+    >>> plt.close(fig)
+    """
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
         raise ValueError("figure4 needs at least one result")
@@ -226,7 +426,21 @@ def figure4(results, methods=None):
 
 
 def save_figure(fig, out_dir, name: str) -> list[pathlib.Path]:
-    """Write ``fig`` as ``<out_dir>/<name>.png`` and ``.pdf``; return the two paths."""
+    """Write ``fig`` as ``<out_dir>/<name>.png`` and ``.pdf``; return the two paths.
+
+    See Also
+    --------
+    figure1, figure2, figure3, figure4 : The paper's figures.
+    plot_split, plot_average, plot_t_statistics : Their panels.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting.paper_figures import save_figure
+    >>> fig, ax = plt.subplots()
+    >>> [path.name for path in save_figure(fig, "figures", "empty")]  # doctest: +SKIP
+    ['empty.png', 'empty.pdf']
+    """
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / f"{name}.png", out_dir / f"{name}.pdf"]

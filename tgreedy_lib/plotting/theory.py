@@ -14,6 +14,7 @@ import numpy as np
 
 from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
 from ..domain_adaptation.theory.simulate import describe_distribution
+from .curves import coinciding_groups
 from ..domain_adaptation.theory.simulated_selection import SELECTORS
 
 __all__ = [
@@ -37,22 +38,68 @@ def _axes(ax):
 def plot_self_normalized_tails(curves: dict, ax=None):
     """``Pr[(sum Z)^2 / sum Z^2 > t]`` against ``t`` for several laws, with the printed
     ``exp(-t/2)`` and the proved ``2 exp(-t/2)`` (Theorem 2); ``curves`` is
-    :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.tail_curves`'s output."""
+    :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.tail_curves`'s output.
+
+    See Also
+    --------
+    plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import tail_curves
+    >>> ax = plots.plot_self_normalized_tails(tail_curves(10, np.linspace(0.1, 8, 50), distributions=("rademacher", "gaussian")))
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     t = curves["t"]
-    for name in (k for k in curves if k not in ("n", "t", "printed", "proof")):
-        ax.step(t, curves[name], where="post", label=describe_distribution(name), lw=1.4)
+    laws = {name: curves[name] for name in curves if name not in ("n", "t", "printed", "proof")}
+    for group in coinciding_groups(laws, atol=1e-9):      # identical curves (n = 1: R = 1 surely) drawn once, named together
+        label = " = ".join(describe_distribution(name) for name in group) + (" (identical)" if len(group) > 1 else "")
+        ax.step(t, laws[group[0]], where="post", label=label, lw=1.4 if len(group) == 1 else 2.4)
     ax.plot(t, curves["printed"], "k--", lw=2, label="exp(-t/2) (as printed)")
     ax.plot(t, np.minimum(curves["proof"], 1), "k:", lw=2, label="2 exp(-t/2) (proof)")
     ax.set(xlabel="t", ylabel="Pr[ratio > t]", title=f"Self-normalized sum, n = {curves['n']}", ylim=(-0.02, 1.05))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, frameon=False)
     return ax
 
 
 def plot_theorem2_excess(table: dict, ax=None):
     """Heat map of ``worst_case_tail_lower_bound(n, t) - exp(-t/2)``: red cells are (n, t) pairs
     where a symmetric law provably violates Theorem 2 as printed; ``table`` is
-    :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.theorem2_excess`'s output."""
+    :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.theorem2_excess`'s output.
+
+    See Also
+    --------
+    plot_self_normalized_tails : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import theorem2_excess
+    >>> ax = plots.plot_theorem2_excess(theorem2_excess(n_values=range(1, 6), t=np.linspace(0.1, 4, 20)))
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     excess = table["excess"]
     limit = float(np.max(np.abs(excess)))
@@ -64,16 +111,47 @@ def plot_theorem2_excess(table: dict, ax=None):
 
 
 def plot_coverage_vs_features(curves: dict, ax=None):
-    """Probability that Theorem 1's width covers *every* one of ``|F|`` independent features,
-    against ``|F|`` at fixed ``n``, with the target ``1 - delta`` and the largest ``|F|`` the
-    theorem admits; ``curves`` is :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`'s output."""
+    """Draw :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`: the probability that
+    Theorem 1's width covers *every* one of ``|F|`` independent features, against ``|F|``.
+
+    Exact curves are solid. A Monte Carlo curve is dashed where some draw failed and is replaced, where
+    none did, by its one-sided lower bound (rule of three), drawn dotted with a shaded band down to it:
+    an estimate of 0 failures is not a coverage of 1. The target ``1 - delta`` and the largest admitted
+    ``|F|`` are marked; the legend sits below the axes.
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import coverage_curves
+    >>> ax = plots.plot_coverage_vs_features(coverage_curves(16, 0.5, [1, 2, 4], monte_carlo_laws=()))
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     f, n, delta = curves["n_features"], curves["n"], curves["delta"]
     for law, coverage in curves["exact"].items():
-        ax.plot(f, coverage, label=describe_distribution(law))
-    for law, coverage in curves["monte_carlo"].items():
-        ax.plot(f, coverage, "--", label=describe_distribution(law) + " (MC)")
-    ax.axhline(1 - delta, color="k", lw=1, ls=":", label=f"1 - delta = {1 - delta:g}")
+        ax.plot(f, coverage, label=describe_distribution(law) + " (exact)")
+    for law, mc in curves["monte_carlo"].items():
+        seen = mc["failures"] > 0
+        line, = ax.plot(np.where(seen, f, np.nan), np.where(seen, mc["estimate"], np.nan), "--",
+                        label=f"{describe_distribution(law)} (Monte Carlo, {mc['n_trials']:,} draws)")
+        ax.plot(f, mc["lower"], ":", color=line.get_color(),
+                label=f"{describe_distribution(law)}: {mc['level']:.0%} lower bound (no failure drawn: rule of three)")
+        ax.fill_between(f, mc["lower"], 1, where=~seen, color=line.get_color(), alpha=0.12, lw=0)
+    ax.axhline(1 - delta, color="k", lw=1, ls=":", label=f"target 1 - delta = {1 - delta:g}")
     admitted = curves["max_features"]
     if admitted >= 1:
         ax.axvline(admitted, color="gray", lw=1, label=f"largest admitted |F| = {admitted:.3g}")
@@ -81,7 +159,7 @@ def plot_coverage_vs_features(curves: dict, ax=None):
     ax.set(xlabel="|F| (number of features)", ylabel="Pr[all features covered]",
            title=f"Theorem 1's width, n = {n} domains" + ("" if admitted >= 1 else " (admits no |F|)"),
            ylim=(-0.02, 1.02))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     return ax
 
 
@@ -89,7 +167,29 @@ def plot_widths(table: dict, ax=None):
     """Width factors (units of ``sigma_hat/sqrt(n)``): the paper's ``sqrt(4 log(2|F|/delta))``,
     the exact Bonferroni ``t_{n-1}`` quantile for Gaussian effects, the normal quantile
     ("4 would become 2") and the width the proof supports without the size condition; ``table``
-    is :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.width_table`'s output."""
+    is :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.width_table`'s output.
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import width_table
+    >>> ax = plots.plot_widths(width_table([10, 20, 40, 80], [10, 100, 1000], 0.05))
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     f = table["n_features"]
     ax.plot(f, table["paper"], "k-", lw=2.2, label="paper: sqrt(4 log(2|F|/delta))")
@@ -108,7 +208,29 @@ def plot_widths(table: dict, ax=None):
 def plot_corollary_failure(curves: dict, ax=None):
     """Exact ``Pr[some subset's regret exceeds its bound]`` for ``q = 1``, printed factor against
     the proof's, with the target ``delta`` (Corollary 3); ``curves`` is
-    :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.corollary_failure_curves`'s output."""
+    :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.corollary_failure_curves`'s output.
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_subset_regret : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_failure_curves
+    >>> ax = plots.plot_corollary_failure(corollary_failure_curves([0.05, 0.1, 0.2], p_values=(1, 2)))
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     deltas = curves["delta"]
     for p in curves["printed"]:
@@ -126,7 +248,30 @@ def plot_corollary_failure(curves: dict, ax=None):
 def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
     """Regret of each simulated training set's worst subset against its
     ``sum sigma_hat^2 / n``, with the lines ``regret = factor * sum sigma_hat^2 / n`` of the
-    printed and the proved factor: points above a line violate that bound (Corollary 3)."""
+    printed and the proved factor: points above a line violate that bound (Corollary 3).
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure : Corollary 3.
+    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import subset_regret_simulation
+    >>> simulation = subset_regret_simulation(np.random.default_rng(0), "gaussian", 200, 5, 2, 0.05, n_trials=30)
+    >>> ax = plots.plot_subset_regret(simulation)
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     worst = np.argmax(simulation["regret"] / np.maximum(simulation["variance_over_n"], 1e-300), axis=1)
     rows = np.arange(worst.size)
@@ -150,7 +295,31 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
 
 def plot_selector_paths(result: dict, axes=None):
     """Two panels: mean regret on a new random domain as features are added, and the share
-    of picks that are spurious at each step, for each selector (``compare_selectors`` output)."""
+    of picks that are spurious at each step, for each selector (``compare_selectors`` output).
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
+    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors
+    >>> result = compare_selectors(make_problem(), np.random.default_rng(0), n_steps=4, n_repeats=5)
+    >>> axes = plots.plot_selector_paths(result)
+    >>> plt.close("all")
+    """
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     steps = result["steps"]
@@ -175,9 +344,34 @@ def plot_selector_paths(result: dict, axes=None):
 
 
 def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELECTORS):
-    """Mean regret (``metric="regret"``) or spurious share (``"spurious"``) after a fixed
+    """Mean regret (``metric="regret"``, with 1 s.e. bars), median regret (``"regret_median"``) or spurious share (``"spurious"``) after a fixed
     number of steps against the number of training domains, one line per selector and
-    samples-per-domain setting (``sweep_selectors`` output, run with the same ``selectors``)."""
+    samples-per-domain setting (``sweep_selectors`` output, run with the same ``selectors``).
+
+    See Also
+    --------
+    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
+    plot_coverage_vs_features, plot_widths : Theorem 1.
+    plot_corollary_failure, plot_subset_regret : Corollary 3.
+    plot_selector_paths : Greedy and T-greedy on simulated domains (section 3.3).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
+    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import sweep_selectors
+    >>> rows = sweep_selectors(make_problem(), np.random.default_rng(0), n_domains_values=(4, 8),
+    ...                        n_steps=3, n_repeats=3, at_step=3)
+    >>> ax = plots.plot_sweep(rows)
+    >>> plt.close("all")
+    """
     ax = _axes(ax)
     settings = sorted({r["n_samples"] for r in rows}, key=lambda s: (s is None, s or 0))
     styles = ["-", "--", ":", "-."]
@@ -186,12 +380,16 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
         n = [r["n_domains"] for r in sub]
         label = "population" if samples is None else f"{samples}/domain"
         for name in selectors:
-            ax.plot(n, [r[f"{name}_{metric}"] for r in sub], styles[j % 4], marker="o",
-                    color=get_selector(name).color, label=f"{get_selector(name).label}, {label}")
-    if metric == "regret":
+            values = [r[f"{name}_{metric}"] for r in sub]
+            errors = [r.get(f"{name}_regret_se", 0.0) for r in sub] if metric == "regret" else None
+            ax.plot(n, values, styles[j % 4], marker="o", ms=4, color=get_selector(name).color,
+                    label=f"{get_selector(name).label}, {label}")
+            if errors is not None:
+                ax.errorbar(n, values, yerr=errors, fmt="none", ecolor=get_selector(name).color, capsize=2, lw=1)
+    if metric.startswith("regret"):
         ax.axhline(rows[0]["null_regret"], color="k", lw=1, ls=":", label="null predictor")
         ax.set_yscale("log")
     ax.set_xscale("log", base=2)
-    ax.set(xlabel="training domains n", ylabel="mean regret" if metric == "regret" else "spurious share")
-    ax.legend(fontsize=7)
+    ax.set(xlabel="training domains n", ylabel={"regret": "mean regret (bars: 1 s.e.)", "regret_median": "median regret"}.get(metric, "spurious share"))
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     return ax

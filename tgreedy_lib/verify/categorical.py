@@ -89,7 +89,26 @@ THEOREM1_CLAIM = (
 
 @register_check("categorical.theorem1", THEOREM1_CLAIM)
 def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Exact bias over random, adversarial and optimized distributions, plus a simulation."""
+    """Exact bias over random, adversarial and optimized distributions, plus a simulation.
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import theorem1_check
+    >>> result = theorem1_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
+    >>> result.id  # doctest: +SKIP
+    'categorical.theorem1'
+    """
     sizes = [1, 2, 3, 5, 10, 30, 100] if quick else [1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 100, 300, 1000]
     trials = 0
     worst = {"ratio": -np.inf}
@@ -183,7 +202,26 @@ THEOREM2_CLAIM = (
 
 @register_check("categorical.theorem2", THEOREM2_CLAIM)
 def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds."""
+    """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds.
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    theorem1_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import theorem2_check
+    >>> result = theorem2_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
+    >>> result.id  # doctest: +SKIP
+    'categorical.theorem2'
+    """
     sizes = [10, 100, 1000, 100000] if quick else [10, 30, 100, 300, 1000, 10000, 100000, 1000000]
     deltas = [0.05] if quick else [0.05, 0.01]
     simulations = 300 if quick else 600
@@ -222,7 +260,26 @@ THEOREM4_CLAIM = (
 @register_check("categorical.theorem4", THEOREM4_CLAIM)
 def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Empirical (1-delta)-quantiles of |l(h_Bayes) - E l(h_Bayes)| (exact mean) against the bound,
-    and each term A_1..A_4 of Eq. (26) against its own lemma (8, 9, 12, 13)."""
+    and each term A_1..A_4 of Eq. (26) against its own lemma (8, 9, 12, 13).
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    theorem1_check, theorem2_check, theorem3_check, lemma11_check : The checks of this paper.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import theorem4_check
+    >>> result = theorem4_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
+    >>> result.id  # doctest: +SKIP
+    'categorical.theorem4'
+    """
     sizes = [8, 30, 100, 1000, 10000] if quick else [8, 30, 100, 300, 1000, 10000, 100000]
     deltas = [0.05] if quick else [0.05, 0.01]
     simulations = 200 if quick else 600
@@ -292,7 +349,26 @@ def _optimality_certificate(p, q, m):
 
 @register_check("categorical.theorem3", THEOREM3_CLAIM)
 def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search)."""
+    """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search).
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    theorem1_check, theorem2_check, theorem4_check, lemma11_check : The checks of this paper.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import theorem3_check
+    >>> result = theorem3_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
+    >>> result.id  # doctest: +SKIP
+    'categorical.theorem3'
+    """
     trials = 0
     # --- part 1: optimality of h_Bayes among symmetric hypotheses
     optimality_gap = np.inf  # min over tried rules of E[l(h)] - E[l(h_Bayes)]
@@ -434,6 +510,22 @@ def lemma11_failure_probability(k, q, delta):
     closest : ndarray
         ``min |deviation / bound - 1|`` over the three outcomes with positive probability:
         how far the comparison is from a tie (a tie would make the verdict a rounding matter).
+
+    See Also
+    --------
+    tgreedy_lib.categorical.theory.lemma11_exceedance : The same as an excess over delta.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify.categorical import lemma11_failure_probability
+    >>> probability, level = lemma11_failure_probability(200, 0.6, 1e-4)
+    >>> round(float(probability), 6)  # 17 times delta: the lemma fails here
+    0.001685
     """
     k, q = np.broadcast_arrays(np.asarray(k, dtype=np.int64), np.asarray(q, dtype=float))
     delta = np.asarray(delta, dtype=float)
@@ -467,6 +559,24 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     ``sqrt(2 ln(1/delta)/(e k))``, a wrong majority costs more than the bound and, for large k,
     has a probability near the normal tail at ``sqrt(2 ln(1/delta)/e)``, which is of order
     ``delta^(1/e)`` (up to a factor polynomial in ``ln(1/delta)``), far above delta.
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    theorem1_check, theorem2_check, theorem3_check, theorem4_check : The checks of this paper.
+
+    References
+    ----------
+    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.categorical import lemma11_check
+    >>> result = lemma11_check(quick=True, rng=np.random.default_rng(0))
+    >>> result.id, result.holds_as_printed
+    ('categorical.lemma11', False)
     """
     top_k, steps = (150, 100) if quick else (1000, 300)
     k_parts, q_parts = [], []

@@ -64,6 +64,22 @@ def dominant_ratio_minimum(n: int) -> Fraction:
     ``|sum Z| >= 1 - (n-1) eps`` and ``sum Z^2 = 1 + (n-1) eps^2`` whatever the signs, so the
     ratio is at least ``(1 - (n-1) eps)^2 / (1 + (n-1) eps^2)``, attained when every small
     term opposes ``Z_1``; it exceeds ``(1 - 1e-4)^2 / (1 + 1e-8) > 0.9997`` at every ``n``.
+
+    See Also
+    --------
+    check_theorem2 : The check that uses it.
+    tgreedy_lib.domain_adaptation.theory.self_normalized.dominant_magnitude_atoms : The law of the ratio.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.verify.domain_adaptation import dominant_ratio_minimum
+    >>> float(dominant_ratio_minimum(10)) > 0.99  # so Pr[ratio > 0.99] = 1 > exp(-0.99/2)
+    True
     """
     eps = DOMINANT_SCALE / int(n)
     return (1 - (n - 1) * eps) ** 2 / (1 + (n - 1) * eps**2)
@@ -116,6 +132,24 @@ def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
     just below an atom, so those ``t`` (exact decimals, :data:`T_DECIMALS` places) are
     checked besides a grid. The worst case is the largest ``Pr / exp(-t/2)``; Monte Carlo
     estimates compete with their estimate less :data:`MC_MARGIN_SE` standard errors.
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    check_theorem1, check_corollary3 : The checks of this paper.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.domain_adaptation import check_theorem2
+    >>> result = check_theorem2(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
+    >>> result.id, result.holds_as_printed  # doctest: +SKIP
+    ('domains.theorem2', ...)
     """
     n_values = range(1, 51)
     t_grid = _decimal_grid(0.01, 60.0, 200 if quick else 600)
@@ -307,6 +341,24 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
     exact for Gaussian and Rademacher effects and Monte Carlo for heavy-tailed laws,
     and the probability that *some* feature is uncovered is ``1 - (1 - p)^|F|``
     (at most the union bound ``|F| p``, which covers any dependence between features).
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    check_theorem2, check_corollary3 : The checks of this paper.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.domain_adaptation import check_theorem1
+    >>> result = check_theorem1(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
+    >>> result.id, result.holds_as_printed  # doctest: +SKIP
+    ('domains.theorem1', ...)
     """
     n_values = (8, 9, 16, 24, 32, 40, 48, 64, 80)
     deltas = (0.01, 0.05, 0.1, 0.25, 0.5, 0.9)
@@ -416,6 +468,24 @@ def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
     and Rademacher effects; ``q = 2`` (identity and correlated ``E[XX']``) is simulated
     over all subsets. The same runs check the factor the proof supports,
     ``4 log(2 q p^q / delta)``.
+
+    See Also
+    --------
+    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    check_theorem1, check_theorem2 : The checks of this paper.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.verify.domain_adaptation import check_corollary3
+    >>> result = check_corollary3(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
+    >>> result.id, result.holds_as_printed  # doctest: +SKIP
+    ('domains.corollary3', ...)
     """
     deltas = (0.5, 0.25, 0.1, 0.05, 0.01, 1e-3, 1e-4)
     worst = {"ranking": -np.inf}

@@ -78,7 +78,7 @@ def printed_bound(t):
     rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
     exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
     monte_carlo_tail : Any symmetric law, by simulation.
-    printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
+    proof_bound : Theorem 2's bound as printed and as proved.
 
     Notes
     -----
@@ -275,7 +275,6 @@ def exact_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
     See Also
     --------
     rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
-    exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
     monte_carlo_tail : Any symmetric law, by simulation.
     printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
 
@@ -414,7 +413,7 @@ def rademacher_tail(n: int, t) -> np.ndarray:
 
     See Also
     --------
-    rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
+    gaussian_tail : Exact tails for two symmetric laws.
     exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
     monte_carlo_tail : Any symmetric law, by simulation.
     printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
@@ -458,7 +457,7 @@ def gaussian_tail(n: int, t) -> np.ndarray:
 
     See Also
     --------
-    rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
+    rademacher_tail : Exact tails for two symmetric laws.
     exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
     monte_carlo_tail : Any symmetric law, by simulation.
     printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
@@ -510,7 +509,6 @@ def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_t
     --------
     rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
     exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
-    monte_carlo_tail : Any symmetric law, by simulation.
     printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
 
     References
@@ -630,6 +628,26 @@ def theorem2_excess(n_values=range(1, 51), t=None) -> dict[str, np.ndarray]:
 
     ``t`` defaults to 300 points from 0.05 to 50, geometrically spaced. Returns ``{"n", "t",
     "excess"}`` with ``excess`` of shape (len(n_values), len(t)).
+
+    See Also
+    --------
+    worst_case_tail_lower_bound : The tail lower bound on the grid.
+    tgreedy_lib.plotting.theory.plot_theorem2_excess : Draws the table.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import theorem2_excess
+    >>> table = theorem2_excess(n_values=[1, 2, 3], t=np.array([0.5, 1.5]))
+    >>> table["excess"].round(4)  # positive: a symmetric law exceeds exp(-t/2)
+    array([[ 0.2212, -0.4724],
+           [ 0.2212,  0.0276],
+           [ 0.2212,  0.0276]])
     """
     t = np.geomspace(0.05, 50, 300) if t is None else np.asarray(t, float)
     n_values = np.asarray(list(n_values))

@@ -186,7 +186,7 @@ def sweep_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains_
 
     Returns one row (dict) per ``(n_domains, n_samples)`` with keys ``n_domains``,
     ``n_samples``, ``null_regret``, and for each selector ``"<name>_regret"``,
-    ``"<name>_regret_se"`` and ``"<name>_spurious"`` (share of the first ``at_step`` picks
+    ``"<name>_regret_se"``, ``"<name>_regret_median"`` and ``"<name>_spurious"`` (share of the first ``at_step`` picks
     that were spurious).
 
     See Also
@@ -219,6 +219,7 @@ def sweep_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains_
             for name in res["selectors"]:
                 regret = res[name]["regret"][:, at_step]
                 row[f"{name}_regret"] = float(regret.mean())
+                row[f"{name}_regret_median"] = float(np.median(regret))
                 row[f"{name}_regret_se"] = float(regret.std(ddof=1) / np.sqrt(regret.size)) if regret.size > 1 else 0.0
                 row[f"{name}_spurious"] = float(res[name]["spurious"][:, :at_step].mean())
             rows.append(row)

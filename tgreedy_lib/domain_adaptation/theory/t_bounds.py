@@ -45,6 +45,8 @@ __all__ = [
     "max_features",
     "min_domains",
     "paper_factor",
+    "coverage_curves",
+    "first_features_below",
     "bonferroni_t_factor",
     "normal_factor",
     "proof_factor",
@@ -52,7 +54,6 @@ __all__ = [
     "failure_probability_monte_carlo",
     "coverage_monte_carlo",
     "coverage_independent",
-    "coverage_curves",
     "width_table",
     "corollary_printed_factor",
     "corollary_proof_factor",
@@ -113,6 +114,10 @@ def tilde_from_t_printed(t, n: int) -> np.ndarray:
 def tilde_from_t(t, n: int) -> np.ndarray:
     r"""The same identity simplified: ``Ttilde^2 = n T^2 / (n - 1 + T^2)`` (``= n`` when ``|T| = inf``).
 
+    See Also
+    --------
+    tilde_t_squared : The same from the centred values.
+
     Notes
     -----
     With :math:`T` the T-statistic of :math:`n` centred values,
@@ -120,10 +125,6 @@ def tilde_from_t(t, n: int) -> np.ndarray:
     .. math::
 
         \tilde T^2 = \frac{(\sum_k Z_k)^2}{\sum_k Z_k^2} = \frac{n T^2}{n - 1 + T^2}.
-
-    See Also
-    --------
-    tilde_t_squared : The same from the centred values.
 
     References
     ----------
@@ -193,6 +194,12 @@ def min_domains(n_features, delta) -> int:
 def paper_factor(n_features, delta) -> np.ndarray:
     r"""Theorem 1's width in units of ``sigma_hat/sqrt(n)``: ``sqrt(4 log(2|F|/delta))``.
 
+    See Also
+    --------
+    proof_factor : The width the proof supports without the size condition.
+    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
+    normal_factor : The large-n Bonferroni width.
+
     Notes
     -----
     Theorem 1 of [1]_: if :math:`|F| \le (\delta/2) e^{n/8}`, then with probability greater than
@@ -201,13 +208,6 @@ def paper_factor(n_features, delta) -> np.ndarray:
     .. math::
 
         |\hat\mu_i - E[X_i Y]| \le \frac{\hat\sigma_i}{\sqrt{n}} \sqrt{4 \log \frac{2|F|}{\delta}}.
-
-    See Also
-    --------
-    paper_factor : Theorem 1's width as printed.
-    proof_factor : The width the proof supports without the size condition.
-    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
-    normal_factor : The large-n Bonferroni width.
 
     References
     ----------
@@ -234,7 +234,6 @@ def bonferroni_t_factor(n: int, n_features, delta) -> np.ndarray:
     --------
     paper_factor : Theorem 1's width as printed.
     proof_factor : The width the proof supports without the size condition.
-    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
     normal_factor : The large-n Bonferroni width.
 
     References
@@ -263,7 +262,6 @@ def normal_factor(n_features, delta) -> np.ndarray:
     paper_factor : Theorem 1's width as printed.
     proof_factor : The width the proof supports without the size condition.
     bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
-    normal_factor : The large-n Bonferroni width.
 
     References
     ----------
@@ -291,7 +289,6 @@ def proof_factor(n: int, n_features, delta) -> np.ndarray:
     See Also
     --------
     paper_factor : Theorem 1's width as printed.
-    proof_factor : The width the proof supports without the size condition.
     bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
     normal_factor : The large-n Bonferroni width.
 
@@ -407,6 +404,80 @@ def coverage_independent(p_fail, n_features) -> np.ndarray:
     return np.exp(np.asarray(n_features, dtype=float) * np.log1p(-np.minimum(np.asarray(p_fail, float), 1.0)))
 
 
+def coverage_curves(n: int, delta: float, n_features, rng: np.random.Generator | None = None,
+                    monte_carlo_laws=("cauchy",), n_trials: int = 20000, level: float = 0.95) -> dict:
+    """Probability that Theorem 1's width covers every one of ``|F|`` independent features, against ``|F|``.
+
+    Gaussian and Rademacher effects are exact (:func:`failure_probability_exact`). For the laws in
+    ``monte_carlo_laws`` the per-feature failure probability ``p`` is estimated from ``n_trials``
+    draws; where no draw fails the estimate 0 would give coverage 1 at every ``|F|``, so each curve
+    also carries a one-sided ``level`` lower bound on the coverage, ``(1 - p_upper)^|F|`` with the
+    Clopper-Pearson upper limit ``p_upper`` (with zero failures ``1 - (1 - level)^(1/N)``, about
+    ``3/N`` at 95 %: the rule of three). An estimate of zero failures is not a coverage of one.
+
+    Returns
+    -------
+    dict with ``n``, ``delta``, ``n_features``, ``max_features`` (the largest admitted ``|F|``, ``(delta/2) e^(n/8)``), ``exact``
+    (law -> coverage) and ``monte_carlo`` (law -> dict of ``estimate``, ``lower``, ``failures``,
+    ``n_trials``).
+
+    See Also
+    --------
+    coverage_monte_carlo : Coverage by simulating whole training sets.
+    first_features_below : Where the exact coverage falls below a target.
+    tgreedy_lib.plotting.theory.plot_coverage_vs_features : Draws the curves.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+
+    Examples
+    --------
+    >>> curves = coverage_curves(8, 0.05, [1, 10, 100], monte_carlo_laws=())
+    >>> [round(float(c), 3) for c in curves["exact"]["gaussian"]]
+    [0.994, 0.983, 0.933]
+    """
+    from scipy.stats import beta as beta_law
+    f = np.asarray(n_features, dtype=float)
+    c = paper_factor(f, delta)
+    out = {"n": int(n), "delta": float(delta), "n_features": f, "max_features": float(max_features(n, delta)),
+           "exact": {}, "monte_carlo": {}}
+    for law in ("gaussian", "rademacher"):
+        out["exact"][law] = coverage_independent(failure_probability_exact(law, n, c), f)
+    if monte_carlo_laws and rng is None:
+        raise ValueError("rng is needed for the Monte Carlo curves; pass rng=np.random.default_rng(seed)")
+    for law in monte_carlo_laws:
+        p, _ = failure_probability_monte_carlo(rng, law, n, c, n_trials)
+        failures = np.rint(p * n_trials)
+        upper = np.where(failures >= n_trials, 1.0, beta_law.ppf(level, failures + 1, np.maximum(n_trials - failures, 1)))
+        out["monte_carlo"][law] = {"estimate": coverage_independent(p, f), "lower": coverage_independent(upper, f),
+                                   "failures": failures.astype(int), "n_trials": int(n_trials), "level": level}
+    return out
+
+
+def first_features_below(n: int, delta: float, target: float, law: str = "gaussian", largest: int = 10**6) -> int:
+    """Smallest ``|F|`` at which the exact coverage of all ``|F|`` independent features by Theorem 1's
+    width falls below ``target`` (bisection on whole numbers; coverage decreases with ``|F|``).
+
+    Examples
+    --------
+    >>> first_features_below(8, 0.05, 0.95)
+    63
+    """
+    def coverage(f):
+        return float(coverage_independent(failure_probability_exact(law, n, paper_factor(f, delta)), f))
+    if coverage(1) < target:
+        return 1
+    if coverage(largest) >= target:
+        raise ValueError(f"coverage stays >= {target} up to |F| = {largest}; raise largest")
+    lo, hi = 1, largest
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if coverage(mid) >= target else (lo, mid)
+    return hi
+
+
 def coverage_monte_carlo(rng: np.random.Generator, distribution: str, n: int, n_features: int, delta: float,
                          n_trials: int = 2000, factor=None, mean=None, scale=1.0, df: float = 3.0,
                          chunk: int = 2_000_000) -> tuple[float, float]:
@@ -463,28 +534,6 @@ def coverage_monte_carlo(rng: np.random.Generator, distribution: str, n: int, n_
     return cov, math.sqrt(cov * (1 - cov) / n_trials)
 
 
-def coverage_curves(n: int, delta: float, n_features, rng=None, monte_carlo_laws=("cauchy",),
-                    n_trials: int = 20000) -> dict:
-    """Probability that Theorem 1's width covers *every* one of ``|F|`` independent features.
-
-    Exact for Gaussian and Rademacher effects, Monte Carlo per-feature tails (``rng`` needed) for
-    ``monte_carlo_laws``. Returns ``{"n", "delta", "n_features", "exact": {law: coverage},
-    "monte_carlo": {law: coverage}, "max_features"}``, ``max_features`` being the largest ``|F|``
-    the theorem admits, ``(delta/2) e^(n/8)``.
-    """
-    f = np.asarray(n_features, dtype=float)
-    c = paper_factor(f, delta)
-    exact = {law: coverage_independent(failure_probability_exact(law, n, c), f) for law in ("gaussian", "rademacher")}
-    monte_carlo = {}
-    for law in monte_carlo_laws:
-        if rng is None:
-            raise ValueError("rng is needed for the Monte Carlo curves")
-        p, _ = failure_probability_monte_carlo(rng, law, n, c, n_trials)
-        monte_carlo[law] = coverage_independent(p, f)
-    return {"n": n, "delta": delta, "n_features": f, "exact": exact, "monte_carlo": monte_carlo,
-            "max_features": float(max_features(n, delta))}
-
-
 def width_table(n_values, n_features_values, delta: float) -> dict[str, np.ndarray]:
     """Widths (units of ``sigma_hat/sqrt(n)``) of the paper's bound, the Bonferroni t and normal ones.
 
@@ -509,7 +558,7 @@ def width_table(n_values, n_features_values, delta: float) -> dict[str, np.ndarr
     >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import width_table
     >>> table = width_table([10, 100], [10, 1000], 0.05)
     >>> sorted(table)
-    ['bonferroni_t', 'n', 'n_features', 'normal', 'paper', 'proof']
+    ['bonferroni_t', 'delta', 'n', 'n_features', 'normal', 'paper', 'proof']
     >>> table["paper"].round(3)
     array([4.895, 6.51 ])
     """
@@ -539,6 +588,11 @@ def _check_pq(p, q) -> tuple[int, int]:
 def corollary_printed_factor(p: int, q: int, delta: float) -> float:
     r"""Corollary 3 as printed: ``8 q log p + log(2/delta)`` (multiplies ``sum sigma_hat^2 / n``).
 
+    See Also
+    --------
+    corollary_proof_factor : What the proof supports.
+    corollary_min_domains : The condition on the number of domains.
+
     Notes
     -----
     Corollary 3 of [1]_: if :math:`q p^q \le (\delta/2) e^{n/8}`, then for all subsets
@@ -548,11 +602,6 @@ def corollary_printed_factor(p: int, q: int, delta: float) -> float:
 
         L(\hat\mu_S) - L(\mu_S) \le \Big(\sum_{i \in S} [\hat\sigma_S]_i^2\Big)
         \frac{8 q \log p + \log(2/\delta)}{n}.
-
-    See Also
-    --------
-    corollary_proof_factor : What the proof supports.
-    corollary_min_domains : The condition on the number of domains.
 
     References
     ----------
@@ -620,6 +669,23 @@ def corollary_failure_curves(deltas, p_values=(1, 2, 3), law: str = "gaussian") 
     Orthonormal independent features with ``law`` effects, at the fewest admissible domains
     (:func:`corollary_min_domains`), with the printed factor and with the proof's. Returns
     ``{"delta", "law", "printed": {p: array}, "proof": {p: array}}``.
+
+    See Also
+    --------
+    corollary_printed_factor, corollary_proof_factor : The two factors compared.
+    tgreedy_lib.plotting.theory.plot_corollary_failure : Draws the curves.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 3.2 (Corollary 3) and its proof in the appendix.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_failure_curves
+    >>> curves = corollary_failure_curves([0.05, 0.2], p_values=(1,))
+    >>> curves["printed"][1].round(4), curves["proof"][1].round(4)  # failure probability against delta
+    (array([0.0647, 0.1465]), array([0.0006, 0.0071]))
     """
     deltas = np.asarray(deltas, dtype=float)
     out = {"delta": deltas, "law": law, "printed": {}, "proof": {}}

@@ -1,0 +1,140 @@
+"""Sentences and tables rendered from results, so that no number in a notebook's text is typed in.
+
+A notebook states a computed fact in a code cell::
+
+    say("Gaussian coverage falls below {target} from |F| = {first} features on.", target=0.95, first=61)
+
+which shows as Markdown in the executed notebook (and in a static view). ``tests/test_notebook_prose.py``
+checks the other direction: every number in a *markdown* cell appears in the notebook's outputs or code,
+or is on that notebook's allowlist with a reason.
+
+Examples
+--------
+>>> fmt(0.17968750000000006)
+'0.180'
+>>> fmt(-0.0001, digits=2)
+'0.00'
+>>> fmt(114503)
+'114,503'
+>>> fmt(0.25, percent=True)
+'25%'
+>>> markdown_table(["a", "b|c"], [[1, -0.0001]], digits=3)
+'| a | b\\\\|c |\\n|---|---|\\n| 1 | 0.000 |'
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import re
+
+__all__ = ["fmt", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"]
+
+
+def fmt(value, digits: int | None = None, percent: bool = False, sig: int = 3) -> str:
+    """Format one number the same way everywhere in the course.
+
+    Whole numbers get thousands separators; other floats ``digits`` decimals, or ``sig``
+    significant digits (at least 3 decimals for values below 1); ``percent`` multiplies by 100
+    and appends ``%``. A value that rounds to zero never shows a minus sign. Strings and
+    booleans pass through unchanged.
+    """
+    if isinstance(value, str) or value is None:
+        return "" if value is None else value
+    if isinstance(value, (bool,)) or type(value).__name__ == "bool_":
+        return str(bool(value))
+    if not isinstance(value, numbers.Number):
+        raise ValueError(f"fmt() formats numbers; got {type(value).__name__} {value!r}. Pass a number or a string.")
+    value = float(value) if not isinstance(value, numbers.Integral) else int(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return "inf" if value > 0 else ("-inf" if value < 0 else "nan")
+    if percent:
+        d = 0 if digits is None else digits
+        text = f"{100 * value:,.{d}f}"
+        return _no_negative_zero(text) + "%"
+    if isinstance(value, int) or (digits is None and float(value).is_integer() and abs(value) < 1e15):
+        return f"{int(value):,d}"
+    if digits is None:
+        magnitude = math.floor(math.log10(abs(value))) if value != 0 else 0
+        if abs(value) >= 1e6 or abs(value) < 1e-4:
+            return _no_negative_zero(f"{value:.{sig - 1}e}")
+        digits = max(sig - 1 - magnitude, 0) if abs(value) >= 1 else max(sig - 1 - magnitude, 3)
+    return _no_negative_zero(f"{value:,.{digits}f}")
+
+
+def _no_negative_zero(text: str) -> str:
+    if text.startswith("-") and not re.search(r"[1-9]", text.split("e")[0]):
+        return text[1:]
+    return text
+
+
+def _escape(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(header, rows, digits: int | None = None) -> str:
+    """A Markdown table from a header and rows of cells; numbers through :func:`fmt`, pipes escaped."""
+    header = [_escape(h) for h in header]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        if len(row) != len(header):
+            raise ValueError(f"a row has {len(row)} cells, the header {len(header)}; give every row one cell per column")
+        cells = [_escape(c if isinstance(c, str) else fmt(c, digits)) for c in row]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def show_markdown(text: str) -> None:
+    """Display ``text`` as Markdown (an executed notebook keeps it as a text/markdown output)."""
+    from IPython.display import Markdown, display
+    display(Markdown(text))
+    return None
+
+
+_markdown = show_markdown
+
+
+def say(template: str, digits: int | None = None, **values) -> None:
+    """Show ``template`` as Markdown with every ``{name}`` replaced by ``fmt(values[name], digits)``.
+
+    ``{name:%}`` formats as a percentage, ``{name:.2f}``-style specs give the decimals (``.2e``, ``.2g`` too); ``{{`` and
+    ``}}`` are literal braces (for LaTeX such as ``$m^{{-1/6}}$``).
+    """
+    def replace(match):
+        if match.group(0) in ("{{", "}}"):
+            return match.group(0)[0]
+        name, spec = match.group(1), match.group(2)
+        if name not in values:
+            raise ValueError(f"say(): the template names {{{name}}} but no value {name}= was given")
+        value = values[name]
+        if spec == "%":
+            return fmt(value, percent=True)
+        if spec:
+            decimals = re.fullmatch(r"\.(\d+)f", spec)
+            if decimals:
+                return fmt(value, int(decimals.group(1)))
+            if re.fullmatch(r"\.\d+[eg]", spec):
+                return _no_negative_zero(format(float(value), spec))
+            raise ValueError(f"say(): format spec {spec!r} not understood; use '%', '.Nf', '.Ne' or '.Ng'")
+        return fmt(value, digits)
+    return _markdown(re.sub(r"\{\{|\}\}|\{(\w+)(?::([^}]*))?\}", replace, template))
+
+
+def show_table(header, rows, digits: int | None = None, note: str | None = None) -> None:
+    """Show :func:`markdown_table` as Markdown, with an optional footnote below it."""
+    return _markdown(markdown_table(header, rows, digits) + (f"\n\n<sub>{note}</sub>" if note else ""))
+
+
+_NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.])[-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\d])")
+
+
+def numbers_in(text: str) -> list[tuple[str, float]]:
+    """Every number written in ``text`` as ``(as written, value)``: thousands separators and
+    scientific notation understood, ``1e-12`` and ``10^{-12}`` read as numbers."""
+    out = []
+    for match in _NUMBER.finditer(text):
+        raw = match.group(0)
+        try:
+            out.append((raw, float(raw.replace(",", "").replace("−", "-"))))
+        except ValueError:
+            continue
+    return out

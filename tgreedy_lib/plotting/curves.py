@@ -1,0 +1,39 @@
+"""Drawing several curves on one axis so that a student can tell them apart.
+
+Examples
+--------
+>>> groups = coinciding_groups({"a": [1, 2], "b": [1, 2], "c": [0, 1]})
+>>> groups
+[['a', 'b'], ['c']]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["coinciding_groups", "plot_labelled_curves"]
+
+
+def coinciding_groups(series: dict, atol: float = 1e-12) -> list[list[str]]:
+    """Names of ``series`` grouped so that curves equal within ``atol`` everywhere share a group
+    (first appearance order kept)."""
+    groups: list[list[str]] = []
+    for name, values in series.items():
+        values = np.asarray(values, dtype=float)
+        for group in groups:
+            if np.allclose(np.asarray(series[group[0]], dtype=float), values, atol=atol, rtol=0):
+                group.append(name)
+                break
+        else:
+            groups.append([name])
+    return groups
+
+
+def plot_labelled_curves(ax, x, series: dict, colors: dict | None = None, fmt: str = "o-", **kwargs):
+    """Plot each curve of ``series`` (name -> y values against ``x``) once; curves that coincide are
+    drawn once, with one label naming all of them ("a = b = c (identical)"), so none hides another."""
+    colors = colors or {}
+    for group in coinciding_groups(series):
+        label = group[0] if len(group) == 1 else " = ".join(group) + " (identical)"
+        ax.plot(x, series[group[0]], fmt, color=colors.get(group[0]), label=label,
+                lw=2.5 if len(group) > 1 else 1.5, **kwargs)
+    return ax
