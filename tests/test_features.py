@@ -25,7 +25,7 @@ def isolated(monkeypatch, tmp_path):
 def test_features_are_cached_reused_and_rebuilt(tmp_path):
     empty = tmp_path / "no-data"
     empty.mkdir()
-    first = features.load_features("mnist", data_dir=empty, config=TINY, progress=False, device="cpu")
+    first = features.load_features("mnist", data_dir=empty, config=TINY, progress=False, device="cpu", probe=False)
     assert not first.info["from_cache"] and first.info["official"] is False
     assert first.train_features.shape == (first.info["train_size"], 6)
     assert first.test_features.shape == (first.info["test_size"], 6)
@@ -33,18 +33,18 @@ def test_features_are_cached_reused_and_rebuilt(tmp_path):
     assert first.info["train_size"] + first.info["test_size"] == 10000
     json.dumps(first.info)  # JSON-ready
 
-    again = features.load_features("mnist", data_dir=empty, config=TINY, progress=False, device="cpu")
+    again = features.load_features("mnist", data_dir=empty, config=TINY, progress=False, device="cpu", probe=False)
     assert again.info["from_cache"] and again.info["cache_key"] == first.info["cache_key"]
     np.testing.assert_array_equal(again.test_features, first.test_features)
     np.testing.assert_array_equal(again.dbn.transform(features.dbn_inputs(again.test_images)), first.test_features)
     assert again.dbn.history == first.dbn.history
 
     changed = TINY.replace(training=(RBMTraining(epochs=2, batch_size=500), RBMTraining(epochs=1, batch_size=500)))
-    rebuilt = features.load_features("mnist", data_dir=empty, config=changed, progress=False, device="cpu")
+    rebuilt = features.load_features("mnist", data_dir=empty, config=changed, progress=False, device="cpu", probe=False)
     assert not rebuilt.info["from_cache"] and rebuilt.info["cache_key"] != first.info["cache_key"]
     assert len(rebuilt.dbn.history[0]) == 2
 
-    forced = features.load_features("mnist", data_dir=empty, config=TINY, rebuild=True, progress=False, device="cpu")
+    forced = features.load_features("mnist", data_dir=empty, config=TINY, rebuild=True, progress=False, device="cpu", probe=False)
     assert not forced.info["from_cache"]
     np.testing.assert_array_equal(forced.test_features, first.test_features)  # deterministic for a seed
 
@@ -60,7 +60,7 @@ def test_cache_key_follows_the_data(tmp_path):
 
 
 def test_cache_files_load_without_pickle(tmp_path):
-    fs = features.load_features("mnist", data_dir=tmp_path, config=TINY, progress=False, device="cpu")
+    fs = features.load_features("mnist", data_dir=tmp_path, config=TINY, progress=False, device="cpu", probe=False)
     paths = features.feature_cache_paths("mnist", fs.info["cache_key"])
     for name in ("features", "weights"):
         with np.load(paths[name], allow_pickle=False) as stored:
@@ -68,7 +68,7 @@ def test_cache_files_load_without_pickle(tmp_path):
 
 
 def test_probe_report_is_written_beside_the_cache_and_reused(tmp_path):
-    fs = features.load_features("mnist", data_dir=tmp_path, config=TINY, progress=False, device="cpu")
+    fs = features.load_features("mnist", data_dir=tmp_path, config=TINY, progress=False, device="cpu", probe=False)
     # Keep the probe fast: a 1,000-image subset.
     fs.train_features, fs.train_labels, fs.train_images = fs.train_features[::8], fs.train_labels[::8], fs.train_images[::8]
     report = features.probe_report(fs, regularization=0.1)
@@ -100,10 +100,10 @@ def test_dbn_learns_from_the_unlabeled_pool_when_there_is_one(tmp_path):
     folder = tmp_path / "data" / "mnist"
     write_mnist(folder, "test", 30, gz=True)
     write_mnist(folder, "train", 700, gz=True, seed=1)
-    pooled = features.load_features("mnist", data_dir=tmp_path / "data", config=TINY, progress=False, device="cpu")
+    pooled = features.load_features("mnist", data_dir=tmp_path / "data", config=TINY, progress=False, device="cpu", probe=False)
     assert pooled.info["dbn_training_images"] == 700 and pooled.info["official"]
     assert pooled.train_features.shape == (10000, 6) and pooled.test_features.shape == (30, 6)
-    alone = features.load_features("mnist", data_dir=tmp_path / "data", config=TINY, progress=False, device="cpu",
+    alone = features.load_features("mnist", data_dir=tmp_path / "data", config=TINY, progress=False, device="cpu", probe=False,
                                    unlabeled=False)
     assert alone.info["dbn_training_images"] == 10000
     assert alone.info["cache_key"] != pooled.info["cache_key"]  # the pool is part of the data digest

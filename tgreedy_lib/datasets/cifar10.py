@@ -139,10 +139,12 @@ def balanced_subset(labels: np.ndarray, per_class: int, seed: int = 0) -> np.nda
 
 
 def load_cifar10_paper(data_dir=None, download: bool = False, cache_dir=None, bundled_dir=None,
-                       per_class: int = 1000, seed: int = 0) -> ImageDataset:
+                       per_class: int = 1000, seed: int = 0, unlabeled: bool = False) -> ImageDataset:
     """CIFAR-10 as in section 4 of the paper: 1,000 training images a class, the 10,000 test images.
 
     The training images are a seeded class-balanced subset of the 50,000 official training images.
+    With ``unlabeled``, all 50,000 official training images are also returned, without their labels,
+    as ``unlabeled_images`` (what the convolutional patch features learn from; never a test image).
 
     Raises
     ------
@@ -172,6 +174,8 @@ def load_cifar10_paper(data_dir=None, download: bool = False, cache_dir=None, bu
     train_images, train_labels = load_cifar10("train", data_dir, download, cache_dir, bundled_dir)
     test_images, test_labels = load_cifar10("test", data_dir, download, cache_dir, bundled_dir)
     keep = balanced_subset(train_labels, per_class, seed)
+    source = f"CIFAR-10 python batches: {per_class} training images a class (seed {seed}), official test set"
+    if unlabeled:
+        source += f", {len(train_images):,} official training images (unlabeled, for the feature learner)"
     return ImageDataset("cifar10", train_images[keep], train_labels[keep], test_images, test_labels,
-                        official_test=True,
-                        source=f"CIFAR-10 python batches: {per_class} training images a class (seed {seed}), official test set")
+                        official_test=True, source=source, unlabeled_images=train_images if unlabeled else None)

@@ -1,0 +1,420 @@
+"""Convolutional patch features of CIFAR-10 learnt without labels (Coates, Lee & Ng, AISTATS 2011).
+
+Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) represents CIFAR-10 images by 2,000
+unsupervised features "of the kind" of Krizhevsky (2009). A whole-image DBN on whitened pixels
+(:func:`tgreedy_lib.features.build.default_config`) reads only 39.7 % on a linear probe here; the
+single-layer convolutional pipeline of Coates, Lee & Ng (2011) is the well-measured way to learn
+such features from unlabeled images on a CPU:
+
+1. **Patches.** ``n_patches`` random 6 x 6 x 3 patches of the 50,000 unlabeled CIFAR-10 training
+   images (their labels are never read).
+2. **Normalization.** Each patch (pixel values 0-255) loses its mean and is divided by
+   ``sqrt(var + normalization_epsilon)`` (brightness and contrast normalization).
+3. **ZCA whitening** of the normalized patches (:class:`tgreedy_lib.features.dbn.Whitening`, ``kind="zca"``,
+   eigenvalue regulariser ``whitening_epsilon`` times the mean eigenvalue, about 0.1 in the
+   normalized scale, as Coates et al.).
+4. **Dictionary** of ``n_units`` (500) on the whitened patches: spherical k-means
+   (:func:`spherical_kmeans`) or a Gaussian-Bernoulli RBM (:class:`tgreedy_lib.features.dbn.RBM`).
+5. **Encoding at every position** (stride 1, 27 x 27 positions of a 32 x 32 image): every patch is
+   normalized and whitened as in 2-3, then encoded: k-means ``"triangle"``
+   ``f_k = max(0, mean_j z_j - z_k)`` with ``z_k = ||x - d_k||``, or ``"soft-threshold"``
+   ``f_k = max(0, d_k'x - threshold)``; RBM ``"probability"`` ``sigmoid(c_k + w_k'x)`` or
+   ``"rectified"`` ``max(0, c_k + w_k'x)``.
+6. **Quadrant pooling.** The 27 x 27 maps are summed over the four quadrants (rows and columns
+   0-13 and 14-26, as Coates et al.'s code), giving ``4 * n_units`` = 2,000 features, ordered
+   quadrant-major: feature ``q * n_units + k`` is unit ``k`` summed over quadrant ``q`` (0 top left,
+   1 top right, 2 bottom left, 3 bottom right).
+
+:func:`fit_patch_model` learns steps 1-4 and :meth:`PatchFeatureModel.transform` applies 5-6;
+:func:`tgreedy_lib.features.load_features` builds and caches the features
+(``load_features("cifar10")`` is this pipeline, ``load_features("cifar10", kind="dbn")`` the old DBN).
+
+References
+----------
+.. [1] A. Coates, H. Lee, A. Y. Ng, "An analysis of single-layer networks in unsupervised feature
+   learning", AISTATS 2011.
+.. [2] A. Coates, A. Y. Ng, "Learning feature representations with k-means", Neural Networks:
+   Tricks of the Trade, 2012 (spherical k-means, section 3).
+.. [3] A. Krizhevsky, "Learning multiple layers of features from tiny images", 2009.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+import torch
+
+from .dbn import RBM, RBMTraining, Whitening
+
+PATCH_DICTIONARIES = ("kmeans", "rbm")
+ENCODERS = {"kmeans": ("triangle", "soft-threshold"), "rbm": ("probability", "rectified")}
+#: Bump when the patch pipeline changes in a way :class:`PatchFeatureConfig` does not capture.
+PATCH_PIPELINE_VERSION = 1
+#: The RBM's default training on whitened patches (Gaussian visibles, sparse hidden units).
+DEFAULT_RBM_TRAINING = RBMTraining(epochs=10, learning_rate=0.01, batch_size=100, weight_decay=1e-3,
+                                   sparsity_target=0.05, sparsity_cost=0.3)
+
+
+@dataclasses.dataclass(frozen=True)
+class PatchFeatureConfig:
+    """Everything that determines the patch features besides the images.
+
+    Attributes
+    ----------
+    dictionary : {"kmeans", "rbm"}
+        Spherical k-means centroids or the weights of a Gaussian-Bernoulli RBM.
+    encoder : str or None
+        ``"triangle"`` or ``"soft-threshold"`` (k-means); ``"probability"`` or ``"rectified"``
+        (RBM). ``None``: ``"triangle"`` for k-means, ``"rectified"`` for the RBM.
+    n_units : int
+        Dictionary size (features = 4 x ``n_units``).
+    patch_size : int
+        Side of the square receptive field (6).
+    n_patches : int
+        Random patches the normalization, the whitening and the dictionary learn from.
+    normalization_epsilon : float
+        Added to each patch's pixel variance (0-255 scale) before dividing (Coates et al.: 10).
+    whitening_epsilon : float
+        ZCA eigenvalue regulariser, relative to the mean eigenvalue of the normalized patches.
+    kmeans_iterations : int
+        Passes of spherical k-means.
+    threshold : float
+        ``alpha`` of the soft-threshold encoder.
+    rbm_training : RBMTraining
+        How the RBM learns (CD-1 on the whitened patches).
+    seed : int
+        Seeds the patch draw, the k-means start and the RBM.
+    """
+
+    dictionary: str = "kmeans"
+    encoder: str | None = None
+    n_units: int = 500
+    patch_size: int = 6
+    n_patches: int = 200_000
+    normalization_epsilon: float = 10.0
+    whitening_epsilon: float = 0.1
+    kmeans_iterations: int = 10
+    threshold: float = 0.25
+    rbm_training: RBMTraining = DEFAULT_RBM_TRAINING
+    seed: int = 0
+
+    def __post_init__(self):
+        if self.dictionary not in PATCH_DICTIONARIES:
+            raise ValueError(f"dictionary must be one of {PATCH_DICTIONARIES}, got {self.dictionary!r}")
+        if self.encoder is None:
+            object.__setattr__(self, "encoder", "triangle" if self.dictionary == "kmeans" else "rectified")
+        if self.encoder not in ENCODERS[self.dictionary]:
+            raise ValueError(f"encoder {self.encoder!r} does not fit dictionary {self.dictionary!r}; "
+                             f"choose one of {ENCODERS[self.dictionary]}")
+        if not isinstance(self.rbm_training, RBMTraining):
+            object.__setattr__(self, "rbm_training", RBMTraining(**self.rbm_training))
+        for name in ("n_units", "patch_size", "n_patches", "kmeans_iterations"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        for name in ("normalization_epsilon", "whitening_epsilon", "threshold"):
+            value = getattr(self, name)
+            if not (np.isfinite(value) and value >= 0):
+                raise ValueError(f"{name} must be finite and >= 0, got {value!r}")
+
+    @property
+    def n_features(self) -> int:
+        """``4 * n_units``: one per unit and quadrant."""
+        return 4 * self.n_units
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (the cache key hashes it)."""
+        out = dataclasses.asdict(self)
+        out["kind"] = "patches"
+        return out
+
+    @classmethod
+    def from_dict(cls, values: dict) -> "PatchFeatureConfig":
+        """Inverse of :meth:`to_dict`; unknown keys raise ``ValueError``."""
+        values = {k: v for k, v in values.items() if k != "kind"}
+        unknown = set(values) - {f.name for f in dataclasses.fields(cls)}
+        if unknown:
+            raise ValueError(f"unknown PatchFeatureConfig setting(s): {sorted(unknown)}")
+        return cls(**values)
+
+    def replace(self, **changes) -> "PatchFeatureConfig":
+        """A copy with some settings changed (the encoder follows a changed dictionary unless given)."""
+        if "dictionary" in changes and "encoder" not in changes:
+            changes["encoder"] = None
+        return dataclasses.replace(self, **changes)
+
+
+def _check_images(images, name: str = "images") -> np.ndarray:
+    images = np.asarray(images)
+    if images.ndim != 4 or images.shape[3] != 3:
+        raise ValueError(f"{name} must be colour images of shape (n, height, width, 3), channels last; "
+                         f"got shape {images.shape}")
+    if images.dtype != np.uint8:
+        raise ValueError(f"{name} must be uint8 pixel values 0-255, got dtype {images.dtype}; "
+                         "convert with (images * 255).round().astype(np.uint8) if they are in [0, 1]")
+    return images
+
+
+# --------------------------------------------------------------------------- patches
+
+def sample_patches(images: np.ndarray, n_patches: int, patch_size: int = 6, seed: int = 0) -> np.ndarray:
+    """``n_patches`` random ``patch_size`` x ``patch_size`` x 3 patches, uniformly over images and positions.
+
+    Parameters
+    ----------
+    images : uint8 array (n, height, width, 3)
+        Unlabeled images (channels last).
+    n_patches, patch_size : int
+    seed : int
+
+    Returns
+    -------
+    float32 array (n_patches, 3 * patch_size ** 2)
+        Pixel values 0-255, each row a patch flattened channel first (channel, row, column): the
+        order of :func:`torch.nn.functional.unfold` on channel-first images.
+    """
+    images = _check_images(images)
+    n, height, width, _ = images.shape
+    if patch_size > min(height, width):
+        raise ValueError(f"patch_size {patch_size} exceeds the {height} x {width} images")
+    rng = np.random.default_rng(seed)
+    which = rng.integers(0, n, n_patches)
+    rows = rng.integers(0, height - patch_size + 1, n_patches)
+    cols = rng.integers(0, width - patch_size + 1, n_patches)
+    offsets = np.arange(patch_size)
+    # (n_patches, p, p, 3) by fancy indexing, then channel first.
+    patches = images[which[:, None, None], (rows[:, None] + offsets)[:, :, None], (cols[:, None] + offsets)[:, None, :]]
+    return np.ascontiguousarray(patches.transpose(0, 3, 1, 2).reshape(n_patches, -1), dtype=np.float32)
+
+
+def normalize_patches(patches, epsilon: float = 10.0):
+    """Brightness and contrast normalization: ``(x - mean(x)) / sqrt(var(x) + epsilon)`` per row.
+
+    ``var`` is the sample variance (divisor ``d - 1``, as Matlab's ``var`` in Coates et al.'s code).
+    Works on numpy arrays and torch tensors alike and returns the same kind.
+    """
+    if isinstance(patches, torch.Tensor):
+        centred = patches - patches.mean(dim=1, keepdim=True)
+        return centred / torch.sqrt(centred.pow(2).sum(1, keepdim=True) / (patches.shape[1] - 1) + epsilon)
+    patches = np.asarray(patches, dtype=np.float32)
+    centred = patches - patches.mean(axis=1, keepdims=True)
+    return centred / np.sqrt((centred ** 2).sum(1, keepdims=True) / (patches.shape[1] - 1) + epsilon)
+
+
+# --------------------------------------------------------------------------- spherical k-means
+
+def spherical_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
+                     batch_size: int = 20_000, init=None) -> np.ndarray:
+    """Spherical k-means with Coates & Ng's damped update (2012, section 3); unit-norm centroids.
+
+    Starting from ``n_clusters`` distinct data points scaled to unit norm (rows of ``D``), each
+    iteration assigns every point ``x`` to the centroid of largest projection ``k = argmax_j d_j'x``
+    with code ``s = d_k'x``, then sets ``d_k <- d_k + sum_{x assigned to k} s x`` and renormalizes
+    every row. A centroid that wins no point restarts at a random data point (else it would stay
+    a dead unit). Coates & Ng assign by ``|d_j'x|``; the signed projection used here gives each unit
+    one polarity, which the one-sided encoders (triangle, soft threshold) need.
+
+    Parameters
+    ----------
+    data : array (n, d)
+        Whitened patches.
+    n_clusters, iterations : int
+    seed : int
+        Seeds the initial centroids and the restarts.
+    batch_size : int
+        Points per matrix product (memory only; the result does not depend on it).
+    init : array (n_clusters, d), optional
+        Initial centroids (normalized here) instead of random data points.
+
+    Returns
+    -------
+    float32 array (n_clusters, d)
+        Centroids of unit Euclidean norm.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> points = np.array([[1., 0.], [2., 0.1], [0., 1.], [0.1, 3.]])
+    >>> centroids = spherical_kmeans(points, 2, iterations=5)
+    >>> np.round(np.abs(centroids).max(axis=1), 2)
+    array([1., 1.], dtype=float32)
+    """
+    data = torch.as_tensor(np.asarray(data, dtype=np.float32))
+    if data.ndim != 2 or len(data) < 1:
+        raise ValueError(f"data must be a 2-d array (points x dimensions), got shape {tuple(data.shape)}")
+    if not torch.isfinite(data).all():
+        raise ValueError("data contains NaN or infinite values")
+    if not isinstance(n_clusters, (int, np.integer)) or not 1 <= n_clusters <= len(data):
+        raise ValueError(f"n_clusters must be an integer in 1..{len(data)} (the number of points), got {n_clusters!r}")
+    generator = torch.Generator().manual_seed(seed)
+
+    def unit(rows):
+        return rows / rows.norm(dim=1, keepdim=True).clamp_min(1e-12)
+
+    if init is None:
+        centroids = unit(data[torch.randperm(len(data), generator=generator)[:n_clusters]])
+    else:
+        centroids = unit(torch.as_tensor(np.asarray(init, dtype=np.float32)).clone())
+        if centroids.shape != (n_clusters, data.shape[1]):
+            raise ValueError(f"init must have shape {(n_clusters, data.shape[1])}, got {tuple(centroids.shape)}")
+    for _ in range(iterations):
+        update = centroids.clone()
+        wins = torch.zeros(n_clusters, dtype=torch.long)
+        for start in range(0, len(data), batch_size):
+            batch = data[start:start + batch_size]
+            code, winner = (batch @ centroids.T).max(dim=1)
+            update.index_add_(0, winner, batch * code[:, None])
+            wins += torch.bincount(winner, minlength=n_clusters)
+        centroids = unit(update)
+        empty = torch.nonzero(wins == 0).flatten()
+        if len(empty):
+            centroids[empty] = unit(data[torch.randint(0, len(data), (len(empty),), generator=generator)])
+    return centroids.numpy()
+
+
+# --------------------------------------------------------------------------- the learnt layer
+
+@dataclasses.dataclass
+class PatchFeatureModel:
+    """A learnt single-layer convolutional feature map: normalization, ZCA, dictionary, encoder.
+
+    Attributes
+    ----------
+    config : PatchFeatureConfig
+    whitening_mean : float32 array (d,)
+        Mean of the normalized patches.
+    whitening_projection : float32 array (d, d)
+        ZCA matrix: a normalized patch ``x`` becomes ``(x - mean) @ projection``.
+    weights : float32 array (d, n_units)
+        Dictionary columns (k-means centroids or RBM weights).
+    bias : float32 array (n_units,)
+        RBM hidden biases (zeros for k-means).
+    history : dict
+        ``"reconstruction_error"`` of the RBM per epoch (empty for k-means).
+    """
+
+    config: PatchFeatureConfig
+    whitening_mean: np.ndarray
+    whitening_projection: np.ndarray
+    weights: np.ndarray
+    bias: np.ndarray
+    history: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def n_features(self) -> int:
+        return 4 * self.weights.shape[1]
+
+    def encode_patches(self, patches) -> torch.Tensor:
+        """Unit responses of raw patches (rows of 0-255 pixel values, channel first): steps 2, 3, 5."""
+        patches = torch.as_tensor(patches, dtype=torch.float32)
+        whitened = (normalize_patches(patches, self.config.normalization_epsilon)
+                    - torch.from_numpy(self.whitening_mean)) @ torch.from_numpy(self.whitening_projection)
+        return self._encode_whitened(whitened)
+
+    def _encode_whitened(self, whitened: torch.Tensor) -> torch.Tensor:
+        weights, encoder = torch.from_numpy(self.weights), self.config.encoder
+        if encoder in ("probability", "rectified"):
+            activation = torch.addmm(torch.from_numpy(self.bias), whitened, weights)
+            return torch.sigmoid(activation) if encoder == "probability" else activation.clamp_min_(0)
+        if encoder == "soft-threshold":
+            return (whitened @ weights).sub_(self.config.threshold).clamp_min_(0)
+        # triangle: z_k = ||x - d_k|| = sqrt(|x|^2 + |d_k|^2 - 2 d_k'x), one addmm for the squares
+        squares = whitened.pow(2).sum(1, keepdim=True) + weights.pow(2).sum(0)
+        distance = torch.addmm(squares, whitened, weights, alpha=-2).clamp_min_(0).sqrt_()
+        return torch.sub(distance.mean(1, keepdim=True), distance, out=distance).clamp_min_(0)
+
+    def transform(self, images, batch_size: int = 10) -> np.ndarray:
+        """Features of ``images``: every position encoded, then summed over the four quadrants.
+
+        Parameters
+        ----------
+        images : uint8 array (n, height, width, 3)
+        batch_size : int
+            Images per convolution (memory: about ``batch_size * 729 * n_units * 4`` bytes).
+
+        Returns
+        -------
+        float32 array (n, 4 * n_units)
+            Quadrant-major: column ``q * n_units + k`` is unit ``k`` summed over quadrant ``q``.
+        """
+        images = _check_images(images)
+        size = self.config.patch_size
+        out = np.empty((len(images), self.n_features), dtype=np.float32)
+        with torch.no_grad():
+            for start in range(0, len(images), batch_size):
+                batch = torch.from_numpy(images[start:start + batch_size]).permute(0, 3, 1, 2).float()
+                columns = torch.nn.functional.unfold(batch, size)  # (b, 3 p^2, positions)
+                b, d, positions = columns.shape
+                rows, cols = batch.shape[2] - size + 1, batch.shape[3] - size + 1
+                responses = self.encode_patches(columns.transpose(1, 2).reshape(b * positions, d))
+                out[start:start + b] = pool_quadrants(responses.reshape(b, rows, cols, -1)).reshape(b, -1).numpy()
+        return out
+
+    def state_arrays(self, prefix: str = "patch_") -> dict[str, np.ndarray]:
+        """The learnt arrays, plain numpy (safe for ``np.savez``)."""
+        return {f"{prefix}whitening_mean": self.whitening_mean, f"{prefix}whitening_projection": self.whitening_projection,
+                f"{prefix}weights": self.weights, f"{prefix}bias": self.bias,
+                f"{prefix}reconstruction_error": np.asarray(self.history.get("reconstruction_error", []), dtype=np.float64)}
+
+    @classmethod
+    def from_state_arrays(cls, arrays, config: PatchFeatureConfig, prefix: str = "patch_") -> "PatchFeatureModel":
+        """Rebuild a model saved with :meth:`state_arrays`."""
+        history = {"reconstruction_error": np.asarray(arrays[f"{prefix}reconstruction_error"]).tolist()}
+        return cls(config, *(np.asarray(arrays[f"{prefix}{name}"], dtype=np.float32) for name in
+                             ("whitening_mean", "whitening_projection", "weights", "bias")), history=history)
+
+
+def pool_quadrants(responses):
+    """Sum ``(n, rows, cols, units)`` maps over the four quadrants -> ``(n, 4, units)``.
+
+    The split is at ``ceil(rows / 2)`` and ``ceil(cols / 2)`` (14 of 27 positions, as Coates et al.'s
+    ``round(27 / 2)``); quadrants in the order top left, top right, bottom left, bottom right.
+    """
+    rows, cols = responses.shape[1], responses.shape[2]
+    r, c = (rows + 1) // 2, (cols + 1) // 2
+    parts = [responses[:, :r, :c], responses[:, :r, c:], responses[:, r:, :c], responses[:, r:, c:]]
+    if isinstance(responses, torch.Tensor):
+        return torch.stack([p.sum(dim=(1, 2)) for p in parts], dim=1)
+    return np.stack([p.sum(axis=(1, 2)) for p in parts], axis=1)
+
+
+def fit_patch_model(images, config: PatchFeatureConfig = PatchFeatureConfig(), progress: bool = False,
+                    timings: dict | None = None) -> PatchFeatureModel:
+    """Learn the normalization, the ZCA whitening and the dictionary from unlabeled images (steps 1-4).
+
+    Parameters
+    ----------
+    images : uint8 array (n, height, width, 3)
+        Unlabeled images (CIFAR-10: the 50,000 training images, without labels).
+    config : PatchFeatureConfig
+    progress : bool
+        tqdm bar while the RBM trains.
+    timings : dict, optional
+        Receives wall seconds per stage (``patches``, ``whitening``, ``dictionary``).
+    """
+    timings = {} if timings is None else timings
+    tick = time.perf_counter()
+    patches = normalize_patches(sample_patches(images, config.n_patches, config.patch_size, config.seed),
+                                config.normalization_epsilon)
+    timings["patches"] = time.perf_counter() - tick
+    tick = time.perf_counter()
+    whitening = Whitening(epsilon=config.whitening_epsilon, kind="zca").fit(patches)
+    mean = whitening.mean.astype(np.float32)
+    projection = whitening.projection.astype(np.float32)
+    whitened = (patches - mean) @ projection
+    del patches
+    timings["whitening"] = time.perf_counter() - tick
+    tick = time.perf_counter()
+    history: dict = {}
+    if config.dictionary == "kmeans":
+        weights = spherical_kmeans(whitened, config.n_units, config.kmeans_iterations, config.seed).T
+        bias = np.zeros(config.n_units, dtype=np.float32)
+    else:
+        rbm = RBM(whitened.shape[1], config.n_units, visible="gaussian", seed=config.seed, device="cpu")
+        rbm.fit(whitened, config.rbm_training, progress=progress, description="patch RBM")
+        weights, bias = rbm.weights.numpy(), rbm.hidden_bias.numpy()
+        history = {"reconstruction_error": list(rbm.history["reconstruction_error"])}
+    timings["dictionary"] = time.perf_counter() - tick
+    return PatchFeatureModel(config, mean, projection, np.ascontiguousarray(weights, dtype=np.float32),
+                             np.asarray(bias, dtype=np.float32), history)
