@@ -667,3 +667,12 @@ def test_committed_reference_results_are_consistent_and_quoted_in_the_readme():
                 assert all(lo <= m + 1e-9 and m <= hi + 1e-9 for lo, m, hi in zip(curve["lo"], curve["mean"], curve["hi"]))
     readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text()
     assert seeds.readme_verdicts(seeds.load_reference()) in readme  # the README quotes the committed verdicts
+
+
+def test_conv_feature_map_is_cifar10s_only():
+    """'conv' (the convolutional patch features) exists for CIFAR-10 only; MNIST says so before reading any data."""
+    from tgreedy_lib.experiments.inputs import FEATURE_LOADERS, FeatureMapNotApplicable, load_experiment_features
+
+    assert "conv" in FEATURE_LOADERS
+    with pytest.raises(FeatureMapNotApplicable, match="for cifar10"):
+        load_experiment_features("mnist", "conv")

@@ -15,7 +15,7 @@ from . import claims as claims_module
 from . import runs, seeds
 from .design import EARLIER_DESIGN, PAPER_DESIGN, Design
 from . import inputs
-from .inputs import ExperimentFeatures, load_experiment_features
+from .inputs import ExperimentFeatures, FeatureMapNotApplicable, load_experiment_features
 from .readings import ALL_READINGS, COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, PAPER_READINGS, reading_json
 
 DESIGNS = {"paper": PAPER_DESIGN, "earlier": EARLIER_DESIGN}
@@ -355,7 +355,8 @@ def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timi
             except NotImplementedError as error:
                 features_of[dataset] = None
                 print(f"{tag}{name}: skipped, {error}")
-                status = 1
+                if not isinstance(error, FeatureMapNotApplicable):   # a map that exists nowhere else is no failure
+                    status = 1
             except FileNotFoundError as error:
                 features_of[dataset] = None
                 message = f"{tag}{name}: skipped, the {dataset} images are not available ({error})"

@@ -33,8 +33,8 @@ import numpy as np
 from .. import datasets
 from .._json import jsonable
 
-#: The feature maps the experiments know (see :func:`register_feature_map`); "conv" is the
-#: convolutional patch features of issue 13, connected when that module is present.
+#: The feature maps the experiments know (see :func:`register_feature_map`); "conv" is the CIFAR-10
+#: convolutional patch features (:mod:`tgreedy_lib.features.patches`; MNIST has none).
 FEATURE_MAPS = ("dbn", "conv", "random", "pixels")
 #: Width and seed of the random sigmoid stand-in.
 RANDOM_UNITS = 1000
@@ -230,17 +230,26 @@ def _random_sigmoid_features(dataset: str, data_dir=None, n_units: int = RANDOM_
                               transform(pixels.test_features), pixels.test_labels, info)
 
 
+class FeatureMapNotApplicable(NotImplementedError):
+    """A feature map that does not exist for a data set (the convolutional patch features of MNIST)."""
+
+
 def _dbn_features(dataset: str, data_dir=None, cache_dir=None, progress: bool = False, train_per_class=1000,
-                  seed: int = 0, design_seed: int = 0) -> ExperimentFeatures:
+                  seed: int = 0, design_seed: int = 0, kind: str = "dbn") -> ExperimentFeatures:
     try:
         from ..features import dbn_inputs, load_features
     except ImportError as error:  # pragma: no cover - depends on the feature module being present
         raise ValueError("the 'dbn' feature map needs tgreedy_lib.features (deep-belief-network features), "
                          f"which could not be imported ({error}); use feature_map='pixels' for the stand-in") from None
+    if kind == "patches" and dataset != "cifar10":
+        raise FeatureMapNotApplicable(f"the 'conv' feature map (convolutional colour-patch features) is for cifar10, "
+                                      f"not {dataset!r}; use feature_map='dbn' for MNIST")
+    # The paper's feature map is the DBN for both data sets: kind is explicit, because the library's
+    # default CIFAR-10 features are the convolutional patch features ('conv').
     built = load_features(dataset, data_dir=data_dir, cache_dir=cache_dir, progress=progress,
-                          config={"seed": int(seed)})
+                          config={"seed": int(seed)}, kind=kind)
     info = dict(getattr(built, "info", {}) or {})
-    info.update(dataset=dataset, feature_map="dbn", feature_seed=int(seed))
+    info.update(dataset=dataset, feature_map="dbn" if kind == "dbn" else "conv", feature_seed=int(seed))
     train = np.asarray(built.train_features, dtype=np.float64)
     test = np.asarray(built.test_features, dtype=np.float64)
     train_labels = np.asarray(built.train_labels, dtype=np.int64)
@@ -283,9 +292,13 @@ def _dbn_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed
     return _dbn_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed)
 
 
+def _conv_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
+    return _dbn_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed, kind="patches")
+
+
 #: Feature map name -> loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed,
 #: design_seed) -> ExperimentFeatures (before constant features are dropped).
-FEATURE_LOADERS = {"dbn": _dbn_loader, "random": _random_loader, "pixels": _pixels_loader}
+FEATURE_LOADERS = {"dbn": _dbn_loader, "conv": _conv_loader, "random": _random_loader, "pixels": _pixels_loader}
 
 
 def register_feature_map(name: str, loader) -> None:
@@ -334,7 +347,7 @@ def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir
     dataset : {"mnist", "cifar10"}
     feature_map : {"dbn", "conv", "random", "pixels"}
         ``"dbn"``: the paper's deep-belief-network features (cached on disk after the first build);
-        ``"conv"``: convolutional patch features (issue 13; available once registered);
+        ``"conv"``: the convolutional patch features of CIFAR-10 (:mod:`tgreedy_lib.features.patches`);
         ``"random"``: random sigmoid units of the pixels, ``"pixels"``: raw pixels in [0, 1] --
         fast stand-ins and nulls that are not the paper's setting.
     data_dir, cache_dir : path, optional
