@@ -121,8 +121,9 @@ def notebook_table(readme: pathlib.Path = ROOT / "README.md") -> dict[str, dict]
         m = re.match(r"\|\s*`(\d\d[A-Za-z0-9]*_[A-Za-z0-9_]+)`\s*\|(.*)\|(.*)\|\s*$", line)
         if m:
             name, what, where = m.group(1), m.group(2).strip(), m.group(3).strip()
-            paper, _, sections = where.partition(",")
-            rows[name] = {"what": what, "paper": paper.strip(), "sections": sections.strip()}
+            # "DA paper, 4-5; categorical paper, 1-4": one part per paper, the first is the row's paper
+            parts = [tuple(x.strip() for x in part.partition(",")[::2]) for part in where.split(";")]
+            rows[name] = {"what": what, "paper": parts[0][0], "sections": parts[0][1], "parts": parts}
     return rows
 
 
@@ -151,9 +152,12 @@ def link_mentions(source: str, names: set[str]) -> str:
 def paper_line(row: dict | None) -> str:
     if not row or not row.get("paper"):
         return ""
-    anchor = PAPERS.get(row["paper"], (None,))[0]
-    where = f"{row['paper']}, {row['sections']}" if row["sections"] else row["paper"]
-    return f"**Reads:** {{ref}}`{where} <{anchor}>`" if anchor else f"**Reads:** {where}"
+    links = []
+    for paper, sections in row.get("parts") or [(row["paper"], row["sections"])]:
+        anchor = PAPERS.get(paper, (None,))[0]
+        where = f"{paper}, {sections}" if sections else paper
+        links.append(f"{{ref}}`{where} <{anchor}>`" if anchor else where)
+    return "**Reads:** " + "; ".join(links)
 
 
 def nav_cell(i: int, names: list[str], titles: dict[str, str], row: dict | None):
