@@ -78,16 +78,42 @@ RULES = ("lodo", "bonferroni", "theorem1", "chance")
 
 @dataclasses.dataclass(frozen=True)
 class StoppingResult:
-    """The number of steps a rule keeps, with its evidence.
+    """The number of steps a stopping rule of section 5 of [1]_ keeps, with its evidence.
 
     Attributes
     ----------
     rule : str
+        One of :data:`RULES`.
     k : int
         Steps kept (0 means no feature at all; the path's first ``k`` steps otherwise).
     evidence : dict
         What the decision rests on; the keys depend on the rule (``threshold``, ``abs_t``,
         ``null_quantile``, ``held_out`` ...), all JSON-ready.
+
+    See Also
+    --------
+    choose_k : Returns one of these for any rule.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
+    >>> rng = np.random.default_rng(0)
+    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
+    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
+    >>> path = tgreedy_path(stats, 10)
+    >>> from tgreedy_lib.domain_adaptation.stopping import choose_k
+    >>> result = choose_k(path, stats, rule="bonferroni")
+    >>> result.rule, result.k, round(result.evidence["threshold"], 3)
+    ('bonferroni', 3, 4.944)
+    >>> result.coef(path)[:5].round(3)
+    array([0.993, 1.014, 1.005, 0.   , 0.   ])
     """
 
     rule: str
@@ -128,10 +154,40 @@ def _first_failure(passes: np.ndarray) -> int:
 # --------------------------------------------------------------------------- Bonferroni / Theorem 1
 
 def bonferroni_threshold(n_domains: int, n_features: int, alpha: float = 0.05) -> float:
-    """Two-sided Bonferroni threshold for |T|: the t quantile with n - 1 df at ``1 - alpha / (2 p)``.
+    """Bonferroni threshold for |T| (section 5 of [1]_): the t_{n-1} quantile at ``1 - alpha / (2 p)``.
 
     A feature with no effect has (for Gaussian domain effects) |T| above it with probability
     ``alpha / p``; so among p such features, one passes with probability at most ``alpha``.
+
+    Parameters
+    ----------
+    n_domains : int
+        Number n of training domains (at least 2); the t law has n - 1 degrees of freedom.
+    n_features : int
+        Number p of candidate features.
+    alpha : float, default=0.05
+        Family-wise level, in (0, 1).
+
+    Returns
+    -------
+    float
+        The two-sided threshold for |T|.
+
+    See Also
+    --------
+    theorem1_threshold : Theorem 1's distribution-free width, larger.
+    stop_bonferroni : Stops at the first chosen |T| below either threshold.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.domain_adaptation.stopping import bonferroni_threshold
+    >>> round(bonferroni_threshold(8, 30, alpha=0.05), 3)
+    4.944
     """
     if int(n_domains) != n_domains or n_domains < 2:
         raise ValueError(f"n_domains must be an integer of at least 2, got {n_domains!r}")
@@ -142,14 +198,48 @@ def bonferroni_threshold(n_domains: int, n_features: int, alpha: float = 0.05) -
 
 
 def theorem1_threshold(n_features: int, alpha: float = 0.05) -> float:
-    """Theorem 1's width in units of sigma/sqrt(n): ``sqrt(4 log(2 p / alpha))`` (section 3.1)."""
+    """Theorem 1's width (section 3.1 of [1]_) in units of sigma/sqrt(n): ``sqrt(4 log(2 p / alpha))``.
+
+    Valid for any symmetric law of the domain effects (Theorem 2), so stricter than
+    :func:`bonferroni_threshold`; section 5 of [1]_ suggests such a threshold as the stopping rule.
+
+    Parameters
+    ----------
+    n_features : int
+        Number p of candidate features.
+    alpha : float, default=0.05
+        Family-wise level, in (0, 1).
+
+    Returns
+    -------
+    float
+
+    See Also
+    --------
+    bonferroni_threshold : The Gaussian-effects (t quantile) threshold.
+    stop_bonferroni : Uses either threshold with ``variant=``.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.domain_adaptation.stopping import theorem1_threshold
+    >>> round(theorem1_threshold(30, alpha=0.05), 3)
+    5.325
+    """
     if int(n_features) != n_features or n_features < 1:
         raise ValueError(f"n_features must be a positive integer, got {n_features!r}")
     return float(paper_factor(int(n_features), _check_alpha(alpha)))
 
 
 def stop_bonferroni(path: SelectionPath, n_domains: int, *, alpha: float = 0.05, variant: str = "t") -> StoppingResult:
-    """Keep the leading steps whose chosen |T| exceeds the Bonferroni (or Theorem 1) threshold.
+    """Bonferroni stopping (section 5 of [1]_): keep the leading steps whose |T| clears the threshold.
+
+    The threshold is :func:`bonferroni_threshold` (``variant="t"``) or Theorem 1's
+    :func:`theorem1_threshold` (``variant="theorem1"``).
 
     Parameters
     ----------
@@ -157,10 +247,39 @@ def stop_bonferroni(path: SelectionPath, n_domains: int, *, alpha: float = 0.05,
         Any path; its ``t_statistic`` (the chosen feature's T when it was chosen) is used.
     n_domains : int
         The number n of training domains of the path.
-    alpha : float
+    alpha : float, default=0.05
         Family-wise level over the p candidate features.
-    variant : {"t", "theorem1"}
+    variant : {"t", "theorem1"}, default="t"
         ``"t"``: the t_{n-1} quantile at ``1 - alpha/(2p)``; ``"theorem1"``: ``sqrt(4 log(2p/alpha))``.
+
+    Returns
+    -------
+    StoppingResult
+        ``rule`` is ``"bonferroni"`` or ``"theorem1"``; ``evidence`` holds ``threshold`` and ``abs_t``.
+
+    See Also
+    --------
+    stop_chance : The data-driven null of max |T| instead of a fixed threshold.
+    stop_lodo : Leave one domain out instead of a test.
+    choose_k : Any rule by name.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
+    >>> rng = np.random.default_rng(0)
+    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
+    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
+    >>> path = tgreedy_path(stats, 10)
+    >>> from tgreedy_lib.domain_adaptation.stopping import stop_bonferroni
+    >>> stop_bonferroni(path, 8).k, stop_bonferroni(path, 8, variant="theorem1").k
+    (3, 3)
     """
     _check_path(path)
     if variant == "t":
@@ -179,9 +298,49 @@ def stop_bonferroni(path: SelectionPath, n_domains: int, *, alpha: float = 0.05,
 # --------------------------------------------------------------------------- behaving like chance
 
 def residual_path(stats: DomainStatistics, path: SelectionPath, n_steps: int | None = None):
-    """Yield the residual covariances ``E[X (Y - w.X) | d_k]`` (n, p) *before* each step of ``path``.
+    """The residual covariances ``E[X (Y - w.X) | d_k]`` (section 3 of [1]_) before each step of ``path``.
 
-    Updated incrementally, reading only the Gram rows of features whose weight changed.
+    A generator of arrays of shape (n_domains, n_features), updated incrementally, reading only
+    the Gram rows of features whose weight changed.
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+        The statistics the path was computed from.
+    path : SelectionPath
+    n_steps : int, optional
+        Yield this many (default: all steps of the path).
+
+    Yields
+    ------
+    ndarray of shape (n_domains, n_features)
+        The residual covariances before step 0, 1, ...
+
+    See Also
+    --------
+    stop_chance : Tests each step on these.
+    sign_flip_max_t : The null law of max |T| computed from them.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
+    >>> rng = np.random.default_rng(0)
+    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
+    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
+    >>> path = tgreedy_path(stats, 10)
+    >>> from tgreedy_lib.domain_adaptation.stopping import residual_path
+    >>> residuals = list(residual_path(stats, path, 4))
+    >>> len(residuals), residuals[0].shape
+    (4, (8, 30))
+    >>> float(np.abs(residuals[3][:, :3]).max().round(3))      # the three robust features are explained
+    0.101
     """
     _check_path(path, stats)
     n_steps = path.n_steps if n_steps is None else min(int(n_steps), path.n_steps)
@@ -204,7 +363,7 @@ def _sign_patterns(n: int, n_flips: int, rng: np.random.Generator) -> tuple[np.n
 
 
 def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, seed=0):
-    """Null draws of max_i |T_i| by sign flips of the per-domain vectors (Theorem 2's symmetry).
+    """Null draws of max_i |T_i| by sign flips of the per-domain vectors (Theorem 2's symmetry, [1]_).
 
     For each sign vector eps in {-1, +1}^n, the values ``eps_k r_k,i`` replace ``r_k,i`` and the
     largest |T_i| over the features not in ``exclude`` is recorded. Under the null hypothesis that
@@ -217,13 +376,32 @@ def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, 
     residual_covariances : array-like (n_domains, n_features)
     exclude : array of int or bool mask, optional
         Features left out of the maximum (e.g. those already chosen).
-    n_flips : int
-    seed : int or numpy.random.Generator
+    n_flips : int, default=1024
+    seed : int or numpy.random.Generator, default=0
 
     Returns
     -------
     ndarray of shape (n_patterns,)
         max |T| for each sign vector.
+
+    See Also
+    --------
+    gaussian_max_t : The same null simulated for independent Gaussian features.
+    stop_chance : Stops when the chosen |T| is inside this null law.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.stopping import sign_flip_max_t
+    >>> r = np.random.default_rng(0).standard_normal((8, 27))      # 8 domains, 27 null features
+    >>> draws = sign_flip_max_t(r, n_flips=1024)                    # all 2^7 sign vectors
+    >>> draws.shape
+    (128,)
     """
     r = np.asarray(residual_covariances, dtype=np.float64)
     if r.ndim != 2 or r.shape[0] < 2:
@@ -258,7 +436,41 @@ def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, 
 
 
 def gaussian_max_t(n_domains: int, n_features: int, *, n_draws: int = 2000, seed=0) -> np.ndarray:
-    """Simulated null draws of max |T| over ``n_features`` independent Gaussian null features."""
+    """Simulated null draws of max |T| over independent Gaussian null features (section 5 of [1]_).
+
+    Each draw is the largest of ``n_features`` independent |t_{n-1}| variables.
+
+    Parameters
+    ----------
+    n_domains : int
+        Number n of domains (at least 2).
+    n_features : int
+        Number of null features in the maximum.
+    n_draws : int, default=2000
+    seed : int or numpy.random.Generator, default=0
+
+    Returns
+    -------
+    ndarray of shape (n_draws,)
+
+    See Also
+    --------
+    sign_flip_max_t : The null law from the data's own sign flips.
+    bonferroni_threshold : A union-bound version of this quantile.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.stopping import gaussian_max_t
+    >>> draws = gaussian_max_t(8, 27, n_draws=2000, seed=0)
+    >>> draws.shape, round(float(np.quantile(draws, 0.95)), 3)
+    ((2000,), 4.792)
+    """
     if int(n_domains) != n_domains or n_domains < 2:
         raise ValueError(f"n_domains must be an integer of at least 2, got {n_domains!r}")
     rng = np.random.default_rng(seed)
@@ -269,13 +481,55 @@ def gaussian_max_t(n_domains: int, n_features: int, *, n_draws: int = 2000, seed
 
 def stop_chance(path: SelectionPath, stats: DomainStatistics, *, alpha: float = 0.05, null: str = "sign_flip",
                 n_flips: int = 1024, seed=0, full: bool = False) -> StoppingResult:
-    """Stop when the chosen |T| no longer stands out from chance (the paper's section 5).
+    """Stop when the chosen |T| behaves like chance (section 5 of [1]_; null law from Theorem 2).
 
     Step s is kept while the chosen feature's |T| exceeds the ``1 - alpha`` quantile of the null
     law of max |T| over the features still available (not chosen before step s); the null law is
     recomputed at each step from that step's residual covariances (``null="sign_flip"``) or
     simulated once (``null="gaussian"``). With ``full=True`` the quantiles of every step are
     computed (for plots); the chosen k is the same.
+
+    Parameters
+    ----------
+    path : SelectionPath
+    stats : DomainStatistics
+        The statistics the path was computed from.
+    alpha : float, default=0.05
+    null : {"sign_flip", "gaussian"}, default="sign_flip"
+    n_flips : int, default=1024
+        Passed to :func:`sign_flip_max_t`.
+    seed : int or numpy.random.Generator, default=0
+    full : bool, default=False
+
+    Returns
+    -------
+    StoppingResult
+        ``evidence`` holds ``null_quantile`` (one per step examined) and ``abs_t``.
+
+    See Also
+    --------
+    sign_flip_max_t, gaussian_max_t : The null laws.
+    stop_bonferroni : A fixed threshold instead.
+    stop_lodo : Leave one domain out instead.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
+    >>> rng = np.random.default_rng(0)
+    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
+    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
+    >>> path = tgreedy_path(stats, 10)
+    >>> from tgreedy_lib.domain_adaptation.stopping import stop_chance
+    >>> result = stop_chance(path, stats, n_flips=128)
+    >>> result.k, [round(q, 2) for q in result.evidence["null_quantile"]]
+    (3, [5.35, 5.35, 5.35, 5.21])
     """
     _check_path(path, stats)
     alpha = _check_alpha(alpha)
@@ -311,9 +565,41 @@ def stop_chance(path: SelectionPath, stats: DomainStatistics, *, alpha: float = 
 # --------------------------------------------------------------------------- leave one domain out
 
 def moment_squared_loss(stats: DomainStatistics, coef) -> np.ndarray:
-    """Per-domain squared loss ``E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w`` for each weight vector.
+    """Per-domain squared loss from the moments (section 2 of [1]_), ``E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w``.
 
-    ``coef`` of shape (p,) gives shape (n_domains,); (m, p) gives (m, n_domains).
+    Parameters
+    ----------
+    stats : DomainStatistics
+    coef : array-like of shape (p,) or (m, p)
+        One weight vector, or m of them.
+
+    Returns
+    -------
+    ndarray of shape (n_domains,) or (m, n_domains)
+
+    See Also
+    --------
+    stop_lodo : Scores held-out domains with this loss.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
+    >>> rng = np.random.default_rng(0)
+    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
+    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
+    >>> path = tgreedy_path(stats, 10)
+    >>> from tgreedy_lib.domain_adaptation.stopping import moment_squared_loss
+    >>> moment_squared_loss(stats, np.zeros(30))
+    array([4., 4., 4., 4., 4., 4., 4., 4.])
+    >>> moment_squared_loss(stats, path.coef[:3]).shape
+    (3, 8)
     """
     coef = np.asarray(coef, dtype=np.float64)
     single = coef.ndim == 1
@@ -352,7 +638,43 @@ def _refit_function(path: SelectionPath, path_function):
 
 
 def lodo_paths(stats: DomainStatistics, n_steps: int, path_function: Callable) -> list:
-    """For each domain k, ``(label_k, path fitted on the other domains)`` (needs n >= 3)."""
+    """Leave one domain out (section 5 of [1]_): for each domain k, ``(label_k, path fitted on the others)``.
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+        At least 3 domains (2 to fit a T-statistic).
+    n_steps : int
+    path_function : callable
+        ``path_function(stats, n_steps) -> SelectionPath``, e.g. ``tgreedy_path``.
+
+    Returns
+    -------
+    list of (label, SelectionPath)
+
+    See Also
+    --------
+    stop_lodo : Scores these paths on their held-out domains.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
+    >>> rng = np.random.default_rng(0)
+    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
+    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
+    >>> path = tgreedy_path(stats, 10)
+    >>> from tgreedy_lib.domain_adaptation.stopping import lodo_paths
+    >>> paths = lodo_paths(stats, 3, tgreedy_path)
+    >>> len(paths), paths[0][0], paths[0][1].features.tolist()
+    (8, 0, [0, 2, 1])
+    """
     if stats.n_domains < 3:
         raise ValueError(f"leave-one-domain-out needs at least 3 domains (2 to fit a T-statistic), got {stats.n_domains}")
     out = []
@@ -374,7 +696,7 @@ def _steps_curve(path: SelectionPath, n_steps: int) -> np.ndarray:
 
 def stop_lodo(path: SelectionPath, stats: DomainStatistics, *, score: str | Callable = "squared_loss",
               path_function: Callable | None = None, min_k: int = 1) -> StoppingResult:
-    """Leave one domain out and cycle (section 5): pick k by the mean held-out score.
+    """Leave one domain out and cycle (section 5 of [1]_): pick k by the mean held-out score.
 
     Parameters
     ----------
@@ -382,14 +704,45 @@ def stop_lodo(path: SelectionPath, stats: DomainStatistics, *, score: str | Call
         The path on all n domains; its length is the largest k considered.
     stats : DomainStatistics
         The statistics the path was fitted on.
-    score : "squared_loss" or callable
+    score : "squared_loss" or callable, default="squared_loss"
         ``"squared_loss"``: the held-out domain's squared loss from its moments (lower is better).
         A callable ``score(label, W) -> array (n_steps + 1,)`` scores weight vectors ``W`` (row s =
         weights after s steps) on the samples of domain ``label``, higher is better (e.g. AUROC).
     path_function : callable, optional
         ``path_function(stats, n_steps) -> SelectionPath``; by default the path's own selector and options.
-    min_k : int
-        Smallest k considered (default 1: at least one feature).
+    min_k : int, default=1
+        Smallest k considered (at least one feature).
+
+    Returns
+    -------
+    StoppingResult
+        ``evidence["mean_held_out"]`` is the mean held-out score after 0..K steps (higher is
+        better; the negative loss for ``"squared_loss"``).
+
+    See Also
+    --------
+    lodo_paths : The paths fitted without each domain.
+    moment_squared_loss : The held-out loss.
+    stop_chance, stop_bonferroni : Test-based rules.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
+    >>> rng = np.random.default_rng(0)
+    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
+    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
+    >>> path = tgreedy_path(stats, 10)
+    >>> from tgreedy_lib.domain_adaptation.stopping import stop_lodo
+    >>> result = stop_lodo(path, stats)
+    >>> result.k, np.round(result.evidence["mean_held_out"][:5], 2)
+    (5, array([-4.  , -3.01, -2.  , -0.98, -0.98]))
     """
     _check_path(path, stats)
     K = path.n_steps
@@ -434,14 +787,14 @@ def _domain_loss(stats: DomainStatistics, index: int, W: np.ndarray) -> np.ndarr
 # --------------------------------------------------------------------------- one entry point
 
 def choose_k(path: SelectionPath, stats: DomainStatistics, rule: str = "chance", **options) -> StoppingResult:
-    """How many steps of ``path`` to keep, by one of the :data:`RULES` (section 5 of the paper).
+    """How many steps of ``path`` to keep, by one of the :data:`RULES` (section 5 of [1]_).
 
     Parameters
     ----------
     path : SelectionPath
     stats : DomainStatistics
         The statistics the path was computed from.
-    rule : {"lodo", "bonferroni", "theorem1", "chance"}
+    rule : {"lodo", "bonferroni", "theorem1", "chance"}, default="chance"
     **options
         Passed to the rule: ``alpha`` (bonferroni, theorem1, chance), ``null``, ``n_flips``,
         ``seed`` (chance), ``score``, ``path_function``, ``min_k`` (lodo).
@@ -449,6 +802,28 @@ def choose_k(path: SelectionPath, stats: DomainStatistics, rule: str = "chance",
     Returns
     -------
     StoppingResult
+
+    See Also
+    --------
+    stop_bonferroni, stop_chance, stop_lodo : The rules themselves.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
+    >>> rng = np.random.default_rng(0)
+    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
+    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
+    >>> path = tgreedy_path(stats, 10)
+    >>> from tgreedy_lib.domain_adaptation.stopping import choose_k
+    >>> [choose_k(path, stats, rule=rule).k for rule in ("bonferroni", "theorem1", "chance")]
+    [3, 3, 3]
     """
     _check_path(path, stats)
     if rule == "bonferroni":
