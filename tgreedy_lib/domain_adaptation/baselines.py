@@ -45,9 +45,20 @@ Examples
 
 References
 ----------
-Krueger, D. et al. (2021). Out-of-distribution generalization via risk extrapolation (REx). ICML.
-Peters, J., Buehlmann, P. & Meinshausen, N. (2016). Causal inference by using invariant
-prediction: identification and confidence intervals. JRSS B 78(5).
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+       Approach", AISTATS 2012 (sections 2-5).
+.. [2] Y. C. Pati, R. Rezaiifar and P. S. Krishnaprasad, "Orthogonal matching pursuit: recursive
+       function approximation with applications to wavelet decomposition", Proc. 27th Asilomar
+       Conference on Signals, Systems and Computers, 1993.
+.. [3] R. Tibshirani, "Regression shrinkage and selection via the lasso", Journal of the Royal
+       Statistical Society B 58(1):267-288, 1996.
+.. [4] B. Efron, T. Hastie, I. Johnstone and R. Tibshirani, "Least angle regression", Annals of
+       Statistics 32(2):407-499, 2004.
+.. [5] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
+       A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
+.. [6] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
+       identification and confidence intervals", Journal of the Royal Statistical Society B
+       78(5):947-1012, 2016.
 """
 from __future__ import annotations
 
@@ -93,6 +104,9 @@ VREX_BETAS = (0.0, 10.0)
 class BaselinePath:
     """Weights along a baseline's path and the point leave-one-domain-out CV chose.
 
+    The baselines compare T-greedy (section 3 of [1]_) with what a researcher would try instead;
+    each returns one of these.
+
     Attributes
     ----------
     name : str
@@ -104,6 +118,34 @@ class BaselinePath:
     chosen : int
         Index of the point chosen by :func:`lodo_choice` (or -1 when not chosen).
     info : dict
+        ``lodo_loss`` (mean held-out loss of each point) and baseline-specific entries.
+
+    See Also
+    --------
+    omp_path, lasso_path, vrex_path, icp_path, t_filter_path : The baselines.
+    run_baseline : Any of them by name.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import omp_path
+    >>> path = omp_path(stats, 3)
+    >>> path.name, path.n_selected.tolist(), path.chosen
+    ('omp', [1, 2, 3], 0)
+    >>> path.chosen_coef.round(2)
+    array([0.99, 0.  , 0.  , 0.  , 0.  , 0.  ])
     """
 
     name: str
@@ -125,13 +167,89 @@ def _check_stats(stats) -> DomainStatistics:
 
 
 def pooled_moments(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, float]:
-    """``(mean_k E[XX'|d_k], mean_k E[XY|d_k], mean_k E[Y^2|d_k])``: every domain weighs the same (section 2)."""
+    """Pooled moments (section 2 of [1]_): ``(mean_k E[XX'|d_k], mean_k E[XY|d_k], mean_k E[Y^2|d_k])``.
+
+    Every domain weighs the same, as in the paper's pooled (greedy) objective.
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+
+    Returns
+    -------
+    gram : ndarray (p, p)
+    xy : ndarray (p,)
+    yy : float
+
+    See Also
+    --------
+    domain_losses : The per-domain losses instead of their mean.
+    omp_path, lasso_path : Run on these moments.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import pooled_moments
+    >>> gram, xy, yy = pooled_moments(stats)
+    >>> gram.shape, xy.round(2)[:2], round(yy, 2)
+    ((6, 6), array([ 0.94, -0.08]), 1.11)
+    """
     _check_stats(stats)
     return stats.xx.mean(axis=0), stats.xy.mean(axis=0), float(stats.yy.mean())
 
 
 def domain_losses(stats: DomainStatistics, coef) -> np.ndarray:
-    """Squared loss of each row of ``coef`` (m, p) on each domain, shape (m, n_domains), from the moments."""
+    """Squared loss of each weight vector on each domain (section 2 of [1]_), from the moments.
+
+    ``L_k(w) = E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w``.
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+    coef : array-like (m, p) or (p,)
+
+    Returns
+    -------
+    ndarray (m, n_domains)
+
+    See Also
+    --------
+    pooled_moments : The pooled moments.
+    vrex_objective : The mean and variance of these losses.
+    lodo_choice : The loss on held-out domains.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import domain_losses
+    >>> domain_losses(stats, np.eye(6)[:2]).round(2)      # w = e_0 fits every domain, w = e_1 none
+    array([[0.64, 0.03, 0.17, 0.07, 0.01],
+           [3.77, 2.47, 1.48, 1.36, 2.25]])
+    """
     W = np.atleast_2d(np.asarray(coef, dtype=np.float64))
     n, p = stats.xy.shape
     quad = np.einsum("kpm,mp->mk", (stats.xx.reshape(n * p, p) @ W.T).reshape(n, p, -1), W)  # w' E[XX'|d_k] w
@@ -139,10 +257,47 @@ def domain_losses(stats: DomainStatistics, coef) -> np.ndarray:
 
 
 def lodo_choice(stats: DomainStatistics, fit: Callable[[DomainStatistics], np.ndarray]) -> tuple[int, np.ndarray]:
-    """Leave one domain out: the point of ``fit``'s path with the least mean held-out squared loss.
+    """Leave one domain out (section 5 of [1]_): the point of ``fit``'s path with the least mean held-out loss.
 
-    ``fit(stats) -> W`` (n_points, p) must return the same number of points for every subset
-    (a fixed grid). Returns the chosen index and the mean held-out loss of every point.
+    Parameters
+    ----------
+    stats : DomainStatistics
+        At least 3 domains.
+    fit : callable
+        ``fit(stats) -> W`` (n_points, p); must return the same number of points for every
+        subset (a fixed grid).
+
+    Returns
+    -------
+    chosen : int
+        Index of the point with the least mean held-out squared loss.
+    mean_loss : ndarray (n_points,)
+        Mean held-out squared loss of every point.
+
+    See Also
+    --------
+    domain_losses : The squared loss on each domain.
+    tgreedy_lib.domain_adaptation.stopping.stop_lodo : The same for selection paths.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import lodo_choice
+    >>> chosen, mean_loss = lodo_choice(stats, lambda s: np.eye(6)[:2])   # a fixed two-point "path"
+    >>> chosen, mean_loss.round(2)
+    (0, array([0.18, 2.27]))
     """
     _check_stats(stats)
     if stats.n_domains < 3:
@@ -180,11 +335,52 @@ def _omp_coefs(stats: DomainStatistics, n_steps: int) -> np.ndarray:
 
 
 def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True) -> BaselinePath:
-    """Orthogonal matching pursuit on the pooled moments (scikit-learn's ``orthogonal_mp_gram``).
+    """Orthogonal matching pursuit [2]_ on the pooled moments (greedy's stepwise form, section 4 of [1]_).
 
-    Point k - 1 holds the least-squares weights on the first k features OMP picked: the stepwise
-    form of greedy (``greedy_path(refit="stepwise")`` picks by the same residual correlation,
-    scaled by E[X_i^2]). k is chosen by leave-one-domain-out CV when ``choose``.
+    Runs scikit-learn's ``orthogonal_mp_gram``. Point k - 1 holds the least-squares weights on
+    the first k features OMP picked: the stepwise form of greedy (``greedy_path(refit="stepwise")``
+    picks by the same residual correlation, scaled by E[X_i^2]). k is chosen by
+    leave-one-domain-out CV when ``choose``.
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+    n_steps : int, default=10
+    choose : bool, default=True
+        Choose k by :func:`lodo_choice` (else ``chosen = -1``).
+
+    Returns
+    -------
+    BaselinePath
+        ``parameter`` is k = 1..n_steps.
+
+    See Also
+    --------
+    omp_selection_path : The same as a selector (a SelectionPath).
+    lasso_path, vrex_path, icp_path, t_filter_path : The other baselines.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+    .. [2] Y. C. Pati, R. Rezaiifar and P. S. Krishnaprasad, "Orthogonal matching pursuit: recursive
+           function approximation with applications to wavelet decomposition", Proc. 27th Asilomar
+           Conference on Signals, Systems and Computers, 1993.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import omp_path
+    >>> path = omp_path(stats, 3)
+    >>> path.n_selected.tolist(), path.chosen, int(np.argmax(np.abs(path.chosen_coef)))
+    ([1, 2, 3], 0, 0)
     """
     _check_stats(stats)
     W = _omp_coefs(stats, n_steps)
@@ -214,11 +410,54 @@ def _lasso_at(alphas: np.ndarray, coefs: np.ndarray, grid: np.ndarray) -> np.nda
 
 
 def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30, choose: bool = True) -> BaselinePath:
-    """The lasso on the pooled moments, ``(1/2) w'Gw - q.w + alpha ||w||_1`` (LARS, scikit-learn).
+    """The lasso [2]_ on the pooled moments, ``(1/2) w'Gw - q.w + alpha ||w||_1``, by LARS [3]_.
 
-    The path's points are the penalties of a geometric grid from the smallest penalty with no
-    feature down to the penalty where LARS has taken ``n_steps`` steps; the penalty is chosen by
-    leave-one-domain-out CV on the held-out domains' squared loss (``choose``).
+    Runs scikit-learn's ``lars_path_gram``. The path's points are the penalties of a geometric
+    grid from the smallest penalty with no feature down to the penalty where LARS has taken
+    ``n_steps`` steps; the penalty is chosen by leave-one-domain-out CV (section 5 of [1]_) on
+    the held-out domains' squared loss (``choose``).
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+    n_steps : int, default=10
+        LARS steps that set the smallest penalty of the grid.
+    n_alphas : int, default=30
+        Points of the penalty grid.
+    choose : bool, default=True
+
+    Returns
+    -------
+    BaselinePath
+        ``parameter`` is the penalty grid (decreasing).
+
+    See Also
+    --------
+    omp_path, vrex_path, icp_path, t_filter_path : The other baselines.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+    .. [2] R. Tibshirani, "Regression shrinkage and selection via the lasso", Journal of the Royal
+           Statistical Society B 58(1):267-288, 1996.
+    .. [3] B. Efron, T. Hastie, I. Johnstone and R. Tibshirani, "Least angle regression", Annals of
+           Statistics 32(2):407-499, 2004.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import lasso_path
+    >>> path = lasso_path(stats, 3, n_alphas=5)
+    >>> path.n_selected.tolist(), path.chosen, path.parameter.round(3)
+    ([0, 1, 1, 3, 3], 2, array([0.936, 0.258, 0.071, 0.02 , 0.005]))
     """
     _check_stats(stats)
     alphas, coefs = _lars_lasso(stats, n_steps)
@@ -238,10 +477,52 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
 # --------------------------------------------------------------------------- V-REx
 
 def vrex_objective(coef, stats: DomainStatistics, beta: float, ridge: float = 0.0) -> tuple[float, np.ndarray]:
-    """``mean_k L_k(w) + beta Var_k L_k(w) + ridge ||w||^2`` and its gradient.
+    """V-REx's objective [2]_ (eq. 4) on the per-domain moments of [1]_, and its gradient.
 
+    ``mean_k L_k(w) + beta Var_k L_k(w) + ridge ||w||^2`` with
     ``L_k(w) = E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w``; Var is the population variance
-    over the n domains (V-REx's penalty, Krueger et al. 2021, eq. 4).
+    over the n domains.
+
+    Parameters
+    ----------
+    coef : array-like (p,)
+    stats : DomainStatistics
+    beta : float
+        Weight of the variance of the domain losses.
+    ridge : float, default=0.0
+
+    Returns
+    -------
+    value : float
+    gradient : ndarray (p,)
+
+    See Also
+    --------
+    vrex_fit : Minimizes it.
+    vrex_path : One minimizer per beta, beta chosen by CV.
+    domain_losses : The losses L_k.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+    .. [2] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
+           A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import vrex_objective
+    >>> value, gradient = vrex_objective(np.eye(6)[0], stats, beta=1.0)
+    >>> round(value, 3), gradient.shape
+    (0.24, (6,))
     """
     w = np.asarray(coef, dtype=np.float64)
     n, p = stats.xy.shape
@@ -261,7 +542,49 @@ def _ridge(stats: DomainStatistics) -> float:
 
 def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None, start=None,
              max_iter: int = 500) -> np.ndarray:
-    """Minimize :func:`vrex_objective` (L-BFGS from the ridge solution, analytic gradient)."""
+    """Minimize V-REx's objective [2]_ on the moments of [1]_ (L-BFGS from the ridge solution).
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+    beta : float
+        Finite and non-negative; 0 returns the ridge solution on the pooled moments.
+    ridge : float, optional
+        Default: ``RIDGE`` times the mean diagonal of the pooled E[XX'].
+    start : array-like (p,), optional
+        Starting point (default: the ridge solution).
+    max_iter : int, default=500
+
+    Returns
+    -------
+    ndarray (p,)
+
+    See Also
+    --------
+    vrex_objective : The objective and its analytic gradient.
+    vrex_path : A grid of beta chosen by leave-one-domain-out CV.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+    .. [2] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
+           A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import vrex_fit
+    >>> round(float(vrex_fit(stats, 0.0)[1]), 2), round(float(vrex_fit(stats, 10.0 / stats.yy.mean())[1]), 2)
+    (-0.06, -0.2)
+    """
     _check_stats(stats)
     if not (np.isfinite(beta) and beta >= 0):
         raise ValueError(f"beta must be a finite non-negative number, got {beta!r}")
@@ -277,7 +600,48 @@ def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None
 
 
 def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True, max_iter: int = 30) -> BaselinePath:
-    """V-REx weights for each beta (in units of 1 / mean E[Y^2]), beta chosen by leave-one-domain-out CV."""
+    """V-REx [2]_ weights for each beta (in units of 1 / mean E[Y^2]), beta chosen by leave-one-domain-out CV ([1]_, section 5).
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+    betas : sequence of float, default=VREX_BETAS
+    choose : bool, default=True
+    max_iter : int, default=30
+        L-BFGS iterations per beta (each starts from the previous beta's weights).
+
+    Returns
+    -------
+    BaselinePath
+        One point per beta (all features); ``info["ridge"]`` is the ridge used.
+
+    See Also
+    --------
+    vrex_fit : One beta.
+    omp_path, lasso_path, icp_path, t_filter_path : The other baselines.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+    .. [2] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
+           A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import vrex_path
+    >>> path = vrex_path(stats, betas=(0.0, 10.0))
+    >>> path.parameter.tolist(), path.chosen, path.coef[:, 0].round(2)
+    ([0.0, 10.0], 0, array([0.99, 0.96]))
+    """
     _check_stats(stats)
     betas = np.asarray(betas, dtype=np.float64)
 
@@ -298,12 +662,17 @@ def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True,
 # --------------------------------------------------------------------------- ICP-style filter
 
 def icp_pvalues(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Homogeneity of each feature's per-domain univariate slope, and the pooled slope's z.
+    """Invariance test in the spirit of ICP [2]_: homogeneity of each feature's per-domain slope, on the moments of [1]_.
 
     Per domain k and feature i: slope ``b_ki = E[X_i Y|d_k] / E[X_i^2|d_k]`` (no intercept) with
     variance ``v_ki = (E[Y^2|d_k] - b_ki^2 E[X_i^2|d_k]) / (m_k E[X_i^2|d_k])`` from the domain's
     ``m_k`` samples. Cochran's Q ``sum_k (b_ki - b_i)^2 / v_ki`` around the inverse-variance mean
     ``b_i`` is chi-square with n - 1 df when the slopes are equal.
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+        With ``counts`` (samples per domain).
 
     Returns
     -------
@@ -312,6 +681,36 @@ def icp_pvalues(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, np.nda
     pooled_slope : ndarray (p,)
     pooled_z : ndarray (p,)
         ``b_i / sqrt(1 / sum_k 1/v_ki)``.
+
+    See Also
+    --------
+    icp_path : Keeps the features this test cannot reject.
+    icp_selection_path : The same as a selector.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+    .. [2] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
+           identification and confidence intervals", Journal of the Royal Statistical Society B
+           78(5):947-1012, 2016.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import icp_pvalues
+    >>> pvalue, slope, z = icp_pvalues(stats)
+    >>> pvalue.round(3)                  # feature 1's slope differs across domains
+    array([0.639, 0.   , 0.444, 0.647, 0.441, 0.095])
+    >>> slope.round(2)[:2]
+    array([ 1.01, -0.09])
     """
     _check_stats(stats)
     if stats.counts is None:
@@ -345,7 +744,53 @@ def _marginal_path(stats: DomainStatistics, order: np.ndarray, n_steps: int) -> 
 
 
 def icp_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05, choose: bool = True) -> BaselinePath:
-    """Invariant features (slopes not distinguishable across domains at level ``alpha``), by pooled |z|."""
+    """ICP-style invariance filter [2]_ on the moments of [1]_: invariant features by pooled |z|, marginal weights.
+
+    Keeps the features whose slopes :func:`icp_pvalues` cannot tell apart at level ``alpha``,
+    adds them in order of pooled |z|, each with its marginal weight ``mu_i / E[X_i^2]``; the
+    number kept is chosen by leave-one-domain-out CV (``choose``).
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+        With ``counts``.
+    n_steps : int, default=10
+    alpha : float, default=0.05
+    choose : bool, default=True
+
+    Returns
+    -------
+    BaselinePath
+        ``info["n_invariant"]`` counts the features kept.
+
+    See Also
+    --------
+    icp_pvalues : The test.
+    omp_path, lasso_path, vrex_path, t_filter_path : The other baselines.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+    .. [2] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
+           identification and confidence intervals", Journal of the Royal Statistical Society B
+           78(5):947-1012, 2016.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import icp_path
+    >>> path = icp_path(stats, 2)
+    >>> path.info["n_invariant"], np.flatnonzero(path.coef[0]).tolist(), path.chosen
+    (5, [0], 0)
+    """
     def order_of(s):
         pvalue, _, z = icp_pvalues(s)
         keep = np.flatnonzero(pvalue >= alpha)
@@ -362,7 +807,47 @@ def icp_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05,
 # --------------------------------------------------------------------------- univariate T filter
 
 def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True) -> BaselinePath:
-    """Rank once by |T| of ``E[X_i Y|d_k]`` (section 3.1's T with w = 0); add with marginal weights."""
+    """The univariate T filter: rank once by |T| of ``E[X_i Y|d_k]`` (section 3.1 of [1]_ with w = 0).
+
+    Features are added in that order with their marginal weights ``mu_i / E[X_i^2]``
+    (T-greedy's first-step weight), without residuals; the number kept is chosen by
+    leave-one-domain-out CV (``choose``).
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+    n_steps : int, default=10
+    choose : bool, default=True
+
+    Returns
+    -------
+    BaselinePath
+
+    See Also
+    --------
+    t_filter_selection_path : The same as a selector.
+    omp_path, lasso_path, vrex_path, icp_path : The other baselines.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import t_filter_path
+    >>> path = t_filter_path(stats, 2)
+    >>> path.n_selected.tolist(), int(np.flatnonzero(path.coef[0])[0]), path.chosen
+    ([1, 2], 0, 0)
+    """
     def order_of(s):
         t, _, _ = t_statistics(s.xy)
         return np.argsort(-np.abs(t), kind="stable")[:n_steps]
@@ -373,12 +858,52 @@ def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = 
                         {"lodo_loss": None if cv is None else cv.tolist()})
 
 
-#: The baselines by name.
+#: The baselines by name: ``{name: function(stats, n_steps, **options) -> BaselinePath}`` (``vrex`` takes no
+#: ``n_steps``); OMP [2]_, the lasso by LARS [3]_ [4]_, V-REx [5]_, the ICP-style filter [6]_, the T filter ([1]_, 3.1).
 BASELINES = {"omp": omp_path, "lasso": lasso_path, "vrex": vrex_path, "icp": icp_path, "t_filter": t_filter_path}
 
 
 def run_baseline(name: str, stats: DomainStatistics, n_steps: int = 10, **options) -> BaselinePath:
-    """Run one of :data:`BASELINES` by name (``vrex`` ignores ``n_steps``)."""
+    """Run one of :data:`BASELINES` by name (the comparisons beyond section 4 of [1]_).
+
+    Parameters
+    ----------
+    name : {"omp", "lasso", "vrex", "icp", "t_filter"}
+    stats : DomainStatistics
+    n_steps : int, default=10
+        Ignored by ``vrex`` (one point per beta).
+    **options
+        Passed to the baseline's function.
+
+    Returns
+    -------
+    BaselinePath
+
+    See Also
+    --------
+    omp_path, lasso_path, vrex_path, icp_path, t_filter_path : The baselines.
+    run_baseline : Any of them by name.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import run_baseline
+    >>> path = run_baseline("omp", stats, 3, choose=False)
+    >>> path.name, path.chosen
+    ('omp', -1)
+    """
     if name not in BASELINES:
         raise ValueError(f"unknown baseline {name!r}; choose from {sorted(BASELINES)}")
     if name == "vrex":
@@ -389,11 +914,48 @@ def run_baseline(name: str, stats: DomainStatistics, n_steps: int = 10, **option
 # --------------------------------------------------------------------------- as selectors
 
 def as_selection_path(stats: DomainStatistics, method: str, coef: np.ndarray, features, options=None) -> SelectionPath:
-    """Wrap weights that add one feature a step as a :class:`~.selection.SelectionPath`.
+    """Wrap weights that add one feature a step as a :class:`~.selection.SelectionPath` (T as in section 3.1 of [1]_).
 
     ``features[s]`` is the feature added at step s and ``coef[s]`` the weights after it. The
     recorded T-statistic, mu and sigma are those of the added feature on the residual covariances
     before the step (as T-greedy records them), so the stopping rules of :mod:`.stopping` apply.
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+    method : str
+        Name recorded in the path.
+    coef : array-like (n_steps, p)
+    features : sequence of int (n_steps,)
+    options : dict, optional
+
+    Returns
+    -------
+    SelectionPath
+
+    See Also
+    --------
+    omp_selection_path, icp_selection_path, t_filter_selection_path : Use it.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import as_selection_path
+    >>> path = as_selection_path(stats, "first_feature", np.eye(6)[:1], [0])
+    >>> path.features.tolist(), path.t_statistic.round(2)
+    ([0], array([27.91]))
     """
     coef = np.atleast_2d(np.asarray(coef, dtype=np.float64))
     features = np.asarray(features, dtype=np.intp)
@@ -428,21 +990,135 @@ def _entering(coef: np.ndarray) -> np.ndarray:
 
 
 def omp_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionPath:
-    """OMP on the pooled moments as a selector (``get_selector("omp")``)."""
+    """OMP [2]_ on the pooled moments as a selector (``get_selector("omp")``), T recorded as in [1]_.
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+    n_steps : int, default=10
+
+    Returns
+    -------
+    SelectionPath
+
+    See Also
+    --------
+    omp_path : The baseline with its CV choice.
+    icp_selection_path, t_filter_selection_path : The other selectors here.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+    .. [2] Y. C. Pati, R. Rezaiifar and P. S. Krishnaprasad, "Orthogonal matching pursuit: recursive
+           function approximation with applications to wavelet decomposition", Proc. 27th Asilomar
+           Conference on Signals, Systems and Computers, 1993.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import omp_selection_path
+    >>> path = omp_selection_path(stats, 3)
+    >>> path.features.tolist(), path.t_statistic.round(2)
+    ([0, 1, 3], array([27.91, -0.3 ,  1.36]))
+    """
     W = _omp_coefs(stats, n_steps)
     order = _entering(W)
     return as_selection_path(stats, "omp", W[:len(order)], order)
 
 
 def t_filter_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionPath:
-    """The univariate T filter as a selector (``get_selector("t_filter")``)."""
+    """The univariate T filter (section 3.1 of [1]_, w = 0) as a selector (``get_selector("t_filter")``).
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+    n_steps : int, default=10
+
+    Returns
+    -------
+    SelectionPath
+
+    See Also
+    --------
+    t_filter_path : The baseline with its CV choice.
+    omp_selection_path, icp_selection_path : The other selectors here.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import t_filter_selection_path
+    >>> t_filter_selection_path(stats, 2).features.tolist()
+    [0, 2]
+    """
     t, _, _ = t_statistics(stats.xy)
     order = np.argsort(-np.abs(t), kind="stable")[:n_steps]
     return as_selection_path(stats, "t_filter", _marginal_path(stats, order, n_steps), order)
 
 
 def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05) -> SelectionPath:
-    """The ICP-style invariance filter as a selector (``get_selector("icp")``); fewer steps if fewer pass."""
+    """The ICP-style invariance filter [2]_ as a selector (``get_selector("icp")``), T recorded as in [1]_.
+
+    Fewer than ``n_steps`` steps when fewer features pass the invariance test.
+
+    Parameters
+    ----------
+    stats : DomainStatistics
+        With ``counts``.
+    n_steps : int, default=10
+    alpha : float, default=0.05
+
+    Returns
+    -------
+    SelectionPath
+
+    See Also
+    --------
+    icp_path : The baseline with its CV choice.
+    icp_pvalues : The invariance test.
+    omp_selection_path, t_filter_selection_path : The other selectors here.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+           Approach", AISTATS 2012.
+    .. [2] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
+           identification and confidence intervals", Journal of the Royal Statistical Society B
+           78(5):947-1012, 2016.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+    >>> rng = np.random.default_rng(0)
+    >>> data = []
+    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
+    ...     X = rng.standard_normal((200, 6))
+    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
+    >>> stats = DomainStatistics.from_domains(data, lazy=False)
+    >>> from tgreedy_lib.domain_adaptation.baselines import icp_selection_path
+    >>> icp_selection_path(stats, 2).features.tolist()
+    [0, 2]
+    """
     pvalue, _, z = icp_pvalues(stats)
     keep = np.flatnonzero(pvalue >= alpha)
     order = keep[np.argsort(-np.abs(z[keep]), kind="stable")][:n_steps]
