@@ -31,12 +31,51 @@ __all__ = ["fmt", "say", "markdown_table", "show_table", "show_markdown", "numbe
 
 
 def fmt(value, digits: int | None = None, percent: bool = False, sig: int = 3) -> str:
-    """Format one number the same way everywhere in the course.
+    """Format one number the same way everywhere in the course (the text of every notebook).
 
     Whole numbers get thousands separators; other floats ``digits`` decimals, or ``sig``
     significant digits (at least 3 decimals for values below 1); ``percent`` multiplies by 100
     and appends ``%``. A value that rounds to zero never shows a minus sign. Strings and
-    booleans pass through unchanged.
+    booleans pass through unchanged (None gives ``""``); infinities and NaN give ``inf``,
+    ``-inf``, ``nan``.
+
+    This module reads neither paper: it renders the numbers the notebooks compute from them
+    (Foster, Kakade & Salakhutdinov, AISTATS 2012; Sabato & Shalev-Shwartz, JMLR 2008), so
+    that no number in a notebook's text is typed in.
+
+    Parameters
+    ----------
+    value : number, str, bool or None
+    digits : int, optional
+        Decimals (default: ``sig`` significant digits).
+    percent : bool, default=False
+    sig : int, default=3
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        When ``value`` is neither a number nor a string.
+
+    See Also
+    --------
+    say : Puts formatted values into a sentence.
+    markdown_table : Formats a table's numbers with it.
+
+    References
+    ----------
+    .. [1] E. Smith, "PEP 378 -- Format Specifier for Thousands Separator", Python, 2009.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.prose import fmt
+    >>> fmt(3.14159, digits=2), fmt(12345.678), fmt(0.000012345)
+    ('3.14', '12,346', '1.23e-05')
+    >>> fmt(0.25, percent=True), fmt(-0.0001, digits=2), fmt(True)
+    ('25%', '0.00', 'True')
     """
     if isinstance(value, str) or value is None:
         return "" if value is None else value
@@ -72,7 +111,47 @@ def _escape(text: str) -> str:
 
 
 def markdown_table(header, rows, digits: int | None = None) -> str:
-    """A Markdown table from a header and rows of cells; numbers through :func:`fmt`, pipes escaped."""
+    """A Markdown table from a header and rows of cells; numbers through :func:`fmt`, pipes escaped.
+
+    This module reads neither paper: it renders the numbers the notebooks compute from them
+    (Foster, Kakade & Salakhutdinov, AISTATS 2012; Sabato & Shalev-Shwartz, JMLR 2008), so
+    that no number in a notebook's text is typed in.
+
+    Parameters
+    ----------
+    header : sequence of str
+    rows : sequence of sequences
+        One cell per column; strings stay as they are, numbers go through ``fmt(cell, digits)``.
+    digits : int, optional
+
+    Returns
+    -------
+    str
+        A GitHub-flavoured Markdown pipe table [1]_.
+
+    Raises
+    ------
+    ValueError
+        When a row has a different number of cells than the header.
+
+    See Also
+    --------
+    show_table : Displays it in a notebook.
+    fmt : Formats each number.
+
+    References
+    ----------
+    .. [1] GitHub Flavored Markdown Spec, version 0.29-gfm, section 4.10 "Tables (extension)", 2019.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.prose import markdown_table
+    >>> print(markdown_table(["method", "AUROC"], [["T-greedy", 0.91234], ["greedy", 0.8]]))
+    | method | AUROC |
+    |---|---|
+    | T-greedy | 0.912 |
+    | greedy | 0.800 |
+    """
     header = [_escape(h) for h in header]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in rows:
@@ -84,7 +163,37 @@ def markdown_table(header, rows, digits: int | None = None) -> str:
 
 
 def show_markdown(text: str) -> None:
-    """Display ``text`` as Markdown (an executed notebook keeps it as a text/markdown output)."""
+    """Display ``text`` as Markdown (an executed notebook keeps it as a text/markdown output).
+
+    This module reads neither paper: it renders the numbers the notebooks compute from them
+    (Foster, Kakade & Salakhutdinov, AISTATS 2012; Sabato & Shalev-Shwartz, JMLR 2008), so
+    that no number in a notebook's text is typed in.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    say : A sentence with computed values.
+    show_table : A table.
+
+    References
+    ----------
+    .. [1] IPython documentation, ``IPython.display.Markdown`` and ``IPython.display.display``.
+
+    Examples
+    --------
+    Outside a notebook, ``display`` prints the object's representation:
+
+    >>> from tgreedy_lib.course.prose import show_markdown
+    >>> show_markdown("**T-greedy** keeps 3 features.")
+    <IPython.core.display.Markdown object>
+    """
     from IPython.display import Markdown, display
     display(Markdown(text))
     return None
@@ -98,6 +207,46 @@ def say(template: str, digits: int | None = None, **values) -> None:
 
     ``{name:%}`` formats as a percentage, ``{name:.2f}``-style specs give the decimals (``.2e``, ``.2g`` too); ``{{`` and
     ``}}`` are literal braces (for LaTeX such as ``$m^{{-1/6}}$``).
+
+    This module reads neither paper: it renders the numbers the notebooks compute from them
+    (Foster, Kakade & Salakhutdinov, AISTATS 2012; Sabato & Shalev-Shwartz, JMLR 2008), so
+    that no number in a notebook's text is typed in.
+
+    Parameters
+    ----------
+    template : str
+    digits : int, optional
+        Decimals for values without a format spec.
+    **values
+        The numbers the template names.
+
+    Returns
+    -------
+    None
+        The sentence is displayed (see :func:`show_markdown`).
+
+    Raises
+    ------
+    ValueError
+        When the template names a value not given, or a format spec it does not understand.
+
+    See Also
+    --------
+    fmt : Formats each value.
+    show_table : The same for a table.
+    show_markdown : Displays the text.
+
+    References
+    ----------
+    .. [1] Python documentation, "Format Specification Mini-Language" (``string`` module).
+
+    Examples
+    --------
+    Outside a notebook, ``display`` prints the object's representation:
+
+    >>> from tgreedy_lib.course.prose import say
+    >>> say("Coverage falls below {target:%} from {first} features on.", target=0.95, first=61)
+    <IPython.core.display.Markdown object>
     """
     def replace(match):
         if match.group(0) in ("{{", "}}"):
@@ -120,7 +269,41 @@ def say(template: str, digits: int | None = None, **values) -> None:
 
 
 def show_table(header, rows, digits: int | None = None, note: str | None = None) -> None:
-    """Show :func:`markdown_table` as Markdown, with an optional footnote below it."""
+    """Show :func:`markdown_table` as Markdown, with an optional footnote below it.
+
+    This module reads neither paper: it renders the numbers the notebooks compute from them
+    (Foster, Kakade & Salakhutdinov, AISTATS 2012; Sabato & Shalev-Shwartz, JMLR 2008), so
+    that no number in a notebook's text is typed in.
+
+    Parameters
+    ----------
+    header : sequence of str
+    rows : sequence of sequences
+    digits : int, optional
+    note : str, optional
+        Shown in small print below the table.
+
+    Returns
+    -------
+    None
+
+    See Also
+    --------
+    markdown_table : The table as a string.
+    say : A sentence instead.
+
+    References
+    ----------
+    .. [1] GitHub Flavored Markdown Spec, version 0.29-gfm, section 4.10 "Tables (extension)", 2019.
+
+    Examples
+    --------
+    Outside a notebook, ``display`` prints the object's representation:
+
+    >>> from tgreedy_lib.course.prose import show_table
+    >>> show_table(["n", "width"], [[8, 5.3249], [9, 5.1]], digits=2, note="computed")
+    <IPython.core.display.Markdown object>
+    """
     return _markdown(markdown_table(header, rows, digits) + (f"\n\n<sub>{note}</sub>" if note else ""))
 
 
@@ -128,8 +311,37 @@ _NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<
 
 
 def numbers_in(text: str) -> list[tuple[str, float]]:
-    """Every number written in ``text`` as ``(as written, value)``: thousands separators and
-    scientific notation understood, ``1e-12`` and ``10^{-12}`` read as numbers."""
+    """Every number written in ``text`` as ``(as written, value)`` (what ``tests/test_notebook_prose.py`` checks).
+
+    Thousands separators and scientific notation are understood, ``1e-12`` and ``10^{-12}``
+    read as numbers, a Unicode minus as a minus.
+
+    This module reads neither paper: it renders the numbers the notebooks compute from them
+    (Foster, Kakade & Salakhutdinov, AISTATS 2012; Sabato & Shalev-Shwartz, JMLR 2008), so
+    that no number in a notebook's text is typed in.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of (str, float)
+
+    See Also
+    --------
+    fmt : Writes numbers in the forms this reads.
+
+    References
+    ----------
+    .. [1] Python documentation, ``re`` -- Regular expression operations.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.prose import numbers_in
+    >>> numbers_in("n = 8 domains, 1,000 samples, delta 1e-12 and -0.5")
+    [('8', 8.0), ('1,000', 1000.0), ('1e-12', 1e-12), ('-0.5', -0.5)]
+    """
     out = []
     for match in _NUMBER.finditer(text):
         raw = match.group(0)
