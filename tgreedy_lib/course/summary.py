@@ -44,7 +44,51 @@ CLAIMS_CANDIDATES = ("tgreedy_lib/experiments/reference_results/dbn-paper/claims
 
 
 def load_verify_records(path=None) -> dict[str, dict]:
-    """The ``verify`` record as ``{check id: record}`` (default: the committed ``results/verify.json``)."""
+    """The ``verify`` record of the theorems of both papers ([1]_, section 3; [2]_, sections 3-4) as ``{check id: record}``.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        A JSON file with a ``"checks"`` list, as written by
+        ``python -m tgreedy_lib verify --json``; default: the committed ``results/verify.json``.
+
+    Returns
+    -------
+    dict
+        ``{check id: record}``; each record has ``id``, ``holds_as_printed`` and ``worst_case``.
+
+    Raises
+    ------
+    ValueError
+        When the file does not exist (the message says how to write it).
+
+    See Also
+    --------
+    theorem_rows : One table row per theorem from these records.
+    verify_table : A compact table of the records.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
+    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    A small record written to a temporary file:
+
+    >>> import json, pathlib, tempfile
+    >>> from tgreedy_lib.course.summary import load_verify_records
+    >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
+    ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "verify.json"
+    ...     _ = path.write_text(json.dumps({"checks": [record]}))
+    ...     records = load_verify_records(path)
+    >>> list(records), records["domains.theorem1"]["holds_as_printed"]
+    (['domains.theorem1'], True)
+    """
     path = Path(path) if path is not None else REPOSITORY / "results" / "verify.json"
     if not path.is_file():
         raise ValueError(f"no verify record at {path.name}; write it with "
@@ -53,11 +97,48 @@ def load_verify_records(path=None) -> dict[str, dict]:
 
 
 def find_claims(quick_dir=None) -> tuple[list[dict], str]:
-    """The experimental claims with their verdicts, and a sentence saying where they come from.
+    """The experimental claims of [1]_ (section 4, Figures 1-2; section 5) with their computed verdicts.
 
     Committed reference results (:data:`CLAIMS_CANDIDATES`) are used when present; otherwise the
     experiments run at the bundled ``--quick`` scale with random stand-in features into ``quick_dir``
     (a temporary folder if None), and the sentence says so.
+
+    Parameters
+    ----------
+    quick_dir : str or Path, optional
+        Where a ``--quick`` run writes its results when nothing is committed.
+
+    Returns
+    -------
+    claims : list of dict
+        Each with ``id``, ``section``, ``figure``, ``claim`` and ``verdict``.
+    source : str
+        A sentence saying where the verdicts come from.
+
+    Raises
+    ------
+    ValueError
+        When the ``--quick`` run fails.
+
+    See Also
+    --------
+    claim_rows : One table row per claim.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
+
+    Examples
+    --------
+    The repository commits paper-scale reference results, so nothing is run:
+
+    >>> from tgreedy_lib.course.summary import find_claims
+    >>> claims, source = find_claims()
+    >>> source
+    'the committed reference results (...claims.json)'
+    >>> {"id", "section", "claim", "verdict"} <= set(claims[0])
+    True
     """
     for candidate in CLAIMS_CANDIDATES:
         path = REPOSITORY / candidate
@@ -98,7 +179,48 @@ def _vacuous_note(check_id: str) -> str:
 
 
 def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
-    """One row per theorem: paper, location, verdict, worst case found, notebook."""
+    """One row per theorem of both papers ([1]_, section 3.1; [2]_, sections 3-4): paper, location, verdict, worst case, notebook.
+
+    The verdict is read from the record (``holds`` or ``false as printed``), with a note where
+    the bound is vacuous at the paper's sizes (computed, not typed); a theorem without a record
+    is ``not checked``.
+
+    Parameters
+    ----------
+    records : dict
+        ``{check id: record}`` as returned by :func:`load_verify_records`.
+
+    Returns
+    -------
+    list of list of str
+        One row per entry of :data:`THEOREMS`.
+
+    See Also
+    --------
+    load_verify_records : Reads the records.
+    claim_rows : The rows of the experimental claims.
+    verify_table : A compact table of any verify records.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
+    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    A small in-memory record:
+
+    >>> from tgreedy_lib.course.summary import theorem_rows
+    >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
+    ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
+    >>> rows = theorem_rows({"domains.theorem1": record})
+    >>> rows[0][1:3]                                          # no record for Theorem 2
+    ['Theorem 2, section 3.1; appendix', 'not checked']
+    >>> rows[1][1:]
+    ['Theorem 1, section 3.1; appendix', "holds, but vacuous at the paper's n = 8, 9 (admits |F| <= 0.077 at delta = 0.05)", 'largest observed / bound = 0.62', '04_t_statistic_bounds']
+    """
     rows = []
     for check_id, (paper, location, notebook) in THEOREMS.items():
         record = records.get(check_id)
@@ -119,7 +241,37 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
 
 
 def claim_rows(claims: list[dict]) -> list[list[str]]:
-    """One row per experimental claim of the domain-adaptation paper: location, claim, verdict, notebook."""
+    """One row per experimental claim of [1]_ (sections 4-5): location, claim, verdict, notebook.
+
+    Parameters
+    ----------
+    claims : list of dict
+        As returned by :func:`find_claims`: ``id``, ``section``, ``figure``, ``claim``, ``verdict``.
+
+    Returns
+    -------
+    list of list of str
+
+    See Also
+    --------
+    find_claims : Reads the claims.
+    theorem_rows : The rows of the theorems.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
+
+    Examples
+    --------
+    A small in-memory record:
+
+    >>> from tgreedy_lib.course.summary import claim_rows
+    >>> claims = [{"id": "fig1.auroc", "section": "4.1", "figure": 1, "claim": "T-greedy beats greedy",
+    ...            "verdict": "holds"}]
+    >>> claim_rows(claims)
+    [['section 4.1, Figure 1', '"T-greedy beats greedy"', 'holds', '07_mnist_2_vs_other']]
+    """
     rows = []
     for claim in claims:
         prefix = claim["id"].split(".")[0]
@@ -130,9 +282,44 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
 
 
 def verify_table(results) -> str:
-    """A compact Markdown table of ``verify`` results (CheckResult objects or their JSON records):
-    check, holds as printed, worst case (parameters; observed against bound); the corrected claims
-    follow in a collapsible block."""
+    """A compact Markdown table of ``verify`` results for the theorems of [1]_ and [2]_.
+
+    Columns: check, holds as printed, worst case (parameters; observed against bound); the
+    corrected claims follow in a collapsible block.
+
+    Parameters
+    ----------
+    results : iterable of CheckResult or dict
+        ``CheckResult`` objects or their JSON records.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    theorem_rows : The summary's rows, with paper locations and notebooks.
+    tgreedy_lib.course.prose.markdown_table : Builds the table.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
+    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+
+    Examples
+    --------
+    A small in-memory record:
+
+    >>> from tgreedy_lib.course.summary import verify_table
+    >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
+    ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
+    >>> print(verify_table([record]))
+    | check | holds as printed | worst case found | observed against bound |
+    |---|---|---|---|
+    | domains.theorem1 | yes | n = 8, p = 30 | 0.031 against 0.05 |
+    """
     from .prose import markdown_table
     records = [r.to_json() if hasattr(r, "to_json") else r for r in results]
     rows, notes = [], []
