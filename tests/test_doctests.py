@@ -73,6 +73,17 @@ ENTRY_POINTS = {
     "tgreedy_lib.experiments": ["run_experiment", "run_two_vs_other", "run_similarity", "run_intro_logistic"],
     "tgreedy_lib.features": ["load_features"],
     "tgreedy_lib.verify": ["run_checks", "available_checks", "register_check", "CheckResult"],
+    "tgreedy_lib.domain_adaptation.stopping": [
+        "StoppingResult", "choose_k", "bonferroni_threshold", "theorem1_threshold", "sign_flip_max_t",
+        "gaussian_max_t", "stop_bonferroni", "stop_chance", "stop_lodo", "moment_squared_loss", "residual_path",
+        "lodo_paths"],
+    "tgreedy_lib.domain_adaptation.baselines": [
+        "BaselinePath", "pooled_moments", "domain_losses", "lodo_choice", "omp_path", "lasso_path",
+        "vrex_objective", "vrex_fit", "vrex_path", "icp_pvalues", "icp_path", "t_filter_path", "run_baseline",
+        "as_selection_path", "omp_selection_path", "icp_selection_path", "t_filter_selection_path"],
+    "tgreedy_lib.course.prose": ["fmt", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"],
+    "tgreedy_lib.course.summary": ["load_verify_records", "find_claims", "theorem_rows", "claim_rows",
+                                   "verify_table"],
 }
 
 

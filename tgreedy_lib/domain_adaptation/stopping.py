@@ -41,6 +41,12 @@ Examples
 >>> path = tgreedy_path(stats, 10)
 >>> choose_k(path, stats, rule="bonferroni").k
 3
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+       Approach", AISTATS 2012: section 5 (Discussion) names the rules; Theorem 1 (section 3.1)
+       gives the ``theorem1`` width; Theorem 2's symmetry justifies the sign-flip null.
 """
 from __future__ import annotations
 
