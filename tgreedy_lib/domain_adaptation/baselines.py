@@ -1,25 +1,25 @@
 """What a researcher would try instead of T-greedy, on the same per-domain moments (beyond the paper).
 
-The paper compares T-greedy only with greedy (section 4). These baselines run on the same
+The paper [1]_ compares T-greedy only with greedy (section 4). These baselines run on the same
 :class:`~.statistics.DomainStatistics` (so on population moments, samples or the pair moments of
 section 4.2 alike) and each returns a :class:`BaselinePath`: a sequence of weight vectors
 (``coef``, one row per point of the path) and the point chosen by leave-one-domain-out
 cross-validation on the held-out domains' squared loss (:func:`lodo_choice`).
 
 ``omp``
-    Orthogonal matching pursuit on the pooled moments (greedy's classical stepwise form):
+    Orthogonal matching pursuit [2]_ on the pooled moments (greedy's classical stepwise form):
     scikit-learn's :func:`sklearn.linear_model.orthogonal_mp_gram`; point k = k features.
 ``lasso``
-    The lasso path on the pooled moments, scikit-learn's LARS-lasso
+    The lasso [3]_ path on the pooled moments, scikit-learn's LARS-lasso [4]_
     :func:`sklearn.linear_model.lars_path_gram`; point k = k LARS steps. The penalty is chosen
     by leave-one-domain-out CV over a grid of penalties (as ``LassoCV(cv=LeaveOneGroupOut())``
     does on samples of equal-sized domains).
 ``vrex``
-    Variance-penalized regression across domains in the spirit of V-REx (Krueger et al. 2021):
+    Variance-penalized regression across domains in the spirit of V-REx (Krueger et al. 2021 [5]_):
     minimize ``mean_k L_k(w) + beta Var_k L_k(w) + ridge ||w||^2`` with the per-domain squared
     losses ``L_k``; all features, one point per beta, beta chosen by leave-one-domain-out CV.
 ``icp``
-    An invariance filter in the spirit of ICP (Peters, Buehlmann & Meinshausen 2016): keep the
+    An invariance filter in the spirit of ICP (Peters, Buehlmann & Meinshausen 2016 [6]_): keep the
     features whose per-domain univariate slopes a chi-square homogeneity test cannot tell apart
     (p-value >= alpha), ranked by the significance of their pooled slope; marginal weights.
 ``t_filter``
