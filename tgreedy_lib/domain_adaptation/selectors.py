@@ -119,8 +119,8 @@ def register_selector(name: str, *, label: str, color: str, path: Callable[..., 
     >>> positive.run(stats, 1).features, tgreedy_path(stats, 1).features  # |T| would take feature 1
     (array([0]), array([1]))
     >>> unregister_selector("tgreedy-positive")
-    >>> available_selectors()
-    ('greedy', 'tgreedy')
+    >>> "tgreedy-positive" in available_selectors()
+    False
     """
     if not isinstance(name, str) or not name:
         raise ValueError(f"a selector name must be a non-empty string, got {name!r}")
@@ -149,8 +149,8 @@ def unregister_selector(name: str) -> None:
     ...     available_selectors, register_selector, tgreedy_path, unregister_selector)
     >>> _ = register_selector("copy", label="copy", color="black", path=tgreedy_path)
     >>> unregister_selector("copy")
-    >>> available_selectors()
-    ('greedy', 'tgreedy')
+    >>> "copy" in available_selectors()
+    False
     """
     get_selector(name)
     del _REGISTRY[name]
@@ -193,8 +193,12 @@ def available_selectors() -> tuple[str, ...]:
 
     Examples
     --------
+    The library's two come first; importing :mod:`tgreedy_lib.experiments` adds the paper's readings
+    (``tgreedy-signed``, ``greedy-stepwise``) and :mod:`tgreedy_lib.domain_adaptation.baselines` the
+    baselines that are paths (``omp``, ``t_filter``, ``icp``):
+
     >>> from tgreedy_lib.domain_adaptation.selectors import available_selectors
-    >>> available_selectors()
+    >>> available_selectors()[:2]
     ('greedy', 'tgreedy')
     """
     return tuple(_REGISTRY)
