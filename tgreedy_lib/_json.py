@@ -8,11 +8,13 @@ goes through :func:`jsonable` or :func:`dumps`.
 * non-finite floats: ``nonfinite="keep"`` leaves them as floats (written as the tokens ``NaN`` /
   ``Infinity`` that Python's :mod:`json` reads back), ``nonfinite="string"`` writes ``"inf"``,
   ``"-inf"`` or ``"nan"`` (strict JSON, for files other programs read).
+* a ``fractions.Fraction`` becomes ``"p/q"`` (an integer when q = 1): exact, never rounded.
 * anything else raises ``TypeError`` naming its type (``unknown="raise"``) or is left out
   (``unknown="drop"``, for records of free-form metadata).
 """
 from __future__ import annotations
 
+import fractions
 import json
 import math
 import pathlib
@@ -58,6 +60,8 @@ def _convert(value, nonfinite, unknown, keep):
     if isinstance(value, (float, np.floating)):
         value = float(value)
         return value if nonfinite == "keep" or math.isfinite(value) else str(value)
+    if isinstance(value, fractions.Fraction):   # exact parameters (verify): "p/q", or the integer
+        return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():

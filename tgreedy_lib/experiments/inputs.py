@@ -234,7 +234,7 @@ class FeatureMapNotApplicable(NotImplementedError):
     """A feature map that does not exist for a data set (the convolutional patch features of MNIST)."""
 
 
-def _dbn_features(dataset: str, data_dir=None, cache_dir=None, progress: bool = False, train_per_class=1000,
+def _learned_features(dataset: str, data_dir=None, cache_dir=None, progress: bool = False, train_per_class=1000,
                   seed: int = 0, design_seed: int = 0, kind: str = "dbn") -> ExperimentFeatures:
     try:
         from ..features import dbn_inputs, load_features
@@ -289,11 +289,11 @@ def _random_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, s
 
 
 def _dbn_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
-    return _dbn_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed)
+    return _learned_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed)
 
 
 def _conv_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
-    return _dbn_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed, kind="patches")
+    return _learned_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed, kind="patches")
 
 
 #: Feature map name -> loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed,
@@ -316,10 +316,6 @@ def register_feature_map(name: str, loader) -> None:
         FEATURE_MAPS = FEATURE_MAPS + (name,)
 
 
-#: Inverse regularization of the linear probe per data set (as :data:`tgreedy_lib.features.PROBE_REGULARIZATION`).
-PROBE_C = {"mnist": 0.1, "cifar10": 0.01}
-
-
 def add_probe_accuracy(features: ExperimentFeatures) -> ExperimentFeatures:
     """Set ``info["probe_accuracy"]``: test accuracy of a linear probe (10-class logistic regression).
 
@@ -328,10 +324,10 @@ def add_probe_accuracy(features: ExperimentFeatures) -> ExperimentFeatures:
     is trusted.
     """
     if features.info.get("probe_accuracy") is None:
-        from ..features import linear_probe
+        from ..features import PROBE_REGULARIZATION, linear_probe
 
         report = linear_probe(features.train_features, features.train_labels, features.test_features,
-                              features.test_labels, PROBE_C.get(features.info.get("dataset"), 0.1))
+                              features.test_labels, PROBE_REGULARIZATION.get(features.info.get("dataset"), 0.1))
         features.info["probe_accuracy"] = report["test_accuracy"]
         features.info["probe_seconds"] = report["seconds"]
     return features

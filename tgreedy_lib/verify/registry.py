@@ -123,8 +123,6 @@ def exact(value):
     >>> exact(fractions.Fraction(349, 600)), exact(fractions.Fraction(4, 2)), exact(0.0001)
     ('349/600', 2, 0.0001)
     """
-    if isinstance(value, fractions.Fraction):
-        return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
     return _jsonable(value)
 
 
@@ -265,13 +263,7 @@ def run_checks(ids: list[str] | None = None, quick: bool = False) -> list[CheckR
 
 
 def _jsonable(value):
-    """Plain JSON through the library's one encoder; a ``Fraction`` is written exactly (``"p/q"``)."""
-    if isinstance(value, fractions.Fraction):
-        return exact(value)
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+    """Plain JSON through the library's one encoder (strict: non-finite floats as strings)."""
     return jsonable(value, nonfinite="string")
 
 
