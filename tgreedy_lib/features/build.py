@@ -812,10 +812,10 @@ def probe_arrays(train_x, train_y, test_x, test_y, cache_dir=None) -> dict:
     >>> import numpy as np
     >>> from tgreedy_lib.features import probe_arrays
     >>> rng = np.random.default_rng(0)
-    >>> x = rng.normal(size=(200, 3)); y = (x[:, 0] > 0).astype(int)
+    >>> x = rng.normal(size=(400, 3)); y = (x[:, 0] > 0).astype(int)
     >>> cache = tempfile.mkdtemp()
-    >>> first = probe_arrays(x[:100], y[:100], x[100:], y[100:], cache_dir=cache)
-    >>> again = probe_arrays(x[:100], y[:100], x[100:], y[100:], cache_dir=cache)  # read back, not refitted
+    >>> first = probe_arrays(x[:200], y[:200], x[200:], y[200:], cache_dir=cache)
+    >>> again = probe_arrays(x[:200], y[:200], x[200:], y[200:], cache_dir=cache)  # read back, not refitted
     >>> first["test_accuracy"] > 0.9, again == first
     (True, True)
     """
