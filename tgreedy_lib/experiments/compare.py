@@ -281,18 +281,29 @@ def pooled_summary(experiments: dict) -> dict:
 
 # --------------------------------------------------------------------------- running
 
+#: The experiments' name of each feature learner of :func:`tgreedy_lib.features.load_features`.
+_FEATURE_MAP_OF_KIND = {"dbn": "dbn", "patches": "conv"}
+
+
+def default_feature_map(dataset: str) -> str:
+    """The feature map ``compare`` uses when none is given: the data set's default learned features.
+
+    That is :data:`tgreedy_lib.features.DEFAULT_KIND` (the DBN for MNIST, the convolutional patch
+    features ``"conv"`` for CIFAR-10) when they are in the feature cache, otherwise the random stand-in.
+    """
+    try:
+        from ..features import DEFAULT_KIND, load_features
+
+        load_features(dataset, only_cached=True, progress=False)
+        return _FEATURE_MAP_OF_KIND[DEFAULT_KIND[dataset]]
+    except Exception:  # noqa: BLE001 - any failure to find the cached features means: use the stand-in
+        return "random"
+
+
 def _features(dataset: str, feature_map: str | None):
     from .inputs import load_experiment_features
 
-    if feature_map is None:  # the paper's DBN features when cached, otherwise the random stand-in
-        try:
-            from ..features import load_features
-
-            load_features(dataset, only_cached=True, progress=False)
-            feature_map = "dbn"
-        except Exception:  # noqa: BLE001 - any failure to find cached DBN features means: use the stand-in
-            feature_map = "random"
-    return load_experiment_features(dataset, feature_map)
+    return load_experiment_features(dataset, default_feature_map(dataset) if feature_map is None else feature_map)
 
 
 def run_compare_experiment(name: str, *, quick: bool = False, features=None, feature_map: str | None = None,
@@ -460,8 +471,9 @@ def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
                         help=f"any of {', '.join(EXPERIMENTS)}; default: all whose data are present "
                              "(CIFAR-10 needs TGREEDY_DATA_DIR)")
     parser.add_argument("--quick", action="store_true", help="fewer splits and steps (CI)")
-    parser.add_argument("--feature-map", choices=("dbn", "random", "pixels"), default=None,
-                        help="default: the cached DBN features if present, else the random stand-in")
+    parser.add_argument("--feature-map", choices=("dbn", "conv", "random", "pixels"), default=None,
+                        help="default: each data set's default learned features if cached (MNIST: the DBN, "
+                             "CIFAR-10: the convolutional patch features 'conv'), else the random stand-in")
     parser.add_argument("--out", default="results", help="output folder (default: results)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--baselines", default=None,
