@@ -68,6 +68,7 @@ from typing import Callable
 import numpy as np
 from scipy import optimize
 from scipy import stats as scipy_stats
+from threadpoolctl import threadpool_limits
 
 from .selection import SelectionPath, t_statistics
 from .selectors import register_selector
@@ -594,8 +595,12 @@ def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None
         start = np.linalg.solve(G + ridge * np.eye(len(q)), q)
     if beta == 0:
         return np.asarray(start, dtype=np.float64)
-    result = optimize.minimize(vrex_objective, start, args=(stats, beta, ridge), jac=True, method="L-BFGS-B",
-                               options={"maxiter": max_iter})
+    # One BLAS thread: L-BFGS-B calls BLAS on vectors of length p hundreds of times, and a threaded
+    # BLAS spends far longer waking and parking its threads than computing (about 20 times the
+    # wall-clock and CPU time on a busy 2-core machine; benchmarks/bench_compare.py). Same iterates.
+    with threadpool_limits(1, user_api="blas"):
+        result = optimize.minimize(vrex_objective, start, args=(stats, beta, ridge), jac=True, method="L-BFGS-B",
+                                   options={"maxiter": max_iter})
     return result.x
 
 

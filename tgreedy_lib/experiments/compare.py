@@ -419,6 +419,63 @@ def markdown_report(payload: dict) -> str:
     return "\n".join(lines)
 
 
+#: Where the committed paper-scale results of ``compare`` live (beside ``reproduce``'s, see the README).
+REFERENCE_DIR = pathlib.Path(__file__).resolve().parent / "reference_results" / "compare-paper"
+README_BEGIN, README_END = "<!-- compare-tables:begin -->", "<!-- compare-tables:end -->"
+
+
+def load_reference(folder=None) -> dict | None:
+    """The committed paper-scale ``compare.json`` (``python -m tgreedy_lib compare`` on the cached
+    features, every experiment), or None when it is absent.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.experiments import compare
+    >>> reference = compare.load_reference()
+    >>> reference is None or set(reference["experiments"]) <= set(compare.EXPERIMENTS)
+    True
+    """
+    path = pathlib.Path(REFERENCE_DIR if folder is None else folder) / "compare.json"
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def feature_maps_text(payload: dict) -> str:
+    """Which features each real-image experiment of ``payload`` used, e.g. "mnist-similarity: dbn"."""
+    parts = [f"{name}: {e['data'].get('feature_map', '?')}" for name, e in payload["experiments"].items()
+             if not name.startswith("simulated")]
+    return ", ".join(parts) if parts else "no real-image experiment"
+
+
+def readme_tables(payload: dict) -> str:
+    """The README's block: how the results were made, the pooled verdict, the oracle and the baseline table."""
+    pooled = payload.get("pooled") or pooled_summary(payload["experiments"])
+    best = pooled["best_rule"]
+    scale = "quick settings" if any(e["quick"] for e in payload["experiments"].values()) else "paper scale"
+    lines = [f"{scale.capitalize()}, seed {payload['seed']}, features: {feature_maps_text(payload)}; "
+             f"{sum(len(e['splits']) for e in payload['experiments'].values())} splits, "
+             f"{payload['seconds']:.0f} s wall-clock"
+             + (f", {payload['cpu_seconds']:.0f} CPU seconds" if payload.get("cpu_seconds") else "") + ".", "",
+             f"Over all {pooled['rules'][best]['n_splits']} splits the best rule is **{best}**: within {TOLERANCE} "
+             f"AUROC of the oracle on {100 * pooled['rules'][best]['share_within']:.0f} % of them (goal "
+             f"{100 * GOAL_SHARE:.0f} %, {'met' if pooled['goal_met'] else 'not met'}).", "",
+             oracle_table_markdown(payload["experiments"]), baseline_table_markdown(payload["experiments"])]
+    return "\n".join(lines).rstrip("\n")
+
+
+def update_readme(readme, payload: dict) -> bool:
+    """Rewrite the block between ``README_BEGIN`` and ``README_END`` of ``readme`` from ``payload``; True if it changed."""
+    readme = pathlib.Path(readme)
+    text = readme.read_text()
+    if README_BEGIN not in text or README_END not in text:
+        raise ValueError(f"{readme} has no {README_BEGIN} ... {README_END} block to fill")
+    head, rest = text.split(README_BEGIN, 1)
+    _, tail = rest.split(README_END, 1)
+    new = f"{head}{README_BEGIN}\n{readme_tables(payload)}\n{README_END}{tail}"
+    if new != text:
+        readme.write_text(new)
+    return new != text
+
+
 def _json_default(value):
     if isinstance(value, np.integer):
         return int(value)
@@ -448,7 +505,7 @@ def run_compare(experiments=None, *, quick: bool = False, feature_map: str | Non
     """
     if experiments is None:
         experiments = [e for e in EXPERIMENTS if not e.startswith("cifar") or data_available("cifar10")]
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     loaded = {}
     out = {}
     for name in experiments:
@@ -459,7 +516,8 @@ def run_compare(experiments=None, *, quick: bool = False, feature_map: str | Non
                                            seed=seed, baselines=baselines)
         payload = {"experiments": out, "pooled": pooled_summary(out), "tolerance": TOLERANCE,
                    "goal_share": GOAL_SHARE, "alpha": ALPHA, "seed": seed, "baselines": list(baselines),
-                   "seconds": round(time.perf_counter() - start, 2)}
+                   "seconds": round(time.perf_counter() - start, 2),
+                   "cpu_seconds": round(time.process_time() - start_cpu, 2)}
         if out_dir is not None:
             write_results(payload, out_dir)
     return payload
