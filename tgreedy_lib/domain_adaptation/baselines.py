@@ -392,11 +392,18 @@ def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True)
 
 # --------------------------------------------------------------------------- lasso
 
-def _lars_lasso(stats: DomainStatistics, max_steps: int):
+def _lars_lasso(stats: DomainStatistics, max_steps: int, alpha_min: float = 0.0):
+    """LARS knots of the lasso on the pooled moments; with ``alpha_min`` the path stops there.
+
+    Stopping at ``alpha_min`` (scikit-learn puts a last knot exactly at it, on the piecewise-linear
+    path) leaves the weights at every penalty above it as they were: the leave-one-domain-out
+    folds only need the path down to the smallest penalty of the grid, not ``max_steps`` knots.
+    """
     from sklearn.linear_model import lars_path_gram
 
     G, q, _ = pooled_moments(stats)
-    alphas, _, coefs = lars_path_gram(Xy=q, Gram=G, n_samples=1, max_iter=max_steps, method="lasso")
+    alphas, _, coefs = lars_path_gram(Xy=q, Gram=G, n_samples=1, max_iter=max_steps, method="lasso",
+                                      alpha_min=alpha_min)
     return alphas, coefs.T  # alphas decreasing, coefs (n_knots, p)
 
 
@@ -466,7 +473,7 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
     grid = np.geomspace(top, bottom, n_alphas)
 
     def fit(s):
-        a, c = _lars_lasso(s, 4 * n_steps)
+        a, c = _lars_lasso(s, 4 * n_steps, alpha_min=bottom)  # the grid ends at bottom
         return _lasso_at(a, c, grid)
 
     W = _lasso_at(alphas, coefs, grid)
