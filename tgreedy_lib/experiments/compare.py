@@ -398,7 +398,8 @@ def oracle_table_markdown(experiments: dict) -> str:
     for name, e in experiments.items():
         s = e["summary"]
         for rule, r in s["rules"].items():
-            lines.append(f"| {name} | {RULE_LABELS.get(rule, rule)} | {r['n_splits']} | {r['mean_k']:.1f} | "
+            label = RULE_LABELS.get(rule, rule).replace("|", "\\|")  # |T| inside a table cell
+            lines.append(f"| {name} | {label} | {r['n_splits']} | {r['mean_k']:.1f} | "
                          f"{r['mean_auroc']:.3f} | {s['oracle_mean_auroc']:.3f} | {r['mean_gap']:.3f} | "
                          f"{r['max_gap']:.3f} | {100 * r['share_within']:.0f} % |")
     return "\n".join(lines) + "\n"
@@ -483,6 +484,16 @@ def readme_tables(payload: dict) -> str:
              f"{100 * GOAL_SHARE:.0f} %, {'met' if pooled['goal_met'] else 'not met'}).", "",
              oracle_table_markdown(payload["experiments"]), baseline_table_markdown(payload["experiments"])]
     return "\n".join(lines).rstrip("\n")
+
+
+def write_reference(payload: dict, folder=None) -> list[pathlib.Path]:
+    """Commit-ready copy of a paper-scale run: ``compare.json`` (compact, every split) and ``compare.md``."""
+    folder = pathlib.Path(REFERENCE_DIR if folder is None else folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    json_path, md_path = folder / "compare.json", folder / "compare.md"
+    json_path.write_text(json.dumps(payload, separators=(",", ":"), default=_json_default) + "\n")
+    md_path.write_text(markdown_report(payload))
+    return [json_path, md_path]
 
 
 def update_readme(readme, payload: dict) -> bool:
