@@ -71,7 +71,8 @@ def all_features_reference(stats) -> np.ndarray:
     ridge = REFERENCE_RIDGE * float(np.trace(xx)) / xx.shape[0]
     from scipy import linalg
 
-    return linalg.solve(xx + ridge * np.eye(xx.shape[0]), xy, assume_a="pos", check_finite=False)
+    xx[np.diag_indices_from(xx)] += ridge  # xx is a fresh mean: add the ridge in place, no p x p copy
+    return linalg.cho_solve(linalg.cho_factor(xx, check_finite=False), xy, check_finite=False)
 
 
 def _select(stats, method: str, n_steps: int) -> SelectionPath:
