@@ -79,28 +79,31 @@ def _mann_whitney_u(positive: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
     After sorting each column, a positive's score has below it the negatives before its group of
     tied scores, and at or below it those up to the group's end; twice U is the sum of the two
-    counts over the positives (integers, so U is exact). Without ties both counts are the
-    negatives before the positive.
+    counts over the positives (integers, so U is exact). In a column without ties both counts are
+    the negatives before the positive, and the tie groups are formed only for columns with ties.
     """
-    n, m = scores.shape
+    n = scores.shape[0]
     order = np.argsort(scores, axis=0)
     ordered = np.take_along_axis(scores, order, axis=0)
     negative = ~positive[order]
     negatives_up_to = np.cumsum(negative, axis=0)
-    first = np.empty((n, m), dtype=bool)  # first of its group of equal scores
+    twice_u = 2 * np.where(negative, 0, negatives_up_to).sum(axis=0)  # right where a column has no ties
+    first = np.empty(ordered.shape, dtype=bool)  # first of its group of equal scores
     first[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    if first.all():
-        return np.where(negative, 0, negatives_up_to).sum(axis=0).astype(np.float64)
-    last = np.empty((n, m), dtype=bool)
-    last[-1] = True
-    last[:-1] = first[1:]
-    position = np.arange(n)[:, None]
-    group_start = np.maximum.accumulate(np.where(first, position, 0), axis=0)
-    group_end = np.minimum.accumulate(np.where(last, position, n)[::-1], axis=0)[::-1]
-    below = np.take_along_axis(negatives_up_to - negative, group_start, axis=0)
-    at_or_below = np.take_along_axis(negatives_up_to, group_end, axis=0)
-    return 0.5 * np.where(negative, 0, below + at_or_below).sum(axis=0)
+    tied = np.flatnonzero(~first.all(axis=0))
+    if tied.size:
+        first, negative, negatives_up_to = first[:, tied], negative[:, tied], negatives_up_to[:, tied]
+        last = np.empty(first.shape, dtype=bool)
+        last[-1] = True
+        last[:-1] = first[1:]
+        position = np.arange(n)[:, None]
+        group_start = np.maximum.accumulate(np.where(first, position, 0), axis=0)
+        group_end = np.minimum.accumulate(np.where(last, position, n)[::-1], axis=0)[::-1]
+        below = np.take_along_axis(negatives_up_to - negative, group_start, axis=0)
+        at_or_below = np.take_along_axis(negatives_up_to, group_end, axis=0)
+        twice_u[tied] = np.where(negative, 0, below + at_or_below).sum(axis=0)
+    return 0.5 * twice_u
 
 
 def path_scores(path: SelectionPath, X) -> np.ndarray:
