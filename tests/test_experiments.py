@@ -692,3 +692,15 @@ def test_all_features_reference_is_the_ridged_pooled_least_squares():
     expected = np.linalg.solve(pooled + ridge * np.eye(30), np.mean([X[k::3].T @ y[k::3] / 200 for k in range(3)], axis=0))
     np.testing.assert_allclose(all_features_reference(stats), expected, rtol=1e-10, atol=1e-12)
     np.testing.assert_array_equal(stats.xx, before)
+
+
+def test_pair_products_are_the_elementwise_products_of_each_pair():
+    rng = np.random.default_rng(4)
+    F = rng.standard_normal((30, 7))
+    pairs = rng.integers(0, 30, (50, 2))
+    expected = np.array([F[a] * F[b] for a, b in pairs])
+    np.testing.assert_array_equal(domains.pair_products(F, pairs), expected)
+    np.testing.assert_array_equal(domains.pair_products(F, pairs, np.array([5, 1])), expected[:, [5, 1]])
+    before = F.copy()
+    domains.pair_products(F, pairs[:, ::-1])  # writes into its own gather, never into F
+    np.testing.assert_array_equal(F, before)
