@@ -689,7 +689,8 @@ def test_all_features_reference_is_the_ridged_pooled_least_squares():
     before = stats.xx.copy()
     pooled = np.mean([X[k::3].T @ X[k::3] / 200 for k in range(3)], axis=0)
     ridge = REFERENCE_RIDGE * np.trace(pooled) / 30
-    expected = np.linalg.solve(pooled + ridge * np.eye(30), np.mean([X[k::3].T @ y[k::3] / 200 for k in range(3)], axis=0))
+    pooled_xy = np.mean([X[k::3].T @ y[k::3] / 200 for k in range(3)], axis=0)
+    expected = np.linalg.solve(pooled + ridge * np.eye(30), pooled_xy)
     np.testing.assert_allclose(all_features_reference(stats), expected, rtol=1e-10, atol=1e-12)
     np.testing.assert_array_equal(stats.xx, before)
 
