@@ -125,7 +125,7 @@ def test_a_small_row_budget_bounds_the_cache_and_changes_no_result(method):
     np.testing.assert_allclose(a.coef, b.coef, rtol=1e-10, atol=1e-12)
 
 
-def test_speculative_rows_are_evicted_before_the_chosen_ones():
+def test_rows_asked_for_are_evicted_before_the_speculative_ones():
     X, y, d = wide_problem()
     row_bytes = 8 * 3 * 900
     stats = DomainStatistics.from_samples(X, y, d, max_row_memory=8 * row_bytes)
@@ -134,9 +134,21 @@ def test_speculative_rows_are_evicted_before_the_chosen_ones():
     stats.gram_row(1, priority=priority)  # block: 1 and 894..896
     stats.gram_row(2, priority=priority)  # block: 2 and 891..893: 12 rows > 8, four evicted
     rows = stats._rows
-    assert all(rows.is_known(i) for i in (0, 1, 2))  # asked rows kept
-    assert not any(rows.is_known(i) for i in (894, 895, 896, 897)) and rows.is_known(899)
+    # the rows asked for go first (a stagewise path reads each once), oldest first, then the
+    # speculative rows of lowest priority; the block just formed is kept
+    assert not rows.is_known(0) and not rows.is_known(1) and rows.is_known(2)
+    assert not any(rows.is_known(i) for i in (894, 895)) and all(rows.is_known(i) for i in (891, 896, 897, 899))
     assert rows.cache_bytes <= 8 * row_bytes
+
+
+def test_predicted_rows_form_the_block_in_their_order_within_its_size():
+    X, y, d = wide_problem()
+    row_bytes = 8 * 3 * 900
+    stats = DomainStatistics.from_samples(X, y, d, max_row_memory=8 * row_bytes)  # blocks of 4
+    stats.gram_row(10, priority=np.arange(900.0), predicted=[10, 5, 7, 3, 2, 1])
+    assert sorted(stats._rows.cache) == [3, 5, 7, 10]  # the first three predicted, not the top priorities
+    np.testing.assert_allclose(stats.gram_row(7), DomainStatistics.from_samples(X, y, d, lazy=False).xx[:, 7],
+                               rtol=1e-12, atol=1e-12)
 
 
 # ----------------------------------------------------------------------------- streaming

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -37,7 +38,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .._validation import check_whole_number
-from ._stagewise import StagewiseKernel
+from ._stagewise import PathPredictor, StagewiseKernel
 from ._stepwise import StepwiseKernel
 from .statistics import DomainStatistics, _t_statistic_and_moments
 
@@ -197,6 +198,14 @@ def _best_feature(score: np.ndarray, mu: np.ndarray, second_moment: np.ndarray) 
     return i
 
 
+def _score_columns(method: str, sign: str, residual: np.ndarray, second_moment: np.ndarray):
+    """The driver's score of each column of ``residual`` (and mu): what :class:`PathPredictor` simulates with."""
+    t, mu, _ = t_statistics(residual)
+    if method == "tgreedy":
+        return (np.abs(t) if sign == "abs" else t), mu
+    return mu**2 / second_moment, mu
+
+
 def _check_finite_statistics(sigma: np.ndarray, step: int) -> None:
     """Refuse residual covariances that overflowed (their spread is infinite or NaN, every T would read 0)."""
     if not np.all(np.isfinite(sigma)):
@@ -274,6 +283,9 @@ def selection_path(
         raise ValueError(f"feature {i} has E[X_i^2] = 0 ({denominator} moments); the update divides by it")
     kernel = _KERNELS[refit](stats, update_second_moment, n_steps, denominator)
     chosen_mask = np.zeros(p, dtype=bool)
+    if hasattr(kernel, "predictor"):  # the stagewise kernel predicts the next picks to choose Gram-row blocks
+        kernel.predictor = PathPredictor(partial(_score_columns, method, sign), update_second_moment,
+                                         chosen_mask, allow_reselect, _best_feature)
     initial_loss = kernel.loss
     records = {key: [] for key in ("features", "t", "score", "mu", "sigma", "loss")}
     # The weights after every step, filled in place: a list of copies stacked at the end would
