@@ -567,6 +567,12 @@ class DomainStatistics:
             return None
         return self._rows.block_size
 
+    def _row_budget(self):
+        """Bytes of Gram rows the lazy statistics keep (``max_row_memory``); None when the whole Gram is known."""
+        if self._xx is not None or self._rows._full is not None:
+            return None
+        return self._rows.max_memory
+
     def _row_known(self, i: int) -> bool:
         """Whether row ``i`` is available without a new matrix product."""
         return self._xx is not None or self._rows.is_known(i)
