@@ -96,13 +96,23 @@ class StagewiseKernel:
             return np.array([i])
         return self.predictor.predict(self.stats, self.residual, i, score, ahead)
 
-    def add(self, step: int, i: int, mu: np.ndarray, score: np.ndarray) -> None:
-        """Step ``step``: move weight ``i`` by ``mu_i / E[X_i^2]``."""
+    def add(self, step: int, i: int, mu: np.ndarray, score: np.ndarray):
+        """Step ``step``: move weight ``i`` by ``mu_i / E[X_i^2]``.
+
+        Returns the features whose residual covariances changed: those where row ``i`` is nonzero
+        for a sparse row (so the driver recomputes only their T-statistics), None (all) otherwise.
+        """
         delta = mu[i] / self.update_second_moment[i]
         self.coef[i] += delta
         # xx_k is symmetric: row i is column i. The prediction and the score tell lazily computed
         # statistics which rows to compute with it (the likely next picks).
-        row = self.stats.gram_row(i, priority=score, remaining=self.n_steps - step,
-                                  predicted=self._predicted(step, i, score))
-        self.residual -= delta * row
+        row = self.stats._gram_row(i, priority=score, remaining=self.n_steps - step,
+                                   predicted=self._predicted(step, i, score), dense=False)
         self.loss += -2.0 * delta * mu[i] + delta * delta * self.sample_second_moment[i]
+        if isinstance(row, np.ndarray):
+            self.residual -= delta * row
+            return None
+        # a CSR row (n_domains, p) of sparse samples: update its nonzeros only (r - delta * 0 = r exactly)
+        domains = np.repeat(np.arange(row.shape[0]), np.diff(row.indptr))
+        self.residual[domains, row.indices] -= delta * row.data
+        return np.unique(row.indices)

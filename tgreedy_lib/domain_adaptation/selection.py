@@ -198,11 +198,15 @@ def _best_feature(score: np.ndarray, mu: np.ndarray, second_moment: np.ndarray) 
     return i
 
 
-def _score_columns(method: str, sign: str, residual: np.ndarray, second_moment: np.ndarray):
-    """The driver's score of each column of ``residual`` (and mu): what :class:`PathPredictor` simulates with."""
-    t, mu, _ = t_statistics(residual)
+def _score_columns(method: str, sign: str, residual, second_moment: np.ndarray, t_and_mu=None):
+    """The driver's score of each column of ``residual`` (and mu): |T_i| or T_i, or mu_i^2 / E[X_i^2] for greedy.
+
+    ``t_and_mu``, when given, are the T-statistics and means already computed (``residual`` is then
+    not read). :class:`PathPredictor` simulates with the same rule.
+    """
+    t, mu = t_and_mu if t_and_mu is not None else t_statistics(residual)[:2]
     if method == "tgreedy":
-        return (np.abs(t) if sign == "abs" else t), mu
+        return (np.abs(t) if sign == "abs" else t.copy()), mu
     return mu**2 / second_moment, mu
 
 
@@ -293,23 +297,31 @@ def selection_path(
     coef_path = np.empty((n_steps, p))
     stop_reason = "n_steps"
 
+    changed = None  # features whose residual covariances changed in the last step (None: all)
     for step in range(n_steps):
-        t, mu, sigma = t_statistics(kernel.residual)
-        if method == "tgreedy":
-            score = np.abs(t) if sign == "abs" else t.copy()
-        else:
-            score = mu**2 / update_second_moment
-        if not allow_reselect:
-            score[chosen_mask] = -np.inf
-            if chosen_mask.all():
-                stop_reason = "exhausted"
-                break
+        if changed is None:
+            t, mu, sigma = t_statistics(kernel.residual)
+            score = _score_columns(method, sign, kernel.residual, update_second_moment, (t, mu))[0]
+            if not allow_reselect:
+                score[chosen_mask] = -np.inf
+        else:  # a sparse row changed a few features: recompute theirs (the same values a full pass gives)
+            t_c, mu_c, sigma_c = t_statistics(kernel.residual[:, changed])
+            t[changed], mu[changed], sigma[changed] = t_c, mu_c, sigma_c
+            score_c = _score_columns(method, sign, None, update_second_moment[changed], (t_c, mu_c))[0]
+            if not allow_reselect:
+                score_c[chosen_mask[changed]] = -np.inf
+            score[changed] = score_c
+        if not allow_reselect and chosen_mask.all():
+            stop_reason = "exhausted"
+            break
         _check_finite_statistics(sigma, step)
         i = _best_feature(score, mu, update_second_moment)
         if threshold is not None and not score[i] >= threshold:
             stop_reason = "threshold"
             break
-        kernel.add(step, i, mu, score)
+        changed = kernel.add(step, i, mu, score)
+        if changed is not None and not allow_reselect:
+            score[i] = -np.inf  # chosen: kept out as the full pass does
         chosen_mask[i] = True
         records["features"].append(i)
         coef_path[len(records["features"]) - 1] = kernel.coef

@@ -544,9 +544,13 @@ class DomainStatistics:
         first) are the rows the caller expects to ask for next: they go into the block before
         those of highest priority. Read-only; do not modify the result.
         """
+        return self._gram_row(i, priority, remaining, predicted)
+
+    def _gram_row(self, i: int, priority=None, remaining=None, predicted=None, dense: bool = True):
+        """:meth:`gram_row`; with ``dense=False`` a row of sparse samples comes as a CSR matrix (n_domains, p)."""
         if self._xx is not None:
             return self._xx[:, i, :]
-        row = self._rows.row(int(i), priority, remaining, predicted)
+        row = self._rows.row(int(i), priority, remaining, predicted, dense)
         return row if self._keep is None else row[self._keep]
 
     def _gram_entries(self, rows, columns) -> np.ndarray:
@@ -562,8 +566,9 @@ class DomainStatistics:
         return out if self._keep is None else out[self._keep]
 
     def _lazy_block_size(self):
-        """Rows the lazy statistics form per block (None when the whole Gram is known)."""
-        if self._xx is not None or self._rows._full is not None:
+        """Rows the lazy statistics form per block: None when the whole Gram is known, or when rows
+        are sparse (sparse rows cost milliseconds: predicting which to form would cost more)."""
+        if self._xx is not None or self._rows._full is not None or self._rows.sparse:
             return None
         return self._rows.block_size
 
@@ -1003,7 +1008,7 @@ class _GramRows:
     def is_known(self, i: int) -> bool:
         return self._full is not None or int(i) in self.cache
 
-    def row(self, i: int, priority=None, remaining=None, predicted=None) -> np.ndarray:
+    def row(self, i: int, priority=None, remaining=None, predicted=None, dense: bool = True) -> np.ndarray:
         i = int(i)
         if self._full is None and i not in self.cache:
             if self.n_blocks:  # the rows of the blocks since the last miss that were used: this miss + the hits
@@ -1022,7 +1027,7 @@ class _GramRows:
             return self._full[:, i, :]
         row = self.cache.pop(i)
         self.cache[i] = row  # most recently used last
-        return row.toarray() if self.sparse else row
+        return row.toarray() if self.sparse and dense else row
 
     def ensure(self, features) -> None:
         """Compute the missing rows of ``features`` (in blocks within the budget)."""
@@ -1103,6 +1108,7 @@ class _GramRows:
             offsets = np.arange(self.n_domains) * block.size
             for j, i in enumerate(block.tolist()):
                 row = stacked[offsets + j]
+                row.sum_duplicates()  # canonical: one entry per (domain, feature)
                 self._store(i, row, row.data.nbytes + row.indices.nbytes + row.indptr.nbytes)
         else:
             for j, i in enumerate(block.tolist()):
