@@ -30,6 +30,8 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")  # before numpy: see the module docstring
+if "--threads" in os.sys.argv:  # BLAS threads, before numpy (children inherit the environment)
+    os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = os.sys.argv[os.sys.argv.index("--threads") + 1]
 
 import argparse  # noqa: E402
 import json  # noqa: E402
@@ -199,12 +201,15 @@ def main(argv=None) -> int:
     parser.add_argument("what", nargs="?", default="all", choices=("all", "scaling", "omp", "sparse"))
     parser.add_argument("--features", type=int, nargs="*", default=[10_000, 30_000, 100_000])
     parser.add_argument("--steps", type=int, default=300, help="steps of the scaling paths")
+    parser.add_argument("--threads", type=int, help="BLAS threads (OPENBLAS_NUM_THREADS); on a loaded machine 1 "
+                        "makes CPU seconds comparable (idle threads of a parallel product spin)")
     parser.add_argument("--omp-steps", type=int, default=300, help="steps of the OMP comparison")
     parser.add_argument("--gram-timeout", type=float, default=600.0,
                         help="seconds after which OMP precompute=True is stopped (its 20,000^2 Gram is the slow part)")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args(argv)
-    print(f"OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']} (set by this benchmark before importing numpy)")
+    print(f"OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']} (set by this benchmark before importing numpy); "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset (all cores)')}; load {load_average():.1f}")
     results = {}
     if args.what in ("all", "scaling"):
         print(f"\nscaling: 10 domains x 500 samples, {args.steps}-step T-greedy, lazy rows, default row budget")

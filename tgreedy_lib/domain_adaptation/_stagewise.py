@@ -36,12 +36,13 @@ class PathPredictor:
 
     @staticmethod
     def n_candidates(p: int, block: int) -> int:
-        """Candidates simulated: sqrt(p x block / 4), at least 4 blocks' worth (all p when fewer).
+        """Candidates simulated: sqrt(p x block / 8), at least 4 blocks' worth (all p when fewer).
 
-        Their Gram (m c^2 flops, one symmetric product per domain) then costs at most an eighth
-        of the block of rows it chooses (2 m p block flops).
+        Their Gram (2 m c^2 flops) then costs at most an eighth of the block of rows it chooses
+        (2 m p block flops). At p = 10^4 a 300-step path predicted from 240 candidates stayed
+        exact for 10-47 steps at a time (1,000 candidates: mostly 64, the longest tried).
         """
-        return int(min(p, max(4 * block, math.sqrt(p * block / 4))))
+        return int(min(p, max(4 * block, math.sqrt(p * block / 8))))
 
     def predict(self, stats: DomainStatistics, residual: np.ndarray, i: int, score: np.ndarray, n_steps: int) -> np.ndarray:
         """The features the next ``n_steps`` steps are expected to choose, starting with ``i`` (this step's pick).

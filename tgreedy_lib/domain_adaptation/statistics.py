@@ -678,6 +678,19 @@ def _check_gram_fits(n_domains: int, n_features: int) -> None:
         )
 
 
+_BLAS_CONTROLLER = None
+
+
+def _single_blas_thread():
+    """A context in which BLAS runs on one thread (threadpoolctl, a scikit-learn dependency)."""
+    global _BLAS_CONTROLLER
+    if _BLAS_CONTROLLER is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS_CONTROLLER = ThreadpoolController()
+    return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+
+
 def _format_bytes(size: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if size < 1024 or unit == "TiB":
@@ -708,15 +721,18 @@ class _SampleSource:
     def gram_entries(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
         """``X_k[:, rows]^T X_k[:, columns] / m_k`` for every domain, dense (n_domains, |rows|, |columns|)."""
         out = np.empty((len(self.blocks), rows.size, columns.size))
-        for k, Xk in enumerate(self.blocks):
-            if self.sparse:
-                G = Xk[:, rows].T @ Xk[:, columns]
-                out[k] = G.toarray() / self.counts[k]
-                continue
-            A = np.ascontiguousarray(Xk[:, rows].T)  # contiguous rows: the product runs at full speed
-            B = A if columns is rows else np.ascontiguousarray(Xk[:, columns].T)
-            np.matmul(A, B.T, out=out[k])
-            out[k] /= self.counts[k]
+        if self.sparse:
+            for k, Xk in enumerate(self.blocks):
+                out[k] = (Xk[:, rows].T @ Xk[:, columns]).toarray() / self.counts[k]
+            return out
+        # Small products (a few hundred squared): one BLAS thread. Threads cost more than they
+        # gain at this size (measured 7 against 12 CPU ms for 566 x 500 x 566 on 2 cores).
+        with _single_blas_thread():
+            for k, Xk in enumerate(self.blocks):
+                A = np.ascontiguousarray(Xk[:, rows].T)  # contiguous rows: the product runs at full speed
+                B = A if columns is rows else np.ascontiguousarray(Xk[:, columns].T)
+                np.matmul(A, B.T, out=out[k])
+                out[k] /= self.counts[k]
         return out
 
     def gram_times(self, coef: np.ndarray) -> np.ndarray:
