@@ -93,7 +93,7 @@ class StagewiseKernel:
         if self.predictor is None or self.stats._row_known(i):
             return None
         ahead = min(self.stats._lazy_block_size() or 0, self.n_steps - step)
-        if ahead <= 1:  # the last step (or rows one at a time): row i alone
+        if ahead <= 1:  # the last step, or sparse rows (cheap: one at a time): row i alone
             return np.array([i])
         return self.predictor.predict(self.stats, self.residual, i, score, ahead)
 

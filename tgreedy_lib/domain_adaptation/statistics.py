@@ -705,13 +705,20 @@ class _SampleSource:
         self.blocks = blocks
         self.counts = np.asarray(counts, dtype=np.float64)
         self.sparse = is_sparse(blocks[0])
+        self._by_rows = None  # sparse samples as CSR, made on the first Gram row
 
     def gram_block(self, block: np.ndarray) -> list:
         """``X_k[:, B]^T X_k / m_k`` for every domain: dense (|B|, p) arrays, or CSR matrices for sparse samples."""
         out = []
+        if self.sparse and self._by_rows is None:  # the samples by rows too (CSR), once: as much memory as X
+            self._by_rows = [Xk.tocsr() for Xk in self.blocks]
         for k, Xk in enumerate(self.blocks):
-            if self.sparse:  # (X_k^T X_k[:, B])^T: CSR (p x m) times a small CSR, no conversion of X_k
-                out.append((Xk.T @ Xk[:, block].tocsr()).T.tocsr() / self.counts[k])
+            if self.sparse:
+                # X_k[:, B]^T X_k: the few documents where the features of B occur (a CSC column slice),
+                # times those documents' rows (CSR). The cost is the nonzeros of those rows, not p: a
+                # product X_k^T X_k[:, B] instead runs over all p rows of X_k^T (measured 0.1 s a call
+                # at p = 10^6).
+                out.append((Xk[:, block].T.tocsr() @ self._by_rows[k]) / self.counts[k])
             else:
                 G = np.ascontiguousarray(Xk[:, block].T) @ Xk
                 G /= self.counts[k]
@@ -781,7 +788,7 @@ class _SampleSource:
         return total / m, squares / m
 
     def release(self) -> None:
-        self.blocks = None
+        self.blocks = self._by_rows = None
 
 
 class _ChunkSource:
