@@ -676,3 +676,32 @@ def test_conv_feature_map_is_cifar10s_only():
     assert "conv" in FEATURE_LOADERS
     with pytest.raises(FeatureMapNotApplicable, match="for cifar10"):
         load_experiment_features("mnist", "conv")
+
+
+def test_all_features_reference_is_the_ridged_pooled_least_squares():
+    # The in-place ridge and the Cholesky solve against the textbook formula, and the moments untouched.
+    from tgreedy_lib.experiments.runs import REFERENCE_RIDGE, all_features_reference
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((600, 30)) * rng.uniform(0.1, 3.0, 30)
+    y = X[:, :3] @ [1.0, -2.0, 0.5] + rng.standard_normal(600)
+    stats = DomainStatistics.from_samples(X, y, np.arange(600) % 3, lazy=False)
+    before = stats.xx.copy()
+    pooled = np.mean([X[k::3].T @ X[k::3] / 200 for k in range(3)], axis=0)
+    ridge = REFERENCE_RIDGE * np.trace(pooled) / 30
+    pooled_xy = np.mean([X[k::3].T @ y[k::3] / 200 for k in range(3)], axis=0)
+    expected = np.linalg.solve(pooled + ridge * np.eye(30), pooled_xy)
+    np.testing.assert_allclose(all_features_reference(stats), expected, rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(stats.xx, before)
+
+
+def test_pair_products_are_the_elementwise_products_of_each_pair():
+    rng = np.random.default_rng(4)
+    F = rng.standard_normal((30, 7))
+    pairs = rng.integers(0, 30, (50, 2))
+    expected = np.array([F[a] * F[b] for a, b in pairs])
+    np.testing.assert_array_equal(domains.pair_products(F, pairs), expected)
+    np.testing.assert_array_equal(domains.pair_products(F, pairs, np.array([5, 1])), expected[:, [5, 1]])
+    before = F.copy()
+    domains.pair_products(F, pairs[:, ::-1])  # writes into its own gather, never into F
+    np.testing.assert_array_equal(F, before)
