@@ -154,8 +154,9 @@ class DomainStatistics:
     at most 300 of them. So the sample constructors (with ``lazy=True``, the default) make one
     cheap pass per domain for ``E[XY|d_k]``, ``E[Y^2|d_k]``, the means and the diagonal
     ``E[X_i^2|d_k]``, keep a reference to the samples, and compute Gram rows on demand
-    (:meth:`gram_row`), a block at a time: the asked-for feature plus the next most promising
-    ones by the caller's score, one matrix product per domain. When the rows still to come
+    (:meth:`gram_row`), a block at a time: the asked-for feature plus the caller's predicted next
+    picks (the stagewise path simulates itself on its top candidates), or else the next most
+    promising ones by its score, one matrix product per domain. When the rows still to come
     would cost more than the rest of the Gram, and the whole Gram fits in the row budget, it is
     completed instead (reusing the known rows; at most 1.25 times the flops of forming it at
     once), and so it is on the first
@@ -965,8 +966,10 @@ class _ChunkSource:
 class _GramRows:
     """Rows of the per-domain second moments ``E[X X^T | d_k] = X_k^T X_k / m_k``, computed on demand.
 
-    Rows are computed in blocks (the asked-for feature and the highest-priority features not yet
-    known), one ``X_k[:, B]^T X_k`` per domain, and cached within a memory budget.
+    Rows are computed in blocks (the asked-for feature and the caller's predicted next requests,
+    as many as :attr:`max_block_rows` allows, or else the highest-priority features not yet known,
+    :attr:`block_size` of them), one ``X_k[:, B]^T X_k`` per domain, and cached within a memory
+    budget. Sparse rows are ``X_k[:, B]^T`` (the documents where B occurs) times those rows of X_k.
 
     Memory. ``max_memory`` (bytes, default :data:`DEFAULT_ROW_MEMORY`) bounds the cached rows:
     the block size is ``max_memory / (2 x bytes of one row)`` (at most 64, at least 1), so a
