@@ -46,6 +46,8 @@ def test_sparse_input_gives_the_dense_path(fmt, method, options):
     np.testing.assert_allclose(a.coef, b.coef, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(a.training_loss, b.training_loss, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(a.t_statistic, b.t_statistic, rtol=1e-10)
+    for name in ("score", "mean_residual_covariance", "std_residual_covariance"):
+        np.testing.assert_allclose(getattr(a, name), getattr(b, name), rtol=1e-10, atol=1e-12)
 
 
 def test_sparse_moments_rows_and_evaluation_equal_the_dense_ones():
