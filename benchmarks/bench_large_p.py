@@ -30,6 +30,8 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")  # before numpy: see the module docstring
+if "--threads" in os.sys.argv:  # BLAS threads, before numpy (children inherit the environment)
+    os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = os.sys.argv[os.sys.argv.index("--threads") + 1]
 
 import argparse  # noqa: E402
 import json  # noqa: E402
@@ -119,9 +121,19 @@ def run_omp(p: int, steps: int) -> dict:
     X, y, d = dense_problem(p)
     out = dict(p=p, steps=steps)
     start, cpu = time.perf_counter(), cpu_seconds()
-    path = tgreedy_path(DomainStatistics.from_samples(X, y, d), n_steps=steps)
+    stats = DomainStatistics.from_samples(X, y, d)
+    path = tgreedy_path(stats, n_steps=steps)
     out["tgreedy_seconds"], out["tgreedy_cpu_seconds"] = time.perf_counter() - start, cpu_seconds() - cpu
     out["tgreedy_steps"] = path.n_steps
+    out["rows_formed"], out["blocks"] = stats._rows.n_known, stats._rows.n_blocks
+    # The floor: the BLAS work T-greedy cannot avoid, one Gram row per chosen feature and domain,
+    # X_k[:, B]^T X_k / m_k for the path's features in blocks of 64 (compute-bound products).
+    blocks = [np.sort(path.features[i:i + 64]) for i in range(0, path.n_steps, 64)]
+    start, cpu = time.perf_counter(), cpu_seconds()
+    for block in blocks:
+        stats._rows.source.gram_block(block)
+    out["floor_seconds"], out["floor_cpu_seconds"] = time.perf_counter() - start, cpu_seconds() - cpu
+    del stats
     omp = OrthogonalMatchingPursuit(n_nonzero_coefs=steps, fit_intercept=False, precompute=False)
     start, cpu = time.perf_counter(), cpu_seconds()
     omp.fit(X, y)
@@ -166,10 +178,14 @@ RUNNERS = {"scaling": run_scaling, "omp": run_omp, "omp_gram": run_omp_gram, "sp
 def child(kind: str, p: int, steps: int, timeout: float | None = None) -> dict:
     """Run one configuration in a fresh interpreter; its last stdout line is the JSON result."""
     command = [sys.executable, __file__, "_one", kind, str(p), str(steps)]
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return dict(kind=kind, p=p, timed_out=timeout, error=f"stopped after {timeout:.0f} s")
+    except subprocess.TimeoutExpired:  # subprocess.run kills and reaps it: its CPU time is in RUSAGE_CHILDREN
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        used = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+        return dict(kind=kind, p=p, timed_out=timeout, cpu_seconds_when_stopped=used,
+                    error=f"stopped after {timeout:.0f} s wall, {used:.0f} CPU s (data generation included)")
     if done.returncode != 0:
         return dict(kind=kind, p=p, error=f"exit {done.returncode}: {done.stderr.strip()[-400:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -185,11 +201,15 @@ def main(argv=None) -> int:
     parser.add_argument("what", nargs="?", default="all", choices=("all", "scaling", "omp", "sparse"))
     parser.add_argument("--features", type=int, nargs="*", default=[10_000, 30_000, 100_000])
     parser.add_argument("--steps", type=int, default=300, help="steps of the scaling paths")
+    parser.add_argument("--threads", type=int, help="BLAS threads (OPENBLAS_NUM_THREADS); on a loaded machine 1 "
+                        "makes CPU seconds comparable (idle threads of a parallel product spin)")
+    parser.add_argument("--omp-steps", type=int, default=300, help="steps of the OMP comparison")
     parser.add_argument("--gram-timeout", type=float, default=600.0,
                         help="seconds after which OMP precompute=True is stopped (its 20,000^2 Gram is the slow part)")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args(argv)
-    print(f"OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']} (set by this benchmark before importing numpy)")
+    print(f"OPENBLAS_CORETYPE={os.environ['OPENBLAS_CORETYPE']} (set by this benchmark before importing numpy); "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset (all cores)')}; load {load_average():.1f}")
     results = {}
     if args.what in ("all", "scaling"):
         print(f"\nscaling: 10 domains x 500 samples, {args.steps}-step T-greedy, lazy rows, default row budget")
@@ -206,9 +226,9 @@ def main(argv=None) -> int:
             print(f"{p:>8} {r['seconds']:8.2f} {r['cpu_seconds']:8.2f} {r['load']:5.1f} {r['data_gib']:9.2f} "
                   f"{r['peak_gib']:9.2f} {goal:9.2f} {r['rows_formed']:6d} {r['blocks']:6d} {r['evicted']:7d}")
     if args.what in ("all", "omp"):
-        print("\nomp: p = 20,000, 10 domains x 500 samples, 300 steps, the same data (same seed), one after the other")
-        r = child("omp", 20_000, 300)
-        g = child("omp_gram", 20_000, 300, timeout=args.gram_timeout)
+        print(f"\nomp: p = 20,000, 10 domains x 500 samples, {args.omp_steps} steps, the same data (same seed), one after the other")
+        r = child("omp", 20_000, args.omp_steps)
+        g = child("omp_gram", 20_000, args.omp_steps, timeout=args.gram_timeout)
         results["omp"] = dict(r, precompute_true=g)
         if "error" in r:
             print("ERROR", r["error"])
@@ -216,11 +236,20 @@ def main(argv=None) -> int:
             gram = g.get("omp_precompute_True_seconds")
             faster = r["omp_precompute_False_seconds"] if gram is None else min(gram, r["omp_precompute_False_seconds"])
             results["omp"]["speedup_vs_faster_omp"] = faster / r["tgreedy_seconds"]
-            print(f"  T-greedy (statistics + path)     {r['tgreedy_seconds']:8.2f} s  (CPU {r['tgreedy_cpu_seconds']:.1f} s)")
+            print(f"  floor: the path's {r['tgreedy_steps']} Gram rows in blocks of 64  {r['floor_seconds']:8.2f} s  "
+                  f"(CPU {r['floor_cpu_seconds']:.1f} s)")
+            print(f"  T-greedy (statistics + path)     {r['tgreedy_seconds']:8.2f} s  (CPU {r['tgreedy_cpu_seconds']:.1f} s; "
+                  f"{r['rows_formed']} rows in {r['blocks']} blocks; "
+                  f"{r['tgreedy_cpu_seconds'] / r['floor_cpu_seconds']:.2f} x the floor's CPU)")
             print(f"  OMP precompute=False             {r['omp_precompute_False_seconds']:8.2f} s  "
                   f"(CPU {r['omp_precompute_False_cpu_seconds']:.1f} s; load {r['load']:.1f})")
-            print(f"  OMP precompute=True              " + (f"{gram:8.2f} s" if gram is not None else f"   > {g.get('timed_out', 0):.0f} s ({g['error']})"))
-            print(f"  faster OMP / T-greedy            {faster / r['tgreedy_seconds']:8.1f} x   (goal >= 5)")
+            print(f"  OMP precompute=True              " + (f"{gram:8.2f} s  (CPU {g['omp_precompute_True_cpu_seconds']:.1f} s)"
+                                                             if gram is not None else f"   > {g.get('timed_out', 0):.0f} s ({g['error']})"))
+            print(f"  faster OMP / T-greedy            {faster / r['tgreedy_seconds']:8.1f} x wall   (goal >= 5)")
+            cpu_gram = g.get("omp_precompute_True_cpu_seconds")
+            cpu_faster = r["omp_precompute_False_cpu_seconds"] if cpu_gram is None else min(cpu_gram, r["omp_precompute_False_cpu_seconds"])
+            results["omp"]["cpu_speedup_vs_faster_omp"] = cpu_faster / r["tgreedy_cpu_seconds"]
+            print(f"  faster OMP / T-greedy            {cpu_faster / r['tgreedy_cpu_seconds']:8.1f} x CPU")
     if args.what in ("all", "sparse"):
         print("\nsparse: 10^6 features, 0.1 % nonzero, 5 domains x 2,000 documents, 100 steps (CSR, never densified)")
         r = child("sparse", 1_000_000, 100)

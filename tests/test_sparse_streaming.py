@@ -46,6 +46,8 @@ def test_sparse_input_gives_the_dense_path(fmt, method, options):
     np.testing.assert_allclose(a.coef, b.coef, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(a.training_loss, b.training_loss, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(a.t_statistic, b.t_statistic, rtol=1e-10)
+    for name in ("score", "mean_residual_covariance", "std_residual_covariance"):
+        np.testing.assert_allclose(getattr(a, name), getattr(b, name), rtol=1e-10, atol=1e-12)
 
 
 def test_sparse_moments_rows_and_evaluation_equal_the_dense_ones():
@@ -125,7 +127,24 @@ def test_a_small_row_budget_bounds_the_cache_and_changes_no_result(method):
     np.testing.assert_allclose(a.coef, b.coef, rtol=1e-10, atol=1e-12)
 
 
-def test_speculative_rows_are_evicted_before_the_chosen_ones():
+@pytest.mark.parametrize("method", [tgreedy_path, greedy_path])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_the_stepwise_refit_keeps_a_bounded_number_of_rows(method, sparse):
+    X, y, d = wide_problem()
+    if sparse:
+        X = scipy.sparse.csr_matrix(np.where(np.abs(X) > 1.0, X, 0.0))
+    row_bytes = 8 * 3 * 900
+    small = DomainStatistics.from_samples(X, y, d, max_row_memory=5 * row_bytes)
+    roomy = DomainStatistics.from_samples(X.toarray() if sparse else X, y, d, lazy=False)
+    a, b = method(small, n_steps=40, refit="stepwise"), method(roomy, n_steps=40, refit="stepwise")
+    # 4 x the row budget: 20 rows kept; the other 20 steps read the samples, not Gram rows
+    assert small._rows.asked.sum() == 20 and small._rows._full is None
+    np.testing.assert_array_equal(a.features, b.features)
+    np.testing.assert_allclose(a.coef, b.coef, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(a.training_loss, b.training_loss, rtol=1e-10)
+
+
+def test_rows_asked_for_are_evicted_before_the_speculative_ones():
     X, y, d = wide_problem()
     row_bytes = 8 * 3 * 900
     stats = DomainStatistics.from_samples(X, y, d, max_row_memory=8 * row_bytes)
@@ -134,9 +153,21 @@ def test_speculative_rows_are_evicted_before_the_chosen_ones():
     stats.gram_row(1, priority=priority)  # block: 1 and 894..896
     stats.gram_row(2, priority=priority)  # block: 2 and 891..893: 12 rows > 8, four evicted
     rows = stats._rows
-    assert all(rows.is_known(i) for i in (0, 1, 2))  # asked rows kept
-    assert not any(rows.is_known(i) for i in (894, 895, 896, 897)) and rows.is_known(899)
+    # the rows asked for go first (a stagewise path reads each once), oldest first, then the
+    # speculative rows of lowest priority; the block just formed is kept
+    assert not rows.is_known(0) and not rows.is_known(1) and rows.is_known(2)
+    assert not any(rows.is_known(i) for i in (894, 895)) and all(rows.is_known(i) for i in (891, 896, 897, 899))
     assert rows.cache_bytes <= 8 * row_bytes
+
+
+def test_predicted_rows_form_the_block_in_their_order_within_its_size():
+    X, y, d = wide_problem()
+    row_bytes = 8 * 3 * 900
+    stats = DomainStatistics.from_samples(X, y, d, max_row_memory=8 * row_bytes)  # blocks of 4
+    stats.gram_row(10, priority=np.arange(900.0), predicted=[10, 5, 7, 3, 2, 1])
+    assert sorted(stats._rows.cache) == [3, 5, 7, 10]  # the first three predicted, not the top priorities
+    np.testing.assert_allclose(stats.gram_row(7), DomainStatistics.from_samples(X, y, d, lazy=False).xx[:, 7],
+                               rtol=1e-12, atol=1e-12)
 
 
 # ----------------------------------------------------------------------------- streaming
@@ -229,3 +260,29 @@ def test_row_budget_must_be_a_whole_number_of_bytes():
     tiny = DomainStatistics.from_samples(X, y, d, max_row_memory=0)  # keeps only the block in use
     np.testing.assert_array_equal(tgreedy_path(tiny, n_steps=5).features,
                                   tgreedy_path(DomainStatistics.from_samples(X, y, d), n_steps=5).features)
+
+
+# ----------------------------------------------------------------------------- predicted blocks
+
+
+@pytest.mark.parametrize("method, name, options", [(tgreedy_path, "tgreedy", {}),
+                                                   (tgreedy_path, "tgreedy", {"sign": "positive"}),
+                                                   (greedy_path, "greedy", {})])
+def test_the_predicted_picks_are_the_path_when_every_feature_is_a_candidate(method, name, options):
+    from functools import partial
+
+    from tgreedy_lib.domain_adaptation._stagewise import PathPredictor
+    from tgreedy_lib.domain_adaptation.selection import _best_feature, _score_columns
+
+    X, y, d = wide_problem(11, p=60)  # 60 features < 4 blocks: all are candidates, the simulation is exact
+    stats = DomainStatistics.from_samples(X, y, d)
+    path = method(DomainStatistics.from_samples(X, y, d, lazy=False), n_steps=25, **options)
+    second_moment = stats.second_moment()
+    score_of = partial(_score_columns, name, options.get("sign", "abs"))
+    predictor = PathPredictor(score_of, second_moment, np.zeros(60, dtype=bool), False, _best_feature)
+    assert PathPredictor.n_candidates(60, 25) == 60
+    score = score_of(stats.xy, second_moment)[0]
+    picks = predictor.predict(stats, stats.xy, int(path.features[0]), score, 25)
+    np.testing.assert_array_equal(picks, path.features)
+    assert stats._rows.n_known == 0  # the candidates' small Gram forms no row
+

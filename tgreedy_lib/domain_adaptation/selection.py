@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -37,7 +38,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .._validation import check_whole_number
-from ._stagewise import StagewiseKernel
+from ._stagewise import PathPredictor, StagewiseKernel
 from ._stepwise import StepwiseKernel
 from .statistics import DomainStatistics, _t_statistic_and_moments
 
@@ -197,6 +198,18 @@ def _best_feature(score: np.ndarray, mu: np.ndarray, second_moment: np.ndarray) 
     return i
 
 
+def _score_columns(method: str, sign: str, residual, second_moment: np.ndarray, t_and_mu=None):
+    """The driver's score of each column of ``residual`` (and mu): |T_i| or T_i, or mu_i^2 / E[X_i^2] for greedy.
+
+    ``t_and_mu``, when given, are the T-statistics and means already computed (``residual`` is then
+    not read). :class:`PathPredictor` simulates with the same rule.
+    """
+    t, mu = t_and_mu if t_and_mu is not None else t_statistics(residual)[:2]
+    if method == "tgreedy":
+        return (np.abs(t) if sign == "abs" else t.copy()), mu
+    return mu**2 / second_moment, mu
+
+
 def _check_finite_statistics(sigma: np.ndarray, step: int) -> None:
     """Refuse residual covariances that overflowed (their spread is infinite or NaN, every T would read 0)."""
     if not np.all(np.isfinite(sigma)):
@@ -274,6 +287,9 @@ def selection_path(
         raise ValueError(f"feature {i} has E[X_i^2] = 0 ({denominator} moments); the update divides by it")
     kernel = _KERNELS[refit](stats, update_second_moment, n_steps, denominator)
     chosen_mask = np.zeros(p, dtype=bool)
+    if hasattr(kernel, "predictor"):  # the stagewise kernel predicts the next picks to choose Gram-row blocks
+        kernel.predictor = PathPredictor(partial(_score_columns, method, sign), update_second_moment,
+                                         chosen_mask, allow_reselect, _best_feature)
     initial_loss = kernel.loss
     records = {key: [] for key in ("features", "t", "score", "mu", "sigma", "loss")}
     # The weights after every step, filled in place: a list of copies stacked at the end would
@@ -281,23 +297,29 @@ def selection_path(
     coef_path = np.empty((n_steps, p))
     stop_reason = "n_steps"
 
+    changed = None  # features whose residual covariances changed in the last step (None: all)
     for step in range(n_steps):
-        t, mu, sigma = t_statistics(kernel.residual)
-        if method == "tgreedy":
-            score = np.abs(t) if sign == "abs" else t.copy()
-        else:
-            score = mu**2 / update_second_moment
-        if not allow_reselect:
-            score[chosen_mask] = -np.inf
-            if chosen_mask.all():
-                stop_reason = "exhausted"
-                break
+        if changed is None:
+            t, mu, sigma = t_statistics(kernel.residual)
+            score = _score_columns(method, sign, kernel.residual, update_second_moment, (t, mu))[0]
+            if not allow_reselect:
+                score[chosen_mask] = -np.inf
+        else:  # a sparse row changed a few features: recompute theirs (the same values a full pass gives)
+            t_c, mu_c, sigma_c = t_statistics(kernel.residual[:, changed])
+            t[changed], mu[changed], sigma[changed] = t_c, mu_c, sigma_c
+            score_c = _score_columns(method, sign, None, update_second_moment[changed], (t_c, mu_c))[0]
+            if not allow_reselect:
+                score_c[chosen_mask[changed]] = -np.inf
+            score[changed] = score_c
+        if not allow_reselect and chosen_mask.all():
+            stop_reason = "exhausted"
+            break
         _check_finite_statistics(sigma, step)
         i = _best_feature(score, mu, update_second_moment)
         if threshold is not None and not score[i] >= threshold:
             stop_reason = "threshold"
             break
-        kernel.add(step, i, mu, score)
+        changed = kernel.add(step, i, mu, score)
         chosen_mask[i] = True
         records["features"].append(i)
         coef_path[len(records["features"]) - 1] = kernel.coef
@@ -306,6 +328,8 @@ def selection_path(
         records["mu"].append(mu[i])
         records["sigma"].append(sigma[i])
         records["loss"].append(kernel.loss)
+        if changed is not None and not allow_reselect:
+            score[i] = -np.inf  # chosen: kept out, as the full pass does
 
     options = dict(
         n_steps=n_steps, sign=sign, denominator=denominator, refit=refit,

@@ -154,8 +154,9 @@ class DomainStatistics:
     at most 300 of them. So the sample constructors (with ``lazy=True``, the default) make one
     cheap pass per domain for ``E[XY|d_k]``, ``E[Y^2|d_k]``, the means and the diagonal
     ``E[X_i^2|d_k]``, keep a reference to the samples, and compute Gram rows on demand
-    (:meth:`gram_row`), a block at a time: the asked-for feature plus the next most promising
-    ones by the caller's score, one matrix product per domain. When the rows still to come
+    (:meth:`gram_row`), a block at a time: the asked-for feature plus the caller's predicted next
+    picks (the stagewise path simulates itself on its top candidates), or else the next most
+    promising ones by its score, one matrix product per domain. When the rows still to come
     would cost more than the rest of the Gram, and the whole Gram fits in the row budget, it is
     completed instead (reusing the known rows; at most 1.25 times the flops of forming it at
     once), and so it is on the first
@@ -533,19 +534,54 @@ class DomainStatistics:
         """Number of features p."""
         return self.xy.shape[1]
 
-    def gram_row(self, i: int, priority=None, remaining=None) -> np.ndarray:
+    def gram_row(self, i: int, priority=None, remaining=None, predicted=None) -> np.ndarray:
         """``E[X_i X^T | d_k]`` for every domain k, shape (n_domains, n_features) (row i of :attr:`xx`).
 
         Hints, both optional, for lazily computed rows: ``priority`` (a score per feature) says
         which rows the caller is likely to ask for next; when row ``i`` must be computed, the
         highest-priority rows not yet known are computed in the same matrix product.
         ``remaining`` is the most rows the caller will still ask for (this one included); it
-        decides when completing the whole Gram is cheaper. Read-only; do not modify the result.
+        decides when completing the whole Gram is cheaper. ``predicted`` (features, most likely
+        first) are the rows the caller expects to ask for next: they go into the block before
+        those of highest priority. Read-only; do not modify the result.
         """
+        return self._gram_row(i, priority, remaining, predicted)
+
+    def _gram_row(self, i: int, priority=None, remaining=None, predicted=None, dense: bool = True):
+        """:meth:`gram_row`; with ``dense=False`` a row of sparse samples comes as a CSR matrix (n_domains, p)."""
         if self._xx is not None:
             return self._xx[:, i, :]
-        row = self._rows.row(int(i), priority, remaining)
+        row = self._rows.row(int(i), priority, remaining, predicted, dense)
         return row if self._keep is None else row[self._keep]
+
+    def _gram_entries(self, rows, columns) -> np.ndarray:
+        """``E[X_rows X_columns^T | d_k]`` for every domain, shape (n_domains, |rows|, |columns|).
+
+        A small block of the Gram without forming whole rows: from :attr:`xx` when it is known,
+        otherwise ``X_k[:, rows]^T X_k[:, columns] / m_k`` from the samples (2 m |rows| |columns| flops).
+        """
+        rows, columns = np.asarray(rows, dtype=np.intp), np.asarray(columns, dtype=np.intp)
+        if self._xx is not None:
+            return self._xx[:, rows][:, :, columns]
+        out = self._rows.entries(rows, columns)
+        return out if self._keep is None else out[self._keep]
+
+    def _lazy_block_size(self):
+        """Rows the lazy statistics form per block: None when the whole Gram is known, or when rows
+        are sparse (sparse rows cost milliseconds: predicting which to form would cost more)."""
+        if self._xx is not None or self._rows._full is not None or self._rows.sparse:
+            return None
+        return self._rows.max_block_rows
+
+    def _row_budget(self):
+        """Bytes of Gram rows the lazy statistics keep (``max_row_memory``); None when the whole Gram is known."""
+        if self._xx is not None or self._rows._full is not None:
+            return None
+        return self._rows.max_memory
+
+    def _row_known(self, i: int) -> bool:
+        """Whether row ``i`` is available without a new matrix product."""
+        return self._xx is not None or self._rows.is_known(i)
 
     def subset(self, labels) -> "DomainStatistics":
         """The statistics of the domains whose labels are in ``labels`` (no recomputation).
@@ -643,6 +679,19 @@ def _check_gram_fits(n_domains: int, n_features: int) -> None:
         )
 
 
+_BLAS_CONTROLLER = None
+
+
+def _single_blas_thread():
+    """A context in which BLAS runs on one thread (threadpoolctl, a scikit-learn dependency)."""
+    global _BLAS_CONTROLLER
+    if _BLAS_CONTROLLER is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS_CONTROLLER = ThreadpoolController()
+    return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+
+
 def _format_bytes(size: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if size < 1024 or unit == "TiB":
@@ -657,17 +706,41 @@ class _SampleSource:
         self.blocks = blocks
         self.counts = np.asarray(counts, dtype=np.float64)
         self.sparse = is_sparse(blocks[0])
+        self._by_rows = None  # sparse samples as CSR, made on the first Gram row
 
     def gram_block(self, block: np.ndarray) -> list:
         """``X_k[:, B]^T X_k / m_k`` for every domain: dense (|B|, p) arrays, or CSR matrices for sparse samples."""
         out = []
+        if self.sparse and self._by_rows is None:  # the samples by rows too (CSR), once: as much memory as X
+            self._by_rows = [Xk.tocsr() for Xk in self.blocks]
         for k, Xk in enumerate(self.blocks):
-            if self.sparse:  # (X_k^T X_k[:, B])^T: CSR (p x m) times a small CSR, no conversion of X_k
-                out.append((Xk.T @ Xk[:, block].tocsr()).T.tocsr() / self.counts[k])
+            if self.sparse:
+                # X_k[:, B]^T X_k: the few documents where the features of B occur (a CSC column slice),
+                # times those documents' rows (CSR). The cost is the nonzeros of those rows, not p: a
+                # product X_k^T X_k[:, B] instead runs over all p rows of X_k^T (measured 0.1 s a call
+                # at p = 10^6).
+                out.append((Xk[:, block].T.tocsr() @ self._by_rows[k]) / self.counts[k])
             else:
                 G = np.ascontiguousarray(Xk[:, block].T) @ Xk
                 G /= self.counts[k]
                 out.append(G)
+        return out
+
+    def gram_entries(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """``X_k[:, rows]^T X_k[:, columns] / m_k`` for every domain, dense (n_domains, |rows|, |columns|)."""
+        out = np.empty((len(self.blocks), rows.size, columns.size))
+        if self.sparse:
+            for k, Xk in enumerate(self.blocks):
+                out[k] = (Xk[:, rows].T @ Xk[:, columns]).toarray() / self.counts[k]
+            return out
+        # Small products (a few hundred squared): one BLAS thread. Threads cost more than they
+        # gain at this size (measured 7 against 12 CPU ms for 566 x 500 x 566 on 2 cores).
+        with _single_blas_thread():
+            for k, Xk in enumerate(self.blocks):
+                A = np.ascontiguousarray(Xk[:, rows].T)  # contiguous rows: the product runs at full speed
+                B = A if columns is rows else np.ascontiguousarray(Xk[:, columns].T)
+                np.matmul(A, B.T, out=out[k])
+                out[k] /= self.counts[k]
         return out
 
     def gram_times(self, coef: np.ndarray) -> np.ndarray:
@@ -716,7 +789,7 @@ class _SampleSource:
         return total / m, squares / m
 
     def release(self) -> None:
-        self.blocks = None
+        self.blocks = self._by_rows = None
 
 
 class _ChunkSource:
@@ -859,6 +932,9 @@ class _ChunkSource:
         sums = self._sum((block.size, self.n_features), lambda Xk, yk: Xk[:, block].T @ Xk)
         return list(sums)
 
+    def gram_entries(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        return self._sum((rows.size, columns.size), lambda Xk, yk: Xk[:, rows].T @ Xk[:, columns])
+
     def gram_times(self, coef: np.ndarray) -> np.ndarray:
         support = np.flatnonzero(coef)
         return self._sum((self.n_features,), lambda Xk, yk: Xk.T @ (Xk[:, support] @ coef[support]))
@@ -890,15 +966,17 @@ class _ChunkSource:
 class _GramRows:
     """Rows of the per-domain second moments ``E[X X^T | d_k] = X_k^T X_k / m_k``, computed on demand.
 
-    Rows are computed in blocks (the asked-for feature and the highest-priority features not yet
-    known), one ``X_k[:, B]^T X_k`` per domain, and cached within a memory budget.
+    Rows are computed in blocks (the asked-for feature and the caller's predicted next requests,
+    as many as :attr:`max_block_rows` allows, or else the highest-priority features not yet known,
+    :attr:`block_size` of them), one ``X_k[:, B]^T X_k`` per domain, and cached within a memory
+    budget. Sparse rows are ``X_k[:, B]^T`` (the documents where B occurs) times those rows of X_k.
 
     Memory. ``max_memory`` (bytes, default :data:`DEFAULT_ROW_MEMORY`) bounds the cached rows:
     the block size is ``max_memory / (2 x bytes of one row)`` (at most 64, at least 1), so a
     new block always fits beside the rows worth keeping; when the cache passes the budget, the
-    speculative rows (computed but never asked for) of lowest priority are evicted first, then
-    the rows asked for longest ago. An evicted row that is asked for again is recomputed (a
-    stagewise path never asks for a chosen row twice unless ``allow_reselect``). Rows of sparse
+    rows already asked for are evicted first (least recently used first: a stagewise path never
+    asks for a chosen row twice unless ``allow_reselect``), then the speculative rows (computed
+    but never asked for) of lowest priority. An evicted row asked for again is recomputed. Rows of sparse
     samples are kept sparse, and the cost of a row is its actual size.
 
     Completion. When going on lazily is expected to cost more (:meth:`_should_complete`) and the
@@ -953,17 +1031,26 @@ class _GramRows:
         wanted = int(np.clip(wanted, self.min_block_size, self.max_block_size))
         return int(np.clip(self.max_memory // (2 * self.row_bytes), 1, wanted))
 
+    @property
+    def max_block_rows(self) -> int:
+        """The most rows a block may have: 64, within half the budget. Blocks of predicted rows have it.
+
+        A dense block streams every X_k once, whatever its size: at p = 20,000 a 26-row block cost
+        0.41 s and a 64-row one 0.48 s, so a long prediction is worth forming whole.
+        """
+        return int(np.clip(self.max_memory // (2 * self.row_bytes), 1, self.max_block_size))
+
     def is_known(self, i: int) -> bool:
         return self._full is not None or int(i) in self.cache
 
-    def row(self, i: int, priority=None, remaining=None) -> np.ndarray:
+    def row(self, i: int, priority=None, remaining=None, predicted=None, dense: bool = True) -> np.ndarray:
         i = int(i)
         if self._full is None and i not in self.cache:
             if self.n_blocks:  # the rows of the blocks since the last miss that were used: this miss + the hits
                 used = 1.0 + self._hits
                 self._useful = used if self._useful is None else 0.7 * self._useful + 0.3 * used
             self._hits = 0
-            block = self._choose_block(i, priority)
+            block = self._choose_block(i, priority, predicted)
             if self._should_complete(block.size, remaining):
                 self.full()
             else:
@@ -975,7 +1062,7 @@ class _GramRows:
             return self._full[:, i, :]
         row = self.cache.pop(i)
         self.cache[i] = row  # most recently used last
-        return row.toarray() if self.sparse else row
+        return row.toarray() if self.sparse and dense else row
 
     def ensure(self, features) -> None:
         """Compute the missing rows of ``features`` (in blocks within the budget)."""
@@ -985,6 +1072,15 @@ class _GramRows:
         missing = np.array([i for i in missing if int(i) not in self.cache], dtype=np.intp)
         for start in range(0, missing.size, self.block_size):
             self._compute(missing[start:start + self.block_size], None)
+
+    def entries(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+        """``E[X_rows X_columns^T | d_k]`` for every domain, (n_domains, |rows|, |columns|): no row is formed or cached."""
+        if self._full is not None:
+            return self._full[:, rows][:, :, columns]
+        if self.source is None:
+            raise ValueError("the samples behind these lazy statistics were released")
+        same = rows.shape == columns.shape and np.array_equal(rows, columns)
+        return self.source.gram_entries(rows, rows if same else columns)
 
     def times(self, coef: np.ndarray) -> np.ndarray:
         """``E[X X^T | d_k] w`` for every domain."""
@@ -1013,14 +1109,24 @@ class _GramRows:
         rows_per_row_asked = known / asked if asked else 1.0
         return 2 * p * rows_per_row_asked * remaining > (p - known) ** 2
 
-    def _choose_block(self, i, priority) -> np.ndarray:
-        size = min(self.block_size, self.n_features - len(self.cache))
-        if priority is None or size <= 1:
-            return np.array([i])
+    def _choose_block(self, i, priority, predicted=None) -> np.ndarray:
+        """Row ``i`` and the ``predicted`` rows not known (in their order); without a prediction, the highest ``priority``."""
+        size = min(self.block_size if predicted is None else self.max_block_rows, self.n_features - len(self.cache))
+        block = [i]
+        if predicted is not None:
+            seen = {i}
+            for j in np.asarray(predicted, dtype=np.intp).tolist():
+                if len(block) >= size:
+                    break
+                if j not in seen and j not in self.cache:
+                    seen.add(j)
+                    block.append(j)
+        if predicted is not None or priority is None or size <= len(block):  # a prediction replaces the score
+            return np.sort(np.array(block, dtype=np.intp))
         score = np.array(priority, dtype=np.float64)
         if self.cache:
             score[np.fromiter(self.cache, dtype=np.intp, count=len(self.cache))] = -np.inf
-        score[i] = np.inf
+        score[block] = np.inf
         top = np.argpartition(-score, size - 1)[:size]
         return np.sort(top)
 
@@ -1037,6 +1143,7 @@ class _GramRows:
             offsets = np.arange(self.n_domains) * block.size
             for j, i in enumerate(block.tolist()):
                 row = stacked[offsets + j]
+                row.sum_duplicates()  # canonical: one entry per (domain, feature)
                 self._store(i, row, row.data.nbytes + row.indices.nbytes + row.indptr.nbytes)
         else:
             for j, i in enumerate(block.tolist()):
@@ -1061,7 +1168,13 @@ class _GramRows:
         return row.data.nbytes + row.indices.nbytes + row.indptr.nbytes if self.sparse else row.nbytes
 
     def _evict(self, protect: np.ndarray, priority) -> None:
-        """Drop cached rows until the cache fits its budget: speculative rows of lowest priority first."""
+        """Drop cached rows until the cache fits its budget: rows asked for (least recently first), then speculative ones.
+
+        A stagewise path asks for each row once (unless ``allow_reselect``), so a row it has read is
+        the one least likely to be needed again, and a speculative row (a predicted pick) the most:
+        evicting predicted rows first made a 300-step path at p = 30,000 recompute a block at nearly
+        every step. Speculative rows go lowest ``priority`` first.
+        """
         if self.cache_bytes <= self.max_memory:
             return
         keys = np.fromiter(self.cache, dtype=np.intp, count=len(self.cache))  # least recently used first
@@ -1069,7 +1182,7 @@ class _GramRows:
         speculative, asked = keys[~self.asked[keys]], keys[self.asked[keys]]
         if priority is not None and speculative.size:
             speculative = speculative[np.argsort(np.asarray(priority, dtype=np.float64)[speculative], kind="stable")]
-        for i in np.concatenate([speculative, asked]).tolist():
+        for i in np.concatenate([asked, speculative]).tolist():
             if self.cache_bytes <= self.max_memory:
                 break
             self.cache_bytes -= self._nbytes(self.cache.pop(i))
