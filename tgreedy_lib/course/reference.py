@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["feature_maps", "map_for_task", "task_seeds", "feature_map_verdicts", "probe_rows", "seed_sd"]
+__all__ = ["feature_maps", "map_for_task", "task_seeds", "feature_map_verdicts", "probe_rows", "seed_sd",
+           "compact_claims"]
 
 #: The CIFAR-10 features a reference run may prefer over the paper's DBN (issue 13: the convolutional
 #: patch features, when the record has them).
@@ -116,16 +117,17 @@ def task_seeds(reference: dict | None, task: str, feature_map: str | None = None
 def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], list[list[str]]]:
     """The verdict of every claim under every feature map: ``(header, rows)`` for :func:`~tgreedy_lib.course.prose.show_table`.
 
-    A cell is the verdict with its seed count (``reproduced (5 of 5)``), or ``-`` where that map did not
-    run the claim. ``ids`` keeps those claims, in the record's order.
+    A cell is the verdict with its seed counts, reproduced/partly/not of the seeds run (``reproduced (5/0/0 of 5)``),
+    or ``-`` where that map did not run the claim. ``ids`` keeps those claims, in the record's order.
 
     Examples
     --------
     >>> ref = {"claims": {"primary_feature_map": "dbn", "feature_maps": {
-    ...     "dbn": [{"id": "a", "verdict": "reproduced", "verdict_count": "reproduced in 5 of 5 seeds"}],
-    ...     "pixels": [{"id": "a", "verdict": "unsettled"}, {"id": "b", "verdict": "partly"}]}}}
+    ...     "dbn": [{"id": "a", "verdict": "reproduced", "seeds": {"counts": {"reproduced": 5}}}],
+    ...     "pixels": [{"id": "a", "verdict": "unsettled", "seeds": {"counts": {"partly": 2, "not reproduced": 3}}},
+    ...                {"id": "b", "verdict": "partly"}]}}}
     >>> feature_map_verdicts(ref)
-    (['claim', 'dbn', 'pixels'], [['a', 'reproduced (reproduced in 5 of 5 seeds)', 'unsettled'], ['b', '-', 'partly']])
+    (['claim', 'dbn', 'pixels'], [['a', 'reproduced (5/0/0 of 5)', 'unsettled (0/2/3 of 5)'], ['b', '-', 'partly']])
 
     See Also
     --------
@@ -151,10 +153,17 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
             if claim is None:
                 cells.append("-")
             else:
-                count = claim.get("verdict_count")
-                cells.append(claim["verdict"] + (f" ({count})" if count else ""))
+                cells.append(claim["verdict"] + _counts(claim))
         rows.append([cid] + cells)
     return ["claim"] + names, rows
+
+
+def _counts(claim: dict) -> str:
+    counts = (claim.get("seeds") or {}).get("counts") if isinstance(claim.get("seeds"), dict) else None
+    if not counts:
+        return f" ({claim['verdict_count']})" if claim.get("verdict_count") else ""
+    ran = sum(v for k, v in counts.items() if k != "not run")
+    return " (" + "/".join(str(counts.get(k, 0)) for k in ("reproduced", "partly", "not reproduced")) + f" of {ran})"
 
 
 def probe_rows(reference: dict | None) -> list[list]:
@@ -210,3 +219,46 @@ def seed_sd(curve: dict, n_seeds: int) -> list[float] | None:
         return None
     scale = math.sqrt(n_seeds) / t_quantile_975(n_seeds - 1)
     return [(hi - lo) / 2 * scale for lo, hi in zip(curve["lo"], curve["hi"])]
+
+
+def compact_claims(claims: list[dict]) -> str:
+    """Claims as a four-column Markdown table (id, the paper, measured, verdict), the quotes and rules in a collapsible block.
+
+    The full seven-column table of :func:`tgreedy_lib.experiments.claims.claims_markdown` is too wide
+    to read in a notebook; here each row keeps what a reader compares, and the quote and the rule that
+    decided follow below the table, one line per claim. Pipes are escaped.
+
+    Examples
+    --------
+    >>> print(compact_claims([{"id": "fig2.t_higher", "section": "4.1", "figure": "2", "claim": "T is higher",
+    ...     "paper": "|T| of T-greedy above greedy's", "measured": "share 0.07", "verdict": "not reproduced",
+    ...     "rule": "reproduced if share >= 0.75"}]))
+    | claim | the paper | measured | verdict |
+    |---|---|---|---|
+    | fig2.t_higher | \\|T\\| of T-greedy above greedy's | share 0.07 | **not reproduced** |
+    <BLANKLINE>
+    <details><summary>the paper's words and the rule behind each verdict</summary>
+    <BLANKLINE>
+    * `fig2.t_higher` (section 4.1, figure 2): "T is higher"; rule: reproduced if share >= 0.75
+    <BLANKLINE>
+    </details>
+
+    See Also
+    --------
+    tgreedy_lib.experiments.claims.claims_markdown : Every column, for claims.md.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, AISTATS 2012, sections 1, 4 and 5 (the claims).
+    """
+    def cell(text) -> str:
+        return str(text).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| claim | the paper | measured | verdict |", "|---|---|---|---|"]
+    notes = []
+    for c in claims:
+        verdict = f"**{c['verdict']}**" + (f" ({c['verdict_count']})" if c.get("verdict_count") else "")
+        lines.append("| " + " | ".join(cell(x) for x in (c["id"], c["paper"], c["measured"], verdict)) + " |")
+        notes.append(f"* `{c['id']}` (section {c['section']}, figure {c['figure']}): \"{c['claim']}\"; rule: {c['rule']}")
+    return ("\n".join(lines) + "\n\n<details><summary>the paper's words and the rule behind each verdict</summary>\n\n"
+            + "\n".join(notes) + "\n\n</details>")
