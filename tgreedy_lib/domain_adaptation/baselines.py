@@ -1126,7 +1126,7 @@ def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: flo
                              {"alpha": alpha})
 
 
-register_selector("omp", label="OMP (pooled)", color="tab:purple", linestyle="-.", path=omp_selection_path,
+register_selector("omp", label="OMP (pooled)", color="tab:brown", linestyle="-.", path=omp_selection_path,
                   replace=True)
 register_selector("t_filter", label="univariate T filter", color="tab:olive", linestyle=":",
                   path=t_filter_selection_path, replace=True)

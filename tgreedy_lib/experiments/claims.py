@@ -26,6 +26,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ..course.prose import fmt
 from .readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
 from .runs import curve
 
@@ -232,12 +233,12 @@ def hanley_mcneil_se(auc, n_pos: int, n_neg: int):
 
 
 def _fmt(value: float, digits: int = 3) -> str:
-    text = f"{value:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text  # never "-0.000"
+    """A measured value in a claim's text: the course's one number format (never "-0.000")."""
+    return fmt(value, digits=digits)
 
 
 def _pct(value: float) -> str:
-    return f"{100 * value:.2f}%"
+    return fmt(value, digits=2, percent=True)
 
 
 def _first_last_max(curve):

@@ -4,7 +4,7 @@ Foster, Kakade & Salakhutdinov (AISTATS 2012) leave two choices open that decide
 numbers, so every experiment runs every reading below on the same statistics, and the claims are
 evaluated for each *comparison* (a greedy reading against a T-greedy reading). Each reading is a
 selector of the one registry, :mod:`tgreedy_lib.domain_adaptation.selectors` (name, label, colour,
-path function, options); this module registers the two that are not the library's defaults and
+path function, options); the registry holds all four; this module
 says which sentence of the paper each one reads (:data:`READING_QUOTES`).
 
 T-greedy
@@ -40,15 +40,7 @@ the paper's.
 """
 from __future__ import annotations
 
-from ..domain_adaptation.selection import greedy_path, tgreedy_path
-from ..domain_adaptation.selectors import available_selectors, get_selector, register_selector
-
-if "tgreedy-signed" not in available_selectors():
-    register_selector("tgreedy-signed", label="T-greedy (signed T)", color="tab:purple", path=tgreedy_path,
-                      options={"sign": "positive"})
-if "greedy-stepwise" not in available_selectors():
-    register_selector("greedy-stepwise", label="greedy (stepwise refit)", color="tab:orange", linestyle="-.",
-                      path=greedy_path, options={"refit": "stepwise"})
+from ..domain_adaptation.selectors import get_selector
 
 #: The sentence of the paper each reading takes literally.
 READING_QUOTES = {
