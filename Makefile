@@ -5,13 +5,14 @@
 #   make test        install what is missing, run pytest unit tests and nbval over every notebook
 #   make book        the static website of the committed notebooks, in results/book
 #   make notebooks   (maintainers) re-execute the committed notebooks in place
+#   make reference   (maintainers) REFERENCE_RUN=<reproduce --seeds folder> -> reference_results/ + README verdicts
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 RESULTS ?= results
 
-.PHONY: install lab book notebooks test reproduce verify benchmark assignments grade clean
+.PHONY: install lab book notebooks test reproduce reference verify benchmark assignments grade clean
 
 install: $(STAMP)
 
@@ -45,6 +46,13 @@ reproduce: $(STAMP)
 # Maintainers: re-execute the committed notebooks in place (their outputs are what the book shows).
 notebooks: $(STAMP)
 	$(PY) -m tgreedy_lib execute-notebooks --in-place
+
+# Maintainers: make a paper-scale `reproduce --seeds N` run (its --out folder) the committed reference
+# results and rewrite the README's reference-verdicts block, e.g. after
+#   python -m tgreedy_lib reproduce --seeds 5 --feature-maps dbn,conv,pixels,random --out results/seeds
+REFERENCE_RUN ?= $(RESULTS)/seeds
+reference: $(STAMP)
+	$(PY) -m tgreedy_lib reference $(REFERENCE_RUN) --readme README.md
 
 verify: $(STAMP)
 	$(PY) -m tgreedy_lib verify --json results/verify.json --readme README.md

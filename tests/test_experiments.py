@@ -461,6 +461,113 @@ def test_cli_seeds_and_feature_maps_write_intervals_counts_and_bands(tmp_path, m
     assert json.loads((tmp_path / "claims.json").read_text())["claims"] == table["claims"]
 
 
+def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature_map_table(tmp_path, monkeypatch):
+    """--feature-maps dbn,conv,pixels,random: the primary claims come from dbn (MNIST) and conv (CIFAR-10)
+    without running anything twice; the feature-map table says n/a for conv on MNIST; builds per map and data set."""
+    from tgreedy_lib.experiments import inputs, seeds
+
+    calls = []
+
+    def fake_loader(dataset, feature_map="dbn", seed=0, design_seed=0, probe=False, **kwargs):
+        if feature_map == "conv" and dataset == "mnist":
+            raise inputs.FeatureMapNotApplicable("the 'conv' feature map is for cifar10")
+        calls.append((feature_map, dataset, seed, design_seed))
+        offset = {"dbn": 0, "conv": 1000, "pixels": 2000, "random": 3000}[feature_map]
+        f = synthetic_features(per_class=30, p=12, seed=offset + 10 * seed + design_seed, dataset=dataset)
+        f.info.update(feature_map=feature_map, feature_seed=seed, probe_accuracy=0.5)
+        return f
+
+    monkeypatch.setattr(cli, "load_experiment_features", fake_loader)
+    monkeypatch.setattr(cli, "PROBES", {})
+    monkeypatch.setitem(cli.QUICK, "mnist-2-vs-other", {"n_steps": 4, "targets": (9, 3)})
+    monkeypatch.setitem(cli.QUICK, "cifar-similarity", {"n_steps": 4, "targets": (9, 3)})
+    assert cli.main(["mnist-2-vs-other", "cifar-similarity", "--quick", "--seeds", "2", "--feature-maps",
+                     "dbn,conv,pixels,random", "--feature-builds", "dbn:cifar10=1", "--no-figures",
+                     "--out", str(tmp_path)]) == 0
+    assert not (tmp_path / "learned").exists()  # composed, not run again
+    assert sorted(s for m, d, s, _ in calls if (m, d) == ("dbn", "cifar10")) == [0, 0]  # one CIFAR DBN build
+    assert sorted(s for m, d, s, _ in calls if (m, d) == ("dbn", "mnist")) == [0, 1]
+    table = json.loads((tmp_path / "claims.json").read_text())
+    assert table["primary_feature_map"] == "learned"
+    assert table["primary_feature_maps"] == {"cifar10": "conv", "mnist": "dbn"}
+    assert table["feature_builds"]["dbn"] == {"cifar10": 1, "mnist": 2}
+    assert table["feature_builds"]["learned"] == {"cifar10": 2, "mnist": 2}
+    assert table["feature_builds"]["pixels"] == {"cifar10": 2, "mnist": 2}  # the fake sets a feature seed
+    for seed in range(2):  # the primary's CIFAR-10 results are conv's, its MNIST results dbn's
+        used = table["results_used"]["learned"][seed]
+        assert used["cifar-similarity"]["feature_map"] == "conv" and used["mnist-2-vs-other"]["feature_map"] == "dbn"
+    learned = seeds.primary_runs(seeds.read_seed_results(tmp_path))[1]
+    expected = claims.aggregate_seeds([claims.all_claims(r) for r in learned])
+    assert [r["verdict"] for r in table["claims"]] == [r["verdict"] for r in expected]
+    by_map = table["feature_maps"]
+    assert list(by_map) == ["dbn", "conv", "pixels", "random"]
+    conv = {r["id"]: r for r in by_map["conv"]}
+    assert conv["fig2.t_higher"]["verdict"] == seeds.NOT_APPLICABLE and conv["intro.even"]["verdict"] == "n/a"
+    assert conv["cifar_sim.t_higher"]["verdict"] != seeds.NOT_APPLICABLE
+    assert {r["id"]: r for r in by_map["dbn"]}["fig2.t_higher"]["verdict"] != seeds.NOT_APPLICABLE
+    md = (tmp_path / "claims.md").read_text()
+    assert md.count("## Verdicts under each feature map") == 1
+    header = next(line for line in md.split("## Verdicts under each feature map")[1].splitlines()
+                  if line.startswith("| claim | "))
+    assert header == "| claim | dbn features | conv features | pixels features | random features |"
+    section = md.split("## Verdicts under each feature map")[1]
+    row = next(line for line in section.splitlines() if line.startswith("| fig2.t_higher | "))
+    assert row.split(" | ")[2] == "n/a" and " of 2)" in row.split(" | ")[1]
+    assert "dbn: cifar10 1, mnist 2" in md and "mnist -> dbn" in md and "cifar10 -> conv" in md
+    with pytest.raises(SystemExit):  # K above --seeds, or a map that is not run
+        cli.main(["--seeds", "2", "--feature-maps", "dbn", "--feature-builds", "dbn=3", "--out", str(tmp_path)])
+    with pytest.raises(SystemExit):
+        cli.main(["--seeds", "2", "--feature-maps", "dbn", "--feature-builds", "conv:cifar10=1", "--out", str(tmp_path)])
+
+    # the maintainer command: reference results and the README block from this folder
+    readme = tmp_path / "README.md"
+    readme.write_text("intro\n<!-- reference-verdicts:begin -->\nold\n<!-- reference-verdicts:end -->\nrest\n")
+    monkeypatch.setattr(seeds, "REFERENCE_DIR", tmp_path / "reference")
+    assert cli.main([str(tmp_path), "--name", "paper-scale", "--readme", str(readme)],
+                    prog="python -m tgreedy_lib reference") == 0
+    ref = seeds.load_reference()
+    assert ref["claims"] == table and ref["bands"] is not None
+    text = readme.read_text()
+    assert seeds.readme_verdicts(ref) in text and "old" not in text and text.startswith("intro\n") and text.endswith("rest\n")
+    assert "learned features (cifar10: conv, mnist: dbn)" in text and "Under each feature map" in text
+    with pytest.raises(SystemExit):  # a folder without a summary over seeds
+        cli.main([str(tmp_path / "dbn")], prog="python -m tgreedy_lib reference")
+
+
+def test_learned_feature_map_resolves_per_data_set():
+    from tgreedy_lib.experiments import inputs
+
+    assert inputs.DEFAULT_FEATURE_MAP == {"mnist": "dbn", "cifar10": "conv"}
+    assert [inputs.resolve_feature_map("learned", d) for d in ("mnist", "cifar10")] == ["dbn", "conv"]
+    assert not inputs.feature_map_applies("conv", "mnist") and inputs.feature_map_applies("learned", "mnist")
+    loaded = inputs.FEATURE_LOADERS["learned"]
+    calls = []
+    saved = dict(inputs.FEATURE_LOADERS)
+    try:
+        inputs.FEATURE_LOADERS["conv"] = lambda dataset, **kw: calls.append(dataset) or synthetic_features(dataset=dataset)
+        out = loaded("cifar10", data_dir=None, cache_dir=None, progress=False, train_per_class=1000, seed=0, design_seed=0)
+    finally:
+        inputs.FEATURE_LOADERS.clear()
+        inputs.FEATURE_LOADERS.update(saved)
+    assert calls == ["cifar10"] and out.info["feature_map"] == "conv" and out.info["requested_feature_map"] == "learned"
+
+
+def test_probe_accuracy_is_the_validated_probe_for_every_feature_map(tmp_path):
+    """pixels / random get the same validated probe (C chosen on a validation split) as the learnt features."""
+    from tgreedy_lib.experiments import inputs
+    from tgreedy_lib.features import validated_probe
+
+    f = synthetic_features(per_class=30, p=8, seed=3)
+    inputs.add_probe_accuracy(f, cache_dir=tmp_path)
+    expected = validated_probe(f.train_features, f.train_labels, f.test_features, f.test_labels)
+    assert f.info["probe_accuracy"] == expected["test_accuracy"] and f.info["probe"]["C"] == expected["C"]
+    assert f.data_summary()["probe"]["validation_accuracy"] == expected["validation_accuracy"]
+    assert len(list((tmp_path / "features").glob("probe-*.json"))) == 1  # cached by the arrays' digest
+    g = synthetic_features(per_class=30, p=8, seed=3)
+    g.info["probe_accuracy"] = 0.123  # a builder's own (validated) probe is kept
+    assert inputs.add_probe_accuracy(g, cache_dir=tmp_path).info["probe_accuracy"] == 0.123
+
+
 # --------------------------------------------------------------------------- any data set
 
 def _write_idx(path, array):
@@ -611,10 +718,10 @@ def test_cli_feature_seeds_reuse_builds_and_say_so(tmp_path, monkeypatch):
     assert cli.main(["mnist-2-vs-other", "--quick", "--probe", "--seeds", "3", "--feature-seeds", "1",
                      "--no-figures", "--out", str(tmp_path)]) == 0
     assert sorted(calls) == [(0, 0, True), (0, 1, False), (0, 2, False)]  # one build, probed once, three draws
-    for seed in range(3):
-        data = json.loads((tmp_path / "dbn" / f"seed-{seed}" / "mnist-2-vs-other.json").read_text())["data"]
+    for seed in range(3):  # the default feature map: each data set's learned features
+        data = json.loads((tmp_path / "learned" / f"seed-{seed}" / "mnist-2-vs-other.json").read_text())["data"]
         assert data["probe_accuracy"] == 0.9 and data["feature_seed"] == 0
-    assert "from 1 independent build(s)" in (tmp_path / "claims.md").read_text()
+    assert "Feature builds (seed s uses build s mod K): learned: mnist 1." in (tmp_path / "claims.md").read_text()
     with pytest.raises(SystemExit):
         cli.main(["--seeds", "2", "--feature-seeds", "3", "--out", str(tmp_path)])
 
@@ -676,3 +783,32 @@ def test_conv_feature_map_is_cifar10s_only():
     assert "conv" in FEATURE_LOADERS
     with pytest.raises(FeatureMapNotApplicable, match="for cifar10"):
         load_experiment_features("mnist", "conv")
+
+
+def test_all_features_reference_is_the_ridged_pooled_least_squares():
+    # The in-place ridge and the Cholesky solve against the textbook formula, and the moments untouched.
+    from tgreedy_lib.experiments.runs import REFERENCE_RIDGE, all_features_reference
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((600, 30)) * rng.uniform(0.1, 3.0, 30)
+    y = X[:, :3] @ [1.0, -2.0, 0.5] + rng.standard_normal(600)
+    stats = DomainStatistics.from_samples(X, y, np.arange(600) % 3, lazy=False)
+    before = stats.xx.copy()
+    pooled = np.mean([X[k::3].T @ X[k::3] / 200 for k in range(3)], axis=0)
+    ridge = REFERENCE_RIDGE * np.trace(pooled) / 30
+    pooled_xy = np.mean([X[k::3].T @ y[k::3] / 200 for k in range(3)], axis=0)
+    expected = np.linalg.solve(pooled + ridge * np.eye(30), pooled_xy)
+    np.testing.assert_allclose(all_features_reference(stats), expected, rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(stats.xx, before)
+
+
+def test_pair_products_are_the_elementwise_products_of_each_pair():
+    rng = np.random.default_rng(4)
+    F = rng.standard_normal((30, 7))
+    pairs = rng.integers(0, 30, (50, 2))
+    expected = np.array([F[a] * F[b] for a, b in pairs])
+    np.testing.assert_array_equal(domains.pair_products(F, pairs), expected)
+    np.testing.assert_array_equal(domains.pair_products(F, pairs, np.array([5, 1])), expected[:, [5, 1]])
+    before = F.copy()
+    domains.pair_products(F, pairs[:, ::-1])  # writes into its own gather, never into F
+    np.testing.assert_array_equal(F, before)

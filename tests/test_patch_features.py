@@ -64,6 +64,31 @@ def test_spherical_kmeans_matches_a_plain_loop():
     np.testing.assert_array_equal(pf.spherical_kmeans(data, 4, 2, seed=3), pf.spherical_kmeans(data, 4, 2, seed=3))
 
 
+def reference_euclidean_kmeans(data, centroids, iterations):
+    """Lloyd's k-means as plain loops: nearest centroid by distance, then the mean of each cluster."""
+    data, centroids = np.asarray(data, np.float64), np.asarray(centroids, np.float64).copy()
+    for _ in range(iterations):
+        members = [[] for _ in centroids]
+        for x in data:
+            members[int(np.argmin([np.sum((x - c) ** 2) for c in centroids]))].append(x)
+        assert all(members), "the reference does not restart empty clusters"
+        centroids = np.array([np.mean(m, axis=0) for m in members])
+    return centroids
+
+
+def test_euclidean_kmeans_matches_a_plain_loop_and_restarts_empty_clusters():
+    rng = np.random.default_rng(4)
+    data = rng.normal(size=(60, 5)).astype(np.float32)
+    start = data[[0, 1, 2, 3]]
+    fast = pf.euclidean_kmeans(data, 4, iterations=4, seed=3, batch_size=7, init=start)
+    np.testing.assert_allclose(fast, reference_euclidean_kmeans(data, start, 4), rtol=1e-4, atol=1e-5)
+    far = np.concatenate([start[:3], np.full((1, 5), 100.0, np.float32)])  # wins no point: restarts at a data point
+    restarted = pf.euclidean_kmeans(data, 4, iterations=1, seed=0, init=far)
+    assert np.abs(restarted[3]).max() < 10 and any(np.allclose(restarted[3], x) for x in data)
+    with pytest.raises(ValueError, match="n_clusters"):
+        pf.euclidean_kmeans(data, 61)
+
+
 def test_spherical_kmeans_finds_well_separated_directions():
     rng = np.random.default_rng(2)
     directions = np.eye(3)
@@ -106,6 +131,7 @@ def test_normalization_and_zca_whitening_match_a_direct_eigendecomposition():
 
 
 @pytest.mark.parametrize("dictionary,encoder", [("kmeans", "triangle"), ("kmeans", "soft-threshold"),
+                                                ("kmeans-euclidean", "triangle"),
                                                 ("rbm", "probability"), ("rbm", "rectified")])
 def test_convolutional_encoding_matches_a_per_position_loop(dictionary, encoder):
     images = synthetic_images(n=3, size=9)

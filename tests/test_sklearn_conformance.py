@@ -46,10 +46,14 @@ class _IndexDomainsGreedy(Greedy):
 
 # n_features_to_select=1: the checks' smallest data sets have a single feature, and the path
 # refuses more steps than features (each step adds a new one).
+# The stopping rules ride along: "bonferroni" and "chance" keep a prefix of that one step (maybe none).
 @parametrize_with_checks(
-    [_IndexDomainsTGreedy(n_features_to_select=1), _IndexDomainsGreedy(n_features_to_select=1)],
+    [_IndexDomainsTGreedy(n_features_to_select=1), _IndexDomainsGreedy(n_features_to_select=1),
+     _IndexDomainsTGreedy(n_features_to_select=1, stopping="bonferroni"),
+     _IndexDomainsGreedy(n_features_to_select=1, stopping={"rule": "chance", "n_flips": 64})],
     xfail_strict=True,
 )
+@pytest.mark.filterwarnings("ignore:No features were selected")  # a rule may keep none of the checks' noise
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
@@ -144,6 +148,8 @@ def test_sparse_input_gives_the_dense_result(Selector, fmt):
         ({"threshold": "high"}, "threshold"),
         ({"allow_reselect": "yes"}, "allow_reselect"),
         ({"sign": "largest"}, "sign"),
+        ({"stopping": "aic"}, "stopping"),
+        ({"stopping": 3}, "stopping"),
     ],
 )
 def test_parameters_are_validated_by_scikit_learn(params, message):

@@ -214,3 +214,85 @@ def test_stopping_result_coef():
     path = tgreedy_path(stats, 3)
     assert np.all(stopping.StoppingResult("x", 0, {}).coef(path) == 0)
     np.testing.assert_array_equal(stopping.StoppingResult("x", 2, {}).coef(path), path.coef[1])
+
+
+# ------------------------------------------------------------------ the selectors' stopping= option
+
+@pytest.mark.parametrize("Selector,path_function", [("TGreedy", tgreedy_path), ("Greedy", greedy_path)])
+@pytest.mark.parametrize("stopping_option,rule,options", [
+    ("lodo", "lodo", {}),
+    ("bonferroni", "bonferroni", {}),
+    ("theorem1", "theorem1", {}),
+    ({"rule": "chance", "alpha": 0.2, "n_flips": 64, "seed": 3}, "chance", {"alpha": 0.2, "n_flips": 64, "seed": 3}),
+    ({"rule": "bonferroni", "alpha": 0.5}, "bonferroni", {"alpha": 0.5}),
+])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_selector_keeps_the_k_that_choose_k_picks_on_the_same_path(Selector, path_function, stopping_option, rule,
+                                                                    options, seed):
+    import tgreedy_lib
+
+    stats = _moment_stats(seed, n=6, p=12, strong=3)
+    selector = getattr(tgreedy_lib, Selector)(n_features_to_select=8, stopping=stopping_option).fit_statistics(stats)
+    path = path_function(stats, 8)
+    np.testing.assert_array_equal(selector.path_.features, path.features)
+    expected = stopping.choose_k(path, stats, rule=rule, **options)
+    assert selector.n_features_to_select_ == expected.k
+    np.testing.assert_array_equal(selector.selected_features_, path.features[:expected.k])
+    np.testing.assert_array_equal(selector.coef_, expected.coef(path))
+    assert selector.stopping_evidence_ == {"rule": expected.rule, **expected.evidence}
+    assert selector.get_support().sum() == expected.k
+
+
+def test_selector_stopping_from_samples_matches_choose_k_and_default_keeps_every_step():
+    from tgreedy_lib import TGreedy
+
+    data, stats = _sample_stats(seed=4, n=5)
+    X = np.vstack([X for X, _ in data]); y = np.concatenate([y for _, y in data])
+    d = np.repeat(np.arange(5), [len(y) for _, y in data])
+    fitted = TGreedy(n_features_to_select=5, stopping="lodo").fit(X, y, domains=d)
+    expected = stopping.choose_k(tgreedy_path(stats, 5), stats, rule="lodo")
+    assert fitted.n_features_to_select_ == expected.k
+    np.testing.assert_allclose(fitted.stopping_evidence_["mean_held_out"], expected.evidence["mean_held_out"])
+    plain = TGreedy(n_features_to_select=5).fit(X, y, domains=d)
+    assert plain.n_features_to_select_ == 5 and plain.stopping_evidence_ is None
+    np.testing.assert_array_equal(plain.coef_, plain.path_.coef[-1])
+
+
+def test_selector_stopping_rule_that_keeps_nothing_gives_zero_weights():
+    from tgreedy_lib import TGreedy
+
+    rng = np.random.default_rng(0)
+    xy = rng.standard_normal((6, 10))  # no feature helps consistently: every |T| is small
+    stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(10), (6, 10, 10)), xy, np.full(6, 4.0))
+    selector = TGreedy(n_features_to_select=4, stopping="theorem1").fit_statistics(stats)
+    assert selector.n_features_to_select_ == 0
+    assert selector.selected_features_.size == 0 and not selector.coef_.any()
+
+
+@pytest.mark.parametrize("bad,message", [
+    ({"alpha": 0.1}, "names no rule"),
+    ({"rule": "aic"}, "unknown stopping rule 'aic'"),
+    ({"rule": "bonferroni", "n_flips": 10}, r"takes the options \('alpha',\), not \['n_flips'\]"),
+    ({"rule": "chance", "alpha": 1.5}, "alpha must lie in"),
+    ({"rule": "lodo", "min_k": 99}, "min_k must lie in"),
+])
+def test_selector_bad_stopping_values_are_clear_value_errors(bad, message):
+    from tgreedy_lib import TGreedy
+
+    with pytest.raises(ValueError, match=message):
+        TGreedy(n_features_to_select=3, stopping=bad).fit_statistics(_moment_stats())
+
+
+def test_selector_lodo_needs_three_domains():
+    from tgreedy_lib import Greedy
+
+    stats = _moment_stats(n=2)
+    with pytest.raises(ValueError, match="at least 3 domains"):
+        Greedy(n_features_to_select=2, stopping="lodo").fit_statistics(stats)
+
+
+def test_selector_stopping_rules_are_the_stopping_modules_rules():
+    from tgreedy_lib.domain_adaptation import selection
+
+    assert selection._STOPPING_RULES == stopping.RULES
+    assert set(selection._STOPPING_OPTIONS) == set(stopping.RULES)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m tgreedy_lib {verify,reproduce,compare,execute-notebooks,assignments,grade,download} ...``."""
+"""Command line: ``python -m tgreedy_lib {verify,reproduce,reference,compare,execute-notebooks,assignments,grade,download} ...``."""
 from __future__ import annotations
 
 import importlib
@@ -7,6 +7,8 @@ import sys
 COMMANDS = {
     "verify": ("tgreedy_lib.verify", "numerical checks of the papers' theorems"),
     "reproduce": ("tgreedy_lib.experiments", "the paper's experiments: figures and JSON results"),
+    "reference": ("tgreedy_lib.experiments",
+                  "(maintainers) a paper-scale `reproduce --seeds` folder -> reference_results/ and the README's verdicts"),
     "execute-notebooks": ("tgreedy_lib.course.notebooks",
                           "execute every notebook into results/notebooks (--in-place: the committed ones)"),
     "assignments": ("tgreedy_lib.course.assignments", "course assignments: generate student versions, check they are up to date"),

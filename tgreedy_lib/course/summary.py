@@ -39,7 +39,8 @@ CLAIM_NOTEBOOKS = {"intro": "07_mnist_2_vs_other", "fig1": "07_mnist_2_vs_other"
                    "disc": "08_similarity_learning"}
 
 #: where paper-scale reference results may be committed, first found wins
-CLAIMS_CANDIDATES = ("tgreedy_lib/experiments/reference_results/dbn-paper/claims.json",
+CLAIMS_CANDIDATES = ("tgreedy_lib/experiments/reference_results/paper-scale/claims.json",
+                     "tgreedy_lib/experiments/reference_results/dbn-paper/claims.json",
                      "results/reference/claims.json", "results/paper/claims.json", "results/claims.json")
 
 

@@ -68,6 +68,7 @@ from typing import Callable
 import numpy as np
 from scipy import optimize
 from scipy import stats as scipy_stats
+from threadpoolctl import threadpool_limits
 
 from .selection import SelectionPath, t_statistics
 from .selectors import register_selector
@@ -391,11 +392,18 @@ def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True)
 
 # --------------------------------------------------------------------------- lasso
 
-def _lars_lasso(stats: DomainStatistics, max_steps: int):
+def _lars_lasso(stats: DomainStatistics, max_steps: int, alpha_min: float = 0.0):
+    """LARS knots of the lasso on the pooled moments; with ``alpha_min`` the path stops there.
+
+    Stopping at ``alpha_min`` (scikit-learn puts a last knot exactly at it, on the piecewise-linear
+    path) leaves the weights at every penalty above it as they were: the leave-one-domain-out
+    folds only need the path down to the smallest penalty of the grid, not ``max_steps`` knots.
+    """
     from sklearn.linear_model import lars_path_gram
 
     G, q, _ = pooled_moments(stats)
-    alphas, _, coefs = lars_path_gram(Xy=q, Gram=G, n_samples=1, max_iter=max_steps, method="lasso")
+    alphas, _, coefs = lars_path_gram(Xy=q, Gram=G, n_samples=1, max_iter=max_steps, method="lasso",
+                                      alpha_min=alpha_min)
     return alphas, coefs.T  # alphas decreasing, coefs (n_knots, p)
 
 
@@ -465,7 +473,7 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
     grid = np.geomspace(top, bottom, n_alphas)
 
     def fit(s):
-        a, c = _lars_lasso(s, 4 * n_steps)
+        a, c = _lars_lasso(s, 4 * n_steps, alpha_min=bottom)  # the grid ends at bottom
         return _lasso_at(a, c, grid)
 
     W = _lasso_at(alphas, coefs, grid)
@@ -594,8 +602,12 @@ def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None
         start = np.linalg.solve(G + ridge * np.eye(len(q)), q)
     if beta == 0:
         return np.asarray(start, dtype=np.float64)
-    result = optimize.minimize(vrex_objective, start, args=(stats, beta, ridge), jac=True, method="L-BFGS-B",
-                               options={"maxiter": max_iter})
+    # One BLAS thread: L-BFGS-B calls BLAS on vectors of length p hundreds of times, and a threaded
+    # BLAS spends far longer waking and parking its threads than computing (about 20 times the
+    # wall-clock and CPU time on a busy 2-core machine; benchmarks/bench_compare.py). Same iterates.
+    with threadpool_limits(1, user_api="blas"):
+        result = optimize.minimize(vrex_objective, start, args=(stats, beta, ridge), jac=True, method="L-BFGS-B",
+                                   options={"maxiter": max_iter})
     return result.x
 
 

@@ -519,6 +519,36 @@ def greedy_path(
 #: sparse rows without densifying them.
 _ACCEPT_SPARSE = ("csr", "csc")
 
+#: The rules of :mod:`.stopping` (its ``RULES``; spelled out here because that module imports this one),
+#: and the options each takes through ``stopping={"rule": ..., **options}``.
+_STOPPING_RULES = ("lodo", "bonferroni", "theorem1", "chance")
+_STOPPING_OPTIONS = {
+    "lodo": ("score", "min_k"),
+    "bonferroni": ("alpha",),
+    "theorem1": ("alpha",),
+    "chance": ("alpha", "null", "n_flips", "seed"),
+}
+
+
+def _check_stopping(stopping) -> tuple[str, dict] | None:
+    """``(rule, options)`` of a selector's ``stopping`` parameter, or None; a clear ValueError otherwise."""
+    if stopping is None:
+        return None
+    if isinstance(stopping, str):
+        rule, options = stopping, {}
+    else:
+        options = dict(stopping)
+        rule = options.pop("rule", None)
+        if rule is None:
+            raise ValueError(f"stopping={stopping!r} names no rule; give one of {_STOPPING_RULES} as "
+                             "stopping='chance' or stopping={'rule': 'chance', 'alpha': 0.1}")
+    if rule not in _STOPPING_RULES:
+        raise ValueError(f"unknown stopping rule {rule!r}; choose one of {_STOPPING_RULES}")
+    unknown = sorted(set(options) - set(_STOPPING_OPTIONS[rule]))
+    if unknown:
+        raise ValueError(f"stopping rule {rule!r} takes the options {_STOPPING_OPTIONS[rule]}, not {unknown}")
+    return rule, options
+
 
 class _PathSelector(SelectorMixin, BaseEstimator):
     """scikit-learn front end shared by :class:`TGreedy` and :class:`Greedy`."""
@@ -532,6 +562,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         "refit": [StrOptions({"stagewise", "stepwise"})],
         "threshold": [Interval(Real, None, None, closed="neither"), None],
         "allow_reselect": ["boolean"],
+        "stopping": [None, StrOptions(set(_STOPPING_RULES)), dict],
     }
 
     def __sklearn_tags__(self):
@@ -606,6 +637,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         return self._fit_path(stats)
 
     def _fit_path(self, stats: DomainStatistics):
+        stopping = _check_stopping(self.stopping)
         kwargs = dict(
             n_steps=self.n_features_to_select,
             denominator=self.denominator,
@@ -614,8 +646,19 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             allow_reselect=self.allow_reselect,
         )
         self.path_ = self._path(stats, **kwargs)
-        self.coef_ = self.path_.coef[-1].copy() if self.path_.n_steps else np.zeros(stats.n_features)
-        self.selected_features_ = self.path_.support()
+        if stopping is None:
+            k, self.stopping_evidence_ = self.path_.n_steps, None
+        elif self.path_.n_steps == 0:
+            k, self.stopping_evidence_ = 0, {"rule": stopping[0], "empty_path": True}
+        else:
+            from .stopping import choose_k  # stopping imports this module
+
+            rule, options = stopping
+            result = choose_k(self.path_, stats, rule=rule, **options)
+            k, self.stopping_evidence_ = result.k, {"rule": result.rule, **result.evidence}
+        self.n_features_to_select_ = int(k)
+        self.coef_ = self.path_.coef[k - 1].copy() if k else np.zeros(stats.n_features)
+        self.selected_features_ = self.path_.support(k)
         return self
 
     def _get_support_mask(self):
@@ -665,13 +708,29 @@ class TGreedy(_PathSelector):
         Stop before a step whose score is below ``threshold``.
     allow_reselect : bool, default=False
         Stagewise only: whether a feature may be chosen again.
+    stopping : {"lodo", "bonferroni", "theorem1", "chance"}, dict or None, default=None
+        How many of the path's steps to keep, by a stopping rule of the paper's Discussion
+        (section 5; :func:`~tgreedy_lib.domain_adaptation.stopping.choose_k`). ``None`` keeps every
+        step (``n_features_to_select`` of them unless ``threshold`` stops earlier). A rule computes
+        the path of ``n_features_to_select`` steps (then the largest number considered) and keeps
+        its first ``k``: ``"lodo"`` leaves one domain out and cycles (held-out squared loss),
+        ``"bonferroni"`` keeps the steps whose |T| clears the t quantile at ``alpha / p``,
+        ``"theorem1"`` Theorem 1's width, ``"chance"`` the sign-flip null of the largest |T|.
+        A dict ``{"rule": ..., **options}`` passes options to the rule: ``alpha`` (bonferroni,
+        theorem1, chance), ``null``, ``n_flips``, ``seed`` (chance), ``score``, ``min_k`` (lodo).
 
     Attributes
     ----------
     path_ : SelectionPath
         The whole path (features, weights, T-statistics, losses after every step).
+    n_features_to_select_ : int
+        The number of steps kept: chosen by ``stopping``, else the path's length. (The number of
+        features, unless ``allow_reselect``; 0 when a rule keeps none.)
+    stopping_evidence_ : dict or None
+        What the ``stopping`` rule's choice rests on (``rule`` and the rule's evidence: thresholds,
+        |T| of every step, null quantiles or held-out scores); None without ``stopping``.
     coef_ : ndarray of shape (n_features_in_,)
-        Weights after the last step.
+        Weights after the last step kept.
     selected_features_ : ndarray of int
         Chosen features in order of entry.
     n_features_in_ : int
@@ -729,6 +788,17 @@ class TGreedy(_PathSelector):
     array([ 15.4, -11.7])
     >>> selector.transform(frame).shape
     (400, 2)
+
+    With a stopping rule, ``n_features_to_select`` is the most steps considered and the rule keeps
+    the first ``n_features_to_select_`` of them:
+
+    >>> selector = TGreedy(n_features_to_select=5, stopping="bonferroni").fit(X, y, domains=domains)
+    >>> selector.n_features_to_select_, selector.selected_features_
+    (2, array([2, 4]))
+    >>> round(selector.stopping_evidence_["threshold"], 2)  # |T| of steps 3-5 falls below it
+    5.84
+    >>> np.round(selector.stopping_evidence_["abs_t"], 1)
+    array([15.4, 11.7,  0.8,  0.5,  0. ])
     """
 
     def _path(self, stats, **options):
@@ -748,6 +818,7 @@ class TGreedy(_PathSelector):
         refit="stagewise",
         threshold=None,
         allow_reselect=False,
+        stopping=None,
     ):
         self.n_features_to_select = n_features_to_select
         self.sign = sign
@@ -755,6 +826,7 @@ class TGreedy(_PathSelector):
         self.refit = refit
         self.threshold = threshold
         self.allow_reselect = allow_reselect
+        self.stopping = stopping
 
 
 class Greedy(_PathSelector):
@@ -776,13 +848,29 @@ class Greedy(_PathSelector):
         Stop before a step whose loss decrease is below ``threshold``.
     allow_reselect : bool, default=False
         Stagewise only: whether a feature may be chosen again.
+    stopping : {"lodo", "bonferroni", "theorem1", "chance"}, dict or None, default=None
+        How many of the path's steps to keep, by a stopping rule of the paper's Discussion
+        (section 5; :func:`~tgreedy_lib.domain_adaptation.stopping.choose_k`). ``None`` keeps every
+        step (``n_features_to_select`` of them unless ``threshold`` stops earlier). A rule computes
+        the path of ``n_features_to_select`` steps (then the largest number considered) and keeps
+        its first ``k``: ``"lodo"`` leaves one domain out and cycles (held-out squared loss),
+        ``"bonferroni"`` keeps the steps whose |T| clears the t quantile at ``alpha / p``,
+        ``"theorem1"`` Theorem 1's width, ``"chance"`` the sign-flip null of the largest |T|.
+        A dict ``{"rule": ..., **options}`` passes options to the rule: ``alpha`` (bonferroni,
+        theorem1, chance), ``null``, ``n_flips``, ``seed`` (chance), ``score``, ``min_k`` (lodo).
 
     Attributes
     ----------
     path_ : SelectionPath
         The whole path (features, weights, T-statistics, losses after every step).
+    n_features_to_select_ : int
+        The number of steps kept: chosen by ``stopping``, else the path's length. (The number of
+        features, unless ``allow_reselect``; 0 when a rule keeps none.)
+    stopping_evidence_ : dict or None
+        What the ``stopping`` rule's choice rests on (``rule`` and the rule's evidence: thresholds,
+        |T| of every step, null quantiles or held-out scores); None without ``stopping``.
     coef_ : ndarray of shape (n_features_in_,)
-        Weights after the last step.
+        Weights after the last step kept.
     selected_features_ : ndarray of int
         Chosen features in order of entry.
     n_features_in_ : int
@@ -819,6 +907,12 @@ class Greedy(_PathSelector):
     >>> y = X[:, 2] - 0.5 * X[:, 4] + 0.1 * rng.standard_normal(400)
     >>> Greedy(n_features_to_select=1).fit(X, y, domains=domains).selected_features_
     array([2])
+
+    Keep the number of steps that leave-one-domain-out cross-validation prefers:
+
+    >>> selector = Greedy(n_features_to_select=5, stopping="lodo").fit(X, y, domains=domains)
+    >>> selector.n_features_to_select_, selector.selected_features_
+    (2, array([2, 4]))
     """
 
     def _path(self, stats, **options):
@@ -832,9 +926,11 @@ class Greedy(_PathSelector):
         refit="stagewise",
         threshold=None,
         allow_reselect=False,
+        stopping=None,
     ):
         self.n_features_to_select = n_features_to_select
         self.denominator = denominator
         self.refit = refit
         self.threshold = threshold
         self.allow_reselect = allow_reselect
+        self.stopping = stopping

@@ -194,24 +194,35 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
     Parameters
     ----------
     per_map : dict
-        Feature map name -> list (one per seed) of results dicts (experiment name -> result). The
-        first feature map is the primary one (its claims are given under every comparison).
+        Feature map name -> list (one per seed) of results dicts (experiment name -> result).
+
+    Notes
+    -----
+    The primary claims table (``claims`` in the JSON, in full in the Markdown, under every reading)
+    is :func:`tgreedy_lib.experiments.seeds.primary_runs`: every experiment from its data set's
+    learned features (``learned``: dbn for MNIST, conv for CIFAR-10) when those maps were run, else
+    the first map. With more than one feature map, one feature-map table follows: a row per claim, a
+    column per map run, the verdict with its seed counts, ``n/a`` where the map does not exist for
+    the claim's data set.
     """
     import matplotlib.pyplot as plt
 
     from ..plotting import paper_figures as figures_module
 
     out_dir = pathlib.Path(out_dir)
-    primary = next(iter(per_map))
-    runs_of = per_map[primary]
+    primary, runs_of = seeds.primary_runs(per_map)
+    composed = primary not in per_map
     n_seeds = len(runs_of)
     tables = seeds.comparison_tables(runs_of)
-    by_map = {fmap: seeds.claims_over_seeds(r, PAPER_COMPARISON) for fmap, r in per_map.items()}
+    maps_run = list(per_map)
+    by_map = {fmap: seeds.mark_not_applicable(seeds.claims_over_seeds(r, PAPER_COMPARISON), fmap)
+              for fmap, r in per_map.items()}
+    with_primary = {primary: runs_of, **per_map} if composed else per_map
     data = {fmap: [{name: r.get("data", {}) for name, r in results.items()} for results in runs]
-            for fmap, runs in per_map.items()}
+            for fmap, runs in with_primary.items()}
     probes = {fmap: {ds: [d.get(ds, {}).get("probe_accuracy") for d in [
         {DATASET_OF[n]: v for n, v in seed_data.items()} for seed_data in data[fmap]]]
-        for ds in ("mnist", "cifar10")} for fmap in per_map}
+        for ds in ("mnist", "cifar10")} for fmap in with_primary}
     designs = sorted({json.dumps({k: v for k, v in r["design"].items() if k != "seed"}, sort_keys=True)
                       for results in runs_of for r in results.values() if r.get("design")})
     table = tables[PAPER_COMPARISON]
@@ -223,24 +234,33 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
                 for stage, sec in (r.get("timings") or {}).items():
                     into[stage] = round(into.get(stage, 0.0) + float(sec), 2)
     timings = {**(timings or {}), "stages_summed_over_seeds": stages}
+    builds = seeds.feature_builds_of(with_primary)
     payload = {"claims": table, "counts": claims_module.verdict_counts(table), "seeds": n_seeds,
-               "primary_feature_map": primary, "comparisons": tables, "comparison_labels": COMPARISON_LABELS,
-               "feature_maps": by_map, "readings": {k: reading_json(k) for k in ALL_READINGS},
+               "primary_feature_map": primary,
+               "primary_feature_maps": {ds: inputs.resolve_feature_map(primary, ds) if primary == seeds.LEARNED
+                                        else primary for ds in builds.get(primary, {})},
+               "comparisons": tables, "comparison_labels": COMPARISON_LABELS,
+               "feature_maps": by_map, "feature_map_counts": {m: claims_module.verdict_counts(t) for m, t in by_map.items()},
+               "feature_builds": builds, "readings": {k: reading_json(k) for k in ALL_READINGS},
                "probe_accuracy": probes, "designs": [json.loads(d) for d in designs], "results_used": data,
                "timings": timings}
     write_json(out_dir / "claims.json", payload)
-    map_labels = {fmap: f"{fmap} features" for fmap in per_map}
     probe_lines = "".join(
         f"- `{fmap}`: linear probe " + "; ".join(
             f"{ds} " + ", ".join("-" if a is None else f"{100 * a:.1f}%" for a in accs)
             for ds, accs in probes[fmap].items() if any(a is not None for a in accs)) + "\n"
-        for fmap in per_map if any(a is not None for accs in probes[fmap].values() for a in accs))
-    builds = sorted({r.get("data", {}).get("feature_seed", r.get("data", {}).get("random_seed"))
-                     for results in runs_of for r in results.values()} - {None})
+        for fmap in with_primary if any(a is not None for accs in probes[fmap].values() for a in accs))
+    if primary == seeds.LEARNED:
+        which = ("each experiment takes its data set's learned features: "
+                 + ", ".join(f"{ds} -> {m}" for ds, m in payload["primary_feature_maps"].items())
+                 + " (the DBN for MNIST, as the paper; for CIFAR-10 the convolutional patch features, of the kind "
+                 "of Krizhevsky 2009 that section 4 cites)")
+    else:
+        which = f"{primary} features"
     md = ("# The paper's claims against our measurements, over seeds\n\n"
           f"Generated by `python -m tgreedy_lib reproduce --seeds {n_seeds}`. Each seed draws its own training "
-          f"subset, balanced test domains and pairs; the {primary} features come from {len(builds) or 1} independent "
-          f"build(s) (feature seeds {builds or [0]}). A claim is "
+          "subset, balanced test domains and pairs. Primary claims: " + which + ". Feature builds (seed s uses "
+          "build s mod K): " + seeds.builds_text(builds) + ". A claim is "
           "called reproduced (or not) only when every seed agrees; otherwise it is *unsettled*, with the counts. "
           "Intervals: 95% t intervals over seeds of the claim's headline value.\n\n"
           + "".join(f"- design: {describe_design({**json.loads(d), 'seed': f'0-{n_seeds - 1}'})}\n" for d in designs)
@@ -251,11 +271,14 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
           + claims_module.claims_markdown(table)
           + f"\n## Verdicts under each reading ({primary} features; counts: reproduced/partly/not of seeds run)\n\n"
           + _readings_text() + "\n" + claims_module.verdict_matrix_markdown(tables, COMPARISON_LABELS))
-    if len(per_map) > 1:
-        md += ("\n## Verdicts under each feature map (the paper's reading)\n\n"
-               + claims_module.verdict_matrix_markdown(by_map, map_labels))
+    if len(maps_run) > 1:
+        md += ("\n## Verdicts under each feature map (the paper's reading; counts: reproduced/partly/not of seeds "
+               "run; n/a: the map does not exist for the claim's data set)\n\n"
+               + claims_module.verdict_matrix_markdown(by_map, {fmap: f"{fmap} features" for fmap in maps_run})
+               + "\n" + "".join(f"- `{fmap}`: " + ", ".join(f"{v} {k}" for k, v in payload["feature_map_counts"][fmap].items())
+                                 + "\n" for fmap in maps_run))
     (out_dir / "claims.md").write_text(md)
-    write_json(out_dir / "bands.json", {fmap: seeds.band_summary(r) for fmap, r in per_map.items()})
+    write_json(out_dir / "bands.json", {fmap: seeds.band_summary(r) for fmap, r in with_primary.items()})
     write_json(out_dir / "timings.json", timings)
     written = [out_dir / "claims.json", out_dir / "claims.md", out_dir / "bands.json"]
     if figures:
@@ -330,6 +353,47 @@ def summarize(out_dir, figures: bool = True) -> list[pathlib.Path]:
 PROBES: dict = {}
 
 
+def parse_feature_builds(text: str | None, feature_maps, seeds: int) -> dict:
+    """``--feature-builds`` as ``{(feature map, data set or None): K}``: ``"dbn:cifar10=1,random=2"``.
+
+    ``MAP=K`` sets every data set of a map, ``MAP:DATASET=K`` one of them (it wins over ``MAP=K``);
+    each ``K`` must lie in 1..``seeds``.
+
+    Examples
+    --------
+    >>> parse_feature_builds("dbn:cifar10=1,random=2", ["dbn", "random"], 5)
+    {('dbn', 'cifar10'): 1, ('random', None): 2}
+    """
+    out: dict = {}
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        target, sep, count = part.partition("=")
+        feature_map, _, dataset = target.partition(":")
+        if not sep or not count.strip().isdigit():
+            raise ValueError(f"--feature-builds entry {part!r} is not MAP=K or MAP:DATASET=K (e.g. dbn:cifar10=1)")
+        if feature_map not in feature_maps:
+            raise ValueError(f"--feature-builds names {feature_map!r}, which is not among the feature maps run "
+                             f"({', '.join(feature_maps)})")
+        if dataset and dataset not in inputs.DATASETS:
+            raise ValueError(f"--feature-builds names the data set {dataset!r}; choose from {', '.join(inputs.DATASETS)}")
+        k = int(count)
+        if not 1 <= k <= seeds:
+            raise ValueError(f"--feature-builds {part!r}: K must be between 1 and --seeds ({seeds})")
+        out[(feature_map, dataset or None)] = k
+    return out
+
+
+def feature_builds(args, feature_map: str, dataset: str) -> int:
+    """How many independent feature builds ``feature_map`` gets on ``dataset``: seed s uses build s % K."""
+    overrides = getattr(args, "feature_builds", None) or {}
+    for key in ((feature_map, dataset), (feature_map, None)):
+        if key in overrides:
+            return overrides[key]
+    return args.feature_seeds
+
+
 def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timings) -> tuple[dict, int]:
     """Run the requested experiments for one feature map and one seed; write their JSON into ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -343,11 +407,11 @@ def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timi
         if dataset not in features_of:
             tick = time.perf_counter()
             try:
-                feature_seed = seed % args.feature_seeds
+                feature_seed = seed % feature_builds(args, feature_map, dataset)
                 features_of[dataset] = load_experiment_features(
                     dataset, feature_map, progress=sys.stdout.isatty(), train_per_class=design.train_per_class,
                     seed=feature_seed, design_seed=seed, probe=args.probe and seed == feature_seed)
-                probe_key = (feature_map, dataset, feature_seed)
+                probe_key = (inputs.resolve_feature_map(feature_map, dataset), dataset, feature_seed)
                 if seed == feature_seed and features_of[dataset].info.get("probe_accuracy") is not None:
                     PROBES[probe_key] = features_of[dataset].info["probe_accuracy"]
                 elif probe_key in PROBES:  # the same feature build: its probe (on the first seed's training subset)
@@ -383,6 +447,40 @@ def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timi
     return ran, status
 
 
+def reference_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib reference") -> int:
+    """``python -m tgreedy_lib reference RESULTS``: make a paper-scale run the committed reference results.
+
+    Maintainers only (``make reference``): copies ``claims.json``, ``claims.md``, ``bands.json`` and
+    ``timings.json`` of a ``reproduce --seeds N`` output folder into
+    ``tgreedy_lib/experiments/reference_results/<name>/`` and rewrites the README's block of
+    reference verdicts from them (:func:`tgreedy_lib.experiments.seeds.write_reference`).
+    """
+    parser = argparse.ArgumentParser(
+        prog=prog, description="Copy the summary of a paper-scale `reproduce --seeds N` run into "
+                               "tgreedy_lib/experiments/reference_results/NAME and rewrite the README's "
+                               "reference-verdicts block from it (maintainers).")
+    parser.add_argument("results", help="the --out folder of `python -m tgreedy_lib reproduce --seeds N ...`")
+    parser.add_argument("--name", default=seeds.REFERENCE_NAMES[0],
+                        help=f"reference results folder name (default: {seeds.REFERENCE_NAMES[0]})")
+    parser.add_argument("--readme", default="README.md",
+                        help="README whose reference-verdicts block is rewritten (default: README.md; '' for none)")
+    parser.add_argument("--summarize", action="store_true",
+                        help="first rewrite the folder's claims from its per-seed JSON files (cli.summarize)")
+    args = parser.parse_args(argv)
+    results = pathlib.Path(args.results)
+    if not results.is_dir():
+        parser.error(f"{results} is not a folder")
+    if args.summarize:
+        summarize(results, figures=False)
+    try:
+        written = seeds.write_reference(results, args.name, readme=args.readme or None)
+    except (FileNotFoundError, ValueError) as error:
+        parser.error(str(error))
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib reproduce") -> int:
     """Command line entry point; returns the exit code.
 
@@ -395,22 +493,31 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
     >>> from tgreedy_lib.experiments import main
     >>> main(["mnist-2-vs-other", "--quick", "--out", "results"])  # doctest: +SKIP
     """
+    if prog.split()[-1] == "reference":  # dispatched as ``python -m tgreedy_lib reference ...``
+        return reference_main(argv, prog)
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Run the experiments of Foster, Kakade & Salakhutdinov (AISTATS 2012), sections 1 and 4, "
-                    "on deep-belief-network features; write <experiment>.json, Figures 1-4 (PNG, PDF) and the "
+                    "on learned features; write <experiment>.json, Figures 1-4 (PNG, PDF) and the "
                     "claims table, under every reading of the selectors. Paper scale when TGREEDY_DATA_DIR holds "
-                    "the official data, bundled data otherwise.")
+                    "the official data, bundled data otherwise. The primary claims use each data set's learned "
+                    "features: the deep belief network for MNIST (the paper's), the convolutional patch features "
+                    "for CIFAR-10 (of the kind of Krizhevsky 2009, which section 4 cites).")
     parser.add_argument("experiments", nargs="*", metavar="EXPERIMENT",
                         help=f"any of {', '.join(EXPERIMENTS)} (default: all whose data are available)")
     parser.add_argument("--quick", action="store_true", help="fewer steps and splits (for CI)")
     parser.add_argument("--out", default="results", help="output folder (default: results)")
     parser.add_argument("--no-figures", action="store_true", help="write the JSON results and claims only")
-    parser.add_argument("--features", choices=inputs.FEATURE_MAPS, default="dbn",
-                        help="feature map: dbn (the paper's, default), or the fast stand-ins random / pixels")
+    parser.add_argument("--features", choices=inputs.FEATURE_MAPS, default="learned",
+                        help="feature map: learned (default: each data set's learned features, the DBN for MNIST "
+                             "as the paper, the convolutional patch features for CIFAR-10), dbn (the deep belief "
+                             "network for both), conv (CIFAR-10 only), or the nulls pixels / random")
     parser.add_argument("--feature-maps", default=None, metavar="MAP[,MAP...]",
-                        help="several feature maps, e.g. dbn,pixels,random: the claims under each, in one table "
-                             "(the first is the primary one; overrides --features)")
+                        help="several feature maps, e.g. dbn,conv,pixels,random: the claims under each in one "
+                             "feature-map table ('n/a' where a map does not apply, e.g. conv on MNIST). The primary "
+                             "claims table takes every experiment from its data set's learned features (dbn for "
+                             "MNIST, conv for CIFAR-10) when those maps are run, else from the first map "
+                             "(overrides --features)")
     parser.add_argument("--seeds", type=int, default=1,
                         help="independent repetitions (feature learner, training subset, test domains, pairs); "
                              "claims get per-seed values, a 95%% interval and verdict counts (default 1)")
@@ -418,6 +525,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
                         help="independent feature builds: seed s uses feature seed s %% K (default: one build per "
                              "seed). K < N repeats the draws (training subset, test domains, pairs) on fewer "
                              "builds, when building features is the bottleneck; every JSON records both seeds")
+    parser.add_argument("--feature-builds", default=None, metavar="MAP[:DATASET]=K[,...]",
+                        help="per feature map (and data set) number of feature builds, overriding --feature-seeds, "
+                             "e.g. dbn:cifar10=1 (the whole-image CIFAR-10 DBN takes 10+ minutes a build); "
+                             "claims.json and claims.md record the builds of every map and data set")
     parser.add_argument("--design", choices=tuple(DESIGNS), default="paper",
                         help="paper (1,000 training images a class, balanced 1,000 + 1,000 test domains, random "
                              "negatives; default) or earlier (all bundled digits, every test image, stratified negatives)")
@@ -434,6 +545,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
     if unknown_maps or not maps:
         parser.error(f"unknown feature map(s) {unknown_maps}; choose from {', '.join(inputs.FEATURE_MAPS)}")
     args.feature_maps = list(dict.fromkeys(maps))
+    try:
+        args.feature_builds = parse_feature_builds(args.feature_builds, args.feature_maps, args.seeds)
+    except ValueError as error:
+        parser.error(str(error))
     if args.probe is None:
         args.probe = not args.quick
     if "matplotlib.pyplot" not in sys.modules:
@@ -463,7 +578,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
         timings_of_map = timings.setdefault(feature_map, {})
         # Seeds that build features first (the last of them first: seed 0's features are the ones notebooks
         # and CI build, so the most likely to be cached by the time they are needed), then the seeds reusing them.
-        for seed in sorted(range(args.seeds), key=lambda s: (s >= args.feature_seeds, -s)):
+        most_builds = max(feature_builds(args, feature_map, DATASET_OF[name]) for name in requested)
+        for seed in sorted(range(args.seeds), key=lambda s: (s >= most_builds, -s)):
             folder = out_dir if flat else out_dir / feature_map / f"seed-{seed}"
             ran, code = _run_one(requested, folder, feature_map, seed, design, args, explicit, timings_of_map)
             status = max(status, code)
@@ -484,12 +600,15 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
                 f"{v} {k}" for k, v in claims_module.verdict_counts(table).items()))
     elif any(any(r) for runs_ in per_map.values() for r in runs_):
         total = round(time.perf_counter() - start, 1)
+        builds = {fmap: {DATASET_OF[name]: feature_builds(args, fmap, DATASET_OF[name]) for name in requested}
+                  for fmap in args.feature_maps}
         summary = {"total_seconds": total, "per_feature_map": timings, "seeds": args.seeds,
-                   "feature_seeds": args.feature_seeds}
+                   "feature_seeds": args.feature_seeds, "feature_builds": builds}
         write_json(out_dir / "timings.json", summary)
         written = write_summary(per_map, out_dir, figures=not args.no_figures, timings=summary)
         print(f"wrote {len(written)} files (claims.json, claims.md, seed-band figures) into {out_dir.name}/")
-        counts = claims_module.verdict_counts(seeds.claims_over_seeds(per_map[args.feature_maps[0]]))
+        primary, primary_runs = seeds.primary_runs(per_map)
+        counts = claims_module.verdict_counts(seeds.claims_over_seeds(primary_runs))
         print(f"claims over {args.seeds} seeds (paper's reading): " + ", ".join(f"{v} {k}" for k, v in counts.items()))
     print(f"total {time.perf_counter() - start:.1f} s")
     return status

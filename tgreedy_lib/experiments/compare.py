@@ -191,9 +191,32 @@ def _steps_matrix(path, n_steps: int) -> np.ndarray:
     return stopping._steps_curve(path, n_steps)
 
 
+def _with_cached_subsets(stats: DomainStatistics) -> DomainStatistics:
+    """A shallow copy of ``stats`` whose ``subset`` returns the same object for the same labels.
+
+    Every leave-one-domain-out choice on a split (three on selection paths, five baselines) takes
+    the same n subsets; with the whole Gram each is a copy of n - 1 (p, p) matrices (224 MB for
+    MNIST's 8 domains and p = 2,000), so taking each once saves most of a split's memory traffic.
+    The subsets are only read, never changed, so the results are the same.
+    """
+    import copy
+
+    cached = copy.copy(stats)
+    memo = {}
+
+    def subset(labels):
+        key = tuple(np.atleast_1d(np.asarray(labels)).tolist())
+        if key not in memo:
+            memo[key] = stats.subset(labels)
+        return memo[key]
+
+    cached.subset = subset
+    return cached
+
+
 def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES, seed: int = 0) -> dict:
     """Rules on the T-greedy path and the baselines, all scored by target AUROC on one split."""
-    stats = split.stats
+    stats = _with_cached_subsets(split.stats)
     n_steps = min(int(n_steps), stats.n_features)
     timings = {}
     tick = time.perf_counter()
@@ -281,18 +304,29 @@ def pooled_summary(experiments: dict) -> dict:
 
 # --------------------------------------------------------------------------- running
 
+#: The experiments' name of each feature learner of :func:`tgreedy_lib.features.load_features`.
+_FEATURE_MAP_OF_KIND = {"dbn": "dbn", "patches": "conv"}
+
+
+def default_feature_map(dataset: str) -> str:
+    """The feature map ``compare`` uses when none is given: the data set's default learned features.
+
+    That is :data:`tgreedy_lib.features.DEFAULT_KIND` (the DBN for MNIST, the convolutional patch
+    features ``"conv"`` for CIFAR-10) when they are in the feature cache, otherwise the random stand-in.
+    """
+    try:
+        from ..features import DEFAULT_KIND, load_features
+
+        load_features(dataset, only_cached=True, progress=False)
+        return _FEATURE_MAP_OF_KIND[DEFAULT_KIND[dataset]]
+    except Exception:  # noqa: BLE001 - any failure to find the cached features means: use the stand-in
+        return "random"
+
+
 def _features(dataset: str, feature_map: str | None):
     from .inputs import load_experiment_features
 
-    if feature_map is None:  # the paper's DBN features when cached, otherwise the random stand-in
-        try:
-            from ..features import load_features
-
-            load_features(dataset, only_cached=True, progress=False)
-            feature_map = "dbn"
-        except Exception:  # noqa: BLE001 - any failure to find cached DBN features means: use the stand-in
-            feature_map = "random"
-    return load_experiment_features(dataset, feature_map)
+    return load_experiment_features(dataset, default_feature_map(dataset) if feature_map is None else feature_map)
 
 
 def run_compare_experiment(name: str, *, quick: bool = False, features=None, feature_map: str | None = None,
@@ -364,7 +398,8 @@ def oracle_table_markdown(experiments: dict) -> str:
     for name, e in experiments.items():
         s = e["summary"]
         for rule, r in s["rules"].items():
-            lines.append(f"| {name} | {RULE_LABELS.get(rule, rule)} | {r['n_splits']} | {r['mean_k']:.1f} | "
+            label = RULE_LABELS.get(rule, rule).replace("|", "\\|")  # |T| inside a table cell
+            lines.append(f"| {name} | {label} | {r['n_splits']} | {r['mean_k']:.1f} | "
                          f"{r['mean_auroc']:.3f} | {s['oracle_mean_auroc']:.3f} | {r['mean_gap']:.3f} | "
                          f"{r['max_gap']:.3f} | {100 * r['share_within']:.0f} % |")
     return "\n".join(lines) + "\n"
@@ -408,6 +443,73 @@ def markdown_report(payload: dict) -> str:
     return "\n".join(lines)
 
 
+#: Where the committed paper-scale results of ``compare`` live (beside ``reproduce``'s, see the README).
+REFERENCE_DIR = pathlib.Path(__file__).resolve().parent / "reference_results" / "compare-paper"
+README_BEGIN, README_END = "<!-- compare-tables:begin -->", "<!-- compare-tables:end -->"
+
+
+def load_reference(folder=None) -> dict | None:
+    """The committed paper-scale ``compare.json`` (``python -m tgreedy_lib compare`` on the cached
+    features, every experiment), or None when it is absent.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.experiments import compare
+    >>> reference = compare.load_reference()
+    >>> reference is None or set(reference["experiments"]) <= set(compare.EXPERIMENTS)
+    True
+    """
+    path = pathlib.Path(REFERENCE_DIR if folder is None else folder) / "compare.json"
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def feature_maps_text(payload: dict) -> str:
+    """Which features each real-image experiment of ``payload`` used, e.g. "mnist-similarity: dbn"."""
+    parts = [f"{name}: {e['data'].get('feature_map', '?')}" for name, e in payload["experiments"].items()
+             if not name.startswith("simulated")]
+    return ", ".join(parts) if parts else "no real-image experiment"
+
+
+def readme_tables(payload: dict) -> str:
+    """The README's block: how the results were made, the pooled verdict, the oracle and the baseline table."""
+    pooled = payload.get("pooled") or pooled_summary(payload["experiments"])
+    best = pooled["best_rule"]
+    scale = "quick settings" if any(e["quick"] for e in payload["experiments"].values()) else "paper scale"
+    lines = [f"{scale.capitalize()}, seed {payload['seed']}, features: {feature_maps_text(payload)}; "
+             f"{sum(len(e['splits']) for e in payload['experiments'].values())} splits, "
+             f"{payload['seconds']:.0f} s wall-clock"
+             + (f", {payload['cpu_seconds']:.0f} CPU seconds" if payload.get("cpu_seconds") else "") + ".", "",
+             f"Over all {pooled['rules'][best]['n_splits']} splits the best rule is **{best}**: within {TOLERANCE} "
+             f"AUROC of the oracle on {100 * pooled['rules'][best]['share_within']:.0f} % of them (goal "
+             f"{100 * GOAL_SHARE:.0f} %, {'met' if pooled['goal_met'] else 'not met'}).", "",
+             oracle_table_markdown(payload["experiments"]), baseline_table_markdown(payload["experiments"])]
+    return "\n".join(lines).rstrip("\n")
+
+
+def write_reference(payload: dict, folder=None) -> list[pathlib.Path]:
+    """Commit-ready copy of a paper-scale run: ``compare.json`` (compact, every split) and ``compare.md``."""
+    folder = pathlib.Path(REFERENCE_DIR if folder is None else folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    json_path, md_path = folder / "compare.json", folder / "compare.md"
+    json_path.write_text(json.dumps(payload, separators=(",", ":"), default=_json_default) + "\n")
+    md_path.write_text(markdown_report(payload))
+    return [json_path, md_path]
+
+
+def update_readme(readme, payload: dict) -> bool:
+    """Rewrite the block between ``README_BEGIN`` and ``README_END`` of ``readme`` from ``payload``; True if it changed."""
+    readme = pathlib.Path(readme)
+    text = readme.read_text()
+    if README_BEGIN not in text or README_END not in text:
+        raise ValueError(f"{readme} has no {README_BEGIN} ... {README_END} block to fill")
+    head, rest = text.split(README_BEGIN, 1)
+    _, tail = rest.split(README_END, 1)
+    new = f"{head}{README_BEGIN}\n{readme_tables(payload)}\n{README_END}{tail}"
+    if new != text:
+        readme.write_text(new)
+    return new != text
+
+
 def _json_default(value):
     if isinstance(value, np.integer):
         return int(value)
@@ -437,7 +539,7 @@ def run_compare(experiments=None, *, quick: bool = False, feature_map: str | Non
     """
     if experiments is None:
         experiments = [e for e in EXPERIMENTS if not e.startswith("cifar") or data_available("cifar10")]
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     loaded = {}
     out = {}
     for name in experiments:
@@ -448,7 +550,8 @@ def run_compare(experiments=None, *, quick: bool = False, feature_map: str | Non
                                            seed=seed, baselines=baselines)
         payload = {"experiments": out, "pooled": pooled_summary(out), "tolerance": TOLERANCE,
                    "goal_share": GOAL_SHARE, "alpha": ALPHA, "seed": seed, "baselines": list(baselines),
-                   "seconds": round(time.perf_counter() - start, 2)}
+                   "seconds": round(time.perf_counter() - start, 2),
+                   "cpu_seconds": round(time.process_time() - start_cpu, 2)}
         if out_dir is not None:
             write_results(payload, out_dir)
     return payload
@@ -460,8 +563,9 @@ def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
                         help=f"any of {', '.join(EXPERIMENTS)}; default: all whose data are present "
                              "(CIFAR-10 needs TGREEDY_DATA_DIR)")
     parser.add_argument("--quick", action="store_true", help="fewer splits and steps (CI)")
-    parser.add_argument("--feature-map", choices=("dbn", "random", "pixels"), default=None,
-                        help="default: the cached DBN features if present, else the random stand-in")
+    parser.add_argument("--feature-map", choices=("dbn", "conv", "random", "pixels"), default=None,
+                        help="default: each data set's default learned features if cached (MNIST: the DBN, "
+                             "CIFAR-10: the convolutional patch features 'conv'), else the random stand-in")
     parser.add_argument("--out", default="results", help="output folder (default: results)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--baselines", default=None,

@@ -388,9 +388,10 @@ def target_pairs(labels: np.ndarray, split: Split, n_positive: int = 1000, n_neg
 
 def pair_products(F: np.ndarray, pairs: np.ndarray, columns: np.ndarray | None = None) -> np.ndarray:
     """The regression features phi(x1) * phi(x2) of each pair (section 4.2), optionally only some columns."""
-    if columns is None:
-        return F[pairs[:, 0]] * F[pairs[:, 1]]
-    return F[pairs[:, 0]][:, columns] * F[pairs[:, 1]][:, columns]
+    first, second = F[pairs[:, 0]], F[pairs[:, 1]]
+    if columns is not None:
+        first, second = first[:, columns], second[:, columns]
+    return np.multiply(first, second, out=first)  # into the fresh gather: one (pairs, p) array, not two
 
 
 class SimilarityMoments:

@@ -36,6 +36,106 @@ def comparison_tables(per_seed_results: Sequence[dict], comparisons: Sequence[st
     return {c: claims_over_seeds(per_seed_results, c) for c in comparisons}
 
 
+#: The name of the primary feature map: each data set's default learned features
+#: (:data:`tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`).
+LEARNED = "learned"
+#: A feature-map table's cell where the map does not exist for the claim's data set(s) (conv on MNIST).
+NOT_APPLICABLE = "n/a"
+
+
+def _dataset_of(name: str, result: dict | None = None) -> str:
+    from .cli import DATASET_OF
+
+    return DATASET_OF.get(name) or (result or {}).get("data", {}).get("dataset", "mnist")
+
+
+def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
+    """The primary claims' feature map and its per-seed results.
+
+    ``"learned"`` when it was run itself, or when every data set's default learned map
+    (:data:`~tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`: dbn for MNIST, conv for CIFAR-10)
+    was run: then each seed's results take every experiment from its data set's default map (no
+    experiment is run twice). Otherwise the first feature map.
+
+    Examples
+    --------
+    >>> runs = {"dbn": [{"mnist-similarity": "m-dbn", "cifar-similarity": "c-dbn"}],
+    ...         "conv": [{"cifar-similarity": "c-conv"}], "pixels": [{"mnist-similarity": "m-pix"}]}
+    >>> primary_runs(runs)
+    ('learned', [{'mnist-similarity': 'm-dbn', 'cifar-similarity': 'c-conv'}])
+    >>> primary_runs({"pixels": runs["pixels"], "dbn": runs["dbn"]})[0]
+    'pixels'
+    """
+    from .inputs import DEFAULT_FEATURE_MAP
+
+    if LEARNED in per_map:
+        return LEARNED, per_map[LEARNED]
+    first = next(iter(per_map))
+    datasets = {_dataset_of(name) for runs in per_map.values() for results in runs for name in results}
+    needed = {DEFAULT_FEATURE_MAP.get(ds) for ds in datasets}
+    if not datasets or not needed <= set(per_map):
+        return first, per_map[first]
+    from .cli import EXPERIMENTS
+
+    composed = []
+    for s in range(len(per_map[first])):
+        merged = {}
+        for fmap in needed:
+            for name, result in (per_map[fmap][s] if s < len(per_map[fmap]) else {}).items():
+                if DEFAULT_FEATURE_MAP.get(_dataset_of(name, result)) == fmap:
+                    merged[name] = result
+        order = {name: i for i, name in enumerate(EXPERIMENTS)}
+        composed.append(dict(sorted(merged.items(), key=lambda item: order.get(item[0], len(order)))))
+    return LEARNED, composed
+
+
+def mark_not_applicable(table: list[dict], feature_map: str) -> list[dict]:
+    """``table`` with the verdict ``"n/a"`` for every claim none of whose experiments' data sets ``feature_map`` exists for."""
+    from .inputs import feature_map_applies
+
+    specs = {spec.id: spec for spec in claims_module.CLAIMS}
+    out = []
+    for row in table:
+        spec = specs.get(row["id"])
+        datasets = {_dataset_of(name) for name in spec.experiments} if spec else set()
+        if datasets and not any(feature_map_applies(feature_map, ds) for ds in datasets):
+            row = {**row, "verdict": NOT_APPLICABLE, "verdict_count": "",
+                   "measured": f"the {feature_map} features do not exist for {', '.join(sorted(datasets))}",
+                   "seeds": None}
+        out.append(row)
+    return out
+
+
+def feature_builds_of(per_map: dict) -> dict:
+    """``{feature map: {data set: number of distinct feature builds}}`` read from the results' ``data`` blocks.
+
+    A build is a distinct ``feature_seed`` (learnt features) or ``random_seed`` (random units); raw
+    pixels have no learner and count 0.
+    """
+    out: dict = {}
+    for fmap, runs in per_map.items():
+        seen: dict = {}
+        for results in runs:
+            for name, result in results.items():
+                data = result.get("data", {}) if isinstance(result, dict) else {}
+                ds = data.get("dataset") or _dataset_of(name)
+                seed = data.get("feature_seed", data.get("random_seed"))
+                seen.setdefault(ds, set())
+                if seed is not None:
+                    seen[ds].add((data.get("feature_map"), seed))
+        out[fmap] = {ds: len(seeds) for ds, seeds in sorted(seen.items())}
+    return out
+
+
+def builds_text(builds: dict) -> str:
+    """``"dbn: mnist 5, cifar10 1; conv: cifar10 5"`` (``"no learner"`` for counts of 0)."""
+    parts = []
+    for fmap, per_dataset in builds.items():
+        inner = ", ".join(f"{ds} {n}" for ds, n in per_dataset.items() if n)
+        parts.append(f"{fmap}: {inner or 'no learner'}")
+    return "; ".join(parts)
+
+
 def seed_curves(per_seed_results: Sequence[dict], task: str, reading: str, metric: str) -> np.ndarray:
     """The split-averaged curve of ``reading`` per seed, (n_seeds, n_steps); seeds without the task are left out."""
     rows = []
@@ -157,16 +257,27 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
 
 #: Committed reference results of ``reproduce --seeds N`` at paper scale (claims, bands, timings).
 REFERENCE_DIR = __import__("pathlib").Path(__file__).resolve().parent / "reference_results"
+#: The reference results :func:`load_reference` reads by default, first found: ``paper-scale`` (written by
+#: ``python -m tgreedy_lib reference``, primary claims on each data set's learned features), then the
+#: older ``dbn-paper`` (DBN features for both data sets).
+REFERENCE_NAMES = ("paper-scale", "dbn-paper")
+#: The README's block of reference verdicts lies between these two lines.
+README_MARKERS = ("<!-- reference-verdicts:begin -->", "<!-- reference-verdicts:end -->")
+#: The files of a ``reproduce --seeds`` folder that make up reference results.
+REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
 
 
-def load_reference(name: str = "dbn-paper") -> dict | None:
+def load_reference(name: str | None = None) -> dict | None:
     """The committed reference results ``name`` (``claims``, ``bands``, ``timings``), or None if absent.
 
     They were computed by ``python -m tgreedy_lib reproduce --seeds N`` at paper scale; the
-    ``claims.md`` beside them says how (seeds, feature builds, data, design).
+    ``claims.md`` beside them says how (seeds, feature builds, data, design). ``name=None``: the
+    first of :data:`REFERENCE_NAMES` that is committed.
     """
     import json
 
+    if name is None:
+        name = next((n for n in REFERENCE_NAMES if (REFERENCE_DIR / n / "claims.json").is_file()), REFERENCE_NAMES[0])
     folder = REFERENCE_DIR / name
     if not (folder / "claims.json").is_file():
         return None
@@ -182,7 +293,11 @@ def readme_verdicts(reference: dict) -> str:
     from . import claims as claims_module
 
     ref = reference["claims"]
-    lines = [f"Paper scale, {ref['seeds']} seeds, {ref['primary_feature_map']} features "
+    primary = ref["primary_feature_map"]
+    resolved = ref.get("primary_feature_maps") or {}
+    label = f"{primary} features" + (" (" + ", ".join(f"{ds}: {m}" for ds, m in resolved.items()) + ")"
+                                      if primary == LEARNED and resolved else "")
+    lines = [f"Paper scale, {ref['seeds']} seeds, {label} "
              f"({_builds_text(ref)}); verdicts under the paper's reading, then |T| and stepwise greedy:", ""]
     comparisons = ref["comparisons"]
     for i, claim in enumerate(comparisons[PAPER_COMPARISON]):
@@ -191,12 +306,83 @@ def readme_verdicts(reference: dict) -> str:
         lines.append(f"- `{claim['id']}`: **{claim['verdict']}**{count}; " + " / ".join(others))
     counts = claims_module.verdict_counts(comparisons[PAPER_COMPARISON])
     lines += ["", "Counts under the paper's reading: " + ", ".join(f"{v} {k}" for k, v in counts.items()) + "."]
+    by_map = ref.get("feature_map_counts") or {}
+    if len(by_map) > 1:
+        lines += ["", "Under each feature map (the paper's reading; the full table is in `claims.md`): "
+                  + "; ".join(f"{m}: " + ", ".join(f"{v} {k}" for k, v in c.items()) for m, c in by_map.items()) + "."]
     return "\n".join(lines)
 
 
+def replace_readme_block(readme_text: str, block: str) -> str:
+    """``readme_text`` with the lines between :data:`README_MARKERS` replaced by ``block``.
+
+    Examples
+    --------
+    >>> text = "a\\n<!-- reference-verdicts:begin -->\\nold\\n<!-- reference-verdicts:end -->\\nb\\n"
+    >>> print(replace_readme_block(text, "new"))
+    a
+    <!-- reference-verdicts:begin -->
+    new
+    <!-- reference-verdicts:end -->
+    b
+    <BLANKLINE>
+    """
+    begin, end = README_MARKERS
+    if readme_text.count(begin) != 1 or readme_text.count(end) != 1 or readme_text.index(begin) > readme_text.index(end):
+        raise ValueError(f"the README must hold the lines {begin} and {end} once each, in that order")
+    head, rest = readme_text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{block.strip()}\n{end}{tail}"
+
+
+def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
+    """Make a ``reproduce --seeds N`` output folder the committed reference results, and quote it in the README.
+
+    Copies :data:`REFERENCE_FILES` of ``results_dir`` (``claims.json`` must be there: the summary of a
+    run with ``--seeds`` or several feature maps; ``python -m tgreedy_lib reproduce`` writes it, and
+    :func:`tgreedy_lib.experiments.cli.summarize` rewrites it from the per-seed files) into
+    ``reference_dir / name`` (default: :data:`REFERENCE_DIR`), then replaces the block between
+    :data:`README_MARKERS` of ``readme`` (if given) by :func:`readme_verdicts` of the copy.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written.
+    """
+    import json
+    import pathlib
+    import shutil
+
+    results_dir = pathlib.Path(results_dir)
+    source = results_dir / "claims.json"
+    if not source.is_file():
+        raise FileNotFoundError(f"{source} is missing: pass the --out folder of `python -m tgreedy_lib reproduce "
+                                "--seeds N` (or run its summary first)")
+    if "seeds" not in json.loads(source.read_text()) or "primary_feature_map" not in json.loads(source.read_text()):
+        raise ValueError(f"{source} is not the summary of a run over seeds (no 'primary_feature_map'); "
+                         "run `python -m tgreedy_lib reproduce --seeds N` into that folder")
+    folder = pathlib.Path(reference_dir or REFERENCE_DIR) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for file in REFERENCE_FILES:
+        if (results_dir / file).is_file():
+            shutil.copyfile(results_dir / file, folder / file)
+            written.append(folder / file)
+    if readme is not None:
+        readme = pathlib.Path(readme)
+        out = {"claims": json.loads((folder / "claims.json").read_text())}
+        readme.write_text(replace_readme_block(readme.read_text(), readme_verdicts(out)))
+        written.append(readme)
+    return written
+
+
 def _builds_text(ref: dict) -> str:
+    primary = ref["primary_feature_map"]
+    per_dataset = (ref.get("feature_builds") or {}).get(primary)
+    if per_dataset:
+        return "feature builds: " + ", ".join(f"{ds} {n}" for ds, n in per_dataset.items())
     builds = set()
-    for per_seed in ref.get("results_used", {}).get(ref["primary_feature_map"], []):
+    for per_seed in ref.get("results_used", {}).get(primary, []):
         for data in per_seed.values():
             if data.get("feature_seed") is not None:
                 builds.add(data["feature_seed"])
