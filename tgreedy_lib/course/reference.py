@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["feature_maps", "map_for_task", "task_seeds", "feature_map_verdicts", "probe_rows", "seed_sd",
-           "compact_claims"]
+__all__ = ["feature_maps", "map_for_task", "concrete_map", "task_seeds", "feature_map_verdicts", "probe_rows",
+           "seed_sd", "compact_claims"]
 
 #: The CIFAR-10 features a reference run may prefer over the paper's DBN (issue 13: the convolutional
 #: patch features, when the record has them).
@@ -85,6 +85,33 @@ def map_for_task(reference: dict | None, task: str) -> str | None:
             if name in having:
                 return name
     return having[0] if having else None
+
+
+def concrete_map(reference: dict | None, feature_map: str | None, dataset: str) -> str | None:
+    """The features ``feature_map`` stands for on ``dataset``: a record's ``"learned"`` map is the DBN on MNIST and
+    the convolutional patch features on CIFAR-10 (as the record's ``primary_feature_maps`` says); others are themselves.
+
+    Examples
+    --------
+    >>> ref = {"claims": {"primary_feature_maps": {"mnist": "dbn", "cifar10": "conv"}}}
+    >>> concrete_map(ref, "learned", "cifar10"), concrete_map(ref, "pixels", "cifar10"), concrete_map(None, None, "mnist")
+    ('conv', 'pixels', None)
+
+    See Also
+    --------
+    map_for_task : Which map's results a task reads.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, AISTATS 2012, section 4 (the paper's DBN features).
+    """
+    if feature_map != "learned":
+        return feature_map
+    resolved = ((reference or {}).get("claims") or {}).get("primary_feature_maps") or {}
+    if dataset in resolved:
+        return resolved[dataset]
+    from ..experiments.inputs import resolve_feature_map
+    return resolve_feature_map(feature_map, dataset)
 
 
 def task_seeds(reference: dict | None, task: str, feature_map: str | None = None) -> int | None:
