@@ -38,10 +38,6 @@ CLAIM_NOTEBOOKS = {"intro": "07_mnist_2_vs_other", "fig1": "07_mnist_2_vs_other"
                    "mnist_sim": "08_similarity_learning", "cifar_sim": "08_similarity_learning",
                    "disc": "08_similarity_learning"}
 
-#: where paper-scale reference results may be committed, first found wins
-CLAIMS_CANDIDATES = ("tgreedy_lib/experiments/reference_results/paper-scale/claims.json",
-                     "tgreedy_lib/experiments/reference_results/dbn-paper/claims.json",
-                     "results/reference/claims.json", "results/paper/claims.json", "results/claims.json")
 
 
 def load_verify_records(path=None) -> dict[str, dict]:
@@ -100,7 +96,8 @@ def load_verify_records(path=None) -> dict[str, dict]:
 def find_claims(quick_dir=None) -> tuple[list[dict], str]:
     """The experimental claims of [1]_ (section 4, Figures 1-2; section 5) with their computed verdicts.
 
-    Committed reference results (:data:`CLAIMS_CANDIDATES`) are used when present; otherwise the
+    Committed reference results (:func:`tgreedy_lib.experiments.seeds.load_reference`, package data)
+    are used when present; otherwise the
     experiments run at the bundled ``--quick`` scale with random stand-in features into ``quick_dir``
     (a temporary folder if None), and the sentence says so.
 
@@ -141,10 +138,13 @@ def find_claims(quick_dir=None) -> tuple[list[dict], str]:
     >>> {"id", "section", "claim", "verdict"} <= set(claims[0])
     True
     """
-    for candidate in CLAIMS_CANDIDATES:
-        path = REPOSITORY / candidate
-        if path.is_file():
-            return json.loads(path.read_text())["claims"], f"the committed reference results ({candidate})"
+    from ..experiments.seeds import REFERENCE_DIR, REFERENCE_NAMES, load_reference
+
+    for name in REFERENCE_NAMES:
+        reference = load_reference(name)
+        if reference is not None:
+            where = f"{REFERENCE_DIR.parent.parent.name}/{REFERENCE_DIR.parent.name}/{REFERENCE_DIR.name}/{name}/claims.json"
+            return reference["claims"]["claims"], f"the committed reference results ({where})"
     import tempfile
 
     from ..experiments.cli import main as reproduce
