@@ -136,6 +136,7 @@ ALLOWED: dict[str, dict[str, str]] = {
     "08_": {
         "125": "1,000 negatives over the 8 other source classes, arithmetic on the paper's design",
         "95": "the 95 % t interval of the seed bands, a definition (seeds.band)",
+        "0.975": "the t quantile's level in the band's half-width t_{0.975,N-1} s / sqrt(N), a definition",
     },
     "11_": {
         "4": "Corollary 3's missing factor 4 (verify's corrected claim, printed above)",

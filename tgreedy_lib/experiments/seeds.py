@@ -258,9 +258,8 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
 #: Committed reference results of ``reproduce --seeds N`` at paper scale (claims, bands, timings).
 REFERENCE_DIR = __import__("pathlib").Path(__file__).resolve().parent / "reference_results"
 #: The reference results :func:`load_reference` reads by default, first found: ``paper-scale`` (written by
-#: ``python -m tgreedy_lib reference``, primary claims on each data set's learned features), then the
-#: older ``dbn-paper`` (DBN features for both data sets).
-REFERENCE_NAMES = ("paper-scale", "dbn-paper")
+#: ``python -m tgreedy_lib reference``, primary claims on each data set's learned features).
+REFERENCE_NAMES = ("paper-scale",)
 #: The README's block of reference verdicts lies between these two lines.
 README_MARKERS = ("<!-- reference-verdicts:begin -->", "<!-- reference-verdicts:end -->")
 #: The files of a ``reproduce --seeds`` folder that make up reference results.
