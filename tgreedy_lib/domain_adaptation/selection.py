@@ -543,8 +543,8 @@ def greedy_path(
 #: sparse rows without densifying them.
 _ACCEPT_SPARSE = ("csr", "csc")
 
-#: The rules of :mod:`.stopping` (its ``RULES``; spelled out here because that module imports this one),
-#: and the options each takes through ``stopping={"rule": ..., **options}``.
+#: The rules of :mod:`.stopping` (the one definition: that module imports this one and exports it as
+#: ``RULES``), and the options each takes through ``stopping={"rule": ..., **options}``.
 _STOPPING_RULES = ("lodo", "bonferroni", "theorem1", "chance")
 _STOPPING_OPTIONS = {
     "lodo": ("score", "min_k"),

@@ -58,7 +58,7 @@ from typing import Callable
 import numpy as np
 from scipy import stats as scipy_stats
 
-from .selection import SelectionPath, greedy_path, t_statistics, tgreedy_path
+from .selection import _STOPPING_RULES, SelectionPath, greedy_path, t_statistics, tgreedy_path
 from .statistics import DomainStatistics
 from .theory.t_bounds import paper_factor
 
@@ -78,8 +78,9 @@ __all__ = [
     "lodo_paths",
 ]
 
-#: The rules by name (section 5 of the paper names the ideas; the thresholds are ours).
-RULES = ("lodo", "bonferroni", "theorem1", "chance")
+#: The rules by name (section 5 of the paper names the ideas; the thresholds are ours). Defined once,
+#: in :mod:`.selection`, whose selectors validate ``stopping=`` against it (this module imports that one).
+RULES = _STOPPING_RULES
 
 
 @dataclasses.dataclass(frozen=True)
