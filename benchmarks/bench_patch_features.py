@@ -4,6 +4,7 @@
     python benchmarks/bench_patch_features.py                 # everything (about 15-25 min on 2 cores)
     python benchmarks/bench_patch_features.py --only kmeans   # one feature map
     python benchmarks/bench_patch_features.py --json out.json
+    python benchmarks/bench_patch_features.py --sweep whitening_epsilon=0.1,0.3,1,3 --seeds 0,1,2
 
 For each feature map it prints
 
@@ -18,6 +19,12 @@ For each feature map it prints
   (:func:`tgreedy_lib.features.similarity_reference_auroc`, what ``run_similarity`` reports as
   ``all_features_reference``).
 
+``--sweep SETTING=V1,V2,...`` instead chooses one setting of :class:`PatchFeatureConfig` the only
+fair way: for every value and feature seed it builds (or reads from the cache) the k-means features
+and their validated probe, and ranks the values by the mean over seeds of the best *validation*
+accuracy (the 20 % of the training images the probe holds out); the test accuracy is printed beside
+it but chooses nothing.
+
 Features are built with ``load_features(..., rebuild=True)`` in the usual cache (so the experiments
 reuse them); the old DBN is rebuilt only with ``--rebuild-dbn`` (else its recorded build time is
 shown). Needs CIFAR-10 (``TGREEDY_DATA_DIR``). Goals for the default: probe >= 65 %, similarity
@@ -26,6 +33,7 @@ source AUROC >= 0.62, features from scratch < 5 min on this 2-core machine.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import pathlib
@@ -94,6 +102,37 @@ def measure(name: str, rebuild_dbn: bool, n_patches: int | None) -> dict:
             "probe_seconds": probe_times, "similarity": similarity, "similarity_seconds": similarity_times}
 
 
+def sweep(setting: str, values: list[str], feature_seeds: list[int]) -> list[dict]:
+    """Validation (and test) accuracy of the probe for every value of one setting and every feature seed."""
+    field = {f.name: f for f in dataclasses.fields(PatchFeatureConfig)}.get(setting)
+    if field is None:
+        raise SystemExit(f"--sweep: {setting!r} is not a PatchFeatureConfig setting")
+    default = getattr(PatchFeatureConfig(), setting)
+    rows = []
+    for text in values:
+        value = type(default)(float(text)) if isinstance(default, (int, float)) else text
+        per_seed = []
+        for seed in feature_seeds:
+            config = PatchFeatureConfig(**{setting: value, "seed": seed})
+            fs = features.load_features("cifar10", kind="patches", config=config, progress=False, probe=False)
+            probe = features.feature_probe(fs)
+            per_seed.append({"seed": seed, "validation": max(probe["validation_accuracy"]), "C": probe["C"],
+                             "test": probe["test_accuracy"], "build_cpu_seconds": fs.info.get("cpu_seconds")})
+            print(f"{setting}={value} seed {seed}: validation {per_seed[-1]['validation']:.4f} (C = {probe['C']}), "
+                  f"test {probe['test_accuracy']:.4f}", flush=True)
+        rows.append({"value": value, "default": value == default, "seeds": per_seed,
+                     "validation_mean": float(np.mean([r["validation"] for r in per_seed])),
+                     "test_mean": float(np.mean([r["test"] for r in per_seed]))})
+    best = max(rows, key=lambda r: r["validation_mean"])
+    print(f"\n| {setting} | validation (mean of best over C) | test (mean) | C per seed |")
+    print("|---|---|---|---|")
+    for r in rows:
+        mark = " (chosen)" if r is best else ""
+        print(f"| {r['value']}{' (default)' if r['default'] else ''}{mark} | {100 * r['validation_mean']:.2f} % | "
+              f"{100 * r['test_mean']:.2f} % | {', '.join(str(s['C']) for s in r['seeds'])} |")
+    return rows
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", choices=MAPS, action="append", help="measure only these (repeatable)")
@@ -101,8 +140,20 @@ def main(argv=None) -> int:
     parser.add_argument("--n-patches", type=int, default=None, help="override the patch count")
     parser.add_argument("--rebuild-dbn", action="store_true", help="rebuild the old DBN and time it")
     parser.add_argument("--json", type=pathlib.Path)
+    parser.add_argument("--sweep", metavar="SETTING=V1,V2,...",
+                        help="rank values of one PatchFeatureConfig setting by validation accuracy over --seeds")
+    parser.add_argument("--seeds", default="0,1,2", help="feature seeds of --sweep (default 0,1,2)")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
+    if args.sweep:
+        setting, _, values = args.sweep.partition("=")
+        if not values:
+            parser.error("--sweep needs SETTING=V1,V2,... e.g. whitening_epsilon=0.1,0.3,1")
+        rows = sweep(setting.strip(), [v.strip() for v in values.split(",") if v.strip()],
+                     [int(s) for s in args.seeds.split(",")])
+        if args.json:
+            args.json.write_text(json.dumps({"sweep": setting, "rows": rows}, indent=2) + "\n")
+        return 0
     print(f"{platform.processor() or platform.machine()}, torch {torch.__version__}, {args.threads} threads, "
           f"load average {os.getloadavg()[0]:.1f}", flush=True)
     results = []
