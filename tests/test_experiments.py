@@ -493,6 +493,11 @@ def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature
     assert table["feature_builds"]["dbn"] == {"cifar10": 1, "mnist": 2}
     assert table["feature_builds"]["learned"] == {"cifar10": 2, "mnist": 2}
     assert table["feature_builds"]["pixels"] == {"cifar10": 2, "mnist": 2}  # the fake sets a feature seed
+    for fmap in ("dbn", "conv", "pixels", "random", "learned"):  # the all-features fit of every cifar-similarity run
+        runs_of_map = seeds.read_seed_results(tmp_path).get(fmap) or seeds.primary_runs(seeds.read_seed_results(tmp_path))[1]
+        expected_signal = [float(np.round(np.mean(r["cifar-similarity"]["all_features_reference"]["source_auroc"]), 4))
+                           for r in runs_of_map]
+        assert table["pair_signal"][fmap]["cifar10"] == expected_signal and table["pair_signal"][fmap]["mnist"] == [None, None]
     for seed in range(2):  # the primary's CIFAR-10 results are conv's, its MNIST results dbn's
         used = table["results_used"]["learned"][seed]
         assert used["cifar-similarity"]["feature_map"] == "conv" and used["mnist-2-vs-other"]["feature_map"] == "dbn"
@@ -530,6 +535,10 @@ def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature
     text = readme.read_text()
     assert seeds.readme_verdicts(ref) in text and "old" not in text and text.startswith("intro\n") and text.endswith("rest\n")
     assert "learned features (cifar10: conv, mnist: dbn)" in text and "Under each feature map" in text
+    carry = next(line for line in text.splitlines() if line.startswith("What the features carry"))
+    assert "conv on cifar10 50.0 % / " in carry and "learned on" not in carry  # the composed map is not repeated
+    low, high = min(table["pair_signal"]["conv"]["cifar10"]), max(table["pair_signal"]["conv"]["cifar10"])
+    assert f"conv on cifar10 50.0 % / {low:.3f}-{high:.3f}" in carry
     with pytest.raises(SystemExit):  # a folder without a summary over seeds
         cli.main([str(tmp_path / "dbn")], prog="python -m tgreedy_lib reference")
 

@@ -223,6 +223,9 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
     probes = {fmap: {ds: [d.get(ds, {}).get("probe_accuracy") for d in [
         {DATASET_OF[n]: v for n, v in seed_data.items()} for seed_data in data[fmap]]]
         for ds in ("mnist", "cifar10")} for fmap in with_primary}
+    signal = {fmap: {ds: [seeds.pair_signal(results.get(name)) for results in runs]
+                     for name, ds in (("mnist-similarity", "mnist"), ("cifar-similarity", "cifar10"))}
+              for fmap, runs in with_primary.items()}
     designs = sorted({json.dumps({k: v for k, v in r["design"].items() if k != "seed"}, sort_keys=True)
                       for results in runs_of for r in results.values() if r.get("design")})
     table = tables[PAPER_COMPARISON]
@@ -242,7 +245,7 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
                "comparisons": tables, "comparison_labels": COMPARISON_LABELS,
                "feature_maps": by_map, "feature_map_counts": {m: claims_module.verdict_counts(t) for m, t in by_map.items()},
                "feature_builds": builds, "readings": {k: reading_json(k) for k in ALL_READINGS},
-               "probe_accuracy": probes, "designs": [json.loads(d) for d in designs], "results_used": data,
+               "probe_accuracy": probes, "pair_signal": signal, "designs": [json.loads(d) for d in designs], "results_used": data,
                "timings": timings}
     write_json(out_dir / "claims.json", payload)
     probe_lines = "".join(
@@ -250,6 +253,11 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
             f"{ds} " + ", ".join("-" if a is None else f"{100 * a:.1f}%" for a in accs)
             for ds, accs in probes[fmap].items() if any(a is not None for a in accs)) + "\n"
         for fmap in with_primary if any(a is not None for accs in probes[fmap].values() for a in accs))
+    probe_lines += "".join(
+        f"- `{fmap}`: pair signal (held-out source AUROC of the all-features similarity fit, mean over splits) "
+        + "; ".join(f"{ds} " + ", ".join("-" if a is None else f"{a:.3f}" for a in values)
+                    for ds, values in signal[fmap].items() if any(a is not None for a in values)) + "\n"
+        for fmap in with_primary if any(a is not None for values in signal[fmap].values() for a in values))
     if primary == seeds.LEARNED:
         which = ("each experiment takes its data set's learned features: "
                  + ", ".join(f"{ds} -> {m}" for ds, m in payload["primary_feature_maps"].items())

@@ -287,6 +287,28 @@ def load_reference(name: str | None = None) -> dict | None:
     return out
 
 
+def pair_signal(result: dict | None) -> float | None:
+    """How much pair signal a similarity experiment's features carry: the mean over its splits of the
+    held-out source AUROC of the all-features fit (``all_features_reference``), or ``None`` without one.
+
+    Examples
+    --------
+    >>> pair_signal({"all_features_reference": {"source_auroc": [0.6, 0.7], "target_auroc": [0.5, 0.5]}})
+    0.65
+    >>> pair_signal(None) is None
+    True
+    """
+    reference = (result or {}).get("all_features_reference") or {}
+    values = reference.get("source_auroc")
+    return round(float(np.mean(values)), 4) if values else None
+
+
+def _range_text(values, scale: float = 1.0, digits: int = 1, unit: str = "") -> str:
+    values = [scale * v for v in values if v is not None]
+    low, high = f"{min(values):.{digits}f}", f"{max(values):.{digits}f}"
+    return (low if low == high else f"{low}-{high}") + unit
+
+
 def readme_verdicts(reference: dict) -> str:
     """The README's short verdict list, rendered from committed reference results (see ``load_reference``)."""
     from . import claims as claims_module
@@ -305,6 +327,21 @@ def readme_verdicts(reference: dict) -> str:
         lines.append(f"- `{claim['id']}`: **{claim['verdict']}**{count}; " + " / ".join(others))
     counts = claims_module.verdict_counts(comparisons[PAPER_COMPARISON])
     lines += ["", "Counts under the paper's reading: " + ", ".join(f"{v} {k}" for k, v in counts.items()) + "."]
+    probes, signal = ref.get("probe_accuracy") or {}, ref.get("pair_signal") or {}
+    maps = [m for m in probes if not (m == LEARNED and m not in (ref.get("feature_maps") or {}) and len(probes) > 1)]
+    measured = []
+    for fmap in maps:
+        for ds in ("mnist", "cifar10"):
+            accs = [a for a in probes[fmap].get(ds, []) if a is not None]
+            if not accs:
+                continue
+            auroc = [a for a in (signal.get(fmap) or {}).get(ds, []) if a is not None]
+            measured.append(f"{fmap} on {ds} {_range_text(accs, 100, 1, ' %')}"
+                            + (f" / {_range_text(auroc, 1, 3)}" if auroc else ""))
+    if measured:
+        lines += ["", "What the features carry, over the seeds (linear probe with C chosen on a validation split of "
+                  "the training images / held-out source AUROC of the all-features similarity fit): "
+                  + "; ".join(measured) + "."]
     by_map = ref.get("feature_map_counts") or {}
     if len(by_map) > 1:
         lines += ["", "Under each feature map (the paper's reading; the full table is in `claims.md`): "

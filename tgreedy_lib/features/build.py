@@ -774,22 +774,17 @@ def feature_probe(feature_set: FeatureSet, rebuild: bool = False) -> dict:
     if feature_set.cache_path is not None:
         path = feature_set.cache_path.with_name(feature_set.cache_path.name.replace("-features.npz",
                                                                                     "-linear-probe.json"))
-    report = None
-    if path is not None and not rebuild and path.is_file():
-        try:
-            report = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError):
-            report = None
-        if report is not None and (report.get("cache_key") != info.get("cache_key")
-                                   or report.get("c_grid") != list(PROBE_C_GRID)
-                                   or report.get("tol") != PROBE_TOLERANCE):
-            report = None
-    if report is None:
+
+    def compute() -> dict:
         report = validated_probe(feature_set.train_features, feature_set.train_labels,
                                  feature_set.test_features, feature_set.test_labels, c_grid=PROBE_C_GRID)
         report["cache_key"] = info.get("cache_key")
-        if path is not None:
-            _write_json_atomic(path, report)
+        return report
+
+    report = _cached_report(path, lambda report: (report.get("cache_key") == info.get("cache_key")
+                                                  and report.get("c_grid") == list(PROBE_C_GRID)
+                                                  and report.get("tol") == PROBE_TOLERANCE),
+                            compute, rebuild=rebuild)
     info["probe_accuracy"] = report["test_accuracy"]
     info["probe"] = {key: report[key] for key in ("C", "c_grid", "validation_accuracy", "train_accuracy",
                                                   "test_accuracy", "validation_size")}
@@ -827,19 +822,29 @@ def probe_arrays(train_x, train_y, test_x, test_y, cache_dir=None) -> dict:
         digest.update(array.tobytes())
     key = digest.hexdigest()
     path = datasets.resolve_cache_dir(cache_dir) / "features" / f"probe-{key[:24]}.json"
-    if path.is_file():
+    return _cached_report(path, lambda report: report.get("digest") == key,
+                          lambda: {**validated_probe(*arrays, c_grid=PROBE_C_GRID), "digest": key})
+
+
+def _cached_report(path, is_current, compute, rebuild: bool = False) -> dict:
+    """``compute()``'s JSON report, read back from ``path`` when ``is_current(report)``, else computed and stored.
+
+    A missing, unreadable or stale file is recomputed; a cache that cannot be written (read-only)
+    only costs the recomputation. ``path=None`` computes without caching.
+    """
+    if path is not None and not rebuild and path.is_file():
         try:
             report = json.loads(path.read_text())
-            if report.get("digest") == key:
-                return report
         except (OSError, json.JSONDecodeError):
+            report = None
+        if isinstance(report, dict) and is_current(report):
+            return report
+    report = compute()
+    if path is not None:
+        try:
+            _write_json_atomic(path, report)
+        except OSError:
             pass
-    report = validated_probe(*arrays, c_grid=PROBE_C_GRID)
-    report["digest"] = key
-    try:
-        _write_json_atomic(path, report)
-    except OSError:  # a read-only cache only costs the recomputation
-        pass
     return report
 
 
