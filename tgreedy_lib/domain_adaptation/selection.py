@@ -874,14 +874,7 @@ class Greedy(_PathSelector):
         Stagewise only: whether a feature may be chosen again.
     stopping : {"lodo", "bonferroni", "theorem1", "chance"}, dict or None, default=None
         How many of the path's steps to keep, by a stopping rule of the paper's Discussion
-        (section 5; :func:`~tgreedy_lib.domain_adaptation.stopping.choose_k`). ``None`` keeps every
-        step (``n_features_to_select`` of them unless ``threshold`` stops earlier). A rule computes
-        the path of ``n_features_to_select`` steps (then the largest number considered) and keeps
-        its first ``k``: ``"lodo"`` leaves one domain out and cycles (held-out squared loss),
-        ``"bonferroni"`` keeps the steps whose |T| clears the t quantile at ``alpha / p``,
-        ``"theorem1"`` Theorem 1's width, ``"chance"`` the sign-flip null of the largest |T|.
-        A dict ``{"rule": ..., **options}`` passes options to the rule: ``alpha`` (bonferroni,
-        theorem1, chance), ``null``, ``n_flips``, ``seed`` (chance), ``score``, ``min_k`` (lodo).
+        (section 5), as in :class:`TGreedy`; ``None`` keeps every step.
 
     Attributes
     ----------

@@ -252,24 +252,12 @@ def spherical_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
     >>> np.round(np.abs(centroids).max(axis=1), 2)
     array([1., 1.], dtype=float32)
     """
-    data = torch.as_tensor(np.asarray(data, dtype=np.float32))
-    if data.ndim != 2 or len(data) < 1:
-        raise ValueError(f"data must be a 2-d array (points x dimensions), got shape {tuple(data.shape)}")
-    if not torch.isfinite(data).all():
-        raise ValueError("data contains NaN or infinite values")
-    if not isinstance(n_clusters, (int, np.integer)) or not 1 <= n_clusters <= len(data):
-        raise ValueError(f"n_clusters must be an integer in 1..{len(data)} (the number of points), got {n_clusters!r}")
-    generator = torch.Generator().manual_seed(seed)
+    data, generator, centroids = _kmeans_start(data, n_clusters, seed, init)
 
     def unit(rows):
         return rows / rows.norm(dim=1, keepdim=True).clamp_min(1e-12)
 
-    if init is None:
-        centroids = unit(data[torch.randperm(len(data), generator=generator)[:n_clusters]])
-    else:
-        centroids = unit(torch.as_tensor(np.asarray(init, dtype=np.float32)).clone())
-        if centroids.shape != (n_clusters, data.shape[1]):
-            raise ValueError(f"init must have shape {(n_clusters, data.shape[1])}, got {tuple(centroids.shape)}")
+    centroids = unit(centroids)
     for _ in range(iterations):
         update = centroids.clone()
         wins = torch.zeros(n_clusters, dtype=torch.long)
@@ -283,6 +271,26 @@ def spherical_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
         if len(empty):
             centroids[empty] = unit(data[torch.randint(0, len(data), (len(empty),), generator=generator)])
     return centroids.numpy()
+
+
+def _kmeans_start(data, n_clusters, seed: int, init):
+    """Both k-means' checked start: the data as a float32 tensor, the seeded generator and the
+    initial centroids (a copy of ``init``, or ``n_clusters`` distinct data points)."""
+    data = torch.as_tensor(np.asarray(data, dtype=np.float32))
+    if data.ndim != 2 or len(data) < 1:
+        raise ValueError(f"data must be a 2-d array (points x dimensions), got shape {tuple(data.shape)}")
+    if not torch.isfinite(data).all():
+        raise ValueError("data contains NaN or infinite values")
+    if not isinstance(n_clusters, (int, np.integer)) or not 1 <= n_clusters <= len(data):
+        raise ValueError(f"n_clusters must be an integer in 1..{len(data)} (the number of points), got {n_clusters!r}")
+    generator = torch.Generator().manual_seed(seed)
+    if init is None:
+        centroids = data[torch.randperm(len(data), generator=generator)[:n_clusters]].clone()
+    else:
+        centroids = torch.as_tensor(np.asarray(init, dtype=np.float32)).clone()
+        if centroids.shape != (n_clusters, data.shape[1]):
+            raise ValueError(f"init must have shape {(n_clusters, data.shape[1])}, got {tuple(centroids.shape)}")
+    return data, generator, centroids
 
 
 def euclidean_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
@@ -317,20 +325,7 @@ def euclidean_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
     >>> np.sort(euclidean_kmeans(points, 2, iterations=3, init=points[[0, 2]]), axis=0).tolist()
     [[0.0, 0.5], [10.0, 10.5]]
     """
-    data = torch.as_tensor(np.asarray(data, dtype=np.float32))
-    if data.ndim != 2 or len(data) < 1:
-        raise ValueError(f"data must be a 2-d array (points x dimensions), got shape {tuple(data.shape)}")
-    if not torch.isfinite(data).all():
-        raise ValueError("data contains NaN or infinite values")
-    if not isinstance(n_clusters, (int, np.integer)) or not 1 <= n_clusters <= len(data):
-        raise ValueError(f"n_clusters must be an integer in 1..{len(data)} (the number of points), got {n_clusters!r}")
-    generator = torch.Generator().manual_seed(seed)
-    if init is None:
-        centroids = data[torch.randperm(len(data), generator=generator)[:n_clusters]].clone()
-    else:
-        centroids = torch.as_tensor(np.asarray(init, dtype=np.float32)).clone()
-        if centroids.shape != (n_clusters, data.shape[1]):
-            raise ValueError(f"init must have shape {(n_clusters, data.shape[1])}, got {tuple(centroids.shape)}")
+    data, generator, centroids = _kmeans_start(data, n_clusters, seed, init)
     for _ in range(iterations):
         half_norms = 0.5 * centroids.pow(2).sum(1)
         sums = torch.zeros_like(centroids)
