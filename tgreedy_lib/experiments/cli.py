@@ -271,16 +271,17 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
                "probe_accuracy": probes, "pair_signal": signal, "designs": [json.loads(d) for d in designs], "results_used": data,
                "timings": timings}
     write_json(out_dir / "claims.json", payload)
-    probe_lines = "".join(
-        f"- `{fmap}`: linear probe " + "; ".join(
-            f"{ds} " + ", ".join("-" if a is None else f"{100 * a:.1f}%" for a in accs)
-            for ds, accs in probes[fmap].items() if any(a is not None for a in accs)) + "\n"
-        for fmap in with_primary if any(a is not None for accs in probes[fmap].values() for a in accs))
-    probe_lines += "".join(
-        f"- `{fmap}`: pair signal (held-out source AUROC of the all-features similarity fit, mean over splits) "
-        + "; ".join(f"{ds} " + ", ".join("-" if a is None else f"{a:.3f}" for a in values)
-                    for ds, values in signal[fmap].items() if any(a is not None for a in values)) + "\n"
-        for fmap in with_primary if any(a is not None for values in signal[fmap].values() for a in values))
+    def per_map_lines(label: str, values_of: dict, fmt) -> str:
+        """One Markdown line per map with a value: ``label``, then each data set's per-seed values."""
+        return "".join(
+            f"- `{fmap}`: {label} " + "; ".join(
+                f"{ds} " + ", ".join("-" if v is None else fmt(v) for v in values)
+                for ds, values in values_of[fmap].items() if any(v is not None for v in values)) + "\n"
+            for fmap in with_primary if any(v is not None for values in values_of[fmap].values() for v in values))
+
+    probe_lines = (per_map_lines("linear probe", probes, lambda a: f"{100 * a:.1f}%")
+                   + per_map_lines("pair signal (held-out source AUROC of the all-features similarity fit, mean "
+                                   "over splits)", signal, lambda a: f"{a:.3f}"))
     if primary == seeds.LEARNED:
         which = ("each experiment takes its data set's learned features: "
                  + ", ".join(f"{ds} -> {m}" for ds, m in payload["primary_feature_maps"].items())
