@@ -494,8 +494,9 @@ def _fmt(x: float) -> str:
 
 
 def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w", newline="", encoding="utf-8") as f:
+    from .._io import atomic_writer
+
+    with atomic_writer(out, "w", newline="") as f:  # a killed grader never leaves half a table
         writer = csv.writer(f)
         if not wide:
             writer.writerow(["student", "assignment", "question", "score", "possible", "note", "file"])
@@ -573,6 +574,12 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assig
     else:
         args = _parser(prog).parse_args(argv)
 
+    from .._io import check_outputs
+
+    status = check_outputs(prog, folders={"--out": args.out if args.command == "generate" else None},
+                           files={"--out": args.out if args.command == "grade" else None})
+    if status is not None:  # before any notebook is generated or graded
+        return status
     try:
         return _run(args)
     except FileNotFoundError as exc:  # the course folders are not where the command was run

@@ -19,6 +19,8 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
+from .._io import atomic_write_text, check_outputs
+
 def find_notebook_dir(start=None) -> pathlib.Path:
     """The collection's ``notebooks/`` folder, found from ``start`` (default: the current directory).
 
@@ -77,8 +79,7 @@ def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path 
         finally:
             _stop_kernel(km)
     target = pathlib.Path(out) if out is not None else path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, target)
+    atomic_write_text(target, nbformat.writes(nb) + "\n")  # as nbformat.write, but never half a notebook
     return time.perf_counter() - start
 
 
@@ -102,6 +103,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib execu
     if not paths:
         print(f"{prog}: no numbered notebooks (NN_<name>.ipynb) in {args.notebooks}", file=sys.stderr)
         return 2
+    folders = {"--out": None if args.in_place else args.out}
+    folders.update({f"the folder of {path.name} (--in-place)": path.parent for path in paths if args.in_place})
+    status = check_outputs(prog, folders=folders)
+    if status is not None:  # before any notebook runs
+        return status
     for path in paths:
         target = None if args.in_place else pathlib.Path(args.out) / path.name
         seconds = execute_notebook(path, out=target)

@@ -39,6 +39,7 @@ from typing import Callable
 
 import numpy as np
 
+from .._io import atomic_write_text, check_outputs
 from ..domain_adaptation import baselines as baselines_module
 from ..domain_adaptation import stopping
 from ..domain_adaptation.evaluation import roc_auc
@@ -491,8 +492,8 @@ def write_reference(payload: dict, folder=None) -> list[pathlib.Path]:
     folder = pathlib.Path(REFERENCE_DIR if folder is None else folder)
     folder.mkdir(parents=True, exist_ok=True)
     json_path, md_path = folder / "compare.json", folder / "compare.md"
-    json_path.write_text(json.dumps(payload, separators=(",", ":"), default=_json_default) + "\n")
-    md_path.write_text(markdown_report(payload))
+    atomic_write_text(json_path, json.dumps(payload, separators=(",", ":"), default=_json_default) + "\n")
+    atomic_write_text(md_path, markdown_report(payload))
     return [json_path, md_path]
 
 
@@ -506,7 +507,7 @@ def update_readme(readme, payload: dict) -> bool:
     _, tail = rest.split(README_END, 1)
     new = f"{head}{README_BEGIN}\n{readme_tables(payload)}\n{README_END}{tail}"
     if new != text:
-        readme.write_text(new)
+        atomic_write_text(readme, new)
     return new != text
 
 
@@ -525,8 +526,8 @@ def write_results(payload: dict, out_dir) -> list[pathlib.Path]:
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path, md_path = out_dir / "compare.json", out_dir / "compare.md"
-    json_path.write_text(json.dumps(payload, indent=1, default=_json_default) + "\n")
-    md_path.write_text(markdown_report(payload))
+    atomic_write_text(json_path, json.dumps(payload, indent=1, default=_json_default) + "\n")
+    atomic_write_text(md_path, markdown_report(payload))
     return [json_path, md_path]
 
 
@@ -571,6 +572,8 @@ def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
     parser.add_argument("--baselines", default=None,
                         help=f"comma-separated subset of {','.join(BASELINES)} (default: all)")
     args = parser.parse_args(argv)
+    if check_outputs(prog, folders={"--out": args.out}) is not None:  # before any work
+        return 2
     names = args.experiments or None
     if names:
         bad = [n for n in names if n not in EXPERIMENTS]

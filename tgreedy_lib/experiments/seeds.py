@@ -247,12 +247,22 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
         seeds_dirs = sorted((p for p in map_dir.glob("seed-*") if p.is_dir()), key=lambda p: int(p.name[5:]))
         if not seeds_dirs:
             continue
-        found[map_dir.name] = [{f.stem: json.loads(f.read_text()) for f in sorted(d.glob("*.json"))}
-                               for d in seeds_dirs]
+        found[map_dir.name] = [{f.stem: _read_seed_json(f) for f in sorted(d.glob("*.json"))} for d in seeds_dirs]
     if not found:
         raise FileNotFoundError(f"no <feature map>/seed-<k>/ results in {out_dir}")
     first = [m for m in order if m in found]
     return {m: found[m] for m in first + [m for m in found if m not in first]}
+
+
+def _read_seed_json(path):
+    """One per-seed result; a ValueError naming the file when it is damaged (a run killed while writing it)."""
+    import json
+
+    try:
+        return json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path} is damaged ({error}); rerun that seed (reproduce --resume keeps the others) "
+                         "or remove the file") from None
 
 
 #: Committed reference results of ``reproduce --seeds N`` at paper scale (claims, bands, timings).
@@ -387,7 +397,6 @@ def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, re
     """
     import json
     import pathlib
-    import shutil
 
     results_dir = pathlib.Path(results_dir)
     source = results_dir / "claims.json"
@@ -400,14 +409,16 @@ def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, re
     folder = pathlib.Path(reference_dir or REFERENCE_DIR) / name
     folder.mkdir(parents=True, exist_ok=True)
     written = []
+    from .._io import atomic_write_bytes, atomic_write_text
+
     for file in REFERENCE_FILES:
         if (results_dir / file).is_file():
-            shutil.copyfile(results_dir / file, folder / file)
+            atomic_write_bytes(folder / file, (results_dir / file).read_bytes())
             written.append(folder / file)
     if readme is not None:
         readme = pathlib.Path(readme)
         out = {"claims": json.loads((folder / "claims.json").read_text())}
-        readme.write_text(replace_readme_block(readme.read_text(), readme_verdicts(out)))
+        atomic_write_text(readme, replace_readme_block(readme.read_text(), readme_verdicts(out)))
         written.append(readme)
     return written
 
