@@ -246,11 +246,10 @@ def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_fil
         if not matches:
             raise ValueError(f"positive={positive!r} is not one of the class labels {labels[:10]}")
         positive = matches[0]
+    elif positive not in classes:
+        raise ValueError(f"positive={positive!r} is not one of the class labels {classes[:10]}")
     else:
-        try:
-            positive = int(positive)
-        except (TypeError, ValueError):
-            raise ValueError(f"positive={positive!r} is not one of the class labels {classes[:10]}") from None
+        positive = int(positive)
     shown = positive if labels is None else labels[positive]
     results = {}
     if "two-vs-other" in experiments:
