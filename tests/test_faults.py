@@ -311,8 +311,8 @@ def test_leftovers_of_earlier_writers_go_once_they_are_stale(tmp_path):
 
     folder = tmp_path / "cache" / "features"
     folder.mkdir(parents=True)
-    old = folder / "mnist-0123456789abcdef-features.npz.k2j3h4.tmp.npz"  # an earlier version's mkstemp name
-    fresh = folder / "mnist-0123456789abcdef-dbn.npz.x8y9z0.tmp.npz"
+    old = folder / "mnist-0123456789abcdef-features.npz.k2j3h4ab.tmp.npz"  # an earlier version's mkstemp name
+    fresh = folder / "mnist-0123456789abcdef-dbn.npz.x8y9z0cd.tmp.npz"
     alive = folder / f"mnist-0123456789abcdef-dbn.npz.{os.getpid()}@{_io._HOST}.abcd.tmp"
     for path in (old, fresh, alive):
         path.write_bytes(b"half")
@@ -468,6 +468,9 @@ def test_a_run_killed_while_writing_keeps_what_it_finished_and_a_rerun_resumes(t
     assert finished["experiment"] and not (out / "mnist-similarity.json").exists()
     assert [p for p in out.iterdir() if p.name.endswith(".tmp")]  # the killed writer's temporary file
     assert not (out / "claims.json").exists()
+    mine = out / "notes.x1y2z3ab.part"  # a user's own file, named like an earlier writer's: never taken
+    mine.write_text("mine")
+    os.utime(mine, (0, 0))
 
     fast_cli(monkeypatch)
     assert cli.main(["mnist-2-vs-other", "mnist-similarity", "--quick", "--no-figures", "--resume",
@@ -476,7 +479,7 @@ def test_a_run_killed_while_writing_keeps_what_it_finished_and_a_rerun_resumes(t
     assert "mnist-2-vs-other: kept from the earlier run" in printed and "mnist-similarity: running" in printed
     assert json.loads((out / "mnist-2-vs-other.json").read_text()) == finished
     assert json.loads((out / "claims.json").read_text())["counts"]
-    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")] and mine.read_text() == "mine"
     # --resume keeps only what the same settings made: another design reruns it
     assert cli.main(["mnist-2-vs-other", "--quick", "--no-figures", "--resume", "--design", "earlier",
                      "--out", str(out)]) == 0

@@ -34,8 +34,9 @@ STALE_SECONDS = 3600.0
 
 _HOST = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname())[:40] or "host"
 _OURS = re.compile(r"^(?P<target>.+)\.(?P<pid>\d+)@(?P<host>[A-Za-z0-9-]+)\.[A-Za-z0-9_-]+\.tmp$")
-#: Temporary files of the library's earlier writers (mkstemp beside the target; a fixed ``.tmp`` name).
-_EARLIER = re.compile(r"^.+\.(tmp\.npz|json\.tmp|part)$")
+#: Temporary files of the library's earlier writers: ``tempfile.mkstemp`` beside the target (eight random
+#: characters, then ``.tmp.npz`` or ``.part``) and the JSON cache's fixed ``<name>.json.tmp``.
+_EARLIER = re.compile(r"^(.+\.[a-z0-9_]{8}\.(tmp\.npz|part)|.+\.json\.tmp)$")
 
 
 def _temporary_name(path: pathlib.Path) -> pathlib.Path:
@@ -99,13 +100,14 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def remove_leftovers(folder, *, now: float | None = None) -> list[pathlib.Path]:
+def remove_leftovers(folder, *, earlier: bool = False, now: float | None = None) -> list[pathlib.Path]:
     """Remove the temporary files that killed writers left in ``folder``; return what was removed.
 
     A temporary file of :func:`atomic_writer` is removed when the process that wrote it is gone
-    (same host) or when it is :data:`STALE_SECONDS` old; an earlier writer's temporary file
-    (``*.tmp.npz``, ``*.json.tmp``, ``*.part``) when it is that old. Files that cannot be removed
-    (a read-only folder) are left as they are.
+    (same host) or when it is :data:`STALE_SECONDS` old. With ``earlier`` (the library's own cache
+    folders), so is a temporary file of the library's earlier writers (``<name>.<8 characters>.tmp.npz``,
+    ``<name>.json.tmp``, ``<name>.<8 characters>.part``) once it is that old. Files that cannot be
+    removed (a read-only folder) are left as they are.
     """
     folder = pathlib.Path(folder)
     now = time.time() if now is None else now
@@ -117,7 +119,7 @@ def remove_leftovers(folder, *, now: float | None = None) -> list[pathlib.Path]:
     for entry in entries:
         name = entry.name
         ours = _OURS.match(name)
-        if not ours and not _EARLIER.match(name):
+        if not ours and not (earlier and _EARLIER.match(name)):
             continue
         try:
             age = now - entry.stat().st_mtime

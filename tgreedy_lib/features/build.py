@@ -441,15 +441,17 @@ def _entry_record(arrays: dict, key: str) -> dict:
                               "sha256": _array_digest(np.asarray(a))} for name, a in arrays.items()}}
 
 
-def _write_entry(path: pathlib.Path, arrays: dict, key: str) -> bool:
-    """Write ``arrays`` and their record to ``path`` atomically; False (after one warning) if the cache cannot be written."""
+def _write_entry(path: pathlib.Path, arrays: dict, key: str, quiet: bool = False) -> bool:
+    """Write ``arrays`` and their record to ``path`` atomically; False if the cache cannot be written (then one
+    warning per folder, unless ``quiet``: giving an earlier entry its record is never needed)."""
     arrays = {name: np.asarray(a) for name, a in arrays.items()}
     payload = {**arrays, _META: np.asarray(json.dumps(_entry_record(arrays, key), sort_keys=True))}
     try:
         with _io.atomic_writer(path, "wb") as handle:
             np.savez(handle, **payload)
     except OSError as error:
-        _warn_unwritable(path.parent, error)
+        if not quiet:
+            _warn_unwritable(path.parent, error)
         return False
     return True
 
@@ -473,8 +475,9 @@ def _read_entry(path: pathlib.Path, key: str) -> tuple[dict, bool]:
         return arrays, False
     try:
         record = json.loads(str(text))
-        described = record["arrays"]
-        recorded_key = record["key"]
+        described, recorded_key = record["arrays"], record["key"]
+        if not (isinstance(described, dict) and all(isinstance(v, dict) for v in described.values())):
+            raise TypeError
     except (ValueError, TypeError, KeyError):
         raise _DamagedEntry("its record (cache_meta_json) is unreadable") from None
     if recorded_key != key:
@@ -617,7 +620,13 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     FileNotFoundError
         If the images are not available (CIFAR-10 without a local copy or ``download=True``).
     LookupError
-        If ``only_cached`` and the features have not been built yet.
+        If ``only_cached`` and the features have not been built yet (or their entry is damaged).
+
+    Warns
+    -----
+    CacheWarning
+        When the cached entry is damaged or does not match its key or the data (it is rebuilt), or
+        when the cache cannot be written (the features are computed and returned, not stored).
 
     See Also
     --------
@@ -648,7 +657,7 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     config = _resolve_config(dataset, config, unlabeled=data.unlabeled_images is not None, kind=kind)
     key = cache_key(data, config)
     paths = feature_cache_paths(dataset, key, cache_dir, kind=kind)
-    _io.remove_leftovers(paths["features"].parent)  # temporary files of writers that were killed
+    _io.remove_leftovers(paths["features"].parent, earlier=True)  # temporary files of writers that were killed
     feature_set = None
     if not rebuild:
         feature_set = _read_cache(paths, key, data, config)
@@ -772,10 +781,10 @@ def _read_cache(paths: dict[str, pathlib.Path], key: str, data: datasets.ImageDa
         _warn_damaged(paths[current] if all(present.values()) else paths["features"], str(error))
         return None
     # An entry of the earlier format that passed every check: give it its record (never required).
-    if not weights_recorded and _write_entry(paths["weights"], weights, key) is False:
+    if not weights_recorded and _write_entry(paths["weights"], weights, key, quiet=True) is False:
         return feature_set
     if not features_recorded:
-        _write_entry(paths["features"], stored, key)
+        _write_entry(paths["features"], stored, key, quiet=True)
     return feature_set
 
 
@@ -1074,7 +1083,7 @@ def _cached_report(path, is_current, compute, rebuild: bool = False, fields: dic
     warning). ``path=None`` computes without caching.
     """
     if path is not None:
-        _io.remove_leftovers(path.parent)
+        _io.remove_leftovers(path.parent, earlier=True)
     if path is not None and not rebuild and path.is_file():
         try:
             report = json.loads(path.read_text())
