@@ -306,6 +306,23 @@ def test_a_writer_killed_mid_write_leaves_no_half_entry_and_its_leftovers_are_re
     assert _tiny(tmp_path).info["from_cache"]
 
 
+def test_a_write_that_fails_midway_leaves_the_old_file_and_no_temporary_one(tmp_path):
+    from tgreedy_lib import _io
+
+    target = tmp_path / "claims.json"
+    target.write_text('{"claims": "the earlier, complete table"}')
+    with pytest.raises(RuntimeError, match="disk went away"):
+        with _io.atomic_writer(target) as handle:
+            handle.write('{"claims": [')
+            raise RuntimeError("disk went away")
+    assert target.read_text() == '{"claims": "the earlier, complete table"}'
+    assert [p.name for p in tmp_path.iterdir()] == ["claims.json"]
+    with pytest.raises(TypeError, match="not JSON serializable"):  # a value that cannot be written: nothing is
+        from tgreedy_lib import _json
+        _json.write_json(target, {"claims": object()})
+    assert target.read_text() == '{"claims": "the earlier, complete table"}'
+
+
 def test_leftovers_of_earlier_writers_go_once_they_are_stale(tmp_path):
     from tgreedy_lib import _io
 
@@ -807,6 +824,12 @@ def _path_and_stats():
     (lambda p, s: baselines.t_filter_path(s, 2.5), r"^n_steps must be an integer"),
     (lambda p, s: baselines.run_baseline("omp", s, n_steps="3"), r"^n_steps must be an integer"),
     (lambda p, s: baselines.vrex_fit(s, beta=None), r"^beta must lie in \[0, inf\)"),
+    (lambda p, s: stopping.stop_chance(p, s, alpha=float("nan")), r"^alpha must lie in \(0, 1\), got nan"),
+    (lambda p, s: stopping.stop_chance(p, s, full="yes"), r"^full must be True or False"),
+    (lambda p, s: TGreedy(n_features_to_select=3, stopping={"rule": "lodo", "min_k": 1.5}).fit_statistics(s),
+     r"^min_k must be an integer in \[0, inf\), got 1\.5 \(stopping rule 'lodo'\)"),
+    (lambda p, s: run_on_data(np.ones((8, 3)), np.arange(8), np.ones((8, 3)), np.arange(8), design="paper"),
+     r"^design must be a Design or None"),
 ])
 def test_each_wrong_option_is_named(call, message):
     path, stats = _path_and_stats()

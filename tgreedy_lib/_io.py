@@ -157,7 +157,7 @@ def output_folder_problem(folder) -> str | None:
     >>> output_folder_problem(base / "notes.txt")
     'it is a file, not a folder'
     """
-    folder = pathlib.Path(folder).expanduser()
+    folder = pathlib.Path(folder)  # exactly the path the command will write to (no ~ expansion)
     if folder.exists() and not folder.is_dir():
         return "it is a file, not a folder"
     existing = _nearest_existing(folder)
@@ -181,7 +181,7 @@ def output_file_problem(path, *, must_exist: bool = False) -> str | None:
 
     ``must_exist`` asks for a file that is rewritten in place (a README whose block is replaced).
     """
-    path = pathlib.Path(path).expanduser()
+    path = pathlib.Path(path)
     if path.is_dir():
         return "it is a folder, not a file"
     if must_exist and not path.is_file():
