@@ -218,8 +218,8 @@ def test_an_entry_written_the_old_way_is_accepted_without_a_rebuild_and_given_it
     old = {}
     for name in ("features", "weights"):  # exactly what the cache wrote before entries had records
         old[name] = {k: v for k, v in _arrays(paths[name]).items() if k != _META}
-        _savez_the_old_way(paths[name], old[name])
-        assert _META not in _arrays(paths[name])
+        _savez_the_old_way(paths[name], old[name])  # mkstemp: mode 0600
+        assert _META not in _arrays(paths[name]) and paths[name].stat().st_mode & 0o777 == 0o600
     monkeypatch.setattr(build, "_build_dbn_feature_set", lambda *a, **k: pytest.fail("an old entry was rebuilt"))
     with warnings.catch_warnings():
         warnings.simplefilter("error", build.CacheWarning)
@@ -230,7 +230,7 @@ def test_an_entry_written_the_old_way_is_accepted_without_a_rebuild_and_given_it
         upgraded = _arrays(paths[name])
         record = json.loads(str(upgraded.pop(_META)))
         assert record["key"] == first.info["cache_key"] and set(record["arrays"]) == set(old[name])
-        assert set(upgraded) == set(old[name])
+        assert set(upgraded) == set(old[name]) and paths[name].stat().st_mode & 0o777 == 0o600  # mode kept
         for key, value in old[name].items():
             np.testing.assert_array_equal(upgraded[key], value)
     assert _tiny(tmp_path).info["from_cache"]

@@ -21,6 +21,7 @@ import pathlib
 import re
 import secrets
 import socket
+import stat
 import sys
 import tempfile
 import time
@@ -47,8 +48,9 @@ def _temporary_name(path: pathlib.Path) -> pathlib.Path:
 def atomic_writer(path, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None):
     """A file object on a temporary file that replaces ``path`` when the block ends without an exception.
 
-    The parent folder is created if missing. On an exception (or a kill) ``path`` is untouched and
-    the temporary file is removed (or, after a kill, left for :func:`remove_leftovers`).
+    The parent folder is created if missing; a file that is replaced keeps its permission bits. On
+    an exception (or a kill) ``path`` is untouched and the temporary file is removed (or, after a
+    kill, left for :func:`remove_leftovers`).
 
     Examples
     --------
@@ -72,6 +74,8 @@ def atomic_writer(path, mode: str = "w", encoding: str | None = "utf-8", newline
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
+        with contextlib.suppress(OSError):  # a file that is replaced keeps its permissions
+            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
         os.replace(tmp, path)
     finally:
         if tmp.exists():
