@@ -211,7 +211,7 @@ def shown_forms(value, digits: int = 3) -> set[str]:
         return set()
     if float(value).is_integer():
         n = int(value)
-        return {str(n), f"{n:,}"} if abs(n) >= 10 else set()
+        return {str(n), f"{n:,}"} if abs(n) >= (10 if digits <= 3 else 1000) else set()
     forms = {f"{value:.3g}", f"{value:.4g}", f"{value:.3f}", f"{value:.4f}"}
     if 0.1 <= abs(value) < 1:
         forms |= {f"{100 * value:.1f}%", f"{100 * value:.1f} %"}
