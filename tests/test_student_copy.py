@@ -188,3 +188,14 @@ def test_make_student_copy_needs_nothing_installed(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "no solutions, hidden tests or grader files" in run.stdout
     assert sorted(p.stem for p in (out / "assignments" / "student").glob("*.ipynb")) == NAMES
+
+
+def test_command_line(tmp_path, capsys):
+    from tgreedy_lib.__main__ import main
+
+    out = tmp_path / "copy"
+    assert main(["student-copy", "--out", str(out), "--root", str(ROOT)]) == 0
+    assert "no solutions, hidden tests or grader files" in capsys.readouterr().out
+    assert (out / S.MARKER).exists() and (out / "assignments" / "student").is_dir()
+    assert main(["student-copy", "--out", str(ROOT / "tgreedy_lib"), "--root", str(ROOT)]) == 1
+    assert "course repository itself" in capsys.readouterr().err
