@@ -49,6 +49,12 @@ def test_copy_holds_what_students_need_and_nothing_else(copy):
     assert [p.name for p in (copy / "results").iterdir()] == ["verify.json"]  # notebooks 02-04 and 11 read it
     assert (copy / "tgreedy_lib" / "datasets" / "bundled" / "SHA256SUMS").exists()
     assert not list(copy.rglob("__pycache__")) and not list(copy.rglob(".git"))
+    # no grading tools: the library's copy leaves them out, and its command line says so
+    assert not (copy / "tgreedy_lib" / "course" / "assignments.py").exists()
+    assert not (copy / "tgreedy_lib" / "course" / "student_copy.py").exists()
+    run = subprocess.run([sys.executable, "-m", "tgreedy_lib", "grade", "submissions"], cwd=copy, text=True,
+                         capture_output=True, env={**os.environ, "PYTHONPATH": str(copy)})
+    assert run.returncode == 2 and "not part of this copy of the course" in run.stderr, run.stderr
     for path in copy.rglob("*"):
         assert path.name not in ("otter_config.json", "conftest.py") and not path.name.startswith("test_"), path
     # the student notebooks are the generated ones, byte for byte

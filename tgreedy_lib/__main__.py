@@ -28,7 +28,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name:18s} {help_text}")
         return 0 if argv and argv[0] in ("-h", "--help") else 2
     name, rest = argv[0], argv[1:]
-    module = importlib.import_module(COMMANDS[name][0])
+    try:
+        module = importlib.import_module(COMMANDS[name][0])
+    except ModuleNotFoundError as exc:
+        if exc.name != COMMANDS[name][0]:
+            raise
+        # the student copy of the course (make student-copy) leaves the instructors' tools out
+        print(f"python -m tgreedy_lib {name}: not part of this copy of the course; it is an instructor's "
+              "command, in the course repository", file=sys.stderr)
+        return 2
     return int(module.main(rest, prog=f"python -m tgreedy_lib {name}") or 0)
 
 

@@ -14,11 +14,12 @@ folder to hand out or to push to the students' own repository:
   (``install``, ``lab``, ``book``, ``clean``), copied from the repository's Makefile.
 
 Nothing else: no ``assignments/source/`` (the solutions), no ``assignments/autograder/`` (the hidden
-tests), no tests, benchmarks or CI files, and no git history (which holds the solutions). Before the
+tests), no instructors' tools (``tgreedy_lib.course.assignments``, which generates and grades, and
+this module; ``python -m tgreedy_lib grade`` there says it is not part of the copy), no tests,
+benchmarks or CI files, and no git history (which holds the solutions). Before the
 folder is moved into place every file is checked: no notebook may carry an otter solution or test
 marker, and no file may contain a solution line or a hidden test of any instructor notebook; the
-copy is refused otherwise (:class:`LeakError`). The library's grading commands stay, but they grade
-only with grader files, which the copy does not have.
+copy is refused otherwise (:class:`LeakError`).
 
 This module needs only the standard library, so the Makefile runs it as a script on a fresh clone,
 before anything is installed.
@@ -40,6 +41,8 @@ __all__ = ["find_course_root", "write_student_copy", "check_student_copy", "Leak
 #: Folders and files of the repository that students get, as they are.
 COPIED = ("notebooks", "data", "book", "tgreedy_lib", "pyproject.toml", "requirements.lock", "environment.yml",
           "results/verify.json")
+#: The instructors' tools, left out of the library's copy: generating assignments, grading, this command.
+LEFT_OUT = ("tgreedy_lib/course/assignments.py", "tgreedy_lib/course/student_copy.py")
 #: The Makefile targets (with the variables they use) that make sense without the instructor material.
 STUDENT_TARGETS = ("install", "$(STAMP)", "lab", "book", "clean")
 #: Written into the copy so that a later run may replace it (and nothing else).
@@ -91,7 +94,7 @@ def _files_to_copy(root: pathlib.Path) -> list[str]:
     chosen = []
     for name in tracked:
         parts = name.split("/")
-        if any(name == entry or name.startswith(entry + "/") for entry in COPIED) \
+        if any(name == entry or name.startswith(entry + "/") for entry in COPIED) and name not in LEFT_OUT \
                 and not any(part in SKIPPED_PARTS or part.endswith((".pyc", ".egg-info")) for part in parts) \
                 and (root / name).is_file():
             chosen.append(name)
