@@ -139,6 +139,21 @@ def test_text_report_finds_small_and_overlapping_text_and_travels_in_the_png():
         plt.close(fig)
 
 
+def test_a_legend_over_another_legend_or_a_label_counts_as_overlapping_text():
+    fig, (left, right) = plt.subplots(1, 2, figsize=(4, 2), dpi=100)
+    try:
+        left.plot([0, 1], label="a label long enough to reach the next axes")
+        right.plot([0, 1], label="b")
+        left.legend(loc="upper left", bbox_to_anchor=(0.5, 1))
+        right.legend(loc="upper left")
+        assert any(a.startswith("legend:") and b.startswith("legend:") for a, b in text_report(fig)["overlapping_texts"])
+        right.get_legend().remove()
+        right.set_ylabel("a y label")
+        assert text_report(fig)["overlapping_texts"]
+    finally:
+        plt.close(fig)
+
+
 def test_executed_notebooks_figures_carry_their_text_report(tmp_path):
     """``execute-notebooks`` (the committed outputs) loads the legibility extension: a figure's PNG says
     how small its text is; a second ``%matplotlib inline`` does not undo it."""

@@ -68,6 +68,7 @@ class DrawnText:
     text: str
     size_pt: float
     bbox: tuple | None
+    artist: object = dataclasses.field(default=None, repr=False, compare=False)
 
 
 def drawn_texts(fig) -> list[DrawnText]:
@@ -100,6 +101,11 @@ def drawn_texts(fig) -> list[DrawnText]:
     ['0', '1', 'two ticks']
     >>> plt.close(fig)
     """
+    return _record(fig)[0]
+
+
+def _record(fig):
+    """(the texts drawn, the renderer they were drawn with)."""
     from matplotlib.backends.backend_agg import RendererAgg
 
     width, height = fig.get_size_inches() * fig.dpi
@@ -126,8 +132,37 @@ def drawn_texts(fig) -> list[DrawnText]:
     out = []
     for mtext, size in seen.values():
         box = mtext.get_window_extent(renderer)
-        out.append(DrawnText(mtext.get_text(), size, (box.x0, box.y0, box.x1, box.y1)))
-    return out + loose
+        out.append(DrawnText(mtext.get_text(), size, (box.x0, box.y0, box.x1, box.y1), mtext))
+    return out + loose, renderer
+
+
+def _blocks(fig, texts: list[DrawnText], renderer) -> list[tuple[str, tuple]]:
+    """What may not overlap: each legend as one block (its entries, handles included: a legend's line
+    drawn over another legend's words hides them too), and every other drawn text on its own."""
+    from matplotlib.legend import Legend
+
+    blocks, in_legend = [], set()
+    for legend in fig.findobj(Legend):
+        if not legend.get_visible():
+            continue
+        members = [*legend.get_texts(), legend.get_title()]
+        in_legend.update(id(t) for t in members)
+        words = [t.get_text() for t in members if t.get_text().strip()]
+        box = getattr(legend, "_legend_box", None) or legend     # its entries, without the frame's padding
+        extent = box.get_window_extent(renderer)
+        blocks.append((f"legend: {', '.join(words)[:60]}", (extent.x0, extent.y0, extent.x1, extent.y1)))
+    return blocks + [(t.text, t.bbox) for t in texts if t.bbox is not None and id(t.artist) not in in_legend]
+
+
+def _overlaps(blocks: list[tuple[str, tuple]], overlap_px: float) -> list[tuple[str, str]]:
+    """Pairs of ``blocks`` whose boxes share more than ``overlap_px`` pixels in both directions."""
+    if len(blocks) < 2:
+        return []
+    b = np.array([box for _, box in blocks], dtype=float)
+    wide = np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
+    tall = np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1])
+    i, j = np.nonzero(np.triu((wide > overlap_px) & (tall > overlap_px), k=1))
+    return [(blocks[a][0], blocks[c][0]) for a, c in zip(i.tolist(), j.tolist())]
 
 
 def text_report(fig, dpi: float | None = None, overlap_px: float = 1.0) -> dict:
@@ -140,7 +175,9 @@ def text_report(fig, dpi: float | None = None, overlap_px: float = 1.0) -> dict:
         The dpi the picture is written at (default: the figure's); sizes in pixels are at this dpi.
     overlap_px : float, default=1.0
         Two texts overlap when their boxes share more than this many pixels in both directions
-        (at the figure's dpi); boxes that only touch do not count.
+        (at the figure's dpi); boxes that only touch do not count. A legend counts as one box, its
+        entries with their lines and markers (a line of one legend over the words of another hides
+        them as much as a word would).
 
     Returns
     -------
@@ -167,7 +204,7 @@ def text_report(fig, dpi: float | None = None, overlap_px: float = 1.0) -> dict:
     >>> plt.close(fig)
     """
     dpi = float(fig.dpi if dpi is None else dpi)
-    texts = drawn_texts(fig)
+    texts, renderer = _record(fig)
     report = {"dpi": dpi, "n_texts": len(texts), "smallest_text_pt": None, "smallest_text_px": None,
               "smallest_text": None, "overlapping_texts": []}
     if not texts:
@@ -175,13 +212,7 @@ def text_report(fig, dpi: float | None = None, overlap_px: float = 1.0) -> dict:
     smallest = min(texts, key=lambda t: t.size_pt)
     report.update(smallest_text_pt=smallest.size_pt, smallest_text_px=smallest.size_pt * dpi / 72.0,
                   smallest_text=smallest.text)
-    boxed = [t for t in texts if t.bbox is not None]
-    if len(boxed) > 1:
-        b = np.array([t.bbox for t in boxed], dtype=float)
-        wide = np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
-        tall = np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1])
-        i, j = np.nonzero(np.triu((wide > overlap_px) & (tall > overlap_px), k=1))
-        report["overlapping_texts"] = [[boxed[a].text, boxed[c].text] for a, c in zip(i.tolist(), j.tolist())]
+    report["overlapping_texts"] = [[a, b] for a, b in _overlaps(_blocks(fig, texts, renderer), overlap_px)]
     return report
 
 

@@ -31,6 +31,26 @@ __all__ = [
 ]
 
 
+def _legend_below(ax, wrap: int = 30) -> None:
+    """The legend under the axes' x label, its labels wrapped at ``wrap`` characters, in two columns where
+    the axes are wide enough for two (five inches) and one otherwise: it reaches neither into the axes'
+    own labels (it hangs a fixed distance in points below the axes, room for tick labels and x label,
+    whatever the axes' height) nor into a neighbour's legend."""
+    import textwrap
+
+    from matplotlib.transforms import ScaledTranslation
+
+    handles, labels = ax.get_legend_handles_labels()
+    width = ax.get_position().width * ax.figure.get_figwidth()
+    ticks, label = plt.rcParams["xtick.labelsize"], plt.rcParams["axes.labelsize"]
+    size = lambda v: v if isinstance(v, (int, float)) else 1.2 * plt.rcParams["font.size"]  # noqa: E731
+    below = 2.0 * size(ticks) + 1.4 * size(label) + 4          # points: tick labels (a log axis' 10^k), x label
+    anchor = ax.transAxes + ScaledTranslation(0, -below / 72, ax.figure.dpi_scale_trans)
+    ax.legend(handles, [textwrap.fill(text, wrap) for text in labels], fontsize=SMALLEST_TEXT_PT, loc="upper center",
+              bbox_to_anchor=(0.5, 0), bbox_transform=anchor, ncol=2 if width >= 5 else 1, frameon=False,
+              borderaxespad=0)
+
+
 def _axes(ax):
     if ax is None:
         _, ax = plt.subplots(figsize=(5.5, 3.8))
@@ -72,7 +92,7 @@ def plot_self_normalized_tails(curves: dict, ax=None):
     ax.plot(t, curves["printed"], "k--", lw=2, label="exp(-t/2) (as printed)")
     ax.plot(t, np.minimum(curves["proof"], 1), "k:", lw=2, label="2 exp(-t/2) (proof)")
     ax.set(xlabel="t", ylabel="Pr[ratio > t]", title=f"Self-normalized sum, n = {curves['n']}", ylim=(-0.02, 1.05))
-    ax.legend(fontsize=SMALLEST_TEXT_PT, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, frameon=False)
+    _legend_below(ax)
     return ax
 
 
@@ -235,7 +255,7 @@ def plot_coverage_vs_features(curves: dict, ax=None):
     ax.set(xlabel="|F| (number of features)", ylabel="Pr[all features covered]",
            title=f"Theorem 1's width, n = {n} domains" + ("" if admitted >= 1 else " (admits no |F|)"),
            ylim=(-0.02, 1.02))
-    ax.legend(fontsize=SMALLEST_TEXT_PT, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
+    _legend_below(ax)
     return ax
 
 
