@@ -20,6 +20,11 @@ from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 from .._io import atomic_write_text, check_outputs
+=======
+#: The executing kernel loads the figure-legibility extension: every figure's PNG carries the size of its
+#: smallest text and the texts drawn over each other (the book's browser tests check them as displayed).
+KERNEL_ARGUMENTS = ["--IPKernelApp.extensions=tgreedy_lib.plotting.legibility"]
+
 
 def find_notebook_dir(start=None) -> pathlib.Path:
     """The collection's ``notebooks/`` folder, found from ``start`` (default: the current directory).
@@ -74,7 +79,7 @@ def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path 
     with tempfile.TemporaryDirectory() as sockets:
         km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
         try:
-            NotebookClient(nb, km=km, timeout=timeout, store_widget_state=True,
+            NotebookClient(nb, km=km, timeout=timeout, store_widget_state=True, extra_arguments=KERNEL_ARGUMENTS,
                            resources={"metadata": {"path": str(path.parent.resolve())}}).execute()
         finally:
             _stop_kernel(km)

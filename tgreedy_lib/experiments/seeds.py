@@ -185,46 +185,15 @@ def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | Non
 
 def plot_band_summary(summary: dict, comparison: str = PAPER_COMPARISON, axes=None, tasks: Sequence[str] | None = None):
     """Draw a :func:`band_summary`: per task, the comparison's two readings, source dashed and target solid,
-    mean over seeds with its 95 % band.
+    mean over seeds with its 95 % band (drawn by :func:`tgreedy_lib.plotting.paper_figures.plot_band_summary`).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
+    from ..plotting.paper_figures import plot_band_summary as draw
 
-    tasks = [t for t in (tasks or TASK_TITLES) if t in summary["tasks"]]
-    if not tasks:
-        raise ValueError("no section-4 results to draw")
-    if axes is None:
-        fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 3.4), squeeze=False, constrained_layout=True)
-        axes = axes[0]
-    else:
-        fig = np.ravel(axes)[0].figure
-    n_seeds = summary["seeds"]
-    for ax, task in zip(np.ravel(axes), tasks):
-        for name in comparison_pair(comparison):
-            reading = get_selector(name)
-            entry = summary["tasks"][task].get(name)
-            if entry is None:
-                continue
-            for metric, style, alpha in (("source_auroc", "--", 0.12), ("target_auroc", "-", 0.22)):
-                curve = entry[metric]
-                x = np.arange(1, len(curve["mean"]) + 1)
-                which = "source" if metric == "source_auroc" else "target"
-                ax.plot(x, curve["mean"], ls=style, color=reading.color, lw=1.6, label=f"{reading.label}, {which}")
-                ax.fill_between(x, np.clip(curve["lo"], 0, 1), np.clip(curve["hi"], 0, 1), color=reading.color,
-                                alpha=alpha, lw=0)
-        ax.axhline(0.5, color="0.5", lw=0.8, ls=":")
-        ax.set_ylim(0.35, 1.0)
-        ax.set_title(TASK_TITLES.get(task, task), fontsize=10)
-        ax.set_xlabel("features added")
-    np.ravel(axes)[0].set_ylabel("AUROC, mean of splits")
-    fig.text(0.99, 0.01, f"bands: 95% t interval of the mean over {n_seeds} seed{'s' * (n_seeds > 1)}",
-             ha="right", va="bottom", fontsize=7, color="0.3")
-    np.ravel(axes)[0].legend(fontsize=7, loc="lower right")
-    fig.suptitle(COMPARISON_LABELS.get(comparison, comparison), fontsize=10)
-    return fig
+    return draw(summary, comparison, axes, tasks)
 
 
 def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON, axes=None,
