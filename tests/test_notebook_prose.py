@@ -43,7 +43,11 @@ ALLOWED: dict[str, dict[str, str]] = {
         "500": "the simulated world's samples per domain (set in code)",
         "40": "the simulated world's null features (set in code)",
         "30": "the number of splits python -m tgreedy_lib compare runs (its default)",
-        "80": "the goal issue 17 sets for the best rule (80 % of splits), a target, not a result",
+        "1996": "citation year (Tibshirani, the lasso)",
+        "2004": "citation year (Efron et al., least angle regression)",
+        "2016": "citation year (Peters, Buehlmann & Meinshausen, ICP)",
+        "2021": "citation year (Krueger et al., V-REx, ICML)",
+        "78": "citation: the volume of JRSS B that holds ICP, 78(5)",
         "49": "feature indices 5-49 are the spurious and null features of the world set in code",
     },
     "10_": {
