@@ -20,6 +20,7 @@ from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 from .._io import atomic_write_text, check_outputs
+
 #: The executing kernel loads the figure-legibility extension: every figure's PNG carries the size of its
 #: smallest text and the texts drawn over each other (the book's browser tests check them as displayed).
 KERNEL_ARGUMENTS = ["--IPKernelApp.extensions=tgreedy_lib.plotting.legibility"]
