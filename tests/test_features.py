@@ -37,6 +37,7 @@ def test_features_are_cached_reused_and_rebuilt(tmp_path):
     assert again.info["from_cache"] and again.info["cache_key"] == first.info["cache_key"]
     np.testing.assert_array_equal(again.test_features, first.test_features)
     np.testing.assert_array_equal(again.dbn.transform(features.dbn_inputs(again.test_images)), first.test_features)
+    np.testing.assert_array_equal(again.transform(again.test_images), first.test_features)
     assert again.dbn.history == first.dbn.history
 
     changed = TINY.replace(training=(RBMTraining(epochs=2, batch_size=500), RBMTraining(epochs=1, batch_size=500)))

@@ -237,6 +237,7 @@ def test_patch_features_cache_round_trip(small_cifar):
     assert first.train_features.shape == (60, 20) and first.test_features.shape == (40, 20)
     assert set(first.info["seconds_per_stage"]) == {"patches", "whitening", "dictionary", "encoding"}
     np.testing.assert_array_equal(first.patch_model.transform(first.test_images), first.test_features)
+    np.testing.assert_array_equal(first.transform(first.train_images), first.train_features)
 
     again = features.load_features("cifar10", config=config, progress=False, probe=False)
     assert again.info["from_cache"] and again.info["cache_key"] == first.info["cache_key"]
@@ -319,3 +320,36 @@ def test_similarity_reference_sees_pair_signal_only_where_there_is_some():
     null = features.similarity_reference_auroc(noise, labels, rng.uniform(0.01, 1, (240, 12)), labels,
                                                n_positive=80, n_negative=80)
     assert abs(null["source_auroc"] - 0.5) < 0.1
+
+
+def test_cifar10_training_subset_follows_the_design_seed(monkeypatch, tmp_path):
+    """Each seed draws its own 1,000-a-class CIFAR-10 training subset, mapped through the same learnt features."""
+    from tgreedy_lib import datasets, features
+    from tgreedy_lib.experiments import inputs
+
+    monkeypatch.setenv(datasets.ENV_CACHE_DIR, str(tmp_path / "cache"))
+    images = synthetic_images(n=180, size=10, seed=7)
+    labels = np.arange(180) % 3
+
+    def fake_loader(data_dir=None, download=False, cache_dir=None, bundled_dir=None, per_class=1000, seed=0,
+                    unlabeled=False):
+        keep = np.sort(np.random.default_rng(seed).permutation(100)[:60])
+        return datasets.ImageDataset("cifar10", images[keep], labels[keep], images[100:140], labels[100:140], True,
+                                     f"synthetic, seed {seed}", unlabeled_images=images[100:] if unlabeled else None)
+
+    monkeypatch.setattr(datasets, "load_cifar10_paper", fake_loader)
+    config = tiny_config(n_units=5)
+    monkeypatch.setattr(features, "load_features", lambda *a, **k: features.build.load_features(
+        *a, **{**k, "config": config, "probe": False}))
+    seed0 = inputs.load_experiment_features("cifar10", feature_map="conv", design_seed=0)
+    seed1 = inputs.load_experiment_features("cifar10", feature_map="conv", design_seed=1)
+    assert seed0.info["training_images"]["train_source"].endswith("seed 0")
+    assert seed1.info["training_images"]["train_source"].endswith("seed 1")
+    built = features.build.load_features("cifar10", config=config, progress=False, probe=False)
+    np.testing.assert_array_equal(seed0.train_features, built.train_features)   # seed 0: the built subset
+    subset1 = fake_loader(seed=1)
+    np.testing.assert_array_equal(seed1.train_labels, subset1.train_labels)
+    np.testing.assert_array_equal(seed1.train_features, built.transform(subset1.train_images).astype(np.float64))
+    assert not np.array_equal(seed0.train_labels, seed1.train_labels) or not np.array_equal(
+        seed0.train_features, seed1.train_features)
+    np.testing.assert_array_equal(seed0.test_features, seed1.test_features)     # one test set

@@ -176,7 +176,8 @@ def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: in
     drawn at random (seeded) from the 60,000 official training images; otherwise the bundled 10,000
     digits (the first 10,000 official ones, 863-1,127 a class) are used whole and the returned
     description says how far their class counts are from ``train_per_class``. CIFAR-10: 1,000
-    images a class of the 50,000 (:func:`tgreedy_lib.datasets.load_cifar10_paper`, seed 0).
+    images a class drawn at random (seeded) from the 50,000 official training images
+    (:func:`tgreedy_lib.datasets.load_cifar10_paper`).
 
     Returns
     -------
@@ -201,7 +202,11 @@ def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: in
                                                                       f"images a class (seed {seed})"))
             source = f"official MNIST training set (60,000 images): {train_per_class:,} a class at random, seed {seed}"
     if dataset == "cifar10":
-        source = "official CIFAR-10 training set (50,000 images): 1,000 a class at random, seed 0"
+        if seed != 0:  # load_paper_dataset draws seed 0's subset; another seed draws its own
+            subset = datasets.load_cifar10_paper(data_dir, cache_dir=cache_dir, seed=seed)
+            images = dataclasses.replace(images, train_images=subset.train_images, train_labels=subset.train_labels,
+                                         source=subset.source)
+        source = f"official CIFAR-10 training set (50,000 images): 1,000 a class at random, seed {seed}"
     elif source == "bundled":
         source = ("bundled MNIST digits (the first 10,000 official training images)"
                   + ("" if images.official_test else ", every 5th digit of a class held out as test set"))
@@ -272,6 +277,12 @@ def _learned_features(dataset: str, data_dir=None, cache_dir=None, progress: boo
         # The DBN learnt from all 60,000 unlabeled official training images; the experiment's
         # training images are a labelled subset of them, mapped through the same network.
         train = np.asarray(built.dbn.transform(dbn_inputs(images.train_images)), dtype=np.float64)
+        train_labels = np.asarray(images.train_labels, dtype=np.int64)
+        info["source"] = images.source
+    elif dataset == "cifar10" and design_seed != 0:
+        # The features learnt from the 50,000 unlabeled training images (their labels never read);
+        # the built set holds seed 0's labelled subset, so another seed's subset is mapped through them.
+        train = np.asarray(built.transform(images.train_images), dtype=np.float64)
         train_labels = np.asarray(images.train_labels, dtype=np.int64)
         info["source"] = images.source
     info["training_images"] = description

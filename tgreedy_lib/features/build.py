@@ -299,6 +299,27 @@ class FeatureSet:
     cache_path: pathlib.Path | None = dataclasses.field(default=None, repr=False)
     patch_model: PatchFeatureModel | None = None
 
+    def transform(self, images) -> np.ndarray:
+        """Features of other ``images`` (uint8, shaped as the training images) through the learnt map.
+
+        The same map that made ``train_features`` and ``test_features``: the patch model, or the
+        whitening (CIFAR-10) and the DBN.
+
+        Raises
+        ------
+        ValueError
+            If the set holds no learnt map (built without one).
+        """
+        if self.patch_model is not None:
+            return self.patch_model.transform(images)
+        if self.dbn is None:
+            raise ValueError("this FeatureSet holds no learnt map (no DBN and no patch model) to transform images "
+                             "with; load it with tgreedy_lib.features.load_features")
+        inputs = dbn_inputs(np.asarray(images))
+        if self.whitening is not None:
+            inputs = self.whitening.transform(inputs)
+        return self.dbn.transform(inputs)
+
 
 def dataset_digest(data: datasets.ImageDataset) -> str:
     """SHA-256 over the shapes, dtypes and bytes of the arrays of ``data`` (the unlabeled images too, if any).
