@@ -180,9 +180,10 @@ def exercise_problems(path) -> list[str]:
     cells = _cells(path)
     objects, bound = _notebook_namespace(cells)
     problems = []
-    for span in re.findall(r"`([^`\n]+)`", _exercise_text(cells)):
+    for span in re.findall(r"`([^`]+)`", _exercise_text(cells)):   # inline code may wrap onto the next line
+        span = re.sub(r"\s*\n\s*", " ", span).strip()
         try:
-            tree = ast.parse(span.strip())
+            tree = ast.parse(span)
         except SyntaxError:
             continue  # a shell command, a file name, a fragment of prose
         local_objects, local_bound = dict(objects), set(bound)
@@ -224,7 +225,7 @@ def test_the_exercise_check_catches_a_wrong_module_and_a_missing_import(tmp_path
     notebook = {"cells": [
         {"cell_type": "code", "source": ["from tgreedy_lib.domain_adaptation.theory import t_bounds as tb\n"]},
         {"cell_type": "markdown", "source": [
-            "## Exercises\n1. Use `tstat_bounds.bonferroni_t_factor(8, 50, 0.05)` and `tgreedy_path(stats, 15)`;\n"
+            "## Exercises\n1. Use `tstat_bounds.bonferroni_t_factor(8, 50, 0.05)` and `tgreedy_path(stats,\n   15)`;\n"
             "   then `tb.bonferroni_t_factor(8, 50, 0.05)` and `tb.no_such_factor(8)`.\n"
             "2. `from tgreedy_lib import greedy_path` then `greedy_path(stats, 3)`; `python -m tgreedy_lib verify`.\n"]}]}
     path = tmp_path / "05_x.ipynb"
