@@ -390,14 +390,68 @@ def test_mean_interval_is_the_t_interval_over_seeds():
     assert claims.mean_interval([0.5])["ci95"] is None and claims.mean_interval([])["mean"] is None
 
 
-def test_seed_verdicts_agree_or_are_unsettled():
+def test_wilson_interval_is_the_set_of_proportions_the_score_test_keeps():
+    """The closed form against its definition: every p with |k/n - p| <= z sqrt(p (1 - p) / n), on a fine grid."""
+    from scipy import stats
+
+    z = stats.norm.ppf(0.975)
+    grid = np.linspace(0, 1, 200_001)
+    for k, n in [(0, 5), (3, 5), (5, 5), (14, 20), (1, 1), (37, 50)]:
+        kept = grid[np.abs(k / n - grid) <= z * np.sqrt(grid * (1 - grid) / n) + 1e-15]
+        lo, hi = claims.wilson_interval(k, n)
+        assert lo == pytest.approx(kept.min(), abs=2e-5) and hi == pytest.approx(kept.max(), abs=2e-5)
+    with pytest.raises(ValueError, match="successes"):
+        claims.wilson_interval(3, 2)
+
+
+def test_one_run_rate_counts_each_verdict_and_leaves_out_seeds_not_run():
     R, P, N, X = claims.REPRODUCED, claims.PARTLY, claims.NOT_REPRODUCED, claims.NOT_RUN
-    assert claims.seed_verdict([R] * 5) == (R, "reproduced in 5 of 5 seeds")
-    assert claims.seed_verdict([N] * 3) == (N, "not reproduced in 3 of 3 seeds")
-    verdict, text = claims.seed_verdict([R, R, R, R, P])
-    assert verdict == claims.UNSETTLED and text == "reproduced in 4 of 5 seeds, partly in 1 of 5 seeds"
-    assert claims.seed_verdict([R, X, R]) == (R, "reproduced in 2 of 2 seeds")
-    assert claims.seed_verdict([X, X])[0] == X
+    rate = claims.one_run_rate([R, R, P, N, X])
+    assert (rate[R], rate[P], rate[N], rate["runs"]) == (2, 1, 1, 4)
+    assert rate["wilson95"] == pytest.approx(list(claims.wilson_interval(2, 4)))
+    assert claims.one_run_text(rate) == "one run: reproduced in 2 of 4 runs (15-85 %)"
+    assert claims.one_run_rate([X, X])["runs"] == 0 and claims.one_run_text(claims.one_run_rate([X])) == "one run: not run"
+
+
+def test_average_verdict_is_a_bootstrap_of_the_rule_on_seed_means():
+    """Against a plain loop over the same draws: resample seeds, average each value (NaN left out), apply the rule."""
+    rule = claims.Rule(claims.all_of(claims.cond("a", ">=", 0.5), claims.cond("b", "<", "a")), claims.cond("a", ">=", 0.3))
+    rng = np.random.default_rng(3)
+    rows = [{"values": {"a": float(a), "b": float(b), "per_split": [1, 2]}} for a, b in rng.uniform(0.2, 0.8, (7, 2))]
+    rows[2]["values"]["b"] = float("nan")
+    del rows[4]["values"]["b"]
+    out = claims.average_verdict(rule, rows, replicates=300, seed=11)
+    draws = np.random.default_rng(11).integers(0, 7, size=(300, 7))
+    tally = {}
+    for d in draws:
+        picked = [rows[i]["values"] for i in d]
+        means = {k: float(np.mean([v[k] for v in picked if k in v and not np.isnan(v[k])])) if any(
+            k in v and not np.isnan(v[k]) for v in picked) else float("nan") for k in ("a", "b")}
+        verdict = rule.verdict(means)
+        tally[verdict] = tally.get(verdict, 0) + 1
+    assert out["shares"] == {v: c / 300 for v, c in tally.items()}
+    means = {k: float(np.nanmean([r["values"].get(k, np.nan) for r in rows])) for k in ("a", "b")}
+    assert out["mean_values"] == pytest.approx(means) and out["point_verdict"] == rule.verdict(means)
+    settled = out["shares"].get(out["point_verdict"], 0) >= claims.SETTLED_SHARE
+    assert out["verdict"] == (out["point_verdict"] if settled else claims.UNSETTLED)
+
+
+def test_average_verdicts_settle_as_seeds_are_added_where_unanimity_does_not():
+    """A claim that holds on average (mean 0.85 against the threshold 0.75) but fails in some single runs:
+    the bootstrap call settles with more seeds, while 'every seed agrees' gets less likely."""
+    rule = claims.Rule(claims.cond("share", ">=", 0.75), claims.cond("share", ">=", 0.5))
+    rng = np.random.default_rng(0)
+    shares = np.clip(rng.normal(0.85, 0.1, 40), 0, 1)
+    tables = [[{"id": "x", "headline": "share", "measured": "m", "values": {"share": float(v)},
+                "verdict": rule.verdict({"share": float(v)})}] for v in shares]
+    calls = {k: claims.aggregate_seeds(tables[:k], rules={"x": rule})[0] for k in (3, 40)}
+    assert calls[40]["verdict"] == claims.REPRODUCED
+    assert calls[40]["seeds"]["average"]["shares"][claims.REPRODUCED] >= calls[3]["seeds"]["average"]["shares"].get(
+        claims.REPRODUCED, 0)
+    assert len({t[0]["verdict"] for t in tables}) > 1  # single runs disagree: unanimity would call it unsettled
+    assert "one run: reproduced in" in calls[40]["verdict_count"]
+    with pytest.raises(ValueError, match="no rule"):
+        claims.aggregate_seeds(tables[:2], rules={})
 
 
 def test_aggregate_seeds_on_synthetic_per_seed_claims():
@@ -410,15 +464,19 @@ def test_aggregate_seeds_on_synthetic_per_seed_claims():
                  "verdict": claims.REPRODUCED}]
     shares, gaps = [0.8, 0.9, 0.7, 0.85], [0.01, 0.02, 0.015, 0.01]
     out = claims.aggregate_seeds([table(s, g) for s, g in zip(shares, gaps)])
-    assert out[0]["verdict"] == claims.UNSETTLED and out[0]["verdict_count"].startswith("reproduced in 3 of 4 seeds")
+    average = out[0]["seeds"]["average"]
+    assert average["point_verdict"] == claims.REPRODUCED  # the mean share 0.8125 clears 0.75
+    assert out[0]["verdict"] == (claims.REPRODUCED if average["shares"][claims.REPRODUCED] >= 0.95 else claims.UNSETTLED)
+    assert out[0]["seeds"]["one_run"][claims.REPRODUCED] == 3 and "one run: reproduced in 3 of 4 runs" in out[0]["verdict_count"]
     assert out[0]["seeds"]["values"] == shares and out[0]["seeds"]["mean"] == pytest.approx(np.mean(shares))
     assert out[0]["seeds"]["counts"] == {claims.REPRODUCED: 3, claims.PARTLY: 1}
     assert out[1]["verdict"] == claims.REPRODUCED and out[1]["seeds"]["ci95"][0] < np.mean(gaps) < out[1]["seeds"]["ci95"][1]
+    assert out[1]["seeds"]["average"]["shares"] == {claims.REPRODUCED: 1.0}
     assert "4 seeds" in out[1]["measured"]
     md = claims.claims_markdown(out)
-    assert "reproduced in 3 of 4 seeds" in md
+    assert "one run: reproduced in 3 of 4 runs" in md
     matrix = claims.verdict_matrix_markdown({"a": out, "b": out})
-    assert "| fig2.t_higher | unsettled (3/1/0 of 4) |" in matrix
+    assert f"| fig2.t_higher | {out[0]['verdict']} (3/1/0 of 4) |" in matrix
     with pytest.raises(ValueError, match="same claims"):
         claims.aggregate_seeds([table(0.8, 0.01), table(0.8, 0.01)[:1]])
 
@@ -450,7 +508,8 @@ def test_cli_seeds_and_feature_maps_write_intervals_counts_and_bands(tmp_path, m
     assert sum(row["seeds"]["counts"].values()) == 3
     assert table["probe_accuracy"]["random"]["mnist"] == [0.5, 0.51, 0.52]
     md = (tmp_path / "claims.md").read_text()
-    assert "of 3 seeds" in md and "Verdicts under each feature map" in md
+    assert "of 3 runs" in md and "Verdicts under each feature map" in md and "bootstrap replicates" in md
+    assert "How the verdicts settle as seeds are added" not in md  # convergence starts at 5 seeds
     assert (tmp_path / "figure4-seeds-paper.png").stat().st_size > 0
     bands = json.loads((tmp_path / "bands.json").read_text())["random"]
     curve = bands["tasks"]["mnist-2-vs-other"]["tgreedy"]["target_auroc"]
@@ -773,7 +832,13 @@ def test_committed_reference_results_are_consistent_and_quoted_in_the_readme():
                 if n == 1:
                     continue
                 assert sum(row["seeds"]["counts"].values()) == n == len(row["seeds"]["verdicts"])
-                assert row["verdict"] == claims.seed_verdict(row["seeds"]["verdicts"])[0]
+                average, one_run = row["seeds"]["average"], row["seeds"]["one_run"]
+                assert row["verdict"] == average["verdict"]
+                if average["verdict"] != claims.NOT_RUN:
+                    settled = average["shares"].get(average["point_verdict"], 0) >= claims.SETTLED_SHARE
+                    assert row["verdict"] == (average["point_verdict"] if settled else claims.UNSETTLED)
+                    assert one_run["runs"] == n - row["seeds"]["counts"].get(claims.NOT_RUN, 0)
+                    assert one_run[claims.REPRODUCED] == row["seeds"]["verdicts"].count(claims.REPRODUCED)
                 if row["seeds"]["ci95"]:
                     lo, hi = row["seeds"]["ci95"]
                     assert lo <= row["seeds"]["mean"] <= hi

@@ -31,6 +31,57 @@ def claims_over_seeds(per_seed_results: Sequence[dict], comparison: str = PAPER_
     return claims_module.aggregate_seeds(tables)
 
 
+#: Numbers of seeds at which :func:`convergence` counts the verdicts (those up to the seeds run).
+CONVERGENCE_SIZES = (5, 10, 20)
+
+
+def convergence(per_seed_results: Sequence[dict], sizes: Sequence[int] = CONVERGENCE_SIZES,
+                comparison: str = PAPER_COMPARISON) -> dict:
+    """How the on-average verdicts settle as seeds are added: the claims over the first ``k`` seeds, for each ``k``.
+
+    Returns
+    -------
+    dict
+        ``{k: {"counts": {verdict: number of claims}, "unsettled": [claim ids]}}`` for every ``k`` in
+        ``sizes`` up to the number of seeds (and that number itself), keys as strings (JSON).
+
+    Examples
+    --------
+    >>> convergence([{}] * 3, sizes=(5,))
+    {}
+    """
+    n = len(per_seed_results)
+    ks = sorted({k for k in sizes if 2 <= k <= n} | ({n} if n >= 2 and any(k <= n for k in sizes) else set()))
+    if not ks:
+        return {}
+    tables = [claims_module.all_claims(results, comparison) for results in per_seed_results]
+    out = {}
+    for k in ks:
+        rows = claims_module.aggregate_seeds(tables[:k])
+        out[str(k)] = {"counts": claims_module.verdict_counts(rows),
+                       "unsettled": [r["id"] for r in rows if r["verdict"] == claims_module.UNSETTLED]}
+    return out
+
+
+def convergence_markdown(table: dict) -> str:
+    """:func:`convergence` as a Markdown table: a row per number of seeds, a column per verdict.
+
+    Examples
+    --------
+    >>> print(convergence_markdown({"5": {"counts": {"reproduced": 2, "unsettled": 1}, "unsettled": ["a"]}}))
+    | seeds | reproduced | partly | not reproduced | unsettled | unsettled claims |
+    | --- | --- | --- | --- | --- | --- |
+    | 5 | 2 | 0 | 0 | 1 | a |
+    <BLANKLINE>
+    """
+    verdicts = (claims_module.REPRODUCED, claims_module.PARTLY, claims_module.NOT_REPRODUCED, claims_module.UNSETTLED)
+    lines = ["| seeds | " + " | ".join(verdicts) + " | unsettled claims |", "| --- |" + " --- |" * (len(verdicts) + 1)]
+    for k, entry in table.items():
+        lines.append(f"| {k} | " + " | ".join(str(entry["counts"].get(v, 0)) for v in verdicts)
+                     + f" | {', '.join(entry['unsettled']) or '-'} |")
+    return "\n".join(lines) + "\n"
+
+
 def comparison_tables(per_seed_results: Sequence[dict], comparisons: Sequence[str] = tuple(COMPARISONS)) -> dict:
     """``{comparison: claims_over_seeds(..., comparison)}``."""
     return {c: claims_over_seeds(per_seed_results, c) for c in comparisons}
