@@ -6,13 +6,16 @@
 #   make book        the static website of the committed notebooks, in results/book
 #   make notebooks   (maintainers) re-execute the committed notebooks in place
 #   make reference   (maintainers) REFERENCE_RUN=<reproduce --seeds folder> -> reference_results/ + README verdicts
+#   make assignments (instructors) regenerate assignments/student and assignments/autograder; fails unless every
+#                    test passes on the solutions
+#   make student-copy (instructors) what students get, in STUDENT_OUT (default results/student-copy)
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 RESULTS ?= results
 
-.PHONY: install lab book notebooks test reproduce reference verify benchmark assignments grade clean
+.PHONY: install lab book notebooks test reproduce reference verify benchmark assignments grade student-copy clean
 
 install: $(STAMP)
 
@@ -68,6 +71,12 @@ assignments: $(STAMP)
 
 grade: $(STAMP)
 	$(PY) -m tgreedy_lib grade $(SUBMISSIONS) --out $(SCORES) --jobs 2
+
+# The folder to hand out: notebooks, student assignments, data, library, a README and Makefile for students;
+# no solutions, hidden tests or grader files (checked before it is written). Standard library only: no install.
+STUDENT_OUT ?= $(RESULTS)/student-copy
+student-copy:
+	$(PYTHON) tgreedy_lib/course/student_copy.py --out $(STUDENT_OUT)
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -15,6 +15,10 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 # Notebooks: rendered with their committed outputs, never executed by the book.
 nb_execution_mode = "off"
 nb_merge_streams = True
+# Markdown that code cells display (tgreedy_lib.course.prose: computed sentences and tables) is read as the
+# notebooks' own Markdown cells are, as JupyterLab reads it: pipe tables and $...$ math. MyST-NB's default,
+# "commonmark", would leave both as typed text.
+nb_render_markdown_format = "myst"
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_dmath_double_inline = True
 suppress_warnings = ["myst.header"]   # notebooks use bold run-in headings after an h1; not an error
@@ -36,10 +40,48 @@ html_title = "tgreedy: overfitting when the samples are domains"
 html_favicon = "_static/favicon.svg"
 html_show_sourcelink = False
 html_copy_source = False
+# The page takes the window's width up to a limit; prose keeps a comfortable line length (custom.css)
+# while figures, code and tables use the whole column (about 950 px at a 1,280 px window), the width the
+# collection's figures are drawn for (tgreedy_lib.plotting.style).
 html_theme_options = {
     "show_relbars": True,           # previous / next links at the top and bottom of every page
-    "page_width": "1180px",
-    "sidebar_width": "250px",
+    "page_width": "min(96vw, 1400px)",
+    "sidebar_width": "220px",
+    "body_max_width": "none",
     "fixed_sidebar": False,
 }
 html_sidebars = {"**": ["about.html", "navigation.html", "searchbox.html"]}
+
+
+# Code is wrapped, not cut off, at the column's edge (custom.css). Each line of a code cell or of printed
+# output is its own span, and a wrapped line continues four characters to the right of where it starts
+# (a hanging indent), so that it still reads as one line of code.
+import html as _html  # noqa: E402
+import re as _re  # noqa: E402
+
+from pygments.formatters import HtmlFormatter  # noqa: E402
+
+
+class _LineSpans(HtmlFormatter):
+    """Pygments' HTML with every source line in ``<span class="line">`` and its indentation in ``--hang``
+    (Pygments' own ``linespans`` option would give each line an id, repeated in every block of a page)."""
+
+    def wrap(self, source):
+        def spans():
+            for kind, line in source:
+                if kind == 1:
+                    text = _html.unescape(_re.sub(r"<[^>]*>", "", line))
+                    hang = len(text) - len(text.lstrip(" ")) + 4
+                    line = f'<span class="line" style="--hang: {hang}ch">{line}</span>'
+                yield kind, line
+        return super().wrap(spans())
+
+
+def _wrap_code_lines(app):
+    highlighter = getattr(app.builder, "highlighter", None)
+    if highlighter is not None and highlighter.dest == "html":
+        highlighter.formatter = _LineSpans
+
+
+def setup(app):
+    app.connect("builder-inited", _wrap_code_lines)

@@ -6,6 +6,13 @@
   temporary folder and compared, volatile metadata ignored);
 * every student version executes without errors and scores 0 until answered, with at least one
   public check failing per question;
+* every student version, answered with the reference solutions, scores full marks;
+* the companion notebook's outputs do not show a reference answer (numbers with three or more
+  significant digits, integers from 10 up, strings of three or more characters that the assignment
+  itself does not offer as a choice);
+* the points of each question agree everywhere: the question's block, the grader files, the
+  question's prompt, the assignment's introduction, the README table and a companion notebook that
+  states points;
 * the grade command writes the expected CSV for a correct, a partly answered and a broken submission.
 
 The notebooks run in fresh kernels, two at a time (the CI machine has 2 cores).
@@ -15,6 +22,7 @@ from __future__ import annotations
 import concurrent.futures
 import csv
 import json
+import math
 import pathlib
 import re
 import shutil
@@ -38,18 +46,7 @@ def answer_cells(nb: dict) -> list[dict]:
 
 def reference_answers(source: pathlib.Path) -> list[str]:
     """The solution cells of an instructor notebook, markers removed, in the order of the answer cells."""
-    nb = json.loads(source.read_text(encoding="utf-8"))
-    answers, inside = [], False
-    for cell in nb["cells"]:
-        text = "".join(cell["source"])
-        if cell["cell_type"] == "raw" and text.strip() in ("# BEGIN SOLUTION", "# END SOLUTION"):
-            inside = text.strip() == "# BEGIN SOLUTION"
-            continue
-        if inside and cell["cell_type"] == "code":
-            lines = [re.sub(r"\s*# SOLUTION$", "", line) for line in text.splitlines()
-                     if line.strip() not in ("# BEGIN SOLUTION", "# END SOLUTION")]
-            answers.append("\n".join(lines))
-    return answers
+    return [code for q in A.read_questions(source) for code in q.solutions]
 
 
 def test_every_assignment_has_sources_student_and_grader_files():
@@ -112,11 +109,204 @@ def test_student_checks_fail_until_answered(student_results, name):
         assert r["failed_public"] >= 1, f"{name} {q}: no public check fails unanswered"
 
 
-def _write_submission(student_nb: dict, answers: list, path: pathlib.Path) -> None:
+# --------------------------------------------------------------------------- reference answers
+
+#: Appended to a reference submission: records the answers' values (plain JSON) for the tests below.
+RECORD_ANSWERS = """
+import json as _json, numpy as _np
+def _plain(value):
+    if isinstance(value, (bool, _np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, _np.integer)):
+        return int(value)
+    if isinstance(value, (float, _np.floating)):
+        return float(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, _np.ndarray)) and len(value) <= 200:
+        return [_plain(v) for v in value]
+    return None
+with open(%r, "w") as _f:
+    _json.dump({_n: _plain(globals()[_n]) for _n in %r if _n in globals()}, _f)
+"""
+
+
+@pytest.fixture(scope="module")
+def reference_results():
+    """Every student version answered with the reference solutions, graded; and its answers' values."""
+    with tempfile.TemporaryDirectory(prefix="assignments-reference-") as tmp:
+        tmp = pathlib.Path(tmp)
+        jobs = {}
+        for name in NAMES:
+            student_nb = json.loads((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))
+            names = [n for q in A.read_questions(SOURCE_DIR / f"{name}.ipynb") for n in q.answer_names()]
+            record = tmp / f"{name}.answers.json"
+            _write_submission(student_nb, reference_answers(SOURCE_DIR / f"{name}.ipynb"), tmp / "subs" / f"{name}.ipynb",
+                              extra_code=RECORD_ANSWERS % (str(record), names))
+            jobs[name] = (tmp / "subs" / f"{name}.ipynb", A._build_autograder_zip(GRADER_DIR / name, tmp / f"{name}.zip"),
+                          record)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            futures = {n: pool.submit(A._grade_in_subprocess, nb, zf, 300) for n, (nb, zf, _) in jobs.items()}
+            results = {n: f.result() for n, f in futures.items()}
+        yield {n: (results[n], json.loads(jobs[n][2].read_text()) if jobs[n][2].exists() else None) for n in NAMES}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reference_answers_score_full_marks(reference_results, name):
+    result, answers = reference_results[name]
+    assert result["catastrophic"] is None and result["errors"] == [], (result["catastrophic"], result["errors"])
+    points = A._question_points(GRADER_DIR / name)
+    assert set(result["questions"]) == set(points)
+    for q, r in result["questions"].items():
+        assert r["failed"] == 0 and r["score"] == r["possible"] == points[q], f"{name} {q}: {r}"
+    assert answers is not None and set(answers) == {n for q in A.read_questions(SOURCE_DIR / f"{name}.ipynb")
+                                                    for n in q.answer_names()}
+
+
+def notebook_output_text(path: pathlib.Path) -> str:
+    """Everything a reader sees in a notebook's outputs (text, Markdown, HTML without tags; no images)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    parts = []
+    for cell in nb["cells"]:
+        for output in cell.get("outputs", []):
+            texts = [output.get("text", "")]
+            data = output.get("data", {})
+            texts += [data.get(kind, "") for kind in ("text/plain", "text/markdown", "text/latex")]
+            texts.append(re.sub(r"<[^>]+>", " ", "".join(data.get("text/html", ""))))
+            parts += ["".join(t) if isinstance(t, list) else t for t in texts]
+    return "\n".join(parts)
+
+
+def _significant_digits(form: str) -> int:
+    """Significant digits of a printed number, trailing zeros after the point not counted."""
+    mantissa = re.split(r"[eE%]", form)[0].strip()
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0")
+    return len(re.sub(r"^[-+]?[0.]*", "", mantissa).replace(".", ""))
+
+
+def shown_forms(value, digits: int = 3) -> set[str]:
+    """The ways a notebook would print ``value`` that are distinctive enough to count as showing it.
+
+    Integers from 10 up (also with thousands separators); floats to ``digits`` or more significant
+    digits (fixed and general; in scientific notation when tiny or huge; as percentages); strings of
+    three or more characters. The elements of a sequence of more than three numbers (a curve) count
+    from 4 significant digits, since some of many 3-digit values turn up in any notebook by chance;
+    so do smaller values (a digit, ``0.5``, a letter, ``True``).
+    """
+    if value is None or isinstance(value, bool):
+        return set()
+    if isinstance(value, (list, tuple)):
+        forms = set().union(*(shown_forms(v, 4 if len(value) > 3 else digits) for v in value)) if value else set()
+        if 1 < len(value) <= 20 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            forms.add("[" + ", ".join(f"{v:g}" for v in value) + "]")
+        return forms
+    if isinstance(value, dict):
+        return set().union(*(shown_forms(v, digits) for v in value.values())) if value else set()
+    if isinstance(value, str):
+        return {value.strip()} if len(value.strip()) >= 3 else set()
+    if not math.isfinite(value):
+        return set()
+    if float(value).is_integer():
+        n = int(value)
+        return {str(n), f"{n:,}"} if abs(n) >= (10 if digits <= 3 else 1000) else set()
+    forms = {f"{value:.3g}", f"{value:.4g}", f"{value:.3f}", f"{value:.4f}"}
+    if 0.1 <= abs(value) < 1:
+        forms |= {f"{100 * value:.1f}%", f"{100 * value:.1f} %"}
+    forms = {f for f in forms if "e" not in f and _significant_digits(f) >= digits}
+    if (abs(value) < 1e-3 or abs(value) >= 1e5) and _significant_digits(f"{value:.1e}") >= 2:
+        forms |= {f"{value:.1e}", f"{value:.2e}"}
+    return forms
+
+
+def shows(text: str, form: str) -> bool:
+    """Whether ``form`` occurs in ``text`` as a whole token (not inside a longer number or word)."""
+    return re.search(r"(?<![\w.])" + re.escape(form) + r"(?![\w]|\.\d)", text, flags=re.IGNORECASE) is not None
+
+
+def test_shown_forms_and_shows():
+    assert shown_forms(0.6050) >= {"0.605", "0.6050"} and shown_forms(2000) == {"2000", "2,000"}
+    assert shown_forms(4) == set() and shown_forms(0.5) == set() and shown_forms(True) == set()
+    assert "6.4e-04" in shown_forms(0.000641) and "41.7%" in shown_forms(0.4167)
+    assert shown_forms([2, 4]) == {"[2, 4]"} and shown_forms({"a": "pareto", "b": 0.25}) == {"pareto"}
+    assert shown_forms([0.1234, 0.5, 0.25, 0.75]) == {"0.1234", "[0.1234, 0.5, 0.25, 0.75]"}  # a curve: 4 digits
+    assert shows("q = 0.605, delta = 0.01", "0.605") and not shows("10.6051", "0.605")
+    assert shows("needs n >= 91 domains", "91") and not shows("n = 910", "91") and not shows("12,000", "2,000")
+    assert shows("Laws: Pareto (index 1/4)", "pareto") and not shows("paretos", "pareto")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_companion_notebook_outputs_do_not_show_the_answers(reference_results, name):
+    _, answers = reference_results[name]
+    companion = ASSIGNMENTS_DIR.parent / "notebooks" / f"{name}.ipynb"
+    assert companion.exists(), f"{name}: no companion notebook"
+    outputs = notebook_output_text(companion)
+    # what the student version itself says (prompts, setup code, choices offered) cannot give an answer away
+    student_text = "\n".join("".join(c["source"]) for c in
+                             json.loads((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"])
+    shown = []
+    for variable, value in (answers or {}).items():
+        values = value.values() if isinstance(value, dict) else [value]
+        for one in values:
+            forms = shown_forms(one)
+            if not any(shows(student_text, form) for form in forms):  # a choice the assignment offers
+                shown += [f"{variable} = {form!r}" for form in sorted(forms) if shows(outputs, form)]
+    assert not shown, f"notebooks/{name}.ipynb's outputs show reference answers: " + "; ".join(shown)
+
+
+# --------------------------------------------------------------------------- points
+
+README = (ASSIGNMENTS_DIR / "README.md").read_text(encoding="utf-8")
+QUESTION_POINTS = re.compile(r"\*\*Question (\d+) \(([^)]*?), (\d+) points?\)\.\*\*")
+
+
+def test_readme_lists_every_assignment_once():
+    rows = re.findall(r"^\| `([0-9][0-9][a-z]?_\w+)` \|", README, flags=re.M)
+    assert rows == NAMES, "assignments/README.md's table must list every assignment, in order"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_points_agree_everywhere(name):
+    source = SOURCE_DIR / f"{name}.ipynb"
+    questions = A.read_questions(source)
+    points = [q.points for q in questions]
+    assert all(isinstance(p, int) and p > 0 for p in points), "whole points"
+    assert list(A._question_points(GRADER_DIR / name).values()) == points, "grader files"
+    for i, q in enumerate(questions, start=1):
+        stated = QUESTION_POINTS.search(q.prompt)
+        assert stated, f"{q.name}: the prompt opens with **Question {i} (kind, N points).**"
+        assert (int(stated.group(1)), int(stated.group(3))) == (i, q.points), f"{q.name}: prompt says {stated.group(0)}"
+    intro = re.search(r"(\d+) questions, (\d+) points", A.assignment_intro(source))
+    assert intro and (int(intro.group(1)), int(intro.group(2))) == (len(points), sum(points)), "introduction"
+    row = re.search(rf"^\| `{re.escape(name)}` \|.*\| (\d+) \((\d+)\) \|$", README, flags=re.M)
+    assert row and (int(row.group(1)), int(row.group(2))) == (len(points), sum(points)), "assignments/README.md"
+    companion = json.loads((ASSIGNMENTS_DIR.parent / "notebooks" / f"{name}.ipynb").read_text(encoding="utf-8"))
+    exercises = [c for c in companion["cells"] if c["cell_type"] == "markdown" and "## Exercises" in "".join(c["source"])]
+    stated = [int(p) for c in exercises for p in re.findall(r"\((\d+) points?\b", "".join(c["source"]))]
+    assert not stated or stated == points, f"notebooks/{name}.ipynb states points {stated}, the assignment {points}"
+
+
+def test_no_tracker_words_in_assignments():
+    for path in sorted(ASSIGNMENTS_DIR.rglob("*")):
+        if path.is_file() and path.suffix in (".ipynb", ".md", ".py", ".json"):
+            text = path.read_text(encoding="utf-8")
+            found = re.findall(r"\b(?:issue\s*#?\d+|the goal|ticket)\b", text, flags=re.IGNORECASE)
+            assert not found, f"{path.relative_to(ASSIGNMENTS_DIR)}: {found}"
+
+
+# --------------------------------------------------------------------------- grading
+
+
+def _write_submission(student_nb: dict, answers: list, path: pathlib.Path, extra_code: str | None = None) -> None:
     nb = json.loads(json.dumps(student_nb))
     for cell, answer in zip(answer_cells(nb), answers):
         if answer is not None:
             cell["source"] = answer
+    if extra_code:
+        nb["cells"].append({"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                            "source": extra_code})
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(nb), encoding="utf-8")
 

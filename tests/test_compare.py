@@ -25,6 +25,77 @@ def test_summary_counts_the_splits_within_tolerance_of_the_oracle():
     assert s["baselines"]["omp"]["mean_gap_to_tgreedy_oracle"] == pytest.approx(0.02)
 
 
+def test_nested_choice_differs_from_the_hindsight_best_where_that_rule_shines():
+    # Rule "a" reaches the oracle on splits 0 and 1 only, "b" on splits 2 and 3 only; in hindsight "a" wins
+    # (same share, smaller mean gap). A choice that saw the scored split would pick "a" on splits 0 and 1.
+    splits = [_split(0.80, {"a": (0.80, 2), "b": (0.60, 1)}),
+              _split(0.80, {"a": (0.80, 2), "b": (0.75, 1)}),
+              _split(0.80, {"a": (0.70, 2), "b": (0.80, 1)}),
+              _split(0.80, {"a": (0.70, 2), "b": (0.80, 1)})]
+    s = compare.summarize(splits)
+    assert s["best_rule"] == "a" and s["hindsight"]["chosen_rules"] == ["a"] * 4
+    assert s["nested"]["chosen_rules"] == ["b", "b", "a", "a"]
+    assert s["nested"]["share_within"] == 0.0 and s["hindsight"]["share_within"] == pytest.approx(0.5)
+    assert s["nested"]["mean_auroc"] == pytest.approx(np.mean([0.60, 0.75, 0.70, 0.70]))
+    assert s["nested"]["times_chosen"] == {"b": 2, "a": 2}
+
+
+def test_nested_choice_for_a_split_never_reads_that_split():
+    rng = np.random.default_rng(0)
+    names = ["r0", "r1", "r2", "r3"]
+    for _ in range(20):
+        n = int(rng.integers(2, 9))
+        oracle = rng.uniform(0.6, 0.9, n)
+        auroc = {name: list(oracle - rng.choice([0.0, 0.005, 0.02, 0.1], n)) for name in names}
+        chosen = compare.choose_rule_on_other_splits(auroc, oracle)
+        for i in range(n):
+            for favourite in names:  # make split i as favourable as possible to one rule, and to no other
+                changed = {name: list(v) for name, v in auroc.items()}
+                new_oracle = oracle.copy()
+                new_oracle[i] = 0.99
+                for name in names:
+                    changed[name][i] = 0.99 if name == favourite else 0.01
+                assert compare.choose_rule_on_other_splits(changed, new_oracle)[i] == chosen[i]
+
+
+def test_nested_choice_needs_two_splits_and_matching_scores():
+    with pytest.raises(ValueError, match="at least 2 splits"):
+        compare.choose_rule_on_other_splits({"a": [0.7]}, [0.8])
+    with pytest.raises(ValueError, match="same splits|oracle's 2 splits"):
+        compare.choose_rule_on_other_splits({"a": [0.7, 0.6], "b": [0.7]}, [0.8, 0.8])
+    with pytest.raises(ValueError, match="no rules"):
+        compare.choose_rule_on_other_splits({}, [0.8, 0.8])
+    with pytest.raises(ValueError, match="finite"):
+        compare.choose_rule_on_other_splits({"a": [0.7, float("nan")]}, [0.8, 0.8])
+    one = compare.summarize([_split(0.8, {"a": (0.8, 1)})])
+    assert one["nested"] is None and one["hindsight"]["chosen_rules"] == ["a"]
+
+
+def test_pooled_nested_choice_is_made_within_each_experiment():
+    # Experiment 1 prefers "a", experiment 2 (three times as many splits) prefers "b": choosing across the pooled
+    # splits would give "b" everywhere; within experiments, experiment 1 keeps "a".
+    one = [_split(0.8, {"a": (0.8, 1), "b": (0.7, 2)}) for _ in range(3)]
+    two = [_split(0.8, {"a": (0.7, 1), "b": (0.8, 2)}) for _ in range(9)]
+    experiments = {"one": {"splits": one}, "two": {"splits": two}}
+    pooled = compare.pooled_summary(experiments)
+    assert pooled["nested"]["chosen_rules"] == ["a"] * 3 + ["b"] * 9
+    assert compare.summarize(one + two)["nested"]["chosen_rules"] == ["b"] * 12
+    assert pooled["hindsight"]["times_chosen"] == {"a": 3, "b": 9} and pooled["best_rule"] == "b"
+    assert pooled["nested"]["share_within"] == 1.0
+
+
+def test_method_table_stops_every_method_by_the_same_procedure():
+    splits = [_split(0.80, {"lodo": (0.78, 2), "all_steps": (0.80, 5)}),
+              _split(0.90, {"lodo": (0.86, 3), "all_steps": (0.90, 5)})]
+    experiments = {"toy": {"splits": splits, "summary": compare.summarize(splits)}}
+    table = compare.method_table_markdown(experiments)
+    rows = [line for line in table.splitlines() if line.startswith("| toy |")]
+    assert rows[0].startswith(f"| toy | {compare.TGREEDY_LABEL} | 0.820 ± 0.057 | 2.5 |")  # the lodo rule, not the best
+    assert len(rows) == 2 and "best rule" not in table and "all_steps" not in table
+    rules = compare.rule_table_markdown(experiments)
+    assert "(descriptive)" in rules and "not a method" in rules and f"**{compare.NESTED_LABEL}**" in rules
+
+
 def test_score_split_oracle_is_the_best_target_auroc_and_rules_read_the_same_curve():
     split = next(compare.simulated_splits(n_domains=5, n_splits=1, seed=3))
     result = compare.score_split(split, 6, baselines=("omp", "t_filter"))
@@ -43,9 +114,11 @@ def test_compare_writes_json_and_markdown(tmp_path):
     assert len(payload["experiments"]["simulated-n4"]["splits"]) == compare.QUICK["simulated-n4"]["n_splits"]
     json_path, md_path = compare.write_results(payload, tmp_path)
     back = json.loads(json_path.read_text())
-    assert back["experiments"]["simulated-n4"]["summary"]["best_rule"] in compare.RULES
+    summary = back["experiments"]["simulated-n4"]["summary"]
+    assert summary["best_rule"] in compare.RULES and set(summary["nested"]["chosen_rules"]) <= set(compare.RULES)
     text = md_path.read_text()
-    assert "| simulated-n4 |" in text and "share within 0.01" in text
+    assert "| simulated-n4 |" in text and "share within 0.01" in text and compare.NESTED_LABEL in text
+    assert "issue" not in text.lower() and "goal" not in text.lower()
 
 
 def test_unknown_experiment_is_a_clear_error():

@@ -1,4 +1,4 @@
-"""Command line: ``python -m tgreedy_lib {verify,reproduce,reference,compare,execute-notebooks,assignments,grade,download} ...``."""
+"""Command line: ``python -m tgreedy_lib {verify,reproduce,reference,compare,execute-notebooks,assignments,grade,student-copy,download} ...``."""
 from __future__ import annotations
 
 import importlib
@@ -13,6 +13,8 @@ COMMANDS = {
                           "execute every notebook into results/notebooks (--in-place: the committed ones)"),
     "assignments": ("tgreedy_lib.course.assignments", "course assignments: generate student versions, check they are up to date"),
     "grade": ("tgreedy_lib.course.assignments", "grade a folder of submitted assignment notebooks into a CSV table"),
+    "student-copy": ("tgreedy_lib.course.student_copy",
+                     "what students get: notebooks, student assignments, data, library; no solutions or hidden tests"),
     "compare": ("tgreedy_lib.experiments.compare", "stopping rules against the oracle, and baselines: JSON and Markdown tables"),
     "download": ("tgreedy_lib.datasets", "fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified"),
 }
@@ -26,7 +28,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name:18s} {help_text}")
         return 0 if argv and argv[0] in ("-h", "--help") else 2
     name, rest = argv[0], argv[1:]
-    module = importlib.import_module(COMMANDS[name][0])
+    try:
+        module = importlib.import_module(COMMANDS[name][0])
+    except ModuleNotFoundError as exc:
+        if exc.name != COMMANDS[name][0]:
+            raise
+        # the student copy of the course (make student-copy) leaves the instructors' tools out
+        print(f"python -m tgreedy_lib {name}: not part of this copy of the course; it is an instructor's "
+              "command, in the course repository", file=sys.stderr)
+        return 2
     return int(module.main(rest, prog=f"python -m tgreedy_lib {name}") or 0)
 
 

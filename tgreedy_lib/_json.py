@@ -22,6 +22,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ._io import atomic_write_text
+
 __all__ = ["jsonable", "dumps", "write_json"]
 
 _DROP = object()
@@ -87,5 +89,10 @@ def dumps(value: Any, *, nonfinite: str = "keep", indent: int | None = None, **k
 
 
 def write_json(path, value: Any, *, nonfinite: str = "keep", indent: int | None = 1, **kwargs) -> None:
-    """Write :func:`dumps` ``(value)`` and a final newline to ``path``."""
-    pathlib.Path(path).write_text(dumps(value, nonfinite=nonfinite, indent=indent, **kwargs) + "\n")
+    """Write :func:`dumps` ``(value)`` and a final newline to ``path``, atomically.
+
+    The text is serialized first and then written to a temporary file renamed into place
+    (:func:`tgreedy_lib._io.atomic_write_text`): a value that cannot be serialized leaves ``path``
+    as it was, and a reader never sees half a file, even when the writer is killed.
+    """
+    atomic_write_text(pathlib.Path(path), dumps(value, nonfinite=nonfinite, indent=indent, **kwargs) + "\n")

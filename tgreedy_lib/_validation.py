@@ -1,13 +1,15 @@
 """THE input checks of the library: each raises ValueError naming the problem and the fix.
 
-Finite float arrays (:func:`as_float_array`, :func:`check_finite`), whole numbers
+Finite real float arrays (:func:`as_float_array`, :func:`check_finite`), whole numbers
 (:func:`check_whole_number`), the confidence parameter (:func:`check_delta`), the number of domains
-a T-statistic needs (:func:`check_domain_count`) and label vectors (:func:`check_labels`,
-:func:`check_binary_labels`).
+a T-statistic needs (:func:`check_domain_count`), label vectors (:func:`check_labels`,
+:func:`check_binary_labels`), data matrices (:func:`as_data_matrix`) and DataFrame columns matched
+by name (:func:`align_columns`).
 """
 from __future__ import annotations
 
 import math
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -19,13 +21,53 @@ def as_float_array(value, name: str, ndim: int | tuple[int, ...], dtype=np.float
     ``check=False`` skips the finiteness scan, for callers that detect NaN and infinity more
     cheaply themselves (and then call :func:`check_finite` to name the entry).
     """
-    arr = np.asarray(value, dtype=dtype)
+    arr = as_real_array(value, name, dtype)
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     if arr.ndim not in allowed:
         raise ValueError(f"{name} must have {' or '.join(map(str, allowed))} dimension(s), got shape {arr.shape}")
     if check:
         check_finite(arr, name)
     return arr
+
+
+def as_real_array(value, name: str, dtype=np.float64) -> np.ndarray:
+    """``np.asarray(value, dtype)``, refusing complex numbers instead of dropping their imaginary part.
+
+    Examples
+    --------
+    >>> from tgreedy_lib._validation import as_real_array
+    >>> as_real_array([1, 2], "y")
+    array([1., 2.])
+    >>> as_real_array([1 + 2j], "y")
+    Traceback (most recent call last):
+    ...
+    ValueError: y holds complex numbers (dtype complex128), but only real values have the moments of section 2; pass y.real or abs(y) if that is what it means
+    """
+    if isinstance(value, np.ndarray) and value.dtype.kind != "c":
+        return np.asarray(value, dtype=dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", np.exceptions.ComplexWarning)
+        try:
+            return np.asarray(value, dtype=dtype)
+        except np.exceptions.ComplexWarning:
+            pass
+        except TypeError:  # a list of Python complex numbers, or an object array holding some
+            if not _holds_complex(value):
+                raise
+    kind = getattr(value, "dtype", None)
+    kind = np.asarray(value).dtype if kind is None else kind
+    raise ValueError(f"{name} holds complex numbers (dtype {kind}), but only real values have the moments "
+                     f"of section 2; pass {name}.real or abs({name}) if that is what it means") from None
+
+
+def _holds_complex(value) -> bool:
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError):
+        return False
+    if arr.dtype.kind == "c":
+        return True
+    return arr.dtype == object and any(isinstance(v, (complex, np.complexfloating)) for v in arr.ravel().tolist())
 
 
 def check_finite(arr: np.ndarray, name: str) -> None:
@@ -154,24 +196,80 @@ def as_data_matrix(X, name: str = "X", *, sparse: str = "accept"):
                              f"pass {name}.toarray() if it fits in memory")
         import scipy.sparse
 
+        if X.dtype.kind == "c":
+            raise ValueError(f"{name} holds complex numbers (dtype {X.dtype}), but only real values have the moments "
+                             f"of section 2; pass {name}.real or abs({name}) if that is what it means")
         fmt = X.format if X.format in ("csr", "csc") else "csr"
         X = scipy.sparse.csr_matrix(X) if fmt == "csr" else scipy.sparse.csc_matrix(X)
         if X.ndim != 2:
             raise ValueError(f"{name} must have 2 dimension(s), got shape {X.shape}")
+        _check_has_columns(X, name)
         if X.dtype != np.float64:
             X = X.astype(np.float64)
         if not np.all(np.isfinite(X.data)):
             check_finite(X.data, f"{name} (its stored entries)")
         return X
     try:
-        arr = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError) as error:
+        arr = as_real_array(X, name)
+    except TypeError as error:
+        raise ValueError(f"{name} has entries that are not numbers{_first_bad_column(X)} ({error}); "
+                         "missing values (pd.NA, None) must be imputed or their rows dropped, "
+                         "categorical columns encoded (e.g. one-hot) first") from None
+    except ValueError as error:
+        if "complex" in str(error):
+            raise
         raise ValueError(f"{name} has entries that are not numbers{_first_bad_column(X)} ({error}); "
                          "missing values (pd.NA, None) must be imputed or their rows dropped, "
                          "categorical columns encoded (e.g. one-hot) first") from None
     if arr.ndim != 2:
         raise ValueError(f"{name} must have 2 dimension(s), got shape {arr.shape}")
+    _check_has_columns(arr, name)
     return arr
+
+
+def _check_has_columns(X, name: str) -> None:
+    if X.shape[1] == 0:
+        raise ValueError(f"{name} has no columns (shape {X.shape}): there is no feature to select from; pass a "
+                         "matrix with one column per feature")
+
+
+def column_names(X) -> list | None:
+    """The column names of a pandas DataFrame as a list; ``None`` for anything else (arrays, sparse matrices)."""
+    if isinstance(X, np.ndarray) or is_sparse(X):
+        return None
+    columns = getattr(X, "columns", None)
+    return None if columns is None else list(columns)
+
+
+def align_columns(X, reference: list | None, name: str, reference_name: str):
+    """``X`` with its columns in the order of ``reference`` when both are named (DataFrames), matched by name.
+
+    A DataFrame whose columns are ``reference`` in another order is reordered; one whose names
+    differ is refused with a ValueError listing the missing and unexpected names. Anything without
+    column names (arrays, sparse matrices), or a ``reference`` of ``None``, is left as it is
+    (matched by position).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from tgreedy_lib._validation import align_columns
+    >>> frame = pd.DataFrame({"b": [2.0], "a": [1.0]})
+    >>> align_columns(frame, ["a", "b"], "X of domain 1", "domain 0").columns.tolist()
+    ['a', 'b']
+    """
+    columns = column_names(X)
+    if columns is None or reference is None or columns == reference:
+        return X
+    unique = len(set(columns)) == len(columns) and len(set(reference)) == len(reference)
+    if unique and set(columns) == set(reference):
+        return X[reference]
+    missing = [c for c in reference if c not in columns]
+    unexpected = [c for c in columns if c not in reference]
+    detail = (f"missing {missing[:5]}, unexpected {unexpected[:5]}" if missing or unexpected
+              else "duplicate names cannot be matched")
+    raise ValueError(f"{name} has columns {columns[:5]}{'...' if len(columns) > 5 else ''} that are not those of "
+                     f"{reference_name} ({detail}); give every part the same named columns (they are matched by "
+                     "name, in any order), or pass arrays to match columns by position")
 
 
 def _first_bad_column(X) -> str:
@@ -277,3 +375,95 @@ def _object_vector(values) -> np.ndarray:
     for i, value in enumerate(values):
         arr[i] = value
     return arr
+
+
+# ----------------------------------------------------------------------------- options of public functions
+
+
+def _constraint_noun(constraint) -> str:
+    """What one scikit-learn constraint asks for, as a noun phrase: "a number in (0, 1)", "one of ['a', 'b']"."""
+    from sklearn.utils._param_validation import Interval, StrOptions, _Booleans, _InstancesOf
+
+    if isinstance(constraint, Interval):
+        low = "-inf" if constraint.left is None else f"{constraint.left:g}"
+        high = "inf" if constraint.right is None else f"{constraint.right:g}"
+        left = "[" if constraint.closed in ("left", "both") and constraint.left is not None else "("
+        right = "]" if constraint.closed in ("right", "both") and constraint.right is not None else ")"
+        return f"{'an integer' if constraint.type is Integral else 'a number'} in {left}{low}, {high}{right}"
+    if isinstance(constraint, StrOptions):
+        return f"one of {sorted(constraint.options - constraint.deprecated)}"
+    if isinstance(constraint, _InstancesOf):
+        return f"a {constraint.type.__name__}"
+    if isinstance(constraint, _Booleans):
+        return "True or False"
+    return str(constraint)
+
+
+def _constraint_phrase(constraints: list) -> str:
+    """The end of "<name> must ...": "lie in (0, 1)" for one range of numbers, else "be X, Y or Z"."""
+    from sklearn.utils._param_validation import Interval
+
+    if len(constraints) == 1 and isinstance(constraints[0], Interval) and constraints[0].type is not Integral:
+        return "lie in " + _constraint_noun(constraints[0]).split(" in ", 1)[1]
+    nouns = [_constraint_noun(c) for c in constraints]
+    return "be " + (nouns[0] if len(nouns) == 1 else ", ".join(nouns[:-1]) + " or " + nouns[-1])
+
+
+def check_options(constraints: dict, values: dict, caller: str) -> None:
+    """Check ``values`` against declared ``constraints``; InvalidParameterError (a ValueError) naming the first bad one.
+
+    ``constraints`` are declared as scikit-learn's ``_parameter_constraints`` are (``Interval``,
+    ``StrOptions``, types, ``"boolean"``, ``"array-like"``, ``callable``, ``None``): a value passes
+    when it satisfies one of its list. Names without constraints are not checked. The message names
+    the option, what it must be and what it got, e.g. ``alpha must lie in (0, 1), got None (stop_chance)``.
+
+    Examples
+    --------
+    >>> from numbers import Real
+    >>> from sklearn.utils._param_validation import Interval
+    >>> from tgreedy_lib._validation import check_options
+    >>> check_options({"alpha": [Interval(Real, 0, 1, closed="neither")]}, {"alpha": 0.1}, "stop_chance")
+    >>> check_options({"alpha": [Interval(Real, 0, 1, closed="neither")]}, {"alpha": [0.1]}, "stop_chance")
+    Traceback (most recent call last):
+    ...
+    sklearn.utils._param_validation.InvalidParameterError: alpha must lie in (0, 1), got [0.1] (stop_chance)
+    """
+    from sklearn.utils._param_validation import InvalidParameterError, make_constraint
+
+    for name, value in values.items():
+        if name not in constraints:
+            continue
+        allowed = [make_constraint(c) for c in constraints[name]]
+        if any(c.is_satisfied_by(value) for c in allowed):
+            continue
+        phrase = _constraint_phrase([c for c in allowed if not getattr(c, "hidden", False)])
+        shown = repr(value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise InvalidParameterError(f"{name} must {phrase}, got {shown} ({caller})")
+
+
+def validate_options(constraints: dict):
+    """Decorate a public function so that its arguments are checked against ``constraints`` first (:func:`check_options`).
+
+    The constraints are kept as the function's ``option_constraints`` attribute.
+    """
+    import functools
+    import inspect
+
+    def decorate(func):
+        signature = inspect.signature(func)
+        unknown = set(constraints) - set(signature.parameters)
+        if unknown:
+            raise TypeError(f"constraints for {sorted(unknown)}, which {func.__name__} does not take")
+
+        @functools.wraps(func)
+        def checked(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            check_options(constraints, bound.arguments, func.__name__)
+            return func(*args, **kwargs)
+
+        checked.option_constraints = constraints
+        return checked
+
+    return decorate

@@ -1,4 +1,6 @@
-"""JupyterLab (``make lab``) in Chromium: a student opens notebook 00, runs it, and moves a slider in 05.
+"""JupyterLab (``make lab``) in Chromium: a student opens notebook 00, runs it, and moves a slider in 05;
+the computed sentences and tables (Markdown that code cells display) read as text, math typeset, tables as
+tables, as they do in the book.
 
 The test starts its own JupyterLab on 127.0.0.1, a free port and a random token, on copies of the
 notebooks in a temporary folder (nothing is saved over the committed notebooks; autosave is off), with
@@ -22,6 +24,7 @@ import nbformat
 import pytest
 
 from .conftest import ROOT, free_port, save_screenshot
+from .reading import RAW_TABLE, RAW_TEX
 
 LAB_SETTINGS = {
     # every cell in the page (no virtual scrolling), so the test sees all of them
@@ -33,6 +36,7 @@ LAB_SETTINGS = {
                                                                         "checkForUpdates": False},
 }
 ERROR_OUTPUT = "[data-mime-type='application/vnd.jupyter.error']"
+MARKDOWN_OUTPUT = ".jp-OutputArea-output[data-mime-type='text/markdown']"
 
 
 @pytest.fixture(scope="module")
@@ -123,13 +127,49 @@ def run_all(page, timeout: float) -> None:
     wait_idle(page, timeout=timeout)
 
 
+def computed_markdown(page) -> dict:
+    """The Markdown outputs of the open notebook as a reader sees them: their text outside typeset math,
+    how many hold a table and how many a typeset formula."""
+    page.wait_for_function(f"""() => Array.from(document.querySelectorAll("{MARKDOWN_OUTPUT}"))
+        .every(e => !/\\$[^$\\s][^$]*\\$/.test(e.textContent) || e.querySelector('mjx-container'))""", timeout=30000)
+    return page.evaluate(f"""() => {{
+        const outputs = Array.from(document.querySelectorAll("{MARKDOWN_OUTPUT}"));
+        const text = outputs.map(e => {{ const c = e.cloneNode(true);
+            c.querySelectorAll('mjx-container, code, pre').forEach(x => x.remove()); return c.textContent; }});
+        return {{n: outputs.length, text: text.join('\\n'),
+                 tables: outputs.filter(e => e.querySelector('table')).length,
+                 math: outputs.filter(e => e.querySelector('mjx-container')).length}};
+    }}""")
+
+
 def test_lab_opens_notebook_00_and_run_all_completes(browser, lab, screenshot_dir):
     page = open_notebook(browser, lab, "00_start_here.ipynb")
     try:
         run_all(page, timeout=180)
         assert page.locator(ERROR_OUTPUT).count() == 0, page.locator(ERROR_OUTPUT).first.inner_text()
         assert page.locator(".jp-Notebook .jp-OutputArea-output img").count() >= 1, "no figure after Run All"
+        # The computed sentences typeset their math ($w = 0$ ...), as the book does.
+        shown = computed_markdown(page)
+        assert shown["n"] >= 2 and shown["math"] >= 1, shown
+        assert not RAW_TEX.findall(shown["text"]), f"raw TeX in computed sentences: {RAW_TEX.findall(shown['text'])[:4]}"
         save_screenshot(page, screenshot_dir / "lab-00_start_here.png")
+    finally:
+        page.close()
+
+
+def test_lab_shows_computed_tables_as_tables(browser, lab, screenshot_dir):
+    """Notebook 11's verdict tables (``show_table``) render as HTML tables after Run All, no pipes left."""
+    page = open_notebook(browser, lab, "11_what_holds.ipynb")
+    try:
+        run_all(page, timeout=180)
+        assert page.locator(ERROR_OUTPUT).count() == 0, page.locator(ERROR_OUTPUT).first.inner_text()
+        shown = computed_markdown(page)
+        assert shown["tables"] >= 2, shown
+        assert not RAW_TABLE.findall(shown["text"]), "a raw pipe table in the outputs"
+        assert not RAW_TEX.findall(shown["text"]), RAW_TEX.findall(shown["text"])[:4]
+        table = page.locator(f"{MARKDOWN_OUTPUT} table").first
+        table.scroll_into_view_if_needed()
+        save_screenshot(table, screenshot_dir / "lab-11_what_holds-table.png")
     finally:
         page.close()
 

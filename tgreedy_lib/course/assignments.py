@@ -29,9 +29,11 @@ in it the file name without the assignment name (``alice_00_start_here.ipynb`` o
 from __future__ import annotations
 
 import argparse
+import ast
 import concurrent.futures
 import contextlib
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -51,6 +53,9 @@ VOLATILE_CELL_METADATA = ("execution", "collapsed", "scrolled", "ExecuteTime", "
 __all__ = [
     "find_assignments_dir",
     "source_paths",
+    "Question",
+    "read_questions",
+    "assignment_intro",
     "generate",
     "check",
     "compare_trees",
@@ -99,6 +104,114 @@ def _course_dir(path, *parts: str) -> pathlib.Path:
 
 
 # --------------------------------------------------------------------------- generation
+
+@dataclasses.dataclass(frozen=True)
+class Question:
+    """One graded question of an instructor notebook, as otter-assign reads it.
+
+    Attributes
+    ----------
+    name, points
+        From the question's ``# BEGIN QUESTION`` block (YAML).
+    prompt
+        The question's markdown cells, joined.
+    solutions
+        Its solution code cells with otter's markers removed (what a correct student would write).
+    tests
+        Its test cells, each one ``def test_...`` function.
+    hidden
+        For each test, whether it is hidden (first line ``# HIDDEN``).
+    """
+
+    name: str
+    points: float
+    prompt: str
+    solutions: tuple[str, ...]
+    tests: tuple[str, ...]
+    hidden: tuple[bool, ...]
+
+    def answer_names(self) -> list[str]:
+        """Names the solution assigns at top level that the tests take as arguments: the answers."""
+        assigned = []
+        for code in self.solutions:
+            for node in ast.parse(code).body:
+                targets = []
+                if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                    assigned.append(node.name)
+                for target in targets:
+                    assigned += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+        arguments = set()
+        for code in self.tests:
+            for node in ast.walk(ast.parse(code)):
+                if isinstance(node, ast.FunctionDef):
+                    arguments.update(a.arg for a in node.args.args)
+        return [n for n in dict.fromkeys(assigned) if n in arguments]
+
+
+def _cell_text(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _strip_solution_markers(code: str) -> str:
+    lines = [re.sub(r"\s*# SOLUTION\s*$", "", line) for line in code.splitlines()
+             if line.strip() not in ("# BEGIN SOLUTION", "# END SOLUTION")]
+    return "\n".join(lines)
+
+
+def read_questions(source) -> list[Question]:
+    """The questions of an instructor notebook (otter-assign format), in order.
+
+    See Also
+    --------
+    assignment_intro : The markdown that opens the assignment.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.assignments import read_questions, source_paths
+    >>> [(q.name, q.points) for q in read_questions(source_paths()[0])][:1]  # doctest: +SKIP
+    [('q1_regret_curves', 2)]
+    """
+    import yaml
+
+    nb = json.loads(pathlib.Path(source).read_text(encoding="utf-8"))
+    out, current, block = [], None, None
+    for cell in nb["cells"]:
+        text = _cell_text(cell)
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        if cell["cell_type"] == "raw" and first in ("# BEGIN QUESTION", "# END QUESTION", "# BEGIN SOLUTION",
+                                                     "# END SOLUTION", "# BEGIN TESTS", "# END TESTS"):
+            if first == "# BEGIN QUESTION":
+                config = yaml.safe_load(text.split("\n", 1)[1]) if "\n" in text else {}
+                current = {"name": config["name"], "points": config.get("points", 1), "prompt": [],
+                           "solutions": [], "tests": []}
+            elif first == "# END QUESTION":
+                tests = current["tests"]
+                out.append(Question(current["name"], current["points"], "\n\n".join(current["prompt"]),
+                                    tuple(current["solutions"]), tuple(tests),
+                                    tuple(t.lstrip().startswith("# HIDDEN") for t in tests)))
+                current = None
+            else:
+                block = first.split()[2].lower() if first.startswith("# BEGIN") else None
+            continue
+        if current is None:
+            continue
+        if block == "solution" and cell["cell_type"] == "code":
+            current["solutions"].append(_strip_solution_markers(text))
+        elif block == "tests" and cell["cell_type"] == "code":
+            current["tests"].append(text)
+        elif block is None and cell["cell_type"] == "markdown":
+            current["prompt"].append(text)
+    return out
+
+
+def assignment_intro(source) -> str:
+    """The first markdown cell of an instructor notebook: the assignment's title and introduction."""
+    nb = json.loads(pathlib.Path(source).read_text(encoding="utf-8"))
+    return next(_cell_text(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+
 
 def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pathlib.Path]:
     """Instructor notebooks ``NN_<name>.ipynb`` in order (default: ``assignments/source/``, see
@@ -494,8 +607,9 @@ def _fmt(x: float) -> str:
 
 
 def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w", newline="", encoding="utf-8") as f:
+    from .._io import atomic_writer
+
+    with atomic_writer(out, "w", newline="") as f:  # a killed grader never leaves half a table
         writer = csv.writer(f)
         if not wide:
             writer.writerow(["student", "assignment", "question", "score", "possible", "note", "file"])
@@ -573,6 +687,12 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assig
     else:
         args = _parser(prog).parse_args(argv)
 
+    from .._io import check_outputs
+
+    status = check_outputs(prog, folders={"--out": args.out if args.command == "generate" else None},
+                           files={"--out": args.out if args.command == "grade" else None})
+    if status is not None:  # before any notebook is generated or graded
+        return status
     try:
         return _run(args)
     except FileNotFoundError as exc:  # the course folders are not where the command was run

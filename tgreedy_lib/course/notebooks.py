@@ -19,6 +19,13 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
+from .._io import atomic_write_text, check_outputs
+
+#: The executing kernel loads the figure-legibility extension: every figure's PNG carries the size of its
+#: smallest text and the texts drawn over each other (the book's browser tests check them as displayed).
+KERNEL_ARGUMENTS = ["--IPKernelApp.extensions=tgreedy_lib.plotting.legibility"]
+
+
 def find_notebook_dir(start=None) -> pathlib.Path:
     """The collection's ``notebooks/`` folder, found from ``start`` (default: the current directory).
 
@@ -72,13 +79,12 @@ def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path 
     with tempfile.TemporaryDirectory() as sockets:
         km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
         try:
-            NotebookClient(nb, km=km, timeout=timeout, store_widget_state=True,
+            NotebookClient(nb, km=km, timeout=timeout, store_widget_state=True, extra_arguments=KERNEL_ARGUMENTS,
                            resources={"metadata": {"path": str(path.parent.resolve())}}).execute()
         finally:
             _stop_kernel(km)
     target = pathlib.Path(out) if out is not None else path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, target)
+    atomic_write_text(target, nbformat.writes(nb) + "\n")  # as nbformat.write, but never half a notebook
     return time.perf_counter() - start
 
 
@@ -102,6 +108,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib execu
     if not paths:
         print(f"{prog}: no numbered notebooks (NN_<name>.ipynb) in {args.notebooks}", file=sys.stderr)
         return 2
+    folders = {"--out": None if args.in_place else args.out}
+    folders.update({f"the folder of {path.name} (--in-place)": path.parent for path in paths if args.in_place})
+    status = check_outputs(prog, folders=folders)
+    if status is not None:  # before any notebook runs
+        return status
     for path in paths:
         target = None if args.in_place else pathlib.Path(args.out) / path.name
         seconds = execute_notebook(path, out=target)

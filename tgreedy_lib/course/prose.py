@@ -165,6 +165,10 @@ def markdown_table(header, rows, digits: int | None = None) -> str:
 def show_markdown(text: str) -> None:
     """Display ``text`` as Markdown (an executed notebook keeps it as a text/markdown output).
 
+    JupyterLab and the book (``make book``: MyST-NB with ``nb_render_markdown_format = "myst"``) read it
+    as they read the notebook's own Markdown cells: pipe tables become tables, ``$...$`` is typeset
+    (``tests/browser`` checks both).
+
     This module reads neither paper: it renders the numbers the notebooks compute from them
     (Foster, Kakade & Salakhutdinov, AISTATS 2012; Sabato & Shalev-Shwartz, JMLR 2008), so
     that no number in a notebook's text is typed in.

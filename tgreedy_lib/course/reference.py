@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["feature_maps", "map_for_task", "concrete_map", "task_seeds", "feature_map_verdicts", "probe_rows",
-           "seed_sd", "compact_claims"]
+from .prose import fmt
 
-#: The CIFAR-10 features a reference run may prefer over the paper's DBN (issue 13: the convolutional
-#: patch features, when the record has them).
+__all__ = ["feature_maps", "map_for_task", "concrete_map", "task_seeds", "feature_map_verdicts", "probe_rows",
+           "seed_sd", "compact_claims", "claims_by_id", "verdict_groups", "two_vs_other_findings", "similarity_findings", "seed_findings",
+           "reading_findings", "feature_map_findings"]
+
+#: The CIFAR-10 features a reference run may prefer over the paper's DBN: the convolutional patch features,
+#: when the record has them (the DBN's CIFAR-10 features barely beat raw pixels on a linear probe; notebook 06).
 PREFERRED_FOR_CIFAR = ("conv",)
 
 
@@ -289,3 +292,360 @@ def compact_claims(claims: list[dict]) -> str:
         notes.append(f"* `{c['id']}` (section {c['section']}, figure {c['figure']}): \"{c['claim']}\"; rule: {c['rule']}")
     return ("\n".join(lines) + "\n\n<details><summary>the paper's words and the rule behind each verdict</summary>\n\n"
             + "\n".join(notes) + "\n\n</details>")
+
+
+# --------------------------------------------------------------------------- findings in words
+# Notebooks 07, 08 and 08b end with "What we saw": plain sentences that say what held and what did not, every
+# number taken from a claim's computed values (this run's, or the committed reference run's), every verdict read.
+
+def _pct(value: float) -> str:
+    return fmt(value, digits=2, percent=True)
+
+
+def _num(value: float, digits: int | None = None) -> str:
+    """Counts as whole numbers, anything else with three decimals (or ``digits``)."""
+    if digits is None and float(value).is_integer():
+        return fmt(int(value))
+    return fmt(value, digits=3 if digits is None else digits)
+
+
+def _assertion(claim: dict) -> str:
+    """What a claim asserts, with its data: the ``paper`` text, or the quote when that is only a number."""
+    import re
+
+    from .summary import claim_data
+
+    what = claim["paper"] if len(re.findall(r"[A-Za-z]{2,}", claim.get("paper", ""))) >= 3 else f"\"{claim['claim']}\""
+    data = claim_data(claim["id"])
+    return f"{data}: {what}" if data else what
+
+
+def claims_by_id(claims) -> dict[str, dict]:
+    """``{claim id: claim}`` for a list of claim dicts, or for a reference record's paper comparison.
+
+    Examples
+    --------
+    >>> claims_by_id([{"id": "a", "verdict": "reproduced"}])["a"]["verdict"]
+    'reproduced'
+    >>> claims_by_id({"claims": {"comparisons": {"paper": [{"id": "b"}]}}})
+    {'b': {'id': 'b'}}
+    >>> claims_by_id(None)
+    {}
+    """
+    if claims is None:
+        return {}
+    if isinstance(claims, dict):
+        claims = ((claims.get("claims") or {}).get("comparisons") or {}).get("paper") or []
+    return {c["id"]: c for c in claims}
+
+
+def _values(claims: dict, cid: str) -> dict | None:
+    claim = claims.get(cid)
+    if not claim or claim.get("verdict") in ("not run", "n/a"):
+        return None
+    return claim.get("values") or None
+
+
+def _seed_values(claim: dict | None) -> list[float]:
+    seeds = (claim or {}).get("seeds")
+    return [float(v) for v in (seeds or {}).get("values") or [] if v is not None] if isinstance(seeds, dict) else []
+
+
+def two_vs_other_findings(claims, reference: dict | None = None, runs_out_at: int | None = None) -> list[str]:
+    """Notebook 07's "What we saw": the introduction's claim and section 4.1, in sentences, from the claims' values.
+
+    Parameters
+    ----------
+    claims : list of dict
+        This run's claims (:func:`tgreedy_lib.experiments.claims.all_claims`), ids ``intro.*``, ``fig*`` and
+        ``disc.variability``; a claim that is missing or not run gives no sentence.
+    reference : dict, optional
+        The committed reference record (:func:`tgreedy_lib.experiments.seeds.load_reference`): adds how often,
+        over its seeds, T-greedy's target AUROC beat greedy's.
+    runs_out_at : int, optional
+        The step from which no candidate had a positive T along the signed path (notebook 07, section 6).
+
+    Returns
+    -------
+    list of str
+        Markdown paragraphs, each starting with its finding in bold.
+
+    See Also
+    --------
+    similarity_findings : The same for section 4.2 (notebook 08).
+    seed_findings : Over the reference run's seeds (notebook 08b).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, AISTATS 2012, sections 1, 4.1 and 5.
+
+    Examples
+    --------
+    >>> claims = [{"id": "fig2.target_better", "verdict": "not reproduced",
+    ...            "values": {"splits_won": 1, "splits": 9, "share_won": 1 / 9}},
+    ...           {"id": "fig2.overfits_less", "verdict": "not reproduced",
+    ...            "values": {"splits_won": 2, "splits": 9, "share_won": 2 / 9}}]
+    >>> print(two_vs_other_findings(claims)[0])
+    **T-greedy transfers worse than greedy in most splits.** Over the first 10 features its target AUROC is above greedy's in 1 of 9 splits, and its gap between held-out source and target is smaller in 2 of 9: the paper's "T-greedy overfits much less" does not hold here.
+    """
+    c = claims_by_id(claims)
+    out = []
+    even, odd = _values(c, "intro.even"), _values(c, "intro.odd")
+    if even and odd:
+        size = ("smaller than" if odd["error_odd"] < 0.25 else "larger than" if odd["error_odd"] > 0.45 else "as large as")
+        lead = (("is real, but " if size != "as large as" else "is real, and ") + size + " the paper's"
+                if odd["error_odd"] >= 3 * even["error_even"] else "hardly shows here")
+        out.append(f"**The introduction's jump {lead}.** Against the even digits it was trained to reject, logistic regression errs on "
+                   f"{_pct(even['error_even'])} of the test images (the paper: about 0.5 %); against the odd digits it never "
+                   f"saw, on {_pct(odd['error_odd'])} (the paper: 35 %), {odd['error_odd'] / max(even['error_even'], 1e-12):.0f} "
+                   "times as often (the paper: 70 times).")
+    near, peak = _values(c, "fig2.greedy_random"), _values(c, "fig1.degrades")
+    if near:
+        collapses = near["lowest_3_to_5"] <= 0.6
+        text = (f"**Greedy {'collapses' if collapses else 'does not collapse'} on the new digit.** On '2 vs 9' its target "
+                f"AUROC is {_num(near['after_1'])} after one feature and {'falls to' if collapses else 'never below'} "
+                f"{_num(near['lowest_3_to_5'])} over features 3-5, where the paper's Figure 2 shows it near chance (0.5).")
+        if peak:
+            text += (f" Averaged over the splits its target AUROC peaks after {peak['peak_step']} features at "
+                     f"{_num(peak['peak'])} and ends at {_num(peak['final'])}.")
+        out.append(text)
+    won, gaps = _values(c, "fig2.target_better"), _values(c, "fig2.overfits_less")
+    if won:
+        share = won["share_won"]
+        way = ("worse than greedy in most splits" if share < 0.5 else "better than greedy in most splits" if share > 0.5
+               else "better than greedy in as many splits as worse")
+        text = (f"**T-greedy transfers {way}.** Over the first 10 features its target AUROC is above greedy's in "
+                f"{int(won['splits_won'])} of {int(won['splits'])} splits")
+        if gaps:
+            text += (f", and its gap between held-out source and target is smaller in {int(gaps['splits_won'])} of "
+                     f"{int(gaps['splits'])}: the paper's \"T-greedy overfits much less\" "
+                     + ("does not hold here." if gaps["share_won"] < 0.5 else "holds in most splits here."))
+        else:
+            text += "."
+        out.append(text)
+    t_high = _values(c, "fig2.t_higher")
+    if t_high:
+        smaller = t_high["median_tgreedy"] < t_high["median_greedy"]
+        text = (f"**Its picks have a {'smaller' if smaller else 'larger'} |T| than greedy's** (median "
+                f"{_num(t_high['median_tgreedy'], 2)} against {_num(t_high['median_greedy'], 2)})")
+        if smaller:
+            text += (", although it maximises T: the signed rule runs out of positive T-statistics"
+                     + (f" (from step {runs_out_at} on '2 vs 9')" if runs_out_at else "")
+                     + " and then adds the features closest to T = 0.")
+        else:
+            text += ", as the paper says."
+        out.append(text)
+    spread = _values(c, "disc.variability")
+    if spread:
+        ratio = spread["min_ratio"]
+        out.append(f"**The splits differ {'much ' if ratio >= 3 else ''}more than one split's sampling error explains**: the "
+                   f"spread of the target AUROC across the held-out digits is at least {ratio:.1f} times the standard error of "
+                   "one domain's AUROC" + (", as section 5 of the paper says." if ratio >= 3 else "."))
+    shares = _seed_values(claims_by_id(reference).get("fig2.target_better"))
+    if shares:
+        out.append(f"Over the {len(shares)} seeds of the committed reference run (notebook 08b), T-greedy's target AUROC is "
+                   f"above greedy's in {_pct(sum(shares) / len(shares))} of the splits on average, in fewer than half of them "
+                   f"in {sum(s < 0.5 for s in shares)} of the {len(shares)} seeds.")
+    return out
+
+
+def similarity_findings(claims, below_chance: dict | None = None, all_features: dict | None = None,
+                        seeds_vs_splits: float | None = None) -> list[str]:
+    """Notebook 08's "What we saw": section 4.2 in sentences, from this run's claims and a few of its numbers.
+
+    Parameters
+    ----------
+    claims : list of dict
+        This run's MNIST similarity claims (ids ``mnist_sim.*``).
+    below_chance : dict, optional
+        ``{"greedy": n, "tgreedy-signed": n, "points": n}``: (held-out class, step) points with a target AUROC
+        below 0.5, per selector, out of ``points``.
+    all_features : dict, optional
+        ``{data set name: {"all": target AUROC of all features together, "greedy": best mean target along greedy's
+        path, "tgreedy-signed": the same for T-greedy}}``.
+    seeds_vs_splits : float, optional
+        Median ratio of the split-to-split standard error of the mean target AUROC to its spread over seeds.
+
+    Returns
+    -------
+    list of str
+
+    See Also
+    --------
+    two_vs_other_findings : The same for section 4.1 (notebook 07).
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, AISTATS 2012, sections 4.2 and 5.
+
+    Examples
+    --------
+    >>> claims = [{"id": "mnist_sim.overfits_less", "verdict": "reproduced",
+    ...            "values": {"tgreedy_gap": -0.004, "greedy_gap": 0.221}}]
+    >>> print(similarity_findings(claims, all_features={"MNIST": {"all": 0.70, "greedy": 0.66, "tgreedy-signed": 0.80}})[1])
+    **On MNIST a few selected features transfer better than all of them together**: the best mean target AUROC along T-greedy's path is 0.800 and along greedy's 0.660, against 0.700 for all features at once.
+    """
+    c = claims_by_id(claims)
+    out = []
+    gaps = _values(c, "mnist_sim.overfits_less")
+    if gaps:
+        held = c["mnist_sim.overfits_less"]["verdict"] == "reproduced"
+        out.append(f"**T-greedy {'overfits far less than greedy' if held else 'does not overfit far less than greedy'} "
+                   f"on MNIST similarity**: averaged over all held-out classes and steps, the gap between held-out source "
+                   f"and target AUROC is {_num(gaps['tgreedy_gap'])} for T-greedy and {_num(gaps['greedy_gap'])} for greedy"
+                   + (", as the paper's Figure 4 shows." if held else "."))
+    for name, best in (all_features or {}).items():
+        top = max(best["greedy"], best["tgreedy-signed"])
+        lead = ("a few selected features transfer better than all of them together" if top > best["all"]
+                else "no selection along the paths beats all features together")
+        out.append(f"**On {name} {lead}**: the best mean target AUROC along T-greedy's path is "
+                   f"{_num(best['tgreedy-signed'])} and along greedy's {_num(best['greedy'])}, against {_num(best['all'])} "
+                   "for all features at once.")
+    reliable = _values(c, "mnist_sim.reliable")
+    if reliable:
+        out.append(f"**T-greedy's target curve keeps rising for {int(reliable['tgreedy_useful_steps'])} features, not the "
+                   f"paper's 25** (greedy's: {int(reliable['greedy_useful_steps'])}); its best mean target AUROC is "
+                   f"{_num(reliable['tgreedy_best'])}, greedy's {_num(reliable['greedy_best'])}.")
+    diverge = _values(c, "mnist_sim.greedy_diverge")
+    if diverge:
+        grows = diverge["gap_late"] > diverge["gap_1"]
+        out.append(f"**Greedy's source and target curves {'diverge' if grows else 'do not diverge'}** with '9' held out: "
+                   f"the gap is {_num(diverge['gap_1'])} after one feature and {_num(diverge['gap_late'])} after ten.")
+    if below_chance:
+        out.append(f"**A learned similarity can be worse than chance on a new class**: {_num(below_chance['greedy'])} of "
+                   f"{_num(below_chance['points'])} (held-out class, step) points of greedy's paths are below 0.5, "
+                   f"{_num(below_chance['tgreedy-signed'])} of T-greedy's; the uncentred products reward a feature the new "
+                   "class lacks (section 3).")
+    t_high = _values(c, "mnist_sim.t_higher")
+    if t_high:
+        share = fmt(t_high["share_higher"], percent=True)
+        medians = f"median {_num(t_high['median_tgreedy'], 2)} against {_num(t_high['median_greedy'], 2)}"
+        out.append(f"**T-greedy's picks have a higher |T| than greedy's at only {share} of the steps** ({medians}): not "
+                   "\"generally higher\" as the paper says." if t_high["share_higher"] < 0.5 else
+                   f"**T-greedy's picks have a higher |T| than greedy's at {share} of the steps** ({medians}).")
+    if seeds_vs_splits is not None:
+        out.append(f"**Which class is new matters {'more' if seeds_vs_splits > 1 else 'no more'} than the random draws**: the "
+                   f"split-to-split standard error of the ten-class average is {seeds_vs_splits:.1f} times (median) its spread "
+                   "over the reference run's seeds.")
+    return out
+
+
+_VERDICT_WORDS = (("reproduced", "Held in every seed"), ("partly", "Held partly in every seed"),
+                  ("not reproduced", "Failed in every seed"), ("unsettled", "The seeds disagree"))
+
+
+def verdict_groups(claims: list[dict], seeds: int | None = None) -> list[str]:
+    """One sentence per verdict: the claims that got it, each by its data and what the paper asserts.
+
+    With ``seeds`` the verdicts are over that many seeds ("Held in every seed"); without, of one run.
+
+    Examples
+    --------
+    >>> for line in verdict_groups([{"id": "x", "paper": "the curves start close", "verdict": "not reproduced"}]):
+    ...     print(line)
+    **Not reproduced** (1 of 1 claims): the curves start close (`x`).
+    """
+    out = []
+    words = dict(_VERDICT_WORDS) if seeds else {"reproduced": "Reproduced", "partly": "Partly reproduced",
+                                                  "not reproduced": "Not reproduced", "unsettled": "Unsettled"}
+    for verdict, _ in _VERDICT_WORDS:
+        these = [c for c in claims if c["verdict"] == verdict]
+        if not these:
+            continue
+
+        def one(c):
+            counts = ((c.get("seeds") or {}).get("counts") or {}) if verdict == "unsettled" else {}
+            detail = "; " + ", ".join(f"{k} in {v}" for k, v in counts.items()) if counts else ""
+            return f"{_assertion(c)} (`{c['id']}`{detail})"
+        scope = f", {seeds} seeds" if seeds else ""
+        out.append(f"**{words[verdict]}** ({len(these)} of {len(claims)} claims{scope}): " + "; ".join(map(one, these)) + ".")
+    return out
+
+
+def seed_findings(reference: dict | None, ids=None) -> list[str]:
+    """Notebook 08b's first findings: which claims held in every seed of the reference run, under the paper's reading.
+
+    Each group names the claims by what the paper asserts (the claim's ``paper`` text) and id; ``ids`` keeps
+    those claims. An empty list without a reference record.
+
+    Examples
+    --------
+    >>> ref = {"claims": {"seeds": 5, "comparisons": {"paper": [
+    ...     {"id": "fig2.source_improves", "paper": "source AUROC rises", "verdict": "reproduced"},
+    ...     {"id": "b", "paper": "T-greedy wins splits", "verdict": "unsettled",
+    ...      "seeds": {"counts": {"partly": 1, "not reproduced": 4}}}]}}}
+    >>> for line in seed_findings(ref): print(line)
+    **Held in every seed** (1 of 2 claims, 5 seeds): MNIST, '2' against each other digit: source AUROC rises (`fig2.source_improves`).
+    **The seeds disagree** (1 of 2 claims, 5 seeds): T-greedy wins splits (`b`; partly in 1, not reproduced in 4).
+    """
+    claims = ((reference or {}).get("claims") or {}).get("comparisons", {}).get("paper") or []
+    if ids is not None:
+        claims = [c for c in claims if c["id"] in set(ids)]
+    if not claims:
+        return []
+    return verdict_groups(claims, (reference.get("claims") or {}).get("seeds"))
+
+
+def reading_findings(reference: dict | None, labels: dict | None = None, ids=None) -> list[str]:
+    """The claims whose verdict over the seeds changes with the reading of section 3.3, one sentence each.
+
+    Examples
+    --------
+    >>> ref = {"claims": {"comparisons": {
+    ...     "paper": [{"id": "t", "paper": "|T| of picks higher", "verdict": "not reproduced"}],
+    ...     "abs-T": [{"id": "t", "paper": "|T| of picks higher", "verdict": "partly"}]}}}
+    >>> print(reading_findings(ref, {"paper": "signed T", "abs-T": "|T|"})[0])
+    |T| of picks higher (`t`): not reproduced under signed T, partly under |T|.
+    """
+    comparisons = ((reference or {}).get("claims") or {}).get("comparisons") or {}
+    labels = labels or {}
+    by_reading = {name: {c["id"]: c for c in claims} for name, claims in comparisons.items()}
+    if not by_reading:
+        return []
+    first = next(iter(by_reading.values()))
+    out = []
+    for cid, claim in first.items():
+        if ids is not None and cid not in set(ids):
+            continue
+        verdicts = {name: table[cid]["verdict"] for name, table in by_reading.items() if cid in table
+                    and table[cid]["verdict"] not in ("not run", "n/a")}
+        if len(set(verdicts.values())) > 1:
+            out.append(f"{_assertion(claim)} (`{cid}`): "
+                       + ", ".join(f"{v} under {labels.get(n, n)}" for n, v in verdicts.items()) + ".")
+    return out
+
+
+def feature_map_findings(reference: dict | None, ids=None) -> list[str]:
+    """How the verdicts move between the feature maps of the reference run, in sentences.
+
+    Examples
+    --------
+    >>> ref = {"claims": {"primary_feature_map": "dbn", "feature_maps": {
+    ...     "dbn": [{"id": "a", "paper": "x", "verdict": "reproduced"}, {"id": "b", "paper": "gap is small", "verdict": "partly"}],
+    ...     "pixels": [{"id": "a", "paper": "x", "verdict": "reproduced"}, {"id": "b", "paper": "gap is small", "verdict": "not reproduced"}]}}}
+    >>> for line in feature_map_findings(ref): print(line)
+    **1 of 2 claims get the same verdict on every feature map** (dbn, pixels).
+    **Held on the dbn features but not on every other map:** gap is small (`b`; partly on dbn, not reproduced on pixels).
+    """
+    names = feature_maps(reference)
+    by_map = {m: {c["id"]: c for c in ((reference or {}).get("claims") or {}).get("feature_maps", {}).get(m, [])}
+              for m in names}
+    if len(by_map) < 2:
+        return []
+    primary = names[0]
+    order = [cid for cid in by_map[primary] if ids is None or cid in set(ids)]
+    same, moved = 0, []
+    for cid in order:
+        verdicts = {m: by_map[m][cid]["verdict"] for m in names if cid in by_map[m]
+                    and by_map[m][cid]["verdict"] not in ("n/a", "not run")}
+        if len(set(verdicts.values())) <= 1:
+            same += 1
+        else:
+            moved.append((by_map[primary][cid], verdicts))
+    out = [f"**{same} of {len(order)} claims get the same verdict on every feature map** ({', '.join(names)})."]
+    better = [(c, v) for c, v in moved if v.get(primary) in ("reproduced", "partly")
+              and any(v[m] in ("not reproduced", "unsettled") for m in v if m != primary)]
+    if better:
+        out.append(f"**Held on the {primary} features but not on every other map:** " + "; ".join(
+            f"{_assertion(c)} (`{c['id']}`; " + ", ".join(f"{v[m]} on {m}" for m in v) + ")" for c, v in better) + ".")
+    return out

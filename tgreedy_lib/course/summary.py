@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-__all__ = ["load_verify_records", "find_claims", "theorem_rows", "claim_rows", "verify_table"]
+__all__ = ["load_verify_records", "find_claims", "theorem_rows", "claim_rows", "claim_data", "verdict_headline",
+           "verify_table"]
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DA = "Foster, Kakade & Salakhutdinov (2012)"
@@ -36,7 +37,11 @@ THEOREMS = {
 #: claim id prefix -> notebook that shows it
 CLAIM_NOTEBOOKS = {"intro": "07_mnist_2_vs_other", "fig1": "07_mnist_2_vs_other", "fig2": "07_mnist_2_vs_other",
                    "mnist_sim": "08_similarity_learning", "cifar_sim": "08_similarity_learning",
-                   "disc": "08_similarity_learning"}
+                   "disc": "08b_claims_over_seeds"}
+#: experiment -> the data and task it stands for (the data-set label of a claim)
+TASK_LABELS = {"intro-logistic": "MNIST, '2' against even digits, tested on odd ones",
+               "mnist-2-vs-other": "MNIST, '2' against each other digit",
+               "mnist-similarity": "MNIST, similarity", "cifar-similarity": "CIFAR-10, similarity"}
 
 
 
@@ -241,8 +246,56 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
     return rows
 
 
+def claim_data(claim_id: str) -> str:
+    """The data and task an experimental claim of [1]_ is about, from its experiments in
+    :data:`tgreedy_lib.experiments.claims.CLAIMS` (the paper states some sentences once for two data sets).
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.summary import claim_data
+    >>> claim_data("mnist_sim.t_higher"), claim_data("cifar_sim.t_higher")
+    ('MNIST, similarity', 'CIFAR-10, similarity')
+    >>> claim_data("disc.variability"), claim_data("no.such")
+    ('all three section-4 experiments', '')
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
+    """
+    from ..experiments.claims import CLAIMS, SECTION4_TASKS
+
+    spec = next((c for c in CLAIMS if c.id == claim_id), None)
+    if spec is None:
+        return ""
+    if set(spec.experiments) >= set(SECTION4_TASKS) and len(spec.experiments) > 1:
+        return "all three section-4 experiments"
+    return "; ".join(TASK_LABELS.get(task, task) for task in spec.experiments)
+
+
+def verdict_headline(claims: list[dict]) -> str:
+    """One sentence: how many experimental claims got each verdict, in the order reproduced, partly, not, unsettled.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.summary import verdict_headline
+    >>> verdict_headline([{"verdict": "reproduced"}, {"verdict": "unsettled"}, {"verdict": "reproduced"}])
+    'Of 3 experimental claims, 2 are reproduced, 0 partly reproduced, 0 not reproduced and 1 unsettled (the seeds disagree).'
+    """
+    counts = {}
+    for claim in claims:
+        counts[claim["verdict"]] = counts.get(claim["verdict"], 0) + 1
+    parts = [f"{counts.pop('reproduced', 0)} are reproduced", f"{counts.pop('partly', 0)} partly reproduced",
+             f"{counts.pop('not reproduced', 0)} not reproduced"]
+    unsettled = counts.pop("unsettled", 0)
+    parts += [f"{v} {k}" for k, v in counts.items()]
+    return (f"Of {len(claims)} experimental claims, " + ", ".join(parts) + f" and {unsettled} unsettled (the seeds disagree).")
+
+
 def claim_rows(claims: list[dict]) -> list[list[str]]:
-    """One row per experimental claim of [1]_ (sections 4-5): location, claim, verdict, notebook.
+    """One row per experimental claim of [1]_ (sections 4-5): location, data, claim, verdict, notebook.
+
+    The data column (:func:`claim_data`) tells apart claims the paper makes in one sentence for two data sets.
 
     Parameters
     ----------
@@ -268,17 +321,17 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     A small in-memory record:
 
     >>> from tgreedy_lib.course.summary import claim_rows
-    >>> claims = [{"id": "fig1.auroc", "section": "4.1", "figure": 1, "claim": "T-greedy beats greedy",
+    >>> claims = [{"id": "fig1.degrades", "section": "4.1", "figure": 1, "claim": "T-greedy beats greedy",
     ...            "verdict": "holds"}]
     >>> claim_rows(claims)
-    [['section 4.1, Figure 1', '"T-greedy beats greedy"', 'holds', '07_mnist_2_vs_other']]
+    [['section 4.1, Figure 1', "MNIST, '2' against each other digit", '"T-greedy beats greedy"', 'holds', '07_mnist_2_vs_other']]
     """
     rows = []
     for claim in claims:
         prefix = claim["id"].split(".")[0]
         figure = f", Figure {claim['figure']}" if claim.get("figure") not in (None, "", "-") else ""
-        rows.append([f"section {claim['section']}{figure}", f"\"{claim['claim']}\"", claim["verdict"],
-                     CLAIM_NOTEBOOKS.get(prefix, "")])
+        rows.append([f"section {claim['section']}{figure}", claim_data(claim["id"]), f"\"{claim['claim']}\"",
+                     claim["verdict"], CLAIM_NOTEBOOKS.get(prefix, "")])
     return rows
 
 

@@ -78,6 +78,12 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib downl
     parser.add_argument("dataset", choices=("mnist", "cifar10"))
     parser.add_argument("--cache-dir", default=None, help=f"default ${ENV_CACHE_DIR} or {DEFAULT_CACHE_DIR}")
     args = parser.parse_args(argv)
+    from .._io import check_outputs
+
+    status = check_outputs(prog, folders={"the cache folder (--cache-dir or $TGREEDY_CACHE_DIR)":
+                                          resolve_cache_dir(args.cache_dir)})
+    if status is not None:  # before downloading anything
+        return status
     try:
         if args.dataset == "mnist":
             for stems in MNIST_FILES.values():

@@ -134,6 +134,9 @@ def download_verified(urls: str | tuple[str, ...], destination: pathlib.Path, md
             return destination
         destination.unlink()  # corrupt or altered: never keep it, whatever happens below
     destination.parent.mkdir(parents=True, exist_ok=True)
+    from .._io import remove_leftovers
+
+    remove_leftovers(destination.parent, earlier=True)  # partial downloads of killed processes
     errors = []
     for url in urls:
         handle, tmp_name = tempfile.mkstemp(dir=destination.parent, prefix=destination.name + ".", suffix=".part")

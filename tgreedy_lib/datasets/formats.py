@@ -64,29 +64,69 @@ def read_idx(path: str | os.PathLike) -> np.ndarray:
            [3, 4, 5]], dtype=uint8)
     """
     path = pathlib.Path(path)
-    raw = path.read_bytes()
-    if raw[:2] == b"\x1f\x8b":
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        compressed = handle.read(2) == b"\x1f\x8b"
+        handle.seek(0)
+        if not compressed:
+            return _read_idx_stream(handle, path.name, size, compressed)
         try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as error:
-            raise ValueError(f"{path.name}: the gzip stream is corrupt or truncated ({error}); fetch the file again") from None
-    if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in _IDX_TYPES:
-        raise ValueError(f"{path.name}: not an IDX file (bad magic number {raw[:4].hex() or 'empty file'})")
-    ndim = raw[3]
+            with gzip.GzipFile(fileobj=handle, mode="rb") as stream:
+                return _read_idx_stream(stream, path.name, size, compressed)
+        except (OSError, EOFError, zlib.error) as error:  # gzip.BadGzipFile is an OSError
+            raise ValueError(f"{path.name}: the gzip stream is corrupt or truncated ({error}); "
+                             "fetch the file again") from None
+
+
+#: Bytes past the data an IDX header declares that are read to report them (the rest is never inflated).
+IDX_TRAILING_LIMIT = 1 << 20
+#: The most one byte of a deflate stream can inflate to (zlib's ratio limit is about 1032:1).
+DEFLATE_MAX_RATIO = 1032
+_READ_CHUNK = 1 << 22
+
+
+def _read_idx_stream(stream, name: str, size: int, compressed: bool) -> np.ndarray:
+    """The array of an IDX stream, reading (and inflating) no more than its header declares plus a margin.
+
+    ``size`` is the file's size on disk: a header that declares more data than the file can hold
+    (its size, or :data:`DEFLATE_MAX_RATIO` times it when gzipped) is refused before anything is
+    read, and a stream with more than :data:`IDX_TRAILING_LIMIT` bytes after the declared data is
+    refused without inflating the rest.
+    """
+    head = stream.read(4)
+    if len(head) < 4 or head[0] != 0 or head[1] != 0 or head[2] not in _IDX_TYPES:
+        raise ValueError(f"{name}: not an IDX file (bad magic number {head.hex() or 'empty file'})")
+    ndim = head[3]
+    dimensions = stream.read(4 * ndim)
+    if ndim == 0 or len(dimensions) < 4 * ndim:
+        raise ValueError(f"{name}: IDX header is truncated or declares no dimensions")
+    shape = struct.unpack(f">{ndim}I", dimensions)
+    dtype = _IDX_TYPES[head[2]]
     header_size = 4 + 4 * ndim
-    if ndim == 0 or len(raw) < header_size:
-        raise ValueError(f"{path.name}: IDX header is truncated or declares no dimensions")
-    shape = struct.unpack(f">{ndim}I", raw[4:header_size])
-    dtype = _IDX_TYPES[raw[2]]
     # Python integers: a product of four 32-bit dimensions overflows int64 (and could wrap to 0).
     expected = math.prod(shape) * dtype.itemsize
-    found = len(raw) - header_size
+    room = DEFLATE_MAX_RATIO * size if compressed else size - header_size
+    if expected > room:
+        raise ValueError(f"{name}: truncated, the header promises shape {shape} ({expected} data bytes) but a "
+                         f"{'gzipped ' if compressed else ''}file of {size} bytes cannot hold that many; "
+                         "fetch the file again")
+    data = np.empty(expected, dtype=np.uint8)
+    view, found = memoryview(data), 0
+    while found < expected:
+        n = stream.readinto(view[found:found + _READ_CHUNK])
+        if not n:
+            break
+        found += n
     if found < expected:
-        raise ValueError(f"{path.name}: truncated, the header promises shape {shape} ({expected} data bytes) "
+        raise ValueError(f"{name}: truncated, the header promises shape {shape} ({expected} data bytes) "
                          f"but only {found} are there; fetch the file again")
-    if found > expected:
-        raise ValueError(f"{path.name}: {found - expected} unexpected bytes after the data of shape {shape}")
-    return np.frombuffer(raw, dtype=dtype, offset=header_size).reshape(shape).astype(dtype.newbyteorder("="))
+    extra = stream.read(IDX_TRAILING_LIMIT + 1)  # to the end: a gzip stream's checksum is verified there
+    if len(extra) > IDX_TRAILING_LIMIT:
+        raise ValueError(f"{name}: more than {IDX_TRAILING_LIMIT} unexpected bytes after the data of shape {shape} "
+                         "(the rest was not read); the file is not what its header says, fetch it again")
+    if extra:
+        raise ValueError(f"{name}: {len(extra)} unexpected bytes after the data of shape {shape}")
+    return data.view(dtype).reshape(shape).astype(dtype.newbyteorder("="), copy=False)
 
 
 def _check_images_labels(images: np.ndarray, labels: np.ndarray, what: str, image_shape: tuple[int, ...]) -> None:
@@ -252,6 +292,10 @@ def read_cifar10_batch(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]
     (10000, 32, 32, 3)
     """
     path = pathlib.Path(path)
+    size = path.stat().st_size
+    if size > CIFAR10_BATCH_LIMIT:
+        raise ValueError(f"{path.name}: {size} bytes is far more than a CIFAR-10 batch holds (about 31 MB for "
+                         "10,000 images); it is not a batch, fetch the data again")
     payload = path.read_bytes()
     try:
         batch = restricted_loads(payload)
@@ -278,14 +322,33 @@ def read_cifar10_batch(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]
     return np.ascontiguousarray(images), labels
 
 
+#: The largest file a CIFAR-10 python batch may be (a real one has 30.7 MB: 10,000 images of 3,072 bytes).
+CIFAR10_BATCH_LIMIT = 64 * 2**20
+#: Limits of an archive to extract: the official CIFAR-10 archive has 8 members and 178 MB unpacked.
+ARCHIVE_MEMBER_LIMIT = 64
+ARCHIVE_SIZE_LIMIT = 512 * 2**20
+
+
 def _extract_safely(archive: pathlib.Path, destination: pathlib.Path) -> None:
-    """Extract regular files and folders only, refusing absolute paths, ``..`` and links."""
+    """Extract regular files and folders only, refusing absolute paths, ``..``, links and oversized archives.
+
+    The members are listed one at a time and the listing stops at the first problem, so an archive
+    with more than :data:`ARCHIVE_MEMBER_LIMIT` members or more than :data:`ARCHIVE_SIZE_LIMIT` bytes
+    unpacked (a decompression bomb) is refused before anything is written; what is extracted is
+    bounded by the sizes listed.
+    """
     with tarfile.open(archive, "r:gz") as tar:
-        members = tar.getmembers()
-        for member in members:
+        members, total = [], 0
+        for member in tar:
             parts = pathlib.PurePosixPath(member.name).parts
             if member.name.startswith("/") or ".." in parts or not (member.isfile() or member.isdir()):
                 raise ValueError(f"{archive.name}: refusing to extract {member.name!r} (absolute path, '..' or link)")
+            members.append(member)
+            total += member.size if member.isfile() else 0
+            if len(members) > ARCHIVE_MEMBER_LIMIT or total > ARCHIVE_SIZE_LIMIT:
+                raise ValueError(f"{archive.name}: refusing to extract an archive of more than {ARCHIVE_MEMBER_LIMIT} "
+                                 f"members or {ARCHIVE_SIZE_LIMIT // 2**20} MiB unpacked (the CIFAR-10 archive has "
+                                 "8 members, 178 MB); it is not the official archive")
         if hasattr(tarfile, "data_filter"):
             tar.extractall(destination, members=members, filter="data")
         else:  # Python without extraction filters: the checks above already ran

@@ -63,13 +63,16 @@ References
 from __future__ import annotations
 
 import dataclasses
+from numbers import Integral, Real
 from typing import Callable
 
 import numpy as np
 from scipy import optimize
 from scipy import stats as scipy_stats
+from sklearn.utils._param_validation import Interval
 from threadpoolctl import threadpool_limits
 
+from .._validation import validate_options
 from .selection import SelectionPath, t_statistics
 from .selectors import register_selector
 from .statistics import DomainStatistics
@@ -99,6 +102,32 @@ __all__ = [
 RIDGE = 1e-3
 #: Penalties beta of V-REx tried by leave-one-domain-out CV, in units of 1 / (mean E[Y^2]).
 VREX_BETAS = (0.0, 10.0)
+
+
+#: The declared constraints of the baselines' options (scikit-learn's ``_parameter_constraints`` style, as the
+#: selectors declare theirs), checked before a baseline runs so that each wrong option is named.
+_CONSTRAINTS = {
+    "stats": [DomainStatistics],
+    "n_steps": [Interval(Integral, 1, None, closed="left")],
+    "choose": ["boolean"],
+    "n_alphas": [Interval(Integral, 1, None, closed="left")],
+    "beta": [Interval(Real, 0, None, closed="left")],
+    "ridge": [Interval(Real, 0, None, closed="left"), None],
+    "start": ["array-like", None],
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
+    "betas": ["array-like"],
+    "alpha": [Interval(Real, 0, 1, closed="neither")],
+    "coef": ["array-like"],
+    "fit": [callable],
+    "method": [str],
+    "features": ["array-like"],
+    "options": [dict, None],
+}
+
+
+def _options(*names):
+    """:func:`validate_options` with the constraints of ``names`` (one declaration for the module)."""
+    return validate_options({name: _CONSTRAINTS[name] for name in names})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -167,6 +196,7 @@ def _check_stats(stats) -> DomainStatistics:
     return stats
 
 
+@_options('stats')
 def pooled_moments(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, float]:
     """Pooled moments (section 2 of [1]_): ``(mean_k E[XX'|d_k], mean_k E[XY|d_k], mean_k E[Y^2|d_k])``.
 
@@ -211,6 +241,7 @@ def pooled_moments(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, flo
     return stats.xx.mean(axis=0), stats.xy.mean(axis=0), float(stats.yy.mean())
 
 
+@_options('stats', 'coef')
 def domain_losses(stats: DomainStatistics, coef) -> np.ndarray:
     """Squared loss of each weight vector on each domain (section 2 of [1]_), from the moments.
 
@@ -257,6 +288,7 @@ def domain_losses(stats: DomainStatistics, coef) -> np.ndarray:
     return stats.yy[None, :] - 2.0 * W @ stats.xy.T + quad
 
 
+@_options('stats', 'fit')
 def lodo_choice(stats: DomainStatistics, fit: Callable[[DomainStatistics], np.ndarray]) -> tuple[int, np.ndarray]:
     """Leave one domain out (section 5 of [1]_): the point of ``fit``'s path with the least mean held-out loss.
 
@@ -335,6 +367,7 @@ def _omp_coefs(stats: DomainStatistics, n_steps: int) -> np.ndarray:
     return _pad(coefs.T, n_steps)
 
 
+@_options('stats', 'n_steps', 'choose')
 def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True) -> BaselinePath:
     """Orthogonal matching pursuit [2]_ on the pooled moments (greedy's stepwise form, section 4 of [1]_).
 
@@ -417,6 +450,7 @@ def _lasso_at(alphas: np.ndarray, coefs: np.ndarray, grid: np.ndarray) -> np.nda
     return out
 
 
+@_options('stats', 'n_steps', 'n_alphas', 'choose')
 def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30, choose: bool = True) -> BaselinePath:
     """The lasso [2]_ on the pooled moments, ``(1/2) w'Gw - q.w + alpha ||w||_1``, by LARS [3]_.
 
@@ -468,6 +502,10 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
     ([0, 1, 1, 3, 3], 2, array([0.936, 0.258, 0.071, 0.02 , 0.005]))
     """
     _check_stats(stats)
+    if not np.any(stats.xy):
+        raise ValueError("lasso_path: every E[X_i Y | d_k] is 0 (y is 0, or no feature covaries with it in any "
+                         "domain), so the lasso keeps no feature at any penalty and its penalty grid is empty; "
+                         "check that the statistics hold the target y")
     alphas, coefs = _lars_lasso(stats, n_steps)
     top, bottom = float(alphas[0]), float(max(alphas[-1], alphas[0] * 1e-4))
     grid = np.geomspace(top, bottom, n_alphas)
@@ -484,6 +522,7 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
 
 # --------------------------------------------------------------------------- V-REx
 
+@_options('coef', 'stats', 'beta', 'ridge')
 def vrex_objective(coef, stats: DomainStatistics, beta: float, ridge: float = 0.0) -> tuple[float, np.ndarray]:
     """V-REx's objective [2]_ (eq. 4) on the per-domain moments of [1]_, and its gradient.
 
@@ -548,6 +587,7 @@ def _ridge(stats: DomainStatistics) -> float:
     return RIDGE * float(np.mean(np.einsum("kii->ki", stats.xx)))
 
 
+@_options('stats', 'beta', 'ridge', 'start', 'max_iter')
 def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None, start=None,
              max_iter: int = 500) -> np.ndarray:
     """Minimize V-REx's objective [2]_ on the moments of [1]_ (L-BFGS from the ridge solution).
@@ -611,6 +651,7 @@ def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None
     return result.x
 
 
+@_options('stats', 'betas', 'choose', 'max_iter')
 def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True, max_iter: int = 30) -> BaselinePath:
     """V-REx [2]_ weights for each beta (in units of 1 / mean E[Y^2]), beta chosen by leave-one-domain-out CV ([1]_, section 5).
 
@@ -656,8 +697,15 @@ def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True,
     """
     _check_stats(stats)
     betas = np.asarray(betas, dtype=np.float64)
+    if betas.ndim != 1 or betas.size == 0 or not np.all(np.isfinite(betas)) or np.any(betas < 0):
+        raise ValueError(f"betas must be a non-empty sequence of finite non-negative penalties, got {betas.tolist()!r} "
+                         f"(the default is {VREX_BETAS})")
 
     def fit(s):
+        if not np.mean(s.yy) > 0:
+            raise ValueError("vrex_path: E[Y^2 | d_k] is 0 in every domain (y is 0, or the moments were given without "
+                             "yy), and V-REx's penalties are in units of 1 / mean E[Y^2]; pass the moments of a "
+                             "target that varies (DomainStatistics.from_moments(xx, xy, yy))")
         scale = 1.0 / float(np.mean(s.yy))
         out, start = [], None
         for b in betas:
@@ -673,6 +721,7 @@ def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True,
 
 # --------------------------------------------------------------------------- ICP-style filter
 
+@_options('stats')
 def icp_pvalues(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Invariance test in the spirit of ICP [2]_: homogeneity of each feature's per-domain slope, on the moments of [1]_.
 
@@ -755,6 +804,7 @@ def _marginal_path(stats: DomainStatistics, order: np.ndarray, n_steps: int) -> 
     return W
 
 
+@_options('stats', 'n_steps', 'alpha', 'choose')
 def icp_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05, choose: bool = True) -> BaselinePath:
     """ICP-style invariance filter [2]_ on the moments of [1]_: invariant features by pooled |z|, marginal weights.
 
@@ -818,6 +868,7 @@ def icp_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05,
 
 # --------------------------------------------------------------------------- univariate T filter
 
+@_options('stats', 'n_steps', 'choose')
 def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True) -> BaselinePath:
     """The univariate T filter: rank once by |T| of ``E[X_i Y|d_k]`` (section 3.1 of [1]_ with w = 0).
 
@@ -875,6 +926,7 @@ def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = 
 BASELINES = {"omp": omp_path, "lasso": lasso_path, "vrex": vrex_path, "icp": icp_path, "t_filter": t_filter_path}
 
 
+@_options('stats', 'n_steps')
 def run_baseline(name: str, stats: DomainStatistics, n_steps: int = 10, **options) -> BaselinePath:
     """Run one of :data:`BASELINES` by name (the comparisons beyond section 4 of [1]_).
 
@@ -925,6 +977,7 @@ def run_baseline(name: str, stats: DomainStatistics, n_steps: int = 10, **option
 
 # --------------------------------------------------------------------------- as selectors
 
+@_options('stats', 'method', 'coef', 'features', 'options')
 def as_selection_path(stats: DomainStatistics, method: str, coef: np.ndarray, features, options=None) -> SelectionPath:
     """Wrap weights that add one feature a step as a :class:`~.selection.SelectionPath` (T as in section 3.1 of [1]_).
 
@@ -1001,6 +1054,7 @@ def _entering(coef: np.ndarray) -> np.ndarray:
     return np.asarray(out, dtype=np.intp)
 
 
+@_options('stats', 'n_steps')
 def omp_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionPath:
     """OMP [2]_ on the pooled moments as a selector (``get_selector("omp")``), T recorded as in [1]_.
 
@@ -1046,6 +1100,7 @@ def omp_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionP
     return as_selection_path(stats, "omp", W[:len(order)], order)
 
 
+@_options('stats', 'n_steps')
 def t_filter_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionPath:
     """The univariate T filter (section 3.1 of [1]_, w = 0) as a selector (``get_selector("t_filter")``).
 
@@ -1087,6 +1142,7 @@ def t_filter_selection_path(stats: DomainStatistics, n_steps: int = 10) -> Selec
     return as_selection_path(stats, "t_filter", _marginal_path(stats, order, n_steps), order)
 
 
+@_options('stats', 'n_steps', 'alpha')
 def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05) -> SelectionPath:
     """The ICP-style invariance filter [2]_ as a selector (``get_selector("icp")``), T recorded as in [1]_.
 

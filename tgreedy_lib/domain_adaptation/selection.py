@@ -37,7 +37,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from .._validation import check_whole_number
+from .._validation import align_columns, check_options, check_whole_number, column_names
 from ._stagewise import PathPredictor, StagewiseKernel
 from ._stepwise import StepwiseKernel
 from .statistics import DomainStatistics, _t_statistic_and_moments
@@ -554,6 +554,22 @@ _STOPPING_OPTIONS = {
 }
 
 
+#: A seed: a non-negative integer, a numpy Generator (or what ``numpy.random.default_rng`` takes), or None.
+_SEED_CONSTRAINT = [Interval(Integral, 0, None, closed="left"), np.random.Generator, np.random.SeedSequence,
+                    np.random.BitGenerator, None]
+#: The declared constraints of the rules' options (scikit-learn's ``_parameter_constraints`` style), the one
+#: definition: the selectors check ``stopping={...}`` against them, and :mod:`.stopping` decorates its functions
+#: with them (:func:`tgreedy_lib._validation.validate_options`).
+_STOPPING_CONSTRAINTS = {
+    "alpha": [Interval(Real, 0, 1, closed="neither")],
+    "null": [StrOptions({"sign_flip", "gaussian"})],
+    "n_flips": [Interval(Integral, 1, None, closed="left")],
+    "seed": _SEED_CONSTRAINT,
+    "score": [StrOptions({"squared_loss"}), callable],
+    "min_k": [Interval(Integral, 0, None, closed="left")],
+}
+
+
 def _check_stopping(stopping) -> tuple[str, dict] | None:
     """``(rule, options)`` of a selector's ``stopping`` parameter, or None; a clear ValueError otherwise."""
     if stopping is None:
@@ -571,6 +587,7 @@ def _check_stopping(stopping) -> tuple[str, dict] | None:
     unknown = sorted(set(options) - set(_STOPPING_OPTIONS[rule]))
     if unknown:
         raise ValueError(f"stopping rule {rule!r} takes the options {_STOPPING_OPTIONS[rule]}, not {unknown}")
+    check_options(_STOPPING_CONSTRAINTS, options, f"stopping rule {rule!r}")
     return rule, options
 
 
@@ -627,6 +644,8 @@ class _PathSelector(SelectorMixin, BaseEstimator):
                 f"of X, e.g. {type(self).__name__}().fit(X, y, domains=d) (in a Pipeline: "
                 "pipe.fit(X, y, select__domains=d)); the T-statistic is computed across domains"
             )
+        if unlabeled_X is not None:  # a DataFrame's columns are matched to X's by name
+            unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
         X, y = validate_data(
             self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, ensure_min_samples=2, y_numeric=True
         )

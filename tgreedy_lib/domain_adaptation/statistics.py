@@ -16,8 +16,8 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from .._validation import (as_data_matrix, as_float_array, check_domain_count, check_finite, check_whole_number,
-                           factorize, is_sparse)
+from .._validation import (align_columns, as_data_matrix, as_float_array, check_domain_count, check_finite,
+                           check_whole_number, column_names, factorize, is_sparse)
 
 __all__ = ["DomainStatistics", "GramTooLargeError", "t_statistic"]
 
@@ -261,6 +261,8 @@ class DomainStatistics:
         >>> stats.domain_labels.tolist(), stats.xy.tolist()  # E[X Y | d] = mean of x * y in each domain
         (['a', 'b'], [[0.5, 0.0], [2.5, 0.5]])
         """
+        if unlabeled_X is not None:
+            unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
         X = as_data_matrix(X, "X")
         y = as_float_array(y, "y", 1)
         labels, index = factorize(domains, "domains")
@@ -311,11 +313,15 @@ class DomainStatistics:
         """
         pairs = list(domains)
         data = []
+        columns, named = None, None  # the first named domain's columns: the others are matched to them by name
         for k, pair in enumerate(pairs):
             try:
                 Xk, yk = pair
             except (TypeError, ValueError):
                 raise ValueError(f"domain {k} must be an (X, y) pair") from None
+            if columns is None and column_names(Xk) is not None:
+                columns, named = column_names(Xk), f"X of domain {k}"
+            Xk = align_columns(Xk, columns, f"X of domain {k}", named)
             Xk = as_data_matrix(Xk, f"X of domain {k}")
             if is_sparse(Xk):
                 Xk = Xk.tocsc()
@@ -328,6 +334,8 @@ class DomainStatistics:
         labels = np.arange(len(data)) if labels is None else np.asarray(labels)
         if labels.shape != (len(data),):
             raise ValueError(f"labels must name each of the {len(data)} domains, got shape {labels.shape}")
+        if unlabeled_X is not None:
+            unlabeled_X = align_columns(unlabeled_X, columns, "unlabeled_X", named)
         return cls._build(data, labels, unlabeled_X, lazy,
                           [(f"X of domain {k}", Xk) for k, (Xk, _) in enumerate(data)], max_row_memory)
 
@@ -366,9 +374,11 @@ class DomainStatistics:
         """
         source = _ChunkSource(chunks)
         moments = source.first_pass(keep_gram=not lazy)
-        labels, counts, xy, x_sum, diagonal, yy, xx = moments
+        labels, counts, xy, x_sum, diagonal, yy, xx, y_sum = moments
+        if unlabeled_X is not None:
+            unlabeled_X = align_columns(unlabeled_X, source.columns, "unlabeled_X", "the first chunk")
         stats = cls._from_moments_of_samples(labels, counts, xy, x_sum, diagonal, yy, xx,
-                                             source, unlabeled_X, [], max_row_memory)
+                                             source, unlabeled_X, [], max_row_memory, y_sum)
         if not lazy:
             source.release()
         return stats
@@ -387,6 +397,7 @@ class DomainStatistics:
         if not lazy:
             _check_gram_fits(n, p)
         xy, x_sum, diagonal, yy = np.empty((n, p)), np.empty((n, p)), np.empty((n, p)), np.empty(n)
+        y_sum = np.array([yk.sum() for _, yk in data])
         xx = np.empty((n, p, p)) if not lazy else None
         with np.errstate(over="ignore", invalid="ignore"):  # NaN and overflow are reported below
             for k, (Xk, yk) in enumerate(data):
@@ -405,14 +416,15 @@ class DomainStatistics:
                     diagonal[k] = np.einsum("ii->i", xx[k])
         source = _SampleSource([Xk for Xk, _ in data], counts)
         return cls._from_moments_of_samples(labels, counts, xy, x_sum, diagonal, yy, xx, source,
-                                            unlabeled_X, named_inputs, max_row_memory)
+                                            unlabeled_X, named_inputs, max_row_memory, y_sum)
 
     @classmethod
     def _from_moments_of_samples(cls, labels, counts, xy, x_sum, diagonal, yy, xx, source,
-                                 unlabeled_X, named_inputs, max_row_memory) -> "DomainStatistics":
+                                 unlabeled_X, named_inputs, max_row_memory, y_sum) -> "DomainStatistics":
         """Checks and scaling shared by the sample constructors (sums in, means out)."""
         n, p = xy.shape
         check_domain_count(n, "the number of domains")
+        _check_target_varies(y_sum.sum() / counts.sum(), yy.sum() / counts.sum())
         # Every NaN or infinity of X reaches its column's sum of squares: check p numbers, not all of X.
         if not (np.all(np.isfinite(diagonal)) and np.all(np.isfinite(x_sum))):
             for name, arr in named_inputs:
@@ -817,7 +829,9 @@ class _ChunkSource:
                 self._factory = lambda: iter(chunks)
         self.label_index: dict = {}
         self.n_features = None
+        self.columns = None  # the first chunk's column names (DataFrame chunks are matched to them by name)
         self.counts = None
+        self._fingerprints: list = []  # of the first pass's chunks; every later pass must give the same
 
     def release(self) -> None:
         self._factory = self._one_shot = None
@@ -836,12 +850,21 @@ class _ChunkSource:
         return self._factory()
 
     def _chunks(self, first: bool = False):
-        """Each chunk as ``(X, y, [(domain index or label, rows)])``, checked."""
+        """Each chunk as ``(X, y, [(domain index or label, rows)])``, checked.
+
+        Every pass after the first must give the same chunks (in any order): each chunk's rows, domain
+        counts, sum of y and sum of X are compared with the first pass's, so a reader that drops, repeats
+        or changes a chunk on a later pass is refused instead of giving a wrong path.
+        """
+        seen = []
         for c, chunk in enumerate(self._passes()):
             try:
                 X, y, domains = chunk
             except (TypeError, ValueError):
                 raise ValueError(f"chunk {c} must be an (X, y, domains) triple") from None
+            if c == 0 and first:
+                self.columns = column_names(X)
+            X = align_columns(X, self.columns, f"X of chunk {c}", "the first chunk")
             X = as_data_matrix(X, f"X of chunk {c}")
             y = as_float_array(y, f"y of chunk {c}", 1)
             if X.shape[0] != y.shape[0]:
@@ -871,7 +894,34 @@ class _ChunkSource:
                     raise ValueError(f"chunk {c} holds domain {label!r}, which the first pass did not see: "
                                      "the chunks must be the same on every pass")
                 parts.append((self.label_index[label], Xk, yk))
+            fingerprint = _chunk_fingerprint(X, y, parts)
+            if first:
+                self._fingerprints.append(fingerprint)
+            else:
+                seen.append(fingerprint)
+                if len(seen) > len(self._fingerprints):
+                    raise ValueError(self._changed(f"gave more than the {len(self._fingerprints)} chunks of the first "
+                                                   "pass (a chunk repeated?)"))
             yield c, parts
+        if not first:
+            self._check_same_chunks(seen)
+
+    def _check_same_chunks(self, seen: list) -> None:
+        if sorted(seen) == sorted(self._fingerprints):
+            return
+        if len(seen) != len(self._fingerprints):
+            what = f"gave {len(seen)} chunks, the first pass {len(self._fingerprints)} (a chunk dropped?)"
+        else:
+            first = sorted(self._fingerprints)
+            c = next(i for i, fp in enumerate(sorted(seen)) if fp != first[i])
+            what = f"gave chunks that differ from the first pass's (rows, domains, y or X; {sorted(seen)[c][0]} rows)"
+        raise ValueError(self._changed(what))
+
+    @staticmethod
+    def _changed(what: str) -> str:
+        return (f"the chunks changed between passes: this pass {what}. Every pass must give the same rows "
+                "(the Gram rows of a path take one pass each); make the reader deterministic, e.g. a callable "
+                "that opens the same files in the same way every time, or build with lazy=False (one pass)")
 
     def first_pass(self, keep_gram: bool):
         """Sums over all chunks: labels, counts, X^T y, column sums, sums of squares, y^T y (and X^T X)."""
@@ -882,8 +932,9 @@ class _ChunkSource:
                     p = Xk.shape[1]
                     if k not in sums:
                         sums[k] = [0, np.zeros(p), np.zeros(p), np.zeros(p), 0.0,
-                                   np.zeros((p, p)) if keep_gram else None]
+                                   np.zeros((p, p)) if keep_gram else None, 0.0]
                     acc = sums[k]
+                    acc[6] += float(yk.sum())
                     acc[0] += Xk.shape[0]
                     acc[1] += Xk.T @ yk
                     acc[2] += np.asarray(Xk.sum(axis=0)).ravel()
@@ -916,7 +967,8 @@ class _ChunkSource:
         if all(isinstance(label, (int, float, np.number)) and not isinstance(label, bool) for label in labels) or \
                 all(isinstance(label, str) for label in labels):
             label_array = np.array(label_array.tolist())  # numbers or strings: a typed array, as from_samples gives
-        return label_array, counts, stack(1), stack(2), stack(3), np.array([acc[4] for acc in ordered]), xx
+        return (label_array, counts, stack(1), stack(2), stack(3), np.array([acc[4] for acc in ordered]), xx,
+                np.array([acc[6] for acc in ordered]))
 
     def _sum(self, shape, term) -> np.ndarray:
         """``sum over chunks of term(Xk, yk)``, per domain, divided by the domain's count."""
@@ -961,6 +1013,14 @@ class _ChunkSource:
                 squares += (Z * Z).sum(axis=0)
         m = self.counts.sum()
         return total / m, squares / m
+
+
+def _chunk_fingerprint(X, y: np.ndarray, parts: list) -> tuple:
+    """What identifies a chunk across passes: its rows, rows per domain, and the sums of y and of X."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = float(X.sum())
+    domains = tuple(sorted((k, Xk.shape[0]) for k, Xk, _ in parts))
+    return (int(X.shape[0]), domains, float(y.sum()), total if np.isfinite(total) else repr(total))
 
 
 class _GramRows:
@@ -1233,6 +1293,21 @@ def _check_not_underflowing(features: np.ndarray, largest: np.ndarray) -> None:
             "underflows float64, so E[X_i^2] is 0 and the update would divide by it. Rescale X (e.g. "
             "sklearn.preprocessing.MaxAbsScaler); the chosen features do not depend on a feature's scale"
         )
+
+
+def _check_target_varies(mean: float, mean_square: float) -> None:
+    """Refuse a target ``y`` that is the same in every sample (pooled over the domains): nothing to select for.
+
+    With y = 0 every residual covariance is 0 and every T-statistic 0/0; with another constant the
+    "target" carries no label (e.g. one class only).
+    """
+    if not np.isfinite(mean_square):
+        return  # overflow: reported by _check_moment_scale with its own fix
+    if mean_square == 0 or mean_square - mean**2 <= CONSTANT_RTOL * mean_square:
+        value = "0" if mean_square == 0 else f"{mean:.6g}"
+        raise ValueError(f"y is {value} in every sample: it does not vary, so no feature can predict it and "
+                         "every T-statistic would be 0/0 or meaningless; pass the target itself (e.g. +1/-1 or "
+                         "0/1 class labels with both classes present)")
 
 
 def _check_not_constant(mean: np.ndarray, mean_square: np.ndarray, *, features=None, scale=None, skip=None) -> None:

@@ -53,12 +53,15 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from numbers import Integral
 from typing import Callable
 
 import numpy as np
 from scipy import stats as scipy_stats
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from .selection import _STOPPING_RULES, SelectionPath, greedy_path, t_statistics, tgreedy_path
+from .._validation import validate_options
+from .selection import _STOPPING_CONSTRAINTS, _STOPPING_RULES, SelectionPath, greedy_path, t_statistics, tgreedy_path
 from .statistics import DomainStatistics
 from .theory.t_bounds import paper_factor
 
@@ -81,6 +84,30 @@ __all__ = [
 #: The rules by name (section 5 of the paper names the ideas; the thresholds are ours). Defined once,
 #: in :mod:`.selection`, whose selectors validate ``stopping=`` against it (this module imports that one).
 RULES = _STOPPING_RULES
+
+#: The declared constraints of every option of this module's functions (checked before they run, each wrong
+#: option named): the rules' options are the selectors' (``_STOPPING_CONSTRAINTS``), the rest are declared here.
+_CONSTRAINTS = {
+    **_STOPPING_CONSTRAINTS,
+    "path": [SelectionPath],
+    "stats": [DomainStatistics],
+    "n_domains": [Interval(Integral, 2, None, closed="left")],
+    "n_features": [Interval(Integral, 1, None, closed="left")],
+    "variant": [StrOptions({"t", "theorem1"})],
+    "n_steps": [Interval(Integral, 0, None, closed="left"), None],
+    "residual_covariances": ["array-like"],
+    "exclude": ["array-like", None],
+    "n_draws": [Interval(Integral, 1, None, closed="left")],
+    "full": ["boolean"],
+    "coef": ["array-like"],
+    "path_function": [callable, None],
+    "rule": [StrOptions(set(_STOPPING_RULES))],
+}
+
+
+def _options(*names):
+    """:func:`validate_options` with the constraints of ``names`` (one declaration for the whole module)."""
+    return validate_options({name: _CONSTRAINTS[name] for name in names})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,10 +162,7 @@ class StoppingResult:
 
 
 def _check_alpha(alpha) -> float:
-    alpha = float(alpha)
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
-    return alpha
+    return float(alpha)  # declared: a number in (0, 1)
 
 
 def _check_path(path, stats: DomainStatistics | None = None) -> None:
@@ -160,6 +184,7 @@ def _first_failure(passes: np.ndarray) -> int:
 
 # --------------------------------------------------------------------------- Bonferroni / Theorem 1
 
+@_options('n_domains', 'n_features', 'alpha')
 def bonferroni_threshold(n_domains: int, n_features: int, alpha: float = 0.05) -> float:
     """Bonferroni threshold for |T| (section 5 of [1]_): the t_{n-1} quantile at ``1 - alpha / (2 p)``.
 
@@ -204,6 +229,7 @@ def bonferroni_threshold(n_domains: int, n_features: int, alpha: float = 0.05) -
     return float(scipy_stats.t.isf(alpha / (2.0 * n_features), int(n_domains) - 1))
 
 
+@_options('n_features', 'alpha')
 def theorem1_threshold(n_features: int, alpha: float = 0.05) -> float:
     """Theorem 1's width (section 3.1 of [1]_) in units of sigma/sqrt(n): ``sqrt(4 log(2 p / alpha))``.
 
@@ -242,6 +268,7 @@ def theorem1_threshold(n_features: int, alpha: float = 0.05) -> float:
     return float(paper_factor(int(n_features), _check_alpha(alpha)))
 
 
+@_options('path', 'n_domains', 'alpha', 'variant')
 def stop_bonferroni(path: SelectionPath, n_domains: int, *, alpha: float = 0.05, variant: str = "t") -> StoppingResult:
     """Bonferroni stopping (section 5 of [1]_): keep the leading steps whose |T| clears the threshold.
 
@@ -304,6 +331,7 @@ def stop_bonferroni(path: SelectionPath, n_domains: int, *, alpha: float = 0.05,
 
 # --------------------------------------------------------------------------- behaving like chance
 
+@_options('stats', 'path', 'n_steps')
 def residual_path(stats: DomainStatistics, path: SelectionPath, n_steps: int | None = None):
     """The residual covariances ``E[X (Y - w.X) | d_k]`` (section 3 of [1]_) before each step of ``path``.
 
@@ -369,6 +397,7 @@ def _sign_patterns(n: int, n_flips: int, rng: np.random.Generator) -> tuple[np.n
     return rng.choice((-1.0, 1.0), size=(int(n_flips), n)), False
 
 
+@_options('residual_covariances', 'exclude', 'n_flips', 'seed')
 def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, seed=0):
     """Null draws of max_i |T_i| by sign flips of the per-domain vectors (Theorem 2's symmetry, [1]_).
 
@@ -442,6 +471,7 @@ def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, 
     return out
 
 
+@_options('n_domains', 'n_features', 'n_draws', 'seed')
 def gaussian_max_t(n_domains: int, n_features: int, *, n_draws: int = 2000, seed=0) -> np.ndarray:
     """Simulated null draws of max |T| over independent Gaussian null features (section 5 of [1]_).
 
@@ -486,6 +516,7 @@ def gaussian_max_t(n_domains: int, n_features: int, *, n_draws: int = 2000, seed
     return t.max(axis=1)
 
 
+@_options('path', 'stats', 'alpha', 'null', 'n_flips', 'seed', 'full')
 def stop_chance(path: SelectionPath, stats: DomainStatistics, *, alpha: float = 0.05, null: str = "sign_flip",
                 n_flips: int = 1024, seed=0, full: bool = False) -> StoppingResult:
     """Stop when the chosen |T| behaves like chance (section 5 of [1]_; null law from Theorem 2).
@@ -571,6 +602,7 @@ def stop_chance(path: SelectionPath, stats: DomainStatistics, *, alpha: float = 
 
 # --------------------------------------------------------------------------- leave one domain out
 
+@_options('stats', 'coef')
 def moment_squared_loss(stats: DomainStatistics, coef) -> np.ndarray:
     """Per-domain squared loss from the moments (section 2 of [1]_), ``E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w``.
 
@@ -701,6 +733,7 @@ def _steps_curve(path: SelectionPath, n_steps: int) -> np.ndarray:
     return W
 
 
+@_options('path', 'stats', 'score', 'path_function', 'min_k')
 def stop_lodo(path: SelectionPath, stats: DomainStatistics, *, score: str | Callable = "squared_loss",
               path_function: Callable | None = None, min_k: int = 1) -> StoppingResult:
     """Leave one domain out and cycle (section 5 of [1]_): pick k by the mean held-out score.
@@ -793,6 +826,7 @@ def _domain_loss(stats: DomainStatistics, index: int, W: np.ndarray) -> np.ndarr
 
 # --------------------------------------------------------------------------- one entry point
 
+@_options('path', 'stats', 'rule')
 def choose_k(path: SelectionPath, stats: DomainStatistics, rule: str = "chance", **options) -> StoppingResult:
     """How many steps of ``path`` to keep, by one of the :data:`RULES` (section 5 of [1]_).
 

@@ -30,11 +30,14 @@ from __future__ import annotations
 
 import os
 import pathlib
+from numbers import Integral
 from typing import Callable, Sequence
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from .. import datasets
+from .._validation import as_real_array, as_value_vector, factorize, validate_options
 from . import claims as claims_module
 from .design import Design
 from .inputs import ExperimentFeatures, drop_constant_features
@@ -45,26 +48,77 @@ ANY_DATA_EXPERIMENTS = ("two-vs-other", "similarity")
 CLAIM_NAMES = {"two-vs-other": "mnist-2-vs-other", "similarity": "mnist-similarity"}
 
 
+#: Class labels that are whole numbers in ``[0, LABEL_ID_LIMIT)`` are used as they are (they name the
+#: splits and seed the draws); any other labels (strings, negative or huge numbers, tuples ...) are
+#: numbered 0, 1, ... in sorted order, and the results record the labels behind the numbers.
+LABEL_ID_LIMIT = 2**16
+
+
 def _as_matrix(X, what: str) -> np.ndarray:
-    X = np.asarray(X)
-    if X.ndim < 2:
-        raise ValueError(f"{what} must have one row per example (2-d features or n images), got shape {X.shape}")
-    if X.dtype == np.uint8:
+    X = np.asarray(X) if not hasattr(X, "dtypes") else X
+    if np.ndim(X) < 2:
+        raise ValueError(f"{what} must have one row per example (2-d features or n images), got shape {np.shape(X)}")
+    if getattr(X, "dtype", None) == np.uint8:
         X = X.astype(np.float64) / 255.0
-    X = X.reshape(len(X), -1).astype(np.float64)
+    try:
+        X = as_real_array(X, what)
+    except TypeError as error:
+        raise ValueError(f"{what} holds entries that are not numbers ({error}); encode or drop them first") from None
+    X = X.reshape(len(X), -1)
+    if X.shape[1] == 0:
+        raise ValueError(f"{what} has no columns (shape {X.shape}): there is no feature to select from")
     if not np.isfinite(X).all():
         raise ValueError(f"{what} holds NaN or infinite values; clean or impute them first")
     return X
 
 
 def _as_labels(y, n: int, what: str) -> np.ndarray:
-    y = np.asarray(y)
+    y = as_value_vector(y)
     if y.ndim != 1 or len(y) != n:
         raise ValueError(f"{what} must be a vector with one label per example ({n}), got shape {y.shape}")
-    if not np.issubdtype(y.dtype, np.integer):
-        if not np.all(np.equal(np.mod(y, 1), 0)):
-            raise ValueError(f"{what} must be whole-number class labels, got {y.dtype}")
-    return y.astype(np.int64)
+    return y
+
+
+def _label_ids(y: np.ndarray) -> bool:
+    """Whether labels can serve as class ids as they are: whole numbers in ``[0, LABEL_ID_LIMIT)``."""
+    if y.dtype.kind == "b":
+        return True
+    if y.dtype.kind not in "iuf" or y.size == 0:
+        return False
+    if y.dtype.kind == "f" and not (np.all(np.isfinite(y)) and np.all(np.mod(y, 1) == 0)):
+        return False
+    return bool(y.min() >= 0 and y.max() < LABEL_ID_LIMIT)
+
+
+def _jsonable_label(value):
+    value = value.item() if isinstance(value, np.generic) else value
+    return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
+
+
+def encode_class_labels(train_y, test_y) -> tuple[np.ndarray, np.ndarray, list | None]:
+    """Class ids for any hashable labels: ``(train_ids, test_ids, labels)``.
+
+    Whole numbers in ``[0, LABEL_ID_LIMIT)`` are their own ids (``labels`` is None); anything else is
+    numbered in sorted order (order of first appearance when the labels cannot be sorted), and
+    ``labels[i]`` is the label of id ``i``. Missing labels (NaN, None) are refused.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.experiments.any_data import encode_class_labels
+    >>> encode_class_labels(np.array(["cat", "dog", "cat"]), np.array(["dog"]))
+    (array([0, 1, 0]), array([1]), ['cat', 'dog'])
+    >>> encode_class_labels(np.array([3, 5]), np.array([5]))[2] is None
+    True
+    """
+    train_y, test_y = as_value_vector(train_y), as_value_vector(test_y)
+    if _label_ids(train_y) and _label_ids(test_y):
+        return train_y.astype(np.int64), test_y.astype(np.int64), None
+    values = np.empty(len(train_y) + len(test_y), dtype=object)
+    values[:len(train_y)], values[len(train_y):] = list(train_y.tolist()), list(test_y.tolist())
+    uniques, codes = factorize(values, "the class labels (train_y and test_y)")
+    codes = codes.astype(np.int64)
+    return codes[:len(train_y)], codes[len(train_y):], [_jsonable_label(v) for v in uniques.tolist()]
 
 
 def load_idx_data(train_images, train_labels, test_images, test_labels) -> tuple[np.ndarray, ...]:
@@ -91,6 +145,7 @@ def as_experiment_features(train_X, train_y, test_X, test_y, name: str = "custom
     """
     train_X, test_X = _as_matrix(train_X, "train_X"), _as_matrix(test_X, "test_X")
     train_y, test_y = _as_labels(train_y, len(train_X), "train_y"), _as_labels(test_y, len(test_X), "test_y")
+    train_y, test_y, labels = encode_class_labels(train_y, test_y)
     if train_X.shape[1] != test_X.shape[1]:
         raise ValueError(f"train_X and test_X differ in width ({train_X.shape[1]} vs {test_X.shape[1]}); "
                          "they must be the same features")
@@ -106,9 +161,19 @@ def as_experiment_features(train_X, train_y, test_X, test_y, name: str = "custom
                                 + (f", {train_per_class} a class at random (seed {seed})" if train_per_class else ""),
                                 "train_class_counts": np.bincount(train_y - train_y.min()).tolist(),
                                 "train_per_class": train_per_class}}
+    if labels is not None:
+        info["class_labels"] = labels  # class id i stands for labels[i]
     return drop_constant_features(ExperimentFeatures(train_X, train_y, test_X, test_y, info))
 
 
+@validate_options({
+    "train_X": ["array-like", None], "train_y": ["array-like", None], "test_X": ["array-like", None],
+    "test_y": ["array-like", None], "idx_files": [list, tuple, None], "experiments": [list, tuple],
+    "n_steps": [Interval(Integral, 1, None, closed="left")],
+    "similarity_steps": [Interval(Integral, 1, None, closed="left")],
+    "n_pairs": [Interval(Integral, 1, None, closed="left")], "design": [Design, None], "methods": [list, tuple],
+    "name": [str], "progress": [callable, None],
+})
 def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_files: Sequence | None = None,
                 positive: int | None = None, experiments: Sequence[str] = ANY_DATA_EXPERIMENTS,
                 n_steps: int = 50, similarity_steps: int = 100, n_pairs: int = 1000,
@@ -122,13 +187,16 @@ def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_fil
         Feature matrices (n, p), or images (n, ...) flattened to rows (uint8 scaled to [0, 1]).
         Features should be nonnegative and vary within each class (like DBN features); a
         feature constant over the training set is dropped.
-    train_y, test_y : array-like of int
-        Class labels. '2 vs other' needs ``positive`` plus at least three other classes;
-        similarity learning at least four classes.
+    train_y, test_y : array-like
+        Class labels: any hashable values (numbers, strings, tuples). Whole numbers in
+        ``[0, LABEL_ID_LIMIT)`` name the classes in the results as they are; other labels are
+        numbered 0, 1, ... in sorted order and every result records them as ``class_labels``
+        (id i is ``class_labels[i]``). '2 vs other' needs ``positive`` plus at least three other
+        classes; similarity learning at least four classes.
     idx_files : sequence of 4 paths, optional
         Instead of arrays: train images, train labels, test images, test labels in the MNIST IDX layout.
-    positive : int, optional
-        The class recognised in '2 vs other' (default: the smallest label).
+    positive : hashable, optional
+        The class recognised in '2 vs other', one of the labels (default: the smallest label).
     experiments : sequence of {"two-vs-other", "similarity"}
     n_steps, similarity_steps : int
         Features added by each selector (at most the number of usable features).
@@ -153,7 +221,8 @@ def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_fil
     Raises
     ------
     ValueError
-        For mismatched shapes, non-integer labels, too few classes or an unknown experiment.
+        For mismatched shapes, missing labels, too few classes, an unknown experiment, or an option
+        out of its range (the message names it).
     """
     unknown = [e for e in experiments if e not in ANY_DATA_EXPERIMENTS]
     if unknown or not experiments:
@@ -169,13 +238,25 @@ def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_fil
     design = design or Design(train_per_class=None, n_positive_pairs=n_pairs, n_negative_pairs=n_pairs)
     features = as_experiment_features(train_X, train_y, test_X, test_y, name, design.train_per_class, design.seed)
     classes = [int(c) for c in features.classes]
-    positive = classes[0] if positive is None else int(positive)
+    labels = features.info.get("class_labels")
+    if positive is None:
+        positive = classes[0]
+    elif labels is not None:
+        matches = [i for i, label in enumerate(labels) if _same_label(label, positive)]
+        if not matches:
+            raise ValueError(f"positive={positive!r} is not one of the class labels {labels[:10]}")
+        positive = matches[0]
+    elif positive not in classes:
+        raise ValueError(f"positive={positive!r} is not one of the class labels {classes[:10]}")
+    else:
+        positive = int(positive)
+    shown = positive if labels is None else labels[positive]
     results = {}
     if "two-vs-other" in experiments:
         steps = min(n_steps, features.n_features)
         results["two-vs-other"] = run_two_vs_other(features, n_steps=steps, positive=positive, methods=methods,
                                                    progress=progress, design=design)
-        results["two-vs-other"]["experiment"] = f"{name}-{positive}-vs-other"
+        results["two-vs-other"]["experiment"] = f"{name}-{shown}-vs-other"
     if "similarity" in experiments:
         usable = int(_usable_similarity_columns(features.train_features, features.train_labels, classes).sum())
         if usable == 0:
@@ -183,7 +264,20 @@ def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_fil
         steps = min(similarity_steps, usable)
         results["similarity"] = run_similarity(features, n_steps=steps, methods=methods, progress=progress,
                                                design=design, experiment=f"{name}-similarity")
+    if labels is not None:
+        for result in results.values():
+            result["class_labels"] = labels  # the splits name classes by id: id i is labels[i]
     named = {CLAIM_NAMES[k]: v for k, v in results.items()}
     table = [c for c in claims_module.all_claims(named)
              if not c["id"].startswith(("intro.", "cifar_sim."))]
     return {"results": results, "claims": table, "features": features.data_summary()}
+
+
+def _same_label(label, wanted) -> bool:
+    """Whether a recorded class label is the one asked for (labels recorded as text compare as text)."""
+    try:
+        if label == wanted:
+            return True
+    except (TypeError, ValueError):
+        return False
+    return isinstance(label, str) and not isinstance(wanted, str) and label == str(wanted)

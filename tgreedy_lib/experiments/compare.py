@@ -1,20 +1,41 @@
 """When to stop, and what else to try: stopping rules and baselines scored on the target domains.
 
-Beyond the paper (Foster, Kakade & Salakhutdinov 2012): its Discussion (section 5) names three ways
-to decide how many features to keep and tests none; its experiments (section 4) compare T-greedy
-only with greedy. ``python -m tgreedy_lib compare`` runs, on the same splits,
+Beyond the paper (Foster, Kakade & Salakhutdinov 2012 [1]_): its Discussion (section 5) names three
+ways to decide how many features to keep and tests none; its experiments (section 4) compare
+T-greedy only with greedy. ``python -m tgreedy_lib compare`` runs, on the same splits,
 
-* the stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` on the T-greedy path,
-  scored against the *oracle* (the number of steps with the best target AUROC, which no rule can
-  know): per rule the target AUROC it reaches, its gap to the oracle's, and the share of splits
-  within ``TOLERANCE`` of it;
-* the baselines of :mod:`tgreedy_lib.domain_adaptation.baselines` (OMP, lasso, V-REx, an
-  ICP-style filter, the univariate T filter) and greedy, each at the point leave-one-domain-out
-  CV chooses, and their target AUROC curves;
+* the stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` on the T-greedy path, each
+  as the paper's Discussion states it, scored against the *oracle* (the number of steps with the
+  best target AUROC, which no rule can know): per rule the target AUROC it reaches, its gap to the
+  oracle's, and the share of splits within ``TOLERANCE`` of it. These rows are descriptive: reading
+  the best one off the table would choose the rule on the very splits it is scored on;
+* the honest version of that choice, :func:`choose_rule_on_other_splits`: for each split, the rule
+  that was within ``TOLERANCE`` of the oracle on the most *other* splits of the same experiment,
+  scored on that split (nested, like cross-validation over splits);
+* the baselines of :mod:`tgreedy_lib.domain_adaptation.baselines` (OMP [2]_, the lasso [3]_,
+  V-REx [4]_, an invariance filter in the spirit of ICP [5]_, the univariate T filter) and greedy,
+  each with its number of features (or penalty) chosen by the same procedure as T-greedy's row in
+  the method table: leave-one-domain-out cross-validation on the source domains' squared loss.
+  No method's choice looks at a target domain;
 
 on simulated domains (notebook 05's generator, several numbers of domains), MNIST '2 vs other'
 (section 4.1) and the MNIST and CIFAR-10 similarity tasks (section 4.2), and writes
 ``results/compare.json`` and ``results/compare.md``.
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+       Approach", AISTATS 2012: section 5 (Discussion) names the stopping rules.
+.. [2] Y. C. Pati, R. Rezaiifar and P. S. Krishnaprasad, "Orthogonal matching pursuit: recursive
+       function approximation with applications to wavelet decomposition", Proc. 27th Asilomar
+       Conference on Signals, Systems and Computers, 1993.
+.. [3] R. Tibshirani, "Regression shrinkage and selection via the lasso", Journal of the Royal
+       Statistical Society B 58(1):267-288, 1996.
+.. [4] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
+       A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
+.. [5] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
+       identification and confidence intervals", Journal of the Royal Statistical Society B
+       78(5):947-1012, 2016.
 
 Examples
 --------
@@ -25,6 +46,8 @@ Examples
 True
 >>> result["oracle_auroc"] >= max(r["target_auroc"] for r in result["rules"].values())
 True
+>>> compare.choose_rule_on_other_splits({"a": [0.9, 0.5, 0.5], "b": [0.5, 0.6, 0.6]}, [0.9, 0.6, 0.6])
+['b', 'a', 'a']
 """
 from __future__ import annotations
 
@@ -39,6 +62,7 @@ from typing import Callable
 
 import numpy as np
 
+from .._io import atomic_write_text, check_outputs
 from ..domain_adaptation import baselines as baselines_module
 from ..domain_adaptation import stopping
 from ..domain_adaptation.evaluation import roc_auc
@@ -47,9 +71,11 @@ from ..domain_adaptation.statistics import DomainStatistics
 from ..domain_adaptation.theory.simulate import make_problem
 from . import domains
 
-#: A rule "reaches the oracle" on a split when its target AUROC is within this of the oracle's (issue 17).
+#: A rule "reaches the oracle" on a split when its target AUROC is within this of the oracle's.
 TOLERANCE = 0.01
-#: The goal the issue sets for the best rule: within TOLERANCE on at least this share of splits.
+#: A bar fixed before any run: a rule that is within TOLERANCE of the oracle on at least this share of
+#: splits would be as good as knowing the oracle in practice. ``goal_met`` of a summary compares the
+#: rule that is best in hindsight (descriptive) with it; ``nested["share_within"]`` is the honest figure.
 GOAL_SHARE = 0.8
 #: Family-wise level of the Bonferroni, Theorem 1 and chance rules.
 ALPHA = 0.05
@@ -268,19 +294,146 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
     return out
 
 
-# --------------------------------------------------------------------------- summaries
+# --------------------------------------------------------------------------- summaries: choosing a rule fairly
 
-def summarize(splits: list[dict]) -> dict:
-    """Per rule and per baseline: mean target AUROC, gap to the oracle, share within TOLERANCE."""
+def _best_rule(names: list[str], gaps: np.ndarray) -> str:
+    """The rule within TOLERANCE of the oracle on the most splits of ``gaps`` (rules, splits); ties: smaller mean gap, then first."""
+    share = np.mean(gaps <= TOLERANCE, axis=1)
+    mean_gap = gaps.mean(axis=1)
+    return names[min(range(len(names)), key=lambda r: (-share[r], mean_gap[r], r))]
+
+
+def choose_rule_on_other_splits(target_auroc, oracle_auroc) -> list[str]:
+    """For each split, the stopping rule that did best on the *other* splits (leave one split out).
+
+    Reading the best rule off a table of every rule's results chooses the rule on the same
+    splits it is then scored on: an optimistic figure (the best of several noisy rows). The
+    nested choice never looks at the split it is scored on: split i gets the rule that was within
+    ``TOLERANCE`` of the oracle on the most splits j != i (ties: the smaller mean gap to the
+    oracle on those splits, then the rule listed first), the criterion by which a summary's
+    ``best_rule`` is chosen in hindsight. The choice for a split cannot change when only that
+    split's results change.
+
+    Parameters
+    ----------
+    target_auroc : mapping of str to sequence of float
+        ``{rule: [target AUROC on split 0, on split 1, ...]}``, every rule on the same splits.
+    oracle_auroc : sequence of float
+        The oracle's target AUROC on each split (the best number of steps on the target).
+
+    Returns
+    -------
+    list of str
+        The rule chosen for each split.
+
+    Raises
+    ------
+    ValueError
+        With fewer than two splits (nothing else to choose on), no rules, rules scored on
+        different splits than the oracle, or a value that is not finite.
+
+    See Also
+    --------
+    summarize : Scores the nested choice beside each rule's own row.
+    tgreedy_lib.domain_adaptation.stopping.choose_k : The rules themselves.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+       Approach", AISTATS 2012, section 5 (Discussion) names the rules.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.experiments.compare import choose_rule_on_other_splits
+    >>> oracle = [0.80, 0.80, 0.80, 0.80]
+    >>> auroc = {"a": [0.80, 0.80, 0.70, 0.70], "b": [0.60, 0.75, 0.80, 0.80]}
+    >>> choose_rule_on_other_splits(auroc, oracle)   # in hindsight "a" and "b" both reach it twice; "a" is closer
+    ['b', 'b', 'a', 'a']
+
+    Split 0 and 1, where "a" reaches the oracle, are the splits on which "a" is not chosen.
+    """
+    names = list(target_auroc)
+    if not names:
+        raise ValueError("no rules to choose from; pass {rule: [target AUROC per split]}")
+    oracle = np.asarray(oracle_auroc, dtype=np.float64)
+    lengths = {name: len(target_auroc[name]) for name in names}
+    if oracle.ndim != 1 or any(n != len(oracle) for n in lengths.values()):
+        raise ValueError(f"every rule must be scored on the oracle's {len(oracle)} splits; scores per rule: {lengths}")
+    if len(oracle) < 2:
+        raise ValueError(f"choosing a rule on the other splits needs at least 2 splits, got {len(oracle)}")
+    gaps = oracle[None, :] - np.array([np.asarray(target_auroc[name], dtype=np.float64) for name in names])
+    if not np.all(np.isfinite(gaps)):
+        raise ValueError("target and oracle AUROC must be finite numbers")
+    return [_best_rule(names, np.delete(gaps, i, axis=1)) for i in range(len(oracle))]  # split i is not read
+
+
+def _nested_outcome(splits: list[dict]) -> dict | None:
+    """Per split: the rule chosen on the other splits, and its k, target AUROC and gap on this split."""
+    if len(splits) < 2:
+        return None
+    names = list(splits[0]["rules"])
+    chosen = choose_rule_on_other_splits({name: [s["rules"][name]["target_auroc"] for s in splits] for name in names},
+                                         [s["oracle_auroc"] for s in splits])
+    return {"rule": chosen,
+            "k": [int(s["rules"][r]["k"]) for s, r in zip(splits, chosen)],
+            "target_auroc": [float(s["rules"][r]["target_auroc"]) for s, r in zip(splits, chosen)],
+            "gap": [float(s["oracle_auroc"] - s["rules"][r]["target_auroc"]) for s, r in zip(splits, chosen)]}
+
+
+def _row(auroc, gap, k) -> dict:
+    """Mean and s.d. of the target AUROC, the gap to the oracle, the share within TOLERANCE, mean k."""
+    auroc, gap, k = (np.asarray(v, dtype=np.float64) for v in (auroc, gap, k))
+    return {"mean_auroc": float(auroc.mean()), "sd_auroc": float(auroc.std(ddof=1)) if len(auroc) > 1 else 0.0,
+            "mean_gap": float(gap.mean()), "max_gap": float(gap.max()),
+            "share_within": float(np.mean(gap <= TOLERANCE)), "mean_k": float(k.mean()), "n_splits": int(len(auroc))}
+
+
+def _choice_row(outcomes: list[dict]) -> dict | None:
+    """The row of a rule choice over the splits of ``outcomes`` (each made within its own experiment)."""
+    outcomes = [o for o in outcomes if o is not None]
+    if not outcomes:
+        return None
+    joined = {key: [v for o in outcomes for v in o[key]] for key in ("rule", "k", "target_auroc", "gap")}
+    row = _row(joined["target_auroc"], joined["gap"], joined["k"])
+    counts = {}
+    for rule in joined["rule"]:
+        counts[rule] = counts.get(rule, 0) + 1
+    row.update({"chosen_rules": joined["rule"], "times_chosen": counts})
+    return row
+
+
+def _hindsight_outcome(splits: list[dict]) -> dict:
+    """Per split: the rule best on all these splits, its own included (descriptive), and its k, AUROC, gap."""
+    names = list(splits[0]["rules"])
+    gaps = np.array([[s["oracle_auroc"] - s["rules"][name]["target_auroc"] for s in splits] for name in names])
+    rule = _best_rule(names, gaps)
+    return {"rule": [rule] * len(splits), "k": [int(s["rules"][rule]["k"]) for s in splits],
+            "target_auroc": [float(s["rules"][rule]["target_auroc"]) for s in splits],
+            "gap": [float(s["oracle_auroc"] - s["rules"][rule]["target_auroc"]) for s in splits]}
+
+
+def summarize(splits: list[dict], *, per_experiment: list[list[dict]] | None = None) -> dict:
+    """Per rule, for the rule chosen on other splits and per baseline: target AUROC, gap to the oracle, share within TOLERANCE.
+
+    * ``rules``: one row per rule on the T-greedy path (descriptive);
+    * ``nested``: the rule chosen for each split on the other splits of its experiment
+      (:func:`choose_rule_on_other_splits`), a method; None with fewer than two splits;
+    * ``hindsight``: each experiment's best rule chosen on its own splits and scored on them
+      (descriptive, optimistic: what reading the best row off the table reports);
+    * ``best_rule``: the best rule over all of ``splits`` by the same criterion (descriptive);
+      ``goal_met``: whether it is within TOLERANCE on at least ``GOAL_SHARE`` of them;
+    * ``baselines``: each at its leave-one-domain-out choice, the procedure of the ``lodo`` rule.
+
+    ``per_experiment`` (used by :func:`pooled_summary`) groups ``splits`` by experiment, so that
+    the nested and hindsight choices are made within each experiment; by default all ``splits``
+    are one experiment.
+    """
+    groups = [splits] if per_experiment is None else per_experiment
     oracle = np.array([s["oracle_auroc"] for s in splits])
     rules = {}
     for name in splits[0]["rules"]:
         auroc = np.array([s["rules"][name]["target_auroc"] for s in splits])
-        k = np.array([s["rules"][name]["k"] for s in splits])
-        gap = oracle - auroc
-        rules[name] = {"mean_auroc": float(auroc.mean()), "mean_gap": float(gap.mean()),
-                       "max_gap": float(gap.max()), "share_within": float(np.mean(gap <= TOLERANCE)),
-                       "mean_k": float(k.mean()), "n_splits": int(len(splits))}
+        rules[name] = _row(auroc, oracle - auroc, [s["rules"][name]["k"] for s in splits])
     base = {}
     for name in splits[0]["baselines"]:
         chosen = np.array([s["baselines"][name]["chosen_auroc"] for s in splits])
@@ -291,15 +444,21 @@ def summarize(splits: list[dict]) -> dict:
                       "mean_best_auroc": float(best.mean()), "mean_n_selected": float(n_sel.mean()),
                       "mean_gap_to_tgreedy_oracle": float((oracle - chosen).mean()),
                       "share_within_tgreedy_oracle": float(np.mean(oracle - chosen <= TOLERANCE))}
-    best_rule = max(rules, key=lambda r: (rules[r]["share_within"], -rules[r]["mean_gap"]))
-    return {"oracle_mean_auroc": float(oracle.mean()), "rules": rules, "baselines": base, "best_rule": best_rule,
-            "goal_met": bool(rules[best_rule]["share_within"] >= GOAL_SHARE)}
+    names = list(rules)
+    best_rule = _best_rule(names, np.array([[s["oracle_auroc"] - s["rules"][n]["target_auroc"] for s in splits]
+                                            for n in names]))
+    return {"oracle_mean_auroc": float(oracle.mean()), "rules": rules,
+            "nested": _choice_row([_nested_outcome(g) for g in groups]),
+            "hindsight": _choice_row([_hindsight_outcome(g) for g in groups]), "baselines": base,
+            "best_rule": best_rule, "goal_met": bool(rules[best_rule]["share_within"] >= GOAL_SHARE)}
 
 
 def pooled_summary(experiments: dict) -> dict:
-    """The rules' shares within TOLERANCE over every split of every experiment."""
+    """Every split of every experiment; the nested rule of each split is still chosen within its experiment."""
     splits = [s for e in experiments.values() for s in e["splits"]]
-    return summarize(splits) if splits else {}
+    if not splits:
+        return {}
+    return summarize(splits, per_experiment=[e["splits"] for e in experiments.values()])
 
 
 # --------------------------------------------------------------------------- running
@@ -381,6 +540,8 @@ RULE_LABELS = {
     "chance_gaussian": "behaving like chance (Gaussian null of max |T|)",
     "all_steps": "no stopping (all K steps)",
 }
+#: The nested row of the rule table: a method, unlike the rows of the single rules read in hindsight.
+NESTED_LABEL = "rule chosen on the other splits (nested)"
 BASELINE_LABELS = {
     "greedy": "greedy (stagewise), k by LODO",
     "omp": "OMP on pooled moments, k by LODO",
@@ -389,31 +550,56 @@ BASELINE_LABELS = {
     "icp": "ICP-style invariance filter, k by LODO",
     "t_filter": "univariate T filter, k by LODO",
 }
+TGREEDY_LABEL = "T-greedy, k by LODO"
 
 
-def oracle_table_markdown(experiments: dict) -> str:
-    """One row per rule and experiment: mean target AUROC, oracle, mean gap, share within TOLERANCE, mean k."""
-    lines = ["| experiment | rule | splits | mean k | target AUROC | oracle AUROC | mean gap | max gap | "
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")  # |T| inside a table cell
+
+
+def _times_chosen(nested: dict) -> str:
+    counts = sorted(nested["times_chosen"].items(), key=lambda item: (-item[1], item[0]))
+    return ", ".join(f"{rule} {n}" for rule, n in counts)
+
+
+def rule_table_markdown(experiments: dict) -> str:
+    """The stopping rules on the T-greedy path: each rule's own row (descriptive), then the nested choice.
+
+    One row per rule and experiment (mean k, mean target AUROC, the oracle's, mean and largest gap,
+    share of splits within TOLERANCE), then the rule chosen for each split on the other splits
+    (:func:`choose_rule_on_other_splits`), with how often each rule was chosen. The oracle column
+    reads the target domain: a yardstick, not a method.
+    """
+    lines = ["| experiment | rule | splits | mean k | target AUROC | oracle AUROC (not a method) | mean gap | max gap | "
              f"share within {TOLERANCE} |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, e in experiments.items():
         s = e["summary"]
-        for rule, r in s["rules"].items():
-            label = RULE_LABELS.get(rule, rule).replace("|", "\\|")  # |T| inside a table cell
+        rows = [(_cell(RULE_LABELS.get(rule, rule)) + " (descriptive)", r) for rule, r in s["rules"].items()]
+        if s.get("nested"):
+            rows.append((f"**{NESTED_LABEL}**: {_cell(_times_chosen(s['nested']))}", s["nested"]))
+        for label, r in rows:
             lines.append(f"| {name} | {label} | {r['n_splits']} | {r['mean_k']:.1f} | "
                          f"{r['mean_auroc']:.3f} | {s['oracle_mean_auroc']:.3f} | {r['mean_gap']:.3f} | "
                          f"{r['max_gap']:.3f} | {100 * r['share_within']:.0f} % |")
     return "\n".join(lines) + "\n"
 
 
-def baseline_table_markdown(experiments: dict) -> str:
-    """One row per baseline and experiment: target AUROC at the LODO choice (mean, sd), features, best on path."""
-    lines = ["| experiment | method | target AUROC (mean ± sd) | features kept | best on its path | "
-             "gap to T-greedy oracle |", "|---|---|---:|---:|---:|---:|"]
+def method_table_markdown(experiments: dict) -> str:
+    """T-greedy and every baseline stopped by the same procedure: leave-one-domain-out CV on the source domains.
+
+    T-greedy's row is its ``lodo`` rule (held-out squared loss), the procedure every baseline's
+    row uses for its number of features or penalty; target AUROC at that choice (mean and s.d.
+    over splits), features kept, the best target AUROC anywhere on the method's path and the gap
+    to T-greedy's oracle (both read the target: descriptive).
+    """
+    lines = [f"| experiment | method (same choice procedure for all) | target AUROC (mean ± sd) | features kept | "
+             "best on its path (hindsight) | gap to T-greedy oracle |", "|---|---|---:|---:|---:|---:|"]
     for name, e in experiments.items():
         s = e["summary"]
-        best_rule = s["rules"][s["best_rule"]]
-        lines.append(f"| {name} | T-greedy, k by {s['best_rule']} (best rule) | {best_rule['mean_auroc']:.3f} | "
-                     f"{best_rule['mean_k']:.1f} | {s['oracle_mean_auroc']:.3f} | {best_rule['mean_gap']:.3f} |")
+        if "lodo" in s["rules"]:
+            r = s["rules"]["lodo"]
+            lines.append(f"| {name} | {TGREEDY_LABEL} | {r['mean_auroc']:.3f} ± {r['sd_auroc']:.3f} | "
+                         f"{r['mean_k']:.1f} | {s['oracle_mean_auroc']:.3f} | {r['mean_gap']:.3f} |")
         for b, r in s["baselines"].items():
             lines.append(f"| {name} | {BASELINE_LABELS.get(b, b)} | {r['mean_auroc']:.3f} ± {r['sd_auroc']:.3f} | "
                          f"{r['mean_n_selected']:.1f} | {r['mean_best_auroc']:.3f} | "
@@ -421,25 +607,50 @@ def baseline_table_markdown(experiments: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: How the tables are read (the head of ``compare.md`` and of the README's block).
+READING = ("The oracle is the number of T-greedy steps with the best target AUROC on each split: it reads the "
+           "target, so it is a yardstick, not a method. Each rule's own row is descriptive (picking the best row "
+           "afterwards would choose the rule on the splits it is scored on); the nested row chooses, for each split, "
+           "the rule that was within the tolerance of the oracle on the most other splits of the same experiment "
+           "(ties: the smaller mean gap) and scores it on that split. In the method table "
+           "every method, T-greedy included, is stopped by the same procedure: leave-one-domain-out cross-"
+           "validation on the source domains' squared loss; no choice looks at a target domain.")
+
+
+def pooled_sentence(pooled: dict) -> str:
+    """The pooled verdict: the rule chosen on other splits (nested) against the same choice made in hindsight."""
+    nested, hindsight = pooled.get("nested"), pooled["hindsight"]
+    text = f"Over all {hindsight['n_splits']} splits, "
+    if nested:
+        text += (f"T-greedy with the rule chosen on the other splits of its experiment (nested) is within {TOLERANCE} "
+                 f"AUROC of the oracle on {100 * nested['share_within']:.0f} % of them (mean gap "
+                 f"{nested['mean_gap']:.3f}). Choosing each experiment's rule in hindsight, on the very splits it is "
+                 "scored on, would report ")
+    else:
+        text += "each experiment's rule chosen in hindsight, on the very splits it is scored on, reaches "
+    shares = [hindsight["share_within"]] + ([nested["share_within"]] if nested else [])
+    text += (f"{100 * hindsight['share_within']:.0f} % (mean gap {hindsight['mean_gap']:.3f}; optimistic, descriptive "
+             "only). ")
+    if max(shares) < GOAL_SHARE:
+        text += f"{'Neither reaches' if nested else 'That is short of'} the bar of {100 * GOAL_SHARE:.0f} % of splits fixed before the runs."
+    else:
+        text += f"The bar fixed before the runs was {100 * GOAL_SHARE:.0f} % of splits."
+    return text
+
+
 def markdown_report(payload: dict) -> str:
     """The whole ``compare.md``."""
     experiments = payload["experiments"]
     pooled = payload.get("pooled", {})
-    lines = ["# When to stop, and what else to try", "",
-             "Generated by `python -m tgreedy_lib compare`. Oracle = the number of T-greedy steps with the best "
-             "target AUROC on each split (unknowable in practice). Goal (issue 17): the best rule within "
-             f"{TOLERANCE} AUROC of the oracle on at least {100 * GOAL_SHARE:.0f} % of splits.", ""]
+    lines = ["# When to stop, and what else to try", "", "Generated by `python -m tgreedy_lib compare`. " + READING, ""]
     for name, e in experiments.items():
         lines.append(f"- `{name}`: {len(e['splits'])} splits, K = {e['n_steps']} steps, data {json.dumps(e['data'])}, "
                      f"{e['seconds']:.0f} s")
     if pooled:
-        best = pooled["best_rule"]
-        lines += ["", f"Over all {pooled['rules'][best]['n_splits']} splits the best rule is **{best}**: within "
-                  f"{TOLERANCE} of the oracle on {100 * pooled['rules'][best]['share_within']:.0f} % of splits "
-                  f"(goal {'met' if pooled['goal_met'] else 'not met'})."]
-    lines += ["", "## Stopping rules on the T-greedy path against the oracle", "", oracle_table_markdown(experiments),
-              "## Baselines on the same splits (target AUROC at the point leave-one-domain-out CV chooses)", "",
-              baseline_table_markdown(experiments)]
+        lines += ["", pooled_sentence(pooled)]
+    lines += ["", "## Stopping rules on the T-greedy path against the oracle", "", rule_table_markdown(experiments),
+              "## Methods on the same splits, each stopped by leave-one-domain-out CV on its source domains", "",
+              method_table_markdown(experiments)]
     return "\n".join(lines)
 
 
@@ -471,18 +682,15 @@ def feature_maps_text(payload: dict) -> str:
 
 
 def readme_tables(payload: dict) -> str:
-    """The README's block: how the results were made, the pooled verdict, the oracle and the baseline table."""
+    """The README's block: how the results were made, how to read them, the pooled verdict and both tables."""
     pooled = payload.get("pooled") or pooled_summary(payload["experiments"])
-    best = pooled["best_rule"]
     scale = "quick settings" if any(e["quick"] for e in payload["experiments"].values()) else "paper scale"
     lines = [f"{scale.capitalize()}, seed {payload['seed']}, features: {feature_maps_text(payload)}; "
              f"{sum(len(e['splits']) for e in payload['experiments'].values())} splits, "
              f"{payload['seconds']:.0f} s wall-clock"
-             + (f", {payload['cpu_seconds']:.0f} CPU seconds" if payload.get("cpu_seconds") else "") + ".", "",
-             f"Over all {pooled['rules'][best]['n_splits']} splits the best rule is **{best}**: within {TOLERANCE} "
-             f"AUROC of the oracle on {100 * pooled['rules'][best]['share_within']:.0f} % of them (goal "
-             f"{100 * GOAL_SHARE:.0f} %, {'met' if pooled['goal_met'] else 'not met'}).", "",
-             oracle_table_markdown(payload["experiments"]), baseline_table_markdown(payload["experiments"])]
+             + (f", {payload['cpu_seconds']:.0f} CPU seconds" if payload.get("cpu_seconds") else "") + ". " + READING,
+             "", pooled_sentence(pooled), "",
+             rule_table_markdown(payload["experiments"]), method_table_markdown(payload["experiments"])]
     return "\n".join(lines).rstrip("\n")
 
 
@@ -491,8 +699,8 @@ def write_reference(payload: dict, folder=None) -> list[pathlib.Path]:
     folder = pathlib.Path(REFERENCE_DIR if folder is None else folder)
     folder.mkdir(parents=True, exist_ok=True)
     json_path, md_path = folder / "compare.json", folder / "compare.md"
-    json_path.write_text(json.dumps(payload, separators=(",", ":"), default=_json_default) + "\n")
-    md_path.write_text(markdown_report(payload))
+    atomic_write_text(json_path, json.dumps(payload, separators=(",", ":"), default=_json_default) + "\n")
+    atomic_write_text(md_path, markdown_report(payload))
     return [json_path, md_path]
 
 
@@ -506,7 +714,7 @@ def update_readme(readme, payload: dict) -> bool:
     _, tail = rest.split(README_END, 1)
     new = f"{head}{README_BEGIN}\n{readme_tables(payload)}\n{README_END}{tail}"
     if new != text:
-        readme.write_text(new)
+        atomic_write_text(readme, new)
     return new != text
 
 
@@ -525,8 +733,8 @@ def write_results(payload: dict, out_dir) -> list[pathlib.Path]:
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path, md_path = out_dir / "compare.json", out_dir / "compare.md"
-    json_path.write_text(json.dumps(payload, indent=1, default=_json_default) + "\n")
-    md_path.write_text(markdown_report(payload))
+    atomic_write_text(json_path, json.dumps(payload, indent=1, default=_json_default) + "\n")
+    atomic_write_text(md_path, markdown_report(payload))
     return [json_path, md_path]
 
 
@@ -571,6 +779,8 @@ def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
     parser.add_argument("--baselines", default=None,
                         help=f"comma-separated subset of {','.join(BASELINES)} (default: all)")
     args = parser.parse_args(argv)
+    if check_outputs(prog, folders={"--out": args.out}) is not None:  # before any work
+        return 2
     names = args.experiments or None
     if names:
         bad = [n for n in names if n not in EXPERIMENTS]

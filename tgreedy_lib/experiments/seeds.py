@@ -236,46 +236,15 @@ def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | Non
 
 def plot_band_summary(summary: dict, comparison: str = PAPER_COMPARISON, axes=None, tasks: Sequence[str] | None = None):
     """Draw a :func:`band_summary`: per task, the comparison's two readings, source dashed and target solid,
-    mean over seeds with its 95 % band.
+    mean over seeds with its 95 % band (drawn by :func:`tgreedy_lib.plotting.paper_figures.plot_band_summary`).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
+    from ..plotting.paper_figures import plot_band_summary as draw
 
-    tasks = [t for t in (tasks or TASK_TITLES) if t in summary["tasks"]]
-    if not tasks:
-        raise ValueError("no section-4 results to draw")
-    if axes is None:
-        fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 3.4), squeeze=False, constrained_layout=True)
-        axes = axes[0]
-    else:
-        fig = np.ravel(axes)[0].figure
-    n_seeds = summary["seeds"]
-    for ax, task in zip(np.ravel(axes), tasks):
-        for name in comparison_pair(comparison):
-            reading = get_selector(name)
-            entry = summary["tasks"][task].get(name)
-            if entry is None:
-                continue
-            for metric, style, alpha in (("source_auroc", "--", 0.12), ("target_auroc", "-", 0.22)):
-                curve = entry[metric]
-                x = np.arange(1, len(curve["mean"]) + 1)
-                which = "source" if metric == "source_auroc" else "target"
-                ax.plot(x, curve["mean"], ls=style, color=reading.color, lw=1.6, label=f"{reading.label}, {which}")
-                ax.fill_between(x, np.clip(curve["lo"], 0, 1), np.clip(curve["hi"], 0, 1), color=reading.color,
-                                alpha=alpha, lw=0)
-        ax.axhline(0.5, color="0.5", lw=0.8, ls=":")
-        ax.set_ylim(0.35, 1.0)
-        ax.set_title(TASK_TITLES.get(task, task), fontsize=10)
-        ax.set_xlabel("features added")
-    np.ravel(axes)[0].set_ylabel("AUROC, mean of splits")
-    fig.text(0.99, 0.01, f"bands: 95% t interval of the mean over {n_seeds} seed{'s' * (n_seeds > 1)}",
-             ha="right", va="bottom", fontsize=7, color="0.3")
-    np.ravel(axes)[0].legend(fontsize=7, loc="lower right")
-    fig.suptitle(COMPARISON_LABELS.get(comparison, comparison), fontsize=10)
-    return fig
+    return draw(summary, comparison, axes, tasks)
 
 
 def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON, axes=None,
@@ -298,12 +267,22 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
         seeds_dirs = sorted((p for p in map_dir.glob("seed-*") if p.is_dir()), key=lambda p: int(p.name[5:]))
         if not seeds_dirs:
             continue
-        found[map_dir.name] = [{f.stem: json.loads(f.read_text()) for f in sorted(d.glob("*.json"))}
-                               for d in seeds_dirs]
+        found[map_dir.name] = [{f.stem: _read_seed_json(f) for f in sorted(d.glob("*.json"))} for d in seeds_dirs]
     if not found:
         raise FileNotFoundError(f"no <feature map>/seed-<k>/ results in {out_dir}")
     first = [m for m in order if m in found]
     return {m: found[m] for m in first + [m for m in found if m not in first]}
+
+
+def _read_seed_json(path):
+    """One per-seed result; a ValueError naming the file when it is damaged (a run killed while writing it)."""
+    import json
+
+    try:
+        return json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path} is damaged ({error}); rerun that seed (reproduce --resume keeps the others) "
+                         "or remove the file") from None
 
 
 #: Committed reference results of ``reproduce --seeds N`` at paper scale (claims, bands, timings).
@@ -438,7 +417,6 @@ def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, re
     """
     import json
     import pathlib
-    import shutil
 
     results_dir = pathlib.Path(results_dir)
     source = results_dir / "claims.json"
@@ -451,14 +429,16 @@ def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, re
     folder = pathlib.Path(reference_dir or REFERENCE_DIR) / name
     folder.mkdir(parents=True, exist_ok=True)
     written = []
+    from .._io import atomic_write_bytes, atomic_write_text
+
     for file in REFERENCE_FILES:
         if (results_dir / file).is_file():
-            shutil.copyfile(results_dir / file, folder / file)
+            atomic_write_bytes(folder / file, (results_dir / file).read_bytes())
             written.append(folder / file)
     if readme is not None:
         readme = pathlib.Path(readme)
         out = {"claims": json.loads((folder / "claims.json").read_text())}
-        readme.write_text(replace_readme_block(readme.read_text(), readme_verdicts(out)))
+        atomic_write_text(readme, replace_readme_block(readme.read_text(), readme_verdicts(out)))
         written.append(readme)
     return written
 

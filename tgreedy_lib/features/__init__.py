@@ -10,14 +10,14 @@ importable from this package.
 from __future__ import annotations
 
 from .build import (DEFAULT_KIND, FEATURE_DATASETS, FEATURE_KINDS, PIPELINE_VERSION, PROBE_C_GRID,
-                    PROBE_REGULARIZATION, PROBE_TOLERANCE, FeatureConfig, FeatureSet, build_features,
+                    PROBE_REGULARIZATION, PROBE_TOLERANCE, CacheWarning, FeatureConfig, FeatureSet, build_features,
                     build_patch_features, cache_key, dataset_digest, dbn_inputs, default_config, feature_cache_paths,
                     feature_probe, linear_probe, load_features, probe_arrays, probe_report, similarity_reference_auroc,
                     validated_probe)
 from .patches import PatchFeatureConfig, PatchFeatureModel
 
 __all__ = ["DEFAULT_KIND", "FEATURE_DATASETS", "FEATURE_KINDS", "PIPELINE_VERSION", "PROBE_C_GRID",
-           "PROBE_REGULARIZATION", "PROBE_TOLERANCE", "FeatureConfig", "FeatureSet", "PatchFeatureConfig",
+           "PROBE_REGULARIZATION", "PROBE_TOLERANCE", "CacheWarning", "FeatureConfig", "FeatureSet", "PatchFeatureConfig",
            "PatchFeatureModel", "build_features", "build_patch_features", "cache_key", "dataset_digest", "dbn_inputs",
            "default_config", "feature_cache_paths", "feature_probe", "linear_probe", "load_features", "probe_arrays", "probe_report",
            "similarity_reference_auroc", "validated_probe"]

@@ -25,6 +25,16 @@ The cache (``TGREEDY_CACHE_DIR``, default ``~/.cache/tgreedy``, subfolder ``feat
 by the SHA-256 of the images and labels and of the full configuration, so features are rebuilt
 whenever the data or any setting changed and reused otherwise. Everything is stored with
 ``numpy.savez`` and read back with ``allow_pickle=False``: loading a cache file never runs code.
+
+The cache heals itself. Every entry records what it holds (each array's shape, dtype and SHA-256,
+and the key) and is checked when read, against that record and against the data it was asked for
+(the labels, the number of rows); a damaged entry (half-written, empty, a broken zip, a missing
+array, another key, the wrong rows) is rebuilt with a :class:`CacheWarning` naming the file. An
+entry written before the record existed is accepted when it loads completely and matches the data,
+and is given its record in place (atomically). Files are written to a temporary file and renamed
+into place, so a killed writer never leaves half an entry; its temporary files are removed by the
+next call. A cache that cannot be written (read-only, full) costs only the recomputation, with one
+warning.
 """
 from __future__ import annotations
 
@@ -34,13 +44,16 @@ import hashlib
 import json
 import os
 import pathlib
-import tempfile
+import struct
 import time
+import warnings
+import zipfile
+import zlib
 
 import numpy as np
 import torch
 
-from .. import datasets
+from .. import _io, datasets
 from .dbn import DeepBeliefNetwork, RBMTraining, Whitening, default_device
 from .patches import PATCH_PIPELINE_VERSION, PatchFeatureConfig, PatchFeatureModel, fit_patch_model
 
@@ -381,23 +394,114 @@ def dbn_inputs(images: np.ndarray) -> np.ndarray:
     return images.reshape(len(images), -1).astype(np.float32) / 255.0
 
 
-def _savez_atomic(path: pathlib.Path, arrays: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp.npz")
-    os.close(handle)
+class CacheWarning(UserWarning):
+    """A feature-cache entry was damaged or did not match its key and is rebuilt, or the cache cannot be written."""
+
+
+#: Version of a cache entry's record (``cache_meta_json``); entries without one are checked by content.
+CACHE_FORMAT = 2
+_META = "cache_meta_json"
+#: What reading a damaged ``.npz`` raises: a broken or truncated zip, a bad CRC, a broken ``.npy`` header.
+_READ_ERRORS = (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, zipfile.BadZipFile, zlib.error,
+                struct.error)
+#: Folders already warned about (one warning per folder and process).
+_UNWRITABLE_WARNED: set = set()
+
+
+class _DamagedEntry(Exception):
+    """A cache file that cannot be used; the message says why."""
+
+
+def _warn_unwritable(folder: pathlib.Path, error: OSError) -> None:
+    folder = pathlib.Path(folder)
+    if str(folder) in _UNWRITABLE_WARNED:
+        return
+    _UNWRITABLE_WARNED.add(str(folder))
+    warnings.warn(f"the feature cache {folder} cannot be written ({error.strerror or error}): features and probes "
+                  f"are computed but not stored; set {datasets.ENV_CACHE_DIR} to a writable folder to keep them",
+                  CacheWarning, stacklevel=4)
+
+
+def _warn_damaged(path: pathlib.Path, reason: str) -> None:
+    warnings.warn(f"feature cache entry {path.name} (in {path.parent}) is damaged: {reason}; rebuilding it",
+                  CacheWarning, stacklevel=4)
+
+
+def _array_digest(array: np.ndarray) -> str:
+    array = np.ascontiguousarray(array)
+    digest = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
+    digest.update(array.reshape(-1).view(np.uint8))
+    return digest.hexdigest()
+
+
+def _entry_record(arrays: dict, key: str) -> dict:
+    """What a cache file holds: the key, and each array's shape, dtype and SHA-256."""
+    return {"format": CACHE_FORMAT, "key": key,
+            "arrays": {name: {"shape": list(np.shape(a)), "dtype": np.asarray(a).dtype.str,
+                              "sha256": _array_digest(np.asarray(a))} for name, a in arrays.items()}}
+
+
+def _write_entry(path: pathlib.Path, arrays: dict, key: str, quiet: bool = False) -> bool:
+    """Write ``arrays`` and their record to ``path`` atomically; False if the cache cannot be written (then one
+    warning per folder, unless ``quiet``: giving an earlier entry its record is never needed)."""
+    arrays = {name: np.asarray(a) for name, a in arrays.items()}
+    payload = {**arrays, _META: np.asarray(json.dumps(_entry_record(arrays, key), sort_keys=True))}
     try:
-        np.savez(tmp, **arrays)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+        with _io.atomic_writer(path, "wb") as handle:
+            np.savez(handle, **payload)
+    except OSError as error:
+        if not quiet:
+            _warn_unwritable(path.parent, error)
+        return False
+    return True
 
 
-def _write_json_atomic(path: pathlib.Path, payload: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+def _read_entry(path: pathlib.Path, key: str) -> tuple[dict, bool]:
+    """Every array of a cache file, checked against its record: ``(arrays, has_record)``.
+
+    Raises :class:`_DamagedEntry` when the file cannot be read whole or disagrees with its record
+    or with ``key``. A file without a record (written before records existed) comes back with
+    ``has_record`` false, for the caller to check by content.
+    """
+    try:
+        if path.stat().st_size == 0:
+            raise _DamagedEntry("it is empty")
+        with np.load(path, allow_pickle=False) as stored:
+            arrays = {name: stored[name] for name in stored.files}
+    except _READ_ERRORS as error:
+        raise _DamagedEntry(f"it cannot be read whole ({type(error).__name__}: {error})") from None
+    text = arrays.pop(_META, None)
+    if text is None:
+        return arrays, False
+    try:
+        record = json.loads(str(text))
+        described, recorded_key = record["arrays"], record["key"]
+        if not (isinstance(described, dict) and all(isinstance(v, dict) for v in described.values())):
+            raise TypeError
+    except (ValueError, TypeError, KeyError):
+        raise _DamagedEntry("its record (cache_meta_json) is unreadable") from None
+    if recorded_key != key:
+        raise _DamagedEntry(f"it records the key {str(recorded_key)[:16]}..., not {key[:16]}...")
+    for name, expected in described.items():
+        if name not in arrays:
+            raise _DamagedEntry(f"the array {name!r} it records is missing")
+        array = arrays[name]
+        if list(array.shape) != expected.get("shape") or array.dtype.str != expected.get("dtype"):
+            raise _DamagedEntry(f"the array {name!r} has shape {array.shape} and dtype {array.dtype.str}, "
+                                f"its record says {tuple(expected.get('shape') or ())} and {expected.get('dtype')}")
+        if _array_digest(array) != expected.get("sha256"):
+            raise _DamagedEntry(f"the array {name!r} does not match its recorded SHA-256")
+    return arrays, True
+
+
+def _write_json_atomic(path: pathlib.Path, payload: dict) -> bool:
+    """Write a JSON cache file atomically; False (after one warning) if the cache cannot be written."""
+    try:
+        _io.atomic_write_text(path, json.dumps(payload, indent=2, sort_keys=True) + "\n")
+    except OSError as error:
+        _warn_unwritable(path.parent, error)
+        return False
+    return True
 
 
 def feature_cache_paths(dataset: str, key: str, cache_dir=None, kind: str = "dbn") -> dict[str, pathlib.Path]:
@@ -516,7 +620,13 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     FileNotFoundError
         If the images are not available (CIFAR-10 without a local copy or ``download=True``).
     LookupError
-        If ``only_cached`` and the features have not been built yet.
+        If ``only_cached`` and the features have not been built yet (or their entry is damaged).
+
+    Warns
+    -----
+    CacheWarning
+        When the cached entry is damaged or does not match its key or the data (it is rebuilt), or
+        when the cache cannot be written (the features are computed and returned, not stored).
 
     See Also
     --------
@@ -547,14 +657,15 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     config = _resolve_config(dataset, config, unlabeled=data.unlabeled_images is not None, kind=kind)
     key = cache_key(data, config)
     paths = feature_cache_paths(dataset, key, cache_dir, kind=kind)
+    _io.remove_leftovers(paths["features"].parent, earlier=True)  # temporary files of writers that were killed
     feature_set = None
-    if not rebuild and paths["features"].is_file() and paths["weights"].is_file():
-        feature_set = _read_cache(paths, key)
+    if not rebuild:
+        feature_set = _read_cache(paths, key, data, config)
         if feature_set is not None:
             feature_set.train_images, feature_set.test_images = data.train_images, data.test_images
     if feature_set is None and only_cached:
-        raise LookupError(f"{dataset} features for this data and configuration are not cached yet; build them with "
-                          f"load_features({dataset!r}) (a few minutes on a CPU)")
+        raise LookupError(f"{dataset} features for this data and configuration are not cached yet (or their entry "
+                          f"was damaged); build them with load_features({dataset!r}) (a few minutes on a CPU)")
     if feature_set is None:
         build = _build_patch_feature_set if kind == "patches" else _build_dbn_feature_set
         feature_set = build(data, config, key, paths, progress, device)
@@ -586,11 +697,14 @@ def _build_dbn_feature_set(data: datasets.ImageDataset, config: FeatureConfig, k
 
 
 def _write_feature_cache(paths: dict, weights: dict, train_features, test_features, data, info: dict) -> None:
-    _savez_atomic(paths["weights"], weights)
-    _savez_atomic(paths["features"], {
-        "train_features": train_features.astype(np.float32), "train_labels": data.train_labels.astype(np.int64),
-        "test_features": test_features.astype(np.float32), "test_labels": data.test_labels.astype(np.int64),
-        "info_json": np.asarray(json.dumps(info, sort_keys=True))})
+    """The weights, then the features (a reader needs both; a writer killed between them leaves an
+    incomplete entry that the next call rebuilds). A cache that cannot be written stores nothing."""
+    key = info["cache_key"]
+    if _write_entry(paths["weights"], weights, key):
+        _write_entry(paths["features"], {
+            "train_features": train_features.astype(np.float32), "train_labels": data.train_labels.astype(np.int64),
+            "test_features": test_features.astype(np.float32), "test_labels": data.test_labels.astype(np.int64),
+            "info_json": np.asarray(json.dumps(info, sort_keys=True))}, key)
 
 
 def _cpu_seconds() -> float:
@@ -642,29 +756,99 @@ def _build_patch_feature_set(data: datasets.ImageDataset, config: PatchFeatureCo
                       data.train_images, data.test_images, cache_path=paths["features"], patch_model=model)
 
 
-def _read_cache(paths: dict[str, pathlib.Path], key: str) -> FeatureSet | None:
-    """The cached FeatureSet, or None if the files are unreadable or belong to another key."""
+def _read_cache(paths: dict[str, pathlib.Path], key: str, data: datasets.ImageDataset, config) -> FeatureSet | None:
+    """The cached FeatureSet of ``key``; None when there is none or it is damaged (then with a :class:`CacheWarning`).
+
+    Both files are read whole and checked against their record (:func:`_read_entry`) and against
+    ``data`` and ``config``: the labels and row counts of both sets, float32 features of one width,
+    finite, and weights of the configured shape. Files written before records existed that pass
+    these checks get their record, atomically, in place.
+    """
+    present = {name: paths[name].is_file() for name in ("features", "weights")}
+    if not any(present.values()):
+        return None
     try:
-        with np.load(paths["features"], allow_pickle=False) as stored:
-            info = json.loads(str(stored["info_json"]))
-            arrays = {k: stored[k] for k in ("train_features", "train_labels", "test_features", "test_labels")}
-        with np.load(paths["weights"], allow_pickle=False) as stored:
-            weights = {k: stored[k] for k in stored.files}
-    except (OSError, ValueError, KeyError, json.JSONDecodeError):
+        if not all(present.values()):
+            missing = "features" if not present["features"] else "weights"
+            raise _DamagedEntry(f"its {missing} file {paths[missing].name} is missing (an interrupted build)")
+        current = "features"
+        stored, features_recorded = _read_entry(paths["features"], key)
+        info, arrays = _check_feature_arrays(stored, key, data)
+        current = "weights"
+        weights, weights_recorded = _read_entry(paths["weights"], key)
+        feature_set = _feature_set_from_cache(paths, info, arrays, weights, config)
+    except _DamagedEntry as error:
+        _warn_damaged(paths[current] if all(present.values()) else paths["features"], str(error))
         return None
-    if info.get("cache_key") != key:
-        return None
-    if info.get("kind") == "patches":
-        model = PatchFeatureModel.from_state_arrays(weights, PatchFeatureConfig.from_dict(info["config"]))
-        return FeatureSet(arrays["train_features"], arrays["train_labels"], arrays["test_features"],
-                          arrays["test_labels"], {**info, "from_cache": True}, cache_path=paths["features"],
-                          patch_model=model)
-    dbn = DeepBeliefNetwork.from_state_arrays(weights, device=default_device())
-    whitening = None
-    if "whitening_mean" in weights:
-        config = info["config"]
-        whitening = Whitening(config["whitening_components"], config["whitening_epsilon"])
-        whitening.mean, whitening.projection = weights["whitening_mean"], weights["whitening_projection"]
+    # An entry of the earlier format that passed every check: give it its record (never required).
+    if not weights_recorded and _write_entry(paths["weights"], weights, key, quiet=True) is False:
+        return feature_set
+    if not features_recorded:
+        _write_entry(paths["features"], stored, key, quiet=True)
+    return feature_set
+
+
+def _check_feature_arrays(stored: dict, key: str, data: datasets.ImageDataset) -> tuple[dict, dict]:
+    """``(info, arrays)`` of a features file, or :class:`_DamagedEntry` saying what does not match ``data``."""
+    names = ("train_features", "train_labels", "test_features", "test_labels", "info_json")
+    missing = [name for name in names if name not in stored]
+    if missing:
+        raise _DamagedEntry(f"it has no {', '.join(missing)}")
+    try:
+        info = json.loads(str(stored["info_json"]))
+    except ValueError:
+        raise _DamagedEntry("its info_json is not JSON") from None
+    if not isinstance(info, dict) or info.get("cache_key") != key:
+        found = info.get("cache_key") if isinstance(info, dict) else None
+        raise _DamagedEntry(f"it holds the features of another key ({str(found)[:16]}...)")
+    arrays = {name: stored[name] for name in names[:4]}
+    width = None
+    for part, images, labels in (("train", data.train_images, data.train_labels),
+                                 ("test", data.test_images, data.test_labels)):
+        features, stored_labels = arrays[f"{part}_features"], arrays[f"{part}_labels"]
+        if features.ndim != 2 or features.dtype != np.float32:
+            raise _DamagedEntry(f"{part}_features are {features.dtype} of shape {features.shape}, not float32 rows")
+        if features.shape[0] != len(images):
+            raise _DamagedEntry(f"{part}_features have {features.shape[0]} rows for {len(images)} {part} images")
+        if width is not None and features.shape[1] != width:
+            raise _DamagedEntry(f"train and test features differ in width ({width} and {features.shape[1]})")
+        width = features.shape[1]
+        if stored_labels.dtype != np.int64 or not np.array_equal(stored_labels, labels):
+            raise _DamagedEntry(f"its {part}_labels are not the labels of the {part} images")
+        if not np.all(np.isfinite(features)):
+            raise _DamagedEntry(f"{part}_features hold NaN or infinite values")
+    if info.get("n_features") not in (None, width):
+        raise _DamagedEntry(f"its features are {width} wide, its info says {info.get('n_features')}")
+    return info, arrays
+
+
+def _feature_set_from_cache(paths: dict, info: dict, arrays: dict, weights: dict, config) -> FeatureSet:
+    """The FeatureSet of checked arrays and its learner rebuilt from ``weights`` (:class:`_DamagedEntry` if it cannot be)."""
+    width = arrays["train_features"].shape[1]
+    try:
+        if info.get("kind") == "patches":
+            model = PatchFeatureModel.from_state_arrays(weights, PatchFeatureConfig.from_dict(info["config"]))
+            d = model.whitening_projection.shape[0]
+            if (model.n_features != width or model.weights.shape[0] != d or model.whitening_mean.shape != (d,)
+                    or model.bias.shape != (model.weights.shape[1],)):
+                raise _DamagedEntry(f"its dictionary ({model.weights.shape}) does not fit its whitening ({d}) "
+                                    f"or the features' width {width}")
+            return FeatureSet(arrays["train_features"], arrays["train_labels"], arrays["test_features"],
+                              arrays["test_labels"], {**info, "from_cache": True}, cache_path=paths["features"],
+                              patch_model=model)
+        dbn = DeepBeliefNetwork.from_state_arrays(weights, device=default_device())
+        whitening = None
+        if getattr(config, "whitening_components", None) is not None or "whitening_mean" in weights:
+            settings = info["config"]
+            whitening = Whitening(settings["whitening_components"], settings["whitening_epsilon"])
+            whitening.mean, whitening.projection = weights["whitening_mean"], weights["whitening_projection"]
+    except (KeyError, ValueError, TypeError, IndexError, RuntimeError) as error:
+        raise _DamagedEntry(f"its weights cannot rebuild the feature learner ({type(error).__name__}: {error})") from None
+    sizes = list(getattr(config, "layer_sizes", dbn.layer_sizes))
+    shapes = [tuple(rbm.weights.shape) for rbm in dbn.rbms]
+    if list(dbn.layer_sizes) != sizes or sizes[-1] != width or shapes != list(zip(sizes[:-1], sizes[1:])):
+        raise _DamagedEntry(f"its network has layers {list(dbn.layer_sizes)}, the configuration {sizes} "
+                            f"and the features are {width} wide")
     return FeatureSet(arrays["train_features"], arrays["train_labels"], arrays["test_features"],
                       arrays["test_labels"], {**info, "from_cache": True}, dbn, whitening, cache_path=paths["features"])
 
@@ -868,25 +1052,51 @@ def probe_arrays(train_x, train_y, test_x, test_y, cache_dir=None) -> dict:
                           lambda: {**validated_probe(*arrays, c_grid=PROBE_C_GRID), "digest": key})
 
 
-def _cached_report(path, is_current, compute, rebuild: bool = False) -> dict:
+#: What a cached validated-probe report must hold, and of which type, to be used.
+_PROBE_FIELDS = {"test_accuracy": float, "train_accuracy": float, "C": float, "c_grid": list,
+                 "validation_accuracy": list, "validation_size": int}
+
+
+def _report_problem(report, fields: dict) -> str | None:
+    """Why a cached JSON report cannot be used (not an object, a field missing or of the wrong type); None if it can."""
+    if not isinstance(report, dict):
+        return f"it holds a JSON {type(report).__name__}, not an object"
+    for name, kind in fields.items():
+        value = report.get(name)
+        if isinstance(kind, dict):
+            problem = _report_problem(value, kind)
+            if problem is not None:
+                return f"{name}: {problem}"
+            continue
+        numeric = kind in (float, int) and isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not (numeric and (kind is float or float(value).is_integer())) and not (kind is list and isinstance(value, list)):
+            return f"its {name!r} is {'missing' if name not in report else repr(value)[:40]}"
+    return None
+
+
+def _cached_report(path, is_current, compute, rebuild: bool = False, fields: dict = _PROBE_FIELDS) -> dict:
     """``compute()``'s JSON report, read back from ``path`` when ``is_current(report)``, else computed and stored.
 
-    A missing, unreadable or stale file is recomputed; a cache that cannot be written (read-only)
-    only costs the recomputation. ``path=None`` computes without caching.
+    A missing or stale file (another key or settings) is recomputed; a damaged one (not JSON, not
+    an object, a field of ``fields`` missing or of the wrong type) too, with a :class:`CacheWarning`
+    naming it. A cache that cannot be written (read-only) only costs the recomputation (one
+    warning). ``path=None`` computes without caching.
     """
+    if path is not None:
+        _io.remove_leftovers(path.parent, earlier=True)
     if path is not None and not rebuild and path.is_file():
         try:
             report = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError):
-            report = None
-        if isinstance(report, dict) and is_current(report):
+            problem = _report_problem(report, fields)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            report, problem = None, f"it is not readable JSON ({error})"
+        if problem is None and is_current(report):
             return report
+        if problem is not None:
+            _warn_damaged(path, problem)
     report = compute()
     if path is not None:
-        try:
-            _write_json_atomic(path, report)
-        except OSError:
-            pass
+        _write_json_atomic(path, report)
     return report
 
 
@@ -960,22 +1170,20 @@ def probe_report(feature_set: FeatureSet, rebuild: bool = False, regularization:
     path = None
     if feature_set.cache_path is not None:
         path = feature_set.cache_path.with_name(feature_set.cache_path.name.replace("-features.npz", "-probe.json"))
-        if not rebuild and path.is_file():
-            try:
-                report = json.loads(path.read_text())
-                if (report.get("cache_key") == info["cache_key"] and report.get("C") == regularization
-                        and report.get("dbn_features", {}).get("tol") == PROBE_TOLERANCE):
-                    return report
-            except (OSError, json.JSONDecodeError):
-                pass
-    features = linear_probe(feature_set.train_features, feature_set.train_labels, feature_set.test_features,
-                            feature_set.test_labels, regularization)
-    pixels = linear_probe(dbn_inputs(feature_set.train_images), feature_set.train_labels,
-                          dbn_inputs(feature_set.test_images), feature_set.test_labels, regularization)
-    report = {"dataset": info["dataset"], "official": info["official"], "train_size": info["train_size"],
-              "test_size": info["test_size"], "cache_key": info["cache_key"], "C": regularization,
-              "dbn_features": features, "raw_pixels": pixels,
-              "gain": round(features["test_accuracy"] - pixels["test_accuracy"], 4)}
-    if path is not None:
-        _write_json_atomic(path, report)
-    return report
+
+    def compute() -> dict:
+        features = linear_probe(feature_set.train_features, feature_set.train_labels, feature_set.test_features,
+                                feature_set.test_labels, regularization)
+        pixels = linear_probe(dbn_inputs(feature_set.train_images), feature_set.train_labels,
+                              dbn_inputs(feature_set.test_images), feature_set.test_labels, regularization)
+        return {"dataset": info["dataset"], "official": info["official"], "train_size": info["train_size"],
+                "test_size": info["test_size"], "cache_key": info["cache_key"], "C": regularization,
+                "dbn_features": features, "raw_pixels": pixels,
+                "gain": round(features["test_accuracy"] - pixels["test_accuracy"], 4)}
+
+    one_probe = {"test_accuracy": float, "train_accuracy": float}
+    return _cached_report(path, lambda report: (report.get("cache_key") == info["cache_key"]
+                                                and report.get("C") == regularization
+                                                and report["dbn_features"].get("tol") == PROBE_TOLERANCE),
+                          compute, rebuild=rebuild,
+                          fields={"dbn_features": one_probe, "raw_pixels": one_probe, "gain": float})

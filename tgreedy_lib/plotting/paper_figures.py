@@ -2,10 +2,15 @@
 
 Every function takes the JSON-ready result of :mod:`tgreedy_lib.experiments` (a dict, as written to
 ``<experiment>.json``) and returns a Matplotlib figure; nothing is computed here but means and
-spreads of the stored curves. Conventions follow the paper: greedy in red, T-greedy in blue (the
-colours and labels of :mod:`tgreedy_lib.domain_adaptation.selectors`),
-dashed = held-out data of the source domains, solid = the target (new) domain, a horizontal line at
-chance (AUROC 0.5), x = number of features added.
+spreads of the stored curves. Conventions follow the paper: each selector in its registered colour
+and label (:mod:`tgreedy_lib.domain_adaptation.selectors`: greedy red, T-greedy blue, its signed-T
+reading purple; titles name the colours from there), dashed = held-out data of the source domains,
+solid = the target (new) domain, a horizontal line at chance (AUROC 0.5), x = number of features added.
+
+The paper sets its panels in one row across a two-column page; here they are stacked three to a row,
+:data:`~tgreedy_lib.plotting.style.FIGURE_WIDTH` inches wide, with one legend in the free slot, so that
+the book shows them at their natural size (text of at least
+:data:`~tgreedy_lib.plotting.style.SMALLEST_TEXT_PT` points).
 
 Where the paper shows an average over splits (Figure 1's last panel, Figure 4), the shaded band is
 plus/minus one standard deviation across the splits, so the variability between domains stays
@@ -21,6 +26,7 @@ import numpy as np
 from ..datasets import CIFAR10_CLASSES  # one list of class names
 from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
 from ..experiments.runs import curve
+from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, selector_key
 
 __all__ = [
     "split_title",
@@ -31,6 +37,8 @@ __all__ = [
     "figure2",
     "figure3",
     "figure4",
+    "plot_all_splits",
+    "plot_band_summary",
     "save_figure",
 ]
 
@@ -43,6 +51,10 @@ TASK_TITLES = {
     "mnist-similarity": "MNIST similarity",
     "cifar-similarity": "CIFAR similarity",
 }
+#: Panels in a row of the stacked figures.
+COLUMNS = 3
+#: Height in inches of one row of panels.
+ROW_HEIGHT = 2.8
 
 
 def _methods(result: dict, methods) -> tuple[str, ...]:
@@ -139,7 +151,7 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
     ax.set_title(split_title(result, target))
     ax.set_xlabel("features added")
     if legend:
-        ax.legend(fontsize=7, loc="lower right")
+        ax.legend(fontsize=SMALLEST_TEXT_PT, loc="lower right")
     return ax
 
 
@@ -195,11 +207,11 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
     ax.set_title(title or f"average of {len(result['splits'])} splits")
     ax.set_xlabel("features added")
     if legend:
-        ax.legend(fontsize=7, loc="lower right")
+        ax.legend(fontsize=SMALLEST_TEXT_PT, loc="lower right")
     return ax
 
 
-def plot_t_statistics(ax, result: dict, target: int, methods=None):
+def plot_t_statistics(ax, result: dict, target: int, methods=None, legend: bool = True):
     """|T| of the feature added at each step (the paper's rightmost panels), for one split.
 
     See Also
@@ -225,8 +237,8 @@ def plot_t_statistics(ax, result: dict, target: int, methods=None):
     >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
     >>> from tgreedy_lib.plotting.paper_figures import plot_t_statistics
     >>> fig, ax = plt.subplots()
-    >>> plot_t_statistics(ax, result, 9).get_title().splitlines()
-    ['|T| of added feature', '2 vs 9']
+    >>> plot_t_statistics(ax, result, 9).get_title()
+    '|T| of added feature, 2 vs 9'
     >>> plt.close(fig)
     """
     methods = _methods(result, methods)
@@ -235,21 +247,53 @@ def plot_t_statistics(ax, result: dict, target: int, methods=None):
     for method in methods:
         ax.plot(x, np.abs(curve(result, method, "t_statistic")[k]), color=get_selector(method).color, lw=1.4,
                 marker=".", ms=3, label=get_selector(method).label)
-    ax.set_title(f"|T| of added feature\n{split_title(result, target)}", fontsize=10)
+    ax.set_title(f"|T| of added feature, {split_title(result, target)}")
     ax.set_xlabel("features added")
     ax.set_yscale("log")
-    ax.legend(fontsize=7)
+    if legend:
+        ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
 
-def _row(result: dict, panels, t_panel, methods, axes, show_t: bool):
+def _stacked(n_panels: int, n_blocks: int = 1):
+    """A figure :data:`FIGURE_WIDTH` wide with ``n_blocks`` blocks of ``n_panels`` panels, three to a row,
+    each block followed by a free slot (for the legend) when its last row has one; returns the figure and,
+    per block, its panel axes and that slot (or None)."""
+    rows = -(-(n_panels + 1) // COLUMNS)
+    fig, grid = plt.subplots(rows * n_blocks, COLUMNS, figsize=(FIGURE_WIDTH, ROW_HEIGHT * rows * n_blocks + 0.5),
+                             squeeze=False, constrained_layout=True)
+    blocks = []
+    for b in range(n_blocks):
+        cells = list(grid[b * rows:(b + 1) * rows].ravel())
+        for ax in cells[n_panels + 1:]:
+            ax.set_visible(False)
+        slot = cells[n_panels] if n_panels < len(cells) else None
+        blocks.append((cells[:n_panels], slot))
+    return fig, blocks
+
+
+def _legend_in(slot, source_ax, title: str | None = None) -> None:
+    """The legend of ``source_ax``'s curves in the free ``slot`` (an axes drawn without frame)."""
+    handles, labels = source_ax.get_legend_handles_labels()
+    slot.axis("off")
+    slot.legend(handles, labels, loc="center", fontsize=SMALLEST_TEXT_PT, frameon=False, title=title,
+                title_fontsize=SMALLEST_TEXT_PT + 1)
+
+
+def _panels_row(result: dict, panels, axes, methods, last: str) -> None:
+    """The split panels, then ``last``: "average" (Figure 1) or "t" (|T| of the first panel's split)."""
     for ax, target in zip(axes, panels):
         plot_split(ax, result, target, methods)
-    if show_t:
-        plot_t_statistics(axes[len(panels)], result, t_panel, methods)
+    if last == "t":
+        plot_t_statistics(axes[len(panels)], result, panels[0], methods, legend=False)
     else:
         plot_average(axes[len(panels)], result, methods, legend=False)
-    axes[0].set_ylabel("AUROC")
+    for i, ax in enumerate(axes):
+        if i % COLUMNS == 0:
+            ax.set_ylabel("AUROC" if last != "t" or i < len(panels) else "|T|")
+    for ax in axes[1:len(panels) + (last != "t")]:
+        ax.sharey(axes[0])
+    axes[0].autoscale(axis="y")          # the shared limits cover every panel's curves
 
 
 def _panels(result: dict, wanted) -> list[int]:
@@ -261,6 +305,10 @@ def _panels(result: dict, wanted) -> list[int]:
         if t not in chosen:
             chosen.append(t)
     return chosen
+
+
+def _two_lines(first: str, second: str) -> str:
+    return f"{first}\n{second}"
 
 
 def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
@@ -289,22 +337,27 @@ def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
     >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
     >>> from tgreedy_lib.plotting.paper_figures import figure1
     >>> fig = figure1(result)
-    >>> len(fig.axes)  # four splits and their average
-    5
+    >>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison]  # four splits and their average
+    ['2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1', 'average of 4 splits']
     >>> plt.close(fig)
     """
     panels = _panels(result, panels)
-    fig, axes = plt.subplots(1, len(panels) + 1, figsize=(3.0 * (len(panels) + 1), 3.0), sharey=True,
-                             constrained_layout=True)
-    _row(result, panels, None, ("greedy",), axes, show_t=False)
-    axes[-1].legend(fontsize=7, loc="lower right")
-    fig.suptitle("Figure 1: greedy, AUROC on held-out source data (dashed) and on the target domain (solid)",
-                 fontsize=10)
+    fig, [(axes, slot)] = _stacked(len(panels) + 1)
+    _panels_row(result, panels, axes, ("greedy",), last="average")
+    if slot is not None:
+        _legend_in(slot, axes[-1])
+    else:
+        axes[-1].legend(fontsize=SMALLEST_TEXT_PT, loc="lower right")
+    fig.suptitle(_two_lines("Figure 1: greedy, AUROC as features are added",
+                            "dashed: held-out data of the source domains; solid: the target domain"), fontsize=10)
     return fig
 
 
 def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
-    """Figure 2: greedy (red) and T-greedy (blue) on the same splits, plus |T| of each added feature.
+    """Figure 2: greedy and T-greedy on the same splits, plus |T| of each added feature.
+
+    The title names each selector's colour from the registry (greedy red, T-greedy blue, its signed-T
+    reading purple).
 
     See Also
     --------
@@ -328,24 +381,29 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
     >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
     >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
     >>> from tgreedy_lib.plotting.paper_figures import figure2
-    >>> fig = figure2(result)
-    >>> len(fig.axes)  # four splits and |T| of the added features
-    5
+    >>> fig = figure2(result, methods=("greedy", "tgreedy-signed"))
+    >>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison][-1]  # after the four splits
+    '|T| of added feature, 2 vs 9'
+    >>> fig.get_suptitle().splitlines()[1]
+    'red: greedy, purple: T-greedy (signed T); dashed: held-out source data, solid: target domain'
     >>> plt.close(fig)
     """
     panels = _panels(result, panels)
-    fig, axes = plt.subplots(1, len(panels) + 1, figsize=(3.0 * (len(panels) + 1), 3.0), constrained_layout=True)
-    _row(result, panels, panels[0], _methods(result, methods), axes, show_t=True)
-    for ax in axes[1:len(panels)]:
-        ax.sharey(axes[0])
-    axes[0].legend(fontsize=6.5, loc="lower right")
-    fig.suptitle("Figure 2: predicting '2' -- greedy (red) and T-greedy (blue); dashed: source, solid: target",
+    methods = _methods(result, methods)
+    fig, [(axes, slot)] = _stacked(len(panels) + 1)
+    _panels_row(result, panels, axes, methods, last="t")
+    if slot is not None:
+        _legend_in(slot, axes[0])
+    else:
+        axes[0].legend(fontsize=SMALLEST_TEXT_PT, loc="lower right")
+    fig.suptitle(_two_lines(f"Figure 2: predicting '{result.get('positive', 2)}', AUROC as features are added",
+                            f"{selector_key(methods)}; dashed: held-out source data, solid: target domain"),
                  fontsize=10)
     return fig
 
 
 def figure3(results, panels=SIMILARITY_PANELS, methods=None):
-    """Figure 3: similarity learning, one row per data set (MNIST, CIFAR-10): four splits and |T|.
+    """Figure 3: similarity learning, one block per data set (MNIST, CIFAR-10): four splits and |T|.
 
     See Also
     --------
@@ -367,17 +425,25 @@ def figure3(results, panels=SIMILARITY_PANELS, methods=None):
     if not results:
         raise ValueError("figure3 needs at least one similarity result")
     chosen = [_panels(r, panels) for r in results]
-    width = max(len(c) for c in chosen) + 1
-    fig, axes = plt.subplots(len(results), width, figsize=(3.0 * width, 3.0 * len(results)),
-                             squeeze=False, constrained_layout=True)
-    for row, (result, cols) in enumerate(zip(results, chosen)):
-        _row(result, cols, cols[0], _methods(result, methods), axes[row], show_t=True)
-        axes[row][0].set_ylabel(f"{TASK_TITLES.get(result['experiment'], result['experiment'])}\nAUROC")
-        for ax in axes[row][len(cols) + 1:]:
+    fig, blocks = _stacked(max(len(c) for c in chosen) + 1, n_blocks=len(results))
+    all_methods = []
+    for (axes, slot), result, cols in zip(blocks, results, chosen):
+        methods = _methods(result, methods)
+        all_methods += [m for m in methods if m not in all_methods]
+        _panels_row(result, cols, axes, methods, last="t")
+        for ax in axes[len(cols) + 1:]:
             ax.set_visible(False)
-    axes[0][0].legend(fontsize=6.5, loc="lower right")
-    fig.suptitle("Figure 3: learning a similarity function -- greedy (red), T-greedy (blue); dashed: source, "
-                 "solid: target", fontsize=10)
+        name = TASK_TITLES.get(result["experiment"], result["experiment"])
+        axes[0].set_ylabel(f"{name}\nAUROC")
+        if len(cols) >= COLUMNS:
+            axes[COLUMNS].set_ylabel(f"{name}\nAUROC")
+        if slot is not None:
+            _legend_in(slot, axes[0], title=name)
+        else:
+            axes[0].legend(fontsize=SMALLEST_TEXT_PT, loc="lower right")
+    fig.suptitle(_two_lines("Figure 3: learning a similarity function, AUROC as features are added",
+                            f"{selector_key(all_methods)}; dashed: held-out source pairs, solid: target pairs"),
+                 fontsize=10)
     return fig
 
 
@@ -414,14 +480,174 @@ def figure4(results, methods=None):
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
         raise ValueError("figure4 needs at least one result")
-    fig, axes = plt.subplots(1, len(results), figsize=(4.0 * len(results), 3.3), squeeze=False,
-                             constrained_layout=True)
+    width = min(FIGURE_WIDTH, 3.6 * len(results) + 1.2)
+    fig, axes = plt.subplots(1, len(results), figsize=(width, 4.2), squeeze=False, layout="constrained")
     for ax, result in zip(axes[0], results):
         title = TASK_TITLES.get(result["experiment"], result["experiment"])
         plot_average(ax, result, methods, title=f"{title} ({len(result['splits'])} splits)")
     axes[0][0].set_ylabel("AUROC")
-    axes[0][0].legend(fontsize=7, loc="lower right")
-    fig.suptitle("Figure 4: averaged over all source/target splits (band: +/- 1 s.d. across splits)", fontsize=10)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False)
+    fig.suptitle(_two_lines("Figure 4: averaged over all source/target splits",
+                            "band: +/- 1 s.d. across splits"), fontsize=10)
+    return fig
+
+
+def plot_all_splits(result: dict, methods=None, reference: bool = True):
+    """Every split of ``result`` in a grid, three to a row, on shared axes (section 5: the variability
+    between domains), with the least-squares fit on all features as a dotted yardstick.
+
+    Parameters
+    ----------
+    result : dict
+        An experiment result (:func:`~tgreedy_lib.experiments.run_two_vs_other` or
+        :func:`~tgreedy_lib.experiments.run_similarity`).
+    methods : sequence of str, optional
+        Selector names (default: every selector in ``result``).
+    reference : bool, default=True
+        Draw the target AUROC of all features together (``result["all_features_reference"]``), if present.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    See Also
+    --------
+    plot_split : One panel.
+    figure2 : Four of these splits as in the paper.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, sections 4.1 and 5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    >>> from tgreedy_lib.plotting.paper_figures import plot_all_splits
+    >>> fig = plot_all_splits(result, methods=("greedy", "tgreedy"))
+    >>> [ax.get_title() for ax in fig.axes if ax.get_visible()]
+    ['2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1']
+    >>> fig.get_suptitle()
+    'all 4 held-out splits: red: greedy, blue: T-greedy; dashed: source, solid: target'
+    >>> plt.close(fig)
+    """
+    methods = _methods(result, methods)
+    splits = result["splits"]
+    rows = -(-len(splits) // COLUMNS)
+    fig, grid = plt.subplots(rows, COLUMNS, figsize=(FIGURE_WIDTH, ROW_HEIGHT * rows + 0.9), sharex=True,
+                             sharey=True, squeeze=False, layout="constrained")
+    cells = list(grid.ravel())
+    for k, (ax, split) in enumerate(zip(cells, splits)):
+        plot_split(ax, result, split["target"], methods)
+        if reference and result.get("all_features_reference"):
+            ax.axhline(result["all_features_reference"]["target_auroc"][k], color="0.25", ls=":", lw=1,
+                       label="all features (ridge), target")
+        if k % COLUMNS == 0:
+            ax.set_ylabel("AUROC")
+        if k < len(splits) - COLUMNS:
+            ax.set_xlabel("")
+    for ax in cells[len(splits):]:
+        ax.set_visible(False)
+    handles, labels = cells[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=SMALLEST_TEXT_PT, frameon=False)
+    fig.suptitle(f"all {len(splits)} held-out splits: {selector_key(methods)}; dashed: source, solid: target",
+                 fontsize=10)
+    return fig
+
+
+def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks=None):
+    """Figure 4 over seeds: per task, a comparison's two readings, source dashed and target solid, the mean
+    over seeds with its 95 % band (a :func:`~tgreedy_lib.experiments.seeds.band_summary`).
+
+    Parameters
+    ----------
+    summary : dict
+        :func:`~tgreedy_lib.experiments.seeds.band_summary`'s output (or a reference run's ``bands``).
+    comparison : str, default="paper"
+        A name of :data:`~tgreedy_lib.experiments.readings.COMPARISONS`.
+    axes : sequence of Axes, optional
+        One per task (default: a new figure).
+    tasks : sequence of str, optional
+        Default: every section-4 task in ``summary``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        When ``summary`` holds none of the tasks.
+
+    See Also
+    --------
+    figure4 : The same curves from one run, bands across splits.
+    tgreedy_lib.experiments.seeds.band_summary : Computes the bands.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012, section 4, Figure 4, and section 5.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.experiments.seeds import load_reference
+    >>> from tgreedy_lib.plotting.paper_figures import plot_band_summary
+    >>> reference = load_reference()
+    >>> fmap = next(iter(reference["bands"]))
+    >>> fig = plot_band_summary(reference["bands"][fmap], "paper", tasks=["mnist-similarity"])
+    >>> fig.axes[0].get_title()
+    'MNIST similarity (4.2)'
+    >>> plt.close(fig)
+    """
+    from ..experiments.readings import COMPARISON_LABELS, comparison_pair
+    from ..experiments.seeds import TASK_TITLES as SEED_TASK_TITLES
+
+    tasks = [t for t in (tasks or SEED_TASK_TITLES) if t in summary["tasks"]]
+    if not tasks:
+        raise ValueError("no section-4 results to draw")
+    own_figure = axes is None
+    if own_figure:
+        fig, axes = plt.subplots(1, len(tasks), figsize=(min(FIGURE_WIDTH, 3.6 * len(tasks) + 1.2), 4.2),
+                                 squeeze=False, layout="constrained")
+        axes = axes[0]
+    else:
+        fig = np.ravel(axes)[0].figure
+    n_seeds = summary["seeds"]
+    for ax, task in zip(np.ravel(axes), tasks):
+        for name in comparison_pair(comparison):
+            reading = get_selector(name)
+            entry = summary["tasks"][task].get(name)
+            if entry is None:
+                continue
+            for metric, style, alpha in (("source_auroc", "--", 0.12), ("target_auroc", "-", 0.22)):
+                band = entry[metric]
+                x = np.arange(1, len(band["mean"]) + 1)
+                which = "source" if metric == "source_auroc" else "target"
+                ax.plot(x, band["mean"], ls=style, color=reading.color, lw=1.6, label=f"{reading.label}, {which}")
+                ax.fill_between(x, np.clip(band["lo"], 0, 1), np.clip(band["hi"], 0, 1), color=reading.color,
+                                alpha=alpha, lw=0)
+        ax.axhline(0.5, color="0.5", lw=0.8, ls=":")
+        ax.set_ylim(0.35, 1.0)
+        ax.set_title(SEED_TASK_TITLES.get(task, task), fontsize=10)
+        ax.set_xlabel("features added")
+    first = np.ravel(axes)[0]
+    first.set_ylabel("AUROC, mean of splits")
+    note = f"bands: 95% t interval of the mean over {n_seeds} seed{'s' * (n_seeds > 1)}"
+    if own_figure:
+        handles, labels = first.get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False,
+                   title=note, title_fontsize=SMALLEST_TEXT_PT)
+        fig.suptitle(COMPARISON_LABELS.get(comparison, comparison), fontsize=10)
+    else:                                  # the caller's figure: the legend (and the note) inside the axes
+        first.legend(fontsize=SMALLEST_TEXT_PT, loc="lower right", title=note, title_fontsize=SMALLEST_TEXT_PT)
     return fig
 
 

@@ -15,11 +15,13 @@ import numpy as np
 from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
 from ..domain_adaptation.theory.simulate import describe_distribution
 from .curves import coinciding_groups
+from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT
 from ..domain_adaptation.theory.simulated_selection import SELECTORS
 
 __all__ = [
     "plot_self_normalized_tails",
     "plot_theorem2_excess",
+    "plot_threshold_map",
     "plot_coverage_vs_features",
     "plot_widths",
     "plot_corollary_failure",
@@ -27,6 +29,26 @@ __all__ = [
     "plot_selector_paths",
     "plot_sweep",
 ]
+
+
+def _legend_below(ax, wrap: int = 30) -> None:
+    """The legend under the axes' x label, its labels wrapped at ``wrap`` characters, in two columns where
+    the axes are wide enough for two (five inches) and one otherwise: it reaches neither into the axes'
+    own labels (it hangs a fixed distance in points below the axes, room for tick labels and x label,
+    whatever the axes' height) nor into a neighbour's legend."""
+    import textwrap
+
+    from matplotlib.transforms import ScaledTranslation
+
+    handles, labels = ax.get_legend_handles_labels()
+    width = ax.get_position().width * ax.figure.get_figwidth()
+    ticks, label = plt.rcParams["xtick.labelsize"], plt.rcParams["axes.labelsize"]
+    size = lambda v: v if isinstance(v, (int, float)) else 1.2 * plt.rcParams["font.size"]  # noqa: E731
+    below = 2.0 * size(ticks) + 1.4 * size(label) + 4          # points: tick labels (a log axis' 10^k), x label
+    anchor = ax.transAxes + ScaledTranslation(0, -below / 72, ax.figure.dpi_scale_trans)
+    ax.legend(handles, [textwrap.fill(text, wrap) for text in labels], fontsize=SMALLEST_TEXT_PT, loc="upper center",
+              bbox_to_anchor=(0.5, 0), bbox_transform=anchor, ncol=2 if width >= 5 else 1, frameon=False,
+              borderaxespad=0)
 
 
 def _axes(ax):
@@ -70,13 +92,87 @@ def plot_self_normalized_tails(curves: dict, ax=None):
     ax.plot(t, curves["printed"], "k--", lw=2, label="exp(-t/2) (as printed)")
     ax.plot(t, np.minimum(curves["proof"], 1), "k:", lw=2, label="2 exp(-t/2) (proof)")
     ax.set(xlabel="t", ylabel="Pr[ratio > t]", title=f"Self-normalized sum, n = {curves['n']}", ylim=(-0.02, 1.05))
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, frameon=False)
+    _legend_below(ax)
     return ax
+
+
+def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: str, label: str,
+                       vmin: float | None = None, vmax: float | None = None):
+    """Heat map of ``values`` (rows along ``y``, columns along ``x``) in two colour families split at
+    ``threshold``: every cell above it in red, at least as strong as
+    :data:`ABOVE_LIGHTEST` (never a pale pink that reads as neither), every cell at or below it in
+    blue (at least :data:`BELOW_LIGHTEST`), the threshold drawn as a black contour; the title says which colour means what.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    x, y : array_like
+        Coordinates of the columns and rows.
+    values : array_like, shape (len(y), len(x))
+    threshold : float
+    above, below : str
+        What a cell above (red) and at or below (blue) the threshold means, for the title.
+    label : str
+        The colour bar's label.
+    vmin, vmax : float, optional
+        Ends of the colour scale (default: the smallest and largest value, widened to include the
+        threshold).
+
+    Returns
+    -------
+    matplotlib.collections.QuadMesh
+
+    See Also
+    --------
+    plot_theorem2_excess : Theorem 2's excess over the printed bound.
+
+    References
+    ----------
+    .. [1] Matplotlib documentation, "Colormap normalization" (``TwoSlopeNorm``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.plotting.style import color_name
+    >>> fig, ax = plt.subplots()
+    >>> values = np.array([[0.2, 0.99], [1.01, 1.6]])
+    >>> mesh = plots.plot_threshold_map(ax, [0, 1], [0, 1], values, 1.0, "fails", "holds", "ratio")
+    >>> [color_name(mesh.cmap(mesh.norm(v))[:3]) for v in values.ravel()]
+    ['blue', 'blue', 'red', 'red']
+    >>> ax.get_title()
+    'red: fails; blue: holds'
+    >>> plt.close(fig)
+    """
+    from matplotlib.colors import ListedColormap, TwoSlopeNorm
+
+    values = np.asarray(values, dtype=float)
+    finite = values[np.isfinite(values)]
+    low = float(np.min(finite)) if vmin is None else vmin
+    high = float(np.max(finite)) if vmax is None else vmax
+    span = max(abs(threshold - low), abs(high - threshold), 1e-12)
+    low, high = min(low, threshold - 1e-3 * span), max(high, threshold + 1e-3 * span)
+    colors = np.vstack([plt.get_cmap("Blues")(np.linspace(0.95, BELOW_LIGHTEST, 128)),
+                        plt.get_cmap("Reds")(np.linspace(ABOVE_LIGHTEST, 0.95, 128))])
+    mesh = ax.pcolormesh(x, y, values, cmap=ListedColormap(colors), shading="auto",
+                         norm=TwoSlopeNorm(vmin=low, vcenter=threshold, vmax=high))
+    if np.any(finite > threshold) and np.any(finite <= threshold):
+        ax.contour(x, y, values, levels=[threshold], colors="k", linewidths=0.8)
+    ax.figure.colorbar(mesh, ax=ax, label=label)
+    ax.set_title(f"red: {above}; blue: {below}")
+    return mesh
+
+
+#: The lightest shades of matplotlib's "Reds" and "Blues" colour maps (0 = white, 1 = darkest) that
+#: :func:`plot_threshold_map` uses: still plainly red and blue.
+ABOVE_LIGHTEST, BELOW_LIGHTEST = 0.5, 0.5
 
 
 def plot_theorem2_excess(table: dict, ax=None):
     """Heat map of ``worst_case_tail_lower_bound(n, t) - exp(-t/2)``: red cells are (n, t) pairs
-    where a symmetric law provably violates Theorem 2 as printed; ``table`` is
+    where a symmetric law provably violates Theorem 2 as printed, blue cells pairs where no violation
+    was found (:func:`plot_threshold_map` at 0); ``table`` is
     :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.theorem2_excess`'s output.
 
     See Also
@@ -98,15 +194,15 @@ def plot_theorem2_excess(table: dict, ax=None):
     >>> from tgreedy_lib.plotting import theory as plots
     >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import theorem2_excess
     >>> ax = plots.plot_theorem2_excess(theorem2_excess(n_values=range(1, 6), t=np.linspace(0.1, 4, 20)))
+    >>> ax.get_title()
+    'worst-case tail minus exp(-t/2)\\nred: the printed bound fails; blue: it holds'
     >>> plt.close("all")
     """
     ax = _axes(ax)
-    excess = table["excess"]
-    limit = float(np.max(np.abs(excess)))
-    mesh = ax.pcolormesh(table["t"], table["n"], excess, cmap="RdBu_r", vmin=-limit, vmax=limit, shading="nearest")
+    plot_threshold_map(ax, table["t"], table["n"], table["excess"], 0.0, "the printed bound fails", "it holds",
+                       "worst-case tail minus exp(-t/2)")
     ax.set_xscale("log")
-    ax.set(xlabel="t", ylabel="n", title="worst-case tail minus exp(-t/2)  (red: printed bound fails)")
-    plt.colorbar(mesh, ax=ax)
+    ax.set(xlabel="t", ylabel="n", title="worst-case tail minus exp(-t/2)\n" + ax.get_title())
     return ax
 
 
@@ -159,7 +255,7 @@ def plot_coverage_vs_features(curves: dict, ax=None):
     ax.set(xlabel="|F| (number of features)", ylabel="Pr[all features covered]",
            title=f"Theorem 1's width, n = {n} domains" + ("" if admitted >= 1 else " (admits no |F|)"),
            ylim=(-0.02, 1.02))
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
+    _legend_below(ax)
     return ax
 
 
@@ -201,7 +297,7 @@ def plot_widths(table: dict, ax=None):
     ax.set_yscale("log")
     ax.set(xlabel="|F|", ylabel="width / (sigma_hat / sqrt(n))",
            title=f"Uniform confidence widths, delta = {table['delta']:g}")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
 
@@ -241,7 +337,7 @@ def plot_corollary_failure(curves: dict, ax=None):
     ax.set_yscale("log")
     ax.set(xlabel="delta", ylabel="Pr[bound fails]",
            title=f"Corollary 3, q = 1, {describe_distribution(curves['law'])} effects")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
 
@@ -289,7 +385,7 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
     ax.set_yscale("log")
     ax.set(xlabel="sum of sigma_hat^2 / n (worst subset)", ylabel="regret L(mu_hat_S) - L(mu_S)",
            title="Corollary 3: regret against bound")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
 
@@ -321,7 +417,7 @@ def plot_selector_paths(result: dict, axes=None):
     >>> plt.close("all")
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+        _, axes = plt.subplots(1, 2, figsize=(FIGURE_WIDTH, 3.8), layout="constrained")
     steps = result["steps"]
     for name in result.get("selectors", SELECTORS):
         selector = get_selector(name)
@@ -339,7 +435,7 @@ def plot_selector_paths(result: dict, axes=None):
     axes[1].set(xlabel="step", ylabel="share of picks that are spurious", ylim=(-0.03, 1.03),
                 title=f"{result['n_repeats']} simulated training sets")
     for ax in axes:
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=SMALLEST_TEXT_PT)
     return axes
 
 
@@ -391,5 +487,5 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
         ax.set_yscale("log")
     ax.set_xscale("log", base=2)
     ax.set(xlabel="training domains n", ylabel={"regret": "mean regret (bars: 1 s.e.)", "regret_median": "median regret"}.get(metric, "spurious share"))
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    ax.legend(fontsize=SMALLEST_TEXT_PT, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     return ax

@@ -39,6 +39,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .._io import atomic_write_text, check_outputs
 from .._json import jsonable, write_json
 
 __all__ = ["CheckResult", "register_check", "available_checks", "run_checks", "main", "exact",
@@ -353,7 +354,7 @@ def update_readme(path, records: list[dict[str, Any]]) -> bool:
     _, tail = rest.split(README_END, 1)
     new = head + README_BEGIN + "\n" + markdown_table(records) + "\n" + README_END + tail
     if new != text:
-        path.write_text(new)
+        atomic_write_text(path, new)
     return new != text
 
 
@@ -397,6 +398,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verif
     parser.add_argument("--readme", metavar="PATH", help="rewrite the verdict table in this README")
     parser.add_argument("--from-json", metavar="PATH", help="with --readme: render this earlier JSON, run nothing")
     args = parser.parse_args(argv)
+    status = check_outputs(prog, files={"--json": args.json}, existing_files={"--readme": args.readme})
+    if status is not None:  # before any check runs: a long run never fails at its end for want of a folder
+        return status
     if args.list:
         for check_id in available_checks():
             print(f"{check_id}: {_REGISTRY[check_id].claim}")

@@ -23,5 +23,5 @@ def test_values_match_the_exact_regret(paths, problem, regret):
 @test_case(points=None, hidden=True)
 def test_tgreedy_beats_zero_greedy_does_not(regret, regret_zero):
     import numpy as np
-    assert regret['T-greedy'][4] < regret_zero < regret['greedy'][0]
+    assert regret['T-greedy'][4] < regret_zero < max(regret['greedy'][:5])
 

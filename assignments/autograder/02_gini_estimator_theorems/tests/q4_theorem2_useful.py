@@ -15,7 +15,7 @@ def test_types(first_useful_m, bound_is_false):
 def test_within_a_factor_of_two(first_useful_m, cat):
     import numpy as np
     m = np.geomspace(10, 1000000000.0, 4000)
-    exact = m[np.argmax(cat.theorem2_bound(m, 0.05) < 1)]
+    exact = m[np.argmax(cat.theorem2_bound(m, 0.001) < 1)]
     assert exact / 2 <= first_useful_m <= exact * 2
 
 @test_case(points=None, hidden=True)

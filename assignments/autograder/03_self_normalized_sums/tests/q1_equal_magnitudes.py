@@ -3,20 +3,32 @@ from otter.test_files import test_case
 OK_FORMAT = False
 
 name = "q1_equal_magnitudes"
-points = 2
+points = 3
 
 @test_case(points=None, hidden=False)
-def test_is_list_of_even_integers(violating_even_n):
-    assert isinstance(violating_even_n, (list, tuple)) and len(violating_even_n) > 0, 'a non-empty list of integers'
-    assert all((int(n) == n and n % 2 == 0 and (2 <= n <= 40) for n in violating_even_n)), 'even integers from 2 to 40'
+def test_a_probability(equal_magnitude_tail):
+    assert callable(equal_magnitude_tail), 'equal_magnitude_tail must be a function'
+    value = equal_magnitude_tail(4, 0.5)
+    assert isinstance(value, float) and 0 <= value <= 1, 'a probability (float)'
+
+@test_case(points=None, hidden=False)
+def test_worst_excess_keys(worst_excess):
+    assert isinstance(worst_excess, dict) and sorted(worst_excess) == list(range(1, 13)), 'one entry for each n = 1..12'
 
 @test_case(points=None, hidden=True)
-def test_each_listed_n_violates(violating_even_n, sn):
-    for n in violating_even_n:
-        assert sn.worst_excess_discrete(*sn.rademacher_atoms(int(n)))[0] > 0, f'n = {n} does not violate e^(-t/2)'
+def test_tail_equals_enumeration(equal_magnitude_tail):
+    import itertools
+    import numpy as np
+    for n in range(1, 11):
+        ratios = np.array([sum(s) ** 2 / n for s in itertools.product((-1, 1), repeat=n)])
+        atoms = np.unique(ratios)
+        for t in np.r_[atoms * (1 - 1e-09), atoms * (1 + 1e-09), (atoms[1:] + atoms[:-1]) / 2, 0.05, n + 1.0]:
+            if t > 0:
+                exact = float(np.mean(ratios > t))
+                assert abs(equal_magnitude_tail(n, float(t)) - exact) < 1e-12, (n, t)
 
 @test_case(points=None, hidden=True)
-def test_all_violating_n_found(violating_even_n, sn):
-    expected = [n for n in range(2, 41, 2) if sn.worst_excess_discrete(*sn.rademacher_atoms(n))[0] > 0]
-    assert sorted((int(n) for n in violating_even_n)) == expected
+def test_worst_excess(worst_excess, sn):
+    for n in range(1, 13):
+        assert abs(worst_excess[n] - sn.worst_excess_discrete(*sn.rademacher_atoms(n))[0]) < 1e-09, n
 

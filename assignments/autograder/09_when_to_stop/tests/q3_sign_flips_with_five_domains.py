@@ -2,7 +2,7 @@ from otter.test_files import test_case
 
 OK_FORMAT = False
 
-name = "q3_sign_flips_with_four_domains"
+name = "q3_sign_flips_with_five_domains"
 points = 3
 
 @test_case(points=None, hidden=False)
@@ -15,7 +15,7 @@ def test_types(draws, n_distinct, smallest_p_value):
 @test_case(points=None, hidden=True)
 def test_values(draws, n_distinct, smallest_p_value, stopping, stats):
     import numpy as np
-    np.testing.assert_allclose(np.sort(draws), np.sort(stopping.sign_flip_max_t(stats.subset([0, 1, 2, 3]).xy)))
-    assert n_distinct == 8, '2^4 sign vectors, 8 up to a global flip'
-    assert abs(smallest_p_value - 1 / 8) < 1e-12
+    np.testing.assert_allclose(np.sort(draws), np.sort(stopping.sign_flip_max_t(stats.subset([0, 1, 2, 3, 4]).xy)))
+    assert n_distinct == 16, '2^5 sign vectors, 16 up to a global flip'
+    assert abs(smallest_p_value - 1 / 16) < 1e-12
 

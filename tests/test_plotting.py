@@ -1,0 +1,175 @@
+"""The library's figures as a reader sees them: sized for the book, text large enough, no text drawn over
+other text, titles whose colour words match the curves, heat maps whose legend words match their colours."""
+from __future__ import annotations
+
+import re
+import struct
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import nbformat  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from tgreedy_lib.domain_adaptation.selectors import get_selector  # noqa: E402
+from tgreedy_lib.domain_adaptation.theory import self_normalized as sn  # noqa: E402
+from tgreedy_lib.domain_adaptation.theory import t_bounds as tb  # noqa: E402
+from tgreedy_lib.domain_adaptation.theory.simulate import make_problem  # noqa: E402
+from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
+from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # noqa: E402
+from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
+from tgreedy_lib.experiments.seeds import load_reference  # noqa: E402
+from tgreedy_lib.plotting import paper_figures, theory  # noqa: E402
+from tgreedy_lib.plotting.legibility import png_with_report, read_png_report, text_report  # noqa: E402
+from tgreedy_lib.plotting.style import FIGURE_WIDTH, SMALLEST_TEXT_PT, color_name  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def results():
+    """Toy section-4 results with every split and the paper's two readings (Gaussian clusters for ten classes)."""
+    rng = np.random.default_rng(0)
+    labels = np.repeat(np.arange(10), 40)
+    X = rng.standard_normal((10, 30))[labels] + 2 * rng.standard_normal((400, 30))
+    features = ExperimentFeatures(X, labels, X, labels, {})
+    return {"two": run_two_vs_other(features, n_steps=12, methods=PAPER_READINGS),
+            "similarity": run_similarity(features, n_steps=12, methods=PAPER_READINGS)}
+
+
+def _reference_bands():
+    reference = load_reference()
+    return reference["bands"][next(iter(reference["bands"]))]
+
+
+FIGURES = {
+    "figure1": lambda r: paper_figures.figure1(r["two"]),
+    "figure2": lambda r: paper_figures.figure2(r["two"], methods=PAPER_READINGS),
+    "figure3": lambda r: paper_figures.figure3([r["similarity"], r["similarity"]], methods=PAPER_READINGS),
+    "figure4": lambda r: paper_figures.figure4([r["two"], r["similarity"]], methods=PAPER_READINGS),
+    "plot_all_splits": lambda r: paper_figures.plot_all_splits(r["two"], methods=PAPER_READINGS),
+    "plot_band_summary": lambda r: paper_figures.plot_band_summary(_reference_bands(), "paper"),
+    "plot_self_normalized_tails": lambda r: theory.plot_self_normalized_tails(
+        sn.tail_curves(5, np.linspace(0.1, 8, 40), distributions=("rademacher", "gaussian"))).figure,
+    "plot_theorem2_excess": lambda r: theory.plot_theorem2_excess(
+        sn.theorem2_excess(n_values=range(1, 8), t=np.geomspace(0.1, 8, 30))).figure,
+    "plot_coverage_vs_features": lambda r: theory.plot_coverage_vs_features(
+        tb.coverage_curves(16, 0.5, [1, 2, 4, 8], monte_carlo_laws=())).figure,
+    "plot_widths": lambda r: theory.plot_widths(tb.width_table([8, 30], [1, 10, 100, 1000], 0.05)).figure,
+    "plot_corollary_failure": lambda r: theory.plot_corollary_failure(
+        tb.corollary_failure_curves([0.01, 0.05, 0.2], p_values=(1, 2))).figure,
+    "plot_selector_paths": lambda r: theory.plot_selector_paths(
+        compare_selectors(make_problem(), np.random.default_rng(0), n_steps=5, n_repeats=4))[0].figure,
+    "plot_sweep": lambda r: theory.plot_sweep(sweep_selectors(
+        make_problem(), np.random.default_rng(0), n_domains_values=(4, 8), n_steps=3, n_repeats=3, at_step=3)).figure,
+}
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_library_figures_fit_the_book_with_readable_text_and_nothing_drawn_over_text(results, name):
+    fig = FIGURES[name](results)
+    try:
+        data = png_with_report(fig)
+        width_px = struct.unpack(">I", data[16:20])[0]
+        report = read_png_report(data)
+        # Shown unscaled in the book's column: FIGURE_WIDTH inches at the figure's dpi, plus the margin of a
+        # tight save (as the notebooks' inline backend saves).
+        assert width_px <= (FIGURE_WIDTH + 2 * plt.rcParams["savefig.pad_inches"]) * fig.dpi + 1, f"{name}: {width_px} px"
+        assert report["smallest_text_pt"] >= SMALLEST_TEXT_PT, (name, report["smallest_text"], report["smallest_text_pt"])
+        assert report["overlapping_texts"] == [], f"{name}: {report['overlapping_texts']}"
+    finally:
+        plt.close(fig)
+
+
+def _colour_words(title: str) -> dict[str, str]:
+    """``{label: colour}`` from a title that says "red: greedy, purple: T-greedy (signed T); ..."."""
+    key = title.splitlines()[-1].split(";")[0]
+    key = key.split(": ", 1)[1] if key.startswith("all ") else key
+    return {label.strip(): colour.strip() for colour, label in
+            (part.split(":", 1) for part in re.split(r",\s(?=[a-z]+:)", key))}
+
+
+@pytest.mark.parametrize("name", ["figure2", "figure3", "plot_all_splits"])
+def test_colours_named_in_titles_are_the_curves_colours(results, name):
+    fig = FIGURES[name](results)
+    try:
+        named = _colour_words(fig.get_suptitle())
+        assert set(named) == {get_selector(m).label for m in PAPER_READINGS}
+        for label, colour in named.items():
+            lines = [line for ax in fig.axes for line in ax.get_lines() if line.get_label().startswith(label + ",")]
+            assert lines, f"{name}: no curve labelled {label}"
+            assert {color_name(line.get_color()) for line in lines} == {colour}, (name, label, colour)
+    finally:
+        plt.close(fig)
+
+
+def test_threshold_map_legend_words_match_its_colours():
+    rng = np.random.default_rng(1)
+    values = 1 + rng.normal(scale=0.05, size=(30, 40))          # many cells just above and below 1
+    values[0, 0], values[-1, -1] = 0.0, 2.5
+    fig, ax = plt.subplots()
+    try:
+        mesh = theory.plot_threshold_map(ax, np.arange(40), np.arange(30), values, 1.0, "fails", "holds", "ratio")
+        names = np.array([color_name(mesh.cmap(mesh.norm(v))[:3]) for v in values.ravel()]).reshape(values.shape)
+        assert set(names[values > 1]) == {"red"}, set(names[values > 1])
+        assert set(names[values <= 1]) == {"blue"}, set(names[values <= 1])
+        assert ax.get_title() == "red: fails; blue: holds"
+    finally:
+        plt.close(fig)
+
+
+def test_text_report_finds_small_and_overlapping_text_and_travels_in_the_png():
+    fig, ax = plt.subplots(figsize=(3, 2), dpi=100)
+    try:
+        ax.set(xticks=[], yticks=[], title="title")
+        ax.text(0.2, 0.5, "first", fontsize=6)
+        ax.text(0.2, 0.5, "second")                              # on top of the first
+        ax.text(0.8, 0.2, "alone")
+        report = text_report(fig)
+        assert report["overlapping_texts"] == [["first", "second"]]
+        assert report["smallest_text_pt"] == 6 and report["smallest_text_px"] == pytest.approx(6 * 100 / 72)
+        assert read_png_report(png_with_report(fig, dpi=200))["smallest_text_px"] == pytest.approx(6 * 200 / 72)
+        plain = fig.canvas.print_figure  # a PNG written without the report has none
+        import io
+        buffer = io.BytesIO()
+        plain(buffer, format="png")
+        assert read_png_report(buffer.getvalue()) is None
+    finally:
+        plt.close(fig)
+
+
+def test_a_legend_over_another_legend_or_a_label_counts_as_overlapping_text():
+    fig, (left, right) = plt.subplots(1, 2, figsize=(4, 2), dpi=100)
+    try:
+        left.plot([0, 1], label="a label long enough to reach the next axes")
+        right.plot([0, 1], label="b")
+        left.legend(loc="upper left", bbox_to_anchor=(0.5, 1))
+        right.legend(loc="upper left")
+        assert any(a.startswith("legend:") and b.startswith("legend:") for a, b in text_report(fig)["overlapping_texts"])
+        right.get_legend().remove()
+        right.set_ylabel("a y label")
+        assert text_report(fig)["overlapping_texts"]
+    finally:
+        plt.close(fig)
+
+
+def test_executed_notebooks_figures_carry_their_text_report(tmp_path):
+    """``execute-notebooks`` (the committed outputs) loads the legibility extension: a figure's PNG says
+    how small its text is; a second ``%matplotlib inline`` does not undo it."""
+    import base64
+
+    from tgreedy_lib.course.notebooks import execute_notebook
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\n%matplotlib inline"),
+                nbformat.v4.new_code_cell("fig, ax = plt.subplots(figsize=(4, 2))\nax.plot([0, 1], label='x')\n"
+                                          "ax.legend(fontsize=7);")]
+    path = tmp_path / "figure.ipynb"
+    nbformat.write(nb, path)
+    execute_notebook(path)
+    outputs = [o for c in nbformat.read(path, as_version=4).cells for o in c.get("outputs", [])
+               if "image/png" in o.get("data", {})]
+    assert len(outputs) == 1
+    report = read_png_report(base64.b64decode(outputs[0]["data"]["image/png"]))
+    assert report["smallest_text_pt"] == 7 and report["overlapping_texts"] == []

@@ -1,0 +1,207 @@
+"""The student copy (``make student-copy``): what students get, and nothing that gives answers away.
+
+* it holds the notebooks, the student assignments, the data, the book sources and the library with
+  what installs it, a README and a Makefile for students, and nothing else (no instructor folders,
+  tests, CI files or git history);
+* no file holds a solution line or a hidden test of any instructor notebook, and the student
+  notebooks' answer cells are ``...``; the command's own check finds a planted leak, and it refuses
+  to overwrite anything but an earlier copy;
+* a notebook and an assignment run from the copy, with the copy's own library;
+* ``make student-copy`` works before anything is installed (standard library only).
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tgreedy_lib.course import assignments as A
+from tgreedy_lib.course import student_copy as S
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SOURCE_DIR = ROOT / "assignments" / "source"
+NAMES = [p.stem for p in A.source_paths(SOURCE_DIR)]
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory):
+    out = tmp_path_factory.mktemp("student") / "student-copy"
+    summary = S.write_student_copy(out, ROOT)
+    assert summary["out"] == out and summary["assignments"] == len(NAMES)
+    return out
+
+
+def test_copy_holds_what_students_need_and_nothing_else(copy):
+    top = sorted(p.name for p in copy.iterdir())
+    assert top == sorted([".gitignore", S.MARKER, "Makefile", "README.md", "assignments", "book", "data",
+                          "environment.yml", "notebooks", "pyproject.toml", "requirements.lock", "results",
+                          "tgreedy_lib"])
+    assert sorted(p.name for p in (copy / "assignments").iterdir()) == ["README.md", "student"]
+    assert sorted(p.stem for p in (copy / "assignments" / "student").glob("*.ipynb")) == NAMES
+    assert sorted(p.name for p in (copy / "notebooks").glob("*.ipynb")) == \
+        sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert [p.name for p in (copy / "results").iterdir()] == ["verify.json"]  # notebooks 02-04 and 11 read it
+    assert (copy / "tgreedy_lib" / "datasets" / "bundled" / "SHA256SUMS").exists()
+    assert not list(copy.rglob("__pycache__")) and not list(copy.rglob(".git"))
+    # no grading tools: the library's copy leaves them out, and its command line says so
+    assert not (copy / "tgreedy_lib" / "course" / "assignments.py").exists()
+    assert not (copy / "tgreedy_lib" / "course" / "student_copy.py").exists()
+    run = subprocess.run([sys.executable, "-m", "tgreedy_lib", "grade", "submissions"], cwd=copy, text=True,
+                         capture_output=True, env={**os.environ, "PYTHONPATH": str(copy)})
+    assert run.returncode == 2 and "not part of this copy of the course" in run.stderr, run.stderr
+    for path in copy.rglob("*"):
+        assert path.name not in ("otter_config.json", "conftest.py") and not path.name.startswith("test_"), path
+    # the student notebooks are the generated ones, byte for byte
+    for name in NAMES:
+        assert (copy / "assignments" / "student" / f"{name}.ipynb").read_bytes() == \
+            (ROOT / "assignments" / "student" / f"{name}.ipynb").read_bytes()
+
+
+def test_readme_and_makefile_are_for_students(copy):
+    readme = (copy / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("# tgreedy") and "**Students, start here.**" in readme and "make lab" in readme
+    assert "## The notebooks" in readme and "## The library in one screen" in readme
+    assert all(f"`{name}`" in readme for name in NAMES), "the assignments table"
+    for instructor_only in ("assignments/source", "autograder", "make reproduce", "make test", "make grade",
+                            "For instructors", "reference-verdicts"):
+        assert instructor_only not in readme, instructor_only
+    howto = (copy / "assignments" / "README.md").read_text(encoding="utf-8")
+    assert "grader.check" in howto and "hand it in" in howto and "source/" not in howto
+    makefile = (copy / "Makefile").read_text(encoding="utf-8")
+    targets = re.findall(r"^([a-z-]+):", makefile, flags=re.M)
+    assert targets == ["install", "lab", "book", "clean"]
+    # the recipes are the repository's, so the copy installs exactly as the course does
+    install = re.search(r"^\$\(STAMP\):.*?(?=\n\n)", makefile, flags=re.M | re.S).group(0)
+    assert install in (ROOT / "Makefile").read_text(encoding="utf-8")
+    dry = subprocess.run(["make", "-n", "-C", str(copy), "lab"], capture_output=True, text=True)
+    assert dry.returncode == 0 and "jupyter lab" in dry.stdout, dry.stderr
+
+
+def _secrets():
+    """Every solution line (30 characters or more) and hidden test body of the instructor notebooks."""
+    for name in NAMES:
+        source = SOURCE_DIR / f"{name}.ipynb"
+        student_text = (ROOT / "assignments" / "student" / f"{name}.ipynb").read_text(encoding="utf-8")
+        for q in A.read_questions(source):
+            for code in q.solutions:
+                for line in code.splitlines():
+                    line = line.strip()
+                    # a line the student version itself shows (a prompt naming the call to use) is no secret
+                    if len(line) >= 30 and json.dumps(line)[1:-1] not in student_text:
+                        yield name, q.name, "solution", line
+            for test, hidden in zip(q.tests, q.hidden):
+                if hidden:
+                    yield name, q.name, "hidden test", test.split("\n", 1)[1].strip()
+
+
+def test_no_solution_or_hidden_test_anywhere_in_the_copy(copy):
+    texts = {}
+    for path in copy.rglob("*"):
+        if path.is_file():
+            try:
+                texts[path.relative_to(copy).as_posix()] = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                pass
+    everything = "\n".join(texts.values())
+    secrets = list(_secrets())
+    assert len(secrets) > 50
+    found = [f"{name} {q} {kind}: {text[:60]!r}" for name, q, kind, text in secrets if text in everything]
+    assert not found, found
+    for name in NAMES:
+        nb = json.loads(texts[f"assignments/student/{name}.ipynb"])
+        answers = [c for c in nb["cells"] if "otter_answer_cell" in c["metadata"].get("tags", [])]
+        assert answers and all("..." in "".join(c["source"]) for c in answers)
+        assert all(not t.get("hidden", False) for t in nb["metadata"]["otter"]["tests"].values()
+                   if isinstance(t, dict))
+        assert "hidden=True" not in json.dumps(nb["metadata"])
+    assert S.check_student_copy(copy, SOURCE_DIR) == []
+
+
+def test_check_finds_planted_leaks_and_write_refuses_unsafe_folders(copy, tmp_path):
+    planted = tmp_path / "planted"
+    shutil.copytree(copy, planted)
+    name, _, _, line = next(s for s in _secrets() if s[2] == "solution")
+    path = planted / "assignments" / "student" / f"{name}.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb["cells"][-1]["source"] = [line + "  # SOLUTION\n"]
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    (planted / "assignments" / "autograder" / name).mkdir(parents=True)
+    (planted / "assignments" / "autograder" / name / "otter_config.json").write_text("{}")
+    problems = S.check_student_copy(planted, SOURCE_DIR)
+    assert any("instructor folder" in p for p in problems) and any("grader file" in p for p in problems)
+    assert any("solution line" in p for p in problems) and any("otter marker" in p for p in problems)
+
+    with pytest.raises(ValueError, match="course repository itself"):
+        S.write_student_copy(ROOT, ROOT)
+    with pytest.raises(ValueError, match="course repository itself"):
+        S.write_student_copy(ROOT / "notebooks", ROOT)
+    occupied = tmp_path / "occupied"
+    occupied.mkdir()
+    (occupied / "thesis.tex").write_text("mine")
+    with pytest.raises(ValueError, match="not a student copy"):
+        S.write_student_copy(occupied, ROOT)
+    assert (occupied / "thesis.tex").read_text() == "mine"
+    again = S.write_student_copy(planted, ROOT)   # an earlier copy (it has the marker) is replaced
+    assert again["out"] == planted and not (planted / "assignments" / "autograder").exists()
+    assert S.main(["--out", str(occupied), "--root", str(ROOT)]) == 1
+
+
+def _execute(notebook: pathlib.Path, copy: pathlib.Path, extra: str | None = None):
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(notebook, as_version=4)
+    if extra:
+        nb.cells.append(nbformat.v4.new_code_cell(extra))
+    env_backup = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = str(copy)   # the kernel imports the copy's library, not this checkout's
+    try:
+        NotebookClient(nb, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(notebook.parent)}}).execute()
+    finally:
+        if env_backup is None:
+            os.environ.pop("PYTHONPATH")
+        else:
+            os.environ["PYTHONPATH"] = env_backup
+    return nb
+
+
+def test_a_notebook_and_an_assignment_run_from_the_copy(copy):
+    nb = _execute(copy / "notebooks" / "02b_domains_and_regret.ipynb", copy,
+                  extra="import tgreedy_lib; print(tgreedy_lib.__file__)")
+    where = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert pathlib.Path(where.strip()).resolve().is_relative_to(copy.resolve()), where
+    assert not [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    # an unanswered assignment runs top to bottom from the copy; its public checks report, they do not raise
+    nb = _execute(copy / "assignments" / "student" / "02b_domains_and_regret.ipynb", copy)
+    assert not [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    checks = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("grader.check")]
+    assert checks and all(c.outputs for c in checks)
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_student_copy_needs_nothing_installed(tmp_path):
+    out = tmp_path / "handout"
+    # the system's python3, not this virtual environment: the command uses the standard library only
+    run = subprocess.run(["make", "-s", "-C", str(ROOT), "student-copy", f"STUDENT_OUT={out}", "PYTHON=python3"],
+                         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": "", "VIRTUAL_ENV": ""})
+    assert run.returncode == 0, run.stderr
+    assert "no solutions, hidden tests or grader files" in run.stdout
+    assert sorted(p.stem for p in (out / "assignments" / "student").glob("*.ipynb")) == NAMES
+
+
+def test_command_line(tmp_path, capsys):
+    from tgreedy_lib.__main__ import main
+
+    out = tmp_path / "copy"
+    assert main(["student-copy", "--out", str(out), "--root", str(ROOT)]) == 0
+    assert "no solutions, hidden tests or grader files" in capsys.readouterr().out
+    assert (out / S.MARKER).exists() and (out / "assignments" / "student").is_dir()
+    assert main(["student-copy", "--out", str(ROOT / "tgreedy_lib"), "--root", str(ROOT)]) == 1
+    assert "course repository itself" in capsys.readouterr().err

@@ -1,0 +1,356 @@
+"""What students get: a copy of the course without solutions, hidden tests or grader files.
+
+``make student-copy`` (``python -m tgreedy_lib student-copy --out results/student-copy``) writes a
+folder to hand out or to push to the students' own repository:
+
+* ``notebooks/`` (the executed companion notebooks), ``data/``, ``book/`` and the library
+  ``tgreedy_lib/``, with what installs and runs it (``pyproject.toml``, ``requirements.lock``,
+  ``environment.yml``) and the committed verification record ``results/verify.json`` that
+  notebooks 02-04 and 11 read;
+* ``assignments/student/NN_<name>.ipynb`` (otter's student versions: answer cells ``...``, public
+  checks only) and an ``assignments/README.md`` that says how to work and hand in;
+* a ``README.md`` for students (the repository's opening, its notebook table and its library
+  summary, then the assignments) and a ``Makefile`` with the targets that make sense for them
+  (``install``, ``lab``, ``book``, ``clean``), copied from the repository's Makefile.
+
+Nothing else: no ``assignments/source/`` (the solutions), no ``assignments/autograder/`` (the hidden
+tests), no instructors' tools (``tgreedy_lib.course.assignments``, which generates and grades, and
+this module; ``python -m tgreedy_lib grade`` there says it is not part of the copy), no tests,
+benchmarks or CI files, and no git history (which holds the solutions). Before the
+folder is moved into place every file is checked: no notebook may carry an otter solution or test
+marker, and no file may contain a solution line or a hidden test of any instructor notebook; the
+copy is refused otherwise (:class:`LeakError`).
+
+This module needs only the standard library, so the Makefile runs it as a script on a fresh clone,
+before anything is installed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+__all__ = ["find_course_root", "write_student_copy", "check_student_copy", "LeakError", "main"]
+
+#: Folders and files of the repository that students get, as they are.
+COPIED = ("notebooks", "data", "book", "tgreedy_lib", "pyproject.toml", "requirements.lock", "environment.yml",
+          "results/verify.json")
+#: The instructors' tools, left out of the library's copy: generating assignments, grading, this command.
+LEFT_OUT = ("tgreedy_lib/course/assignments.py", "tgreedy_lib/course/student_copy.py")
+#: The Makefile targets (with the variables they use) that make sense without the instructor material.
+STUDENT_TARGETS = ("install", "$(STAMP)", "lab", "book", "clean")
+#: Written into the copy so that a later run may replace it (and nothing else).
+MARKER = ".student-copy"
+#: Parts of paths never copied (caches, editor and build leftovers).
+SKIPPED_PARTS = ("__pycache__", ".ipynb_checkpoints", ".OTTER_LOG", "node_modules", ".pytest_cache")
+#: What otter-assign's markers look like; none may survive in a student's file.
+FORBIDDEN_MARKERS = ("# BEGIN SOLUTION", "# END SOLUTION", "# SOLUTION", "# BEGIN TESTS", "# HIDDEN",
+                     "BEGIN QUESTION", "hidden=True", "otter_config")
+
+
+class LeakError(RuntimeError):
+    """The student copy would contain a solution, a hidden test or a grader file."""
+
+
+def find_course_root(start=None) -> pathlib.Path:
+    """The repository folder (the one holding ``assignments/source/`` and ``notebooks/``), from ``start``.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.student_copy import find_course_root
+    >>> (find_course_root() / "notebooks").is_dir()  # doctest: +SKIP
+    True
+    """
+    here = pathlib.Path(os.getcwd() if start is None else start).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "assignments" / "source").is_dir() and (folder / "notebooks").is_dir():
+            return folder
+    raise FileNotFoundError(f"no course repository (assignments/source/ and notebooks/) at {here} or above: "
+                            "run the command inside the course repository, or pass --root")
+
+
+# --------------------------------------------------------------------------- what is copied
+
+def _tracked_files(root: pathlib.Path) -> list[str] | None:
+    """Files git tracks under ``root`` (posix, relative), or None outside a git checkout."""
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return [name for name in out.decode().split("\0") if name]
+
+
+def _files_to_copy(root: pathlib.Path) -> list[str]:
+    """The repository's files under :data:`COPIED` (tracked ones in a git checkout), relative posix paths."""
+    tracked = _tracked_files(root)
+    if tracked is None:
+        tracked = [p.relative_to(root).as_posix() for p in sorted(root.rglob("*")) if p.is_file()]
+    chosen = []
+    for name in tracked:
+        parts = name.split("/")
+        if any(name == entry or name.startswith(entry + "/") for entry in COPIED) and name not in LEFT_OUT \
+                and not any(part in SKIPPED_PARTS or part.endswith((".pyc", ".egg-info")) for part in parts) \
+                and (root / name).is_file():
+            chosen.append(name)
+    return chosen
+
+
+def _section(text: str, heading: str, stop: str = "\n## ") -> str:
+    """The README section that starts with ``heading`` up to the next one (``stop``)."""
+    start = text.find(heading)
+    if start < 0:
+        raise RuntimeError(f"README.md has no {heading.strip()!r} section, which the student README copies: "
+                           "update tgreedy_lib/course/student_copy.py")
+    end = text.find(stop, start + len(heading))
+    return text[start:end if end >= 0 else len(text)].rstrip() + "\n"
+
+
+def student_readme(readme: str, assignments_table: str) -> str:
+    """The students' README: the repository's opening, notebooks and library summary, then the assignments."""
+    opening = readme[:readme.find("\n## ")].rstrip()
+    if not opening.startswith("# "):
+        raise RuntimeError("README.md must open with its title and the students' paragraph")
+    library = _section(readme, "## The library in one screen\n", stop="\n### ")
+    return "\n\n".join([
+        opening,
+        _section(readme, "## The notebooks\n").rstrip(),
+        "## Assignments\n\nEvery notebook has a graded companion assignment in `assignments/student/`; "
+        "`assignments/README.md` says how to work on one and hand it in.\n\n" + assignments_table.rstrip(),
+        library.rstrip(),
+        "## About this copy\n\nThis folder is the student copy of the course, written by `make student-copy` "
+        "in the course repository: the notebooks, the assignments, the data and the library, without the "
+        "solutions and the grader's files.",
+    ]) + "\n"
+
+
+def student_assignments_readme(table: str) -> str:
+    """How students work on an assignment, with the table of assignments and points."""
+    return f"""# Assignments
+
+Each notebook of the collection has a graded companion assignment here: `student/NN_<name>.ipynb`.
+
+1. Install the course environment once (`make install` in the folder above; `make lab` also opens JupyterLab).
+2. Open the assignment and run its first cells (they load the grader and rebuild what the questions need).
+3. Answer each question in the cell below it: replace every `...`, keep the variable names.
+4. Run the `grader.check("...")` cell after each answer. It runs the **public** checks (types, shapes, sanity);
+   your instructor's grader runs more checks later, so a passing public check is not full marks.
+5. Save the notebook and hand it in under the same file name.
+
+Derivation questions ask you to derive a result of the paper and implement your formula; the grader compares it
+with an exact computation (an enumeration of every case, or the library's own). Table- and plot-reading questions
+ask for numbers read off and for the reasoning that explains them.
+
+{table.rstrip()}
+"""
+
+
+def _assignments_table(assignments_readme: str) -> str:
+    """The table of assignments (names, notebooks, paper sections, questions and points) of assignments/README.md."""
+    lines = assignments_readme.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("| assignment |")), None)
+    if start is None:
+        raise RuntimeError("assignments/README.md has no table starting '| assignment |', which the student copy uses")
+    table = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        table.append(line)
+    return "\n".join(table) + "\n"
+
+
+def student_makefile(makefile: str) -> str:
+    """The repository Makefile's variables and the blocks of :data:`STUDENT_TARGETS`, nothing else."""
+    blocks = re.split(r"\n\s*\n", makefile.strip())
+    variables = [line for line in blocks[0].splitlines() if line and not line.startswith("#")]
+    kept = []
+    for block in blocks[1:]:
+        targets = re.findall(r"^([^\s#:=]+|\$\(STAMP\)):(?!=)", block, flags=re.M)
+        if targets and all(t in STUDENT_TARGETS for t in targets):
+            kept.append(block)
+    found = {t for block in kept for t in re.findall(r"^([^\s#:=]+|\$\(STAMP\)):(?!=)", block, flags=re.M)}
+    missing = [t for t in STUDENT_TARGETS if t not in found]
+    if missing:
+        raise RuntimeError(f"the Makefile has no block for {', '.join(missing)}, which the student copy keeps")
+    header = ("# The course, student copy (written by `make student-copy`):\n"
+              "#   make install   the course environment in .venv\n"
+              "#   make lab       install what is missing, open JupyterLab at notebook 00\n"
+              "#   make book      the website of the notebooks, in results/book\n"
+              "#   make clean     remove .venv")
+    return "\n\n".join([header + "\n" + "\n".join(variables), ".PHONY: install lab book clean", *kept]) + "\n"
+
+
+# --------------------------------------------------------------------------- what must not be in it
+
+def _cell_text(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _instructor_secrets(source_dir: pathlib.Path) -> list[tuple[str, str]]:
+    """(where, text) for every solution line and hidden test of the instructor notebooks.
+
+    A solution line that the notebook also shows outside its solutions (a prompt that names the call
+    to use) is no secret.
+    """
+    secrets = []
+    for path in sorted(source_dir.glob("*.ipynb")):
+        block, shown, found = None, [], []
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            text = _cell_text(cell)
+            first = text.strip().splitlines()[0] if text.strip() else ""
+            if cell["cell_type"] == "raw" and first.startswith(("# BEGIN ", "# END ")):
+                block = first.split()[2] if first.startswith("# BEGIN ") else None
+                continue
+            if block is None or cell["cell_type"] != "code":
+                shown.append(text)
+                continue
+            if block == "TESTS" and text.lstrip().startswith("# HIDDEN"):
+                body = text.split("\n", 1)[1].strip() if "\n" in text else ""
+                found.append((f"{path.name}: hidden test", body))
+            elif block == "SOLUTION":
+                inside = False
+                for line in text.splitlines():
+                    stripped = line.strip()
+                    if stripped in ("# BEGIN SOLUTION", "# END SOLUTION"):
+                        inside = stripped == "# BEGIN SOLUTION"
+                        continue
+                    answer = re.sub(r"\s*# SOLUTION\s*$", "", stripped)
+                    # lines long enough to be an answer rather than a common idiom (np.asarray(x, float))
+                    if (inside or stripped.endswith("# SOLUTION")) and len(answer) >= 30:
+                        found.append((f"{path.name}: solution line", answer))
+        public = "\n".join(shown)
+        secrets += [(where, text) for where, text in found if text not in public]
+    return secrets
+
+
+def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str]:
+    """What in ``copy`` gives a solution or hidden test of ``source_dir`` away (empty when nothing does).
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.student_copy import check_student_copy
+    >>> check_student_copy(pathlib.Path("results/student-copy"), pathlib.Path("assignments/source"))  # doctest: +SKIP
+    []
+    """
+    copy = pathlib.Path(copy)
+    problems = []
+    secrets = _instructor_secrets(pathlib.Path(source_dir))
+    for path in sorted(copy.rglob("*")):
+        rel = path.relative_to(copy).as_posix()
+        if path.is_dir():
+            if path.name in ("source", "autograder") and rel.startswith("assignments/"):
+                problems.append(f"{rel}/: instructor folder")
+            continue
+        if path.name == "otter_config.json" or path.suffix == ".zip":
+            problems.append(f"{rel}: grader file")
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        if path.suffix == ".ipynb" and rel.startswith("assignments/"):
+            nb = json.loads(text)
+            sources = "\n".join(_cell_text(c) for c in nb["cells"]) + json.dumps(nb.get("metadata", {}))
+            problems += [f"{rel}: otter marker {m!r}" for m in FORBIDDEN_MARKERS if m in sources]
+        for where, secret in secrets:
+            if secret and secret in text:
+                problems.append(f"{rel}: contains a {where.split(': ')[1]} of {where.split(': ')[0]} "
+                                f"({secret.splitlines()[0][:60]!r})")
+    return problems
+
+
+# --------------------------------------------------------------------------- writing it
+
+def _safe_destination(out: pathlib.Path, root: pathlib.Path) -> None:
+    """Refuse an ``out`` that would overwrite the repository or a folder this command did not write."""
+    out = out.resolve()
+    inside = root == out or root in out.parents
+    if out == root or out in root.parents or (inside and (root / "results") not in out.parents):
+        raise ValueError(f"--out {out} would write into the course repository itself; choose a folder under "
+                         "results/ (the default is results/student-copy) or outside the repository")
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
+        raise ValueError(f"--out {out} exists and is not a student copy written by this command: "
+                         "remove it or choose another folder")
+
+
+def write_student_copy(out, root=None) -> dict:
+    """Write the student copy of the course at ``root`` (default: found from the current directory) to ``out``.
+
+    ``out`` is replaced if it holds an earlier student copy; any other existing, non-empty folder is
+    refused. Raises :class:`LeakError` (and leaves ``out`` untouched) when the copy would contain a
+    solution line, a hidden test or a grader file. Returns a summary (``out``, ``files``,
+    ``assignments``).
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.student_copy import write_student_copy
+    >>> write_student_copy("results/student-copy")["assignments"]  # doctest: +SKIP
+    12
+    """
+    root = find_course_root(root)
+    out = pathlib.Path(out)
+    if not out.is_absolute():
+        out = pathlib.Path(os.getcwd()) / out
+    _safe_destination(out, root)
+    student_notebooks = sorted((root / "assignments" / "student").glob("[0-9][0-9]*_*.ipynb"))
+    if not student_notebooks:
+        raise FileNotFoundError(f"no student notebooks in {root / 'assignments' / 'student'}: "
+                                "run `make assignments` first")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+    try:
+        files = _files_to_copy(root)
+        for name in files:
+            target = staging / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(root / name, target)
+        (staging / "assignments" / "student").mkdir(parents=True)
+        for path in student_notebooks:
+            shutil.copy2(path, staging / "assignments" / "student" / path.name)
+        table = _assignments_table((root / "assignments" / "README.md").read_text(encoding="utf-8"))
+        (staging / "assignments" / "README.md").write_text(student_assignments_readme(table), encoding="utf-8")
+        (staging / "README.md").write_text(
+            student_readme((root / "README.md").read_text(encoding="utf-8"), table), encoding="utf-8")
+        (staging / "Makefile").write_text(student_makefile((root / "Makefile").read_text(encoding="utf-8")),
+                                          encoding="utf-8")
+        (staging / ".gitignore").write_text(".venv/\n__pycache__/\n*.egg-info/\n.ipynb_checkpoints/\n.OTTER_LOG\n"
+                                            "results/*\n!results/verify.json\n", encoding="utf-8")
+        (staging / MARKER).write_text("written by `make student-copy`; a later run replaces this folder\n",
+                                      encoding="utf-8")
+        problems = check_student_copy(staging, root / "assignments" / "source")
+        if problems:
+            raise LeakError("the student copy would give answers away:\n  " + "\n  ".join(problems[:20]))
+        if out.exists():
+            shutil.rmtree(out)
+        staging.rename(out)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+    return {"out": out, "files": sum(1 for p in out.rglob("*") if p.is_file()), "assignments": len(student_notebooks)}
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib student-copy") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("results/student-copy"),
+                        help="folder to write (default: results/student-copy; an earlier copy there is replaced)")
+    parser.add_argument("--root", type=pathlib.Path, default=None,
+                        help="the course repository (default: found from the current directory)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        summary = write_student_copy(args.out, args.root)
+    except (FileNotFoundError, ValueError, LeakError, RuntimeError) as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote the student copy to {summary['out']}: {summary['files']} files, {summary['assignments']} "
+          "assignments; no solutions, hidden tests or grader files")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(prog="student_copy.py"))

@@ -1,0 +1,163 @@
+"""Every candidate's T-statistic at each step of a selection path, and the candidate each rule would take.
+
+Section 3.3 of Foster, Kakade & Salakhutdinov (AISTATS 2012) adds "the feature with the highest
+T-statistic", :math:`i^\\star = \\arg\\max_i T_i`; section 4 says T-greedy "chooses a feature with the largest
+T-statistic", and greedy "the next feature which decreases the squared loss the most", the largest
+:math:`\\hat\\mu_i^2/\\hat{\\mathbb{E}}[X_i^2]`. The three rules read the same numbers: the residual covariances
+:math:`\\mathbb{E}[X_i(Y - w\\cdot X)\\mid d_k]` of every candidate, recomputed after each step. The figure draws
+all candidates' T, signed, step by step along one path, and marks the candidate each rule would add there.
+It makes visible what a signed rule does once the candidates with a positive T are used up: it takes the
+largest T left, near zero or below it, while the candidates with a large *negative* T, which the |T| rule
+and greedy would take, stay unused.
+
+The statistics are computed by the caller (a notebook writes the loop out: ``stats.residual_covariances``
+and :func:`tgreedy_lib.domain_adaptation.selection.t_statistics` after every step); this module only draws.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
+
+__all__ = ["rule_picks", "plot_candidate_t"]
+
+#: Marker of each rule's pick; rules not listed get a circle.
+RULE_MARKERS = {"tgreedy-signed": "^", "tgreedy": "v", "greedy": "x", "greedy-stepwise": "+"}
+#: Legend text of each rule (others: the selector's label); colours are the selectors'.
+RULE_LABELS = {"tgreedy-signed": "signed rule: largest T", "tgreedy": "|T| rule: largest |T|",
+               "greedy": "greedy: largest loss decrease"}
+
+
+def rule_picks(t_statistics, greedy_scores=None) -> dict[str, np.ndarray]:
+    """The candidate each rule of section 3.3 would add at each step: ``{selector name: index per step}``.
+
+    ``"tgreedy-signed"`` takes the largest T (the paper's :math:`\\arg\\max_i T_i`), ``"tgreedy"`` the
+    largest :math:`|T_i|`, and, when ``greedy_scores`` are given, ``"greedy"`` the largest loss decrease.
+    Not-a-number entries are not candidates (features already chosen).
+
+    Parameters
+    ----------
+    t_statistics : array_like, shape (n_steps, n_features)
+        Every feature's T-statistic before each step; NaN where a feature is no candidate.
+    greedy_scores : array_like, shape (n_steps, n_features), optional
+        Greedy's score :math:`\\hat\\mu_i^2/\\hat{\\mathbb{E}}[X_i^2]` at the same steps, NaN where not a candidate.
+
+    Returns
+    -------
+    dict of str to ndarray of int
+
+    Raises
+    ------
+    ValueError
+        When the arrays are not 2-d of one shape, or a step has no candidate left.
+
+    See Also
+    --------
+    plot_candidate_t : Draws the statistics and these picks.
+    tgreedy_lib.domain_adaptation.selection.t_statistics : The T-statistics of one step.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+       Approach", AISTATS 2012, sections 3.3 and 4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.plotting.candidates import rule_picks
+    >>> t = np.array([[3.0, -5.0, 0.5], [np.nan, -4.0, -0.2]])
+    >>> {name: picks.tolist() for name, picks in rule_picks(t).items()}
+    {'tgreedy-signed': [0, 2], 'tgreedy': [1, 1]}
+    """
+    t = np.asarray(t_statistics, dtype=float)
+    if t.ndim != 2:
+        raise ValueError(f"t_statistics must be 2-d (steps x features), got shape {t.shape}")
+    if np.isnan(t).all(axis=1).any():
+        raise ValueError("a step has no candidate (every entry NaN): pass the steps of a path that had candidates")
+    picks = {"tgreedy-signed": np.nanargmax(t, axis=1), "tgreedy": np.nanargmax(np.abs(t), axis=1)}
+    if greedy_scores is not None:
+        scores = np.asarray(greedy_scores, dtype=float)
+        if scores.shape != t.shape:
+            raise ValueError(f"greedy_scores has shape {scores.shape}, t_statistics {t.shape}; give both per step and feature")
+        picks["greedy"] = np.nanargmax(scores, axis=1)
+    return picks
+
+
+def plot_candidate_t(ax, t_statistics, picks, *, path_label: str | None = None, linthresh: float = 1.0,
+                     legend: bool = True):
+    """Every candidate's signed T at each step (gray dots) and the candidate each rule would take there.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    t_statistics : array_like, shape (n_steps, n_features)
+        Every feature's T-statistic before each step (x = 1 is the first step); NaN where a feature
+        is no candidate.
+    picks : dict of str to array_like of int
+        Registered selector name (colour, label) -> the candidate it would add at each step, e.g.
+        from :func:`rule_picks`.
+    path_label : str, optional
+        Whose path the steps follow, for the title.
+    linthresh : float, default=1.0
+        The y axis is symmetric-logarithmic, linear within plus or minus ``linthresh``, so T near
+        zero and T in the tens are both readable.
+    legend : bool, default=True
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    ValueError
+        When a pick's length differs from the number of steps.
+
+    See Also
+    --------
+    rule_picks : The candidate each rule would take.
+    tgreedy_lib.plotting.paper_figures.plot_t_statistics : |T| of the features a path did add.
+
+    References
+    ----------
+    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+       Approach", AISTATS 2012, sections 3.3 and 4.1 (Figure 2's rightmost panel).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting.candidates import plot_candidate_t, rule_picks
+    >>> t = np.array([[3.0, -5.0, 0.5], [np.nan, -4.0, -0.2]])
+    >>> fig, ax = plt.subplots()
+    >>> ax = plot_candidate_t(ax, t, rule_picks(t), path_label="T-greedy (signed T)")
+    >>> ax.get_title()
+    'every candidate, before each step of T-greedy (signed T)'
+    >>> [line.get_label() for line in ax.get_lines()][:2]
+    ['signed rule: largest T would add', '|T| rule: largest |T| would add']
+    >>> plt.close(fig)
+    """
+    t = np.asarray(t_statistics, dtype=float)
+    if t.ndim != 2:
+        raise ValueError(f"t_statistics must be 2-d (steps x features), got shape {t.shape}")
+    n_steps = t.shape[0]
+    steps = np.arange(1, n_steps + 1)
+    jitter = np.random.default_rng(0).uniform(-0.3, 0.3, size=t.shape)
+    rows, cols = np.nonzero(~np.isnan(t))
+    ax.scatter(steps[rows] + jitter[rows, cols], t[rows, cols], s=2, color="0.6", alpha=0.25, lw=0,
+               rasterized=True, label="every candidate")
+    offsets = np.linspace(-0.25, 0.25, max(len(picks), 1))
+    for offset, (name, chosen) in zip(offsets, picks.items()):
+        chosen = np.asarray(chosen, dtype=int)
+        if chosen.shape != (n_steps,):
+            raise ValueError(f"picks[{name!r}] has {chosen.size} entries for {n_steps} steps; give one index per step")
+        selector = get_selector(name)
+        ax.plot(steps + offset, t[np.arange(n_steps), chosen], ls="none", marker=RULE_MARKERS.get(name, "o"), ms=5,
+                color=selector.color, label=f"{RULE_LABELS.get(name, selector.label)} would add")
+    ax.axhline(0, color="k", lw=0.7)
+    ax.set_yscale("symlog", linthresh=linthresh)
+    ax.set_xlabel("step")
+    ax.set_ylabel("T of each candidate (signed)")
+    ax.set_title("every candidate, before each step" + (f" of {path_label}" if path_label else ""))
+    if legend:
+        ax.legend(fontsize=7, loc="upper right", markerscale=1.5)
+    return ax
