@@ -992,7 +992,11 @@ def claims_markdown(claims: list[dict]) -> str:
 
 
 def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
-    """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts."""
+    """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts.
+
+    Over seeds a cell holds both answers: the on-average verdict, then how many of the seeds' own runs
+    reproduce the claim (``reproduced (14 of 20 runs)``).
+    """
     names = list(tables)
     labels = labels or {}
     lines = ["| claim | " + " | ".join(_cell(labels.get(n, n)) for n in names) + " |",
@@ -1002,23 +1006,98 @@ def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
         cells = []
         for n in names:
             c = tables[n][i]
-            cells.append(c["verdict"] + (f" ({_count_short(c)})" if c.get("seeds") else ""))
+            counted = c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a")
+            cells.append(c["verdict"] + (f" ({_count_short(c)})" if counted else ""))
         lines.append(f"| {cid} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
 def _count_short(claim: dict) -> str:
-    counts = claim["seeds"]["counts"]
-    ran = sum(v for k, v in counts.items() if k != NOT_RUN)
-    return "/".join(f"{counts.get(v, 0)}" for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)) + f" of {ran}"
+    rate = claim_one_run(claim)
+    return f"{rate[REPRODUCED]} of {rate['runs']} runs" if rate and rate.get("runs") else "not run"
+
+
+def claim_one_run(claim: dict) -> dict | None:
+    """A claim's one-run answer (:func:`one_run_rate`) over its seeds, or None for a claim of one run.
+
+    Read from ``seeds["one_run"]``; a record that has only the per-seed ``verdicts`` gets it computed from them.
+    """
+    seeds = claim.get("seeds") if isinstance(claim.get("seeds"), dict) else None
+    if not seeds:
+        return None
+    if seeds.get("one_run"):
+        return seeds["one_run"]
+    return one_run_rate(seeds["verdicts"]) if seeds.get("verdicts") else None
+
+
+def claim_answers(claim: dict) -> tuple[str, str]:
+    """A claim's two answers in a few words: ``(on average, in one run)``.
+
+    *On average*: the verdict of the rule on the seed means, with the share of bootstrap replicates that
+    give it (for an unsettled claim, the verdicts the replicates split between). *In one run*: how many of
+    the seeds' own runs reproduce the claim, with the Wilson 95 % interval. A claim of a single run has no
+    average: its verdict is both answers.
+
+    Examples
+    --------
+    >>> claim = {"verdict": "unsettled", "seeds": {
+    ...     "verdicts": ["reproduced"] * 14 + ["partly"] * 6,
+    ...     "average": {"verdict": "unsettled", "point_verdict": "reproduced", "replicates": 2000,
+    ...                 "shares": {"reproduced": 0.62, "partly": 0.38}}}}
+    >>> claim_answers(claim)
+    ('unsettled (reproduced in 62 %, partly in 38 % of the replicates)', 'reproduced in 14 of 20 runs (48-85 %), partly in 6')
+    >>> claim_answers({"verdict": "partly"})
+    ('partly (one run)', 'partly')
+    """
+    verdict = claim["verdict"]
+    rate = claim_one_run(claim)
+    if rate is None:
+        return (f"{verdict} (one run)" if verdict in (REPRODUCED, PARTLY, NOT_REPRODUCED) else verdict), verdict
+    if not rate.get("runs"):
+        return verdict, NOT_RUN
+    lo, hi = rate["wilson95"]
+    one = f"reproduced in {rate[REPRODUCED]} of {rate['runs']} runs ({100 * lo:.0f}-{100 * hi:.0f} %)"
+    if rate.get(PARTLY):
+        one += f", partly in {rate[PARTLY]}"
+    average = claim["seeds"].get("average") or {}
+    shares = average.get("shares") or {}
+    if not average.get("replicates") or not shares:
+        return verdict, one
+    if verdict == UNSETTLED:
+        ranked = sorted(shares.items(), key=lambda kv: -kv[1])
+        return (f"{verdict} (" + ", ".join(f"{v} in {100 * s:.0f} %" for v, s in ranked) + " of the replicates)"), one
+    return f"{verdict} ({100 * shares.get(verdict, 0.0):.0f} % of the replicates)", one
+
+
+#: The order in which verdict counts are listed.
+COUNT_ORDER = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED, NOT_RUN, "n/a")
 
 
 def verdict_counts(claims: list[dict]) -> dict:
-    """How many claims got each verdict."""
+    """How many claims got each verdict, in the order of :data:`COUNT_ORDER` (others after).
+
+    Examples
+    --------
+    >>> verdict_counts([{"verdict": "unsettled"}, {"verdict": "reproduced"}, {"verdict": "unsettled"}])
+    {'reproduced': 1, 'unsettled': 2}
+    """
     counts = {}
     for c in claims:
         counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
-    return counts
+    rank = {v: i for i, v in enumerate(COUNT_ORDER)}
+    return dict(sorted(counts.items(), key=lambda kv: rank.get(kv[0], len(rank))))
+
+
+def counts_text(counts: dict) -> str:
+    """``"9 reproduced, 4 partly, 10 not reproduced, 3 unsettled"``: counts of verdicts in the order of :data:`COUNT_ORDER`.
+
+    Examples
+    --------
+    >>> counts_text({"n/a": 17, "unsettled": 1, "reproduced": 2})
+    '2 reproduced, 1 unsettled, 17 n/a'
+    """
+    rank = {v: i for i, v in enumerate(COUNT_ORDER)}
+    return ", ".join(f"{v} {k}" for k, v in sorted(counts.items(), key=lambda kv: rank.get(kv[0], len(rank))))
 
 
 def verdict_sentence(claim: dict) -> str:

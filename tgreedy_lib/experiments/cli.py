@@ -329,8 +329,9 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
                     into[stage] = round(into.get(stage, 0.0) + float(sec), 2)
     timings = {**(timings or {}), "stages_summed_over_seeds": stages}
     builds = seeds.feature_builds_of(with_primary)
+    seeds_per_map = {fmap: len(runs) for fmap, runs in with_primary.items()}
     payload = {"claims": table, "counts": claims_module.verdict_counts(table), "seeds": n_seeds,
-               "primary_feature_map": primary,
+               "seeds_per_map": seeds_per_map, "primary_feature_map": primary,
                "primary_feature_maps": {ds: inputs.resolve_feature_map(primary, ds) if primary == seeds.LEARNED
                                         else primary for ds in builds.get(primary, {})},
                "comparisons": tables, "comparison_labels": COMPARISON_LABELS,
@@ -368,14 +369,18 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
           + probe_lines
           + f"\n## Under the paper's reading (signed T against stagewise greedy), {primary} features\n\n"
           + claims_module.claims_markdown(table)
-          + f"\n## Verdicts under each reading ({primary} features; counts: reproduced/partly/not of seeds run)\n\n"
+          + f"\n## Verdicts under each reading ({primary} features; each cell: the verdict on average, then how many "
+            "of the seeds' own runs reproduce the claim)\n\n"
           + _readings_text() + "\n" + claims_module.verdict_matrix_markdown(tables, COMPARISON_LABELS))
     if len(maps_run) > 1:
-        md += ("\n## Verdicts under each feature map (the paper's reading; counts: reproduced/partly/not of seeds "
-               "run; n/a: the map does not exist for the claim's data set)\n\n"
-               + claims_module.verdict_matrix_markdown(by_map, {fmap: f"{fmap} features" for fmap in maps_run})
-               + "\n" + "".join(f"- `{fmap}`: " + ", ".join(f"{v} {k}" for k, v in payload["feature_map_counts"][fmap].items())
-                                 + "\n" for fmap in maps_run))
+        md += ("\n## Verdicts under each feature map (the paper's reading; each cell: the verdict on average, then how "
+               "many of the map's runs reproduce the claim; n/a: the map does not exist for the claim's data set)\n\n"
+               + seeds.seed_counts_text({fmap: seeds_per_map[fmap] for fmap in maps_run}) + "\n\n"
+               + claims_module.verdict_matrix_markdown(by_map, {fmap: f"{fmap} features, {seeds_per_map[fmap]} seeds"
+                                                                for fmap in maps_run})
+               + "\n" + "".join(f"- `{fmap}` ({seeds_per_map[fmap]} seeds): "
+                                 + claims_module.counts_text(payload["feature_map_counts"][fmap]) + "\n"
+                                 for fmap in maps_run))
     if payload["convergence"]:
         md += ("\n## How the verdicts settle as seeds are added (the paper's reading, the first k seeds of this run)\n\n"
                + seeds.convergence_markdown(payload["convergence"]))
