@@ -278,7 +278,9 @@ def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_CO
 def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
     """The per-seed results a ``reproduce --seeds N`` run wrote: ``{feature_map: [results of seed 0, 1, ...]}``.
 
-    Feature maps named in ``order`` come first, in that order (the first is the primary one).
+    Feature maps named in ``order`` come first, in that order (the first is the primary one). The map
+    folders may come from different runs (links to them in one folder) and hold different numbers of
+    seeds; each must hold ``seed-0`` to ``seed-<n-1>`` (a ValueError names the seeds missing).
     """
     import json
     import pathlib
@@ -286,9 +288,15 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
     out_dir = pathlib.Path(out_dir)
     found = {}
     for map_dir in sorted(p for p in out_dir.iterdir() if p.is_dir()):
-        seeds_dirs = sorted((p for p in map_dir.glob("seed-*") if p.is_dir()), key=lambda p: int(p.name[5:]))
+        seeds_dirs = sorted((p for p in map_dir.glob("seed-*") if p.is_dir() and p.name[5:].isdigit()),
+                            key=lambda p: int(p.name[5:]))
         if not seeds_dirs:
             continue
+        missing = sorted(set(range(len(seeds_dirs))) - {int(p.name[5:]) for p in seeds_dirs})
+        if missing:  # position k must be seed k: the maps' seeds are paired by it
+            raise ValueError(f"{map_dir} has {len(seeds_dirs)} seed folders but not seed-"
+                             + ", seed-".join(map(str, missing)) + "; run the missing seeds (reproduce --resume) "
+                             "or leave the extra ones out, so that the seeds run 0 to N-1")
         found[map_dir.name] = [{f.stem: _read_seed_json(f) for f in sorted(d.glob("*.json"))} for d in seeds_dirs]
     if not found:
         raise FileNotFoundError(f"no <feature map>/seed-<k>/ results in {out_dir}")
