@@ -454,6 +454,133 @@ def test_average_verdicts_settle_as_seeds_are_added_where_unanimity_does_not():
         claims.aggregate_seeds(tables[:2], rules={})
 
 
+def test_wilson_interval_of_14_in_20_is_48_to_85_percent():
+    """The textbook value (Wilson 1927; e.g. Agresti & Coull 1998): 14 successes in 20 give 0.481-0.855."""
+    low, high = claims.wilson_interval(14, 20)
+    assert (round(low, 3), round(high, 3)) == (0.481, 0.855)
+    assert claims.one_run_text(claims.one_run_rate([claims.REPRODUCED] * 14 + [claims.NOT_REPRODUCED] * 6)) == \
+        "one run: reproduced in 14 of 20 runs (48-85 %)"
+
+
+def test_average_verdict_shares_converge_to_the_exact_bootstrap_distribution():
+    """For three seeds the bootstrap has 27 equally likely resamples: enumerate them all, apply the rule to each
+    resample's means, and compare the exact shares with the 20,000-replicate estimate."""
+    import itertools
+
+    rule = claims.Rule(claims.cond("share", ">=", 0.75), claims.cond("share", ">=", 0.5))
+    rows = [{"values": {"share": v}} for v in (0.9, 0.7, 0.4)]
+    exact = {}
+    for pick in itertools.product(range(3), repeat=3):
+        verdict = rule.verdict({"share": float(np.mean([rows[i]["values"]["share"] for i in pick]))})
+        exact[verdict] = exact.get(verdict, 0) + 1 / 27
+    out = claims.average_verdict(rule, rows, replicates=20_000)
+    assert set(out["shares"]) == set(exact)
+    for verdict, share in exact.items():
+        assert out["shares"][verdict] == pytest.approx(share, abs=0.012)  # 3.5 binomial standard errors at most
+    assert out["point_verdict"] == claims.PARTLY  # mean 0.667
+    assert out["verdict"] == claims.UNSETTLED  # exact share of 'partly' 15/27 < 0.95
+    one = claims.average_verdict(rule, rows[:1])
+    assert one["verdict"] == claims.REPRODUCED and one["replicates"] == 0  # one seed: its own verdict
+
+
+def test_convergence_counts_the_claims_over_the_first_k_seeds_of_the_same_run(monkeypatch):
+    """convergence(k) is aggregate_seeds of the first k seeds' tables, for k = 5, 10, 20 and the seeds run."""
+    from tgreedy_lib.experiments import seeds
+
+    def fake_all_claims(results, comparison="paper"):
+        share = results["share"]
+        return [{"id": "fig2.t_higher", "headline": "share_higher", "measured": "m", "values": {"share_higher": share},
+                 "verdict": claims.REPRODUCED if share >= 0.75 else claims.PARTLY if share >= 0.5 else claims.NOT_REPRODUCED}]
+
+    monkeypatch.setattr(claims, "all_claims", fake_all_claims)
+    # the first five seeds straddle the thresholds (unsettled), the later ones hold the claim clearly
+    shares = [0.3, 0.9, 0.55, 0.95, 0.6] + [0.9, 0.85, 0.95, 0.9, 0.88] * 3 + [0.9, 0.92]
+    runs = [{"share": v} for v in shares]
+    table = seeds.convergence(runs)
+    assert list(table) == ["5", "10", "20", "22"]
+    for k, entry in table.items():
+        expected = claims.aggregate_seeds([fake_all_claims(r) for r in runs[:int(k)]])
+        assert entry["counts"] == claims.verdict_counts(expected)
+        assert entry["unsettled"] == [r["id"] for r in expected if r["verdict"] == claims.UNSETTLED]
+    assert table["5"]["unsettled"] == ["fig2.t_higher"] and table["22"]["counts"] == {claims.REPRODUCED: 1}
+    assert list(seeds.convergence(runs[:12])) == ["5", "10", "12"] and seeds.convergence(runs[:4]) == {}
+    md = seeds.convergence_markdown(table)
+    assert "| 5 | 0 | 0 | 0 | 1 | fig2.t_higher |" in md and "| 22 | 1 | 0 | 0 | 0 | - |" in md
+
+
+def _seeded_reference(n_seeds=20, null_seeds=5):
+    """A reference record as write_summary writes it, from synthetic per-seed claims (no experiments run)."""
+    from tgreedy_lib.experiments import seeds
+
+    rng = np.random.default_rng(4)
+
+    def tables(n, shift):
+        out = []
+        for _ in range(n):
+            table = []
+            for spec in claims.CLAIMS:
+                share = float(np.clip(rng.normal(0.6 + shift, 0.2), 0, 1))
+                table.append({"id": spec.id, "section": spec.section, "figure": spec.figure, "claim": spec.quote,
+                              "paper": "p", "rule": "r", "headline": "share", "measured": "m", "values": {"share": share},
+                              "verdict": claims.REPRODUCED if share >= 0.75 else claims.PARTLY if share >= 0.5
+                              else claims.NOT_REPRODUCED})
+            out.append(table)
+        return out
+
+    rule = claims.Rule(claims.cond("share", ">=", 0.75), claims.cond("share", ">=", 0.5))
+    rules = {spec.id: rule for spec in claims.CLAIMS}
+    learned, nulls = tables(n_seeds, 0.1), tables(null_seeds, -0.2)
+    table = claims.aggregate_seeds(learned, rules=rules)
+    convergence = {str(k): {"counts": claims.verdict_counts(rows := claims.aggregate_seeds(learned[:k], rules=rules)),
+                            "unsettled": [r["id"] for r in rows if r["verdict"] == claims.UNSETTLED]} for k in (5, 10, 20)}
+    by_map = {"dbn": table, "pixels": claims.aggregate_seeds(nulls, rules=rules)}
+    return {"claims": {"claims": table, "counts": claims.verdict_counts(table), "seeds": n_seeds,
+                       "seeds_per_map": {"dbn": n_seeds, "pixels": null_seeds}, "primary_feature_map": "dbn",
+                       "comparisons": {"paper": table, "abs-T": table}, "feature_maps": by_map,
+                       "feature_map_counts": {m: claims.verdict_counts(t) for m, t in by_map.items()},
+                       "convergence": convergence, "verdict_method": cli.VERDICT_METHOD}}, seeds
+
+
+def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts():
+    from tgreedy_lib.course import reference as committed
+    from tgreedy_lib.course import summary
+
+    ref, seeds = _seeded_reference()
+    table = ref["claims"]["claims"]
+    block = seeds.readme_verdicts(ref)
+    for claim in table:
+        line = next(line for line in block.splitlines() if line.startswith(f"- `{claim['id']}`:"))
+        rate = claim["seeds"]["one_run"]
+        assert f"on average **{claim['verdict']}**" in line
+        assert f"in one run reproduced in {rate[claims.REPRODUCED]} of 20 runs" in line
+    counts = claims.verdict_counts(table)
+    assert f"on average over 20 seeds: {claims.counts_text(counts)};" in block
+    every = sum(c["seeds"]["one_run"][claims.REPRODUCED] == 20 for c in table)
+    none = sum(c["seeds"]["one_run"][claims.REPRODUCED] == 0 for c in table)
+    assert f"every run reproduces {every} claim" in block and f"no run {none}." in block
+    unsettled = [ref["claims"]["convergence"][k]["counts"].get(claims.UNSETTLED, 0) for k in ("5", "10", "20")]
+    assert f"{unsettled[0]} at 5, {unsettled[1]} at 10, {unsettled[2]} at 20." in block
+    assert "pixels (5 seeds): " in block and "dbn (20 seeds): " in block
+    # notebook 11: both answers in every row, the headline's counts, the method and the convergence table
+    rows = summary.claim_rows(table)
+    for row, claim in zip(rows, table):
+        assert row[3].startswith(f"on average: {claim['verdict']}") and "; in one run: reproduced in " in row[3]
+    headline = summary.verdict_headline(table)
+    assert headline.startswith(f"Of {len(table)} experimental claims, on average over 20 seeds")
+    assert f"{counts.get(claims.UNSETTLED, 0)} unsettled" in headline and f"every run reproduces {every} claim" in headline
+    method = summary.verdict_method_markdown(ref)
+    assert method.startswith(cli.VERDICT_METHOD) and "| seeds | reproduced | partly | not reproduced | unsettled |" in method
+    assert f"{unsettled[2]} at 20 seeds" in method
+    # notebook 08b: each map with its seeds, each cell with the runs that reproduce the claim
+    header, cells = committed.feature_map_verdicts(ref)
+    assert header == ["claim", "dbn (20 seeds)", "pixels (5 seeds)"]
+    null = {c["id"]: c for c in ref["claims"]["feature_maps"]["pixels"]}
+    for row in cells:
+        assert row[2] == f"{null[row[0]]['verdict']} ({null[row[0]]['seeds']['one_run'][claims.REPRODUCED]} of 5 runs)"
+    groups = "\n".join(committed.seed_findings(ref))
+    assert all(groups.count(f"`{c['id']}`") == 1 for c in table) and "of 20 runs" in groups
+
+
 def test_aggregate_seeds_on_synthetic_per_seed_claims():
     def table(share, gap):
         return [{"id": "fig2.t_higher", "section": "4.1", "figure": "2", "claim": "q", "paper": "p", "rule": "r",
@@ -476,7 +603,7 @@ def test_aggregate_seeds_on_synthetic_per_seed_claims():
     md = claims.claims_markdown(out)
     assert "one run: reproduced in 3 of 4 runs" in md
     matrix = claims.verdict_matrix_markdown({"a": out, "b": out})
-    assert f"| fig2.t_higher | {out[0]['verdict']} (3/1/0 of 4) |" in matrix
+    assert f"| fig2.t_higher | {out[0]['verdict']} (3 of 4 runs) |" in matrix
     with pytest.raises(ValueError, match="same claims"):
         claims.aggregate_seeds([table(0.8, 0.01), table(0.8, 0.01)[:1]])
 
@@ -518,6 +645,26 @@ def test_cli_seeds_and_feature_maps_write_intervals_counts_and_bands(tmp_path, m
     (tmp_path / "claims.json").unlink()
     cli.summarize(tmp_path, figures=False)  # the summary again, from the per-seed files alone
     assert json.loads((tmp_path / "claims.json").read_text())["claims"] == table["claims"]
+
+    # maps from different runs with different numbers of seeds, linked into one folder
+    import shutil
+
+    joined = tmp_path / "joined"
+    joined.mkdir()
+    (joined / "random").symlink_to(tmp_path / "random", target_is_directory=True)
+    (joined / "pixels").mkdir()
+    for seed in range(2):
+        shutil.copytree(tmp_path / "pixels" / f"seed-{seed}", joined / "pixels" / f"seed-{seed}")
+    cli.summarize(joined, figures=False)
+    mixed = json.loads((joined / "claims.json").read_text())
+    assert mixed["seeds_per_map"] == {"pixels": 2, "random": 3} and mixed["seeds"] == 2  # primary: the first map
+    assert all(len(r["seeds"]["verdicts"]) == 3 for r in mixed["feature_maps"]["random"] if r["seeds"])
+    md = (joined / "claims.md").read_text()
+    assert "Seeds per feature map: pixels at 2 seeds, random at 3 seeds." in md
+    assert "| claim | pixels features, 2 seeds | random features, 3 seeds |" in md
+    shutil.rmtree(joined / "pixels" / "seed-0")  # a gap: seed 1 would pose as seed 0
+    with pytest.raises(ValueError, match="not seed-0"):
+        cli.summarize(joined, figures=False)
 
 
 def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature_map_table(tmp_path, monkeypatch):
@@ -573,10 +720,12 @@ def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature
     assert md.count("## Verdicts under each feature map") == 1
     header = next(line for line in md.split("## Verdicts under each feature map")[1].splitlines()
                   if line.startswith("| claim | "))
-    assert header == "| claim | dbn features | conv features | pixels features | random features |"
+    assert header == ("| claim | dbn features, 2 seeds | conv features, 2 seeds | pixels features, 2 seeds | "
+                      "random features, 2 seeds |")
+    assert "Seeds per feature map" in md.split("## Verdicts under each feature map")[1]
     section = md.split("## Verdicts under each feature map")[1]
     row = next(line for line in section.splitlines() if line.startswith("| fig2.t_higher | "))
-    assert row.split(" | ")[2] == "n/a" and " of 2)" in row.split(" | ")[1]
+    assert row.split(" | ")[2] == "n/a" and " of 2 runs)" in row.split(" | ")[1]
     assert "dbn: cifar10 1, mnist 2" in md and "mnist -> dbn" in md and "cifar10 -> conv" in md
     with pytest.raises(SystemExit):  # K above --seeds, or a map that is not run
         cli.main(["--seeds", "2", "--feature-maps", "dbn", "--feature-builds", "dbn=3", "--out", str(tmp_path)])
