@@ -662,6 +662,9 @@ def test_cli_seeds_and_feature_maps_write_intervals_counts_and_bands(tmp_path, m
     md = (joined / "claims.md").read_text()
     assert "Seeds per feature map: pixels at 2 seeds, random at 3 seeds." in md
     assert "| claim | pixels features, 2 seeds | random features, 3 seeds |" in md
+    (joined / "pixels" / "seed-1" / "mnist-2-vs-other.json").rename(joined / "pixels" / "seed-1" / "later.txt")
+    with pytest.raises(ValueError, match="seed-1 lacks mnist-2-vs-other"):  # a run still going
+        cli.summarize(joined, figures=False)
     shutil.rmtree(joined / "pixels" / "seed-0")  # a gap: seed 1 would pose as seed 0
     with pytest.raises(ValueError, match="not seed-0"):
         cli.summarize(joined, figures=False)

@@ -280,7 +280,8 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
 
     Feature maps named in ``order`` come first, in that order (the first is the primary one). The map
     folders may come from different runs (links to them in one folder) and hold different numbers of
-    seeds; each must hold ``seed-0`` to ``seed-<n-1>`` (a ValueError names the seeds missing).
+    seeds; each must hold ``seed-0`` to ``seed-<n-1>``, every seed with the same experiments (a ValueError
+    names the seeds or results missing).
     """
     import json
     import pathlib
@@ -298,6 +299,12 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
                              + ", seed-".join(map(str, missing)) + "; run the missing seeds (reproduce --resume) "
                              "or leave the extra ones out, so that the seeds run 0 to N-1")
         found[map_dir.name] = [{f.stem: _read_seed_json(f) for f in sorted(d.glob("*.json"))} for d in seeds_dirs]
+        names = set().union(*found[map_dir.name])
+        short = [f"{d.name} lacks {', '.join(sorted(names - set(r)))}" for d, r in zip(seeds_dirs, found[map_dir.name])
+                 if names - set(r)]
+        if short:  # a run still going, or one stopped early: its summary would count the missing runs as not run
+            raise ValueError(f"{map_dir}: not every seed has the same experiments ({'; '.join(short)}); finish them "
+                             "(reproduce --resume) or leave those seeds out")
     if not found:
         raise FileNotFoundError(f"no <feature map>/seed-<k>/ results in {out_dir}")
     first = [m for m in order if m in found]
