@@ -558,8 +558,8 @@ def verdict_groups(claims: list[dict], seeds: int | None = None) -> list[str]:
     """One sentence per verdict: the claims that got it, each by its data and what the paper asserts.
 
     With ``seeds`` the verdicts are the on-average verdicts over that many seeds, and each claim adds its
-    one-run answer (how many of the runs reproduce it) and, when unsettled, how the bootstrap replicates
-    split; without, the verdicts of one run.
+    one-run answer (in how many of the runs its own verdict came out that way; for an unsettled claim, how
+    the runs and the bootstrap replicates split); without, the verdicts of one run.
 
     Examples
     --------
@@ -570,7 +570,7 @@ def verdict_groups(claims: list[dict], seeds: int | None = None) -> list[str]:
     ...     "verdicts": ["reproduced"] * 9 + ["partly"] * 11,
     ...     "average": {"replicates": 2000, "shares": {"partly": 0.63, "reproduced": 0.37}}}}
     >>> print(verdict_groups([claim], seeds=20)[0])
-    **Unsettled on average** (1 of 1 claims, 20 seeds): the gap is small (`y`; partly in 63 %, reproduced in 37 % of the bootstrap replicates; reproduced in 9 of 20 runs).
+    **Unsettled on average** (1 of 1 claims, 20 seeds): the gap is small (`y`; partly in 63 %, reproduced in 37 % of the bootstrap replicates; reproduced in 9, partly in 11 of 20 runs).
     """
     from ..experiments.claims import claim_one_run
 
@@ -590,7 +590,8 @@ def verdict_groups(claims: list[dict], seeds: int | None = None) -> list[str]:
                                + " of the bootstrap replicates")
             rate = claim_one_run(c) if seeds else None
             if rate and rate.get("runs"):
-                details.append(f"reproduced in {rate['reproduced']} of {rate['runs']} runs")
+                shown = [verdict] if verdict in rate else [v for v in ("reproduced", "partly", "not reproduced") if rate.get(v)]
+                details.append(", ".join(f"{v} in {rate[v]}" for v in shown) + f" of {rate['runs']} runs")
             return f"{_assertion(c)} (`{c['id']}`" + "".join(f"; {d}" for d in details) + ")"
         scope = f", {seeds} seeds" if seeds else ""
         out.append(f"**{words[verdict]}** ({len(these)} of {len(claims)} claims{scope}): " + "; ".join(map(one, these)) + ".")
@@ -613,7 +614,7 @@ def seed_findings(reference: dict | None, ids=None) -> list[str]:
     ...      "seeds": {"verdicts": ["partly"] + ["not reproduced"] * 4}}]}}}
     >>> for line in seed_findings(ref): print(line)
     **Reproduced on average** (1 of 2 claims, 5 seeds): MNIST, '2' against each other digit: source AUROC rises (`fig2.source_improves`; reproduced in 4 of 5 runs).
-    **Not reproduced on average** (1 of 2 claims, 5 seeds): T-greedy wins splits (`b`; reproduced in 0 of 5 runs).
+    **Not reproduced on average** (1 of 2 claims, 5 seeds): T-greedy wins splits (`b`; not reproduced in 4 of 5 runs).
     """
     claims = ((reference or {}).get("claims") or {}).get("comparisons", {}).get("paper") or []
     if ids is not None:
