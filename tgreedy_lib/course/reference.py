@@ -577,6 +577,10 @@ def verdict_groups(claims: list[dict], seeds: int | None = None) -> list[str]:
     out = []
     words = dict(_VERDICT_WORDS) if seeds else {"reproduced": "Reproduced", "partly": "Partly reproduced",
                                                   "not reproduced": "Not reproduced", "unsettled": "Unsettled"}
+    if seeds and not any((c.get("seeds") or {}).get("average") for c in claims if isinstance(c.get("seeds"), dict)):
+        # a record written before verdicts on average: there a verdict needed every seed to agree
+        words = {"reproduced": "Held in every seed", "partly": "Held partly in every seed",
+                 "not reproduced": "Failed in every seed", "unsettled": "The seeds disagree"}
     for verdict, _ in _VERDICT_WORDS:
         these = [c for c in claims if c["verdict"] == verdict]
         if not these:
@@ -609,9 +613,9 @@ def seed_findings(reference: dict | None, ids=None) -> list[str]:
     --------
     >>> ref = {"claims": {"seeds": 5, "comparisons": {"paper": [
     ...     {"id": "fig2.source_improves", "paper": "source AUROC rises", "verdict": "reproduced",
-    ...      "seeds": {"verdicts": ["reproduced"] * 4 + ["partly"]}},
+    ...      "seeds": {"verdicts": ["reproduced"] * 4 + ["partly"], "average": {"replicates": 2000}}},
     ...     {"id": "b", "paper": "T-greedy wins splits", "verdict": "not reproduced",
-    ...      "seeds": {"verdicts": ["partly"] + ["not reproduced"] * 4}}]}}}
+    ...      "seeds": {"verdicts": ["partly"] + ["not reproduced"] * 4, "average": {"replicates": 2000}}}]}}}
     >>> for line in seed_findings(ref): print(line)
     **Reproduced on average** (1 of 2 claims, 5 seeds): MNIST, '2' against each other digit: source AUROC rises (`fig2.source_improves`; reproduced in 4 of 5 runs).
     **Not reproduced on average** (1 of 2 claims, 5 seeds): T-greedy wins splits (`b`; not reproduced in 4 of 5 runs).

@@ -285,7 +285,7 @@ def verdict_headline(claims: list[dict]) -> str:
     >>> from tgreedy_lib.course.summary import verdict_headline
     >>> verdict_headline([{"verdict": "reproduced"}, {"verdict": "partly"}, {"verdict": "reproduced"}])
     'Of 3 experimental claims, 2 are reproduced, 1 partly reproduced, 0 not reproduced and 0 unsettled.'
-    >>> seeded = {"verdicts": ["reproduced", "partly", "reproduced"]}
+    >>> seeded = {"verdicts": ["reproduced", "partly", "reproduced"], "average": {"replicates": 2000}}
     >>> print(verdict_headline([{"verdict": "reproduced", "seeds": seeded}, {"verdict": "unsettled", "seeds": seeded}]))
     Of 2 experimental claims, on average over 3 seeds 1 is reproduced, 0 partly reproduced, 0 not reproduced and 1 unsettled (no verdict in 95 % of the bootstrap replicates over seeds); in one run, every run reproduces 0 claims, some runs but not all 2, no run 0.
     """
@@ -305,6 +305,10 @@ def verdict_headline(claims: list[dict]) -> str:
     parts += [f"{v} {k}" for k, v in counts.items()]
     if not rates:
         return f"Of {len(claims)} experimental claims, " + ", ".join(parts) + f" and {unsettled} unsettled."
+    if not any((c.get("seeds") or {}).get("average") for c in claims if isinstance(c.get("seeds"), dict)):
+        # a record written before verdicts on average: a verdict there needed every seed to agree
+        return (f"Of {len(claims)} experimental claims, over {n_seeds} seeds " + ", ".join(parts)
+                + f" and {unsettled} unsettled (the seeds disagree).")
     return (f"Of {len(claims)} experimental claims, on average over {n_seeds} seeds " + ", ".join(parts)
             + f" and {unsettled} unsettled (no verdict in {100 * SETTLED_SHARE:.0f} % of the bootstrap replicates over "
             f"seeds); in one run, {one_run_summary(claims)}.")
