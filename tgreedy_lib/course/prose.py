@@ -27,7 +27,7 @@ import math
 import numbers
 import re
 
-__all__ = ["fmt", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"]
+__all__ = ["fmt", "render", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"]
 
 
 def fmt(value, digits: int | None = None, percent: bool = False, sig: int = 3) -> str:
@@ -252,6 +252,41 @@ def say(template: str, digits: int | None = None, **values) -> None:
     >>> say("Coverage falls below {target:%} from {first} features on.", target=0.95, first=61)
     <IPython.core.display.Markdown object>
     """
+    return _markdown(render(template, digits, **values))
+
+
+def render(template: str, digits: int | None = None, **values) -> str:
+    """The text :func:`say` shows: ``template`` with every ``{name}`` replaced by ``fmt(values[name], digits)``.
+
+    Parameters
+    ----------
+    template : str
+        As for :func:`say`.
+    digits : int, optional
+        Decimals for values without a format spec.
+    **values
+        The numbers the template names.
+
+    Returns
+    -------
+    str
+        The Markdown text.
+
+    Raises
+    ------
+    ValueError
+        When the template names a value not given, or a format spec it does not understand.
+
+    See Also
+    --------
+    say : Renders and displays.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.prose import render
+    >>> render("Coverage falls below {target:%} from {first} features on.", target=0.95, first=61)
+    'Coverage falls below 95% from 61 features on.'
+    """
     def replace(match):
         if match.group(0) in ("{{", "}}"):
             return match.group(0)[0]
@@ -269,7 +304,7 @@ def say(template: str, digits: int | None = None, **values) -> None:
                 return _no_negative_zero(format(float(value), spec))
             raise ValueError(f"say(): format spec {spec!r} not understood; use '%', '.Nf', '.Ne' or '.Ng'")
         return fmt(value, digits)
-    return _markdown(re.sub(r"\{\{|\}\}|\{(\w+)(?::([^}]*))?\}", replace, template))
+    return re.sub(r"\{\{|\}\}|\{(\w+)(?::([^}]*))?\}", replace, template)
 
 
 def show_table(header, rows, digits: int | None = None, note: str | None = None) -> None:
