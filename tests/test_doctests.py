@@ -83,7 +83,7 @@ ENTRY_POINTS = {
         "as_selection_path", "omp_selection_path", "icp_selection_path", "t_filter_selection_path"],
     "tgreedy_lib.course.prose": ["fmt", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"],
     "tgreedy_lib.course.summary": ["load_verify_records", "find_claims", "theorem_rows", "claim_rows",
-                                   "verify_table"],
+                                   "verdict_method_markdown", "verify_table"],
 }
 
 

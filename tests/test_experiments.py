@@ -390,14 +390,195 @@ def test_mean_interval_is_the_t_interval_over_seeds():
     assert claims.mean_interval([0.5])["ci95"] is None and claims.mean_interval([])["mean"] is None
 
 
-def test_seed_verdicts_agree_or_are_unsettled():
+def test_wilson_interval_is_the_set_of_proportions_the_score_test_keeps():
+    """The closed form against its definition: every p with |k/n - p| <= z sqrt(p (1 - p) / n), on a fine grid."""
+    from scipy import stats
+
+    z = stats.norm.ppf(0.975)
+    grid = np.linspace(0, 1, 200_001)
+    for k, n in [(0, 5), (3, 5), (5, 5), (14, 20), (1, 1), (37, 50)]:
+        kept = grid[np.abs(k / n - grid) <= z * np.sqrt(grid * (1 - grid) / n) + 1e-15]
+        lo, hi = claims.wilson_interval(k, n)
+        assert lo == pytest.approx(kept.min(), abs=2e-5) and hi == pytest.approx(kept.max(), abs=2e-5)
+    with pytest.raises(ValueError, match="successes"):
+        claims.wilson_interval(3, 2)
+
+
+def test_one_run_rate_counts_each_verdict_and_leaves_out_seeds_not_run():
     R, P, N, X = claims.REPRODUCED, claims.PARTLY, claims.NOT_REPRODUCED, claims.NOT_RUN
-    assert claims.seed_verdict([R] * 5) == (R, "reproduced in 5 of 5 seeds")
-    assert claims.seed_verdict([N] * 3) == (N, "not reproduced in 3 of 3 seeds")
-    verdict, text = claims.seed_verdict([R, R, R, R, P])
-    assert verdict == claims.UNSETTLED and text == "reproduced in 4 of 5 seeds, partly in 1 of 5 seeds"
-    assert claims.seed_verdict([R, X, R]) == (R, "reproduced in 2 of 2 seeds")
-    assert claims.seed_verdict([X, X])[0] == X
+    rate = claims.one_run_rate([R, R, P, N, X])
+    assert (rate[R], rate[P], rate[N], rate["runs"]) == (2, 1, 1, 4)
+    assert rate["wilson95"] == pytest.approx(list(claims.wilson_interval(2, 4)))
+    assert claims.one_run_text(rate) == "one run: reproduced in 2 of 4 runs (15-85 %)"
+    assert claims.one_run_rate([X, X])["runs"] == 0 and claims.one_run_text(claims.one_run_rate([X])) == "one run: not run"
+
+
+def test_average_verdict_is_a_bootstrap_of_the_rule_on_seed_means():
+    """Against a plain loop over the same draws: resample seeds, average each value (NaN left out), apply the rule."""
+    rule = claims.Rule(claims.all_of(claims.cond("a", ">=", 0.5), claims.cond("b", "<", "a")), claims.cond("a", ">=", 0.3))
+    rng = np.random.default_rng(3)
+    rows = [{"values": {"a": float(a), "b": float(b), "per_split": [1, 2]}} for a, b in rng.uniform(0.2, 0.8, (7, 2))]
+    rows[2]["values"]["b"] = float("nan")
+    del rows[4]["values"]["b"]
+    out = claims.average_verdict(rule, rows, replicates=300, seed=11)
+    draws = np.random.default_rng(11).integers(0, 7, size=(300, 7))
+    tally = {}
+    for d in draws:
+        picked = [rows[i]["values"] for i in d]
+        means = {k: float(np.mean([v[k] for v in picked if k in v and not np.isnan(v[k])])) if any(
+            k in v and not np.isnan(v[k]) for v in picked) else float("nan") for k in ("a", "b")}
+        verdict = rule.verdict(means)
+        tally[verdict] = tally.get(verdict, 0) + 1
+    assert out["shares"] == {v: c / 300 for v, c in tally.items()}
+    means = {k: float(np.nanmean([r["values"].get(k, np.nan) for r in rows])) for k in ("a", "b")}
+    assert out["mean_values"] == pytest.approx(means) and out["point_verdict"] == rule.verdict(means)
+    settled = out["shares"].get(out["point_verdict"], 0) >= claims.SETTLED_SHARE
+    assert out["verdict"] == (out["point_verdict"] if settled else claims.UNSETTLED)
+
+
+def test_average_verdicts_settle_as_seeds_are_added_where_unanimity_does_not():
+    """A claim that holds on average (mean 0.85 against the threshold 0.75) but fails in some single runs:
+    the bootstrap call settles with more seeds, while 'every seed agrees' gets less likely."""
+    rule = claims.Rule(claims.cond("share", ">=", 0.75), claims.cond("share", ">=", 0.5))
+    rng = np.random.default_rng(0)
+    shares = np.clip(rng.normal(0.85, 0.1, 40), 0, 1)
+    tables = [[{"id": "x", "headline": "share", "measured": "m", "values": {"share": float(v)},
+                "verdict": rule.verdict({"share": float(v)})}] for v in shares]
+    calls = {k: claims.aggregate_seeds(tables[:k], rules={"x": rule})[0] for k in (3, 40)}
+    assert calls[40]["verdict"] == claims.REPRODUCED
+    assert calls[40]["seeds"]["average"]["shares"][claims.REPRODUCED] >= calls[3]["seeds"]["average"]["shares"].get(
+        claims.REPRODUCED, 0)
+    assert len({t[0]["verdict"] for t in tables}) > 1  # single runs disagree: unanimity would call it unsettled
+    assert "one run: reproduced in" in calls[40]["verdict_count"]
+    with pytest.raises(ValueError, match="no rule"):
+        claims.aggregate_seeds(tables[:2], rules={})
+
+
+def test_wilson_interval_of_14_in_20_is_48_to_85_percent():
+    """The textbook value (Wilson 1927; e.g. Agresti & Coull 1998): 14 successes in 20 give 0.481-0.855."""
+    low, high = claims.wilson_interval(14, 20)
+    assert (round(low, 3), round(high, 3)) == (0.481, 0.855)
+    assert claims.one_run_text(claims.one_run_rate([claims.REPRODUCED] * 14 + [claims.NOT_REPRODUCED] * 6)) == \
+        "one run: reproduced in 14 of 20 runs (48-85 %)"
+
+
+def test_average_verdict_shares_converge_to_the_exact_bootstrap_distribution():
+    """For three seeds the bootstrap has 27 equally likely resamples: enumerate them all, apply the rule to each
+    resample's means, and compare the exact shares with the 20,000-replicate estimate."""
+    import itertools
+
+    rule = claims.Rule(claims.cond("share", ">=", 0.75), claims.cond("share", ">=", 0.5))
+    rows = [{"values": {"share": v}} for v in (0.9, 0.7, 0.4)]
+    exact = {}
+    for pick in itertools.product(range(3), repeat=3):
+        verdict = rule.verdict({"share": float(np.mean([rows[i]["values"]["share"] for i in pick]))})
+        exact[verdict] = exact.get(verdict, 0) + 1 / 27
+    out = claims.average_verdict(rule, rows, replicates=20_000)
+    assert set(out["shares"]) == set(exact)
+    for verdict, share in exact.items():
+        assert out["shares"][verdict] == pytest.approx(share, abs=0.012)  # 3.5 binomial standard errors at most
+    assert out["point_verdict"] == claims.PARTLY  # mean 0.667
+    assert out["verdict"] == claims.UNSETTLED  # exact share of 'partly' 15/27 < 0.95
+    one = claims.average_verdict(rule, rows[:1])
+    assert one["verdict"] == claims.REPRODUCED and one["replicates"] == 0  # one seed: its own verdict
+
+
+def test_convergence_counts_the_claims_over_the_first_k_seeds_of_the_same_run(monkeypatch):
+    """convergence(k) is aggregate_seeds of the first k seeds' tables, for k = 5, 10, 20 and the seeds run."""
+    from tgreedy_lib.experiments import seeds
+
+    def fake_all_claims(results, comparison="paper"):
+        share = results["share"]
+        return [{"id": "fig2.t_higher", "headline": "share_higher", "measured": "m", "values": {"share_higher": share},
+                 "verdict": claims.REPRODUCED if share >= 0.75 else claims.PARTLY if share >= 0.5 else claims.NOT_REPRODUCED}]
+
+    monkeypatch.setattr(claims, "all_claims", fake_all_claims)
+    # the first five seeds straddle the thresholds (unsettled), the later ones hold the claim clearly
+    shares = [0.3, 0.9, 0.55, 0.95, 0.6] + [0.9, 0.85, 0.95, 0.9, 0.88] * 3 + [0.9, 0.92]
+    runs = [{"share": v} for v in shares]
+    table = seeds.convergence(runs)
+    assert list(table) == ["5", "10", "20", "22"]
+    for k, entry in table.items():
+        expected = claims.aggregate_seeds([fake_all_claims(r) for r in runs[:int(k)]])
+        assert entry["counts"] == claims.verdict_counts(expected)
+        assert entry["unsettled"] == [r["id"] for r in expected if r["verdict"] == claims.UNSETTLED]
+    assert table["5"]["unsettled"] == ["fig2.t_higher"] and table["22"]["counts"] == {claims.REPRODUCED: 1}
+    assert list(seeds.convergence(runs[:12])) == ["5", "10", "12"] and seeds.convergence(runs[:4]) == {}
+    md = seeds.convergence_markdown(table)
+    assert "| 5 | 0 | 0 | 0 | 1 | fig2.t_higher |" in md and "| 22 | 1 | 0 | 0 | 0 | - |" in md
+
+
+def _seeded_reference(n_seeds=20, null_seeds=5):
+    """A reference record as write_summary writes it, from synthetic per-seed claims (no experiments run)."""
+    from tgreedy_lib.experiments import seeds
+
+    rng = np.random.default_rng(4)
+
+    def tables(n, shift):
+        out = []
+        for _ in range(n):
+            table = []
+            for spec in claims.CLAIMS:
+                share = float(np.clip(rng.normal(0.6 + shift, 0.2), 0, 1))
+                table.append({"id": spec.id, "section": spec.section, "figure": spec.figure, "claim": spec.quote,
+                              "paper": "p", "rule": "r", "headline": "share", "measured": "m", "values": {"share": share},
+                              "verdict": claims.REPRODUCED if share >= 0.75 else claims.PARTLY if share >= 0.5
+                              else claims.NOT_REPRODUCED})
+            out.append(table)
+        return out
+
+    rule = claims.Rule(claims.cond("share", ">=", 0.75), claims.cond("share", ">=", 0.5))
+    rules = {spec.id: rule for spec in claims.CLAIMS}
+    learned, nulls = tables(n_seeds, 0.1), tables(null_seeds, -0.2)
+    table = claims.aggregate_seeds(learned, rules=rules)
+    convergence = {str(k): {"counts": claims.verdict_counts(rows := claims.aggregate_seeds(learned[:k], rules=rules)),
+                            "unsettled": [r["id"] for r in rows if r["verdict"] == claims.UNSETTLED]} for k in (5, 10, 20)}
+    by_map = {"dbn": table, "pixels": claims.aggregate_seeds(nulls, rules=rules)}
+    return {"claims": {"claims": table, "counts": claims.verdict_counts(table), "seeds": n_seeds,
+                       "seeds_per_map": {"dbn": n_seeds, "pixels": null_seeds}, "primary_feature_map": "dbn",
+                       "comparisons": {"paper": table, "abs-T": table}, "feature_maps": by_map,
+                       "feature_map_counts": {m: claims.verdict_counts(t) for m, t in by_map.items()},
+                       "convergence": convergence, "verdict_method": cli.VERDICT_METHOD}}, seeds
+
+
+def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts():
+    from tgreedy_lib.course import reference as committed
+    from tgreedy_lib.course import summary
+
+    ref, seeds = _seeded_reference()
+    table = ref["claims"]["claims"]
+    block = seeds.readme_verdicts(ref)
+    for claim in table:
+        line = next(line for line in block.splitlines() if line.startswith(f"- `{claim['id']}`:"))
+        rate = claim["seeds"]["one_run"]
+        assert f"on average **{claim['verdict']}**" in line
+        assert f"in one run reproduced in {rate[claims.REPRODUCED]} of 20 runs" in line
+    counts = claims.verdict_counts(table)
+    assert f"on average over 20 seeds: {claims.counts_text(counts)};" in block
+    every = sum(c["seeds"]["one_run"][claims.REPRODUCED] == 20 for c in table)
+    none = sum(c["seeds"]["one_run"][claims.REPRODUCED] == 0 for c in table)
+    assert f"every run reproduces {every} claim" in block and f"no run {none}." in block
+    unsettled = [ref["claims"]["convergence"][k]["counts"].get(claims.UNSETTLED, 0) for k in ("5", "10", "20")]
+    assert f"{unsettled[0]} at 5, {unsettled[1]} at 10, {unsettled[2]} at 20." in block
+    assert "pixels (5 seeds): " in block and "dbn (20 seeds): " in block
+    # notebook 11: both answers in every row, the headline's counts, the method and the convergence table
+    rows = summary.claim_rows(table)
+    for row, claim in zip(rows, table):
+        assert row[3].startswith(f"on average: {claim['verdict']}") and "; in one run: reproduced in " in row[3]
+    headline = summary.verdict_headline(table)
+    assert headline.startswith(f"Of {len(table)} experimental claims, on average over 20 seeds")
+    assert f"{counts.get(claims.UNSETTLED, 0)} unsettled" in headline and f"every run reproduces {every} claim" in headline
+    method = summary.verdict_method_markdown(ref)
+    assert method.startswith(cli.VERDICT_METHOD) and "| seeds | reproduced | partly | not reproduced | unsettled |" in method
+    assert f"{unsettled[2]} at 20 seeds" in method
+    # notebook 08b: each map with its seeds, each cell with the runs that reproduce the claim
+    header, cells = committed.feature_map_verdicts(ref)
+    assert header == ["claim", "dbn (20 seeds)", "pixels (5 seeds)"]
+    null = {c["id"]: c for c in ref["claims"]["feature_maps"]["pixels"]}
+    for row in cells:
+        assert row[2] == f"{null[row[0]]['verdict']} ({null[row[0]]['seeds']['one_run'][claims.REPRODUCED]} of 5 runs)"
+    groups = "\n".join(committed.seed_findings(ref))
+    assert all(groups.count(f"`{c['id']}`") == 1 for c in table) and "of 20 runs" in groups
 
 
 def test_aggregate_seeds_on_synthetic_per_seed_claims():
@@ -410,15 +591,19 @@ def test_aggregate_seeds_on_synthetic_per_seed_claims():
                  "verdict": claims.REPRODUCED}]
     shares, gaps = [0.8, 0.9, 0.7, 0.85], [0.01, 0.02, 0.015, 0.01]
     out = claims.aggregate_seeds([table(s, g) for s, g in zip(shares, gaps)])
-    assert out[0]["verdict"] == claims.UNSETTLED and out[0]["verdict_count"].startswith("reproduced in 3 of 4 seeds")
+    average = out[0]["seeds"]["average"]
+    assert average["point_verdict"] == claims.REPRODUCED  # the mean share 0.8125 clears 0.75
+    assert out[0]["verdict"] == (claims.REPRODUCED if average["shares"][claims.REPRODUCED] >= 0.95 else claims.UNSETTLED)
+    assert out[0]["seeds"]["one_run"][claims.REPRODUCED] == 3 and "one run: reproduced in 3 of 4 runs" in out[0]["verdict_count"]
     assert out[0]["seeds"]["values"] == shares and out[0]["seeds"]["mean"] == pytest.approx(np.mean(shares))
     assert out[0]["seeds"]["counts"] == {claims.REPRODUCED: 3, claims.PARTLY: 1}
     assert out[1]["verdict"] == claims.REPRODUCED and out[1]["seeds"]["ci95"][0] < np.mean(gaps) < out[1]["seeds"]["ci95"][1]
+    assert out[1]["seeds"]["average"]["shares"] == {claims.REPRODUCED: 1.0}
     assert "4 seeds" in out[1]["measured"]
     md = claims.claims_markdown(out)
-    assert "reproduced in 3 of 4 seeds" in md
+    assert "one run: reproduced in 3 of 4 runs" in md
     matrix = claims.verdict_matrix_markdown({"a": out, "b": out})
-    assert "| fig2.t_higher | unsettled (3/1/0 of 4) |" in matrix
+    assert f"| fig2.t_higher | {out[0]['verdict']} (3 of 4 runs) |" in matrix
     with pytest.raises(ValueError, match="same claims"):
         claims.aggregate_seeds([table(0.8, 0.01), table(0.8, 0.01)[:1]])
 
@@ -450,7 +635,8 @@ def test_cli_seeds_and_feature_maps_write_intervals_counts_and_bands(tmp_path, m
     assert sum(row["seeds"]["counts"].values()) == 3
     assert table["probe_accuracy"]["random"]["mnist"] == [0.5, 0.51, 0.52]
     md = (tmp_path / "claims.md").read_text()
-    assert "of 3 seeds" in md and "Verdicts under each feature map" in md
+    assert "of 3 runs" in md and "Verdicts under each feature map" in md and "bootstrap replicates" in md
+    assert "How the verdicts settle as seeds are added" not in md  # convergence starts at 5 seeds
     assert (tmp_path / "figure4-seeds-paper.png").stat().st_size > 0
     bands = json.loads((tmp_path / "bands.json").read_text())["random"]
     curve = bands["tasks"]["mnist-2-vs-other"]["tgreedy"]["target_auroc"]
@@ -459,6 +645,29 @@ def test_cli_seeds_and_feature_maps_write_intervals_counts_and_bands(tmp_path, m
     (tmp_path / "claims.json").unlink()
     cli.summarize(tmp_path, figures=False)  # the summary again, from the per-seed files alone
     assert json.loads((tmp_path / "claims.json").read_text())["claims"] == table["claims"]
+
+    # maps from different runs with different numbers of seeds, linked into one folder
+    import shutil
+
+    joined = tmp_path / "joined"
+    joined.mkdir()
+    (joined / "random").symlink_to(tmp_path / "random", target_is_directory=True)
+    (joined / "pixels").mkdir()
+    for seed in range(2):
+        shutil.copytree(tmp_path / "pixels" / f"seed-{seed}", joined / "pixels" / f"seed-{seed}")
+    cli.summarize(joined, figures=False)
+    mixed = json.loads((joined / "claims.json").read_text())
+    assert mixed["seeds_per_map"] == {"pixels": 2, "random": 3} and mixed["seeds"] == 2  # primary: the first map
+    assert all(len(r["seeds"]["verdicts"]) == 3 for r in mixed["feature_maps"]["random"] if r["seeds"])
+    md = (joined / "claims.md").read_text()
+    assert "Seeds per feature map: pixels at 2 seeds, random at 3 seeds." in md
+    assert "| claim | pixels features, 2 seeds | random features, 3 seeds |" in md
+    (joined / "pixels" / "seed-1" / "mnist-2-vs-other.json").rename(joined / "pixels" / "seed-1" / "later.txt")
+    with pytest.raises(ValueError, match="seed-1 lacks mnist-2-vs-other"):  # a run still going
+        cli.summarize(joined, figures=False)
+    shutil.rmtree(joined / "pixels" / "seed-0")  # a gap: seed 1 would pose as seed 0
+    with pytest.raises(ValueError, match="not seed-0"):
+        cli.summarize(joined, figures=False)
 
 
 def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature_map_table(tmp_path, monkeypatch):
@@ -514,10 +723,12 @@ def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature
     assert md.count("## Verdicts under each feature map") == 1
     header = next(line for line in md.split("## Verdicts under each feature map")[1].splitlines()
                   if line.startswith("| claim | "))
-    assert header == "| claim | dbn features | conv features | pixels features | random features |"
+    assert header == ("| claim | dbn features, 2 seeds | conv features, 2 seeds | pixels features, 2 seeds | "
+                      "random features, 2 seeds |")
+    assert "Seeds per feature map" in md.split("## Verdicts under each feature map")[1]
     section = md.split("## Verdicts under each feature map")[1]
     row = next(line for line in section.splitlines() if line.startswith("| fig2.t_higher | "))
-    assert row.split(" | ")[2] == "n/a" and " of 2)" in row.split(" | ")[1]
+    assert row.split(" | ")[2] == "n/a" and " of 2 runs)" in row.split(" | ")[1]
     assert "dbn: cifar10 1, mnist 2" in md and "mnist -> dbn" in md and "cifar10 -> conv" in md
     with pytest.raises(SystemExit):  # K above --seeds, or a map that is not run
         cli.main(["--seeds", "2", "--feature-maps", "dbn", "--feature-builds", "dbn=3", "--out", str(tmp_path)])
@@ -773,7 +984,13 @@ def test_committed_reference_results_are_consistent_and_quoted_in_the_readme():
                 if n == 1:
                     continue
                 assert sum(row["seeds"]["counts"].values()) == n == len(row["seeds"]["verdicts"])
-                assert row["verdict"] == claims.seed_verdict(row["seeds"]["verdicts"])[0]
+                average, one_run = row["seeds"]["average"], row["seeds"]["one_run"]
+                assert row["verdict"] == average["verdict"]
+                if average["verdict"] != claims.NOT_RUN:
+                    settled = average["shares"].get(average["point_verdict"], 0) >= claims.SETTLED_SHARE
+                    assert row["verdict"] == (average["point_verdict"] if settled else claims.UNSETTLED)
+                    assert one_run["runs"] == n - row["seeds"]["counts"].get(claims.NOT_RUN, 0)
+                    assert one_run[claims.REPRODUCED] == row["seeds"]["verdicts"].count(claims.REPRODUCED)
                 if row["seeds"]["ci95"]:
                     lo, hi = row["seeds"]["ci95"]
                     assert lo <= row["seeds"]["mean"] <= hi

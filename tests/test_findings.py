@@ -63,7 +63,8 @@ def test_the_committed_reference_is_summarised_claim_by_claim():
     headline = verdict_headline(reference["claims"]["claims"])
     assert headline.startswith(f"Of {len(reference['claims']['claims'])} experimental claims")
     counts = {v: sum(c["verdict"] == v for c in reference["claims"]["claims"]) for v in ("reproduced", "unsettled")}
-    assert f"{counts['reproduced']} are reproduced" in headline and f"{counts['unsettled']} unsettled" in headline
+    verb = "is" if counts["reproduced"] == 1 else "are"
+    assert f"{counts['reproduced']} {verb} reproduced" in headline and f"{counts['unsettled']} unsettled" in headline
     rows = claim_rows(reference["claims"]["claims"])
     assert len({(r[1], r[2]) for r in rows}) == len(rows)
 

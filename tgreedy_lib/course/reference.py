@@ -22,7 +22,7 @@ import math
 
 from .prose import fmt
 
-__all__ = ["feature_maps", "map_for_task", "concrete_map", "task_seeds", "feature_map_verdicts", "probe_rows",
+__all__ = ["feature_maps", "map_for_task", "concrete_map", "task_seeds", "feature_map_verdicts", "map_seeds", "probe_rows",
            "seed_sd", "compact_claims", "claims_by_id", "verdict_groups", "two_vs_other_findings", "similarity_findings", "seed_findings",
            "reading_findings", "feature_map_findings"]
 
@@ -147,17 +147,19 @@ def task_seeds(reference: dict | None, task: str, feature_map: str | None = None
 def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], list[list[str]]]:
     """The verdict of every claim under every feature map: ``(header, rows)`` for :func:`~tgreedy_lib.course.prose.show_table`.
 
-    A cell is the verdict with its seed counts, reproduced/partly/not of the seeds run (``reproduced (5/0/0 of 5)``),
-    or ``-`` where that map did not run the claim. ``ids`` keeps those claims, in the record's order.
+    A cell gives both answers over the map's seeds: the verdict on average, then how many of the map's runs
+    reproduce the claim (``reproduced (20 of 20 runs)``); ``-`` where that map did not run the claim. Each
+    column names its map and how many seeds it ran (maps may differ). ``ids`` keeps those claims, in the
+    record's order.
 
     Examples
     --------
-    >>> ref = {"claims": {"primary_feature_map": "dbn", "feature_maps": {
-    ...     "dbn": [{"id": "a", "verdict": "reproduced", "seeds": {"counts": {"reproduced": 5}}}],
-    ...     "pixels": [{"id": "a", "verdict": "unsettled", "seeds": {"counts": {"partly": 2, "not reproduced": 3}}},
+    >>> ref = {"claims": {"primary_feature_map": "dbn", "seeds_per_map": {"dbn": 20, "pixels": 5}, "feature_maps": {
+    ...     "dbn": [{"id": "a", "verdict": "reproduced", "seeds": {"verdicts": ["reproduced"] * 20}}],
+    ...     "pixels": [{"id": "a", "verdict": "unsettled", "seeds": {"verdicts": ["partly"] * 2 + ["reproduced"] * 3}},
     ...                {"id": "b", "verdict": "partly"}]}}}
     >>> feature_map_verdicts(ref)
-    (['claim', 'dbn', 'pixels'], [['a', 'reproduced (5/0/0 of 5)', 'unsettled (0/2/3 of 5)'], ['b', '-', 'partly']])
+    (['claim', 'dbn (20 seeds)', 'pixels (5 seeds)'], [['a', 'reproduced (20 of 20 runs)', 'unsettled (3 of 5 runs)'], ['b', '-', 'partly']])
 
     See Also
     --------
@@ -183,17 +185,35 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
             if claim is None:
                 cells.append("-")
             else:
-                cells.append(claim["verdict"] + _counts(claim))
+                cells.append(claim["verdict"] + _runs(claim))
         rows.append([cid] + cells)
-    return ["claim"] + names, rows
+    n_seeds = map_seeds(reference)
+    return ["claim"] + [f"{m} ({n_seeds[m]} seeds)" if m in n_seeds else m for m in names], rows
 
 
-def _counts(claim: dict) -> str:
-    counts = (claim.get("seeds") or {}).get("counts") if isinstance(claim.get("seeds"), dict) else None
-    if not counts:
-        return f" ({claim['verdict_count']})" if claim.get("verdict_count") else ""
-    ran = sum(v for k, v in counts.items() if k != "not run")
-    return " (" + "/".join(str(counts.get(k, 0)) for k in ("reproduced", "partly", "not reproduced")) + f" of {ran})"
+def _runs(claim: dict) -> str:
+    """`` (14 of 20 runs)``: how many of the seeds' own runs reproduce the claim ("" for one run, n/a, not run)."""
+    from ..experiments.claims import claim_one_run
+
+    rate = claim_one_run(claim)
+    if not rate or not rate.get("runs") or claim["verdict"] in ("n/a", "not run"):
+        return ""
+    return f" ({rate['reproduced']} of {rate['runs']} runs)"
+
+
+def map_seeds(reference: dict | None) -> dict[str, int]:
+    """``{feature map: seeds it ran}`` in the reference record (the maps may differ: e.g. nulls at fewer seeds).
+
+    Examples
+    --------
+    >>> map_seeds({"claims": {"seeds_per_map": {"dbn": 20, "pixels": 5}}})
+    {'dbn': 20, 'pixels': 5}
+    >>> map_seeds(None)
+    {}
+    """
+    from ..experiments.seeds import map_seed_counts
+
+    return map_seed_counts(((reference or {}).get("claims") or {}))
 
 
 def probe_rows(reference: dict | None) -> list[list]:
@@ -530,40 +550,61 @@ def similarity_findings(claims, below_chance: dict | None = None, all_features: 
     return out
 
 
-_VERDICT_WORDS = (("reproduced", "Held in every seed"), ("partly", "Held partly in every seed"),
-                  ("not reproduced", "Failed in every seed"), ("unsettled", "The seeds disagree"))
+_VERDICT_WORDS = (("reproduced", "Reproduced on average"), ("partly", "Partly reproduced on average"),
+                  ("not reproduced", "Not reproduced on average"), ("unsettled", "Unsettled on average"))
 
 
 def verdict_groups(claims: list[dict], seeds: int | None = None) -> list[str]:
     """One sentence per verdict: the claims that got it, each by its data and what the paper asserts.
 
-    With ``seeds`` the verdicts are over that many seeds ("Held in every seed"); without, of one run.
+    With ``seeds`` the verdicts are the on-average verdicts over that many seeds, and each claim adds its
+    one-run answer (in how many of the runs its own verdict came out that way; for an unsettled claim, how
+    the runs and the bootstrap replicates split); without, the verdicts of one run.
 
     Examples
     --------
     >>> for line in verdict_groups([{"id": "x", "paper": "the curves start close", "verdict": "not reproduced"}]):
     ...     print(line)
     **Not reproduced** (1 of 1 claims): the curves start close (`x`).
+    >>> claim = {"id": "y", "paper": "the gap is small", "verdict": "unsettled", "seeds": {
+    ...     "verdicts": ["reproduced"] * 9 + ["partly"] * 11,
+    ...     "average": {"replicates": 2000, "shares": {"partly": 0.63, "reproduced": 0.37}}}}
+    >>> print(verdict_groups([claim], seeds=20)[0])
+    **Unsettled on average** (1 of 1 claims, 20 seeds): the gap is small (`y`; partly in 63 %, reproduced in 37 % of the bootstrap replicates; reproduced in 9, partly in 11 of 20 runs).
     """
+    from ..experiments.claims import claim_one_run
+
     out = []
     words = dict(_VERDICT_WORDS) if seeds else {"reproduced": "Reproduced", "partly": "Partly reproduced",
                                                   "not reproduced": "Not reproduced", "unsettled": "Unsettled"}
+    if seeds and not any((c.get("seeds") or {}).get("average") for c in claims if isinstance(c.get("seeds"), dict)):
+        # a record written before verdicts on average: there a verdict needed every seed to agree
+        words = {"reproduced": "Held in every seed", "partly": "Held partly in every seed",
+                 "not reproduced": "Failed in every seed", "unsettled": "The seeds disagree"}
     for verdict, _ in _VERDICT_WORDS:
         these = [c for c in claims if c["verdict"] == verdict]
         if not these:
             continue
 
         def one(c):
-            counts = ((c.get("seeds") or {}).get("counts") or {}) if verdict == "unsettled" else {}
-            detail = "; " + ", ".join(f"{k} in {v}" for k, v in counts.items()) if counts else ""
-            return f"{_assertion(c)} (`{c['id']}`{detail})"
+            details = []
+            shares = ((c.get("seeds") or {}).get("average") or {}).get("shares") or {}
+            if verdict == "unsettled" and shares:
+                details.append(", ".join(f"{v} in {100 * p:.0f} %" for v, p in sorted(shares.items(), key=lambda kv: -kv[1]))
+                               + " of the bootstrap replicates")
+            rate = claim_one_run(c) if seeds else None
+            if rate and rate.get("runs"):
+                shown = [verdict] if verdict in rate else [v for v in ("reproduced", "partly", "not reproduced") if rate.get(v)]
+                details.append(", ".join(f"{v} in {rate[v]}" for v in shown) + f" of {rate['runs']} runs")
+            return f"{_assertion(c)} (`{c['id']}`" + "".join(f"; {d}" for d in details) + ")"
         scope = f", {seeds} seeds" if seeds else ""
         out.append(f"**{words[verdict]}** ({len(these)} of {len(claims)} claims{scope}): " + "; ".join(map(one, these)) + ".")
     return out
 
 
 def seed_findings(reference: dict | None, ids=None) -> list[str]:
-    """Notebook 08b's first findings: which claims held in every seed of the reference run, under the paper's reading.
+    """Notebook 08b's first findings: which claims hold on average over the seeds of the reference run, under the
+    paper's reading, each with how many of the single runs reproduce it (:func:`verdict_groups`).
 
     Each group names the claims by what the paper asserts (the claim's ``paper`` text) and id; ``ids`` keeps
     those claims. An empty list without a reference record.
@@ -571,12 +612,13 @@ def seed_findings(reference: dict | None, ids=None) -> list[str]:
     Examples
     --------
     >>> ref = {"claims": {"seeds": 5, "comparisons": {"paper": [
-    ...     {"id": "fig2.source_improves", "paper": "source AUROC rises", "verdict": "reproduced"},
-    ...     {"id": "b", "paper": "T-greedy wins splits", "verdict": "unsettled",
-    ...      "seeds": {"counts": {"partly": 1, "not reproduced": 4}}}]}}}
+    ...     {"id": "fig2.source_improves", "paper": "source AUROC rises", "verdict": "reproduced",
+    ...      "seeds": {"verdicts": ["reproduced"] * 4 + ["partly"], "average": {"replicates": 2000}}},
+    ...     {"id": "b", "paper": "T-greedy wins splits", "verdict": "not reproduced",
+    ...      "seeds": {"verdicts": ["partly"] + ["not reproduced"] * 4, "average": {"replicates": 2000}}}]}}}
     >>> for line in seed_findings(ref): print(line)
-    **Held in every seed** (1 of 2 claims, 5 seeds): MNIST, '2' against each other digit: source AUROC rises (`fig2.source_improves`).
-    **The seeds disagree** (1 of 2 claims, 5 seeds): T-greedy wins splits (`b`; partly in 1, not reproduced in 4).
+    **Reproduced on average** (1 of 2 claims, 5 seeds): MNIST, '2' against each other digit: source AUROC rises (`fig2.source_improves`; reproduced in 4 of 5 runs).
+    **Not reproduced on average** (1 of 2 claims, 5 seeds): T-greedy wins splits (`b`; not reproduced in 4 of 5 runs).
     """
     claims = ((reference or {}).get("claims") or {}).get("comparisons", {}).get("paper") or []
     if ids is not None:
@@ -625,7 +667,7 @@ def feature_map_findings(reference: dict | None, ids=None) -> list[str]:
     ...     "pixels": [{"id": "a", "paper": "x", "verdict": "reproduced"}, {"id": "b", "paper": "gap is small", "verdict": "not reproduced"}]}}}
     >>> for line in feature_map_findings(ref): print(line)
     **1 of 2 claims get the same verdict on every feature map** (dbn, pixels).
-    **Held on the dbn features but not on every other map:** gap is small (`b`; partly on dbn, not reproduced on pixels).
+    **Held on the dbn features, on average, but not on every other map:** gap is small (`b`; partly on dbn, not reproduced on pixels).
     """
     names = feature_maps(reference)
     by_map = {m: {c["id"]: c for c in ((reference or {}).get("claims") or {}).get("feature_maps", {}).get(m, [])}
@@ -646,6 +688,8 @@ def feature_map_findings(reference: dict | None, ids=None) -> list[str]:
     better = [(c, v) for c, v in moved if v.get(primary) in ("reproduced", "partly")
               and any(v[m] in ("not reproduced", "unsettled") for m in v if m != primary)]
     if better:
-        out.append(f"**Held on the {primary} features but not on every other map:** " + "; ".join(
-            f"{_assertion(c)} (`{c['id']}`; " + ", ".join(f"{v[m]} on {m}" for m in v) + ")" for c, v in better) + ".")
+        n_seeds = map_seeds(reference)
+        on = {m: f"{m} ({n_seeds[m]} seeds)" if len(set(n_seeds.values())) > 1 and m in n_seeds else m for m in names}
+        out.append(f"**Held on the {primary} features, on average, but not on every other map:** " + "; ".join(
+            f"{_assertion(c)} (`{c['id']}`; " + ", ".join(f"{v[m]} on {on[m]}" for m in v) + ")" for c, v in better) + ".")
     return out

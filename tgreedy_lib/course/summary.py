@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 __all__ = ["load_verify_records", "find_claims", "theorem_rows", "claim_rows", "claim_data", "verdict_headline",
-           "verify_table"]
+           "verdict_method_markdown", "verify_table"]
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DA = "Foster, Kakade & Salakhutdinov (2012)"
@@ -276,26 +276,111 @@ def claim_data(claim_id: str) -> str:
 def verdict_headline(claims: list[dict]) -> str:
     """One sentence: how many experimental claims got each verdict, in the order reproduced, partly, not, unsettled.
 
+    Over seeds the counts are of the on-average verdicts, and the sentence adds the one-run answers: how
+    many claims every run, some runs and no run reproduce
+    (:func:`tgreedy_lib.experiments.seeds.one_run_summary`).
+
     Examples
     --------
     >>> from tgreedy_lib.course.summary import verdict_headline
-    >>> verdict_headline([{"verdict": "reproduced"}, {"verdict": "unsettled"}, {"verdict": "reproduced"}])
-    'Of 3 experimental claims, 2 are reproduced, 0 partly reproduced, 0 not reproduced and 1 unsettled (the seeds disagree).'
+    >>> verdict_headline([{"verdict": "reproduced"}, {"verdict": "partly"}, {"verdict": "reproduced"}])
+    'Of 3 experimental claims, 2 are reproduced, 1 partly reproduced, 0 not reproduced and 0 unsettled.'
+    >>> seeded = {"verdicts": ["reproduced", "partly", "reproduced"], "average": {"replicates": 2000}}
+    >>> print(verdict_headline([{"verdict": "reproduced", "seeds": seeded}, {"verdict": "unsettled", "seeds": seeded}]))
+    Of 2 experimental claims, on average over 3 seeds 1 is reproduced, 0 partly reproduced, 0 not reproduced and 1 unsettled (no verdict in 95 % of the bootstrap replicates over seeds); in one run, every run reproduces 0 claims, some runs but not all 2, no run 0.
     """
+    from ..experiments.claims import SETTLED_SHARE, claim_one_run
+    from ..experiments.seeds import one_run_summary
+
     counts = {}
     for claim in claims:
         counts[claim["verdict"]] = counts.get(claim["verdict"], 0) + 1
-    parts = [f"{counts.pop('reproduced', 0)} are reproduced", f"{counts.pop('partly', 0)} partly reproduced",
+    rates = [r for r in (claim_one_run(c) for c in claims) if r and r.get("runs")]
+    n_seeds = max((len(c["seeds"]["verdicts"]) for c in claims if isinstance(c.get("seeds"), dict)
+                   and c["seeds"].get("verdicts")), default=0)
+    reproduced = counts.pop("reproduced", 0)
+    parts = [f"{reproduced} {'is' if reproduced == 1 else 'are'} reproduced", f"{counts.pop('partly', 0)} partly reproduced",
              f"{counts.pop('not reproduced', 0)} not reproduced"]
     unsettled = counts.pop("unsettled", 0)
     parts += [f"{v} {k}" for k, v in counts.items()]
-    return (f"Of {len(claims)} experimental claims, " + ", ".join(parts) + f" and {unsettled} unsettled (the seeds disagree).")
+    if not rates:
+        return f"Of {len(claims)} experimental claims, " + ", ".join(parts) + f" and {unsettled} unsettled."
+    if not any((c.get("seeds") or {}).get("average") for c in claims if isinstance(c.get("seeds"), dict)):
+        # a record written before verdicts on average: a verdict there needed every seed to agree
+        return (f"Of {len(claims)} experimental claims, over {n_seeds} seeds " + ", ".join(parts)
+                + f" and {unsettled} unsettled (the seeds disagree).")
+    return (f"Of {len(claims)} experimental claims, on average over {n_seeds} seeds " + ", ".join(parts)
+            + f" and {unsettled} unsettled (no verdict in {100 * SETTLED_SHARE:.0f} % of the bootstrap replicates over "
+            f"seeds); in one run, {one_run_summary(claims)}.")
+
+
+def verdict_method_markdown(reference: dict | None = None) -> str:
+    """How the verdicts over seeds are called, and how many claims stay unsettled as seeds are added.
+
+    Both come from the record: its ``verdict_method`` (the sentence ``claims.md`` prints) and its
+    ``convergence`` (the claims over the first 5, 10, 20 seeds of the run,
+    :func:`tgreedy_lib.experiments.seeds.convergence`), as Markdown. Empty for a record without them
+    (or no record).
+
+    Parameters
+    ----------
+    reference : dict, optional
+        A reference record (:func:`tgreedy_lib.experiments.seeds.load_reference`); default: the committed one.
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    verdict_headline : The counts of the on-average verdicts, and the one-run answers, in one sentence.
+    tgreedy_lib.experiments.claims.average_verdict : The on-average verdict and its bootstrap.
+
+    References
+    ----------
+    .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap", Chapman & Hall, 1993.
+    .. [2] E. B. Wilson, "Probable inference, the law of succession, and statistical inference",
+       Journal of the American Statistical Association 22(158):209-212, 1927.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.course.summary import verdict_method_markdown
+    >>> record = {"claims": {"verdict_method": "Each claim gets two answers.", "convergence": {
+    ...     "5": {"counts": {"reproduced": 2, "unsettled": 1}, "unsettled": ["a"]},
+    ...     "10": {"counts": {"reproduced": 3}, "unsettled": []}}}}
+    >>> print(verdict_method_markdown(record))
+    Each claim gets two answers.
+    <BLANKLINE>
+    **Unsettled claims as seeds are added** (the first k seeds of the reference run): 1 at 5 seeds, 0 at 10 seeds.
+    <BLANKLINE>
+    | seeds | reproduced | partly | not reproduced | unsettled | unsettled claims |
+    | --- | --- | --- | --- | --- | --- |
+    | 5 | 2 | 0 | 0 | 1 | a |
+    | 10 | 3 | 0 | 0 | 0 | - |
+    <BLANKLINE>
+    >>> verdict_method_markdown({"claims": {}})
+    ''
+    """
+    from ..experiments.claims import UNSETTLED
+    from ..experiments.seeds import convergence_markdown, load_reference
+
+    record = ((load_reference() if reference is None else reference) or {}).get("claims") or {}
+    parts = [record["verdict_method"]] if record.get("verdict_method") else []
+    convergence = record.get("convergence") or {}
+    if convergence:
+        parts.append("**Unsettled claims as seeds are added** (the first k seeds of the reference run): " + ", ".join(
+            f"{entry['counts'].get(UNSETTLED, 0)} at {k} seeds" for k, entry in convergence.items()) + ".")
+        parts.append(convergence_markdown(convergence))
+    return "\n\n".join(parts)
 
 
 def claim_rows(claims: list[dict]) -> list[list[str]]:
     """One row per experimental claim of [1]_ (sections 4-5): location, data, claim, verdict, notebook.
 
     The data column (:func:`claim_data`) tells apart claims the paper makes in one sentence for two data sets.
+    Over seeds the verdict cell gives both answers
+    (:func:`tgreedy_lib.experiments.claims.claim_answers`): ``on average: reproduced (100 % of the
+    replicates); in one run: reproduced in 14 of 20 runs (48-85 %)``; for a claim of one run, its verdict.
 
     Parameters
     ----------
@@ -325,13 +410,22 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     ...            "verdict": "holds"}]
     >>> claim_rows(claims)
     [['section 4.1, Figure 1', "MNIST, '2' against each other digit", '"T-greedy beats greedy"', 'holds', '07_mnist_2_vs_other']]
+    >>> seeded = {**claims[0], "verdict": "partly", "seeds": {"verdicts": ["partly"] * 4 + ["reproduced"]}}
+    >>> claim_rows([seeded])[0][3]
+    'on average: partly; in one run: reproduced in 1 of 5 runs (4-62 %), partly in 4'
     """
+    from ..experiments.claims import claim_answers, claim_one_run
+
     rows = []
     for claim in claims:
         prefix = claim["id"].split(".")[0]
         figure = f", Figure {claim['figure']}" if claim.get("figure") not in (None, "", "-") else ""
+        verdict = claim["verdict"]
+        if claim_one_run(claim) is not None:
+            average, one_run = claim_answers(claim)
+            verdict = f"on average: {average}; in one run: {one_run}"
         rows.append([f"section {claim['section']}{figure}", claim_data(claim["id"]), f"\"{claim['claim']}\"",
-                     claim["verdict"], CLAIM_NOTEBOOKS.get(prefix, "")])
+                     verdict, CLAIM_NOTEBOOKS.get(prefix, "")])
     return rows
 
 

@@ -12,8 +12,13 @@ wording is generated from the same condition that decides, so text and verdict c
 The claims are evaluated for a *comparison* of two selector readings (see
 :mod:`tgreedy_lib.experiments.readings`): ``"paper"`` (signed T against stagewise greedy, the
 default), ``"abs-T"`` and ``"stepwise-greedy"``. Over several seeds (:func:`aggregate_seeds`)
-each claim carries its per-seed values, their mean, a 95 % t interval and the verdict as a count;
-it is called reproduced (or not) only when every seed agrees, and ``unsettled`` otherwise.
+each claim gets two answers, each of which settles as seeds are added:
+
+- *on average*: the rule applied to the seed means of the claim's measured values, its
+  uncertainty from a bootstrap over seeds (:func:`average_verdict`): the verdict stands when at
+  least 95 % of the bootstrap replicates give it, and the claim is ``unsettled`` otherwise;
+- *in one run*: the share of seeds whose own run reproduces the claim, with a Wilson 95 %
+  interval (:func:`one_run_rate`).
 
 Conventions: curves are arrays (n_splits, n_steps); "gap" is source AUROC minus target AUROC (how
 much the held-out source data overstate performance on the new domain); "mean" is over splits.
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from typing import Callable, Sequence
 
 import numpy as np
@@ -729,45 +735,230 @@ def mean_interval(values: Sequence[float]) -> dict:
     return {"mean": mean, "ci95": [mean - half, mean + half], "n": int(len(x))}
 
 
-def seed_verdict(verdicts: Sequence[str]) -> tuple[str, str]:
-    """(verdict, count text) over seeds: the common verdict when every seed agrees, else ``unsettled``.
+#: Bootstrap replicates over seeds behind the "on average" verdict, and the seed of their draws.
+BOOTSTRAP_REPLICATES = 2000
+BOOTSTRAP_SEED = 0
+#: Share of the bootstrap replicates that must give the verdict for it to stand (else ``unsettled``).
+SETTLED_SHARE = 0.95
 
-    Seeds where the claim was not run are left out; all of them not run gives ``not run``.
+
+def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    r"""Wilson score interval of a binomial proportion [1]_.
+
+    Parameters
+    ----------
+    successes, trials : int
+        ``0 <= successes <= trials``, ``trials >= 1``.
+    confidence : float
+        Two-sided confidence level.
+
+    Returns
+    -------
+    (low, high) : tuple of float
+        Within [0, 1]; unlike the Wald interval it is not degenerate at 0 or ``trials`` successes.
+
+    Notes
+    -----
+    With :math:`\hat p = k / n` and :math:`z` the :math:`(1 + c) / 2` normal quantile,
+
+    .. math:: \frac{\hat p + z^2 / 2n \pm z \sqrt{\hat p (1 - \hat p) / n + z^2 / 4n^2}}{1 + z^2 / n}.
+
+    References
+    ----------
+    .. [1] E. B. Wilson, "Probable inference, the law of succession, and statistical inference",
+       Journal of the American Statistical Association 22(158):209-212, 1927.
+
+    Examples
+    --------
+    >>> low, high = wilson_interval(14, 20)
+    >>> round(low, 3), round(high, 3)
+    (0.481, 0.855)
+    >>> wilson_interval(0, 5)[0]
+    0.0
+    """
+    from scipy import stats
+
+    if trials < 1 or not 0 <= successes <= trials:
+        raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes} of {trials}")
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
+def _numeric_values(rows: Sequence[dict]) -> dict[str, np.ndarray]:
+    """``{name: per-seed array}`` of every scalar measured value (NaN where a seed lacks it)."""
+    names = dict.fromkeys(k for r in rows for k, v in r.get("values", {}).items() if _is_number(v))
+    return {k: np.array([float(r["values"][k]) if _is_number(r.get("values", {}).get(k)) else np.nan for r in rows])
+            for k in names}
+
+
+def _nanmean(x: np.ndarray, axis=None):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a value that no seed has stays NaN (its condition fails)
+        return np.nanmean(x, axis=axis)
+
+
+def average_verdict(rule: Rule, rows: Sequence[dict], replicates: int = BOOTSTRAP_REPLICATES,
+                    seed: int = BOOTSTRAP_SEED) -> dict:
+    """The rule on the seed means of the measured values, and how stable it is under a bootstrap over seeds.
+
+    Parameters
+    ----------
+    rule : Rule
+    rows : sequence of dict
+        The claim's row of every seed where it was run (each with ``values``).
+    replicates : int
+        Bootstrap replicates: seeds drawn with replacement, the means recomputed, the rule applied.
+    seed : int
+        Seed of the bootstrap draws (the verdict is reproducible).
+
+    Returns
+    -------
+    dict
+        ``verdict`` (the rule on the means when at least :data:`SETTLED_SHARE` of the replicates give
+        it, else ``unsettled``), ``point_verdict``, ``shares`` (verdict -> share of replicates),
+        ``replicates``, ``mean_values``.
+
+    Notes
+    -----
+    A rule is one or two thresholds on measured values. Applied to their means over seeds it answers
+    "does the claim hold on average?", and the bootstrap agreement converges as seeds are added (to
+    1 wherever the mean lies clear of the thresholds), unlike a call that needs every seed to agree,
+    which only becomes harder to meet. With one seed the verdict is that seed's.
+
+    References
+    ----------
+    .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap", Chapman & Hall, 1993.
+
+    Examples
+    --------
+    >>> rule = Rule(cond("share", ">=", 0.75), cond("share", ">=", 0.5))
+    >>> rows = [{"values": {"share": s}} for s in (0.9, 0.8, 0.85, 0.95, 0.7)]
+    >>> average_verdict(rule, rows)["verdict"]
+    'reproduced'
+    >>> rows = [{"values": {"share": s}} for s in (0.9, 0.4, 0.8, 0.5, 0.7)]
+    >>> average_verdict(rule, rows)["verdict"]
+    'unsettled'
+    """
+    values = _numeric_values(rows)
+    means = {k: float(_nanmean(v)) for k, v in values.items()}
+    point = rule.verdict(means)
+    n = len(rows)
+    if n < 2:
+        return {"verdict": point, "point_verdict": point, "shares": {point: 1.0}, "replicates": 0,
+                "mean_values": means}
+    draws = np.random.default_rng(seed).integers(0, n, size=(replicates, n))
+    boot = {k: _nanmean(v[draws], axis=1) for k, v in values.items()}
+    tally: dict[str, int] = {}
+    for b in range(replicates):
+        verdict = rule.verdict({k: float(v[b]) for k, v in boot.items()})
+        tally[verdict] = tally.get(verdict, 0) + 1
+    shares = {v: tally[v] / replicates for v in (REPRODUCED, PARTLY, NOT_REPRODUCED) if v in tally}
+    verdict = point if shares.get(point, 0.0) >= SETTLED_SHARE else UNSETTLED
+    return {"verdict": verdict, "point_verdict": point, "shares": shares, "replicates": int(replicates),
+            "mean_values": means}
+
+
+def one_run_rate(verdicts: Sequence[str], confidence: float = 0.95) -> dict:
+    """How often a single run shows the claim: the verdict counts over the seeds run, and the Wilson
+    interval of the share of runs that reproduce it.
+
+    Examples
+    --------
+    >>> rate = one_run_rate(["reproduced"] * 14 + ["partly"] * 6)
+    >>> rate["reproduced"], rate["runs"], [round(x, 2) for x in rate["wilson95"]]
+    (14, 20, [0.48, 0.85])
+    >>> one_run_text(rate)
+    'one run: reproduced in 14 of 20 runs (48-85 %)'
     """
     ran = [v for v in verdicts if v != NOT_RUN]
-    if not ran:
-        return NOT_RUN, f"not run in {len(verdicts)} seed(s)"
-    counts = {v: ran.count(v) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED) if ran.count(v)}
-    text = ", ".join(f"{v} in {n} of {len(ran)} seeds" for v, n in counts.items())
-    return (ran[0] if len(counts) == 1 else UNSETTLED), text
+    out: dict = {v: ran.count(v) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)}
+    out["runs"] = len(ran)
+    if ran:
+        out["rate"] = out[REPRODUCED] / len(ran)
+        out["wilson95"] = list(wilson_interval(out[REPRODUCED], len(ran), confidence))
+    return out
 
 
-def aggregate_seeds(per_seed: Sequence[Sequence[dict]]) -> list[dict]:
+def one_run_text(rate: dict) -> str:
+    """``"one run: reproduced in 14 of 20 runs (48-85 %)"``, from :func:`one_run_rate`."""
+    if not rate.get("runs"):
+        return "one run: not run"
+    lo, hi = rate["wilson95"]
+    return f"one run: reproduced in {rate[REPRODUCED]} of {rate['runs']} runs ({100 * lo:.0f}-{100 * hi:.0f} %)"
+
+
+def average_text(average: dict) -> str:
+    """How settled the on-average verdict is, in words, from :func:`average_verdict`.
+
+    Examples
+    --------
+    >>> average_text({"replicates": 2000, "shares": {"partly": 0.3, "reproduced": 0.7}})
+    'on average: reproduced in 70 % of 2,000 bootstrap replicates, partly in 30 %'
+    """
+    if not average.get("replicates"):
+        return "one seed"
+    ranked = sorted(average["shares"].items(), key=lambda kv: -kv[1])
+    head, rest = ranked[0], ranked[1:]
+    text = f"on average: {head[0]} in {100 * head[1]:.0f} % of {average['replicates']:,} bootstrap replicates"
+    return text + "".join(f", {v} in {100 * s:.0f} %" for v, s in rest)
+
+
+def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = None) -> list[dict]:
     """Combine the claims of several seeds (each a list from :func:`all_claims`, same order).
 
-    Each returned claim has the first seed's quote, rule and paper value, and ``seeds``: the
-    headline value per seed, its ``mean`` and 95 % t interval ``ci95``, the verdict per seed and
-    ``counts``; ``verdict`` is the common verdict or ``unsettled``; ``verdict_count`` says it in words
-    ("reproduced in 4 of 5 seeds"); ``measured`` gives the mean and interval.
+    Parameters
+    ----------
+    per_seed : sequence of lists of dict
+        One claims table per seed.
+    rules : dict, optional
+        Claim id -> :class:`Rule`; default: the rules of :data:`CLAIMS`.
+
+    Returns
+    -------
+    list of dict
+        Each claim with the first seed's quote, rule and paper value, and ``seeds``: the headline
+        value per seed, its ``mean`` and 95 % t interval ``ci95``, the verdict per seed, ``counts``,
+        ``average`` (:func:`average_verdict`) and ``one_run`` (:func:`one_run_rate`). ``verdict`` is
+        the on-average verdict (``unsettled`` when the bootstrap does not settle it);
+        ``verdict_count`` says both answers in words; ``measured`` gives the mean and interval.
     """
     if not per_seed:
         raise ValueError("aggregate_seeds needs the claims of at least one seed")
     n = len(per_seed[0])
     if any(len(table) != n for table in per_seed):
         raise ValueError("every seed must have the same claims in the same order")
+    rules = rules if rules is not None else {spec.id: spec.rule for spec in CLAIMS}
     out = []
     for i in range(n):
         rows = [table[i] for table in per_seed]
         ids = {r["id"] for r in rows}
         if len(ids) != 1:
             raise ValueError(f"claims out of order across seeds: {sorted(ids)}")
+        claim_id = next(iter(ids))
+        if claim_id not in rules:
+            raise ValueError(f"no rule for the claim {claim_id!r}; pass rules={{claim id: Rule}}")
         first = next((r for r in rows if r["verdict"] != NOT_RUN), rows[0])
         key = first.get("headline")
         values = [r["values"].get(key) if r["verdict"] != NOT_RUN else None for r in rows]
         verdicts = [r["verdict"] for r in rows]
-        verdict, count_text = seed_verdict(verdicts)
+        ran = [r for r in rows if r["verdict"] != NOT_RUN]
         summary = mean_interval([v for v in values if v is not None])
         counts = {v: verdicts.count(v) for v in VERDICTS if verdicts.count(v)}
+        rate = one_run_rate(verdicts)
+        if ran:
+            average = average_verdict(rules[claim_id], ran)
+            count_text = f"{average_text(average)}; {one_run_text(rate)}"
+        else:
+            average = {"verdict": NOT_RUN, "point_verdict": NOT_RUN, "shares": {}, "replicates": 0, "mean_values": {}}
+            count_text = f"not run in {len(verdicts)} seed(s)"
         if summary["mean"] is None:
             measured = first["measured"]
         elif summary["ci95"] is None:
@@ -776,8 +967,9 @@ def aggregate_seeds(per_seed: Sequence[Sequence[dict]]) -> list[dict]:
             lo, hi = summary["ci95"]
             measured = (f"{key}: mean {_fmt(summary['mean'])}, 95% interval [{_fmt(lo)}, {_fmt(hi)}] over "
                         f"{summary['n']} seeds; per seed " + ", ".join("-" if v is None else _fmt(v) for v in values))
-        out.append({**first, "verdict": verdict, "verdict_count": count_text, "measured": measured,
-                    "seeds": {"values": values, "verdicts": verdicts, "counts": counts, **summary}})
+        out.append({**first, "verdict": average["verdict"], "verdict_count": count_text, "measured": measured,
+                    "seeds": {"values": values, "verdicts": verdicts, "counts": counts, **summary,
+                              "average": average, "one_run": rate}})
     return out
 
 
@@ -800,7 +992,11 @@ def claims_markdown(claims: list[dict]) -> str:
 
 
 def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
-    """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts."""
+    """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts.
+
+    Over seeds a cell holds both answers: the on-average verdict, then how many of the seeds' own runs
+    reproduce the claim (``reproduced (14 of 20 runs)``).
+    """
     names = list(tables)
     labels = labels or {}
     lines = ["| claim | " + " | ".join(_cell(labels.get(n, n)) for n in names) + " |",
@@ -810,23 +1006,98 @@ def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
         cells = []
         for n in names:
             c = tables[n][i]
-            cells.append(c["verdict"] + (f" ({_count_short(c)})" if c.get("seeds") else ""))
+            counted = c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a")
+            cells.append(c["verdict"] + (f" ({_count_short(c)})" if counted else ""))
         lines.append(f"| {cid} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
 def _count_short(claim: dict) -> str:
-    counts = claim["seeds"]["counts"]
-    ran = sum(v for k, v in counts.items() if k != NOT_RUN)
-    return "/".join(f"{counts.get(v, 0)}" for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)) + f" of {ran}"
+    rate = claim_one_run(claim)
+    return f"{rate[REPRODUCED]} of {rate['runs']} runs" if rate and rate.get("runs") else "not run"
+
+
+def claim_one_run(claim: dict) -> dict | None:
+    """A claim's one-run answer (:func:`one_run_rate`) over its seeds, or None for a claim of one run.
+
+    Read from ``seeds["one_run"]``; a record that has only the per-seed ``verdicts`` gets it computed from them.
+    """
+    seeds = claim.get("seeds") if isinstance(claim.get("seeds"), dict) else None
+    if not seeds:
+        return None
+    if seeds.get("one_run"):
+        return seeds["one_run"]
+    return one_run_rate(seeds["verdicts"]) if seeds.get("verdicts") else None
+
+
+def claim_answers(claim: dict) -> tuple[str, str]:
+    """A claim's two answers in a few words: ``(on average, in one run)``.
+
+    *On average*: the verdict of the rule on the seed means, with the share of bootstrap replicates that
+    give it (for an unsettled claim, the verdicts the replicates split between). *In one run*: how many of
+    the seeds' own runs reproduce the claim, with the Wilson 95 % interval. A claim of a single run has no
+    average: its verdict is both answers.
+
+    Examples
+    --------
+    >>> claim = {"verdict": "unsettled", "seeds": {
+    ...     "verdicts": ["reproduced"] * 14 + ["partly"] * 6,
+    ...     "average": {"verdict": "unsettled", "point_verdict": "reproduced", "replicates": 2000,
+    ...                 "shares": {"reproduced": 0.62, "partly": 0.38}}}}
+    >>> claim_answers(claim)
+    ('unsettled (reproduced in 62 %, partly in 38 % of the replicates)', 'reproduced in 14 of 20 runs (48-85 %), partly in 6')
+    >>> claim_answers({"verdict": "partly"})
+    ('partly (one run)', 'partly')
+    """
+    verdict = claim["verdict"]
+    rate = claim_one_run(claim)
+    if rate is None:
+        return (f"{verdict} (one run)" if verdict in (REPRODUCED, PARTLY, NOT_REPRODUCED) else verdict), verdict
+    if not rate.get("runs"):
+        return verdict, NOT_RUN
+    lo, hi = rate["wilson95"]
+    one = f"reproduced in {rate[REPRODUCED]} of {rate['runs']} runs ({100 * lo:.0f}-{100 * hi:.0f} %)"
+    if rate.get(PARTLY):
+        one += f", partly in {rate[PARTLY]}"
+    average = claim["seeds"].get("average") or {}
+    shares = average.get("shares") or {}
+    if not average.get("replicates") or not shares:
+        return verdict, one
+    if verdict == UNSETTLED:
+        ranked = sorted(shares.items(), key=lambda kv: -kv[1])
+        return (f"{verdict} (" + ", ".join(f"{v} in {100 * s:.0f} %" for v, s in ranked) + " of the replicates)"), one
+    return f"{verdict} ({100 * shares.get(verdict, 0.0):.0f} % of the replicates)", one
+
+
+#: The order in which verdict counts are listed.
+COUNT_ORDER = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED, NOT_RUN, "n/a")
 
 
 def verdict_counts(claims: list[dict]) -> dict:
-    """How many claims got each verdict."""
+    """How many claims got each verdict, in the order of :data:`COUNT_ORDER` (others after).
+
+    Examples
+    --------
+    >>> verdict_counts([{"verdict": "unsettled"}, {"verdict": "reproduced"}, {"verdict": "unsettled"}])
+    {'reproduced': 1, 'unsettled': 2}
+    """
     counts = {}
     for c in claims:
         counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
-    return counts
+    rank = {v: i for i, v in enumerate(COUNT_ORDER)}
+    return dict(sorted(counts.items(), key=lambda kv: rank.get(kv[0], len(rank))))
+
+
+def counts_text(counts: dict) -> str:
+    """``"9 reproduced, 4 partly, 10 not reproduced, 3 unsettled"``: counts of verdicts in the order of :data:`COUNT_ORDER`.
+
+    Examples
+    --------
+    >>> counts_text({"n/a": 17, "unsettled": 1, "reproduced": 2})
+    '2 reproduced, 1 unsettled, 17 n/a'
+    """
+    rank = {v: i for i, v in enumerate(COUNT_ORDER)}
+    return ", ".join(f"{v} {k}" for k, v in sorted(counts.items(), key=lambda kv: rank.get(kv[0], len(rank))))
 
 
 def verdict_sentence(claim: dict) -> str:

@@ -31,6 +31,57 @@ def claims_over_seeds(per_seed_results: Sequence[dict], comparison: str = PAPER_
     return claims_module.aggregate_seeds(tables)
 
 
+#: Numbers of seeds at which :func:`convergence` counts the verdicts (those up to the seeds run).
+CONVERGENCE_SIZES = (5, 10, 20)
+
+
+def convergence(per_seed_results: Sequence[dict], sizes: Sequence[int] = CONVERGENCE_SIZES,
+                comparison: str = PAPER_COMPARISON) -> dict:
+    """How the on-average verdicts settle as seeds are added: the claims over the first ``k`` seeds, for each ``k``.
+
+    Returns
+    -------
+    dict
+        ``{k: {"counts": {verdict: number of claims}, "unsettled": [claim ids]}}`` for every ``k`` in
+        ``sizes`` up to the number of seeds (and that number itself), keys as strings (JSON).
+
+    Examples
+    --------
+    >>> convergence([{}] * 3, sizes=(5,))
+    {}
+    """
+    n = len(per_seed_results)
+    ks = sorted({k for k in sizes if 2 <= k <= n} | ({n} if n >= 2 and any(k <= n for k in sizes) else set()))
+    if not ks:
+        return {}
+    tables = [claims_module.all_claims(results, comparison) for results in per_seed_results]
+    out = {}
+    for k in ks:
+        rows = claims_module.aggregate_seeds(tables[:k])
+        out[str(k)] = {"counts": claims_module.verdict_counts(rows),
+                       "unsettled": [r["id"] for r in rows if r["verdict"] == claims_module.UNSETTLED]}
+    return out
+
+
+def convergence_markdown(table: dict) -> str:
+    """:func:`convergence` as a Markdown table: a row per number of seeds, a column per verdict.
+
+    Examples
+    --------
+    >>> print(convergence_markdown({"5": {"counts": {"reproduced": 2, "unsettled": 1}, "unsettled": ["a"]}}))
+    | seeds | reproduced | partly | not reproduced | unsettled | unsettled claims |
+    | --- | --- | --- | --- | --- | --- |
+    | 5 | 2 | 0 | 0 | 1 | a |
+    <BLANKLINE>
+    """
+    verdicts = (claims_module.REPRODUCED, claims_module.PARTLY, claims_module.NOT_REPRODUCED, claims_module.UNSETTLED)
+    lines = ["| seeds | " + " | ".join(verdicts) + " | unsettled claims |", "| --- |" + " --- |" * (len(verdicts) + 1)]
+    for k, entry in table.items():
+        lines.append(f"| {k} | " + " | ".join(str(entry["counts"].get(v, 0)) for v in verdicts)
+                     + f" | {', '.join(entry['unsettled']) or '-'} |")
+    return "\n".join(lines) + "\n"
+
+
 def comparison_tables(per_seed_results: Sequence[dict], comparisons: Sequence[str] = tuple(COMPARISONS)) -> dict:
     """``{comparison: claims_over_seeds(..., comparison)}``."""
     return {c: claims_over_seeds(per_seed_results, c) for c in comparisons}
@@ -78,7 +129,7 @@ def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
     from .cli import EXPERIMENTS
 
     composed = []
-    for s in range(len(per_map[first])):
+    for s in range(max(len(per_map[fmap]) for fmap in needed)):  # a seed one map lacks leaves its claims not run
         merged = {}
         for fmap in needed:
             for name, result in (per_map[fmap][s] if s < len(per_map[fmap]) else {}).items():
@@ -125,6 +176,28 @@ def feature_builds_of(per_map: dict) -> dict:
                     seen[ds].add((data.get("feature_map"), seed))
         out[fmap] = {ds: len(seeds) for ds, seeds in sorted(seen.items())}
     return out
+
+
+def seed_counts_text(seeds_per_map: dict) -> str:
+    """How many seeds each feature map ran, in one sentence (maps with the same count together).
+
+    Examples
+    --------
+    >>> seed_counts_text({"dbn": 20, "conv": 20, "pixels": 5, "random": 5})
+    'Seeds per feature map: dbn and conv at 20 seeds, pixels and random at 5 seeds.'
+    >>> seed_counts_text({"dbn": 5, "pixels": 5})
+    'Seeds per feature map: every map at 5 seeds.'
+    """
+    groups: dict = {}
+    for fmap, n in seeds_per_map.items():
+        groups.setdefault(n, []).append(fmap)
+    if len(groups) == 1:
+        return f"Seeds per feature map: every map at {next(iter(groups))} seed{'s' if next(iter(groups)) != 1 else ''}."
+
+    def names(maps):
+        return maps[0] if len(maps) == 1 else ", ".join(maps[:-1]) + " and " + maps[-1]
+    return "Seeds per feature map: " + ", ".join(f"{names(maps)} at {n} seed{'s' if n != 1 else ''}"
+                                                for n, maps in groups.items()) + "."
 
 
 def builds_text(builds: dict) -> str:
@@ -205,7 +278,10 @@ def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_CO
 def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
     """The per-seed results a ``reproduce --seeds N`` run wrote: ``{feature_map: [results of seed 0, 1, ...]}``.
 
-    Feature maps named in ``order`` come first, in that order (the first is the primary one).
+    Feature maps named in ``order`` come first, in that order (the first is the primary one). The map
+    folders may come from different runs (links to them in one folder) and hold different numbers of
+    seeds; each must hold ``seed-0`` to ``seed-<n-1>``, every seed with the same experiments (a ValueError
+    names the seeds or results missing).
     """
     import json
     import pathlib
@@ -213,10 +289,22 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
     out_dir = pathlib.Path(out_dir)
     found = {}
     for map_dir in sorted(p for p in out_dir.iterdir() if p.is_dir()):
-        seeds_dirs = sorted((p for p in map_dir.glob("seed-*") if p.is_dir()), key=lambda p: int(p.name[5:]))
+        seeds_dirs = sorted((p for p in map_dir.glob("seed-*") if p.is_dir() and p.name[5:].isdigit()),
+                            key=lambda p: int(p.name[5:]))
         if not seeds_dirs:
             continue
+        missing = sorted(set(range(len(seeds_dirs))) - {int(p.name[5:]) for p in seeds_dirs})
+        if missing:  # position k must be seed k: the maps' seeds are paired by it
+            raise ValueError(f"{map_dir} has {len(seeds_dirs)} seed folders but not seed-"
+                             + ", seed-".join(map(str, missing)) + "; run the missing seeds (reproduce --resume) "
+                             "or leave the extra ones out, so that the seeds run 0 to N-1")
         found[map_dir.name] = [{f.stem: _read_seed_json(f) for f in sorted(d.glob("*.json"))} for d in seeds_dirs]
+        names = set().union(*found[map_dir.name])
+        short = [f"{d.name} lacks {', '.join(sorted(names - set(r)))}" for d, r in zip(seeds_dirs, found[map_dir.name])
+                 if names - set(r)]
+        if short:  # a run still going, or one stopped early: its summary would count the missing runs as not run
+            raise ValueError(f"{map_dir}: not every seed has the same experiments ({'; '.join(short)}); finish them "
+                             "(reproduce --resume) or leave those seeds out")
     if not found:
         raise FileNotFoundError(f"no <feature map>/seed-<k>/ results in {out_dir}")
     first = [m for m in order if m in found]
@@ -288,24 +376,60 @@ def _range_text(values, scale: float = 1.0, digits: int = 1, unit: str = "") -> 
     return (low if low == high else f"{low}-{high}") + unit
 
 
-def readme_verdicts(reference: dict) -> str:
-    """The README's short verdict list, rendered from committed reference results (see ``load_reference``)."""
-    from . import claims as claims_module
+def one_run_summary(claims: Sequence[dict]) -> str:
+    """The one-run answers of a claims table in one clause: how many claims every run, no run and some runs reproduce.
 
+    Examples
+    --------
+    >>> rows = [{"verdict": "reproduced", "seeds": {"verdicts": ["reproduced"] * 3}},
+    ...         {"verdict": "not reproduced", "seeds": {"verdicts": ["partly", "not reproduced", "reproduced"]}},
+    ...         {"verdict": "partly", "seeds": {"verdicts": ["partly"] * 3}}]
+    >>> one_run_summary(rows)
+    'every run reproduces 1 claim, some runs but not all 1, no run 1'
+    """
+    every = some = none = 0
+    for claim in claims:
+        rate = claims_module.claim_one_run(claim)
+        if not rate or not rate.get("runs"):
+            continue
+        k = rate[claims_module.REPRODUCED]
+        every, some, none = every + (k == rate["runs"]), some + (0 < k < rate["runs"]), none + (k == 0)
+    return (f"every run reproduces {every} claim{'s' if every != 1 else ''}, some runs but not all {some}, "
+            f"no run {none}")
+
+
+def readme_verdicts(reference: dict) -> str:
+    """The README's short verdict list, rendered from committed reference results (see ``load_reference``).
+
+    Each claim gets both answers (on average, from the bootstrap over seeds; in one run, with its Wilson
+    interval) under the paper's reading, then its on-average verdicts under the other readings; the
+    headline counts, how the unsettled count falls with seeds and the counts per feature map follow,
+    all computed from ``reference``.
+    """
     ref = reference["claims"]
     primary = ref["primary_feature_map"]
     resolved = ref.get("primary_feature_maps") or {}
     label = f"{primary} features" + (" (" + ", ".join(f"{ds}: {m}" for ds, m in resolved.items()) + ")"
                                       if primary == LEARNED and resolved else "")
-    lines = [f"Paper scale, {ref['seeds']} seeds, {label} "
-             f"({_builds_text(ref)}); verdicts under the paper's reading, then |T| and stepwise greedy:", ""]
+    lines = [f"Paper scale, {ref['seeds']} seeds, {label} ({_builds_text(ref)}). Each claim has two answers under "
+             f"the paper's reading: *on average* (the rule on the means over seeds; it stands when at least "
+             f"{100 * claims_module.SETTLED_SHARE:.0f} % of {claims_module.BOOTSTRAP_REPLICATES:,} bootstrap replicates "
+             "over seeds give it, else *unsettled*) and *in one run* (how many of the seeds' own runs reproduce it, "
+             "Wilson 95 % interval); then its on-average verdicts under |T| and stepwise greedy:", ""]
     comparisons = ref["comparisons"]
     for i, claim in enumerate(comparisons[PAPER_COMPARISON]):
         others = [comparisons[c][i]["verdict"] for c in comparisons if c != PAPER_COMPARISON]
-        count = f" ({claim['verdict_count']})" if claim.get("verdict_count") else ""
-        lines.append(f"- `{claim['id']}`: **{claim['verdict']}**{count}; " + " / ".join(others))
-    counts = claims_module.verdict_counts(comparisons[PAPER_COMPARISON])
-    lines += ["", "Counts under the paper's reading: " + ", ".join(f"{v} {k}" for k, v in counts.items()) + "."]
+        average, one_run = claims_module.claim_answers(claim)
+        lines.append(f"- `{claim['id']}`: on average **{claim['verdict']}**{average[len(claim['verdict']):]}; "
+                     f"in one run {one_run}; " + " / ".join(others))
+    table = comparisons[PAPER_COMPARISON]
+    counts = claims_module.verdict_counts(table)
+    lines += ["", f"Counts under the paper's reading, on average over {ref['seeds']} seeds: "
+              + claims_module.counts_text(counts) + f"; in one run, {one_run_summary(table)}."]
+    convergence = ref.get("convergence") or {}
+    if convergence:
+        lines += ["", "Unsettled on average with the first k seeds of the run: " + ", ".join(
+            f"{entry['counts'].get(claims_module.UNSETTLED, 0)} at {k}" for k, entry in convergence.items()) + "."]
     probes, signal = ref.get("probe_accuracy") or {}, ref.get("pair_signal") or {}
     maps = [m for m in probes if not (m == LEARNED and m not in (ref.get("feature_maps") or {}) and len(probes) > 1)]
     measured = []
@@ -322,10 +446,33 @@ def readme_verdicts(reference: dict) -> str:
                   "the training images / held-out source AUROC of the all-features similarity fit): "
                   + "; ".join(measured) + "."]
     by_map = ref.get("feature_map_counts") or {}
+    per_map = map_seed_counts(ref)
     if len(by_map) > 1:
-        lines += ["", "Under each feature map (the paper's reading; the full table is in `claims.md`): "
-                  + "; ".join(f"{m}: " + ", ".join(f"{v} {k}" for k, v in c.items()) for m, c in by_map.items()) + "."]
+        lines += ["", "Under each feature map (the paper's reading, on average; the full table is in `claims.md`): "
+                  + "; ".join(f"{m}" + (f" ({per_map[m]} seeds)" if m in per_map else "") + ": "
+                              + claims_module.counts_text(c)
+                              for m, c in by_map.items()) + "."]
     return "\n".join(lines)
+
+
+def map_seed_counts(claims_record: dict) -> dict:
+    """``{feature map: seeds it ran}`` of a ``claims.json`` record: its ``seeds_per_map``, or counted from the
+    per-seed verdicts of each map's claims (records written before ``seeds_per_map``).
+
+    Examples
+    --------
+    >>> map_seed_counts({"feature_maps": {"pixels": [{"verdict": "n/a", "seeds": None},
+    ...                                              {"verdict": "partly", "seeds": {"verdicts": ["partly"] * 5}}]}})
+    {'pixels': 5}
+    """
+    if claims_record.get("seeds_per_map"):
+        return dict(claims_record["seeds_per_map"])
+    out = {}
+    for fmap, rows in (claims_record.get("feature_maps") or {}).items():
+        found = [len(r["seeds"]["verdicts"]) for r in rows if isinstance(r.get("seeds"), dict) and r["seeds"].get("verdicts")]
+        if found:
+            out[fmap] = max(found)
+    return out
 
 
 def replace_readme_block(readme_text: str, block: str) -> str:
