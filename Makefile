@@ -76,7 +76,7 @@ grade: $(STAMP)
 # no solutions, hidden tests or grader files (checked before it is written). Standard library only: no install.
 STUDENT_OUT ?= $(RESULTS)/student-copy
 student-copy:
-	$(PYTHON) tgreedy_lib/course/student_copy.py --out $(STUDENT_OUT)
+	$(PYTHON) tgreedy_lib/collection/student_copy.py --out $(STUDENT_OUT)
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -16,7 +16,7 @@ For each feature map it prints
   official test images; standardized inputs, L2 logistic regression, ``C`` chosen on a validation
   split of the training images);
 * the all-features similarity fit of section 4.2 on held-out source and target pairs
-  (:func:`tgreedy_lib.features.similarity_reference_auroc`, what ``run_similarity`` reports as
+  (:func:`tgreedy_lib.experiments.runs.similarity_reference_auroc`, what ``run_similarity`` reports as
   ``all_features_reference``).
 
 ``--sweep SETTING=V1,V2,...`` instead chooses one setting of :class:`PatchFeatureConfig` the only
@@ -46,6 +46,7 @@ import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from tgreedy_lib import datasets, features  # noqa: E402
+from tgreedy_lib.experiments.runs import similarity_reference_auroc  # noqa: E402
 from tgreedy_lib.features import PatchFeatureConfig  # noqa: E402
 
 MAPS = ("kmeans", "rbm", "dbn", "pixels")
@@ -93,7 +94,7 @@ def measure(name: str, rebuild_dbn: bool, n_patches: int | None) -> dict:
           f"{dict(zip(probe['c_grid'], probe['validation_accuracy']))}); {probe_times[0]} s wall, "
           f"{probe_times[1]} s CPU", flush=True)
     tick, tick_cpu = time.perf_counter(), cpu_seconds()
-    similarity = features.similarity_reference_auroc(train, train_labels, test, test_labels)
+    similarity = similarity_reference_auroc(train, train_labels, test, test_labels)
     similarity_times = (round(time.perf_counter() - tick, 1), round(cpu_seconds() - tick_cpu, 1))
     print(f"similarity (all features): source AUROC {similarity['source_auroc']:.3f}, target AUROC "
           f"{similarity['target_auroc']:.3f}; {similarity_times[0]} s wall, {similarity_times[1]} s CPU", flush=True)

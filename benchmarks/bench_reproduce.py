@@ -29,7 +29,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from tgreedy_lib.experiments import DATASET_OF, EXPERIMENTS, load_experiment_features, run_experiment, write_outputs  # noqa: E402
+from tgreedy_lib.collection.cli import write_outputs  # noqa: E402
+from tgreedy_lib.experiments import DATASET_OF, EXPERIMENTS, load_experiment_features, run_experiment  # noqa: E402
 
 
 def main(argv=None):

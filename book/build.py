@@ -277,7 +277,7 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
 def build(notebook_dir: pathlib.Path, out: pathlib.Path, verify_json=None, claims_md=None) -> float:
     start = time.perf_counter()
     sys.path.insert(0, str(ROOT))
-    from tgreedy_lib.course.notebooks import notebook_paths   # the collection's reading order
+    from tgreedy_lib.collection.notebooks import notebook_paths   # the collection's reading order
 
     notebooks = notebook_paths(notebook_dir)
     if not notebooks:

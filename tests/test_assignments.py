@@ -30,7 +30,7 @@ import tempfile
 
 import pytest
 
-from tgreedy_lib.course import assignments as A
+from tgreedy_lib.collection import assignments as A
 
 ASSIGNMENTS_DIR = A.find_assignments_dir(pathlib.Path(__file__).resolve().parent.parent)
 SOURCE_DIR = ASSIGNMENTS_DIR / "source"
@@ -394,7 +394,7 @@ def test_compare_trees_ignores_volatile_metadata_and_finds_changes(tmp_path):
 
 
 def test_course_folders_are_found_from_the_current_directory_not_from_the_package(tmp_path, monkeypatch, capsys):
-    from tgreedy_lib.course import notebooks
+    from tgreedy_lib.collection import notebooks
 
     root = ASSIGNMENTS_DIR.parent
     assert A.find_assignments_dir(root / "notebooks") == ASSIGNMENTS_DIR

@@ -4,7 +4,7 @@ import json
 import numpy as np
 import pytest
 
-from tgreedy_lib.experiments import compare
+from tgreedy_lib.collection import compare
 
 
 def _split(oracle, rules):

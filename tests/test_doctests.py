@@ -42,7 +42,7 @@ def test_docstring_examples_run(name, monkeypatch, tmp_path):
 
 def test_the_examples_are_found():
     """The finder sees the library's examples (a test that runs nothing would pass vacuously)."""
-    from tgreedy_lib.domain_adaptation import selection
+    from tgreedy_lib.domain_adaptation import estimators as selection
 
     tests = doctest.DocTestFinder(exclude_empty=True).find(selection, selection.__name__)
     assert any(t.name.endswith(".TGreedy") and t.examples for t in tests)
@@ -81,8 +81,8 @@ ENTRY_POINTS = {
         "BaselinePath", "pooled_moments", "domain_losses", "lodo_choice", "omp_path", "lasso_path",
         "vrex_objective", "vrex_fit", "vrex_path", "icp_pvalues", "icp_path", "t_filter_path", "run_baseline",
         "as_selection_path", "omp_selection_path", "icp_selection_path", "t_filter_selection_path"],
-    "tgreedy_lib.course.prose": ["fmt", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"],
-    "tgreedy_lib.course.summary": ["load_verify_records", "find_claims", "theorem_rows", "claim_rows",
+    "tgreedy_lib.collection.prose": ["fmt", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"],
+    "tgreedy_lib.collection.summary": ["load_verify_records", "find_claims", "theorem_rows", "claim_rows",
                                    "verdict_method_markdown", "verify_table"],
 }
 

@@ -239,7 +239,7 @@ def test_the_exercise_check_catches_a_wrong_module_and_a_missing_import(tmp_path
 # --------------------------------------------------------------------------- notebook 11
 
 def test_what_holds_never_shows_one_quote_twice_without_its_data():
-    from tgreedy_lib.course.summary import claim_rows, find_claims
+    from tgreedy_lib.collection.summary import claim_rows, find_claims
 
     claims, _ = find_claims()
     rows = claim_rows(claims)

@@ -305,7 +305,7 @@ def test_validated_probe_warm_start_finds_what_cold_fits_find():
 
 
 def test_similarity_reference_sees_pair_signal_only_where_there_is_some():
-    from tgreedy_lib import features
+    from tgreedy_lib.experiments import runs as features
 
     rng = np.random.default_rng(0)
     labels = np.repeat(np.arange(4), 60)

@@ -21,7 +21,7 @@ from tgreedy_lib.domain_adaptation.theory.simulate import make_problem  # noqa: 
 from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
 from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # noqa: E402
 from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
-from tgreedy_lib.experiments.seeds import load_reference  # noqa: E402
+from tgreedy_lib.collection.seeds import load_reference  # noqa: E402
 from tgreedy_lib.plotting import paper_figures, theory  # noqa: E402
 from tgreedy_lib.plotting.legibility import png_with_report, read_png_report, text_report  # noqa: E402
 from tgreedy_lib.plotting.style import FIGURE_WIDTH, SMALLEST_TEXT_PT, color_name  # noqa: E402
@@ -159,7 +159,7 @@ def test_executed_notebooks_figures_carry_their_text_report(tmp_path):
     how small its text is; a second ``%matplotlib inline`` does not undo it."""
     import base64
 
-    from tgreedy_lib.course.notebooks import execute_notebook
+    from tgreedy_lib.collection.notebooks import execute_notebook
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\n%matplotlib inline"),

@@ -6,7 +6,8 @@ import pytest
 import scipy.sparse
 
 from tgreedy_lib.domain_adaptation.evaluation import path_auroc, path_scores
-from tgreedy_lib.domain_adaptation.selection import Greedy, TGreedy, greedy_path, tgreedy_path
+from tgreedy_lib.domain_adaptation.estimators import Greedy, TGreedy
+from tgreedy_lib.domain_adaptation.selection import greedy_path, tgreedy_path
 from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
 
 

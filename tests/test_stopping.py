@@ -292,7 +292,7 @@ def test_selector_lodo_needs_three_domains():
 
 
 def test_selector_stopping_rules_are_the_stopping_modules_rules():
-    from tgreedy_lib.domain_adaptation import selection
+    from tgreedy_lib.domain_adaptation import estimators as selection
 
     assert selection._STOPPING_RULES == stopping.RULES
     assert set(selection._STOPPING_OPTIONS) == set(stopping.RULES)

@@ -21,8 +21,8 @@ import sys
 
 import pytest
 
-from tgreedy_lib.course import assignments as A
-from tgreedy_lib.course import student_copy as S
+from tgreedy_lib.collection import assignments as A
+from tgreedy_lib.collection import student_copy as S
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCE_DIR = ROOT / "assignments" / "source"

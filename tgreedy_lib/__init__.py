@@ -1,6 +1,8 @@
 """tgreedy_lib: the library behind the tgreedy notebook collection.
 
-One package a paper, then one a concern:
+Two floors. The papers' library: one package a paper, then one a concern. Above it, and never
+imported by it, :mod:`.collection`: this collection's claims, seeds, reference results, prose,
+course tools and command line (the contracts in ``pyproject.toml`` hold the direction).
 
 =================================  ==================================================================
 :mod:`.domain_adaptation`          Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small
@@ -11,10 +13,11 @@ One package a paper, then one a concern:
                                    Generalization Properties* (JMLR 2008)
 :mod:`.datasets`                   MNIST and CIFAR-10 files, downloads, the bundled MNIST digits
 :mod:`.features`                   the deep belief network and its cached features (section 4)
-:mod:`.experiments`                section 4's experiments and the claims table
+:mod:`.experiments`                section 4's experiments: runners, domains, design, readings
 :mod:`.plotting`                   the figures, one style
 :mod:`.verify`                     numerical checks of both papers' theorems
-:mod:`.course`                     assignments and notebook execution
+:mod:`.collection`                 the top floor: claims, seeds, reference results, prose, course
+                                   tools, command line
 =================================  ==================================================================
 
 The names below (the domain-adaptation paper's main entry points) load their module on first use,
@@ -28,8 +31,8 @@ _EXPORTS = {
     "DomainStatistics": "domain_adaptation.statistics",
     "t_statistic": "domain_adaptation.statistics",
     "SelectionPath": "domain_adaptation.selection",
-    "TGreedy": "domain_adaptation.selection",
-    "Greedy": "domain_adaptation.selection",
+    "TGreedy": "domain_adaptation.estimators",
+    "Greedy": "domain_adaptation.estimators",
     "tgreedy_path": "domain_adaptation.selection",
     "greedy_path": "domain_adaptation.selection",
     "t_statistics": "domain_adaptation.selection",

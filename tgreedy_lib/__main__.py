@@ -6,16 +6,16 @@ import sys
 
 COMMANDS = {
     "verify": ("tgreedy_lib.verify", "numerical checks of the papers' theorems"),
-    "reproduce": ("tgreedy_lib.experiments", "the paper's experiments: figures and JSON results"),
-    "reference": ("tgreedy_lib.experiments",
+    "reproduce": ("tgreedy_lib.collection.cli", "the paper's experiments: figures and JSON results"),
+    "reference": ("tgreedy_lib.collection.cli",
                   "(maintainers) a paper-scale `reproduce --seeds` folder -> reference_results/ and the README's verdicts"),
-    "execute-notebooks": ("tgreedy_lib.course.notebooks",
+    "execute-notebooks": ("tgreedy_lib.collection.notebooks",
                           "execute every notebook into results/notebooks (--in-place: the committed ones)"),
-    "assignments": ("tgreedy_lib.course.assignments", "course assignments: generate student versions, check they are up to date"),
-    "grade": ("tgreedy_lib.course.assignments", "grade a folder of submitted assignment notebooks into a CSV table"),
-    "student-copy": ("tgreedy_lib.course.student_copy",
+    "assignments": ("tgreedy_lib.collection.assignments", "course assignments: generate student versions, check they are up to date"),
+    "grade": ("tgreedy_lib.collection.assignments", "grade a folder of submitted assignment notebooks into a CSV table"),
+    "student-copy": ("tgreedy_lib.collection.student_copy",
                      "what students get: notebooks, student assignments, data, library; no solutions or hidden tests"),
-    "compare": ("tgreedy_lib.experiments.compare", "stopping rules against the oracle, and baselines: JSON and Markdown tables"),
+    "compare": ("tgreedy_lib.collection.compare", "stopping rules against the oracle, and baselines: JSON and Markdown tables"),
     "download": ("tgreedy_lib.datasets", "fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified"),
 }
 

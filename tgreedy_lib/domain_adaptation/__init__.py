@@ -5,7 +5,9 @@
                                     (:class:`DomainStatistics`) and the T-statistic
 :mod:`.selection`                   section 3.3: greedy and T-greedy paths (:func:`tgreedy_path`,
                                     :func:`greedy_path`), one driver over two kernels
-                                    (:mod:`._stagewise`, :mod:`._stepwise`), the scikit-learn selectors
+                                    (:mod:`._stagewise`, :mod:`._stepwise`)
+:mod:`.estimators`                  the scikit-learn selectors :class:`TGreedy`, :class:`Greedy`
+:mod:`.stopping`                    section 5: when to stop adding features
 :mod:`.selectors`                   the selector registry (name, label, colour, path function)
 :mod:`.evaluation`                  exact AUROC and scores along a path
 :mod:`.theory`                      Theorems 1-2, Corollary 3 and the simulated domains

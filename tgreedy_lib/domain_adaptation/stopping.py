@@ -53,7 +53,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from numbers import Integral
+from numbers import Integral, Real
 from typing import Callable
 
 import numpy as np
@@ -61,7 +61,8 @@ from scipy import stats as scipy_stats
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._validation import validate_options
-from .selection import _STOPPING_CONSTRAINTS, _STOPPING_RULES, SelectionPath, greedy_path, t_statistics, tgreedy_path
+from .selection import SelectionPath, t_statistics  # noqa: F401  (t_statistics: the statistic the nulls are of)
+from .selectors import available_selectors, get_selector
 from .statistics import DomainStatistics
 from .theory.t_bounds import paper_factor
 
@@ -81,8 +82,33 @@ __all__ = [
     "lodo_paths",
 ]
 
-#: The rules by name (section 5 of the paper names the ideas; the thresholds are ours). Defined once,
-#: in :mod:`.selection`, whose selectors validate ``stopping=`` against it (this module imports that one).
+#: The rules by name, and the options each takes through a selector's ``stopping={"rule": ..., **options}``
+#: (:mod:`.estimators` checks ``stopping=`` against them).
+_STOPPING_RULES = ("lodo", "bonferroni", "theorem1", "chance")
+_STOPPING_OPTIONS = {
+    "lodo": ("score", "min_k"),
+    "bonferroni": ("alpha",),
+    "theorem1": ("alpha",),
+    "chance": ("alpha", "null", "n_flips", "seed"),
+}
+
+
+#: A seed: a non-negative integer, a numpy Generator (or what ``numpy.random.default_rng`` takes), or None.
+_SEED_CONSTRAINT = [Interval(Integral, 0, None, closed="left"), np.random.Generator, np.random.SeedSequence,
+                    np.random.BitGenerator, None]
+#: The declared constraints of the rules' options (scikit-learn's ``_parameter_constraints`` style), the one
+#: definition: the selectors check ``stopping={...}`` against them, and this module decorates its functions
+#: with them (:func:`tgreedy_lib._validation.validate_options`).
+_STOPPING_CONSTRAINTS = {
+    "alpha": [Interval(Real, 0, 1, closed="neither")],
+    "null": [StrOptions({"sign_flip", "gaussian"})],
+    "n_flips": [Interval(Integral, 1, None, closed="left")],
+    "seed": _SEED_CONSTRAINT,
+    "score": [StrOptions({"squared_loss"}), callable],
+    "min_k": [Interval(Integral, 0, None, closed="left")],
+}
+
+#: The rules by name (section 5 of the paper names the ideas; the thresholds are ours).
 RULES = _STOPPING_RULES
 
 #: The declared constraints of every option of this module's functions (checked before they run, each wrong
@@ -655,25 +681,18 @@ def moment_squared_loss(stats: DomainStatistics, coef) -> np.ndarray:
     return loss[0] if single else loss
 
 
-_PATH_FUNCTIONS = {"tgreedy": tgreedy_path, "greedy": greedy_path}
-
-
 def _refit_function(path: SelectionPath, path_function):
+    """How to refit ``path``'s selector on other domains: ``path_function``, or the registered selector of
+    ``path.method`` with the options the path records."""
     if path_function is not None:
         return path_function
-    if path.method not in _PATH_FUNCTIONS:
-        from .selectors import available_selectors, get_selector
-
-        if path.method not in available_selectors():
-            raise ValueError(f"no known path function for method {path.method!r}; pass path_function=")
-        selector, options = get_selector(path.method), dict(path.options)
-        return lambda stats, n_steps: selector.run(stats, n_steps, **options)
-    base = _PATH_FUNCTIONS[path.method]
-    options = dict(path.options)
+    if path.method not in available_selectors():
+        raise ValueError(f"no known path function for method {path.method!r}; pass path_function=")
+    selector, options = get_selector(path.method), dict(path.options)
     options.pop("n_steps", None)
     if path.method == "greedy":
-        options.pop("sign", None)
-    return lambda stats, n_steps: base(stats, n_steps, **options)
+        options.pop("sign", None)  # greedy's path records the sign it ignores
+    return lambda stats, n_steps: selector.run(stats, n_steps, **options)
 
 
 def lodo_paths(stats: DomainStatistics, n_steps: int, path_function: Callable) -> list:

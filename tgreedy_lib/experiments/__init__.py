@@ -14,7 +14,9 @@ deep-belief-network features of the images:
     y = sgn(sum_i w_i phi_i(x1) phi_i(x2)) learnt from pairs, each class held out in turn.
 
 and writes ``DIR/<experiment>.json``, the figures (PNG and PDF), ``DIR/claims.json`` and
-``DIR/claims.md`` (every claim of sections 1, 4 and 5 with our measured value and a verdict).
+``DIR/claims.md`` (every claim of sections 1, 4 and 5 with our measured value and a verdict). The
+runners live here; the claims, the seeds, the reference results and the command line are the
+collection's, in :mod:`tgreedy_lib.collection`, which builds on this package and never the reverse.
 The data are the official ones when ``TGREEDY_DATA_DIR`` points at them (paper scale), the bundled
 ones otherwise; every JSON says which (``data``) and records its ``design``.
 
@@ -24,16 +26,14 @@ Modules:
   random similarity negatives) as one recorded value, :data:`~.design.PAPER_DESIGN`;
 * :mod:`.readings` -- the readings of section 3.3 run side by side (signed T, the paper's, and
   |T|; stagewise and stepwise greedy), registered as selectors, and the comparisons of the claims;
-* :mod:`.claims` -- the 26 claims as data, one evaluator, and the aggregation over seeds;
-* :mod:`.seeds` -- claims and curves over seeds (``reproduce --seeds N``), bands, reference results;
-* :mod:`.any_data` -- :func:`~.any_data.run_on_data`: sections 4.1-4.2 on any labelled data;
-* :mod:`.inputs`, :mod:`.domains`, :mod:`.runs`, :mod:`.cli` -- features, domains, runners, command line.
+* :mod:`.catalog` -- the four experiments by name (:func:`~.catalog.run_experiment`), their settings;
+* :mod:`.inputs`, :mod:`.domains`, :mod:`.runs` -- features, domains, runners;
+* :mod:`.compare` -- stopping rules and baselines against the oracle.
 """
 from __future__ import annotations
 
-from . import claims, domains, readings, runs, seeds
-from .any_data import run_on_data
-from .cli import DATASET_OF, EXPERIMENTS, PAPER, QUICK, main, run_experiment, write_outputs
+from . import domains, readings, runs
+from .catalog import DATASET_OF, EXPERIMENTS, PAPER, QUICK, read_results, run_experiment
 from .design import PAPER_DESIGN, Design
 from .inputs import ExperimentFeatures, load_experiment_features
 from .runs import run_intro_logistic, run_similarity, run_two_vs_other
@@ -46,17 +46,13 @@ __all__ = [
     "PAPER",
     "QUICK",
     "ExperimentFeatures",
-    "claims",
     "domains",
     "load_experiment_features",
-    "main",
     "readings",
-    "run_on_data",
-    "seeds",
+    "read_results",
     "run_experiment",
     "run_intro_logistic",
     "run_similarity",
     "run_two_vs_other",
     "runs",
-    "write_outputs",
 ]

@@ -51,6 +51,9 @@ TASK_TITLES = {
     "mnist-similarity": "MNIST similarity",
     "cifar-similarity": "CIFAR similarity",
 }
+#: The section-4 tasks of the bands over seeds, in their order, with the paper's section.
+BAND_TASK_TITLES = {"mnist-2-vs-other": "MNIST, '2 vs other' (4.1)", "mnist-similarity": "MNIST similarity (4.2)",
+                    "cifar-similarity": "CIFAR-10 similarity (4.2)"}
 #: Panels in a row of the stacked figures.
 COLUMNS = 3
 #: Height in inches of one row of panels.
@@ -563,12 +566,12 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
 
 def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks=None):
     """Figure 4 over seeds: per task, a comparison's two readings, source dashed and target solid, the mean
-    over seeds with its 95 % band (a :func:`~tgreedy_lib.experiments.seeds.band_summary`).
+    over seeds with its 95 % band (a :func:`~tgreedy_lib.collection.seeds.band_summary`).
 
     Parameters
     ----------
     summary : dict
-        :func:`~tgreedy_lib.experiments.seeds.band_summary`'s output (or a reference run's ``bands``).
+        :func:`~tgreedy_lib.collection.seeds.band_summary`'s output (or a reference run's ``bands``).
     comparison : str, default="paper"
         A name of :data:`~tgreedy_lib.experiments.readings.COMPARISONS`.
     axes : sequence of Axes, optional
@@ -588,7 +591,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
     See Also
     --------
     figure4 : The same curves from one run, bands across splits.
-    tgreedy_lib.experiments.seeds.band_summary : Computes the bands.
+    tgreedy_lib.collection.seeds.band_summary : Computes the bands.
 
     References
     ----------
@@ -598,7 +601,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments.seeds import load_reference
+    >>> from tgreedy_lib.collection.seeds import load_reference
     >>> from tgreedy_lib.plotting.paper_figures import plot_band_summary
     >>> reference = load_reference()
     >>> fmap = next(iter(reference["bands"]))
@@ -608,9 +611,8 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
     >>> plt.close(fig)
     """
     from ..experiments.readings import COMPARISON_LABELS, comparison_pair
-    from ..experiments.seeds import TASK_TITLES as SEED_TASK_TITLES
 
-    tasks = [t for t in (tasks or SEED_TASK_TITLES) if t in summary["tasks"]]
+    tasks = [t for t in (tasks or BAND_TASK_TITLES) if t in summary["tasks"]]
     if not tasks:
         raise ValueError("no section-4 results to draw")
     own_figure = axes is None
@@ -636,7 +638,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
                                 alpha=alpha, lw=0)
         ax.axhline(0.5, color="0.5", lw=0.8, ls=":")
         ax.set_ylim(0.35, 1.0)
-        ax.set_title(SEED_TASK_TITLES.get(task, task), fontsize=10)
+        ax.set_title(BAND_TASK_TITLES.get(task, task), fontsize=10)
         ax.set_xlabel("features added")
     first = np.ravel(axes)[0]
     first.set_ylabel("AUROC, mean of splits")

@@ -14,7 +14,7 @@ folder to hand out or to push to the students' own repository:
   (``install``, ``lab``, ``book``, ``clean``), copied from the repository's Makefile.
 
 Nothing else: no ``assignments/source/`` (the solutions), no ``assignments/autograder/`` (the hidden
-tests), no instructors' tools (``tgreedy_lib.course.assignments``, which generates and grades, and
+tests), no instructors' tools (``tgreedy_lib.collection.assignments``, which generates and grades, and
 this module; ``python -m tgreedy_lib grade`` there says it is not part of the copy), no tests,
 benchmarks or CI files, and no git history (which holds the solutions). Before the
 folder is moved into place every file is checked: no notebook may carry an otter solution or test
@@ -42,7 +42,7 @@ __all__ = ["find_course_root", "write_student_copy", "check_student_copy", "Leak
 COPIED = ("notebooks", "data", "book", "tgreedy_lib", "pyproject.toml", "requirements.lock", "environment.yml",
           "results/verify.json")
 #: The instructors' tools, left out of the library's copy: generating assignments, grading, this command.
-LEFT_OUT = ("tgreedy_lib/course/assignments.py", "tgreedy_lib/course/student_copy.py")
+LEFT_OUT = ("tgreedy_lib/collection/assignments.py", "tgreedy_lib/collection/student_copy.py")
 #: The Makefile targets (with the variables they use) that make sense without the instructor material.
 STUDENT_TARGETS = ("install", "$(STAMP)", "lab", "book", "clean")
 #: Written into the copy so that a later run may replace it (and nothing else).
@@ -63,7 +63,7 @@ def find_course_root(start=None) -> pathlib.Path:
 
     Examples
     --------
-    >>> from tgreedy_lib.course.student_copy import find_course_root
+    >>> from tgreedy_lib.collection.student_copy import find_course_root
     >>> (find_course_root() / "notebooks").is_dir()  # doctest: +SKIP
     True
     """
@@ -106,7 +106,7 @@ def _section(text: str, heading: str, stop: str = "\n## ") -> str:
     start = text.find(heading)
     if start < 0:
         raise RuntimeError(f"README.md has no {heading.strip()!r} section, which the student README copies: "
-                           "update tgreedy_lib/course/student_copy.py")
+                           "update tgreedy_lib/collection/student_copy.py")
     end = text.find(stop, start + len(heading))
     return text[start:end if end >= 0 else len(text)].rstrip() + "\n"
 
@@ -234,7 +234,7 @@ def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str
 
     Examples
     --------
-    >>> from tgreedy_lib.course.student_copy import check_student_copy
+    >>> from tgreedy_lib.collection.student_copy import check_student_copy
     >>> check_student_copy(pathlib.Path("results/student-copy"), pathlib.Path("assignments/source"))  # doctest: +SKIP
     []
     """
@@ -289,7 +289,7 @@ def write_student_copy(out, root=None) -> dict:
 
     Examples
     --------
-    >>> from tgreedy_lib.course.student_copy import write_student_copy
+    >>> from tgreedy_lib.collection.student_copy import write_student_copy
     >>> write_student_copy("results/student-copy")["assignments"]  # doctest: +SKIP
     12
     """

@@ -82,7 +82,7 @@ def find_assignments_dir(start=None) -> pathlib.Path:
 
     Examples
     --------
-    >>> from tgreedy_lib.course.assignments import find_assignments_dir
+    >>> from tgreedy_lib.collection.assignments import find_assignments_dir
     >>> find_assignments_dir().name  # doctest: +SKIP
     'assignments'
     """
@@ -170,7 +170,7 @@ def read_questions(source) -> list[Question]:
 
     Examples
     --------
-    >>> from tgreedy_lib.course.assignments import read_questions, source_paths
+    >>> from tgreedy_lib.collection.assignments import read_questions, source_paths
     >>> [(q.name, q.points) for q in read_questions(source_paths()[0])][:1]  # doctest: +SKIP
     [('q1_regret_curves', 2)]
     """
@@ -225,7 +225,7 @@ def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pat
 
     Examples
     --------
-    >>> from tgreedy_lib.course.assignments import source_paths
+    >>> from tgreedy_lib.collection.assignments import source_paths
     >>> [path.name for path in source_paths()][:2]  # doctest: +SKIP
     ['00_start_here.ipynb', '01_ssn_trap.ipynb']
     """
@@ -248,7 +248,7 @@ def normalized_notebook(nb: dict) -> dict:
 
     Examples
     --------
-    >>> from tgreedy_lib.course.assignments import normalized_notebook
+    >>> from tgreedy_lib.collection.assignments import normalized_notebook
     >>> nb = {"cells": [{"cell_type": "code", "id": "a1", "execution_count": 3, "metadata": {},
     ...                  "outputs": [{"output_type": "stream", "text": "1"}], "source": "print(1)"}],
     ...       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
@@ -329,7 +329,7 @@ def generate(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | Non
 
     Examples
     --------
-    >>> from tgreedy_lib.course.assignments import generate
+    >>> from tgreedy_lib.collection.assignments import generate
     >>> generate(names=["01"])  # doctest: +SKIP
     """
     sources = source_paths(source_dir, names)
@@ -375,7 +375,7 @@ def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> l
     Examples
     --------
     >>> import pathlib, tempfile
-    >>> from tgreedy_lib.course.assignments import compare_trees
+    >>> from tgreedy_lib.collection.assignments import compare_trees
     >>> empty = pathlib.Path(tempfile.mkdtemp())
     >>> compare_trees(empty, empty)
     []
@@ -405,7 +405,7 @@ def check(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None =
 
     Examples
     --------
-    >>> from tgreedy_lib.course.assignments import check
+    >>> from tgreedy_lib.collection.assignments import check
     >>> check(names=["01"])  # doctest: +SKIP
     []
     """
@@ -443,7 +443,7 @@ def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> lis
     Examples
     --------
     >>> import pathlib
-    >>> from tgreedy_lib.course.assignments import discover_submissions
+    >>> from tgreedy_lib.collection.assignments import discover_submissions
     >>> discover_submissions(pathlib.Path("submissions"), ["01_ssn_trap"])  # doctest: +SKIP
     """
     submissions_dir = pathlib.Path(submissions_dir)
@@ -492,7 +492,7 @@ def grade_one(notebook: pathlib.Path, autograder_zip: pathlib.Path) -> dict:
     Examples
     --------
     >>> import pathlib
-    >>> from tgreedy_lib.course.assignments import grade_one
+    >>> from tgreedy_lib.collection.assignments import grade_one
     >>> grade_one(pathlib.Path("alice/01_ssn_trap.ipynb"), pathlib.Path("autograder/01_ssn_trap.zip"))  # doctest: +SKIP
     """
     from otter.api import grade_submission
@@ -553,7 +553,7 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
 
     Examples
     --------
-    >>> from tgreedy_lib.course.assignments import grade
+    >>> from tgreedy_lib.collection.assignments import grade
     >>> rows = grade("submissions", out="scores.csv")  # doctest: +SKIP
     """
     grader_root = _course_dir(grader_root, "autograder")

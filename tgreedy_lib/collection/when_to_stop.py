@@ -3,7 +3,7 @@
 The Discussion (section 5) of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample
 Statistical Approach* (AISTATS 2012) leaves open when to stop T-greedy. Notebook 09 compares the
 stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` with the oracle on simulated domains
-and, from the committed paper-scale run of :mod:`tgreedy_lib.experiments.compare`, on MNIST and
+and, from the committed paper-scale run of :mod:`tgreedy_lib.collection.compare`, on MNIST and
 CIFAR-10; :func:`findings` states in sentences what those results say, every number computed.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..domain_adaptation import stopping
-from ..experiments import compare
+from . import compare
 from .prose import render
 
 __all__ = ["findings"]
@@ -101,10 +101,10 @@ def findings(simulated: dict[int, dict], reference: dict, real: list[str]) -> li
     Parameters
     ----------
     simulated : dict of int to dict
-        For each number of domains, the ``"summary"`` of :func:`~tgreedy_lib.experiments.compare.run_compare_experiment`
+        For each number of domains, the ``"summary"`` of :func:`~tgreedy_lib.collection.compare.run_compare_experiment`
         on simulated training sets (notebook 09, section 2).
     reference : dict
-        The committed paper-scale run, :func:`~tgreedy_lib.experiments.compare.load_reference`.
+        The committed paper-scale run, :func:`~tgreedy_lib.collection.compare.load_reference`.
     real : list of str
         The image experiments of ``reference`` to describe, in order.
 
@@ -115,8 +115,8 @@ def findings(simulated: dict[int, dict], reference: dict, real: list[str]) -> li
 
     See Also
     --------
-    tgreedy_lib.experiments.compare.choose_rule_on_other_splits : The fair choice of a rule.
-    tgreedy_lib.course.prose.render : How the numbers are written.
+    tgreedy_lib.collection.compare.choose_rule_on_other_splits : The fair choice of a rule.
+    tgreedy_lib.collection.prose.render : How the numbers are written.
 
     References
     ----------
@@ -125,8 +125,8 @@ def findings(simulated: dict[int, dict], reference: dict, real: list[str]) -> li
 
     Examples
     --------
-    >>> from tgreedy_lib.course.when_to_stop import findings
-    >>> from tgreedy_lib.experiments import compare
+    >>> from tgreedy_lib.collection.when_to_stop import findings
+    >>> from tgreedy_lib.collection import compare
     >>> reference = compare.load_reference()
     >>> sim = {n: reference["experiments"][f"simulated-n{n}"]["summary"] for n in (4, 8, 16)
     ...        if f"simulated-n{n}" in reference["experiments"]}

@@ -32,9 +32,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..course.prose import fmt
-from .readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
-from .runs import curve
+from .prose import fmt
+from ..experiments.readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
+from ..experiments.runs import curve
 
 REPRODUCED, PARTLY, NOT_REPRODUCED = "reproduced", "partly", "not reproduced"
 NOT_RUN = "not run"

@@ -3,7 +3,7 @@
 A *seed* fixes everything random in one run of the reproduction: the feature learner (the DBN's
 seed, or the random units'), the 1,000-a-class training subset, the balanced test domains and the
 similarity pairs. :func:`claims_over_seeds` evaluates every claim once per seed and combines them
-with :func:`tgreedy_lib.experiments.claims.aggregate_seeds`; :func:`plot_seed_bands` draws the
+with :func:`tgreedy_lib.collection.claims.aggregate_seeds`; :func:`plot_seed_bands` draws the
 split-averaged curves of Figure 4 as the mean over seeds with a 95 % t band.
 """
 from __future__ import annotations
@@ -14,16 +14,15 @@ import numpy as np
 
 from . import claims as claims_module
 from ..domain_adaptation.selectors import get_selector
-from .readings import COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, comparison_pair
+from ..experiments.readings import COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, comparison_pair
 
-TASK_TITLES = {"mnist-2-vs-other": "MNIST, '2 vs other' (4.1)", "mnist-similarity": "MNIST similarity (4.2)",
-               "cifar-similarity": "CIFAR-10 similarity (4.2)"}
+from ..plotting.paper_figures import BAND_TASK_TITLES as TASK_TITLES
 
 
 def claims_over_seeds(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON) -> list[dict]:
     """Every claim under ``comparison``, aggregated over seeds (one results dict per seed).
 
-    With one seed the claims are returned as :func:`~tgreedy_lib.experiments.claims.all_claims` gives them.
+    With one seed the claims are returned as :func:`~tgreedy_lib.collection.claims.all_claims` gives them.
     """
     tables = [claims_module.all_claims(results, comparison) for results in per_seed_results]
     if len(tables) == 1:
@@ -95,7 +94,7 @@ NOT_APPLICABLE = "n/a"
 
 
 def _dataset_of(name: str, result: dict | None = None) -> str:
-    from .cli import DATASET_OF
+    from ..experiments.catalog import DATASET_OF
 
     return DATASET_OF.get(name) or (result or {}).get("data", {}).get("dataset", "mnist")
 
@@ -117,7 +116,7 @@ def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
     >>> primary_runs({"pixels": runs["pixels"], "dbn": runs["dbn"]})[0]
     'pixels'
     """
-    from .inputs import DEFAULT_FEATURE_MAP
+    from ..experiments.inputs import DEFAULT_FEATURE_MAP
 
     if LEARNED in per_map:
         return LEARNED, per_map[LEARNED]
@@ -126,7 +125,7 @@ def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
     needed = {DEFAULT_FEATURE_MAP.get(ds) for ds in datasets}
     if not datasets or not needed <= set(per_map):
         return first, per_map[first]
-    from .cli import EXPERIMENTS
+    from ..experiments.catalog import EXPERIMENTS
 
     composed = []
     for s in range(max(len(per_map[fmap]) for fmap in needed)):  # a seed one map lacks leaves its claims not run
@@ -142,7 +141,7 @@ def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
 
 def mark_not_applicable(table: list[dict], feature_map: str) -> list[dict]:
     """``table`` with the verdict ``"n/a"`` for every claim none of whose experiments' data sets ``feature_map`` exists for."""
-    from .inputs import feature_map_applies
+    from ..experiments.inputs import feature_map_applies
 
     specs = {spec.id: spec for spec in claims_module.CLAIMS}
     out = []
@@ -502,7 +501,7 @@ def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, re
 
     Copies :data:`REFERENCE_FILES` of ``results_dir`` (``claims.json`` must be there: the summary of a
     run with ``--seeds`` or several feature maps; ``python -m tgreedy_lib reproduce`` writes it, and
-    :func:`tgreedy_lib.experiments.cli.summarize` rewrites it from the per-seed files) into
+    :func:`tgreedy_lib.collection.cli.summarize` rewrites it from the per-seed files) into
     ``reference_dir / name`` (default: :data:`REFERENCE_DIR`), then replaces the block between
     :data:`README_MARKERS` of ``readme`` (if given) by :func:`readme_verdicts` of the copy.
 

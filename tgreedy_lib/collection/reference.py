@@ -1,8 +1,8 @@
 """What notebooks 06-08 read from the committed reference results, rendered as tables and numbers.
 
 ``python -m tgreedy_lib reproduce --seeds N --feature-maps ...`` writes ``claims.json``, ``bands.json``
-and ``timings.json``; a paper-scale run is committed under ``tgreedy_lib/experiments/reference_results``
-and read with :func:`tgreedy_lib.experiments.seeds.load_reference`. The functions here only *read*
+and ``timings.json``; a paper-scale run is committed under ``tgreedy_lib/collection/reference_results``
+and read with :func:`tgreedy_lib.collection.seeds.load_reference`. The functions here only *read*
 that record (any feature maps, any seed counts it holds), so a notebook's sentence about the seeds,
 the feature maps or the probes is computed from it, never typed in. Missing entries give ``None`` or
 an empty table, never an error, so a notebook keeps running when the record's contents change.
@@ -145,7 +145,7 @@ def task_seeds(reference: dict | None, task: str, feature_map: str | None = None
 
 
 def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], list[list[str]]]:
-    """The verdict of every claim under every feature map: ``(header, rows)`` for :func:`~tgreedy_lib.course.prose.show_table`.
+    """The verdict of every claim under every feature map: ``(header, rows)`` for :func:`~tgreedy_lib.collection.prose.show_table`.
 
     A cell gives both answers over the map's seeds: the verdict on average, then how many of the map's runs
     reproduce the claim (``reproduced (20 of 20 runs)``); ``-`` where that map did not run the claim. Each
@@ -163,7 +163,7 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
 
     See Also
     --------
-    tgreedy_lib.experiments.claims.verdict_matrix_markdown : The same for tables of equal length.
+    tgreedy_lib.collection.claims.verdict_matrix_markdown : The same for tables of equal length.
 
     References
     ----------
@@ -193,7 +193,7 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
 
 def _runs(claim: dict) -> str:
     """`` (14 of 20 runs)``: how many of the seeds' own runs reproduce the claim ("" for one run, n/a, not run)."""
-    from ..experiments.claims import claim_one_run
+    from .claims import claim_one_run
 
     rate = claim_one_run(claim)
     if not rate or not rate.get("runs") or claim["verdict"] in ("n/a", "not run"):
@@ -211,7 +211,7 @@ def map_seeds(reference: dict | None) -> dict[str, int]:
     >>> map_seeds(None)
     {}
     """
-    from ..experiments.seeds import map_seed_counts
+    from .seeds import map_seed_counts
 
     return map_seed_counts(((reference or {}).get("claims") or {}))
 
@@ -257,13 +257,13 @@ def seed_sd(curve: dict, n_seeds: int) -> list[float] | None:
 
     See Also
     --------
-    tgreedy_lib.experiments.seeds.band : How the band was made.
+    tgreedy_lib.collection.seeds.band : How the band was made.
 
     References
     ----------
     .. [1] Student, "The probable error of a mean", Biometrika 6 (1908) (the t interval).
     """
-    from ..experiments.claims import t_quantile_975
+    from .claims import t_quantile_975
 
     if n_seeds is None or n_seeds < 2:
         return None
@@ -274,7 +274,7 @@ def seed_sd(curve: dict, n_seeds: int) -> list[float] | None:
 def compact_claims(claims: list[dict]) -> str:
     """Claims as a four-column Markdown table (id, the paper, measured, verdict), the quotes and rules in a collapsible block.
 
-    The full seven-column table of :func:`tgreedy_lib.experiments.claims.claims_markdown` is too wide
+    The full seven-column table of :func:`tgreedy_lib.collection.claims.claims_markdown` is too wide
     to read in a notebook; here each row keeps what a reader compares, and the quote and the rule that
     decided follow below the table, one line per claim. Pipes are escaped.
 
@@ -295,7 +295,7 @@ def compact_claims(claims: list[dict]) -> str:
 
     See Also
     --------
-    tgreedy_lib.experiments.claims.claims_markdown : Every column, for claims.md.
+    tgreedy_lib.collection.claims.claims_markdown : Every column, for claims.md.
 
     References
     ----------
@@ -377,10 +377,10 @@ def two_vs_other_findings(claims, reference: dict | None = None, runs_out_at: in
     Parameters
     ----------
     claims : list of dict
-        This run's claims (:func:`tgreedy_lib.experiments.claims.all_claims`), ids ``intro.*``, ``fig*`` and
+        This run's claims (:func:`tgreedy_lib.collection.claims.all_claims`), ids ``intro.*``, ``fig*`` and
         ``disc.variability``; a claim that is missing or not run gives no sentence.
     reference : dict, optional
-        The committed reference record (:func:`tgreedy_lib.experiments.seeds.load_reference`): adds how often,
+        The committed reference record (:func:`tgreedy_lib.collection.seeds.load_reference`): adds how often,
         over its seeds, T-greedy's target AUROC beat greedy's.
     runs_out_at : int, optional
         The step from which no candidate had a positive T along the signed path (notebook 07, section 6).
@@ -572,7 +572,7 @@ def verdict_groups(claims: list[dict], seeds: int | None = None) -> list[str]:
     >>> print(verdict_groups([claim], seeds=20)[0])
     **Unsettled on average** (1 of 1 claims, 20 seeds): the gap is small (`y`; partly in 63 %, reproduced in 37 % of the bootstrap replicates; reproduced in 9, partly in 11 of 20 runs).
     """
-    from ..experiments.claims import claim_one_run
+    from .claims import claim_one_run
 
     out = []
     words = dict(_VERDICT_WORDS) if seeds else {"reproduced": "Reproduced", "partly": "Partly reproduced",

@@ -71,7 +71,7 @@ def fmt(value, digits: int | None = None, percent: bool = False, sig: int = 3) -
 
     Examples
     --------
-    >>> from tgreedy_lib.course.prose import fmt
+    >>> from tgreedy_lib.collection.prose import fmt
     >>> fmt(3.14159, digits=2), fmt(12345.678), fmt(0.000012345)
     ('3.14', '12,346', '1.23e-05')
     >>> fmt(0.25, percent=True), fmt(-0.0001, digits=2), fmt(True)
@@ -145,7 +145,7 @@ def markdown_table(header, rows, digits: int | None = None) -> str:
 
     Examples
     --------
-    >>> from tgreedy_lib.course.prose import markdown_table
+    >>> from tgreedy_lib.collection.prose import markdown_table
     >>> print(markdown_table(["method", "AUROC"], [["T-greedy", 0.91234], ["greedy", 0.8]]))
     | method | AUROC |
     |---|---|
@@ -194,7 +194,7 @@ def show_markdown(text: str) -> None:
     --------
     Outside a notebook, ``display`` prints the object's representation:
 
-    >>> from tgreedy_lib.course.prose import show_markdown
+    >>> from tgreedy_lib.collection.prose import show_markdown
     >>> show_markdown("**T-greedy** keeps 3 features.")
     <IPython.core.display.Markdown object>
     """
@@ -248,7 +248,7 @@ def say(template: str, digits: int | None = None, **values) -> None:
     --------
     Outside a notebook, ``display`` prints the object's representation:
 
-    >>> from tgreedy_lib.course.prose import say
+    >>> from tgreedy_lib.collection.prose import say
     >>> say("Coverage falls below {target:%} from {first} features on.", target=0.95, first=61)
     <IPython.core.display.Markdown object>
     """
@@ -283,7 +283,7 @@ def render(template: str, digits: int | None = None, **values) -> str:
 
     Examples
     --------
-    >>> from tgreedy_lib.course.prose import render
+    >>> from tgreedy_lib.collection.prose import render
     >>> render("Coverage falls below {target:%} from {first} features on.", target=0.95, first=61)
     'Coverage falls below 95% from 61 features on.'
     """
@@ -339,7 +339,7 @@ def show_table(header, rows, digits: int | None = None, note: str | None = None)
     --------
     Outside a notebook, ``display`` prints the object's representation:
 
-    >>> from tgreedy_lib.course.prose import show_table
+    >>> from tgreedy_lib.collection.prose import show_table
     >>> show_table(["n", "width"], [[8, 5.3249], [9, 5.1]], digits=2, note="computed")
     <IPython.core.display.Markdown object>
     """
@@ -377,7 +377,7 @@ def numbers_in(text: str) -> list[tuple[str, float]]:
 
     Examples
     --------
-    >>> from tgreedy_lib.course.prose import numbers_in
+    >>> from tgreedy_lib.collection.prose import numbers_in
     >>> numbers_in("n = 8 domains, 1,000 samples, delta 1e-12 and -0.5")
     [('8', 8.0), ('1,000', 1000.0), ('1e-12', 1e-12), ('-0.5', -0.5)]
     """

@@ -81,7 +81,7 @@ def load_verify_records(path=None) -> dict[str, dict]:
     A small record written to a temporary file:
 
     >>> import json, pathlib, tempfile
-    >>> from tgreedy_lib.course.summary import load_verify_records
+    >>> from tgreedy_lib.collection.summary import load_verify_records
     >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
     ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -101,7 +101,7 @@ def load_verify_records(path=None) -> dict[str, dict]:
 def find_claims(quick_dir=None) -> tuple[list[dict], str]:
     """The experimental claims of [1]_ (section 4, Figures 1-2; section 5) with their computed verdicts.
 
-    Committed reference results (:func:`tgreedy_lib.experiments.seeds.load_reference`, package data)
+    Committed reference results (:func:`tgreedy_lib.collection.seeds.load_reference`, package data)
     are used when present; otherwise the
     experiments run at the bundled ``--quick`` scale with random stand-in features into ``quick_dir``
     (a temporary folder if None), and the sentence says so.
@@ -136,14 +136,14 @@ def find_claims(quick_dir=None) -> tuple[list[dict], str]:
     --------
     The repository commits paper-scale reference results, so nothing is run:
 
-    >>> from tgreedy_lib.course.summary import find_claims
+    >>> from tgreedy_lib.collection.summary import find_claims
     >>> claims, source = find_claims()
     >>> source
     'the committed reference results (...claims.json)'
     >>> {"id", "section", "claim", "verdict"} <= set(claims[0])
     True
     """
-    from ..experiments.seeds import REFERENCE_DIR, REFERENCE_NAMES, load_reference
+    from .seeds import REFERENCE_DIR, REFERENCE_NAMES, load_reference
 
     for name in REFERENCE_NAMES:
         reference = load_reference(name)
@@ -152,7 +152,7 @@ def find_claims(quick_dir=None) -> tuple[list[dict], str]:
             return reference["claims"]["claims"], f"the committed reference results ({where})"
     import tempfile
 
-    from ..experiments.cli import main as reproduce
+    from .cli import main as reproduce
     out = Path(quick_dir or tempfile.mkdtemp(prefix="tgreedy-quick-"))
     import contextlib
     import io
@@ -218,7 +218,7 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
     --------
     A small in-memory record:
 
-    >>> from tgreedy_lib.course.summary import theorem_rows
+    >>> from tgreedy_lib.collection.summary import theorem_rows
     >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
     ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
     >>> rows = theorem_rows({"domains.theorem1": record})
@@ -248,11 +248,11 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
 
 def claim_data(claim_id: str) -> str:
     """The data and task an experimental claim of [1]_ is about, from its experiments in
-    :data:`tgreedy_lib.experiments.claims.CLAIMS` (the paper states some sentences once for two data sets).
+    :data:`tgreedy_lib.collection.claims.CLAIMS` (the paper states some sentences once for two data sets).
 
     Examples
     --------
-    >>> from tgreedy_lib.course.summary import claim_data
+    >>> from tgreedy_lib.collection.summary import claim_data
     >>> claim_data("mnist_sim.t_higher"), claim_data("cifar_sim.t_higher")
     ('MNIST, similarity', 'CIFAR-10, similarity')
     >>> claim_data("disc.variability"), claim_data("no.such")
@@ -263,7 +263,7 @@ def claim_data(claim_id: str) -> str:
     .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
        Statistical Approach", AISTATS 2012.
     """
-    from ..experiments.claims import CLAIMS, SECTION4_TASKS
+    from .claims import CLAIMS, SECTION4_TASKS
 
     spec = next((c for c in CLAIMS if c.id == claim_id), None)
     if spec is None:
@@ -278,19 +278,19 @@ def verdict_headline(claims: list[dict]) -> str:
 
     Over seeds the counts are of the on-average verdicts, and the sentence adds the one-run answers: how
     many claims every run, some runs and no run reproduce
-    (:func:`tgreedy_lib.experiments.seeds.one_run_summary`).
+    (:func:`tgreedy_lib.collection.seeds.one_run_summary`).
 
     Examples
     --------
-    >>> from tgreedy_lib.course.summary import verdict_headline
+    >>> from tgreedy_lib.collection.summary import verdict_headline
     >>> verdict_headline([{"verdict": "reproduced"}, {"verdict": "partly"}, {"verdict": "reproduced"}])
     'Of 3 experimental claims, 2 are reproduced, 1 partly reproduced, 0 not reproduced and 0 unsettled.'
     >>> seeded = {"verdicts": ["reproduced", "partly", "reproduced"], "average": {"replicates": 2000}}
     >>> print(verdict_headline([{"verdict": "reproduced", "seeds": seeded}, {"verdict": "unsettled", "seeds": seeded}]))
     Of 2 experimental claims, on average over 3 seeds 1 is reproduced, 0 partly reproduced, 0 not reproduced and 1 unsettled (no verdict in 95 % of the bootstrap replicates over seeds); in one run, every run reproduces 0 claims, some runs but not all 2, no run 0.
     """
-    from ..experiments.claims import SETTLED_SHARE, claim_one_run
-    from ..experiments.seeds import one_run_summary
+    from .claims import SETTLED_SHARE, claim_one_run
+    from .seeds import one_run_summary
 
     counts = {}
     for claim in claims:
@@ -319,13 +319,13 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
 
     Both come from the record: its ``verdict_method`` (the sentence ``claims.md`` prints) and its
     ``convergence`` (the claims over the first 5, 10, 20 seeds of the run,
-    :func:`tgreedy_lib.experiments.seeds.convergence`), as Markdown. Empty for a record without them
+    :func:`tgreedy_lib.collection.seeds.convergence`), as Markdown. Empty for a record without them
     (or no record).
 
     Parameters
     ----------
     reference : dict, optional
-        A reference record (:func:`tgreedy_lib.experiments.seeds.load_reference`); default: the committed one.
+        A reference record (:func:`tgreedy_lib.collection.seeds.load_reference`); default: the committed one.
 
     Returns
     -------
@@ -334,7 +334,7 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
     See Also
     --------
     verdict_headline : The counts of the on-average verdicts, and the one-run answers, in one sentence.
-    tgreedy_lib.experiments.claims.average_verdict : The on-average verdict and its bootstrap.
+    tgreedy_lib.collection.claims.average_verdict : The on-average verdict and its bootstrap.
 
     References
     ----------
@@ -344,7 +344,7 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
 
     Examples
     --------
-    >>> from tgreedy_lib.course.summary import verdict_method_markdown
+    >>> from tgreedy_lib.collection.summary import verdict_method_markdown
     >>> record = {"claims": {"verdict_method": "Each claim gets two answers.", "convergence": {
     ...     "5": {"counts": {"reproduced": 2, "unsettled": 1}, "unsettled": ["a"]},
     ...     "10": {"counts": {"reproduced": 3}, "unsettled": []}}}}
@@ -361,8 +361,8 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
     >>> verdict_method_markdown({"claims": {}})
     ''
     """
-    from ..experiments.claims import UNSETTLED
-    from ..experiments.seeds import convergence_markdown, load_reference
+    from .claims import UNSETTLED
+    from .seeds import convergence_markdown, load_reference
 
     record = ((load_reference() if reference is None else reference) or {}).get("claims") or {}
     parts = [record["verdict_method"]] if record.get("verdict_method") else []
@@ -379,7 +379,7 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
 
     The data column (:func:`claim_data`) tells apart claims the paper makes in one sentence for two data sets.
     Over seeds the verdict cell gives both answers
-    (:func:`tgreedy_lib.experiments.claims.claim_answers`): ``on average: reproduced (100 % of the
+    (:func:`tgreedy_lib.collection.claims.claim_answers`): ``on average: reproduced (100 % of the
     replicates); in one run: reproduced in 14 of 20 runs (48-85 %)``; for a claim of one run, its verdict.
 
     Parameters
@@ -405,7 +405,7 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     --------
     A small in-memory record:
 
-    >>> from tgreedy_lib.course.summary import claim_rows
+    >>> from tgreedy_lib.collection.summary import claim_rows
     >>> claims = [{"id": "fig1.degrades", "section": "4.1", "figure": 1, "claim": "T-greedy beats greedy",
     ...            "verdict": "holds"}]
     >>> claim_rows(claims)
@@ -414,7 +414,7 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     >>> claim_rows([seeded])[0][3]
     'on average: partly; in one run: reproduced in 1 of 5 runs (4-62 %), partly in 4'
     """
-    from ..experiments.claims import claim_answers, claim_one_run
+    from .claims import claim_answers, claim_one_run
 
     rows = []
     for claim in claims:
@@ -447,7 +447,7 @@ def verify_table(results) -> str:
     See Also
     --------
     theorem_rows : The summary's rows, with paper locations and notebooks.
-    tgreedy_lib.course.prose.markdown_table : Builds the table.
+    tgreedy_lib.collection.prose.markdown_table : Builds the table.
 
     References
     ----------
@@ -460,7 +460,7 @@ def verify_table(results) -> str:
     --------
     A small in-memory record:
 
-    >>> from tgreedy_lib.course.summary import verify_table
+    >>> from tgreedy_lib.collection.summary import verify_table
     >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
     ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
     >>> print(verify_table([record]))

@@ -1,0 +1,307 @@
+"""The tables, files and command line of ``python -m tgreedy_lib compare``.
+
+:mod:`tgreedy_lib.experiments.compare` scores stopping rules and baselines on the splits of each
+experiment; this module runs it over the experiments (:func:`run_compare`), writes
+``results/compare.json`` and ``results/compare.md``, reads the committed paper-scale run
+(:func:`load_reference`, in ``reference_results/compare-paper``) and renders the README's block
+(:func:`update_readme`). The scoring names are re-exported here, so that ``compare.X`` reaches both.
+
+Examples
+--------
+>>> from tgreedy_lib.collection import compare
+>>> reference = compare.load_reference()          # the committed paper-scale run
+>>> reference is None or "| experiment | rule |" in compare.readme_tables(reference)
+True
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+import time
+
+import numpy as np
+
+from .._io import atomic_write_text, check_outputs
+from ..experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, PAPER, QUICK, RULES, STEP_METHODS,
+                                   TOLERANCE, Split, _features, _with_cached_subsets,  # noqa: F401
+                                   choose_rule_on_other_splits,
+                                   data_available, default_feature_map, pooled_summary, run_compare_experiment,
+                                   score_split, similarity_compare_splits, simulated_splits, summarize,
+                                   two_vs_other_compare_splits)
+
+__all__ = ["ALPHA", "BASELINES", "EXPERIMENTS", "GOAL_SHARE", "PAPER", "QUICK", "RULES", "STEP_METHODS", "TOLERANCE",
+           "Split", "choose_rule_on_other_splits", "data_available", "default_feature_map", "pooled_summary",
+           "run_compare_experiment", "score_split", "similarity_compare_splits", "simulated_splits", "summarize",
+           "two_vs_other_compare_splits", "RULE_LABELS", "NESTED_LABEL", "BASELINE_LABELS", "TGREEDY_LABEL",
+           "rule_table_markdown", "method_table_markdown", "READING", "pooled_sentence", "markdown_report",
+           "REFERENCE_DIR", "README_BEGIN", "README_END", "load_reference", "feature_maps_text", "readme_tables",
+           "write_reference", "update_readme", "write_results", "run_compare", "main"]
+
+
+RULE_LABELS = {
+    "lodo": "leave one domain out (held-out squared loss)",
+    "lodo_auroc": "leave one domain out (held-out AUROC)",
+    "bonferroni": f"Bonferroni: |T| > t_(n-1) quantile at {ALPHA}/p",
+    "theorem1": f"Theorem 1 width sqrt(4 log(2p/{ALPHA}))",
+    "chance": "behaving like chance (sign-flip null of max |T|)",
+    "chance_gaussian": "behaving like chance (Gaussian null of max |T|)",
+    "all_steps": "no stopping (all K steps)",
+}
+#: The nested row of the rule table: a method, unlike the rows of the single rules read in hindsight.
+NESTED_LABEL = "rule chosen on the other splits (nested)"
+BASELINE_LABELS = {
+    "greedy": "greedy (stagewise), k by LODO",
+    "omp": "OMP on pooled moments, k by LODO",
+    "lasso": "lasso (LARS), penalty by LODO",
+    "vrex": "V-REx (variance penalty), beta by LODO",
+    "icp": "ICP-style invariance filter, k by LODO",
+    "t_filter": "univariate T filter, k by LODO",
+}
+TGREEDY_LABEL = "T-greedy, k by LODO"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")  # |T| inside a table cell
+
+
+def _times_chosen(nested: dict) -> str:
+    counts = sorted(nested["times_chosen"].items(), key=lambda item: (-item[1], item[0]))
+    return ", ".join(f"{rule} {n}" for rule, n in counts)
+
+
+def rule_table_markdown(experiments: dict) -> str:
+    """The stopping rules on the T-greedy path: each rule's own row (descriptive), then the nested choice.
+
+    One row per rule and experiment (mean k, mean target AUROC, the oracle's, mean and largest gap,
+    share of splits within TOLERANCE), then the rule chosen for each split on the other splits
+    (:func:`choose_rule_on_other_splits`), with how often each rule was chosen. The oracle column
+    reads the target domain: a yardstick, not a method.
+    """
+    lines = ["| experiment | rule | splits | mean k | target AUROC | oracle AUROC (not a method) | mean gap | max gap | "
+             f"share within {TOLERANCE} |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, e in experiments.items():
+        s = e["summary"]
+        rows = [(_cell(RULE_LABELS.get(rule, rule)) + " (descriptive)", r) for rule, r in s["rules"].items()]
+        if s.get("nested"):
+            rows.append((f"**{NESTED_LABEL}**: {_cell(_times_chosen(s['nested']))}", s["nested"]))
+        for label, r in rows:
+            lines.append(f"| {name} | {label} | {r['n_splits']} | {r['mean_k']:.1f} | "
+                         f"{r['mean_auroc']:.3f} | {s['oracle_mean_auroc']:.3f} | {r['mean_gap']:.3f} | "
+                         f"{r['max_gap']:.3f} | {100 * r['share_within']:.0f} % |")
+    return "\n".join(lines) + "\n"
+
+
+def method_table_markdown(experiments: dict) -> str:
+    """T-greedy and every baseline stopped by the same procedure: leave-one-domain-out CV on the source domains.
+
+    T-greedy's row is its ``lodo`` rule (held-out squared loss), the procedure every baseline's
+    row uses for its number of features or penalty; target AUROC at that choice (mean and s.d.
+    over splits), features kept, the best target AUROC anywhere on the method's path and the gap
+    to T-greedy's oracle (both read the target: descriptive).
+    """
+    lines = [f"| experiment | method (same choice procedure for all) | target AUROC (mean ± sd) | features kept | "
+             "best on its path (hindsight) | gap to T-greedy oracle |", "|---|---|---:|---:|---:|---:|"]
+    for name, e in experiments.items():
+        s = e["summary"]
+        if "lodo" in s["rules"]:
+            r = s["rules"]["lodo"]
+            lines.append(f"| {name} | {TGREEDY_LABEL} | {r['mean_auroc']:.3f} ± {r['sd_auroc']:.3f} | "
+                         f"{r['mean_k']:.1f} | {s['oracle_mean_auroc']:.3f} | {r['mean_gap']:.3f} |")
+        for b, r in s["baselines"].items():
+            lines.append(f"| {name} | {BASELINE_LABELS.get(b, b)} | {r['mean_auroc']:.3f} ± {r['sd_auroc']:.3f} | "
+                         f"{r['mean_n_selected']:.1f} | {r['mean_best_auroc']:.3f} | "
+                         f"{r['mean_gap_to_tgreedy_oracle']:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+#: How the tables are read (the head of ``compare.md`` and of the README's block).
+READING = ("The oracle is the number of T-greedy steps with the best target AUROC on each split: it reads the "
+           "target, so it is a yardstick, not a method. Each rule's own row is descriptive (picking the best row "
+           "afterwards would choose the rule on the splits it is scored on); the nested row chooses, for each split, "
+           "the rule that was within the tolerance of the oracle on the most other splits of the same experiment "
+           "(ties: the smaller mean gap) and scores it on that split. In the method table "
+           "every method, T-greedy included, is stopped by the same procedure: leave-one-domain-out cross-"
+           "validation on the source domains' squared loss; no choice looks at a target domain.")
+
+
+def pooled_sentence(pooled: dict) -> str:
+    """The pooled verdict: the rule chosen on other splits (nested) against the same choice made in hindsight."""
+    nested, hindsight = pooled.get("nested"), pooled["hindsight"]
+    text = f"Over all {hindsight['n_splits']} splits, "
+    if nested:
+        text += (f"T-greedy with the rule chosen on the other splits of its experiment (nested) is within {TOLERANCE} "
+                 f"AUROC of the oracle on {100 * nested['share_within']:.0f} % of them (mean gap "
+                 f"{nested['mean_gap']:.3f}). Choosing each experiment's rule in hindsight, on the very splits it is "
+                 "scored on, would report ")
+    else:
+        text += "each experiment's rule chosen in hindsight, on the very splits it is scored on, reaches "
+    shares = [hindsight["share_within"]] + ([nested["share_within"]] if nested else [])
+    text += (f"{100 * hindsight['share_within']:.0f} % (mean gap {hindsight['mean_gap']:.3f}; optimistic, descriptive "
+             "only). ")
+    if max(shares) < GOAL_SHARE:
+        text += f"{'Neither reaches' if nested else 'That is short of'} the bar of {100 * GOAL_SHARE:.0f} % of splits fixed before the runs."
+    else:
+        text += f"The bar fixed before the runs was {100 * GOAL_SHARE:.0f} % of splits."
+    return text
+
+
+def markdown_report(payload: dict) -> str:
+    """The whole ``compare.md``."""
+    experiments = payload["experiments"]
+    pooled = payload.get("pooled", {})
+    lines = ["# When to stop, and what else to try", "", "Generated by `python -m tgreedy_lib compare`. " + READING, ""]
+    for name, e in experiments.items():
+        lines.append(f"- `{name}`: {len(e['splits'])} splits, K = {e['n_steps']} steps, data {json.dumps(e['data'])}, "
+                     f"{e['seconds']:.0f} s")
+    if pooled:
+        lines += ["", pooled_sentence(pooled)]
+    lines += ["", "## Stopping rules on the T-greedy path against the oracle", "", rule_table_markdown(experiments),
+              "## Methods on the same splits, each stopped by leave-one-domain-out CV on its source domains", "",
+              method_table_markdown(experiments)]
+    return "\n".join(lines)
+
+
+#: Where the committed paper-scale results of ``compare`` live (beside ``reproduce``'s, see the README).
+REFERENCE_DIR = pathlib.Path(__file__).resolve().parent / "reference_results" / "compare-paper"
+README_BEGIN, README_END = "<!-- compare-tables:begin -->", "<!-- compare-tables:end -->"
+
+
+def load_reference(folder=None) -> dict | None:
+    """The committed paper-scale ``compare.json`` (``python -m tgreedy_lib compare`` on the cached
+    features, every experiment), or None when it is absent.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.collection import compare
+    >>> reference = compare.load_reference()
+    >>> reference is None or set(reference["experiments"]) <= set(compare.EXPERIMENTS)
+    True
+    """
+    path = pathlib.Path(REFERENCE_DIR if folder is None else folder) / "compare.json"
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def feature_maps_text(payload: dict) -> str:
+    """Which features each real-image experiment of ``payload`` used, e.g. "mnist-similarity: dbn"."""
+    parts = [f"{name}: {e['data'].get('feature_map', '?')}" for name, e in payload["experiments"].items()
+             if not name.startswith("simulated")]
+    return ", ".join(parts) if parts else "no real-image experiment"
+
+
+def readme_tables(payload: dict) -> str:
+    """The README's block: how the results were made, how to read them, the pooled verdict and both tables."""
+    pooled = payload.get("pooled") or pooled_summary(payload["experiments"])
+    scale = "quick settings" if any(e["quick"] for e in payload["experiments"].values()) else "paper scale"
+    lines = [f"{scale.capitalize()}, seed {payload['seed']}, features: {feature_maps_text(payload)}; "
+             f"{sum(len(e['splits']) for e in payload['experiments'].values())} splits, "
+             f"{payload['seconds']:.0f} s wall-clock"
+             + (f", {payload['cpu_seconds']:.0f} CPU seconds" if payload.get("cpu_seconds") else "") + ". " + READING,
+             "", pooled_sentence(pooled), "",
+             rule_table_markdown(payload["experiments"]), method_table_markdown(payload["experiments"])]
+    return "\n".join(lines).rstrip("\n")
+
+
+def write_reference(payload: dict, folder=None) -> list[pathlib.Path]:
+    """Commit-ready copy of a paper-scale run: ``compare.json`` (compact, every split) and ``compare.md``."""
+    folder = pathlib.Path(REFERENCE_DIR if folder is None else folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    json_path, md_path = folder / "compare.json", folder / "compare.md"
+    atomic_write_text(json_path, json.dumps(payload, separators=(",", ":"), default=_json_default) + "\n")
+    atomic_write_text(md_path, markdown_report(payload))
+    return [json_path, md_path]
+
+
+def update_readme(readme, payload: dict) -> bool:
+    """Rewrite the block between ``README_BEGIN`` and ``README_END`` of ``readme`` from ``payload``; True if it changed."""
+    readme = pathlib.Path(readme)
+    text = readme.read_text()
+    if README_BEGIN not in text or README_END not in text:
+        raise ValueError(f"{readme} has no {README_BEGIN} ... {README_END} block to fill")
+    head, rest = text.split(README_BEGIN, 1)
+    _, tail = rest.split(README_END, 1)
+    new = f"{head}{README_BEGIN}\n{readme_tables(payload)}\n{README_END}{tail}"
+    if new != text:
+        atomic_write_text(readme, new)
+    return new != text
+
+
+def _json_default(value):
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+def write_results(payload: dict, out_dir) -> list[pathlib.Path]:
+    """Write ``compare.json`` and ``compare.md`` into ``out_dir``."""
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    json_path, md_path = out_dir / "compare.json", out_dir / "compare.md"
+    atomic_write_text(json_path, json.dumps(payload, indent=1, default=_json_default) + "\n")
+    atomic_write_text(md_path, markdown_report(payload))
+    return [json_path, md_path]
+
+
+def run_compare(experiments=None, *, quick: bool = False, feature_map: str | None = None, progress=None,
+                seed: int = 0, baselines=BASELINES, out_dir=None) -> dict:
+    """Run the comparison on ``experiments`` (default: every one whose data are available).
+
+    With ``out_dir`` the tables are (re)written after each experiment, so a long run leaves its
+    finished experiments behind.
+    """
+    if experiments is None:
+        experiments = [e for e in EXPERIMENTS if not e.startswith("cifar") or data_available("cifar10")]
+    start, start_cpu = time.perf_counter(), time.process_time()
+    loaded = {}
+    out = {}
+    for name in experiments:
+        dataset = None if name.startswith("simulated") else ("cifar10" if name.startswith("cifar") else "mnist")
+        if dataset is not None and dataset not in loaded:
+            loaded = {dataset: _features(dataset, feature_map)}  # keep one data set in memory at a time
+        out[name] = run_compare_experiment(name, quick=quick, features=loaded.get(dataset), progress=progress,
+                                           seed=seed, baselines=baselines)
+        payload = {"experiments": out, "pooled": pooled_summary(out), "tolerance": TOLERANCE,
+                   "goal_share": GOAL_SHARE, "alpha": ALPHA, "seed": seed, "baselines": list(baselines),
+                   "seconds": round(time.perf_counter() - start, 2),
+                   "cpu_seconds": round(time.process_time() - start_cpu, 2)}
+        if out_dir is not None:
+            write_results(payload, out_dir)
+    return payload
+
+
+def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description="When to stop, and what else to try: stopping rules and baselines scored on the target domains.")
+    parser.add_argument("experiments", nargs="*",
+                        help=f"any of {', '.join(EXPERIMENTS)}; default: all whose data are present "
+                             "(CIFAR-10 needs TGREEDY_DATA_DIR)")
+    parser.add_argument("--quick", action="store_true", help="fewer splits and steps (CI)")
+    parser.add_argument("--feature-map", choices=("dbn", "conv", "random", "pixels"), default=None,
+                        help="default: each data set's default learned features if cached (MNIST: the DBN, "
+                             "CIFAR-10: the convolutional patch features 'conv'), else the random stand-in")
+    parser.add_argument("--out", default="results", help="output folder (default: results)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--baselines", default=None,
+                        help=f"comma-separated subset of {','.join(BASELINES)} (default: all)")
+    args = parser.parse_args(argv)
+    if check_outputs(prog, folders={"--out": args.out}) is not None:  # before any work
+        return 2
+    names = args.experiments or None
+    if names:
+        bad = [n for n in names if n not in EXPERIMENTS]
+        if bad:
+            parser.error(f"unknown experiment(s) {bad}; choose from {EXPERIMENTS}")
+    baselines = BASELINES if args.baselines is None else tuple(args.baselines.split(","))
+    unknown = [b for b in baselines if b not in BASELINES]
+    if unknown:
+        parser.error(f"unknown baseline(s) {unknown}; choose from {BASELINES}")
+    payload = run_compare(names, quick=args.quick, feature_map=args.feature_map, seed=args.seed,
+                          baselines=baselines, out_dir=args.out,
+                          progress=lambda line: print(line, file=sys.stderr, flush=True))
+    for path in write_results(payload, args.out):
+        print(f"wrote {path}")
+    return 0
