@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch first and pinned: a CPU build; an open range would pull a CUDA build.
 	$(PY) -m pip install --quiet -c requirements.lock torch==2.13.0
-	$(PY) -m pip install --quiet -c requirements.lock -e '.[dev]'
+	$(PY) -m pip install --quiet -c requirements.lock -e '.[dev,dbn]'
 	touch $(STAMP)
 
 test: $(STAMP)

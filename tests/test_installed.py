@@ -89,3 +89,53 @@ def test_installed_package_runs_verify_quick(installed):
     assert (outside / "verify.json").read_text().startswith('{\n  "checks": [')
     usage = subprocess.run([str(python), "-m", "tgreedy_lib"], cwd=outside, capture_output=True, text=True)
     assert usage.returncode == 2 and "execute-notebooks" in usage.stdout
+
+
+#: A meta-path hook that makes ``import torch`` fail as it does where torch is not installed.
+BLOCK_TORCH = """
+import importlib.abc, sys
+
+class _NoTorch(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith("torch."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+sys.meta_path.insert(0, _NoTorch())
+"""
+
+
+def _notebook_imports(prefixes) -> list[str]:
+    """The import statements of the code cells of the notebooks whose names start with ``prefixes``."""
+    import ast
+    import json
+
+    statements = []
+    for path in sorted(p for p in (ROOT / "notebooks").glob("*.ipynb") if p.name.startswith(prefixes)):
+        for cell in json.loads(path.read_text())["cells"]:
+            if cell["cell_type"] == "code":
+                tree = ast.parse("".join(line for line in cell["source"] if not line.lstrip().startswith(("%", "!"))))
+                statements += [ast.unparse(node) for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    return sorted(set(statements))
+
+
+def test_installed_package_needs_no_torch_for_the_selectors_and_notebooks_00_to_05(installed):
+    """torch is the ``dbn`` extra: the library, the selectors, the theory and what notebooks 00-05 import load without
+    it, and the features that need it say which extra installs it."""
+    python, venv, outside = installed
+    imports = _notebook_imports(("00", "01", "02", "03", "04", "05"))
+    assert any("tgreedy_lib" in s for s in imports) and len(imports) > 10
+    out = _run([str(python), "-c", BLOCK_TORCH + "\n".join(imports) + """
+import tgreedy_lib
+from tgreedy_lib import TGreedy, Greedy, available_selectors, get_selector
+from tgreedy_lib.domain_adaptation import baselines, estimators, stopping
+from tgreedy_lib.collection.seeds import load_reference
+print(len(available_selectors()), [get_selector(n).name for n in available_selectors()][:2])
+print("reference", load_reference() is not None)
+try:
+    import tgreedy_lib.features
+except ModuleNotFoundError as error:
+    print("features:", error)
+print("torch loaded:", "torch" in sys.modules)
+"""], cwd=outside)
+    assert "['greedy', 'tgreedy']" in out and "reference True" in out and "torch loaded: False" in out, out
+    assert "features: tgreedy_lib.features" in out and "pip install -e '.[dbn]'" in out, out

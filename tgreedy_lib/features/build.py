@@ -51,7 +51,7 @@ import zipfile
 import zlib
 
 import numpy as np
-import torch
+from ._torch import torch
 
 from .. import _io, datasets
 from .dbn import DeepBeliefNetwork, RBMTraining, Whitening, default_device

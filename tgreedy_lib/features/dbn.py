@@ -30,7 +30,7 @@ import time
 from typing import Sequence
 
 import numpy as np
-import torch
+from ._torch import torch
 from tqdm.auto import tqdm
 
 VISIBLE_TYPES = ("bernoulli", "gaussian")

@@ -43,7 +43,7 @@ import dataclasses
 import time
 
 import numpy as np
-import torch
+from ._torch import torch
 
 from .dbn import RBM, RBMTraining, Whitening
 
