@@ -141,7 +141,7 @@ def test_ties_at_infinite_t_are_broken_by_the_loss_decrease():
 
 
 def test_eager_gram_that_will_not_fit_is_refused_with_its_size(monkeypatch):
-    from tgreedy_lib.domain_adaptation import statistics
+    from tgreedy_lib.domain_adaptation import _gram_rows as statistics
 
     monkeypatch.setattr(statistics, "_available_memory", lambda: 1_000)
     X, y, d = small_problem()

@@ -17,7 +17,7 @@ from pathlib import Path
 import mpmath
 import pytest
 
-from tgreedy_lib import verify
+from tgreedy_lib.collection import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results" / "verify.json"

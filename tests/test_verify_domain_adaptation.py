@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tgreedy_lib import verify
+from tgreedy_lib.collection import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ["domains.corollary3", "domains.theorem1", "domains.theorem2"]

@@ -5,7 +5,7 @@ import importlib
 import sys
 
 COMMANDS = {
-    "verify": ("tgreedy_lib.verify", "numerical checks of the papers' theorems"),
+    "verify": ("tgreedy_lib.collection.verify", "numerical checks of the papers' theorems"),
     "reproduce": ("tgreedy_lib.collection.cli", "the paper's experiments: figures and JSON results"),
     "reference": ("tgreedy_lib.collection.cli",
                   "(maintainers) a paper-scale `reproduce --seeds` folder -> reference_results/ and the README's verdicts"),

@@ -12,6 +12,7 @@ the notebooks' sentences and the course are produced.
 :mod:`.reference`                  what notebooks 06-08b read from ``reference_results/``
 :mod:`.cli`                        ``python -m tgreedy_lib reproduce`` and ``reference``
 :mod:`.compare`                    the tables, files, README block and command of ``compare``
+:mod:`.verify`                     ``python -m tgreedy_lib verify`` and the README's table of the checks
 :mod:`.any_data`                   the experiments and the claims on any labelled data
 :mod:`.prose`, :mod:`.summary`     sentences and tables rendered from results (notebook 11's table)
 :mod:`.when_to_stop`               notebook 09's findings

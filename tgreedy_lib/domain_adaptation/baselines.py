@@ -74,7 +74,6 @@ from threadpoolctl import threadpool_limits
 
 from .._validation import validate_options
 from .selection import SelectionPath, t_statistics
-from .selectors import register_selector
 from .statistics import DomainStatistics
 
 __all__ = [
@@ -1192,11 +1191,3 @@ def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: flo
     order = keep[np.argsort(-np.abs(z[keep]), kind="stable")][:n_steps]
     return as_selection_path(stats, "icp", _marginal_path(stats, order, n_steps)[:len(order)], order,
                              {"alpha": alpha})
-
-
-register_selector("omp", label="OMP (pooled)", color="tab:brown", linestyle="-.", path=omp_selection_path,
-                  replace=True)
-register_selector("t_filter", label="univariate T filter", color="tab:olive", linestyle=":",
-                  path=t_filter_selection_path, replace=True)
-register_selector("icp", label="ICP-style filter", color="tab:green", linestyle="--", path=icp_selection_path,
-                  replace=True)

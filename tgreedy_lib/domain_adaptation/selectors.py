@@ -19,10 +19,12 @@ import dataclasses
 import types
 from typing import Any, Callable, Mapping
 
+from .baselines import icp_selection_path, omp_selection_path, t_filter_selection_path
 from .selection import SelectionPath, greedy_path, tgreedy_path
 from .statistics import DomainStatistics
 
-__all__ = ["Selector", "register_selector", "unregister_selector", "get_selector", "available_selectors"]
+__all__ = ["Selector", "BUILTIN_SELECTORS", "register_selector", "unregister_selector", "get_selector",
+           "available_selectors"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,7 +82,25 @@ class Selector:
         return self.path(stats, n_steps, **{**self.options, **options})
 
 
-_REGISTRY: dict[str, Selector] = {}
+def _builtin(name, label, color, path, linestyle="-", **options) -> Selector:
+    return Selector(name, label, color, linestyle, path, types.MappingProxyType(options))
+
+
+#: The built-in selectors, in the order :func:`available_selectors` lists them: the paper's two (section 3.3;
+#: greedy in red, T-greedy in blue, as in its figures); the two other readings of section 3.3 the reproduction
+#: runs (:mod:`tgreedy_lib.experiments.readings` says which sentence each reads): the literal arg max of the
+#: signed T, and the stepwise (refit) greedy; then the baselines that are paths (:mod:`.baselines`).
+BUILTIN_SELECTORS = (
+    _builtin("greedy", "greedy", "tab:red", greedy_path),
+    _builtin("tgreedy", "T-greedy", "tab:blue", tgreedy_path),
+    _builtin("tgreedy-signed", "T-greedy (signed T)", "tab:purple", tgreedy_path, sign="positive"),
+    _builtin("greedy-stepwise", "greedy (stepwise refit)", "tab:orange", greedy_path, "-.", refit="stepwise"),
+    _builtin("omp", "OMP (pooled)", "tab:brown", omp_selection_path, "-."),
+    _builtin("t_filter", "univariate T filter", "tab:olive", t_filter_selection_path, ":"),
+    _builtin("icp", "ICP-style filter", "tab:green", icp_selection_path, "--"),
+)
+
+_REGISTRY: dict[str, Selector] = {selector.name: selector for selector in BUILTIN_SELECTORS}
 
 
 def register_selector(name: str, *, label: str, color: str, path: Callable[..., SelectionPath],
@@ -172,7 +192,6 @@ def get_selector(name: str) -> Selector:
     >>> get_selector("greedy").label
     'greedy'
     """
-    _load_builtins()
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
@@ -195,37 +214,10 @@ def available_selectors() -> tuple[str, ...]:
     Examples
     --------
     The paper's two come first, then its other two readings and the baselines that are paths
-    (:mod:`tgreedy_lib.domain_adaptation.baselines`), whatever was imported before:
+    (:mod:`tgreedy_lib.domain_adaptation.baselines`), as :data:`BUILTIN_SELECTORS` lists them:
 
     >>> from tgreedy_lib.domain_adaptation.selectors import available_selectors
     >>> available_selectors()[:7]
     ('greedy', 'tgreedy', 'tgreedy-signed', 'greedy-stepwise', 'omp', 't_filter', 'icp')
     """
-    _load_builtins()
     return tuple(_REGISTRY)
-
-
-# The paper's two selectors (section 3.3): greedy in red, T-greedy in blue, as in its figures.
-register_selector("greedy", label="greedy", color="tab:red", path=greedy_path)
-register_selector("tgreedy", label="T-greedy", color="tab:blue", path=tgreedy_path)
-# The two other readings of section 3.3 the reproduction runs (tgreedy_lib.experiments.readings says
-# which sentence each reads): the literal arg max of the signed T, and the stepwise (refit) greedy.
-register_selector("tgreedy-signed", label="T-greedy (signed T)", color="tab:purple", path=tgreedy_path,
-                  options={"sign": "positive"})
-register_selector("greedy-stepwise", label="greedy (stepwise refit)", color="tab:orange", linestyle="-.",
-                  path=greedy_path, options={"refit": "stepwise"})
-
-#: Modules that register more built-in selectors when imported (the baselines that are paths); they
-#: are imported on the first lookup, so the registry holds the same names whatever was imported before.
-_BUILTIN_MODULES = ("tgreedy_lib.domain_adaptation.baselines",)
-_builtins_loaded = False
-
-
-def _load_builtins() -> None:
-    global _builtins_loaded
-    if not _builtins_loaded:
-        _builtins_loaded = True
-        import importlib
-
-        for module in _BUILTIN_MODULES:
-            importlib.import_module(module)

@@ -1,6 +1,6 @@
 """Numerical checks of Theorems 1-4 (and Lemma 11) of the categorical-ranking paper.
 
-Registered with :func:`tgreedy_lib.verify.register_check` under the ids
+Listed in :data:`tgreedy_lib.verify.registry.BUILTIN_CHECKS` under the ids
 ``categorical.theorem1`` .. ``categorical.theorem4`` and ``categorical.lemma11``.
 Exact quantities are binomial sums (:mod:`tgreedy_lib.categorical`); the
 concentration statements are checked by simulating training sets with the
@@ -19,7 +19,7 @@ from scipy.stats import binom
 from scipy.optimize import minimize, minimize_scalar
 
 from .. import categorical as cat
-from .registry import CheckResult, register_check
+from .result import CheckResult
 
 __all__ = [
     "theorem1_check",
@@ -87,7 +87,6 @@ THEOREM1_CLAIM = (
 )
 
 
-@register_check("categorical.theorem1", THEOREM1_CLAIM)
 def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Exact bias over random, adversarial and optimized distributions, plus a simulation.
 
@@ -200,7 +199,6 @@ THEOREM2_CLAIM = (
 )
 
 
-@register_check("categorical.theorem2", THEOREM2_CLAIM)
 def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds.
 
@@ -257,7 +255,6 @@ THEOREM4_CLAIM = (
 )
 
 
-@register_check("categorical.theorem4", THEOREM4_CLAIM)
 def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Empirical (1-delta)-quantiles of |l(h_Bayes) - E l(h_Bayes)| (exact mean) against the bound,
     and each term A_1..A_4 of Eq. (26) against its own lemma (8, 9, 12, 13).
@@ -347,7 +344,6 @@ def _optimality_certificate(p, q, m):
     return d[minority]
 
 
-@register_check("categorical.theorem3", THEOREM3_CLAIM)
 def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search).
 
@@ -547,7 +543,6 @@ def lemma11_failure_probability(k, q, delta):
     return probability, closeness
 
 
-@register_check("categorical.lemma11", LEMMA11_CLAIM)
 def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Exact failure probabilities of Lemma 11 over rational q, k and an exact delta grid.
 

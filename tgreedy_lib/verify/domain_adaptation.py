@@ -1,7 +1,7 @@
 """``verify`` checks of the domain-adaptation paper's theory (Foster, Kakade & Salakhutdinov 2012).
 
-Registers ``domains.theorem1``, ``domains.theorem2`` and ``domains.corollary3`` with
-:func:`tgreedy_lib.verify.register_check`. Each check searches symmetric laws for
+The checks ``domains.theorem1``, ``domains.theorem2`` and ``domains.corollary3`` of
+:data:`tgreedy_lib.verify.registry.BUILTIN_CHECKS`. Each check searches symmetric laws for
 the worst case of the printed statement, using exact computations where they exist
 (sign-pattern enumeration, binomial and Student t/Beta laws) and seeded Monte Carlo
 elsewhere, and states the corrected claim where the printed one fails. The worst case
@@ -23,7 +23,7 @@ import numpy as np
 from ..domain_adaptation.theory import self_normalized as sn
 from ..domain_adaptation.theory import t_bounds as tb
 from ..domain_adaptation.theory.simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
-from .registry import CheckResult, register_check
+from .result import CheckResult
 
 __all__ = ["check_theorem1", "check_theorem2", "check_corollary3"]
 
@@ -119,7 +119,6 @@ def _decimal_grid(low: float, high: float, size: int) -> np.ndarray:
     return np.unique([float(f"{t:.4g}") for t in grid])
 
 
-@register_check("domains.theorem2", THEOREM2_CLAIM)
 def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Search symmetric laws, n = 1..50 (and the dominant-term law at n up to 10^9) for Theorem 2's worst ratio.
 
@@ -333,7 +332,6 @@ THEOREM1_THRESHOLD_N = (8, 9, 16)
 THEOREM1_OUTSIDE = ((8, 0.05),)
 
 
-@register_check("domains.theorem1", THEOREM1_CLAIM)
 def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Coverage of Theorem 1's uniform bound for every admissible (n, delta, |F|) on a grid.
 
@@ -459,7 +457,6 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
 COROLLARY3_QUOTED_DELTAS = (1e-4, 0.05)
 
 
-@register_check("domains.corollary3", COROLLARY3_CLAIM)
 def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Failure probability of Corollary 3's printed bound at the fewest admissible domains.
 

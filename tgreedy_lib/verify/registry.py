@@ -1,7 +1,7 @@
-"""Numerical checks of the papers' theorems, and the ``verify`` command.
+"""Numerical checks of the papers' theorems, by id: :data:`BUILTIN_CHECKS` and :func:`register_check`.
 
-Each check is a function registered with :func:`register_check` in one of the
-modules listed in :data:`CHECK_MODULES`. A check receives ``quick`` (a smaller
+Each check is a function of one of the paper modules (:mod:`.domain_adaptation`, :mod:`.categorical`),
+listed with its id and claim in :data:`BUILTIN_CHECKS`; :func:`register_check` adds more. A check receives ``quick`` (a smaller
 budget for CI and for ``--quick``) and a seeded :class:`numpy.random.Generator`
 derived from its id alone, so running one check or all of them gives the same
 numbers, and the same command gives the same JSON.
@@ -22,109 +22,21 @@ lists further computed cases the README quotes (each ``{"label", "parameters",
 formatted from the computed numbers. ``corrected_claim`` is ``None`` (JSON ``null``)
 where the claim holds as printed.
 
-``python -m tgreedy_lib verify --json results/verify.json --readme README.md`` also
-rewrites the README's table between the markers :data:`README_BEGIN` and
-:data:`README_END` (``--from-json PATH`` renders an earlier run instead of running).
+The command line and the README's table are the collection's (:mod:`tgreedy_lib.collection.verify`).
 """
 from __future__ import annotations
 
 import dataclasses
-import fractions
-import importlib
-import json
-import pathlib
 import time
 import zlib
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 
-from .._io import atomic_write_text, check_outputs
-from .._json import jsonable, write_json
+from . import categorical, domain_adaptation
+from .result import CheckResult, exact
 
-__all__ = ["CheckResult", "register_check", "available_checks", "run_checks", "main", "exact",
-           "markdown_table", "update_readme", "README_BEGIN", "README_END"]
-
-#: Modules that register checks when imported: one a paper.
-CHECK_MODULES = ("tgreedy_lib.verify.domain_adaptation", "tgreedy_lib.verify.categorical")
-
-
-@dataclasses.dataclass
-class CheckResult:
-    """Outcome of one numerical check of a printed claim.
-
-    See Also
-    --------
-    run_checks : Run registered checks.
-    available_checks : Their ids.
-    register_check : Add one.
-
-    References
-    ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
-    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.verify import run_checks
-    >>> result, = run_checks(["categorical.lemma11"], quick=True)
-    >>> result.id, result.holds_as_printed
-    ('categorical.lemma11', False)
-    >>> sorted(result.to_json())
-    ['cases', 'claim', 'corrected_claim', 'holds_as_printed', 'id', 'summary', 'trials', 'worst_case']
-    """
-
-    id: str
-    claim: str
-    holds_as_printed: bool
-    trials: int
-    worst_case: dict[str, Any]
-    corrected_claim: str | None = None
-    seconds: float = 0.0
-    cases: list = dataclasses.field(default_factory=list)
-    summary: dict = dataclasses.field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """The documented JSON record (``seconds`` is left out: it is not reproducible).
-
-        ``worst_case["ratio"]`` is ``observed / bound`` unless the check gives it.
-        """
-        worst = {k: _jsonable(self.worst_case.get(k)) for k in ("parameters", "observed", "bound")}
-        ratio = self.worst_case.get("ratio")
-        if ratio is None:
-            ratio = _ratio(self.worst_case.get("observed"), self.worst_case.get("bound"))
-        worst["ratio"] = _jsonable(ratio)
-        return {
-            "id": self.id,
-            "claim": self.claim,
-            "holds_as_printed": bool(self.holds_as_printed),
-            "trials": int(self.trials),
-            "worst_case": worst,
-            "cases": _jsonable(list(self.cases)),
-            "summary": {k: str(self.summary.get(k, "")) for k in ("worst_case", "holds_instead")},
-            "corrected_claim": self.corrected_claim,
-        }
-
-
-def _ratio(observed, bound):
-    try:
-        observed, bound = float(observed), float(bound)
-    except (TypeError, ValueError):
-        return None
-    return observed / bound if bound != 0 else None
-
-
-def exact(value):
-    """A parameter written exactly: an int, a decimal float as it is, a ``Fraction`` as ``"p/q"``.
-
-    Examples
-    --------
-    >>> exact(fractions.Fraction(349, 600)), exact(fractions.Fraction(4, 2)), exact(0.0001)
-    ('349/600', 2, 0.0001)
-    """
-    return _jsonable(value)
+__all__ = ["CheckResult", "BUILTIN_CHECKS", "register_check", "available_checks", "run_checks", "exact"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,7 +46,20 @@ class _Check:
     function: Callable[..., CheckResult]
 
 
-_REGISTRY: dict[str, _Check] = {}
+#: The checks of both papers, by id: those of Foster, Kakade & Salakhutdinov (AISTATS 2012) as
+#: ``domains.*``, those of Sabato & Shalev-Shwartz (JMLR 2008) as ``categorical.*``.
+BUILTIN_CHECKS = (
+    _Check("domains.theorem2", domain_adaptation.THEOREM2_CLAIM, domain_adaptation.check_theorem2),
+    _Check("domains.theorem1", domain_adaptation.THEOREM1_CLAIM, domain_adaptation.check_theorem1),
+    _Check("domains.corollary3", domain_adaptation.COROLLARY3_CLAIM, domain_adaptation.check_corollary3),
+    _Check("categorical.theorem1", categorical.THEOREM1_CLAIM, categorical.theorem1_check),
+    _Check("categorical.theorem2", categorical.THEOREM2_CLAIM, categorical.theorem2_check),
+    _Check("categorical.theorem4", categorical.THEOREM4_CLAIM, categorical.theorem4_check),
+    _Check("categorical.theorem3", categorical.THEOREM3_CLAIM, categorical.theorem3_check),
+    _Check("categorical.lemma11", categorical.LEMMA11_CLAIM, categorical.lemma11_check),
+)
+
+_REGISTRY: dict[str, _Check] = {check.id: check for check in BUILTIN_CHECKS}
 
 
 def register_check(check_id: str, claim: str):
@@ -177,11 +102,6 @@ def register_check(check_id: str, claim: str):
     return decorate
 
 
-def _load_modules() -> None:
-    for name in CHECK_MODULES:
-        importlib.import_module(name)
-
-
 def available_checks() -> list[str]:
     """Ids of every registered check, sorted.
 
@@ -204,7 +124,6 @@ def available_checks() -> list[str]:
     >>> [c for c in available_checks() if c.startswith(("domains.", "categorical."))]
     ['categorical.lemma11', 'categorical.theorem1', 'categorical.theorem2', 'categorical.theorem3', 'categorical.theorem4', 'domains.corollary3', 'domains.theorem1', 'domains.theorem2']
     """
-    _load_modules()
     return sorted(_REGISTRY)
 
 
@@ -261,169 +180,3 @@ def run_checks(ids: list[str] | None = None, quick: bool = False) -> list[CheckR
             raise RuntimeError(f"check {check_id!r} returned a result for {result.id!r}")
         results.append(result)
     return results
-
-
-def _jsonable(value):
-    """Plain JSON through the library's one encoder (strict: non-finite floats as strings)."""
-    return jsonable(value, nonfinite="string")
-
-
-def format_table(results: list[CheckResult]) -> str:
-    """A plain-text table: id, verdict, trials, worst observed against the bound."""
-    rows = [("id", "as printed", "trials", "worst observed", "bound", "ratio", "seconds")]
-    for r in results:
-        record = r.to_json()["worst_case"]
-        rows.append(
-            (
-                r.id,
-                "holds" if r.holds_as_printed else "FAILS",
-                str(r.trials),
-                _short(record["observed"]),
-                _short(record["bound"]),
-                _short(record["ratio"]),
-                f"{r.seconds:.1f}",
-            )
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    for r in results:
-        parameters = json.dumps(r.to_json()["worst_case"]["parameters"])
-        lines.append(f"\n{r.id}: worst case {parameters}")
-        if r.corrected_claim:
-            lines.append(f"{r.id}: {r.claim}\n  corrected: {r.corrected_claim}")
-    return "\n".join(lines)
-
-
-#: The README's "What the checks found" table lies between these two lines.
-README_BEGIN = "<!-- verify-table: generated by python -m tgreedy_lib verify --readme README.md; do not edit -->"
-README_END = "<!-- verify-table: end -->"
-
-
-def markdown_table(records: list[dict[str, Any]]) -> str:
-    """The README's table of verdicts from JSON records (``CheckResult.to_json()``), in id order.
-
-    See Also
-    --------
-    update_readme : Writes this table into the README.
-    CheckResult.to_json : The records.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.verify.registry import markdown_table
-    >>> record = {"id": "domains.theorem2", "holds_as_printed": False,
-    ...           "summary": {"worst_case": "n = 1: Pr = 1", "holds_instead": "2 exp(-t/2)"}}
-    >>> print(markdown_table([record]))
-    | id | as printed | worst case (largest observed / bound) | what holds instead |
-    |---|---|---|---|
-    | `domains.theorem2` | **fails** | n = 1: Pr = 1 | 2 exp(-t/2) |
-    """
-    lines = ["| id | as printed | worst case (largest observed / bound) | what holds instead |",
-             "|---|---|---|---|"]
-    for record in sorted(records, key=lambda r: (r["id"].split(".")[0] != "domains", r["id"])):
-        verdict = "holds" if record["holds_as_printed"] else "**fails**"
-        summary = record.get("summary") or {}
-        cells = [f"`{record['id']}`", verdict, summary.get("worst_case", ""), summary.get("holds_instead", "")]
-        lines.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
-    return "\n".join(lines)
-
-
-def update_readme(path, records: list[dict[str, Any]]) -> bool:
-    """Rewrite the table between :data:`README_BEGIN` and :data:`README_END` in ``path``.
-
-    Returns whether the file changed; ValueError when the markers are missing.
-
-    See Also
-    --------
-    markdown_table : The table it writes.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.verify.registry import update_readme
-    >>> update_readme("README.md", records)  # doctest: +SKIP
-    True
-    """
-    import pathlib
-
-    path = pathlib.Path(path)
-    text = path.read_text()
-    if README_BEGIN not in text or README_END not in text:
-        raise ValueError(f"{path} lacks the verify-table markers; put {README_BEGIN!r} and {README_END!r} "
-                         "around the table first")
-    head, rest = text.split(README_BEGIN, 1)
-    _, tail = rest.split(README_END, 1)
-    new = head + README_BEGIN + "\n" + markdown_table(records) + "\n" + README_END + tail
-    if new != text:
-        atomic_write_text(path, new)
-    return new != text
-
-
-def _short(value) -> str:
-    if isinstance(value, (float, np.floating)):
-        return f"{float(value):.4g}"
-    return str(value)
-
-
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verify") -> int:
-    """Command line ``python -m tgreedy_lib verify``: run the checks, print their table, optionally write JSON.
-
-    Parameters
-    ----------
-    argv : list of str, optional
-        The arguments (default ``sys.argv[1:]``); ``--help`` lists them.
-    prog : str
-        The program name shown in the usage line.
-
-    Returns
-    -------
-    status : int
-        The exit status.
-
-    See Also
-    --------
-    run_checks : The same from Python.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.verify import main
-    >>> main(["--quick", "categorical.lemma11"])  # doctest: +SKIP
-    """
-    import argparse
-
-    parser = argparse.ArgumentParser(prog=prog, description="Run the numerical checks of the papers' claims.")
-    parser.add_argument("ids", nargs="*", help="check ids (default: all); a prefix such as 'domains.' selects a group")
-    parser.add_argument("--quick", action="store_true", help="small budget (under a minute)")
-    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
-    parser.add_argument("--list", action="store_true", help="list the check ids and exit")
-    parser.add_argument("--readme", metavar="PATH", help="rewrite the verdict table in this README")
-    parser.add_argument("--from-json", metavar="PATH", help="with --readme: render this earlier JSON, run nothing")
-    args = parser.parse_args(argv)
-    status = check_outputs(prog, files={"--json": args.json}, existing_files={"--readme": args.readme})
-    if status is not None:  # before any check runs: a long run never fails at its end for want of a folder
-        return status
-    if args.list:
-        for check_id in available_checks():
-            print(f"{check_id}: {_REGISTRY[check_id].claim}")
-        return 0
-    if args.from_json:
-        if not args.readme:
-            parser.error("--from-json needs --readme PATH")
-        records = json.loads(pathlib.Path(args.from_json).read_text())["checks"]
-        changed = update_readme(args.readme, records)
-        print(f"{args.readme}: table {'rewritten' if changed else 'already up to date'}")
-        return 0
-    try:
-        results = run_checks(args.ids, quick=args.quick)
-    except ValueError as err:
-        parser.error(str(err))
-    print(format_table(results))
-    if args.json:
-        path = pathlib.Path(args.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_json(path, {"checks": [r.to_json() for r in results]}, indent=2)
-    if args.readme:
-        if args.quick or args.ids:
-            parser.error("--readme quotes the full run of every check: leave out --quick and the ids")
-        changed = update_readme(args.readme, [r.to_json() for r in results])
-        print(f"{args.readme}: table {'rewritten' if changed else 'already up to date'}")
-    return 0
