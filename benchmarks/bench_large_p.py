@@ -1,4 +1,4 @@
-"""Memory and time of T-greedy at 10^4 - 10^6 features (issue 16): dense scaling, OMP, sparse text.
+"""Memory and time of T-greedy at 10^4 - 10^6 features: dense scaling, OMP, sparse text.
 
 Three measurements, each configuration in a fresh subprocess so that its peak memory
 (``resource.getrusage(RUSAGE_SELF).ru_maxrss``) is its own:

@@ -1,6 +1,6 @@
 """Speed of the statistics and of a T-greedy path, against the BLAS floor and against OMP.
 
-Problem (issue 2): n = 9 domains, 2,000 samples a domain, p = 2,000 features, a 300-step path.
+Problem: n = 9 domains, 2,000 samples a domain, p = 2,000 features, a 300-step path.
 
 * floor: the per-domain Gram matrices X_k^T X_k alone (the issue's floor: what the eager
   statistics must compute), and one pass over the data, X_k^T [y_k, 1] (no fit can do less);

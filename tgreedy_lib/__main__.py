@@ -1,43 +1,76 @@
-"""Command line: ``python -m tgreedy_lib {verify,reproduce,reference,compare,execute-notebooks,assignments,grade,student-copy,download} ...``."""
+"""Command line: ``python -m tgreedy_lib {verify,reproduce,reference,compare,execute-notebooks,assignments,grade,student-copy,download} ...``.
+
+One parser with a subcommand each. A command is named by its module and two functions there: one that
+adds its arguments to its subparser, one that runs it on the parsed arguments (``run(args, parser)``).
+A command's module is imported only when that command is asked for, so ``verify`` never loads torch.
+"""
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
+from typing import NamedTuple
+
+
+class Command(NamedTuple):
+    module: str
+    help: str
+    arguments: str = "add_arguments"
+    run: str = "run"
+
 
 COMMANDS = {
-    "verify": ("tgreedy_lib.collection.verify", "numerical checks of the papers' theorems"),
-    "reproduce": ("tgreedy_lib.collection.cli", "the paper's experiments: figures and JSON results"),
-    "reference": ("tgreedy_lib.collection.cli",
-                  "(maintainers) a paper-scale `reproduce --seeds` folder -> reference_results/ and the README's verdicts"),
-    "execute-notebooks": ("tgreedy_lib.collection.notebooks",
-                          "execute every notebook into results/notebooks (--in-place: the committed ones)"),
-    "assignments": ("tgreedy_lib.collection.assignments", "course assignments: generate student versions, check they are up to date"),
-    "grade": ("tgreedy_lib.collection.assignments", "grade a folder of submitted assignment notebooks into a CSV table"),
-    "student-copy": ("tgreedy_lib.collection.student_copy",
-                     "what students get: notebooks, student assignments, data, library; no solutions or hidden tests"),
-    "compare": ("tgreedy_lib.collection.compare", "stopping rules against the oracle, and baselines: JSON and Markdown tables"),
-    "download": ("tgreedy_lib.datasets", "fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified"),
+    "verify": Command("tgreedy_lib.collection.verify", "numerical checks of the papers' theorems"),
+    "reproduce": Command("tgreedy_lib.collection.cli", "the paper's experiments: figures and JSON results"),
+    "reference": Command("tgreedy_lib.collection.cli",
+                         "(maintainers) a paper-scale `reproduce --seeds` folder -> reference_results/ and the "
+                         "README's verdicts", "add_reference_arguments", "run_reference"),
+    "execute-notebooks": Command("tgreedy_lib.collection.notebooks",
+                                 "execute every notebook into results/notebooks (--in-place: the committed ones)"),
+    "assignments": Command("tgreedy_lib.collection.assignments",
+                           "course assignments: generate student versions, check they are up to date"),
+    "grade": Command("tgreedy_lib.collection.assignments",
+                     "grade a folder of submitted assignment notebooks into a CSV table", "add_grade_arguments"),
+    "student-copy": Command("tgreedy_lib.collection.student_copy",
+                            "what students get: notebooks, student assignments, data, library; no solutions or "
+                            "hidden tests"),
+    "compare": Command("tgreedy_lib.collection.compare",
+                       "stopping rules against the oracle, and baselines: JSON and Markdown tables"),
+    "download": Command("tgreedy_lib.datasets",
+                        "fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified"),
 }
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The one parser: every command as a subcommand; ``command``'s own arguments added (its module imported)."""
+    parser = argparse.ArgumentParser(prog="python -m tgreedy_lib", description="The tgreedy collection's commands.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for name, spec in COMMANDS.items():
+        subparser = sub.add_parser(name, help=spec.help, description=spec.help)
+        if name == command:
+            module = importlib.import_module(spec.module)
+            getattr(module, spec.arguments)(subparser)
+            subparser.set_defaults(run_command=getattr(module, spec.run), command_parser=subparser)
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
-        print("usage: python -m tgreedy_lib COMMAND [options]\n\ncommands:")
-        for name, (_, help_text) in COMMANDS.items():
-            print(f"  {name:18s} {help_text}")
-        return 0 if argv and argv[0] in ("-h", "--help") else 2
-    name, rest = argv[0], argv[1:]
+    command = argv[0] if argv else None
+    if command not in COMMANDS:
+        build_parser().print_help()
+        return 0 if command in ("-h", "--help") else 2
     try:
-        module = importlib.import_module(COMMANDS[name][0])
+        parser = build_parser(command)
     except ModuleNotFoundError as exc:
-        if exc.name != COMMANDS[name][0]:
+        if exc.name != COMMANDS[command].module:
             raise
         # the student copy of the course (make student-copy) leaves the instructors' tools out
-        print(f"python -m tgreedy_lib {name}: not part of this copy of the course; it is an instructor's "
+        print(f"python -m tgreedy_lib {command}: not part of this copy of the course; it is an instructor's "
               "command, in the course repository", file=sys.stderr)
         return 2
-    return int(module.main(rest, prog=f"python -m tgreedy_lib {name}") or 0)
+    args = parser.parse_args(argv)
+    return int(args.run_command(args, args.command_parser) or 0)
 
 
 if __name__ == "__main__":

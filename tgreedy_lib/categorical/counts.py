@@ -2,6 +2,11 @@
 
 The input checks shared by the categorical modules, the count tables of one or many features,
 sampled counts and the empirical ``p_hat_v, q_hat_v``.
+
+References
+----------
+.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
 """
 from __future__ import annotations
 
@@ -111,8 +116,7 @@ def count_table(x, y, n_values: int | None = None) -> tuple[np.ndarray, np.ndarr
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -179,8 +183,7 @@ def count_tables(X, y) -> tuple[np.ndarray, np.ndarray]:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -218,8 +221,7 @@ def sample_counts(p, q, m: int, size: int, rng: np.random.Generator) -> tuple[np
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -252,8 +254,7 @@ def estimated_probabilities(counts, positive_counts) -> tuple[np.ndarray, np.nda
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------

@@ -2,6 +2,11 @@
 
 Misclassification error, Gini index, information gain, Quinlan's gain ratio and the paper's
 estimator, scored for every feature of a table at once (:func:`filter_scores`), and a ranking.
+
+References
+----------
+.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
 """
 from __future__ import annotations
 
@@ -35,8 +40,7 @@ def misclassification_error(counts, positive_counts) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -63,8 +67,7 @@ def gini_index(counts, positive_counts) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -97,8 +100,7 @@ def information_gain(counts, positive_counts) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -130,8 +132,7 @@ def gain_ratio(counts, positive_counts) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -189,8 +190,7 @@ def filter_scores(X, y, filters=FILTERS) -> dict[str, np.ndarray]:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -245,8 +245,7 @@ def feature_ranking(scores, filter_name: str) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------

@@ -2,6 +2,11 @@
 
 A finite population with a 0/1 label, samples from it, and how often each filter ranks the
 truly best feature first (notebook 01).
+
+References
+----------
+.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
 """
 from __future__ import annotations
 
@@ -43,8 +48,7 @@ class CategoricalPopulation:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -121,8 +125,7 @@ def ssn_population(rng: np.random.Generator, n_people: int = 100_000) -> Categor
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -162,8 +165,7 @@ def flag_versus_code_population(n_values: int, rng: np.random.Generator, n_peopl
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -197,8 +199,7 @@ def ranking_study(population: CategoricalPopulation, sizes, repetitions: int, rn
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -256,8 +257,7 @@ def distribution_family(kind: str, n_values: int, m: int, rng: np.random.Generat
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -303,8 +303,7 @@ def simulate_deviations(kind, n_values, m, trials, rng, which):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------

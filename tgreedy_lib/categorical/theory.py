@@ -3,6 +3,11 @@
 Binomial sums (:data:`scipy.stats.binom`): E[l_hat] (Lemma 1, Eq. 14), E[l(h_Gini)] (Lemma 2),
 E[l(h_Bayes)] and of any symmetric hypothesis (Theorem 3), E[M_k]; the explicit constants of the
 proofs of Theorems 2 and 4 (Lemmas 3, 7-9, 11-13), so that they can be compared with simulations.
+
+References
+----------
+.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
 """
 from __future__ import annotations
 
@@ -31,8 +36,7 @@ def count_probabilities(p, m: int) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -55,8 +59,7 @@ def expected_missing_mass(p, m: int, k=0):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -86,8 +89,7 @@ def expected_gini_estimate(p, q, m: int) -> float:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -115,8 +117,7 @@ def expected_gini_estimate_eq14(p, q, m: int) -> float:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -146,8 +147,7 @@ def expected_gini_error(p, q, m: int) -> float:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -173,8 +173,7 @@ def gini_estimate_bias(p, q, m: int) -> float:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -205,8 +204,7 @@ def symmetric_rule_table(rule: Callable[[np.ndarray, np.ndarray], np.ndarray], m
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -255,8 +253,7 @@ def bayes_rule_table(m: int) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -279,8 +276,7 @@ def gini_rule_table(m: int) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -303,8 +299,7 @@ def smoothed_rule_table(m: int, pseudo_count: float = 1.0) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -335,8 +330,7 @@ def expected_symmetric_error(p, q, m: int, table) -> float:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -378,8 +372,7 @@ def expected_bayes_error(p, q, m: int) -> float:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -407,8 +400,7 @@ def bayes_regret_per_count(q, k) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -436,8 +428,7 @@ def bayes_bias_bound(p, m: int, first_sqrt_index: int = 3) -> float:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -474,8 +465,7 @@ def lemma3_bound(m, delta):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -497,8 +487,7 @@ def lemma7_bound(m, delta):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -523,8 +512,7 @@ def theorem2_bound(m, delta):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -548,8 +536,7 @@ def lemma8_bound(m, delta):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -572,8 +559,7 @@ def lemma9_bound(m, delta):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -596,8 +582,7 @@ def lemma12_bound(m):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -618,8 +603,7 @@ def lemma13_bound(m):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -644,8 +628,7 @@ def theorem4_bound(m, delta):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -671,8 +654,7 @@ def lemma11_bound(k, delta, corrected: bool = False):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -698,8 +680,7 @@ def lemma11_exceedance(k, q, delta, corrected: bool = False) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -734,8 +715,7 @@ def lemma11_deviation_quantile(k, q, delta) -> np.ndarray:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -787,8 +767,7 @@ def bayes_error_decomposition(counts, positive_counts, p, q, delta: float) -> di
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -861,8 +840,7 @@ def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndar
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -896,8 +874,7 @@ def bias_bound_coefficients(k_values, first_sqrt_index=3):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -921,8 +898,7 @@ def random_symmetric_table(m, rng):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -954,8 +930,7 @@ def estimator_bounded_difference(m: int, n_values: int) -> float:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------

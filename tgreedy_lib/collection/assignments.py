@@ -637,8 +637,9 @@ def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
 
 # --------------------------------------------------------------------------- command line
 
-def _parser(prog: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``python -m tgreedy_lib assignments {generate,check,grade}``."""
+    parser.description = __doc__.split("\n\n")[0]
     sub = parser.add_subparsers(dest="command", required=True)
 
     g = sub.add_parser("generate", help="write assignments/student/ and assignments/autograder/ from the sources")
@@ -659,7 +660,13 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 
     r = sub.add_parser("grade", help="grade a folder of submitted notebooks into a CSV table")
     _grade_arguments(r)
-    return parser
+
+
+def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``python -m tgreedy_lib grade`` (``assignments grade`` as a command of its own)."""
+    parser.description = "grade a folder of submitted notebooks into a CSV table"
+    _grade_arguments(parser)
+    parser.set_defaults(command="grade")
 
 
 def _grade_arguments(r: argparse.ArgumentParser) -> None:
@@ -672,32 +679,38 @@ def _grade_arguments(r: argparse.ArgumentParser) -> None:
     r.add_argument("--timeout", type=float, default=600.0, help="seconds allowed per submission")
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assignments") -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["_grade-one"]:  # internal: one submission, in a child process
-        notebook, autograder_zip, result_path = argv[1:4]
-        result = grade_one(pathlib.Path(notebook), pathlib.Path(autograder_zip))
-        pathlib.Path(result_path).write_text(json.dumps(result))
-        return 0
-    if prog.split()[-1] == "grade":  # dispatched as ``python -m tgreedy_lib grade ...``
-        parser = argparse.ArgumentParser(prog=prog, description="grade a folder of submitted notebooks into a CSV table")
-        _grade_arguments(parser)
-        args = parser.parse_args(argv)
-        args.command = "grade"
-    else:
-        args = _parser(prog).parse_args(argv)
-
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``python -m tgreedy_lib assignments ...`` and ``grade``: check the outputs, then generate, check or grade."""
     from .._io import check_outputs
 
-    status = check_outputs(prog, folders={"--out": args.out if args.command == "generate" else None},
+    status = check_outputs(parser.prog, folders={"--out": args.out if args.command == "generate" else None},
                            files={"--out": args.out if args.command == "grade" else None})
     if status is not None:  # before any notebook is generated or graded
         return status
     try:
         return _run(args)
     except FileNotFoundError as exc:  # the course folders are not where the command was run
-        print(f"{prog}: {exc}", file=sys.stderr)
+        print(f"{parser.prog}: {exc}", file=sys.stderr)
         return 2
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assignments") -> int:
+    """``python -m tgreedy_lib assignments`` from Python; returns the exit code.
+
+    ``python -m tgreedy_lib`` parses every command with one parser and calls :func:`run`. This function also
+    runs one submission in a child process (``_grade-one``, see :func:`grade`); a ``prog`` ending in ``grade``
+    parses ``argv`` as ``python -m tgreedy_lib grade`` does (the form of the earlier command line, which named
+    its command in ``prog``).
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["_grade-one"]:  # internal: one submission, in a child process
+        notebook, autograder_zip, result_path = argv[1:4]
+        result = grade_one(pathlib.Path(notebook), pathlib.Path(autograder_zip))
+        pathlib.Path(result_path).write_text(json.dumps(result))
+        return 0
+    parser = argparse.ArgumentParser(prog=prog)
+    (add_grade_arguments if prog.split()[-1] == "grade" else add_arguments)(parser)
+    return run(parser.parse_args(argv), parser)
 
 
 def _run(args) -> int:

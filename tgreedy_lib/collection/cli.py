@@ -1,6 +1,12 @@
 """``python -m tgreedy_lib reproduce`` and ``reference``: run the paper's experiments (by name, from
 :mod:`tgreedy_lib.experiments.catalog`), write JSON, figures and the claims table; make a paper-scale run
-the committed reference results."""
+the committed reference results.
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
+"""
 from __future__ import annotations
 
 import argparse
@@ -78,8 +84,7 @@ def write_outputs(results: dict, out_dir, figures: bool = True) -> list[pathlib.
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 1 and 4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
 
     Examples
     --------
@@ -445,18 +450,11 @@ def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timi
     return ran, status
 
 
-def reference_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib reference") -> int:
-    """``python -m tgreedy_lib reference RESULTS``: make a paper-scale run the committed reference results.
-
-    Maintainers only (``make reference``): copies ``claims.json``, ``claims.md``, ``bands.json`` and
-    ``timings.json`` of a ``reproduce --seeds N`` output folder into
-    ``tgreedy_lib/collection/reference_results/<name>/`` and rewrites the README's block of
-    reference verdicts from them (:func:`tgreedy_lib.collection.seeds.write_reference`).
-    """
-    parser = argparse.ArgumentParser(
-        prog=prog, description="Copy the summary of a paper-scale `reproduce --seeds N` run into "
-                               "tgreedy_lib/collection/reference_results/NAME and rewrite the README's "
-                               "reference-verdicts block from it (maintainers).")
+def add_reference_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``python -m tgreedy_lib reference``."""
+    parser.description = ("Copy the summary of a paper-scale `reproduce --seeds N` run into "
+                          "tgreedy_lib/collection/reference_results/NAME and rewrite the README's "
+                          "reference-verdicts block from it (maintainers).")
     parser.add_argument("results", help="the --out folder of `python -m tgreedy_lib reproduce --seeds N ...`")
     parser.add_argument("--name", default=seeds.REFERENCE_NAMES[0],
                         help=f"reference results folder name (default: {seeds.REFERENCE_NAMES[0]})")
@@ -464,13 +462,22 @@ def reference_main(argv: list[str] | None = None, prog: str = "python -m tgreedy
                         help="README whose reference-verdicts block is rewritten (default: README.md; '' for none)")
     parser.add_argument("--summarize", action="store_true",
                         help="first rewrite the folder's claims from its per-seed JSON files (cli.summarize)")
-    args = parser.parse_args(argv)
+
+
+def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``python -m tgreedy_lib reference RESULTS``: make a paper-scale run the committed reference results.
+
+    Maintainers only (``make reference``): copies ``claims.json``, ``claims.md``, ``bands.json`` and
+    ``timings.json`` of a ``reproduce --seeds N`` output folder into
+    ``tgreedy_lib/collection/reference_results/<name>/`` and rewrites the README's block of
+    reference verdicts from them (:func:`tgreedy_lib.collection.seeds.write_reference`).
+    """
     results = pathlib.Path(args.results)
     if not results.is_dir():
         parser.error(f"{results} is not a folder")
-    status = _io.check_outputs(prog, folders={"the reference folder": seeds.REFERENCE_DIR / args.name,
-                                              "RESULTS (--summarize rewrites its summary)":
-                                                  results if args.summarize else None},
+    status = _io.check_outputs(parser.prog, folders={"the reference folder": seeds.REFERENCE_DIR / args.name,
+                                                     "RESULTS (--summarize rewrites its summary)":
+                                                         results if args.summarize else None},
                                existing_files={"--readme": args.readme or None})
     if status is not None:
         return status
@@ -485,28 +492,22 @@ def reference_main(argv: list[str] | None = None, prog: str = "python -m tgreedy
     return 0
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib reproduce") -> int:
-    """Command line entry point; returns the exit code.
+def reference_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib reference") -> int:
+    """``python -m tgreedy_lib reference`` from Python: :func:`run_reference` on ``argv``."""
+    parser = argparse.ArgumentParser(prog=prog)
+    add_reference_arguments(parser)
+    return run_reference(parser.parse_args(argv), parser)
 
-    See Also
-    --------
-    run_experiment : The same from Python.
 
-    Examples
-    --------
-    >>> from tgreedy_lib.collection.cli import main
-    >>> main(["mnist-2-vs-other", "--quick", "--out", "results"])  # doctest: +SKIP
-    """
-    if prog.split()[-1] == "reference":  # dispatched as ``python -m tgreedy_lib reference ...``
-        return reference_main(argv, prog)
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Run the experiments of Foster, Kakade & Salakhutdinov (AISTATS 2012), sections 1 and 4, "
-                    "on learned features; write <experiment>.json, Figures 1-4 (PNG, PDF) and the "
-                    "claims table, under every reading of the selectors. Paper scale when TGREEDY_DATA_DIR holds "
-                    "the official data, bundled data otherwise. The primary claims use each data set's learned "
-                    "features: the deep belief network for MNIST (the paper's), the convolutional patch features "
-                    "for CIFAR-10 (of the kind of Krizhevsky 2009, which section 4 cites).")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``python -m tgreedy_lib reproduce``."""
+    parser.description = (
+        "Run the experiments of Foster, Kakade & Salakhutdinov (AISTATS 2012), sections 1 and 4, "
+        "on learned features; write <experiment>.json, Figures 1-4 (PNG, PDF) and the "
+        "claims table, under every reading of the selectors. Paper scale when TGREEDY_DATA_DIR holds "
+        "the official data, bundled data otherwise. The primary claims use each data set's learned "
+        "features: the deep belief network for MNIST (the paper's), the convolutional patch features "
+        "for CIFAR-10 (of the kind of Krizhevsky 2009, which section 4 cites).")
     parser.add_argument("experiments", nargs="*", metavar="EXPERIMENT",
                         help=f"any of {', '.join(EXPERIMENTS)} (default: all whose data are available)")
     parser.add_argument("--quick", action="store_true", help="fewer steps and splits (for CI)")
@@ -541,7 +542,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
                              "were made with the same --quick, design, seed and feature map; run only the rest")
     parser.add_argument("--probe", action=argparse.BooleanOptionalAction, default=None,
                         help="measure the linear-probe accuracy of the features (default: yes unless --quick)")
-    args = parser.parse_args(argv)
+
+
+def _check_arguments(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Check ``reproduce``'s arguments together (a usage error names the wrong one) and complete their defaults."""
     if args.seeds < 1:
         parser.error(f"--seeds must be at least 1, got {args.seeds}")
     args.feature_seeds = args.seeds if args.feature_seeds is None else args.feature_seeds
@@ -558,29 +562,13 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
         parser.error(str(error))
     if args.probe is None:
         args.probe = not args.quick
-    if "matplotlib.pyplot" not in sys.modules:
-        import matplotlib
-
-        matplotlib.use("Agg")  # files only, no window
     unknown = [e for e in args.experiments if e not in EXPERIMENTS]
     if unknown:
         parser.error(f"unknown experiment(s) {unknown}; choose from {', '.join(EXPERIMENTS)}")
-    requested = list(dict.fromkeys(args.experiments)) or list(EXPERIMENTS)
-    explicit = bool(args.experiments)
-    design = DESIGNS[args.design]
-    status = _io.check_outputs(prog, folders={"--out": args.out})  # before any work: never lose it at the end
-    if status is not None:
-        return status
-    out_dir = pathlib.Path(args.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    _report_damaged(out_dir, requested)
-    data_dir = os.environ.get("TGREEDY_DATA_DIR")
-    flat = args.seeds == 1 and len(args.feature_maps) == 1
-    print(f"reproduce: {', '.join(requested)}{' (quick)' if args.quick else ''}; "
-          f"{'TGREEDY_DATA_DIR is set' if data_dir else 'TGREEDY_DATA_DIR is not set: bundled data only'}; "
-          f"design {args.design}; feature map(s) {', '.join(args.feature_maps)}; {args.seeds} seed(s), "
-          f"{args.feature_seeds} feature build(s) each")
-    start = time.perf_counter()
+
+
+def _run_every_seed(requested, out_dir: pathlib.Path, design: Design, args, explicit: bool, flat: bool):
+    """Every requested experiment, for each feature map and seed: ``(per_map, timings, status)``."""
     status = 0
     timings: dict = {}
     per_map: dict = {}
@@ -596,29 +584,94 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
             status = max(status, code)
             by_seed[seed] = ran
         per_map[feature_map] = [by_seed[seed] for seed in range(args.seeds)]
+    return per_map, timings, status
+
+
+def _write_one_run(ran: dict, out_dir: pathlib.Path, figures: bool) -> None:
+    """One seed, one feature map: figures and claims from this run's results and the intact earlier ones."""
+    results = read_results(out_dir, skip_damaged=True)  # damaged ones were named at the start
+    results.update(ran)
+    if ran:
+        earlier = sorted(set(results) - set(ran))
+        if earlier:
+            print(f"figures and claims also use the earlier results in the output folder: {', '.join(earlier)}")
+        written = write_outputs(results, out_dir, figures=figures)
+        print(f"wrote {len(written)} files (figures, claims.json, claims.md) into {out_dir.name}/")
+        table = claims_module.all_claims(results)
+        print("claims (paper's reading): " + ", ".join(
+            f"{v} {k}" for k, v in claims_module.verdict_counts(table).items()))
+
+
+def _write_over_seeds(per_map: dict, timings: dict, requested, out_dir: pathlib.Path, args, total: float) -> None:
+    """Several seeds or feature maps: the timings, the claims over seeds and the seed-band figures."""
+    builds = {fmap: {DATASET_OF[name]: feature_builds(args, fmap, DATASET_OF[name]) for name in requested}
+              for fmap in args.feature_maps}
+    summary = {"total_seconds": total, "per_feature_map": timings, "seeds": args.seeds,
+               "feature_seeds": args.feature_seeds, "feature_builds": builds}
+    write_json(out_dir / "timings.json", summary)
+    written = write_summary(per_map, out_dir, figures=not args.no_figures, timings=summary)
+    print(f"wrote {len(written)} files (claims.json, claims.md, seed-band figures) into {out_dir.name}/")
+    counts = json.loads((out_dir / "claims.json").read_text())["counts"]
+    print(f"claims over {args.seeds} seeds (paper's reading, on average): " + claims_module.counts_text(counts))
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``python -m tgreedy_lib reproduce``: check the arguments and the output folder, run every experiment for
+    each feature map and seed, then write the figures and claims (one run) or the claims over seeds.
+
+    See Also
+    --------
+    run_experiment : One experiment from Python.
+    """
+    _check_arguments(args, parser)
+    if "matplotlib.pyplot" not in sys.modules:
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only, no window
+    requested = list(dict.fromkeys(args.experiments)) or list(EXPERIMENTS)
+    explicit = bool(args.experiments)
+    design = DESIGNS[args.design]
+    status = _io.check_outputs(parser.prog, folders={"--out": args.out})  # before any work: never lose it at the end
+    if status is not None:
+        return status
+    out_dir = pathlib.Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _report_damaged(out_dir, requested)
+    data_dir = os.environ.get("TGREEDY_DATA_DIR")
+    flat = args.seeds == 1 and len(args.feature_maps) == 1
+    print(f"reproduce: {', '.join(requested)}{' (quick)' if args.quick else ''}; "
+          f"{'TGREEDY_DATA_DIR is set' if data_dir else 'TGREEDY_DATA_DIR is not set: bundled data only'}; "
+          f"design {args.design}; feature map(s) {', '.join(args.feature_maps)}; {args.seeds} seed(s), "
+          f"{args.feature_seeds} feature build(s) each")
+    start = time.perf_counter()
+    per_map, timings, status = _run_every_seed(requested, out_dir, design, args, explicit, flat)
     if flat:
-        ran = per_map[args.feature_maps[0]][0]
-        results = read_results(out_dir, skip_damaged=True)  # damaged ones were named at the start
-        results.update(ran)
-        if ran:
-            earlier = sorted(set(results) - set(ran))
-            if earlier:
-                print(f"figures and claims also use the earlier results in the output folder: {', '.join(earlier)}")
-            written = write_outputs(results, out_dir, figures=not args.no_figures)
-            print(f"wrote {len(written)} files (figures, claims.json, claims.md) into {out_dir.name}/")
-            table = claims_module.all_claims(results)
-            print("claims (paper's reading): " + ", ".join(
-                f"{v} {k}" for k, v in claims_module.verdict_counts(table).items()))
+        _write_one_run(per_map[args.feature_maps[0]][0], out_dir, figures=not args.no_figures)
     elif any(any(r) for runs_ in per_map.values() for r in runs_):
-        total = round(time.perf_counter() - start, 1)
-        builds = {fmap: {DATASET_OF[name]: feature_builds(args, fmap, DATASET_OF[name]) for name in requested}
-                  for fmap in args.feature_maps}
-        summary = {"total_seconds": total, "per_feature_map": timings, "seeds": args.seeds,
-                   "feature_seeds": args.feature_seeds, "feature_builds": builds}
-        write_json(out_dir / "timings.json", summary)
-        written = write_summary(per_map, out_dir, figures=not args.no_figures, timings=summary)
-        print(f"wrote {len(written)} files (claims.json, claims.md, seed-band figures) into {out_dir.name}/")
-        counts = json.loads((out_dir / "claims.json").read_text())["counts"]
-        print(f"claims over {args.seeds} seeds (paper's reading, on average): " + claims_module.counts_text(counts))
+        _write_over_seeds(per_map, timings, requested, out_dir, args, round(time.perf_counter() - start, 1))
     print(f"total {time.perf_counter() - start:.1f} s")
     return status
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib reproduce") -> int:
+    """``python -m tgreedy_lib reproduce`` from Python; returns the exit code.
+
+    ``python -m tgreedy_lib`` parses every command with one parser (:mod:`tgreedy_lib.__main__`) and calls
+    :func:`run` or :func:`run_reference`. This function, for callers from Python, parses ``argv`` as
+    ``reproduce`` does; a ``prog`` ending in ``reference`` parses it as ``reference`` does (the form of
+    the earlier command line, which named its command in ``prog``).
+
+    See Also
+    --------
+    run_experiment : The same from Python.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.collection.cli import main
+    >>> main(["mnist-2-vs-other", "--quick", "--out", "results"])  # doctest: +SKIP
+    """
+    if prog.split()[-1] == "reference":
+        return reference_main(argv, prog)
+    parser = argparse.ArgumentParser(prog=prog)
+    add_arguments(parser)
+    return run(parser.parse_args(argv), parser)

@@ -37,7 +37,7 @@ __all__ = ["ALPHA", "BASELINES", "EXPERIMENTS", "GOAL_SHARE", "PAPER", "QUICK", 
            "two_vs_other_compare_splits", "RULE_LABELS", "NESTED_LABEL", "BASELINE_LABELS", "TGREEDY_LABEL",
            "rule_table_markdown", "method_table_markdown", "READING", "pooled_sentence", "markdown_report",
            "REFERENCE_DIR", "README_BEGIN", "README_END", "load_reference", "feature_maps_text", "readme_tables",
-           "write_reference", "update_readme", "write_results", "run_compare", "main"]
+           "write_reference", "update_readme", "write_results", "run_compare", "add_arguments", "run", "main"]
 
 
 RULE_LABELS = {
@@ -274,8 +274,10 @@ def run_compare(experiments=None, *, quick: bool = False, feature_map: str | Non
     return payload
 
 
-def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description="When to stop, and what else to try: stopping rules and baselines scored on the target domains.")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``python -m tgreedy_lib compare``."""
+    parser.description = ("When to stop, and what else to try: stopping rules and baselines scored on the target "
+                          "domains.")
     parser.add_argument("experiments", nargs="*",
                         help=f"any of {', '.join(EXPERIMENTS)}; default: all whose data are present "
                              "(CIFAR-10 needs TGREEDY_DATA_DIR)")
@@ -287,8 +289,11 @@ def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--baselines", default=None,
                         help=f"comma-separated subset of {','.join(BASELINES)} (default: all)")
-    args = parser.parse_args(argv)
-    if check_outputs(prog, folders={"--out": args.out}) is not None:  # before any work
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``python -m tgreedy_lib compare``: score the stopping rules and baselines, write the JSON and Markdown tables."""
+    if check_outputs(parser.prog, folders={"--out": args.out}) is not None:  # before any work
         return 2
     names = args.experiments or None
     if names:
@@ -305,3 +310,10 @@ def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
     for path in write_results(payload, args.out):
         print(f"wrote {path}")
     return 0
+
+
+def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
+    """``python -m tgreedy_lib compare`` from Python; returns the exit code."""
+    parser = argparse.ArgumentParser(prog=prog)
+    add_arguments(parser)
+    return run(parser.parse_args(argv), parser)

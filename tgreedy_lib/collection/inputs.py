@@ -60,8 +60,7 @@ def features_cached(dataset: str, feature_map: str = "learned", data_dir=None, c
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-       Approach", AISTATS 2012, section 4 (2,000 DBN features).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 DBN features).
 
     Examples
     --------
@@ -114,8 +113,7 @@ def experiment_features(dataset: str, feature_map: str = "learned", *, build: bo
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-       Approach", AISTATS 2012, section 4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
 
     Examples
     --------

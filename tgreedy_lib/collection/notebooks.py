@@ -88,9 +88,10 @@ def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path 
     return time.perf_counter() - start
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib execute-notebooks") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``python -m tgreedy_lib execute-notebooks``."""
+    parser.description = __doc__
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("names", nargs="*", help="notebook files (default: every numbered notebook)")
     parser.add_argument("--notebooks", type=pathlib.Path, default=None,
                         help="folder of the numbered notebooks (default: notebooks/, found from the current directory)")
@@ -99,7 +100,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib execu
                        help="folder for the executed copies (default: results/notebooks)")
     where.add_argument("--in-place", action="store_true",
                        help="rewrite the notebooks themselves (maintainers: the committed outputs)")
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``python -m tgreedy_lib execute-notebooks``: check the output folders, then execute each notebook."""
+    prog = parser.prog
     try:
         paths = [pathlib.Path(n) for n in args.names] or notebook_paths(args.notebooks)
     except FileNotFoundError as exc:
@@ -118,3 +123,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib execu
         seconds = execute_notebook(path, out=target)
         print(f"executed {path.name} in {seconds:.1f} s -> {target or path}")
     return 0
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib execute-notebooks") -> int:
+    """``python -m tgreedy_lib execute-notebooks`` from Python; returns the exit code."""
+    parser = argparse.ArgumentParser(prog=prog)
+    add_arguments(parser)
+    return run(parser.parse_args(argv), parser)

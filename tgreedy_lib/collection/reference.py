@@ -7,6 +7,12 @@ that record (any feature maps, any seed counts it holds), so a notebook's senten
 the feature maps or the probes is computed from it, never typed in. Missing entries give ``None`` or
 an empty table, never an error, so a notebook keeps running when the record's contents change.
 
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
+
 Examples
 --------
 >>> ref = {"claims": {"seeds": 2, "primary_feature_map": "dbn",
@@ -47,8 +53,7 @@ def feature_maps(reference: dict | None) -> list[str]:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-       Approach", AISTATS 2012, section 4 (the experiments the record reproduces).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (the experiments the record reproduces).
     """
     if not reference:
         return []
@@ -106,7 +111,7 @@ def concrete_map(reference: dict | None, feature_map: str | None, dataset: str) 
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, AISTATS 2012, section 4 (the paper's DBN features).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (the paper's DBN features).
     """
     if feature_map != "learned":
         return feature_map
@@ -132,7 +137,7 @@ def task_seeds(reference: dict | None, task: str, feature_map: str | None = None
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, AISTATS 2012, section 4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
     """
     feature_map = feature_map or map_for_task(reference, task)
     if feature_map is None:
@@ -167,7 +172,7 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, AISTATS 2012, sections 1, 4 and 5 (the claims).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1, 4 and 5 (the claims).
     """
     names = feature_maps(reference)
     by_map = {m: {c["id"]: c for c in ((reference or {}).get("claims") or {}).get("feature_maps", {}).get(m, [])}
@@ -299,7 +304,7 @@ def compact_claims(claims: list[dict]) -> str:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, AISTATS 2012, sections 1, 4 and 5 (the claims).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1, 4 and 5 (the claims).
     """
     def cell(text) -> str:
         return str(text).replace("|", "\\|").replace("\n", " ")
@@ -397,7 +402,7 @@ def two_vs_other_findings(claims, reference: dict | None = None, runs_out_at: in
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, AISTATS 2012, sections 1, 4.1 and 5.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1, 4.1 and 5.
 
     Examples
     --------
@@ -496,7 +501,7 @@ def similarity_findings(claims, below_chance: dict | None = None, all_features: 
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, AISTATS 2012, sections 4.2 and 5.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 4.2 and 5.
 
     Examples
     --------

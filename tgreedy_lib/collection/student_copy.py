@@ -335,22 +335,32 @@ def write_student_copy(out, root=None) -> dict:
     return {"out": out, "files": sum(1 for p in out.rglob("*") if p.is_file()), "assignments": len(student_notebooks)}
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib student-copy") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``python -m tgreedy_lib student-copy``."""
+    parser.description = __doc__.split("\n\n")[0]
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("results/student-copy"),
                         help="folder to write (default: results/student-copy; an earlier copy there is replaced)")
     parser.add_argument("--root", type=pathlib.Path, default=None,
                         help="the course repository (default: found from the current directory)")
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``python -m tgreedy_lib student-copy``: write the student copy; exit status 1 on a refusal."""
     try:
         summary = write_student_copy(args.out, args.root)
     except (FileNotFoundError, ValueError, LeakError, RuntimeError) as exc:
-        print(f"{prog}: {exc}", file=sys.stderr)
+        print(f"{parser.prog}: {exc}", file=sys.stderr)
         return 1
     print(f"wrote the student copy to {summary['out']}: {summary['files']} files, {summary['assignments']} "
           "assignments; no solutions, hidden tests or grader files")
     return 0
 
+
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib student-copy") -> int:
+    """``python -m tgreedy_lib student-copy`` from Python (or ``python student_copy.py``); returns the exit code."""
+    parser = argparse.ArgumentParser(prog=prog)
+    add_arguments(parser)
+    return run(parser.parse_args(sys.argv[1:] if argv is None else argv), parser)
 
 if __name__ == "__main__":
     sys.exit(main(prog="student_copy.py"))

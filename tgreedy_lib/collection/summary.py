@@ -9,6 +9,11 @@ paper locations and the notebook that shows each result are written here; every 
 Papers: Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*,
 AISTATS 2012 (ids ``domains.*``, claims); Sabato & Shalev-Shwartz, *Ranking Categorical Features
 Using Generalization Properties*, JMLR 9 (2008) (ids ``categorical.*``).
+
+References
+----------
+.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
 """
 from __future__ import annotations
 
@@ -71,10 +76,8 @@ def load_verify_records(path=None) -> dict[str, dict]:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
-    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
+    .. [2] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -129,8 +132,7 @@ def find_claims(quick_dir=None) -> tuple[list[dict], str]:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -209,10 +211,8 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
-    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
+    .. [2] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -260,8 +260,7 @@ def claim_data(claim_id: str) -> str:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
     """
     from .claims import CLAIMS, SECTION4_TASKS
 
@@ -398,8 +397,7 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -451,10 +449,8 @@ def verify_table(results) -> str:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
-    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
+    .. [2] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------

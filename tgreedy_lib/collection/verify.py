@@ -8,6 +8,7 @@ earlier run instead of running).
 """
 from __future__ import annotations
 
+import argparse
 import json
 import pathlib
 from typing import Any
@@ -19,7 +20,8 @@ from .._json import write_json
 from ..verify import registry
 from ..verify.registry import CheckResult, available_checks, exact, register_check, run_checks
 
-__all__ = ["CheckResult", "register_check", "available_checks", "run_checks", "exact", "main", "format_table",
+__all__ = ["CheckResult", "register_check", "available_checks", "run_checks", "exact", "main", "add_arguments", "run",
+           "format_table",
            "markdown_table", "update_readme", "README_BEGIN", "README_END"]
 
 
@@ -117,41 +119,20 @@ def _short(value) -> str:
     return str(value)
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verify") -> int:
-    """Command line ``python -m tgreedy_lib verify``: run the checks, print their table, optionally write JSON.
-
-    Parameters
-    ----------
-    argv : list of str, optional
-        The arguments (default ``sys.argv[1:]``); ``--help`` lists them.
-    prog : str
-        The program name shown in the usage line.
-
-    Returns
-    -------
-    status : int
-        The exit status.
-
-    See Also
-    --------
-    run_checks : The same from Python.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.collection.verify import main
-    >>> main(["--quick", "categorical.lemma11"])  # doctest: +SKIP
-    """
-    import argparse
-
-    parser = argparse.ArgumentParser(prog=prog, description="Run the numerical checks of the papers' claims.")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``python -m tgreedy_lib verify``."""
+    parser.description = "Run the numerical checks of the papers' claims."
     parser.add_argument("ids", nargs="*", help="check ids (default: all); a prefix such as 'domains.' selects a group")
     parser.add_argument("--quick", action="store_true", help="small budget (under a minute)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--list", action="store_true", help="list the check ids and exit")
     parser.add_argument("--readme", metavar="PATH", help="rewrite the verdict table in this README")
     parser.add_argument("--from-json", metavar="PATH", help="with --readme: render this earlier JSON, run nothing")
-    args = parser.parse_args(argv)
-    status = check_outputs(prog, files={"--json": args.json}, existing_files={"--readme": args.readme})
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``python -m tgreedy_lib verify``: run the checks, print their table, optionally write JSON and the README's table."""
+    status = check_outputs(parser.prog, files={"--json": args.json}, existing_files={"--readme": args.readme})
     if status is not None:  # before any check runs: a long run never fails at its end for want of a folder
         return status
     if args.list:
@@ -180,3 +161,32 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verif
         changed = update_readme(args.readme, [r.to_json() for r in results])
         print(f"{args.readme}: table {'rewritten' if changed else 'already up to date'}")
     return 0
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verify") -> int:
+    """Command line ``python -m tgreedy_lib verify``: run the checks, print their table, optionally write JSON.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default ``sys.argv[1:]``); ``--help`` lists them.
+    prog : str
+        The program name shown in the usage line.
+
+    Returns
+    -------
+    status : int
+        The exit status.
+
+    See Also
+    --------
+    run_checks : The same from Python.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.collection.verify import main
+    >>> main(["--quick", "categorical.lemma11"])  # doctest: +SKIP
+    """
+    parser = argparse.ArgumentParser(prog=prog)
+    add_arguments(parser)
+    return run(parser.parse_args(argv), parser)

@@ -120,8 +120,7 @@ def findings(simulated: dict[int, dict], reference: dict, real: list[str]) -> li
 
     References
     ----------
-    .. [1] D. P. Foster, S. M. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-       Approach", AISTATS 2012, section 5.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module docstring), section 5.
 
     Examples
     --------

@@ -53,8 +53,7 @@ def load_paper_dataset(name: str, data_dir=None, download: bool = False, cache_d
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
 
     Examples
     --------
@@ -72,14 +71,18 @@ def load_paper_dataset(name: str, data_dir=None, download: bool = False, cache_d
 
 # --------------------------------------------------------------------------- command line
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib download") -> int:
-    """Fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified (needs internet)."""
-    parser = argparse.ArgumentParser(prog=prog, description=main.__doc__)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``python -m tgreedy_lib download``."""
+    parser.description = "Fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified (needs internet)."
     parser.add_argument("dataset", choices=("mnist", "cifar10"))
     parser.add_argument("--cache-dir", default=None, help=f"default ${ENV_CACHE_DIR} or {DEFAULT_CACHE_DIR}")
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``python -m tgreedy_lib download``: fetch the files into the cache; exit status 1 on a refusal."""
     from .._io import check_outputs
 
+    prog = parser.prog
     status = check_outputs(prog, folders={"the cache folder (--cache-dir or $TGREEDY_CACHE_DIR)":
                                           resolve_cache_dir(args.cache_dir)})
     if status is not None:  # before downloading anything
@@ -97,3 +100,10 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib downl
         print(f"{prog}: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib download") -> int:
+    """Fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified (needs internet)."""
+    parser = argparse.ArgumentParser(prog=prog)
+    add_arguments(parser)
+    return run(parser.parse_args(argv), parser)

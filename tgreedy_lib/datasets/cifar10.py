@@ -1,4 +1,10 @@
-"""CIFAR-10: the official python batches, found or downloaded and checked (section 4.2 of the paper)."""
+"""CIFAR-10: the official python batches, found or downloaded and checked (section 4.2 of the paper).
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
+"""
 from __future__ import annotations
 
 import pathlib
@@ -87,8 +93,7 @@ def load_cifar10(split: str = "test", data_dir=None, download: bool = False, cac
     ----------
     .. [1] A. Krizhevsky, "Learning Multiple Layers of Features from Tiny Images", technical
        report, University of Toronto, 2009 (the CIFAR-10 dataset).
-    .. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4.
+    .. [2] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
 
     Examples
     --------
@@ -161,8 +166,7 @@ def load_cifar10_paper(data_dir=None, download: bool = False, cache_dir=None, bu
     ----------
     .. [1] A. Krizhevsky, "Learning Multiple Layers of Features from Tiny Images", technical
        report, University of Toronto, 2009 (the CIFAR-10 dataset).
-    .. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4.
+    .. [2] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
 
     Examples
     --------

@@ -196,8 +196,7 @@ def load_mnist(split: str = "test", data_dir=None, download: bool = False, cache
     ----------
     .. [1] Y. LeCun, L. Bottou, Y. Bengio and P. Haffner, "Gradient-Based Learning Applied to
        Document Recognition", Proceedings of the IEEE 86(11):2278-2324, 1998 (the MNIST database).
-    .. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4.
+    .. [2] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
 
     Examples
     --------
@@ -264,8 +263,7 @@ def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None,
     ----------
     .. [1] Y. LeCun, L. Bottou, Y. Bengio and P. Haffner, "Gradient-Based Learning Applied to
        Document Recognition", Proceedings of the IEEE 86(11):2278-2324, 1998 (the MNIST database).
-    .. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4.
+    .. [2] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
 
     Examples
     --------
@@ -344,8 +342,7 @@ def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bund
     ----------
     .. [1] Y. LeCun, L. Bottou, Y. Bengio and P. Haffner, "Gradient-Based Learning Applied to
        Document Recognition", Proceedings of the IEEE 86(11):2278-2324, 1998 (the MNIST database).
-    .. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4.
+    .. [2] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
 
     Examples
     --------

@@ -156,8 +156,7 @@ class BaselinePath:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -218,8 +217,7 @@ def pooled_moments(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, flo
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -263,8 +261,7 @@ def domain_losses(stats: DomainStatistics, coef) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -313,8 +310,7 @@ def lodo_choice(stats: DomainStatistics, fit: Callable[[DomainStatistics], np.nd
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -394,8 +390,7 @@ def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True)
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
     .. [2] Y. C. Pati, R. Rezaiifar and P. S. Krishnaprasad, "Orthogonal matching pursuit: recursive
            function approximation with applications to wavelet decomposition", Proc. 27th Asilomar
            Conference on Signals, Systems and Computers, 1993.
@@ -478,8 +473,7 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
     .. [2] R. Tibshirani, "Regression shrinkage and selection via the lasso", Journal of the Royal
            Statistical Society B 58(1):267-288, 1996.
     .. [3] B. Efron, T. Hastie, I. Johnstone and R. Tibshirani, "Least angle regression", Annals of
@@ -550,8 +544,7 @@ def vrex_objective(coef, stats: DomainStatistics, beta: float, ridge: float = 0.
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
     .. [2] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
            A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
 
@@ -613,8 +606,7 @@ def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
     .. [2] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
            A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
 
@@ -674,8 +666,7 @@ def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True,
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
     .. [2] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
            A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
 
@@ -749,8 +740,7 @@ def icp_pvalues(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, np.nda
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
     .. [2] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
            identification and confidence intervals", Journal of the Royal Statistical Society B
            78(5):947-1012, 2016.
@@ -831,8 +821,7 @@ def icp_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05,
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
     .. [2] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
            identification and confidence intervals", Journal of the Royal Statistical Society B
            78(5):947-1012, 2016.
@@ -892,8 +881,7 @@ def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = 
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -949,8 +937,7 @@ def run_baseline(name: str, stats: DomainStatistics, n_steps: int = 10, **option
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -1003,8 +990,7 @@ def as_selection_path(stats: DomainStatistics, method: str, coef: np.ndarray, fe
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -1073,8 +1059,7 @@ def omp_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionP
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
     .. [2] Y. C. Pati, R. Rezaiifar and P. S. Krishnaprasad, "Orthogonal matching pursuit: recursive
            function approximation with applications to wavelet decomposition", Proc. 27th Asilomar
            Conference on Signals, Systems and Computers, 1993.
@@ -1119,8 +1104,7 @@ def t_filter_selection_path(stats: DomainStatistics, n_steps: int = 10) -> Selec
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -1166,8 +1150,7 @@ def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: flo
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-           Approach", AISTATS 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
     .. [2] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
            identification and confidence intervals", Journal of the Royal Statistical Society B
            78(5):947-1012, 2016.

@@ -4,6 +4,12 @@ The third layer, as in scikit-learn's ``_omp.py``: the kernels (:mod:`._stagewis
 the path functions (:mod:`.selection`: :func:`~.selection.tgreedy_path`, :func:`~.selection.greedy_path`),
 then these estimators, which fit a path and keep its first ``k`` features, ``k`` fixed or chosen by a
 stopping rule of :mod:`.stopping` (``stopping=``).
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", Proceedings of the 15th International Conference on Artificial
+       Intelligence and Statistics (AISTATS), JMLR W&CP 22, 2012.
 """
 from __future__ import annotations
 
@@ -262,9 +268,7 @@ class TGreedy(_PathSelector):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), JMLR W&CP 22, 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -386,9 +390,7 @@ class Greedy(_PathSelector):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), JMLR W&CP 22, 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------

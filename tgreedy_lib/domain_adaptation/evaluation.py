@@ -2,6 +2,11 @@
 
 The paper reports the area under the ROC curve (AUROC) of the linear score w.x on held-out
 source-domain data and on the target domain, after every step of the path (Figures 1-4).
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
 """
 from __future__ import annotations
 
@@ -52,9 +57,7 @@ def roc_auc(y_true, scores) -> np.ndarray | float:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -132,9 +135,7 @@ def path_scores(path: SelectionPath, X) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -188,9 +189,7 @@ def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -236,9 +235,7 @@ def path_squared_loss(path: SelectionPath, X, y) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------

@@ -25,6 +25,11 @@ residual updates are two kernels, :mod:`._stagewise` (the paper's algorithm) and
 (the least-squares refit). As in scikit-learn's ``_omp.py``: kernels, then these functions, then the
 estimators :class:`~.estimators.TGreedy` and :class:`~.estimators.Greedy` (:mod:`.estimators`),
 which may stop by a rule of :mod:`.stopping`.
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
 """
 from __future__ import annotations
 
@@ -85,9 +90,7 @@ class SelectionPath:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -159,8 +162,7 @@ def t_statistics(residual_covariances: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.3.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3.
 
     Examples
     --------
@@ -257,8 +259,7 @@ def selection_path(
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.3.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3.
 
     Examples
     --------
@@ -426,9 +427,7 @@ def tgreedy_path(
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -507,9 +506,7 @@ def greedy_path(
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------

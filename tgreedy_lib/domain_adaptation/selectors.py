@@ -53,8 +53,7 @@ class Selector:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.3 (greedy and T-greedy).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (greedy and T-greedy).
 
     Examples
     --------
@@ -119,8 +118,7 @@ def register_selector(name: str, *, label: str, color: str, path: Callable[..., 
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.3 (greedy and T-greedy).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (greedy and T-greedy).
 
     Examples
     --------

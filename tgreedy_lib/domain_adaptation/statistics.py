@@ -9,6 +9,11 @@ and, for the analysis, the pooled E[X X^T] from unlabeled data. :class:`DomainSt
 holds exactly these, plus E[Y^2 | d_k] (for the training loss) and the sample counts. The Gram
 rows ``E[X_i X^T | d_k]`` it forms lazily, within a memory budget and from data in memory or in
 chunks, come from the engine in :mod:`._gram_rows`.
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
 """
 from __future__ import annotations
 
@@ -71,9 +76,7 @@ def t_statistic(values, axis: int = 0, *, center=0.0) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------
@@ -183,9 +186,7 @@ class DomainStatistics:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), 2012.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
 
     Examples
     --------

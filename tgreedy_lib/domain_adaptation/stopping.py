@@ -156,8 +156,7 @@ class StoppingResult:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------
@@ -238,8 +237,7 @@ def bonferroni_threshold(n_domains: int, n_features: int, alpha: float = 0.05) -
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------
@@ -280,8 +278,7 @@ def theorem1_threshold(n_features: int, alpha: float = 0.05) -> float:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------
@@ -325,8 +322,7 @@ def stop_bonferroni(path: SelectionPath, n_domains: int, *, alpha: float = 0.05,
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------
@@ -384,8 +380,7 @@ def residual_path(stats: DomainStatistics, path: SelectionPath, n_steps: int | N
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------
@@ -453,8 +448,7 @@ def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, 
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------
@@ -523,8 +517,7 @@ def gaussian_max_t(n_domains: int, n_features: int, *, n_draws: int = 2000, seed
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------
@@ -578,8 +571,7 @@ def stop_chance(path: SelectionPath, stats: DomainStatistics, *, alpha: float = 
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------
@@ -648,8 +640,7 @@ def moment_squared_loss(stats: DomainStatistics, coef) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------
@@ -716,8 +707,7 @@ def lodo_paths(stats: DomainStatistics, n_steps: int, path_function: Callable) -
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------
@@ -786,8 +776,7 @@ def stop_lodo(path: SelectionPath, stats: DomainStatistics, *, score: str | Call
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------
@@ -869,8 +858,7 @@ def choose_k(path: SelectionPath, stats: DomainStatistics, rule: str = "chance",
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 5 (Discussion); Theorems 1-2, section 3.1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
 
     Examples
     --------

@@ -3,6 +3,11 @@
 :func:`run_experiment` runs one of them on its data set's features and returns the JSON-ready
 result that :func:`read_results` reads back; the command line (``python -m tgreedy_lib reproduce``)
 and the claims are built on it, in :mod:`tgreedy_lib.collection`.
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
 """
 from __future__ import annotations
 
@@ -71,8 +76,7 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 1 and 4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
 
     Examples
     --------

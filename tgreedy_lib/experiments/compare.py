@@ -336,8 +336,7 @@ def choose_rule_on_other_splits(target_auroc, oracle_auroc) -> list[str]:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-       Approach", AISTATS 2012, section 5 (Discussion) names the rules.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion) names the rules.
 
     Examples
     --------

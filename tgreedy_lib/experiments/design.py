@@ -83,5 +83,5 @@ class Design:
 
 #: The paper's design (the reproduction's default).
 PAPER_DESIGN = Design()
-#: The reproduction's design before issue 18: all bundled digits, unbalanced test domains, stratified negatives.
+#: The reproduction's earlier design: all bundled digits, unbalanced test domains, stratified negatives.
 EARLIER_DESIGN = Design(train_per_class=None, target_per_class=None, negatives="stratified")

@@ -80,8 +80,7 @@ class ExperimentFeatures:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 1 and 4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
 
     Examples
     --------
@@ -439,7 +438,7 @@ def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir
     ValueError
         For an unknown data set or feature map.
     NotImplementedError
-        For a known feature map whose loader is not registered (``"conv"`` before issue 13's module).
+        For a known feature map whose loader is not registered (a map whose module is not installed).
     FileNotFoundError
         When the images are not available (CIFAR-10 is not bundled).
 
@@ -450,8 +449,7 @@ def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 1 and 4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
 
     Examples
     --------

@@ -11,6 +11,11 @@ Each path is evaluated after every step by the area under the ROC curve (AUROC) 
 score w.x on held-out data of the source domains (the mean of the per-domain AUROCs, the paper's
 dashed curves) and of the target domain (solid curves), with the T-statistic of the feature added
 at each step (the paper's rightmost panels).
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
 """
 from __future__ import annotations
 
@@ -189,8 +194,7 @@ def run_intro_logistic(features: ExperimentFeatures, positive: int = domains.POS
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 1 and 4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
 
     Examples
     --------
@@ -320,8 +324,7 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 1 and 4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
 
     Examples
     --------
@@ -464,8 +467,7 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 1 and 4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
 
     Examples
     --------

@@ -94,8 +94,7 @@ class FeatureConfig:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
     .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
        Nets", Neural Computation 18(7):1527-1554, 2006.
 
@@ -174,8 +173,7 @@ def default_config(dataset: str, unlabeled: bool = False) -> FeatureConfig:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
     .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
        Nets", Neural Computation 18(7):1527-1554, 2006.
 
@@ -287,8 +285,7 @@ class FeatureSet:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
     .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
        Nets", Neural Computation 18(7):1527-1554, 2006.
 
@@ -543,8 +540,7 @@ def build_features(data: datasets.ImageDataset, config: FeatureConfig, progress:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
     .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
        Nets", Neural Computation 18(7):1527-1554, 2006.
 
@@ -636,8 +632,7 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
     .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
        Nets", Neural Computation 18(7):1527-1554, 2006.
 
@@ -1120,8 +1115,7 @@ def probe_report(feature_set: FeatureSet, rebuild: bool = False, regularization:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4 (2,000 features from a deep belief network).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
     .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
        Nets", Neural Computation 18(7):1527-1554, 2006.
 

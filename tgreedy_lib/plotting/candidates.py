@@ -58,8 +58,7 @@ def rule_picks(t_statistics, greedy_scores=None) -> dict[str, np.ndarray]:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-       Approach", AISTATS 2012, sections 3.3 and 4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 3.3 and 4.
 
     Examples
     --------
@@ -119,8 +118,7 @@ def plot_candidate_t(ax, t_statistics, picks, *, path_label: str | None = None, 
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-       Approach", AISTATS 2012, sections 3.3 and 4.1 (Figure 2's rightmost panel).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 3.3 and 4.1 (Figure 2's rightmost panel).
 
     Examples
     --------

@@ -121,8 +121,7 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
 
     Examples
     --------
@@ -169,8 +168,7 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
 
     Examples
     --------
@@ -224,8 +222,7 @@ def plot_t_statistics(ax, result: dict, target: int, methods=None, legend: bool 
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
 
     Examples
     --------
@@ -324,8 +321,7 @@ def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
 
     Examples
     --------
@@ -369,8 +365,7 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
 
     Examples
     --------
@@ -415,8 +410,7 @@ def figure3(results, panels=SIMILARITY_PANELS, methods=None):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
 
     Examples
     --------
@@ -460,8 +454,7 @@ def figure4(results, methods=None):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4, Figures 1-4.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
 
     Examples
     --------
@@ -521,8 +514,7 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 4.1 and 5.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 4.1 and 5.
 
     Examples
     --------
@@ -595,8 +587,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 4, Figure 4, and section 5.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figure 4, and section 5.
 
     Examples
     --------

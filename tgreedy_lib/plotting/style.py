@@ -8,6 +8,12 @@ curve's colour take the colour from the selector registry
 (:mod:`tgreedy_lib.domain_adaptation.selectors`) through :func:`selector_key`, so that a title never
 says "blue" over purple curves.
 
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
+
 Examples
 --------
 >>> from tgreedy_lib.plotting.style import color_name, selector_key
@@ -127,8 +133,7 @@ def selector_key(names) -> str:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.3 (greedy and T-greedy).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (greedy and T-greedy).
 
     Examples
     --------

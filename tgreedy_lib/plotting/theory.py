@@ -71,8 +71,7 @@ def plot_self_normalized_tails(curves: dict, ax=None):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------
@@ -184,8 +183,7 @@ def plot_theorem2_excess(table: dict, ax=None):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------
@@ -224,8 +222,7 @@ def plot_coverage_vs_features(curves: dict, ax=None):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------
@@ -274,8 +271,7 @@ def plot_widths(table: dict, ax=None):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------
@@ -315,8 +311,7 @@ def plot_corollary_failure(curves: dict, ax=None):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------
@@ -355,8 +350,7 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------
@@ -402,8 +396,7 @@ def plot_selector_paths(result: dict, axes=None):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------
@@ -453,8 +446,7 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------

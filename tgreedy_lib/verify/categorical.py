@@ -8,6 +8,11 @@ generator handed in by the registry, so the same command gives the same JSON.
 Each worst case is the largest ratio of the observed quantity (a bias, a simulated
 quantile, a failure probability) to its printed bound, with its parameters unrounded and
 rational where they are exact.
+
+References
+----------
+.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
 """
 from __future__ import annotations
 
@@ -97,8 +102,7 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -209,8 +213,7 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -266,8 +269,7 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -354,8 +356,7 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -513,8 +514,7 @@ def lemma11_failure_probability(k, q, delta):
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------
@@ -562,8 +562,7 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     References
     ----------
-    .. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
 
     Examples
     --------

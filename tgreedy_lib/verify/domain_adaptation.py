@@ -12,6 +12,11 @@ is the largest ratio of the observed probability to the printed bound (``exp(-t/
 ``trials`` counts the configurations checked (a law with its parameters: n, and for
 Theorem 1 and Corollary 3 also delta, |F|, p, q), each one exact or estimated from
 its own Monte Carlo sample; every configuration of Theorem 2 is checked at all t.
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
 """
 from __future__ import annotations
 
@@ -72,8 +77,7 @@ def dominant_ratio_minimum(n: int) -> Fraction:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------
@@ -139,8 +143,7 @@ def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------
@@ -157,109 +160,146 @@ def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
     mc_n = (2, 5, 10, 20, 50) if quick else (1, 2, 3, 5, 8, 10, 20, 30, 50)
     mc_trials = 4000 if quick else 40000
 
-    worst = {"ratio": -np.inf}
-    worst_proof_ratio = {"ratio": 0.0}
-    trials = 0
-    violated_n = set()
-    violated_iid = set()  # n at which an identically distributed law with a mean violates it
+    search = _Theorem2Search()
+    _search_equal_magnitudes_and_gaussian(search, n_values, t_grid)
+    dominant_cases, every_n = _search_dominant_magnitude(search, n_values)
+    _search_fixed_random_magnitudes(search, rng, enumeration_n, n_random)
+    _search_iid_laws_with_a_mean(search, rng, mc_n, t_grid, mc_trials)
+    no_mean_violations = _laws_without_a_mean(search, rng, mc_n, t_grid, mc_trials)
+    return _theorem2_result(search, dominant_cases, every_n, no_mean_violations)
 
-    def consider(ratio, t, tail, n, law, iid=False, standard_error=None, ranking=None):
-        nonlocal worst
+
+class _Theorem2Search:
+    """The running worst case of Theorem 2's search: against the printed bound exp(-t/2) and the proof's 2 exp(-t/2)."""
+
+    def __init__(self):
+        self.worst = {"ratio": -np.inf}
+        self.worst_proof_ratio = {"ratio": 0.0}
+        self.trials = 0
+        self.violated_n = set()
+        self.violated_iid = set()  # n at which an identically distributed law with a mean violates it
+
+    def consider(self, ratio, t, tail, n, law, iid=False, standard_error=None, ranking=None):
         ranking = ratio if ranking is None else ranking
-        if ranking > worst.get("ranking", -np.inf):
-            worst = {"ratio": ratio, "ranking": ranking, "t": t, "tail": tail, "n": n, "law": law,
-                     "standard_error": standard_error}
+        if ranking > self.worst.get("ranking", -np.inf):
+            self.worst = {"ratio": ratio, "ranking": ranking, "t": t, "tail": tail, "n": n, "law": law,
+                          "standard_error": standard_error}
         if ranking > 1:
-            violated_n.add(n)
+            self.violated_n.add(n)
             if iid:
-                violated_iid.add(n)
+                self.violated_iid.add(n)
 
-    def consider_proof(tail, t, n, law):
-        nonlocal worst_proof_ratio
+    def consider_proof(self, tail, t, n, law):
         ratio = tail / float(sn.proof_bound(float(t)))
-        if ratio > worst_proof_ratio["ratio"]:
-            worst_proof_ratio = {"ratio": ratio, "t": t, "n": n, "law": law}
+        if ratio > self.worst_proof_ratio["ratio"]:
+            self.worst_proof_ratio = {"ratio": ratio, "t": t, "n": n, "law": law}
 
-    def consider_discrete(values, probs, n, law, iid=False):
-        nonlocal trials
-        trials += 1
+    def consider_discrete(self, values, probs, n, law, iid=False):
+        self.trials += 1
         found = _worst_ratio_discrete(values, probs, sn.printed_bound)
         if found is not None:
             ratio, t, tail = found
-            consider(ratio, t, tail, n, law, iid)
+            self.consider(ratio, t, tail, n, law, iid)
         found = _worst_ratio_discrete(values, probs, sn.proof_bound)
         if found is not None:
-            consider_proof(found[2], found[1], n, law)
+            self.consider_proof(found[2], found[1], n, law)
 
+
+def _search_equal_magnitudes_and_gaussian(search: _Theorem2Search, n_values, t_grid) -> None:
+    """Equal magnitudes (Rademacher, exact) and Gaussian effects (exact Beta law on the grid), every n."""
     for n in n_values:
         # Equal magnitudes: the ratio is (2B - n)^2 / n with B ~ Binomial(n, 1/2).
         values, probs = sn.rademacher_atoms(n)
-        consider_discrete(values, probs, n, "Rademacher (equal magnitudes)", iid=True)
+        search.consider_discrete(values, probs, n, "Rademacher (equal magnitudes)", iid=True)
         # Gaussian: exact Beta law on the grid.
         tail = sn.gaussian_tail(n, t_grid)
         ratios = tail / sn.printed_bound(t_grid)
         j = int(np.argmax(ratios))
-        consider(float(ratios[j]), float(t_grid[j]), float(tail[j]), n, "Gaussian", iid=True)
+        search.consider(float(ratios[j]), float(t_grid[j]), float(tail[j]), n, "Gaussian", iid=True)
         k = int(np.argmax(tail / sn.proof_bound(t_grid)))
-        consider_proof(float(tail[k]), float(t_grid[k]), n, "Gaussian")
-        trials += 1
+        search.consider_proof(float(tail[k]), float(t_grid[k]), n, "Gaussian")
+        search.trials += 1
 
-    # One dominant magnitude (Z_1 = +-1, the others +-1e-4/n): exact for every n, all moments exist.
-    dominant_law = "Z_1 = +-1, Z_2..Z_n = +-1e-4/n (independent fair signs, bounded)"
+
+#: The law of the dominant-magnitude family, as the README quotes it.
+DOMINANT_LAW = "Z_1 = +-1, Z_2..Z_n = +-1e-4/n (independent fair signs, bounded)"
+
+
+def _search_dominant_magnitude(search: _Theorem2Search, n_values) -> tuple[list, bool]:
+    """One dominant magnitude (Z_1 = +-1, the others +-1e-4/n): exact for every n, all moments exist.
+
+    Returns the quoted cases and whether the printed bound fails for every n.
+    """
     dominant_cases = []
     bound_at_t = math.exp(-float(DOMINANT_T) / 2)
     for n in list(n_values) + list(DOMINANT_LARGE_N):
         values, probs = sn.dominant_magnitude_atoms(n, float(DOMINANT_SCALE) / n)
-        consider_discrete(values, probs, n, dominant_law)
+        search.consider_discrete(values, probs, n, DOMINANT_LAW)
         tail_at_t = float(probs[values > float(DOMINANT_T)].sum())
         if tail_at_t > bound_at_t:
-            violated_n.add(n)
+            search.violated_n.add(n)
     for n in DOMINANT_QUOTED_N:
         minimum = dominant_ratio_minimum(n)
         # the ratio exceeds DOMINANT_T surely, so Pr[ratio > DOMINANT_T] = 1 exactly
         observed = 1.0 if minimum > DOMINANT_T else float("nan")
-        dominant_cases.append({"label": "dominant term", "parameters": {"n": n, "t": DOMINANT_T, "law": dominant_law,
+        dominant_cases.append({"label": "dominant term", "parameters": {"n": n, "t": DOMINANT_T, "law": DOMINANT_LAW,
                                                                           "smallest_ratio": float(minimum)},
                                "observed": observed, "bound": bound_at_t, "ratio": observed / bound_at_t})
         if observed > bound_at_t:
-            violated_n.add(n)
+            search.violated_n.add(n)
     every_n_floor = (1 - DOMINANT_SCALE) ** 2 / (1 + DOMINANT_SCALE**2)
     every_n = bool(every_n_floor > DOMINANT_T and 1 > bound_at_t)
-    trials += len(DOMINANT_QUOTED_N)
+    search.trials += len(DOMINANT_QUOTED_N)
+    return dominant_cases, every_n
 
+
+def _search_fixed_random_magnitudes(search: _Theorem2Search, rng, enumeration_n, n_random) -> None:
+    """Fixed random magnitudes, every one of the 2^n sign patterns enumerated."""
     for n in enumeration_n:
         for law in ("uniform", "cauchy", "pareto"):
             for _ in range(n_random):
                 # Given the magnitudes the law is +-|z_i|: bounded, so the hypotheses hold.
                 magnitudes = symmetric_magnitudes(rng, law, n)
                 values, probs = sn.sign_pattern_distribution(magnitudes)
-                consider_discrete(values, probs, n, f"fixed random magnitudes (drawn from {describe_distribution(law)})")
+                search.consider_discrete(values, probs, n,
+                                         f"fixed random magnitudes (drawn from {describe_distribution(law)})")
 
-    # i.i.d. laws with a mean, by Monte Carlo (Theorem 2 assumes the mean exists).
+
+def _search_iid_laws_with_a_mean(search: _Theorem2Search, rng, mc_n, t_grid, mc_trials) -> None:
+    """i.i.d. laws with a mean, by Monte Carlo (Theorem 2 assumes the mean exists)."""
     for law in ("laplace", "contaminated", "student_t", "uniform"):
         for n in mc_n:
             estimate, se = sn.monte_carlo_tail(rng, law, n, t_grid, mc_trials, df=2.0)
-            trials += 1
+            search.trials += 1
             margin = estimate - MC_MARGIN_SE * se
             j = int(np.argmax(margin / sn.printed_bound(t_grid)))
-            consider(float(estimate[j] / sn.printed_bound(t_grid[j])), float(t_grid[j]), float(estimate[j]), n,
-                     f"i.i.d. {describe_distribution(law, df=2.0)} (Monte Carlo)", iid=True,
-                     standard_error=float(se[j]), ranking=float(margin[j] / sn.printed_bound(t_grid[j])))
+            search.consider(float(estimate[j] / sn.printed_bound(t_grid[j])), float(t_grid[j]), float(estimate[j]), n,
+                            f"i.i.d. {describe_distribution(law, df=2.0)} (Monte Carlo)", iid=True,
+                            standard_error=float(se[j]), ranking=float(margin[j] / sn.printed_bound(t_grid[j])))
             k = int(np.argmax(margin / sn.proof_bound(t_grid)))
-            consider_proof(float(max(margin[k], 0.0)), float(t_grid[k]), n,
-                           f"i.i.d. {describe_distribution(law, df=2.0)} (Monte Carlo)")
+            search.consider_proof(float(max(margin[k], 0.0)), float(t_grid[k]), n,
+                                  f"i.i.d. {describe_distribution(law, df=2.0)} (Monte Carlo)")
 
-    # Laws without a mean lie outside Theorem 2's hypotheses: recorded, not counted in the verdict.
+
+def _laws_without_a_mean(search: _Theorem2Search, rng, mc_n, t_grid, mc_trials) -> list[str]:
+    """Laws without a mean lie outside Theorem 2's hypotheses: recorded, not counted in the verdict."""
     no_mean_violations = []
     for law in ("cauchy", "slash", "pareto"):
         for n in mc_n:
             estimate, se = sn.monte_carlo_tail(rng, law, n, t_grid, mc_trials)
-            trials += 1
+            search.trials += 1
             if np.any(estimate - MC_MARGIN_SE * se > sn.printed_bound(t_grid)):
                 no_mean_violations.append(f"{describe_distribution(law)} n={n}")
             if np.any(estimate - MC_MARGIN_SE * se > sn.proof_bound(t_grid)):
                 no_mean_violations.append(f"{describe_distribution(law)} n={n} (ALSO exceeds 2 exp(-t/2))")
+    return no_mean_violations
 
+
+def _theorem2_result(search: _Theorem2Search, dominant_cases: list, every_n: bool,
+                     no_mean_violations: list[str]) -> CheckResult:
+    """The verdict of Theorem 2's search, its worst case, the corrected claim and the README's cells."""
+    worst, worst_proof_ratio = search.worst, search.worst_proof_ratio
+    bound_at_t = math.exp(-float(DOMINANT_T) / 2)
     holds = worst["ranking"] <= 1
     t_worst = worst["t"]
     bound_at_worst = float(sn.printed_bound(float(t_worst)))
@@ -270,8 +310,8 @@ def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
             "actually gives (equivalently, the one-sided Pr[sum Z_i > sqrt(t sum Z_i^2)] <= exp(-t/2) of "
             "de la Pena et al. Thm 2.15). The printed bound fails for every n: with Z_1 = +-1 and Z_2..Z_n = "
             "+-1e-4/n the ratio is at least (1 - 1e-4)^2 / (1 + 1e-8) > 99/100 surely, so Pr[ratio > 99/100] = 1 > "
-            f"exp(-99/200) = {bound_at_t:.4f} (exact at n in {_ranges(sorted(violated_n))})"
-            + f"; identically distributed laws with a mean violate it for n in {_ranges(sorted(violated_iid))}"
+            f"exp(-99/200) = {bound_at_t:.4f} (exact at n in {_ranges(sorted(search.violated_n))})"
+            + f"; identically distributed laws with a mean violate it for n in {_ranges(sorted(search.violated_iid))}"
             + f"; no law exceeded 2 exp(-t/2) (largest tail/(2 exp(-t/2)) = {worst_proof_ratio['ratio']:.3f}, "
             f"n = {worst_proof_ratio['n']}, {worst_proof_ratio['law']}). Laws without a mean (outside the "
             "hypotheses) exceeding exp(-t/2): " + (", ".join(no_mean_violations) or "none") + "."
@@ -291,7 +331,7 @@ def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
         id="domains.theorem2",
         claim=THEOREM2_CLAIM,
         holds_as_printed=bool(holds),
-        trials=int(trials),
+        trials=int(search.trials),
         worst_case={
             "parameters": parameters,
             "observed": float(worst["tail"]),
@@ -347,8 +387,7 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------
@@ -473,8 +512,7 @@ def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3 and the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
 
     Examples
     --------

@@ -23,6 +23,13 @@ formatted from the computed numbers. ``corrected_claim`` is ``None`` (JSON ``nul
 where the claim holds as printed.
 
 The command line and the README's table are the collection's (:mod:`tgreedy_lib.collection.verify`).
+
+References
+----------
+.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+.. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
 """
 from __future__ import annotations
 
@@ -73,10 +80,8 @@ def register_check(check_id: str, claim: str):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
-    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References) (checks ``domains.*``).
+    .. [2] Sabato & Shalev-Shwartz (2008; the module's References) (checks ``categorical.*``).
 
     Examples
     --------
@@ -113,10 +118,8 @@ def available_checks() -> list[str]:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
-    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References) (checks ``domains.*``).
+    .. [2] Sabato & Shalev-Shwartz (2008; the module's References) (checks ``categorical.*``).
 
     Examples
     --------
@@ -144,10 +147,8 @@ def run_checks(ids: list[str] | None = None, quick: bool = False) -> list[CheckR
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
-    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References) (checks ``domains.*``).
+    .. [2] Sabato & Shalev-Shwartz (2008; the module's References) (checks ``categorical.*``).
 
     Examples
     --------

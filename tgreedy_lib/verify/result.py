@@ -1,4 +1,12 @@
-"""The outcome of one numerical check of a printed claim (:class:`CheckResult`) and its JSON record."""
+"""The outcome of one numerical check of a printed claim (:class:`CheckResult`) and its JSON record.
+
+References
+----------
+.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+.. [2] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
+"""
 from __future__ import annotations
 
 import dataclasses
@@ -22,10 +30,8 @@ class CheckResult:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012 (checks ``domains.*``).
-    .. [2] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008 (checks ``categorical.*``).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References) (checks ``domains.*``).
+    .. [2] Sabato & Shalev-Shwartz (2008; the module's References) (checks ``categorical.*``).
 
     Examples
     --------

@@ -92,8 +92,7 @@ def printed_bound(t):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -120,8 +119,7 @@ def proof_bound(t):
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -159,8 +157,7 @@ def self_normalized_ratio(z, axis: int = -1) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -191,8 +188,7 @@ def sign_patterns(n: int) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -231,8 +227,7 @@ def sign_pattern_distribution(magnitudes) -> tuple[np.ndarray, np.ndarray]:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -280,8 +275,7 @@ def exact_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -309,8 +303,7 @@ def one_sided_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -339,8 +332,7 @@ def rademacher_atoms(n: int) -> tuple[np.ndarray, np.ndarray]:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -375,8 +367,7 @@ def dominant_magnitude_atoms(n: int, epsilon: float = 1e-3) -> tuple[np.ndarray,
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -420,8 +411,7 @@ def rademacher_tail(n: int, t) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -464,8 +454,7 @@ def gaussian_tail(n: int, t) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -513,8 +502,7 @@ def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_t
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -553,8 +541,7 @@ def worst_excess_discrete(values, probs, bound=printed_bound) -> tuple[float, fl
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -592,8 +579,7 @@ def tail_curves(n: int, t=None, distributions=("rademacher", "gaussian", "cauchy
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 
@@ -636,8 +622,7 @@ def theorem2_excess(n_values=range(1, 51), t=None) -> dict[str, np.ndarray]:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
 
     Examples
     --------
@@ -670,8 +655,7 @@ def worst_case_tail_lower_bound(n: int, t) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, Theorem 2 and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
     .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
        and Statistical Applications", Springer, 2009, Theorem 2.15.
 

@@ -159,8 +159,7 @@ def symmetric_noise(rng: np.random.Generator, distribution: str, size, df: float
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 2-3 (the symmetric random domains of Theorems 1-2).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
 
     Examples
     --------
@@ -212,8 +211,7 @@ def domain_effects(
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 2-3 (the symmetric random domains of Theorems 1-2).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
 
     Examples
     --------
@@ -254,8 +252,7 @@ def risk_on_domains(coef, xx, xy, yy) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 2-3 (the symmetric random domains of Theorems 1-2).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
 
     Examples
     --------
@@ -309,8 +306,7 @@ class DomainProblem:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 2-3 (the symmetric random domains of Theorems 1-2).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
 
     Examples
     --------
@@ -425,8 +421,7 @@ def make_problem(
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, sections 2-3 (the symmetric random domains of Theorems 1-2).
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
 
     Examples
     --------

@@ -6,6 +6,11 @@ population moments (``n_samples=None``: the paper's abstraction of section 2, wh
 Both selectors run on the same :class:`tgreedy_lib.domain_adaptation.statistics.DomainStatistics`, and each
 path is scored by its regret on a *new* random domain, ``||w - E[XY]||^2`` (exact,
 section 3.1), and by how many spurious features it picked.
+
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
 """
 from __future__ import annotations
 
@@ -33,8 +38,7 @@ def training_statistics(problem: DomainProblem, rng: np.random.Generator, n_doma
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.3 (T-greedy and greedy) and Figure 1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
 
     Examples
     --------
@@ -73,8 +77,7 @@ def run_selectors(problem: DomainProblem, stats: DomainStatistics, n_steps: int 
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.3 (T-greedy and greedy) and Figure 1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
 
     Examples
     --------
@@ -144,8 +147,7 @@ def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domain
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.3 (T-greedy and greedy) and Figure 1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
 
     Examples
     --------
@@ -196,8 +198,7 @@ def sweep_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains_
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.3 (T-greedy and greedy) and Figure 1.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
 
     Examples
     --------

@@ -74,8 +74,7 @@ def tilde_t_squared(deviations, axis: int = 0) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -96,8 +95,7 @@ def tilde_from_t_printed(t, n: int) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -128,8 +126,7 @@ def tilde_from_t(t, n: int) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -154,8 +151,7 @@ def max_features(n, delta) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -177,8 +173,7 @@ def min_domains(n_features, delta) -> int:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -211,8 +206,7 @@ def paper_factor(n_features, delta) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -238,8 +232,7 @@ def bonferroni_t_factor(n: int, n_features, delta) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -265,8 +258,7 @@ def normal_factor(n_features, delta) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -294,8 +286,7 @@ def proof_factor(n: int, n_features, delta) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -328,8 +319,7 @@ def failure_probability_exact(distribution: str, n: int, c) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -363,8 +353,7 @@ def failure_probability_monte_carlo(rng: np.random.Generator, distribution: str,
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -392,8 +381,7 @@ def coverage_independent(p_fail, n_features) -> np.ndarray:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -429,8 +417,7 @@ def coverage_curves(n: int, delta: float, n_features, rng: np.random.Generator |
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -504,8 +491,7 @@ def coverage_monte_carlo(rng: np.random.Generator, distribution: str, n: int, n_
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -550,8 +536,7 @@ def width_table(n_values, n_features_values, delta: float) -> dict[str, np.ndarr
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.1 (Theorem 1) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
 
     Examples
     --------
@@ -605,8 +590,7 @@ def corollary_printed_factor(p: int, q: int, delta: float) -> float:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.2 (Corollary 3) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
 
     Examples
     --------
@@ -628,8 +612,7 @@ def corollary_proof_factor(p: int, q: int, delta: float) -> float:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.2 (Corollary 3) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
 
     Examples
     --------
@@ -650,8 +633,7 @@ def corollary_proof_factor_simplified(p: int, q: int, delta: float) -> float:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.2 (Corollary 3) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
 
     Examples
     --------
@@ -677,8 +659,7 @@ def corollary_failure_curves(deltas, p_values=(1, 2, 3), law: str = "gaussian") 
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.2 (Corollary 3) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
 
     Examples
     --------
@@ -709,8 +690,7 @@ def corollary_min_domains(p: int, q: int, delta: float) -> int:
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.2 (Corollary 3) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
 
     Examples
     --------
@@ -750,8 +730,7 @@ def subset_regret_simulation(rng: np.random.Generator, distribution: str, n: int
 
     References
     ----------
-    .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012, section 3.2 (Corollary 3) and its proof in the appendix.
+    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
 
     Examples
     --------
