@@ -129,6 +129,8 @@ import tgreedy_lib
 from tgreedy_lib import TGreedy, Greedy, available_selectors, get_selector
 from tgreedy_lib.domain_adaptation import baselines, estimators, stopping
 from tgreedy_lib.collection.seeds import load_reference
+from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # a researcher's own features
+from tgreedy_lib.collection.any_data import run_on_data
 print(len(available_selectors()), [get_selector(n).name for n in available_selectors()][:2])
 print("reference", load_reference() is not None)
 try:

@@ -591,12 +591,14 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
 
     Examples
     --------
+    A summary of three steps over 5 seeds (what ``band_summary`` returns, or a reference run's ``bands``):
+
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.collection.seeds import load_reference
     >>> from tgreedy_lib.plotting.paper_figures import plot_band_summary
-    >>> reference = load_reference()
-    >>> fmap = next(iter(reference["bands"]))
-    >>> fig = plot_band_summary(reference["bands"][fmap], "paper", tasks=["mnist-similarity"])
+    >>> band = {"mean": [0.6, 0.7, 0.72], "lo": [0.55, 0.65, 0.7], "hi": [0.65, 0.75, 0.74]}
+    >>> readings = {name: {"source_auroc": band, "target_auroc": band} for name in ("greedy", "tgreedy-signed")}
+    >>> summary = {"seeds": 5, "tasks": {"mnist-similarity": readings}}
+    >>> fig = plot_band_summary(summary, "paper", tasks=["mnist-similarity"])
     >>> fig.axes[0].get_title()
     'MNIST similarity (4.2)'
     >>> plt.close(fig)
