@@ -576,7 +576,7 @@ def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts(
     assert header == ["claim", "dbn (20 seeds)", "pixels (5 seeds)"]
     null = {c["id"]: c for c in ref["claims"]["feature_maps"]["pixels"]}
     for row in cells:
-        assert row[2] == f"{null[row[0]]['verdict']} ({null[row[0]]['seeds']['one_run'][claims.REPRODUCED]} of 5 runs)"
+        assert row[2] == f"{null[row[0]]['verdict']} (reproduced in {null[row[0]]['seeds']['one_run'][claims.REPRODUCED]} of 5 runs)"
     groups = "\n".join(committed.seed_findings(ref))
     assert all(groups.count(f"`{c['id']}`") == 1 for c in table) and "of 20 runs" in groups
 
@@ -603,7 +603,7 @@ def test_aggregate_seeds_on_synthetic_per_seed_claims():
     md = claims.claims_markdown(out)
     assert "one run: reproduced in 3 of 4 runs" in md
     matrix = claims.verdict_matrix_markdown({"a": out, "b": out})
-    assert f"| fig2.t_higher | {out[0]['verdict']} (3 of 4 runs) |" in matrix
+    assert f"| fig2.t_higher | {out[0]['verdict']} (reproduced in 3 of 4 runs) |" in matrix
     with pytest.raises(ValueError, match="same claims"):
         claims.aggregate_seeds([table(0.8, 0.01), table(0.8, 0.01)[:1]])
 

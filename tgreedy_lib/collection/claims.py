@@ -995,7 +995,7 @@ def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
     """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts.
 
     Over seeds a cell holds both answers: the on-average verdict, then how many of the seeds' own runs
-    reproduce the claim (``reproduced (14 of 20 runs)``).
+    reproduce the claim (``partly (reproduced in 14 of 20 runs)``).
     """
     names = list(tables)
     labels = labels or {}
@@ -1014,7 +1014,7 @@ def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
 
 def _count_short(claim: dict) -> str:
     rate = claim_one_run(claim)
-    return f"{rate[REPRODUCED]} of {rate['runs']} runs" if rate and rate.get("runs") else "not run"
+    return f"reproduced in {rate[REPRODUCED]} of {rate['runs']} runs" if rate and rate.get("runs") else "not run"
 
 
 def claim_one_run(claim: dict) -> dict | None:

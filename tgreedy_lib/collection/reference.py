@@ -153,7 +153,7 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
     """The verdict of every claim under every feature map: ``(header, rows)`` for :func:`~tgreedy_lib.collection.prose.show_table`.
 
     A cell gives both answers over the map's seeds: the verdict on average, then how many of the map's runs
-    reproduce the claim (``reproduced (20 of 20 runs)``); ``-`` where that map did not run the claim. Each
+    reproduce the claim (``reproduced (reproduced in 20 of 20 runs)``); ``-`` where that map did not run the claim. Each
     column names its map and how many seeds it ran (maps may differ). ``ids`` keeps those claims, in the
     record's order.
 
@@ -164,7 +164,7 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
     ...     "pixels": [{"id": "a", "verdict": "unsettled", "seeds": {"verdicts": ["partly"] * 2 + ["reproduced"] * 3}},
     ...                {"id": "b", "verdict": "partly"}]}}}
     >>> feature_map_verdicts(ref)
-    (['claim', 'dbn (20 seeds)', 'pixels (5 seeds)'], [['a', 'reproduced (20 of 20 runs)', 'unsettled (3 of 5 runs)'], ['b', '-', 'partly']])
+    (['claim', 'dbn (20 seeds)', 'pixels (5 seeds)'], [['a', 'reproduced (reproduced in 20 of 20 runs)', 'unsettled (reproduced in 3 of 5 runs)'], ['b', '-', 'partly']])
 
     See Also
     --------
@@ -197,13 +197,13 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
 
 
 def _runs(claim: dict) -> str:
-    """`` (14 of 20 runs)``: how many of the seeds' own runs reproduce the claim ("" for one run, n/a, not run)."""
+    """`` (reproduced in 14 of 20 runs)``: how many of the seeds' own runs reproduce the claim ("" for one run, n/a, not run)."""
     from .claims import claim_one_run
 
     rate = claim_one_run(claim)
     if not rate or not rate.get("runs") or claim["verdict"] in ("n/a", "not run"):
         return ""
-    return f" ({rate['reproduced']} of {rate['runs']} runs)"
+    return f" (reproduced in {rate['reproduced']} of {rate['runs']} runs)"
 
 
 def map_seeds(reference: dict | None) -> dict[str, int]:
