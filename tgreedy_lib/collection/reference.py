@@ -7,7 +7,6 @@ that record (any feature maps, any seed counts it holds), so a notebook's senten
 the feature maps or the probes is computed from it, never typed in. Missing entries give ``None`` or
 an empty table, never an error, so a notebook keeps running when the record's contents change.
 
-
 References
 ----------
 .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample

@@ -8,7 +8,6 @@ curve's colour take the colour from the selector registry
 (:mod:`tgreedy_lib.domain_adaptation.selectors`) through :func:`selector_key`, so that a title never
 says "blue" over purple curves.
 
-
 References
 ----------
 .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
