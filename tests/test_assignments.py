@@ -359,7 +359,7 @@ def test_grade_reports_unreadable_and_unknown_notebooks(tmp_path):
     (subs / "erin_homework.ipynb").write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4,
                                                           "nbformat_minor": 5}), encoding="utf-8")
     out = tmp_path / "scores.csv"
-    assert A.main([str(subs), "--out", str(out)], prog="python -m tgreedy_lib grade") == 0
+    assert A.grade_main([str(subs), "--out", str(out)]) == 0
     totals = {r["student"]: r for r in csv.DictReader(out.open()) if r["question"] == "TOTAL"}
     assert totals["dave"]["assignment"] == "00_start_here" and float(totals["dave"]["score"]) == 0
     assert "unreadable" in totals["dave"]["note"]

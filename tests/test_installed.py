@@ -1,4 +1,4 @@
-"""Installed, not only checked out (issue 12): a non-editable install has its data and runs its commands.
+"""Installed, not only checked out: a non-editable install has its data and runs its commands.
 
 The package is installed with ``pip install --no-deps --no-build-isolation`` (no network: the build
 backend and the dependencies are those of the running interpreter) into a fresh virtual

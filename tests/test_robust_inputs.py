@@ -1,4 +1,4 @@
-"""Bad input a new user might give (issue 16, "Found"): each gets a clear error or the right answer."""
+"""Bad input a new user might give: each gets a clear error or the right answer."""
 from __future__ import annotations
 
 import hashlib

@@ -1,4 +1,4 @@
-"""The selector registry: a new selector is one register_selector call (issue 12).
+"""The selector registry: a new selector is one register_selector call.
 
 A toy selector registered here runs through an experiment of section 4, the simulations of
 section 3.3 and the figures without any other change to the library.

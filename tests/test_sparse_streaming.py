@@ -1,4 +1,4 @@
-"""Sparse input, streamed (chunked) statistics and the memory budget of the lazy Gram rows (issue 16)."""
+"""Sparse input, streamed (chunked) statistics and the memory budget of the lazy Gram rows."""
 from __future__ import annotations
 
 import numpy as np

@@ -698,9 +698,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assig
     """``python -m tgreedy_lib assignments`` from Python; returns the exit code.
 
     ``python -m tgreedy_lib`` parses every command with one parser and calls :func:`run`. This function also
-    runs one submission in a child process (``_grade-one``, see :func:`grade`); a ``prog`` ending in ``grade``
-    parses ``argv`` as ``python -m tgreedy_lib grade`` does (the form of the earlier command line, which named
-    its command in ``prog``).
+    runs one submission in a child process (``_grade-one``, see :func:`grade`). :func:`grade_main` parses
+    ``argv`` as ``python -m tgreedy_lib grade`` does.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["_grade-one"]:  # internal: one submission, in a child process
@@ -709,7 +708,14 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assig
         pathlib.Path(result_path).write_text(json.dumps(result))
         return 0
     parser = argparse.ArgumentParser(prog=prog)
-    (add_grade_arguments if prog.split()[-1] == "grade" else add_arguments)(parser)
+    add_arguments(parser)
+    return run(parser.parse_args(argv), parser)
+
+
+def grade_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib grade") -> int:
+    """``python -m tgreedy_lib grade`` from Python; returns the exit code."""
+    parser = argparse.ArgumentParser(prog=prog)
+    add_grade_arguments(parser)
     return run(parser.parse_args(argv), parser)
 
 

@@ -658,8 +658,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
 
     ``python -m tgreedy_lib`` parses every command with one parser (:mod:`tgreedy_lib.__main__`) and calls
     :func:`run` or :func:`run_reference`. This function, for callers from Python, parses ``argv`` as
-    ``reproduce`` does; a ``prog`` ending in ``reference`` parses it as ``reference`` does (the form of
-    the earlier command line, which named its command in ``prog``).
+    ``reproduce`` does; :func:`reference_main` does the same for ``reference``.
 
     See Also
     --------
@@ -670,8 +669,6 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
     >>> from tgreedy_lib.collection.cli import main
     >>> main(["mnist-2-vs-other", "--quick", "--out", "results"])  # doctest: +SKIP
     """
-    if prog.split()[-1] == "reference":
-        return reference_main(argv, prog)
     parser = argparse.ArgumentParser(prog=prog)
     add_arguments(parser)
     return run(parser.parse_args(argv), parser)
