@@ -55,6 +55,8 @@ ENTRY_POINTS = {
                     "t_statistics", "roc_auc", "path_scores", "path_auroc", "path_squared_loss"],
     "tgreedy_lib.domain_adaptation.statistics": ["t_statistic"],
     "tgreedy_lib.domain_adaptation.selectors": ["register_selector", "Selector"],
+    "tgreedy_lib.plotting.style": ["SelectorStyle", "register_selector_style", "unregister_selector_style",
+                                   "selector_style"],
     "tgreedy_lib.domain_adaptation.theory.self_normalized": [
         "printed_bound", "proof_bound", "self_normalized_ratio", "exact_tail_given_magnitudes", "rademacher_tail",
         "gaussian_tail", "monte_carlo_tail", "tail_curves", "worst_case_tail_lower_bound"],

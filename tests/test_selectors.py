@@ -1,11 +1,15 @@
-"""The selector registry: a new selector is one register_selector call.
+"""The selector registry: a new selector is one register_selector call (and, optionally, one
+register_selector_style call for how the figures draw it).
 
 A toy selector registered here runs through an experiment of section 4, the simulations of
-section 3.3 and the figures without any other change to the library.
+section 3.3 and the figures without any other change to the library. The registry holds only what
+the algorithm needs; colours and line styles are tests/test_plotting_style.py's.
 """
 import matplotlib
 
 matplotlib.use("Agg")
+
+import dataclasses  # noqa: E402
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
@@ -13,12 +17,12 @@ import pytest  # noqa: E402
 
 from tgreedy_lib import available_selectors, get_selector, register_selector  # noqa: E402
 from tgreedy_lib.domain_adaptation.selection import SelectionPath, greedy_path, tgreedy_path  # noqa: E402
-from tgreedy_lib.domain_adaptation.selectors import unregister_selector  # noqa: E402
+from tgreedy_lib.domain_adaptation.selectors import Selector, unregister_selector  # noqa: E402
 from tgreedy_lib.domain_adaptation.statistics import t_statistic  # noqa: E402
 from tgreedy_lib.domain_adaptation.theory.simulate import make_problem  # noqa: E402
 from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
 from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other  # noqa: E402
-from tgreedy_lib.plotting import paper_figures, theory  # noqa: E402
+from tgreedy_lib.plotting import paper_figures, register_selector_style, theory, unregister_selector_style  # noqa: E402
 
 
 def first_features_path(stats, n_steps, **options):
@@ -36,11 +40,12 @@ def first_features_path(stats, n_steps, **options):
 
 @pytest.fixture
 def toy_selector():
-    selector = register_selector("first-features", label="first features", color="tab:green", linestyle=":",
-                                 path=first_features_path)
+    selector = register_selector("first-features", label="first features", path=first_features_path)
+    register_selector_style("first-features", color="tab:green", linestyle=":")
     try:
         yield selector
     finally:
+        unregister_selector_style("first-features")
         unregister_selector("first-features")
 
 
@@ -59,20 +64,28 @@ def synthetic_features(per_class=30, p=12, seed=0) -> ExperimentFeatures:
     return ExperimentFeatures(train, train_labels, test, test_labels, info)
 
 
-def test_the_papers_two_selectors_are_registered_with_the_papers_colours():
+def test_the_papers_two_selectors_are_registered_first():
     assert available_selectors()[:2] == ("greedy", "tgreedy")
     greedy, tgreedy = get_selector("greedy"), get_selector("tgreedy")
-    assert (greedy.label, greedy.color, greedy.path) == ("greedy", "tab:red", greedy_path)
-    assert (tgreedy.label, tgreedy.color, tgreedy.path) == ("T-greedy", "tab:blue", tgreedy_path)
+    assert (greedy.label, greedy.path, dict(greedy.options)) == ("greedy", greedy_path, {})
+    assert (tgreedy.label, tgreedy.path, dict(tgreedy.options)) == ("T-greedy", tgreedy_path, {})
+
+
+def test_a_selector_holds_only_what_the_algorithm_needs():
+    assert [field.name for field in dataclasses.fields(Selector)] == ["name", "label", "path", "options"]
+    for presentation in ({"color": "tab:green"}, {"linestyle": ":"}):
+        with pytest.raises(TypeError, match=next(iter(presentation))):
+            register_selector("first-features", label="first features", path=first_features_path, **presentation)
+    assert "first-features" not in available_selectors()
 
 
 def test_registry_refuses_unknown_and_duplicate_names(toy_selector):
     with pytest.raises(ValueError, match="unknown selector 'random'.*register_selector"):
         get_selector("random")
     with pytest.raises(ValueError, match="already registered"):
-        register_selector("first-features", label="again", color="k", path=first_features_path)
+        register_selector("first-features", label="again", path=first_features_path)
     with pytest.raises(ValueError, match="callable"):
-        register_selector("broken", label="broken", color="k", path=None)
+        register_selector("broken", label="broken", path=None)
     assert "broken" not in available_selectors()
 
 
@@ -114,7 +127,7 @@ def test_a_registered_selector_runs_through_the_simulations_and_their_figures(to
 
 
 def test_unregistered_selector_is_gone():
-    register_selector("first-features", label="first features", color="tab:green", path=first_features_path)
+    register_selector("first-features", label="first features", path=first_features_path)
     unregister_selector("first-features")
     assert "first-features" not in available_selectors()
     with pytest.raises(ValueError, match="unknown selector"):

@@ -1,17 +1,21 @@
-"""THE registry of feature selectors: name -> label, colour, line style, path function, options.
+"""THE registry of feature selectors: name -> label, path function, options.
 
 Foster, Kakade & Salakhutdinov (AISTATS 2012) compare two selectors, greedy and T-greedy
-(section 3.3). Everything that runs or draws selectors by name -- the experiments of section 4
+(section 3.3). Everything that runs selectors by name -- the experiments of section 4
 (:mod:`tgreedy_lib.experiments`), the simulations (:mod:`.theory.simulated_selection`), the figures
 (:mod:`tgreedy_lib.plotting`) and the notebooks -- reads this registry, so a new selector is one
 call::
 
-    register_selector("first-features", label="first features", color="tab:green",
-                      path=my_path_function)
+    register_selector("first-features", label="first features", path=my_path_function)
 
 A path function is called as ``path(stats, n_steps, **options)`` with a
 :class:`~tgreedy_lib.domain_adaptation.statistics.DomainStatistics` and returns a
 :class:`~tgreedy_lib.domain_adaptation.selection.SelectionPath`.
+
+The registry holds what the algorithm needs and nothing a figure needs: how a selector is drawn
+(colour, line style) is :mod:`tgreedy_lib.plotting.style`'s business
+(:func:`~tgreedy_lib.plotting.style.register_selector_style`; a selector without a style is drawn in
+a fallback colour), so this package never imports Matplotlib.
 """
 from __future__ import annotations
 
@@ -37,8 +41,6 @@ class Selector:
         The key used in results, JSON and function arguments (``"tgreedy"``).
     label : str
         The name shown in figures and tables (``"T-greedy"``).
-    color, linestyle : str
-        Matplotlib colour and line style, the same in every figure of the collection.
     path : callable
         ``path(stats, n_steps, **options) -> SelectionPath``.
     options : mapping
@@ -50,6 +52,7 @@ class Selector:
     unregister_selector : Remove one.
     get_selector : Look one up by name.
     available_selectors : The registered names.
+    tgreedy_lib.plotting.style.selector_style : How a selector is drawn (colour, line style).
 
     References
     ----------
@@ -61,8 +64,8 @@ class Selector:
     >>> from tgreedy_lib import DomainStatistics
     >>> from tgreedy_lib.domain_adaptation.selectors import get_selector
     >>> tgreedy = get_selector("tgreedy")
-    >>> tgreedy.label, tgreedy.color
-    ('T-greedy', 'tab:blue')
+    >>> tgreedy.label, tgreedy.path.__name__
+    ('T-greedy', 'tgreedy_path')
     >>> rng = np.random.default_rng(0)
     >>> X = rng.standard_normal((300, 4)); y = X[:, 3] + 0.1 * rng.standard_normal(300)
     >>> tgreedy.run(DomainStatistics.from_samples(X, y, np.arange(300) % 3), 1).features
@@ -71,8 +74,6 @@ class Selector:
 
     name: str
     label: str
-    color: str
-    linestyle: str
     path: Callable[..., SelectionPath]
     options: Mapping[str, Any]
 
@@ -81,33 +82,35 @@ class Selector:
         return self.path(stats, n_steps, **{**self.options, **options})
 
 
-def _builtin(name, label, color, path, linestyle="-", **options) -> Selector:
-    return Selector(name, label, color, linestyle, path, types.MappingProxyType(options))
+def _builtin(name, label, path, **options) -> Selector:
+    return Selector(name, label, path, types.MappingProxyType(options))
 
 
-#: The built-in selectors, in the order :func:`available_selectors` lists them: the paper's two (section 3.3;
-#: greedy in red, T-greedy in blue, as in its figures); the two other readings of section 3.3 the reproduction
-#: runs (:mod:`tgreedy_lib.experiments.readings` says which sentence each reads): the literal arg max of the
-#: signed T, and the stepwise (refit) greedy; then the baselines that are paths (:mod:`.baselines`).
+#: The built-in selectors, in the order :func:`available_selectors` lists them: the paper's two (section 3.3);
+#: the two other readings of section 3.3 the reproduction runs (:mod:`tgreedy_lib.experiments.readings` says
+#: which sentence each reads): the literal arg max of the signed T, and the stepwise (refit) greedy; then the
+#: baselines that are paths (:mod:`.baselines`). Their colours and line styles are
+#: :data:`tgreedy_lib.plotting.style.BUILTIN_SELECTOR_STYLES`.
 BUILTIN_SELECTORS = (
-    _builtin("greedy", "greedy", "tab:red", greedy_path),
-    _builtin("tgreedy", "T-greedy", "tab:blue", tgreedy_path),
-    _builtin("tgreedy-signed", "T-greedy (signed T)", "tab:purple", tgreedy_path, sign="positive"),
-    _builtin("greedy-stepwise", "greedy (stepwise refit)", "tab:orange", greedy_path, "-.", refit="stepwise"),
-    _builtin("omp", "OMP (pooled)", "tab:brown", omp_selection_path, "-."),
-    _builtin("t_filter", "univariate T filter", "tab:olive", t_filter_selection_path, ":"),
-    _builtin("icp", "ICP-style filter", "tab:green", icp_selection_path, "--"),
+    _builtin("greedy", "greedy", greedy_path),
+    _builtin("tgreedy", "T-greedy", tgreedy_path),
+    _builtin("tgreedy-signed", "T-greedy (signed T)", tgreedy_path, sign="positive"),
+    _builtin("greedy-stepwise", "greedy (stepwise refit)", greedy_path, refit="stepwise"),
+    _builtin("omp", "OMP (pooled)", omp_selection_path),
+    _builtin("t_filter", "univariate T filter", t_filter_selection_path),
+    _builtin("icp", "ICP-style filter", icp_selection_path),
 )
 
 _REGISTRY: dict[str, Selector] = {selector.name: selector for selector in BUILTIN_SELECTORS}
 
 
-def register_selector(name: str, *, label: str, color: str, path: Callable[..., SelectionPath],
-                      linestyle: str = "-", options: Mapping[str, Any] | None = None,
-                      replace: bool = False) -> Selector:
+def register_selector(name: str, *, label: str, path: Callable[..., SelectionPath],
+                      options: Mapping[str, Any] | None = None, replace: bool = False) -> Selector:
     """Register a selector under ``name`` and return it (see the module docstring).
 
-    A name already registered is a ValueError unless ``replace=True``.
+    A name already registered is a ValueError unless ``replace=True``. The figures draw a new
+    selector in a fallback colour until
+    :func:`tgreedy_lib.plotting.style.register_selector_style` gives it one.
 
     See Also
     --------
@@ -115,6 +118,7 @@ def register_selector(name: str, *, label: str, color: str, path: Callable[..., 
     get_selector : Look one up by name.
     available_selectors : The registered names.
     Selector : What is registered.
+    tgreedy_lib.plotting.style.register_selector_style : Its colour and line style in figures.
 
     References
     ----------
@@ -129,8 +133,8 @@ def register_selector(name: str, *, label: str, color: str, path: Callable[..., 
     >>> from tgreedy_lib import DomainStatistics, tgreedy_path
     >>> from tgreedy_lib.domain_adaptation.selectors import (
     ...     available_selectors, register_selector, unregister_selector)
-    >>> positive = register_selector("tgreedy-positive", label="T-greedy (T > 0)", color="tab:cyan",
-    ...                              path=tgreedy_path, options={"sign": "positive"})
+    >>> positive = register_selector("tgreedy-positive", label="T-greedy (T > 0)", path=tgreedy_path,
+    ...                              options={"sign": "positive"})
     >>> rng = np.random.default_rng(0)
     >>> X = rng.standard_normal((300, 3)); y = X[:, 0] - 2 * X[:, 1] + 0.1 * rng.standard_normal(300)
     >>> stats = DomainStatistics.from_samples(X, y, np.arange(300) % 3)
@@ -146,7 +150,7 @@ def register_selector(name: str, *, label: str, color: str, path: Callable[..., 
         raise ValueError(f"selector {name!r} is already registered; pass replace=True to redefine it")
     if not callable(path):
         raise ValueError(f"path must be callable as path(stats, n_steps, **options), got {path!r}")
-    selector = Selector(name, label, color, linestyle, path, types.MappingProxyType(dict(options or {})))
+    selector = Selector(name, label, path, types.MappingProxyType(dict(options or {})))
     _REGISTRY[name] = selector
     return selector
 
@@ -165,7 +169,7 @@ def unregister_selector(name: str) -> None:
     --------
     >>> from tgreedy_lib.domain_adaptation.selectors import (
     ...     available_selectors, register_selector, tgreedy_path, unregister_selector)
-    >>> _ = register_selector("copy", label="copy", color="black", path=tgreedy_path)
+    >>> _ = register_selector("copy", label="copy", path=tgreedy_path)
     >>> unregister_selector("copy")
     >>> "copy" in available_selectors()
     False

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
+from ..domain_adaptation.selectors import get_selector  # one label per selector
+from .style import selector_style  # one colour per selector
 
 __all__ = ["rule_picks", "plot_candidate_t"]
 
@@ -148,9 +149,8 @@ def plot_candidate_t(ax, t_statistics, picks, *, path_label: str | None = None, 
         chosen = np.asarray(chosen, dtype=int)
         if chosen.shape != (n_steps,):
             raise ValueError(f"picks[{name!r}] has {chosen.size} entries for {n_steps} steps; give one index per step")
-        selector = get_selector(name)
         ax.plot(steps + offset, t[np.arange(n_steps), chosen], ls="none", marker=RULE_MARKERS.get(name, "o"), ms=5,
-                color=selector.color, label=f"{RULE_LABELS.get(name, selector.label)} would add")
+                color=selector_style(name).color, label=f"{RULE_LABELS.get(name, get_selector(name).label)} would add")
     ax.axhline(0, color="k", lw=0.7)
     ax.set_yscale("symlog", linthresh=linthresh)
     ax.set_xlabel("step")

@@ -2,9 +2,10 @@
 
 Every function takes the JSON-ready result of :mod:`tgreedy_lib.experiments` (a dict, as written to
 ``<experiment>.json``) and returns a Matplotlib figure; nothing is computed here but means and
-spreads of the stored curves. Conventions follow the paper: each selector in its registered colour
-and label (:mod:`tgreedy_lib.domain_adaptation.selectors`: greedy red, T-greedy blue, its signed-T
-reading purple; titles name the colours from there), dashed = held-out data of the source domains,
+spreads of the stored curves. Conventions follow the paper: each selector in its colour
+(:func:`tgreedy_lib.plotting.style.selector_style`: greedy red, T-greedy blue, its signed-T reading
+purple; titles name the colours from there) and its registered label
+(:mod:`tgreedy_lib.domain_adaptation.selectors`), dashed = held-out data of the source domains,
 solid = the target (new) domain, a horizontal line at chance (AUROC 0.5), x = number of features added.
 
 The paper sets its panels in one row across a two-column page; here they are stacked three to a row,
@@ -24,9 +25,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..datasets import CIFAR10_CLASSES  # one list of class names
-from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
+from ..domain_adaptation.selectors import get_selector  # one label per selector
 from ..experiments.runs import curve
-from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, selector_key
+from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, selector_key, selector_style  # one colour per selector
 
 __all__ = [
     "split_title",
@@ -144,11 +145,11 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
     k = _split_index(result, target)
     x = _steps(result)
     for method in methods:
-        selector = get_selector(method)
-        ax.plot(x, curve(result, method, "source_auroc")[k], ls="--", color=selector.color, lw=1.4,
-                label=f"{selector.label}, source (held out)")
-        ax.plot(x, curve(result, method, "target_auroc")[k], ls="-", color=selector.color, lw=1.6,
-                label=f"{selector.label}, target")
+        label, color = get_selector(method).label, selector_style(method).color
+        ax.plot(x, curve(result, method, "source_auroc")[k], ls="--", color=color, lw=1.4,
+                label=f"{label}, source (held out)")
+        ax.plot(x, curve(result, method, "target_auroc")[k], ls="-", color=color, lw=1.6,
+                label=f"{label}, target")
     _chance(ax)
     ax.set_title(split_title(result, target))
     ax.set_xlabel("features added")
@@ -190,7 +191,7 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
     methods = _methods(result, methods)
     x = _steps(result)
     for method in methods:
-        color, label = get_selector(method).color, get_selector(method).label
+        color, label = selector_style(method).color, get_selector(method).label
         for metric, style in (("source_auroc", "--"), ("target_auroc", "-")):
             curves = curve(result, method, metric)
             mean = curves.mean(axis=0)
@@ -245,7 +246,7 @@ def plot_t_statistics(ax, result: dict, target: int, methods=None, legend: bool 
     k = _split_index(result, target)
     x = _steps(result)
     for method in methods:
-        ax.plot(x, np.abs(curve(result, method, "t_statistic")[k]), color=get_selector(method).color, lw=1.4,
+        ax.plot(x, np.abs(curve(result, method, "t_statistic")[k]), color=selector_style(method).color, lw=1.4,
                 marker=".", ms=3, label=get_selector(method).label)
     ax.set_title(f"|T| of added feature, {split_title(result, target)}")
     ax.set_xlabel("features added")
@@ -618,7 +619,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
     n_seeds = summary["seeds"]
     for ax, task in zip(np.ravel(axes), tasks):
         for name in comparison_pair(comparison):
-            reading = get_selector(name)
+            label, color = get_selector(name).label, selector_style(name).color
             entry = summary["tasks"][task].get(name)
             if entry is None:
                 continue
@@ -626,8 +627,8 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
                 band = entry[metric]
                 x = np.arange(1, len(band["mean"]) + 1)
                 which = "source" if metric == "source_auroc" else "target"
-                ax.plot(x, band["mean"], ls=style, color=reading.color, lw=1.6, label=f"{reading.label}, {which}")
-                ax.fill_between(x, np.clip(band["lo"], 0, 1), np.clip(band["hi"], 0, 1), color=reading.color,
+                ax.plot(x, band["mean"], ls=style, color=color, lw=1.6, label=f"{label}, {which}")
+                ax.fill_between(x, np.clip(band["lo"], 0, 1), np.clip(band["hi"], 0, 1), color=color,
                                 alpha=alpha, lw=0)
         ax.axhline(0.5, color="0.5", lw=0.8, ls=":")
         ax.set_ylim(0.35, 1.0)

@@ -12,10 +12,10 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..domain_adaptation.selectors import get_selector  # one colour and label per selector
+from ..domain_adaptation.selectors import get_selector  # one label per selector
 from ..domain_adaptation.theory.simulate import describe_distribution
 from .curves import coinciding_groups
-from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT
+from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, selector_style  # one colour and line style per selector
 from ..domain_adaptation.theory.simulated_selection import SELECTORS
 
 __all__ = [
@@ -413,14 +413,14 @@ def plot_selector_paths(result: dict, axes=None):
         _, axes = plt.subplots(1, 2, figsize=(FIGURE_WIDTH, 3.8), layout="constrained")
     steps = result["steps"]
     for name in result.get("selectors", SELECTORS):
-        selector = get_selector(name)
+        label, style = get_selector(name).label, selector_style(name)
         regret = result[name]["regret"]
         mean = regret.mean(axis=0)
         se = regret.std(axis=0, ddof=1) / math.sqrt(regret.shape[0]) if regret.shape[0] > 1 else 0 * mean
-        axes[0].plot(steps, mean, color=selector.color, ls=selector.linestyle, label=selector.label)
-        axes[0].fill_between(steps, mean - 2 * se, mean + 2 * se, color=selector.color, alpha=0.2)
-        axes[1].plot(steps[1:], result[name]["spurious"].mean(axis=0), "o", ls=selector.linestyle,
-                     color=selector.color, label=selector.label)
+        axes[0].plot(steps, mean, color=style.color, ls=style.linestyle, label=label)
+        axes[0].fill_between(steps, mean - 2 * se, mean + 2 * se, color=style.color, alpha=0.2)
+        axes[1].plot(steps[1:], result[name]["spurious"].mean(axis=0), "o", ls=style.linestyle,
+                     color=style.color, label=label)
     axes[0].axhline(result["null_regret"], color="k", ls=":", lw=1, label="null predictor (w = 0)")
     samples = "population moments" if result["n_samples"] is None else f"{result['n_samples']} samples/domain"
     axes[0].set(xlabel="features added", ylabel="regret on a new domain",
@@ -470,10 +470,10 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
         for name in selectors:
             values = [r[f"{name}_{metric}"] for r in sub]
             errors = [r.get(f"{name}_regret_se", 0.0) for r in sub] if metric == "regret" else None
-            ax.plot(n, values, styles[j % 4], marker="o", ms=4, color=get_selector(name).color,
+            ax.plot(n, values, styles[j % 4], marker="o", ms=4, color=selector_style(name).color,
                     label=f"{get_selector(name).label}, {label}")
             if errors is not None:
-                ax.errorbar(n, values, yerr=errors, fmt="none", ecolor=get_selector(name).color, capsize=2, lw=1)
+                ax.errorbar(n, values, yerr=errors, fmt="none", ecolor=selector_style(name).color, capsize=2, lw=1)
     if metric.startswith("regret"):
         ax.axhline(rows[0]["null_regret"], color="k", lw=1, ls=":", label="null predictor")
         ax.set_yscale("log")
