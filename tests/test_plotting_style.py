@@ -76,7 +76,8 @@ def test_a_registered_style_is_used_and_can_be_replaced_or_removed(unstyled):
     unstyled("mine")
     assert register_selector_style("mine", color="#e377c2", linestyle=(0, (5, 2))) == SelectorStyle("#e377c2", (0, (5, 2)))
     assert selector_style("mine") == SelectorStyle("#e377c2", (0, (5, 2)))
-    assert register_selector_style("mine", color=(0.2, 0.2, 0.2), replace=True) == SelectorStyle((0.2, 0.2, 0.2), "-")
+    assert register_selector_style("mine", color=np.array([0.2, 0.2, 0.2]), replace=True) == SelectorStyle((0.2, 0.2, 0.2))
+    hash(selector_style("mine"))  # a style is a value, whatever sequence the colour came as
     unregister_selector_style("mine")
     assert selector_style("mine").color in FALLBACK_COLORS
     with pytest.raises(ValueError, match="'mine' has no style to remove"):

@@ -181,7 +181,7 @@ def register_selector_style(name: str, *, color, linestyle="-", replace: bool = 
     except (ValueError, TypeError):
         raise ValueError(f"linestyle={linestyle!r} is not a Matplotlib line style; give '-', '--', '-.', ':' "
                          "or a dash tuple such as (0, (5, 2))") from None
-    style = SelectorStyle(color, linestyle)
+    style = SelectorStyle(color if isinstance(color, str) else tuple(float(c) for c in color), linestyle)
     _STYLES[name] = style
     return style
 
