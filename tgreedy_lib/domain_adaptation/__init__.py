@@ -9,7 +9,7 @@
                                     (:mod:`._stagewise`, :mod:`._stepwise`)
 :mod:`.estimators`                  the scikit-learn selectors :class:`TGreedy`, :class:`Greedy`
 :mod:`.stopping`                    section 5: when to stop adding features
-:mod:`.selectors`                   the selector registry (name, label, colour, path function),
+:mod:`.selectors`                   the selector registry (name, label, path function, options),
                                     the built-in selectors in one table
 :mod:`.baselines`                   other selection methods on the same statistics
 :mod:`.evaluation`                  exact AUROC and scores along a path

@@ -3,7 +3,7 @@
 Foster, Kakade & Salakhutdinov (AISTATS 2012) leave two choices open that decide some headline
 numbers, so every experiment runs every reading below on the same statistics, and the claims are
 evaluated for each *comparison* (a greedy reading against a T-greedy reading). Each reading is a
-selector of the one registry, :mod:`tgreedy_lib.domain_adaptation.selectors` (name, label, colour,
+selector of the one registry, :mod:`tgreedy_lib.domain_adaptation.selectors` (name, label,
 path function, options); the registry holds all four; this module
 says which sentence of the paper each one reads (:data:`READING_QUOTES`).
 

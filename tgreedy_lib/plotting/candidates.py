@@ -94,7 +94,7 @@ def plot_candidate_t(ax, t_statistics, picks, *, path_label: str | None = None, 
         Every feature's T-statistic before each step (x = 1 is the first step); NaN where a feature
         is no candidate.
     picks : dict of str to array_like of int
-        Registered selector name (colour, label) -> the candidate it would add at each step, e.g.
+        Registered selector name (its colour and label) -> the candidate it would add at each step, e.g.
         from :func:`rule_picks`.
     path_label : str, optional
         Whose path the steps follow, for the title.

@@ -356,8 +356,8 @@ def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
 def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
     """Figure 2: greedy and T-greedy on the same splits, plus |T| of each added feature.
 
-    The title names each selector's colour from the registry (greedy red, T-greedy blue, its signed-T
-    reading purple).
+    The title names each selector's colour (:func:`~tgreedy_lib.plotting.style.selector_style`: greedy
+    red, T-greedy blue, its signed-T reading purple).
 
     See Also
     --------
