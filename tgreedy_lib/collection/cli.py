@@ -17,6 +17,7 @@ import sys
 import time
 
 from .. import _io
+from .._command import parse_and_run
 from . import claims as claims_module
 from . import seeds
 # QUICK and PAPER are the catalog's own dicts: ``cli.QUICK`` and ``catalog.QUICK`` are one object.
@@ -494,9 +495,7 @@ def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 def reference_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib reference") -> int:
     """``python -m tgreedy_lib reference`` from Python: :func:`run_reference` on ``argv``."""
-    parser = argparse.ArgumentParser(prog=prog)
-    add_reference_arguments(parser)
-    return run_reference(parser.parse_args(argv), parser)
+    return parse_and_run(add_reference_arguments, run_reference, argv, prog)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -669,6 +668,4 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
     >>> from tgreedy_lib.collection.cli import main
     >>> main(["mnist-2-vs-other", "--quick", "--out", "results"])  # doctest: +SKIP
     """
-    parser = argparse.ArgumentParser(prog=prog)
-    add_arguments(parser)
-    return run(parser.parse_args(argv), parser)
+    return parse_and_run(add_arguments, run, argv, prog)

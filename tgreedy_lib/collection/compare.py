@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._command import parse_and_run
 from .._io import atomic_write_text, check_outputs
 from ..experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, PAPER, QUICK, RULES, STEP_METHODS,
                                    TOLERANCE, Split, _features, _with_cached_subsets,  # noqa: F401
@@ -328,6 +329,4 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
     """``python -m tgreedy_lib compare`` from Python; returns the exit code."""
-    parser = argparse.ArgumentParser(prog=prog)
-    add_arguments(parser)
-    return run(parser.parse_args(argv), parser)
+    return parse_and_run(add_arguments, run, argv, prog)
