@@ -470,6 +470,19 @@ class DeepBeliefNetwork:
         return dbn
 
 
+def dbn_inputs(images: np.ndarray) -> np.ndarray:
+    """Images as float32 rows of intensities in [0, 1]: the DBN's inputs, and the probe's raw pixels.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.features import dbn_inputs
+    >>> dbn_inputs(np.array([[[0, 255], [51, 102]]], dtype=np.uint8))
+    array([[0. , 1. , 0.2, 0.4]], dtype=float32)
+    """
+    return images.reshape(len(images), -1).astype(np.float32) / 255.0
+
+
 # --------------------------------------------------------------------------- whitening
 
 class Whitening:
