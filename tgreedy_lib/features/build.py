@@ -438,19 +438,12 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     """
     kind = _resolve_kind(dataset, kind)
     _resolve_config(dataset, config, kind=kind)  # a bad setting fails before any data are read
-    if kind == "patches":
-        data = datasets.load_cifar10_paper(data_dir, download, cache_dir, unlabeled=True)
-    else:
-        data = datasets.load_paper_dataset(dataset, data_dir, download, cache_dir, unlabeled=unlabeled)
+    data = _paper_images(dataset, kind, data_dir, download, cache_dir, unlabeled)
     config = _resolve_config(dataset, config, unlabeled=data.unlabeled_images is not None, kind=kind)
     key = cache_key(data, config)
     paths = feature_cache_paths(dataset, key, cache_dir, kind=kind)
     _io.remove_leftovers(paths["features"].parent, earlier=True)  # temporary files of writers that were killed
-    feature_set = None
-    if not rebuild:
-        feature_set = _read_cache(paths, key, data, config)
-        if feature_set is not None:
-            feature_set.train_images, feature_set.test_images = data.train_images, data.test_images
+    feature_set = None if rebuild else _read_cache(paths, key, data, config)
     if feature_set is None and only_cached:
         raise LookupError(f"{dataset} features for this data and configuration are not cached yet (or their entry "
                           f"was damaged); build them with load_features({dataset!r}) (a few minutes on a CPU)")
@@ -460,6 +453,14 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     if probe:
         feature_probe(feature_set, rebuild=rebuild)
     return feature_set
+
+
+def _paper_images(dataset: str, kind: str, data_dir, download: bool, cache_dir,
+                  unlabeled: bool) -> datasets.ImageDataset:
+    """The paper's images for features of ``kind`` (patch features learn from CIFAR-10's 50,000 training images)."""
+    if kind == "patches":
+        return datasets.load_cifar10_paper(data_dir, download, cache_dir, unlabeled=True)
+    return datasets.load_paper_dataset(dataset, data_dir, download, cache_dir, unlabeled=unlabeled)
 
 
 def _build_dbn_feature_set(data: datasets.ImageDataset, config: FeatureConfig, key: str, paths: dict,
@@ -545,7 +546,8 @@ def _build_patch_feature_set(data: datasets.ImageDataset, config: PatchFeatureCo
 
 
 def _read_cache(paths: dict[str, pathlib.Path], key: str, data: datasets.ImageDataset, config) -> FeatureSet | None:
-    """The cached FeatureSet of ``key``; None when there is none or it is damaged (then with a :class:`CacheWarning`).
+    """The cached FeatureSet of ``key``, with the images of ``data``; None when there is none or it is damaged (then
+    with a :class:`CacheWarning`).
 
     Both files are read whole and checked against their record (:func:`_read_entry`) and against
     ``data`` and ``config``: the labels and row counts of both sets, float32 features of one width,
@@ -568,6 +570,7 @@ def _read_cache(paths: dict[str, pathlib.Path], key: str, data: datasets.ImageDa
     except _DamagedEntry as error:
         _warn_damaged(paths[current] if all(present.values()) else paths["features"], str(error))
         return None
+    feature_set.train_images, feature_set.test_images = data.train_images, data.test_images
     # An entry of the earlier format that passed every check: give it its record (never required).
     if not weights_recorded and _write_entry(paths["weights"], weights, key, quiet=True) is False:
         return feature_set
