@@ -35,3 +35,13 @@ def test_no_command_lists_them_all(capsys):
     out = capsys.readouterr().out
     assert all(name in out for name in entry.COMMANDS)
     assert entry.main(["no-such-command"]) == 2
+
+
+@pytest.mark.parametrize("command", ["verify", "reproduce"])
+def test_an_unknown_option_is_reported_under_the_commands_own_usage(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        entry.main([command, "--no-such-option"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: python -m tgreedy_lib {command} "), err[:200]
+    assert f"python -m tgreedy_lib {command}: error: unrecognized arguments: --no-such-option" in err

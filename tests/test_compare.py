@@ -90,10 +90,22 @@ def test_method_table_stops_every_method_by_the_same_procedure():
     experiments = {"toy": {"splits": splits, "summary": compare.summarize(splits)}}
     table = compare.method_table_markdown(experiments)
     rows = [line for line in table.splitlines() if line.startswith("| toy |")]
-    assert rows[0].startswith(f"| toy | {compare.TGREEDY_LABEL} | 0.820 ± 0.057 | 2.5 |")  # the lodo rule, not the best
+    assert rows[0].startswith(f"| toy | {compare.METHOD_NAMES['tgreedy'].row} | 0.820 ± 0.057 | 2.5 |")  # lodo, not the best
     assert len(rows) == 2 and "best rule" not in table and "all_steps" not in table
     rules = compare.rule_table_markdown(experiments)
     assert "(descriptive)" in rules and "not a method" in rules and f"**{compare.NESTED_LABEL}**" in rules
+
+
+def test_every_method_of_the_comparison_has_one_name_for_sentences_and_one_for_the_table():
+    """One table names the methods: the method table's rows and notebook 09's sentences read the same entry."""
+    assert list(compare.METHOD_NAMES) == ["tgreedy", *compare.BASELINES]
+    assert all(n.prose and n.row.endswith("by LODO") for n in compare.METHOD_NAMES.values())
+    splits = [_split(0.80, {"lodo": (0.78, 2)}), _split(0.90, {"lodo": (0.86, 3)})]
+    summary = compare.summarize(splits)
+    summary["baselines"] = {b: {"mean_auroc": 0.5, "sd_auroc": 0.1, "mean_n_selected": 3.0, "mean_best_auroc": 0.6,
+                                "mean_gap_to_tgreedy_oracle": 0.3} for b in compare.BASELINES}
+    table = compare.method_table_markdown({"toy": {"splits": splits, "summary": summary}})
+    assert [line.split(" | ")[1] for line in table.splitlines()[2:]] == [n.row for n in compare.METHOD_NAMES.values()]
 
 
 def test_score_split_oracle_is_the_best_target_auroc_and_rules_read_the_same_curve():

@@ -34,14 +34,14 @@ from tgreedy_lib import DomainStatistics, TGreedy, datasets, features, tgreedy_p
 from tgreedy_lib.domain_adaptation import baselines, stopping
 from tgreedy_lib.collection import cli
 from tgreedy_lib.collection.any_data import run_on_data
-from tgreedy_lib.features import build
+from tgreedy_lib.features import _cache, build, probe
 from tgreedy_lib.features.dbn import RBMTraining
 
 TESTS = pathlib.Path(__file__).resolve().parent
 TINY = features.FeatureConfig(layer_sizes=(784, 12, 6), visible="bernoulli",
                               training=(RBMTraining(epochs=1, batch_size=500), RBMTraining(epochs=1, batch_size=500)))
 SUBPROCESS_TIMEOUT = 120
-#: The array in which a cache entry records what it holds (features.build).
+#: The array in which a cache entry records what it holds (features._cache).
 _META = "cache_meta_json"
 
 
@@ -50,7 +50,7 @@ def isolated(monkeypatch, tmp_path):
     """No test reads the user's data or writes into the user's cache."""
     monkeypatch.delenv(datasets.ENV_DATA_DIR, raising=False)
     monkeypatch.setenv(datasets.ENV_CACHE_DIR, str(tmp_path / "cache"))
-    getattr(build, "_UNWRITABLE_WARNED", set()).clear()  # one warning per folder and process
+    getattr(_cache, "_UNWRITABLE_WARNED", set()).clear()  # one warning per folder and process
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     yield
@@ -97,7 +97,7 @@ def _entry(fs) -> dict:
 
 
 def _cache_warnings(caught) -> list[str]:
-    return [str(w.message) for w in caught if issubclass(w.category, build.CacheWarning)]
+    return [str(w.message) for w in caught if issubclass(w.category, _cache.CacheWarning)]
 
 
 def _savez_the_old_way(path: pathlib.Path, arrays: dict) -> None:
@@ -199,7 +199,7 @@ def test_a_damaged_cache_entry_is_named_and_rebuilt(tmp_path, damage, which, rea
     assert not healed.info["from_cache"] and len(_cache_warnings(caught)) == 1
     np.testing.assert_array_equal(healed.test_features, first.test_features)  # rebuilt, the same for the seed
     with warnings.catch_warnings():
-        warnings.simplefilter("error", build.CacheWarning)
+        warnings.simplefilter("error", _cache.CacheWarning)
         again = _tiny(tmp_path)  # healed for good: read back without a word
     assert again.info["from_cache"]
 
@@ -207,7 +207,7 @@ def test_a_damaged_cache_entry_is_named_and_rebuilt(tmp_path, damage, which, rea
 def test_an_entry_missing_its_weights_file_is_rebuilt_with_a_warning(tmp_path):
     first = _tiny(tmp_path)
     _entry(first)["weights"].unlink()
-    with pytest.warns(build.CacheWarning, match=r"weights file .*-dbn\.npz is missing"):
+    with pytest.warns(_cache.CacheWarning, match=r"weights file .*-dbn\.npz is missing"):
         healed = _tiny(tmp_path)
     assert not healed.info["from_cache"] and _entry(first)["weights"].is_file()
 
@@ -222,7 +222,7 @@ def test_an_entry_written_the_old_way_is_accepted_without_a_rebuild_and_given_it
         assert _META not in _arrays(paths[name]) and paths[name].stat().st_mode & 0o777 == 0o600
     monkeypatch.setattr(build, "_build_dbn_feature_set", lambda *a, **k: pytest.fail("an old entry was rebuilt"))
     with warnings.catch_warnings():
-        warnings.simplefilter("error", build.CacheWarning)
+        warnings.simplefilter("error", _cache.CacheWarning)
         loaded = _tiny(tmp_path)
     assert loaded.info["from_cache"]
     np.testing.assert_array_equal(loaded.train_features, first.train_features)
@@ -245,19 +245,19 @@ def test_an_old_probe_report_is_read_back_and_a_damaged_one_recomputed(tmp_path,
     path = _entry(fs)["linear_probe"]
     path.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")  # as the cache wrote it before
     calls = []
-    real = build.validated_probe
-    monkeypatch.setattr(build, "validated_probe", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = probe.validated_probe
+    monkeypatch.setattr(probe, "validated_probe", lambda *a, **k: calls.append(1) or real(*a, **k))
     with warnings.catch_warnings():
-        warnings.simplefilter("error", build.CacheWarning)
+        warnings.simplefilter("error", _cache.CacheWarning)
         assert features.feature_probe(fs)["test_accuracy"] == report["test_accuracy"]
     assert calls == []
     damaged = dict(report)
     del damaged["test_accuracy"]  # valid JSON, but not a report any more
     path.write_text(json.dumps(damaged))
-    with pytest.warns(build.CacheWarning, match=r"linear-probe\.json .* 'test_accuracy' is missing"):
+    with pytest.warns(_cache.CacheWarning, match=r"linear-probe\.json .* 'test_accuracy' is missing"):
         assert features.feature_probe(fs)["test_accuracy"] == report["test_accuracy"]
     path.write_text(json.dumps(report)[:40])  # truncated
-    with pytest.warns(build.CacheWarning, match="not readable JSON"):
+    with pytest.warns(_cache.CacheWarning, match="not readable JSON"):
         features.feature_probe(fs)
     assert calls == [1, 1]
 
@@ -300,7 +300,7 @@ def test_a_writer_killed_mid_write_leaves_no_half_entry_and_its_leftovers_are_re
     folder = cache / "features"
     leftovers = [p for p in folder.iterdir() if p.name.endswith(".tmp")]
     assert leftovers and not list(folder.glob("*-features.npz"))  # killed before the rename: no half entry
-    with pytest.warns(build.CacheWarning, match="is missing"):  # the weights alone: an interrupted build
+    with pytest.warns(_cache.CacheWarning, match="is missing"):  # the weights alone: an interrupted build
         healed = _tiny(tmp_path)
     assert not healed.info["from_cache"] and not any(p.exists() for p in leftovers)
     assert _tiny(tmp_path).info["from_cache"]

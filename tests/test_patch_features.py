@@ -255,15 +255,15 @@ def test_patch_features_cache_round_trip(small_cifar):
 
 def test_probe_accuracy_is_recorded_and_cached(small_cifar, monkeypatch):
     from tgreedy_lib import features
-    from tgreedy_lib.features import build
+    from tgreedy_lib.features import probe
 
-    monkeypatch.setattr(build, "PROBE_C_GRID", (0.1, 1.0))
+    monkeypatch.setattr(probe, "PROBE_C_GRID", (0.1, 1.0))
     fs = features.load_features("cifar10", config=tiny_config(n_units=5), progress=False)
     assert 0 <= fs.info["probe_accuracy"] <= 1 and fs.info["probe"]["C"] in (0.1, 1.0)
     path = fs.cache_path.with_name(fs.cache_path.name.replace("-features.npz", "-linear-probe.json"))
     assert path.is_file()
     calls = []
-    monkeypatch.setattr(build, "validated_probe", lambda *a, **k: calls.append(1))
+    monkeypatch.setattr(probe, "validated_probe", lambda *a, **k: calls.append(1))
     again = features.load_features("cifar10", config=tiny_config(n_units=5), progress=False)
     assert not calls and again.info["probe_accuracy"] == fs.info["probe_accuracy"]
 

@@ -69,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m tgreedy_lib {command}: not part of this copy of the course; it is an instructor's "
               "command, in the course repository", file=sys.stderr)
         return 2
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # reported under the command's own usage line, which lists its options
+        args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     return int(args.run_command(args, args.command_parser) or 0)
 
 

@@ -707,16 +707,16 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assig
         result = grade_one(pathlib.Path(notebook), pathlib.Path(autograder_zip))
         pathlib.Path(result_path).write_text(json.dumps(result))
         return 0
-    parser = argparse.ArgumentParser(prog=prog)
-    add_arguments(parser)
-    return run(parser.parse_args(argv), parser)
+    from .._command import parse_and_run  # here: a child process runs this file as a script for _grade-one
+
+    return parse_and_run(add_arguments, run, argv, prog)
 
 
 def grade_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib grade") -> int:
     """``python -m tgreedy_lib grade`` from Python; returns the exit code."""
-    parser = argparse.ArgumentParser(prog=prog)
-    add_grade_arguments(parser)
-    return run(parser.parse_args(argv), parser)
+    from .._command import parse_and_run
+
+    return parse_and_run(add_grade_arguments, run, argv, prog)
 
 
 def _run(args) -> int:

@@ -17,6 +17,7 @@ import sys
 import time
 
 from .. import _io
+from .._command import parse_and_run
 from . import claims as claims_module
 from . import seeds
 # QUICK and PAPER are the catalog's own dicts: ``cli.QUICK`` and ``catalog.QUICK`` are one object.
@@ -177,30 +178,23 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
     column per map run, the verdict with its seed counts, ``n/a`` where the map does not exist for
     the claim's data set.
     """
-    import matplotlib.pyplot as plt
-
-    from ..plotting import paper_figures as figures_module
-
     out_dir = pathlib.Path(out_dir)
     primary, runs_of = seeds.primary_runs(per_map)
-    composed = primary not in per_map
-    n_seeds = len(runs_of)
-    tables = seeds.comparison_tables(runs_of)
-    maps_run = list(per_map)
-    by_map = {fmap: seeds.mark_not_applicable(seeds.claims_over_seeds(r, PAPER_COMPARISON), fmap)
-              for fmap, r in per_map.items()}
-    with_primary = {primary: runs_of, **per_map} if composed else per_map
-    data = {fmap: [{name: r.get("data", {}) for name, r in results.items()} for results in runs]
-            for fmap, runs in with_primary.items()}
-    probes = {fmap: {ds: [d.get(ds, {}).get("probe_accuracy") for d in [
-        {DATASET_OF[n]: v for n, v in seed_data.items()} for seed_data in data[fmap]]]
-        for ds in ("mnist", "cifar10")} for fmap in with_primary}
-    signal = {fmap: {ds: [seeds.pair_signal(results.get(name)) for results in runs]
-                     for name, ds in (("mnist-similarity", "mnist"), ("cifar-similarity", "cifar10"))}
-              for fmap, runs in with_primary.items()}
-    designs = sorted({json.dumps({k: v for k, v in r["design"].items() if k != "seed"}, sort_keys=True)
-                      for results in runs_of for r in results.values() if r.get("design")})
-    table = tables[PAPER_COMPARISON]
+    with_primary = {primary: runs_of, **per_map} if primary not in per_map else per_map
+    timings = {**(timings or {}), "stages_summed_over_seeds": _stages_summed_over_seeds(per_map)}
+    payload = _summary_payload(per_map, primary, runs_of, with_primary, timings)
+    write_json(out_dir / "claims.json", payload)
+    _io.atomic_write_text(out_dir / "claims.md", _summary_markdown(payload))
+    write_json(out_dir / "bands.json", {fmap: seeds.band_summary(r) for fmap, r in with_primary.items()})
+    write_json(out_dir / "timings.json", timings)
+    written = [out_dir / "claims.json", out_dir / "claims.md", out_dir / "bands.json"]
+    if figures:
+        written += _write_band_figures(runs_of, out_dir)
+    return written
+
+
+def _stages_summed_over_seeds(per_map: dict) -> dict:
+    """Seconds of each stage (statistics, selection ...) of each experiment, summed over its seeds, per map."""
     stages: dict = {}
     for fmap, runs in per_map.items():
         for results in runs:
@@ -208,75 +202,128 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
                 into = stages.setdefault(fmap, {}).setdefault(name, {})
                 for stage, sec in (r.get("timings") or {}).items():
                     into[stage] = round(into.get(stage, 0.0) + float(sec), 2)
-    timings = {**(timings or {}), "stages_summed_over_seeds": stages}
+    return stages
+
+
+def _probe_accuracies(data: dict) -> dict:
+    """The linear-probe accuracy of each seed's features, per map and data set (``None`` where not measured)."""
+    return {fmap: {ds: [d.get(ds, {}).get("probe_accuracy") for d in [
+        {DATASET_OF[n]: v for n, v in seed_data.items()} for seed_data in data[fmap]]]
+        for ds in ("mnist", "cifar10")} for fmap in data}
+
+
+def _pair_signals(with_primary: dict) -> dict:
+    """:func:`tgreedy_lib.collection.seeds.pair_signal` of each seed's similarity run, per map and data set."""
+    return {fmap: {ds: [seeds.pair_signal(results.get(name)) for results in runs]
+                   for name, ds in (("mnist-similarity", "mnist"), ("cifar-similarity", "cifar10"))}
+            for fmap, runs in with_primary.items()}
+
+
+def _summary_payload(per_map: dict, primary: str, runs_of: list[dict], with_primary: dict, timings: dict) -> dict:
+    """What ``claims.json`` holds over seeds: the primary claims under every reading, the claims of each feature map,
+    the feature builds, probes, pair signals, designs, the data of every result used and the timings."""
+    n_seeds = len(runs_of)
+    tables = seeds.comparison_tables(runs_of)
+    by_map = {fmap: seeds.mark_not_applicable(seeds.claims_over_seeds(r, PAPER_COMPARISON), fmap)
+              for fmap, r in per_map.items()}
+    data = {fmap: [{name: r.get("data", {}) for name, r in results.items()} for results in runs]
+            for fmap, runs in with_primary.items()}
+    probes = _probe_accuracies(data)
+    signal = _pair_signals(with_primary)
+    designs = sorted({json.dumps({k: v for k, v in r["design"].items() if k != "seed"}, sort_keys=True)
+                      for results in runs_of for r in results.values() if r.get("design")})
+    table = tables[PAPER_COMPARISON]
     builds = seeds.feature_builds_of(with_primary)
     seeds_per_map = {fmap: len(runs) for fmap, runs in with_primary.items()}
-    payload = {"claims": table, "counts": claims_module.verdict_counts(table), "seeds": n_seeds,
-               "seeds_per_map": seeds_per_map, "primary_feature_map": primary,
-               "primary_feature_maps": {ds: inputs.resolve_feature_map(primary, ds) if primary == seeds.LEARNED
-                                        else primary for ds in builds.get(primary, {})},
-               "comparisons": tables, "comparison_labels": COMPARISON_LABELS,
-               "feature_maps": by_map, "feature_map_counts": {m: claims_module.verdict_counts(t) for m, t in by_map.items()},
-               "feature_builds": builds, "readings": {k: reading_json(k) for k in ALL_READINGS},
-               "convergence": seeds.convergence(runs_of), "verdict_method": VERDICT_METHOD,
-               "probe_accuracy": probes, "pair_signal": signal, "designs": [json.loads(d) for d in designs], "results_used": data,
-               "timings": timings}
-    write_json(out_dir / "claims.json", payload)
-    def per_map_lines(label: str, values_of: dict, fmt) -> str:
-        """One Markdown line per map with a value: ``label``, then each data set's per-seed values."""
-        return "".join(
-            f"- `{fmap}`: {label} " + "; ".join(
-                f"{ds} " + ", ".join("-" if v is None else fmt(v) for v in values)
-                for ds, values in values_of[fmap].items() if any(v is not None for v in values)) + "\n"
-            for fmap in with_primary if any(v is not None for values in values_of[fmap].values() for v in values))
+    return {"claims": table, "counts": claims_module.verdict_counts(table), "seeds": n_seeds,
+            "seeds_per_map": seeds_per_map, "primary_feature_map": primary,
+            "primary_feature_maps": {ds: inputs.resolve_feature_map(primary, ds) if primary == seeds.LEARNED
+                                     else primary for ds in builds.get(primary, {})},
+            "comparisons": tables, "comparison_labels": COMPARISON_LABELS,
+            "feature_maps": by_map,
+            "feature_map_counts": {m: claims_module.verdict_counts(t) for m, t in by_map.items()},
+            "feature_builds": builds, "readings": {k: reading_json(k) for k in ALL_READINGS},
+            "convergence": seeds.convergence(runs_of), "verdict_method": VERDICT_METHOD,
+            "probe_accuracy": probes, "pair_signal": signal, "designs": [json.loads(d) for d in designs],
+            "results_used": data, "timings": timings}
 
-    probe_lines = (per_map_lines("linear probe", probes, lambda a: f"{100 * a:.1f}%")
-                   + per_map_lines("pair signal (held-out source AUROC of the all-features similarity fit, mean "
-                                   "over splits)", signal, lambda a: f"{a:.3f}"))
-    if primary == seeds.LEARNED:
-        which = ("each experiment takes its data set's learned features: "
-                 + ", ".join(f"{ds} -> {m}" for ds, m in payload["primary_feature_maps"].items())
-                 + " (the DBN for MNIST, as the paper; for CIFAR-10 the convolutional patch features, of the kind "
-                 "of Krizhevsky 2009 that section 4 cites)")
-    else:
-        which = f"{primary} features"
+
+def _per_map_lines(label: str, values_of: dict, fmt) -> str:
+    """One Markdown line per map with a value: ``label``, then each data set's per-seed values."""
+    return "".join(
+        f"- `{fmap}`: {label} " + "; ".join(
+            f"{ds} " + ", ".join("-" if v is None else fmt(v) for v in values)
+            for ds, values in values_of[fmap].items() if any(v is not None for v in values)) + "\n"
+        for fmap in values_of if any(v is not None for values in values_of[fmap].values() for v in values))
+
+
+def _primary_features_text(payload: dict) -> str:
+    """Which features the primary claims use, in words."""
+    primary = payload["primary_feature_map"]
+    if primary != seeds.LEARNED:
+        return f"{primary} features"
+    return ("each experiment takes its data set's learned features: "
+            + ", ".join(f"{ds} -> {m}" for ds, m in payload["primary_feature_maps"].items())
+            + " (the DBN for MNIST, as the paper; for CIFAR-10 the convolutional patch features, of the kind "
+            "of Krizhevsky 2009 that section 4 cites)")
+
+
+def _summary_markdown(payload: dict) -> str:
+    """``claims.md`` over seeds, rendered from the ``claims.json`` record :func:`_summary_payload` makes."""
+    primary, n_seeds, seeds_per_map = payload["primary_feature_map"], payload["seeds"], payload["seeds_per_map"]
+    data = payload["results_used"][primary]
+    probe_lines = (_per_map_lines("linear probe", payload["probe_accuracy"], lambda a: f"{100 * a:.1f}%")
+                   + _per_map_lines("pair signal (held-out source AUROC of the all-features similarity fit, mean "
+                                    "over splits)", payload["pair_signal"], lambda a: f"{a:.3f}"))
     md = ("# The paper's claims against our measurements, over seeds\n\n"
           f"Generated by `python -m tgreedy_lib reproduce --seeds {n_seeds}`. Each seed draws its own "
-          "balanced test domains and pairs" + _training_subsets_text(data[primary]) + ". Primary claims: " + which + ". Feature builds (seed s uses "
-          "build s mod K): " + seeds.builds_text(builds) + ". "
+          "balanced test domains and pairs" + _training_subsets_text(data) + ". Primary claims: "
+          + _primary_features_text(payload) + ". Feature builds (seed s uses "
+          "build s mod K): " + seeds.builds_text(payload["feature_builds"]) + ". "
           + (seeds.seed_counts_text(seeds_per_map) + " " if len(set(seeds_per_map.values())) > 1 else "")
           + VERDICT_METHOD + "\n\n"
-          + "".join(f"- design: {describe_design({**json.loads(d), 'seed': f'0-{n_seeds - 1}'})}\n" for d in designs)
-          + "".join(f"- `{name}` ({primary}, seed 0): {_describe_data(r.get('data', {}))}\n"
-                    for name, r in runs_of[0].items())
+          + "".join(f"- design: {describe_design({**d, 'seed': f'0-{n_seeds - 1}'})}\n" for d in payload["designs"])
+          + "".join(f"- `{name}` ({primary}, seed 0): {_describe_data(d)}\n" for name, d in data[0].items())
           + probe_lines
           + f"\n## Under the paper's reading (signed T against stagewise greedy), {primary} features\n\n"
-          + claims_module.claims_markdown(table)
+          + claims_module.claims_markdown(payload["claims"])
           + f"\n## Verdicts under each reading ({primary} features; each cell: the verdict on average, then how many "
             "of the seeds' own runs reproduce the claim)\n\n"
-          + _readings_text() + "\n" + claims_module.verdict_matrix_markdown(tables, COMPARISON_LABELS))
-    if len(maps_run) > 1:
-        md += ("\n## Verdicts under each feature map (the paper's reading; each cell: the verdict on average, then how "
-               "many of the map's runs reproduce the claim; n/a: the map does not exist for the claim's data set)\n\n"
-               + seeds.seed_counts_text({fmap: seeds_per_map[fmap] for fmap in maps_run}) + "\n\n"
-               + claims_module.verdict_matrix_markdown(by_map, {fmap: f"{fmap} features, {seeds_per_map[fmap]} seeds"
-                                                                for fmap in maps_run})
-               + "\n" + "".join(f"- `{fmap}` ({seeds_per_map[fmap]} seeds): "
-                                 + claims_module.counts_text(payload["feature_map_counts"][fmap]) + "\n"
-                                 for fmap in maps_run))
+          + _readings_text() + "\n" + claims_module.verdict_matrix_markdown(payload["comparisons"], COMPARISON_LABELS))
+    if len(payload["feature_maps"]) > 1:
+        md += _feature_map_section(payload)
     if payload["convergence"]:
         md += ("\n## How the verdicts settle as seeds are added (the paper's reading, the first k seeds of this run)\n\n"
                + seeds.convergence_markdown(payload["convergence"]))
-    _io.atomic_write_text(out_dir / "claims.md", md)
-    write_json(out_dir / "bands.json", {fmap: seeds.band_summary(r) for fmap, r in with_primary.items()})
-    write_json(out_dir / "timings.json", timings)
-    written = [out_dir / "claims.json", out_dir / "claims.md", out_dir / "bands.json"]
-    if figures:
-        summary = seeds.band_summary(runs_of)
-        for comparison in COMPARISONS:
-            fig = seeds.plot_band_summary(summary, comparison)
-            written += figures_module.save_figure(fig, out_dir, f"figure4-seeds-{comparison}")
-            plt.close(fig)
+    return md
+
+
+def _feature_map_section(payload: dict) -> str:
+    """The section of ``claims.md`` that sets the verdicts of the feature maps run side by side."""
+    maps_run, seeds_per_map = list(payload["feature_maps"]), payload["seeds_per_map"]
+    return ("\n## Verdicts under each feature map (the paper's reading; each cell: the verdict on average, then how "
+            "many of the map's runs reproduce the claim; n/a: the map does not exist for the claim's data set)\n\n"
+            + seeds.seed_counts_text({fmap: seeds_per_map[fmap] for fmap in maps_run}) + "\n\n"
+            + claims_module.verdict_matrix_markdown(payload["feature_maps"],
+                                                    {fmap: f"{fmap} features, {seeds_per_map[fmap]} seeds"
+                                                     for fmap in maps_run})
+            + "\n" + "".join(f"- `{fmap}` ({seeds_per_map[fmap]} seeds): "
+                              + claims_module.counts_text(payload["feature_map_counts"][fmap]) + "\n"
+                              for fmap in maps_run))
+
+
+def _write_band_figures(runs_of: list[dict], out_dir: pathlib.Path) -> list[pathlib.Path]:
+    """The seed-band figure of each comparison of readings (PNG and PDF) for the primary claims' runs."""
+    import matplotlib.pyplot as plt
+
+    from ..plotting import paper_figures as figures_module
+
+    written = []
+    summary = seeds.band_summary(runs_of)
+    for comparison in COMPARISONS:
+        fig = seeds.plot_band_summary(summary, comparison)
+        written += figures_module.save_figure(fig, out_dir, f"figure4-seeds-{comparison}")
+        plt.close(fig)
     return written
 
 
@@ -494,9 +541,7 @@ def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 def reference_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib reference") -> int:
     """``python -m tgreedy_lib reference`` from Python: :func:`run_reference` on ``argv``."""
-    parser = argparse.ArgumentParser(prog=prog)
-    add_reference_arguments(parser)
-    return run_reference(parser.parse_args(argv), parser)
+    return parse_and_run(add_reference_arguments, run_reference, argv, prog)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -669,6 +714,4 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib repro
     >>> from tgreedy_lib.collection.cli import main
     >>> main(["mnist-2-vs-other", "--quick", "--out", "results"])  # doctest: +SKIP
     """
-    parser = argparse.ArgumentParser(prog=prog)
-    add_arguments(parser)
-    return run(parser.parse_args(argv), parser)
+    return parse_and_run(add_arguments, run, argv, prog)

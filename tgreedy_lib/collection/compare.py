@@ -20,9 +20,11 @@ import json
 import pathlib
 import sys
 import time
+from typing import NamedTuple
 
 import numpy as np
 
+from .._command import parse_and_run
 from .._io import atomic_write_text, check_outputs
 from ..experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, PAPER, QUICK, RULES, STEP_METHODS,
                                    TOLERANCE, Split, _features, _with_cached_subsets,  # noqa: F401
@@ -34,7 +36,7 @@ from ..experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, PA
 __all__ = ["ALPHA", "BASELINES", "EXPERIMENTS", "GOAL_SHARE", "PAPER", "QUICK", "RULES", "STEP_METHODS", "TOLERANCE",
            "Split", "choose_rule_on_other_splits", "data_available", "default_feature_map", "pooled_summary",
            "run_compare_experiment", "score_split", "similarity_compare_splits", "simulated_splits", "summarize",
-           "two_vs_other_compare_splits", "RULE_LABELS", "NESTED_LABEL", "BASELINE_LABELS", "TGREEDY_LABEL",
+           "two_vs_other_compare_splits", "RULE_LABELS", "NESTED_LABEL", "MethodNames", "METHOD_NAMES",
            "rule_table_markdown", "method_table_markdown", "READING", "pooled_sentence", "markdown_report",
            "REFERENCE_DIR", "README_BEGIN", "README_END", "load_reference", "feature_maps_text", "readme_tables",
            "write_reference", "update_readme", "write_results", "run_compare", "add_arguments", "run", "main"]
@@ -51,15 +53,27 @@ RULE_LABELS = {
 }
 #: The nested row of the rule table: a method, unlike the rows of the single rules read in hindsight.
 NESTED_LABEL = "rule chosen on the other splits (nested)"
-BASELINE_LABELS = {
-    "greedy": "greedy (stagewise), k by LODO",
-    "omp": "OMP on pooled moments, k by LODO",
-    "lasso": "lasso (LARS), penalty by LODO",
-    "vrex": "V-REx (variance penalty), beta by LODO",
-    "icp": "ICP-style invariance filter, k by LODO",
-    "t_filter": "univariate T filter, k by LODO",
+
+
+class MethodNames(NamedTuple):
+    """How the comparison names one method: in a sentence, and as its row of the method table."""
+
+    prose: str
+    row: str
+
+
+#: Every method of the method table, T-greedy and then :data:`BASELINES`: its name in a sentence (notebook 09's
+#: findings, :mod:`tgreedy_lib.collection.when_to_stop`) and its row label, which says how its number of
+#: features (or its penalty) is chosen.
+METHOD_NAMES = {
+    "tgreedy": MethodNames("T-greedy", "T-greedy, k by LODO"),
+    "greedy": MethodNames("greedy", "greedy (stagewise), k by LODO"),
+    "omp": MethodNames("OMP", "OMP on pooled moments, k by LODO"),
+    "lasso": MethodNames("the lasso", "lasso (LARS), penalty by LODO"),
+    "vrex": MethodNames("V-REx", "V-REx (variance penalty), beta by LODO"),
+    "icp": MethodNames("the ICP-style filter", "ICP-style invariance filter, k by LODO"),
+    "t_filter": MethodNames("the univariate T filter", "univariate T filter, k by LODO"),
 }
-TGREEDY_LABEL = "T-greedy, k by LODO"
 
 
 def _cell(text: str) -> str:
@@ -107,10 +121,11 @@ def method_table_markdown(experiments: dict) -> str:
         s = e["summary"]
         if "lodo" in s["rules"]:
             r = s["rules"]["lodo"]
-            lines.append(f"| {name} | {TGREEDY_LABEL} | {r['mean_auroc']:.3f} ± {r['sd_auroc']:.3f} | "
+            lines.append(f"| {name} | {METHOD_NAMES['tgreedy'].row} | {r['mean_auroc']:.3f} ± {r['sd_auroc']:.3f} | "
                          f"{r['mean_k']:.1f} | {s['oracle_mean_auroc']:.3f} | {r['mean_gap']:.3f} |")
         for b, r in s["baselines"].items():
-            lines.append(f"| {name} | {BASELINE_LABELS.get(b, b)} | {r['mean_auroc']:.3f} ± {r['sd_auroc']:.3f} | "
+            label = METHOD_NAMES[b].row if b in METHOD_NAMES else b
+            lines.append(f"| {name} | {label} | {r['mean_auroc']:.3f} ± {r['sd_auroc']:.3f} | "
                          f"{r['mean_n_selected']:.1f} | {r['mean_best_auroc']:.3f} | "
                          f"{r['mean_gap_to_tgreedy_oracle']:.3f} |")
     return "\n".join(lines) + "\n"
@@ -314,6 +329,4 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def main(argv=None, prog: str = "python -m tgreedy_lib compare") -> int:
     """``python -m tgreedy_lib compare`` from Python; returns the exit code."""
-    parser = argparse.ArgumentParser(prog=prog)
-    add_arguments(parser)
-    return run(parser.parse_args(argv), parser)
+    return parse_and_run(add_arguments, run, argv, prog)

@@ -263,8 +263,7 @@ def quick_probe(feature_set) -> dict:
     """
     from threadpoolctl import threadpool_limits
 
-    from ..features import dbn_inputs, linear_probe
-    from ..features.build import PROBE_REGULARIZATION
+    from ..features import PROBE_REGULARIZATION, dbn_inputs, linear_probe
 
     regularization = PROBE_REGULARIZATION[feature_set.info["dataset"]]
     # One BLAS thread: these fits are small, and extra threads only spin on a machine shared with other work.

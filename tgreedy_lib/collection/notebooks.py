@@ -19,6 +19,7 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
+from .._command import parse_and_run
 from .._io import atomic_write_text, check_outputs
 
 #: The executing kernel loads the figure-legibility extension: every figure's PNG carries the size of its
@@ -127,6 +128,4 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib execute-notebooks") -> int:
     """``python -m tgreedy_lib execute-notebooks`` from Python; returns the exit code."""
-    parser = argparse.ArgumentParser(prog=prog)
-    add_arguments(parser)
-    return run(parser.parse_args(argv), parser)
+    return parse_and_run(add_arguments, run, argv, prog)

@@ -413,64 +413,91 @@ def two_vs_other_findings(claims, reference: dict | None = None, runs_out_at: in
     **T-greedy transfers worse than greedy in most splits.** Over the first 10 features its target AUROC is above greedy's in 1 of 9 splits, and its gap between held-out source and target is smaller in 2 of 9: the paper's "T-greedy overfits much less" does not hold here.
     """
     c = claims_by_id(claims)
-    out = []
+    found = (_introduction_jump(c), _greedy_collapse(c), _transfer_by_split(c), _size_of_picks_t(c, runs_out_at),
+             _splits_differ(c), _transfer_over_reference_seeds(reference))
+    return [text for text in found if text is not None]
+
+
+def _introduction_jump(c: dict) -> str | None:
+    """Section 1: logistic regression's error on the odd digits it never saw against the even ones it rejects."""
     even, odd = _values(c, "intro.even"), _values(c, "intro.odd")
-    if even and odd:
-        size = ("smaller than" if odd["error_odd"] < 0.25 else "larger than" if odd["error_odd"] > 0.45 else "as large as")
-        lead = (("is real, but " if size != "as large as" else "is real, and ") + size + " the paper's"
-                if odd["error_odd"] >= 3 * even["error_even"] else "hardly shows here")
-        out.append(f"**The introduction's jump {lead}.** Against the even digits it was trained to reject, logistic regression errs on "
-                   f"{_pct(even['error_even'])} of the test images (the paper: about 0.5 %); against the odd digits it never "
-                   f"saw, on {_pct(odd['error_odd'])} (the paper: 35 %), {odd['error_odd'] / max(even['error_even'], 1e-12):.0f} "
-                   "times as often (the paper: 70 times).")
+    if not (even and odd):
+        return None
+    size = ("smaller than" if odd["error_odd"] < 0.25 else "larger than" if odd["error_odd"] > 0.45 else "as large as")
+    lead = (("is real, but " if size != "as large as" else "is real, and ") + size + " the paper's"
+            if odd["error_odd"] >= 3 * even["error_even"] else "hardly shows here")
+    return (f"**The introduction's jump {lead}.** Against the even digits it was trained to reject, logistic regression errs on "
+            f"{_pct(even['error_even'])} of the test images (the paper: about 0.5 %); against the odd digits it never "
+            f"saw, on {_pct(odd['error_odd'])} (the paper: 35 %), {odd['error_odd'] / max(even['error_even'], 1e-12):.0f} "
+            "times as often (the paper: 70 times).")
+
+
+def _greedy_collapse(c: dict) -> str | None:
+    """Figure 2: whether greedy's target AUROC on '2 vs 9' falls to chance after a few features; Figure 1's peak."""
     near, peak = _values(c, "fig2.greedy_random"), _values(c, "fig1.degrades")
-    if near:
-        collapses = near["lowest_3_to_5"] <= 0.6
-        text = (f"**Greedy {'collapses' if collapses else 'does not collapse'} on the new digit.** On '2 vs 9' its target "
-                f"AUROC is {_num(near['after_1'])} after one feature and {'falls to' if collapses else 'never below'} "
-                f"{_num(near['lowest_3_to_5'])} over features 3-5, where the paper's Figure 2 shows it near chance (0.5).")
-        if peak:
-            text += (f" Averaged over the splits its target AUROC peaks after {peak['peak_step']} features at "
-                     f"{_num(peak['peak'])} and ends at {_num(peak['final'])}.")
-        out.append(text)
+    if not near:
+        return None
+    collapses = near["lowest_3_to_5"] <= 0.6
+    text = (f"**Greedy {'collapses' if collapses else 'does not collapse'} on the new digit.** On '2 vs 9' its target "
+            f"AUROC is {_num(near['after_1'])} after one feature and {'falls to' if collapses else 'never below'} "
+            f"{_num(near['lowest_3_to_5'])} over features 3-5, where the paper's Figure 2 shows it near chance (0.5).")
+    if peak:
+        text += (f" Averaged over the splits its target AUROC peaks after {peak['peak_step']} features at "
+                 f"{_num(peak['peak'])} and ends at {_num(peak['final'])}.")
+    return text
+
+
+def _transfer_by_split(c: dict) -> str | None:
+    """Figure 2: in how many splits T-greedy's target AUROC beats greedy's, and its source-target gap is smaller."""
     won, gaps = _values(c, "fig2.target_better"), _values(c, "fig2.overfits_less")
-    if won:
-        share = won["share_won"]
-        way = ("worse than greedy in most splits" if share < 0.5 else "better than greedy in most splits" if share > 0.5
-               else "better than greedy in as many splits as worse")
-        text = (f"**T-greedy transfers {way}.** Over the first 10 features its target AUROC is above greedy's in "
-                f"{int(won['splits_won'])} of {int(won['splits'])} splits")
-        if gaps:
-            text += (f", and its gap between held-out source and target is smaller in {int(gaps['splits_won'])} of "
-                     f"{int(gaps['splits'])}: the paper's \"T-greedy overfits much less\" "
-                     + ("does not hold here." if gaps["share_won"] < 0.5 else "holds in most splits here."))
-        else:
-            text += "."
-        out.append(text)
+    if not won:
+        return None
+    share = won["share_won"]
+    way = ("worse than greedy in most splits" if share < 0.5 else "better than greedy in most splits" if share > 0.5
+           else "better than greedy in as many splits as worse")
+    text = (f"**T-greedy transfers {way}.** Over the first 10 features its target AUROC is above greedy's in "
+            f"{int(won['splits_won'])} of {int(won['splits'])} splits")
+    if not gaps:
+        return text + "."
+    return text + (f", and its gap between held-out source and target is smaller in {int(gaps['splits_won'])} of "
+                   f"{int(gaps['splits'])}: the paper's \"T-greedy overfits much less\" "
+                   + ("does not hold here." if gaps["share_won"] < 0.5 else "holds in most splits here."))
+
+
+def _size_of_picks_t(c: dict, runs_out_at: int | None) -> str | None:
+    """Section 4.1: whether T-greedy's picks have a larger |T| than greedy's, and why not when they do not."""
     t_high = _values(c, "fig2.t_higher")
-    if t_high:
-        smaller = t_high["median_tgreedy"] < t_high["median_greedy"]
-        text = (f"**Its picks have a {'smaller' if smaller else 'larger'} |T| than greedy's** (median "
-                f"{_num(t_high['median_tgreedy'], 2)} against {_num(t_high['median_greedy'], 2)})")
-        if smaller:
-            text += (", although it maximises T: the signed rule runs out of positive T-statistics"
-                     + (f" (from step {runs_out_at} on '2 vs 9')" if runs_out_at else "")
-                     + " and then adds the features closest to T = 0.")
-        else:
-            text += ", as the paper says."
-        out.append(text)
+    if not t_high:
+        return None
+    smaller = t_high["median_tgreedy"] < t_high["median_greedy"]
+    text = (f"**Its picks have a {'smaller' if smaller else 'larger'} |T| than greedy's** (median "
+            f"{_num(t_high['median_tgreedy'], 2)} against {_num(t_high['median_greedy'], 2)})")
+    if not smaller:
+        return text + ", as the paper says."
+    return text + (", although it maximises T: the signed rule runs out of positive T-statistics"
+                   + (f" (from step {runs_out_at} on '2 vs 9')" if runs_out_at else "")
+                   + " and then adds the features closest to T = 0.")
+
+
+def _splits_differ(c: dict) -> str | None:
+    """Section 5: the spread of the target AUROC across held-out digits against one domain's standard error."""
     spread = _values(c, "disc.variability")
-    if spread:
-        ratio = spread["min_ratio"]
-        out.append(f"**The splits differ {'much ' if ratio >= 3 else ''}more than one split's sampling error explains**: the "
-                   f"spread of the target AUROC across the held-out digits is at least {ratio:.1f} times the standard error of "
-                   "one domain's AUROC" + (", as section 5 of the paper says." if ratio >= 3 else "."))
+    if not spread:
+        return None
+    ratio = spread["min_ratio"]
+    return (f"**The splits differ {'much ' if ratio >= 3 else ''}more than one split's sampling error explains**: the "
+            f"spread of the target AUROC across the held-out digits is at least {ratio:.1f} times the standard error of "
+            "one domain's AUROC" + (", as section 5 of the paper says." if ratio >= 3 else "."))
+
+
+def _transfer_over_reference_seeds(reference: dict | None) -> str | None:
+    """Over the committed reference run's seeds: how often T-greedy's target AUROC beat greedy's."""
     shares = _seed_values(claims_by_id(reference).get("fig2.target_better"))
-    if shares:
-        out.append(f"Over the {len(shares)} seeds of the committed reference run (notebook 08b), T-greedy's target AUROC is "
-                   f"above greedy's in {_pct(sum(shares) / len(shares))} of the splits on average, in fewer than half of them "
-                   f"in {sum(s < 0.5 for s in shares)} of the {len(shares)} seeds.")
-    return out
+    if not shares:
+        return None
+    return (f"Over the {len(shares)} seeds of the committed reference run (notebook 08b), T-greedy's target AUROC is "
+            f"above greedy's in {_pct(sum(shares) / len(shares))} of the splits on average, in fewer than half of them "
+            f"in {sum(s < 0.5 for s in shares)} of the {len(shares)} seeds.")
 
 
 def similarity_findings(claims, below_chance: dict | None = None, all_features: dict | None = None,

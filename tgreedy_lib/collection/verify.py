@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .._command import parse_and_run
 from .._io import atomic_write_text, check_outputs
 from .._json import write_json
 from ..verify import registry
@@ -187,6 +188,4 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib verif
     >>> from tgreedy_lib.collection.verify import main
     >>> main(["--quick", "categorical.lemma11"])  # doctest: +SKIP
     """
-    parser = argparse.ArgumentParser(prog=prog)
-    add_arguments(parser)
-    return run(parser.parse_args(argv), parser)
+    return parse_and_run(add_arguments, run, argv, prog)

@@ -16,15 +16,17 @@ from .prose import render
 
 __all__ = ["findings"]
 
-#: How the sentences name each method of the comparison.
-METHOD_NAMES = {"T-greedy": "T-greedy", "greedy": "greedy", "omp": "OMP", "lasso": "the lasso", "vrex": "V-REx",
-                "icp": "the ICP-style filter", "t_filter": "the univariate T filter"}
 SIGNIFICANCE_RULES = ("bonferroni", "theorem1", "chance")
+
+
+def _name(method: str) -> str:
+    """A method's name in a sentence (:data:`tgreedy_lib.collection.compare.METHOD_NAMES`)."""
+    return compare.METHOD_NAMES[method].prose
 
 
 def _methods(summary: dict) -> dict[str, float]:
     # target AUROC at the LODO choice of every method, T-greedy's lodo rule included
-    return {"T-greedy": summary["rules"]["lodo"]["mean_auroc"],
+    return {"tgreedy": summary["rules"]["lodo"]["mean_auroc"],
             **{name: r["mean_auroc"] for name, r in summary["baselines"].items()}}
 
 
@@ -50,14 +52,14 @@ def _simulated(sim: dict[int, dict]) -> list[str]:
         "effect over domains is nonzero, and with few domains that takes a large $|T|$.",
         bon=mean_k["bonferroni"], thm=mean_k["theorem1"], chance=mean_k["chance"], lodo=mean_k["lodo"]))
     per_method = {name: float(np.mean([_methods(s)[name] for s in sim.values()])) for name in _methods(sim[ns[0]])}
-    rival = max((m for m in per_method if m != "T-greedy"), key=per_method.get)
+    rival = max((m for m in per_method if m != "tgreedy"), key=per_method.get)
     leader = max(per_method, key=per_method.get)
     lines.append(render(
-        "* **Stopped the same way, " + ("T-greedy leads" if leader == "T-greedy" else
-                                       f"{METHOD_NAMES[rival]} leads, not T-greedy,") + " on the simulated domains:** "
+        "* **Stopped the same way, " + ("T-greedy leads" if leader == "tgreedy" else
+                                       f"{_name(rival)} leads, not T-greedy,") + " on the simulated domains:** "
         "the mean target AUROC at the LODO choice over these numbers of domains is {tg:.3f} for T-greedy, {best:.3f} "
-        f"for {METHOD_NAMES[rival]} and {{greedy:.3f}} for greedy.",
-        tg=per_method["T-greedy"], best=per_method[rival], greedy=per_method["greedy"]))
+        f"for {_name(rival)} and {{greedy:.3f}} for greedy.",
+        tg=per_method["tgreedy"], best=per_method[rival], greedy=per_method["greedy"]))
     return lines
 
 
@@ -83,12 +85,12 @@ def _paper_scale(reference: dict, real: list[str]) -> list[str]:
         winner = max(m, key=m.get)
         lines.append(render(
             f"* **{name}**: stopped by LODO, T-greedy reaches a target AUROC of {{tg:.3f}} with {{k:.1f}} features on "
-            "average; " + ("no other method does better." if winner == "T-greedy" else
-                           f"{METHOD_NAMES[winner]} does best, with {{win:.3f}} and {{k_win}} features.")
+            "average; " + ("no other method does better." if winner == "tgreedy" else
+                           f"{_name(winner)} does best, with {{win:.3f}} and {{k_win}} features.")
             + f" Chosen on the other splits, T-greedy's rule is mostly "
             f"{max(s['nested']['times_chosen'], key=s['nested']['times_chosen'].get)} (target AUROC {{nested_auc:.3f}}, "
             "{nested_k:.1f} steps); the three significance rules keep {sig:.1f} steps on average.",
-            tg=m["T-greedy"], k=s["rules"]["lodo"]["mean_k"], win=m[winner],
+            tg=m["tgreedy"], k=s["rules"]["lodo"]["mean_k"], win=m[winner],
             nested_auc=s["nested"]["mean_auroc"], nested_k=s["nested"]["mean_k"],
             k_win=s["baselines"].get(winner, {}).get("mean_n_selected", s["rules"]["lodo"]["mean_k"]),
             sig=np.mean([s["rules"][r]["mean_k"] for r in SIGNIFICANCE_RULES])))

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .._command import parse_and_run
 from .cifar10 import (CIFAR10_CLASSES, CIFAR10_FOLDER, CIFAR10_HOWTO, CIFAR10_MD5, CIFAR10_TEST_BATCH,
                       CIFAR10_TRAIN_BATCHES, CIFAR10_URL, balanced_subset, find_cifar10_folder, load_cifar10,
                       load_cifar10_paper)
@@ -104,6 +105,4 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib download") -> int:
     """Fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified (needs internet)."""
-    parser = argparse.ArgumentParser(prog=prog)
-    add_arguments(parser)
-    return run(parser.parse_args(argv), parser)
+    return parse_and_run(add_arguments, run, argv, prog)

@@ -488,11 +488,8 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
     >>> {m: np.round(c["target_auroc"][0], 3).tolist() for m, c in result["curves"].items()}
     {'greedy': [0.611, 0.785, 0.848], 'tgreedy-signed': [0.895, 0.841, 0.831], 'tgreedy': [0.895, 0.841, 0.831], 'greedy-stepwise': [0.611, 0.791, 0.856]}
     """
-    design = _check_design(design)
-    n_positive = design.n_positive_pairs if n_positive is None else int(n_positive)
-    n_negative = design.n_negative_pairs if n_negative is None else int(n_negative)
-    seed = design.seed if seed is None else int(seed)
-    design = design.replace(n_positive_pairs=n_positive, n_negative_pairs=n_negative, seed=seed)
+    design = _with_pairs(_check_design(design), n_positive, n_negative, seed)
+    n_positive, n_negative, seed = design.n_positive_pairs, design.n_negative_pairs, design.seed
     methods = [get_selector(m).name for m in methods]
     timer = _Timer()
     start = time.perf_counter()
@@ -500,8 +497,7 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
     if experiment is None:
         experiment = ("cifar" if dataset == "cifar10" else dataset) + "-similarity"
     classes = [int(c) for c in features.classes]
-    keep = _usable_similarity_columns(features.train_features, features.train_labels, classes)
-    columns = np.flatnonzero(keep)
+    columns = np.flatnonzero(_usable_similarity_columns(features.train_features, features.train_labels, classes))
     F_train = np.ascontiguousarray(features.train_features[:, columns])
     F_test = np.ascontiguousarray(features.test_features[:, columns])
     if clip_steps:
@@ -522,28 +518,21 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
         stats = moments.split_statistics(split)
         source_sets = [test_design.domain_pairs(c, split.target) for c in split.sources]
         target_pair_index, target_y = domains.target_pairs(features.test_labels, split, n_positive, n_negative,
-                                                                   seed + 2, design.negatives)
+                                                           seed + 2, design.negatives)
         target_sizes.append([int((target_y > 0).sum()), int((target_y < 0).sum())])
         tick = timer.add("statistics", tick)
-        weights_all = all_features_reference(stats)[:, None]
-        reference["source_auroc"].append(float(np.mean(
-            [roc_auc(y, domains.pair_products(F_test, pairs) @ weights_all) for pairs, y in source_sets])))
-        reference["target_auroc"].append(float(roc_auc(
-            target_y, domains.pair_products(F_test, target_pair_index) @ weights_all)[0]))
+        source, target = _similarity_aurocs(F_test, all_features_reference(stats)[:, None], source_sets,
+                                            target_pair_index, target_y)
+        reference["source_auroc"].append(float(np.mean(source)))
+        reference["target_auroc"].append(float(target[0]))
         tick = timer.add("reference", tick)
         for method in methods:
             path = _select(stats, method, n_steps)
             tick = timer.add("selection", tick)
             support = np.unique(path.features)
-            weights = path.coef[:, support].T  # (support, steps)
-            F_support = F_test[:, support]
-
-            def scores_of(pairs):
-                return domains.pair_products(F_support, pairs) @ weights
-
-            source = np.mean([roc_auc(y, scores_of(pairs)) for pairs, y in source_sets], axis=0)
-            target = roc_auc(target_y, scores_of(target_pair_index))
-            _record(curves, method, path, source, target, columns, n_steps)
+            source, target = _similarity_aurocs(F_test[:, support], path.coef[:, support].T, source_sets,
+                                                target_pair_index, target_y)
+            _record(curves, method, path, np.mean(source, axis=0), target, columns, n_steps)
             tick = timer.add("evaluation", tick)
         _progress(progress, f"  class {split.target} held out: done")
     data = features.data_summary()
@@ -563,6 +552,21 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
         "seconds": round(time.perf_counter() - start, 3),
         "timings": timer.as_json(),
     }
+
+
+def _with_pairs(design: Design, n_positive: int | None, n_negative: int | None, seed: int | None) -> Design:
+    """``design`` with the pair counts and seed given (``None`` keeps the design's own)."""
+    return design.replace(n_positive_pairs=design.n_positive_pairs if n_positive is None else int(n_positive),
+                          n_negative_pairs=design.n_negative_pairs if n_negative is None else int(n_negative),
+                          seed=design.seed if seed is None else int(seed))
+
+
+def _similarity_aurocs(F: np.ndarray, weights: np.ndarray, source_sets, target_pair_index,
+                       target_y) -> tuple[list, np.ndarray]:
+    """AUROC of the pair scores ``(phi(x1) * phi(x2)) @ weights`` (a column of weights per step) on each held-out
+    source domain's pairs and on the target's: ``([per source domain], target)``, one value per step each."""
+    source = [roc_auc(y, domains.pair_products(F, pairs) @ weights) for pairs, y in source_sets]
+    return source, roc_auc(target_y, domains.pair_products(F, target_pair_index) @ weights)
 
 
 def similarity_reference_auroc(train_features, train_labels, test_features, test_labels, n_positive: int = 1000,

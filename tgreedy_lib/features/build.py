@@ -1,4 +1,4 @@
-"""Unsupervised features of MNIST and CIFAR-10, cached on disk, and a linear probe of their quality.
+"""Unsupervised features of MNIST and CIFAR-10: their configurations, their cache keys, built once and then reused.
 
 Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) represents every image by 2,000
 real-valued features learnt from unlabeled images (a deep belief network: Hinton, Osindero &
@@ -22,19 +22,16 @@ Two kinds of feature learner (``kind``):
     for CIFAR-10 (see ``benchmarks/README.md`` for its probe, pair signal and time).
 
 The cache (``TGREEDY_CACHE_DIR``, default ``~/.cache/tgreedy``, subfolder ``features/``) is keyed
-by the SHA-256 of the images and labels and of the full configuration, so features are rebuilt
-whenever the data or any setting changed and reused otherwise. Everything is stored with
-``numpy.savez`` and read back with ``allow_pickle=False``: loading a cache file never runs code.
+by the SHA-256 of the images and labels and of the full configuration (:func:`cache_key`), so
+features are rebuilt whenever the data or any setting changed and reused otherwise. What an entry
+holds, how it is checked when read and how a damaged one heals is
+:mod:`tgreedy_lib.features._cache`; the linear probe that :func:`load_features` adds is
+:mod:`tgreedy_lib.features.probe`.
 
-The cache heals itself. Every entry records what it holds (each array's shape, dtype and SHA-256,
-and the key) and is checked when read, against that record and against the data it was asked for
-(the labels, the number of rows); a damaged entry (half-written, empty, a broken zip, a missing
-array, another key, the wrong rows) is rebuilt with a :class:`CacheWarning` naming the file. An
-entry written before the record existed is accepted when it loads completely and matches the data,
-and is given its record in place (atomically). Files are written to a temporary file and renamed
-into place, so a killed writer never leaves half an entry; its temporary files are removed by the
-next call. A cache that cannot be written (read-only, full) costs only the recomputation, with one
-warning.
+References
+----------
+.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
+       Statistical Approach", AISTATS 2012.
 """
 from __future__ import annotations
 
@@ -44,18 +41,17 @@ import hashlib
 import json
 import os
 import pathlib
-import struct
 import time
-import warnings
-import zipfile
-import zlib
 
 import numpy as np
 from ._torch import torch
 
 from .. import _io, datasets
-from .dbn import DeepBeliefNetwork, RBMTraining, Whitening, default_device
+from ._cache import _DamagedEntry, _read_entry, _warn_damaged, _write_entry
+from ._feature_set import FeatureSet
+from .dbn import DeepBeliefNetwork, RBMTraining, Whitening, dbn_inputs, default_device
 from .patches import PATCH_PIPELINE_VERSION, PatchFeatureConfig, PatchFeatureModel, fit_patch_model
+from .probe import feature_probe
 
 #: Bump when the feature pipeline changes in a way the configuration does not capture.
 PIPELINE_VERSION = 3  # 2-3: CPU Bernoulli samples from numpy SFC64 uniforms (3: seeded per call)
@@ -251,86 +247,6 @@ def _resolve_config(dataset: str, config, unlabeled: bool = False, kind: str = "
     raise TypeError(f"config must be a FeatureConfig, a dict of settings or None, got {type(config).__name__}")
 
 
-@dataclasses.dataclass
-class FeatureSet:
-    """Unsupervised features (DBN or convolutional patches) of a training and a test set.
-
-    Attributes
-    ----------
-    train_features, test_features : numpy.ndarray of float32, (n, 2000)
-        Top-layer hidden probabilities (DBN) or quadrant-pooled unit responses (patches).
-    train_labels, test_labels : numpy.ndarray of int64
-    info : dict
-        ``dataset``, ``official`` (whether the official test set was used), ``train_size``,
-        ``test_size``, ``dbn_training_images`` (how many unlabeled images the DBN learned from),
-        ``config`` (the :class:`FeatureConfig` as a dict), ``seconds`` (time it took
-        to build the features when they were built), ``from_cache`` (whether this call reused
-        them), ``cache_key``, ``source``, ``seconds_per_layer``, ``device``, ``created``;
-        ``kind`` (``"dbn"`` or ``"patches"``); with ``probe=True`` (the default of
-        :func:`load_features`) also ``probe_accuracy`` and ``probe`` (see :func:`feature_probe`).
-        Patch features report ``seconds_per_stage`` and ``cpu_seconds`` instead of ``seconds_per_layer``.
-    dbn : DeepBeliefNetwork or None
-        The trained network (for training curves, filters and samples); ``None`` for patch features.
-    whitening : Whitening or None
-        The input whitening (CIFAR-10).
-    train_images, test_images : numpy.ndarray of uint8
-        The images behind the features (for raw-pixel baselines and pictures).
-
-    See Also
-    --------
-    load_features : The features, built once and then read from the cache.
-    build_features : Train the DBN and compute the features.
-    default_config : The tuned configuration of each data set.
-    probe_report : A linear probe of the features against raw pixels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
-       Nets", Neural Computation 18(7):1527-1554, 2006.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.features import load_features
-    >>> feature_set = load_features("mnist")  # doctest: +SKIP
-    >>> feature_set.train_features.shape  # doctest: +SKIP
-    (10000, 2000)
-    """
-
-    train_features: np.ndarray
-    train_labels: np.ndarray
-    test_features: np.ndarray
-    test_labels: np.ndarray
-    info: dict
-    dbn: DeepBeliefNetwork | None = None
-    whitening: Whitening | None = None
-    train_images: np.ndarray | None = None
-    test_images: np.ndarray | None = None
-    cache_path: pathlib.Path | None = dataclasses.field(default=None, repr=False)
-    patch_model: PatchFeatureModel | None = None
-
-    def transform(self, images) -> np.ndarray:
-        """Features of other ``images`` (uint8, shaped as the training images) through the learnt map.
-
-        The same map that made ``train_features`` and ``test_features``: the patch model, or the
-        whitening (CIFAR-10) and the DBN.
-
-        Raises
-        ------
-        ValueError
-            If the set holds no learnt map (built without one).
-        """
-        if self.patch_model is not None:
-            return self.patch_model.transform(images)
-        if self.dbn is None:
-            raise ValueError("this FeatureSet holds no learnt map (no DBN and no patch model) to transform images "
-                             "with; load it with tgreedy_lib.features.load_features")
-        inputs = dbn_inputs(np.asarray(images))
-        if self.whitening is not None:
-            inputs = self.whitening.transform(inputs)
-        return self.dbn.transform(inputs)
-
-
 def dataset_digest(data: datasets.ImageDataset) -> str:
     """SHA-256 over the shapes, dtypes and bytes of the arrays of ``data`` (the unlabeled images too, if any).
 
@@ -376,129 +292,6 @@ def cache_key(data: datasets.ImageDataset, config: FeatureConfig | PatchFeatureC
     payload = json.dumps({"data": dataset_digest(data), "dataset": data.name, "config": config.to_dict(),
                           "pipeline_version": version}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
-
-
-def dbn_inputs(images: np.ndarray) -> np.ndarray:
-    """Images as float32 rows of intensities in [0, 1].
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.features import dbn_inputs
-    >>> dbn_inputs(np.array([[[0, 255], [51, 102]]], dtype=np.uint8))
-    array([[0. , 1. , 0.2, 0.4]], dtype=float32)
-    """
-    return images.reshape(len(images), -1).astype(np.float32) / 255.0
-
-
-class CacheWarning(UserWarning):
-    """A feature-cache entry was damaged or did not match its key and is rebuilt, or the cache cannot be written."""
-
-
-#: Version of a cache entry's record (``cache_meta_json``); entries without one are checked by content.
-CACHE_FORMAT = 2
-_META = "cache_meta_json"
-#: What reading a damaged ``.npz`` raises: a broken or truncated zip, a bad CRC, a broken ``.npy`` header.
-_READ_ERRORS = (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, zipfile.BadZipFile, zlib.error,
-                struct.error)
-#: Folders already warned about (one warning per folder and process).
-_UNWRITABLE_WARNED: set = set()
-
-
-class _DamagedEntry(Exception):
-    """A cache file that cannot be used; the message says why."""
-
-
-def _warn_unwritable(folder: pathlib.Path, error: OSError) -> None:
-    folder = pathlib.Path(folder)
-    if str(folder) in _UNWRITABLE_WARNED:
-        return
-    _UNWRITABLE_WARNED.add(str(folder))
-    warnings.warn(f"the feature cache {folder} cannot be written ({error.strerror or error}): features and probes "
-                  f"are computed but not stored; set {datasets.ENV_CACHE_DIR} to a writable folder to keep them",
-                  CacheWarning, stacklevel=4)
-
-
-def _warn_damaged(path: pathlib.Path, reason: str) -> None:
-    warnings.warn(f"feature cache entry {path.name} (in {path.parent}) is damaged: {reason}; rebuilding it",
-                  CacheWarning, stacklevel=4)
-
-
-def _array_digest(array: np.ndarray) -> str:
-    array = np.ascontiguousarray(array)
-    digest = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
-    digest.update(array.reshape(-1).view(np.uint8))
-    return digest.hexdigest()
-
-
-def _entry_record(arrays: dict, key: str) -> dict:
-    """What a cache file holds: the key, and each array's shape, dtype and SHA-256."""
-    return {"format": CACHE_FORMAT, "key": key,
-            "arrays": {name: {"shape": list(np.shape(a)), "dtype": np.asarray(a).dtype.str,
-                              "sha256": _array_digest(np.asarray(a))} for name, a in arrays.items()}}
-
-
-def _write_entry(path: pathlib.Path, arrays: dict, key: str, quiet: bool = False) -> bool:
-    """Write ``arrays`` and their record to ``path`` atomically; False if the cache cannot be written (then one
-    warning per folder, unless ``quiet``: giving an earlier entry its record is never needed)."""
-    arrays = {name: np.asarray(a) for name, a in arrays.items()}
-    payload = {**arrays, _META: np.asarray(json.dumps(_entry_record(arrays, key), sort_keys=True))}
-    try:
-        with _io.atomic_writer(path, "wb") as handle:
-            np.savez(handle, **payload)
-    except OSError as error:
-        if not quiet:
-            _warn_unwritable(path.parent, error)
-        return False
-    return True
-
-
-def _read_entry(path: pathlib.Path, key: str) -> tuple[dict, bool]:
-    """Every array of a cache file, checked against its record: ``(arrays, has_record)``.
-
-    Raises :class:`_DamagedEntry` when the file cannot be read whole or disagrees with its record
-    or with ``key``. A file without a record (written before records existed) comes back with
-    ``has_record`` false, for the caller to check by content.
-    """
-    try:
-        if path.stat().st_size == 0:
-            raise _DamagedEntry("it is empty")
-        with np.load(path, allow_pickle=False) as stored:
-            arrays = {name: stored[name] for name in stored.files}
-    except _READ_ERRORS as error:
-        raise _DamagedEntry(f"it cannot be read whole ({type(error).__name__}: {error})") from None
-    text = arrays.pop(_META, None)
-    if text is None:
-        return arrays, False
-    try:
-        record = json.loads(str(text))
-        described, recorded_key = record["arrays"], record["key"]
-        if not (isinstance(described, dict) and all(isinstance(v, dict) for v in described.values())):
-            raise TypeError
-    except (ValueError, TypeError, KeyError):
-        raise _DamagedEntry("its record (cache_meta_json) is unreadable") from None
-    if recorded_key != key:
-        raise _DamagedEntry(f"it records the key {str(recorded_key)[:16]}..., not {key[:16]}...")
-    for name, expected in described.items():
-        if name not in arrays:
-            raise _DamagedEntry(f"the array {name!r} it records is missing")
-        array = arrays[name]
-        if list(array.shape) != expected.get("shape") or array.dtype.str != expected.get("dtype"):
-            raise _DamagedEntry(f"the array {name!r} has shape {array.shape} and dtype {array.dtype.str}, "
-                                f"its record says {tuple(expected.get('shape') or ())} and {expected.get('dtype')}")
-        if _array_digest(array) != expected.get("sha256"):
-            raise _DamagedEntry(f"the array {name!r} does not match its recorded SHA-256")
-    return arrays, True
-
-
-def _write_json_atomic(path: pathlib.Path, payload: dict) -> bool:
-    """Write a JSON cache file atomically; False (after one warning) if the cache cannot be written."""
-    try:
-        _io.atomic_write_text(path, json.dumps(payload, indent=2, sort_keys=True) + "\n")
-    except OSError as error:
-        _warn_unwritable(path.parent, error)
-        return False
-    return True
 
 
 def feature_cache_paths(dataset: str, key: str, cache_dir=None, kind: str = "dbn") -> dict[str, pathlib.Path]:
@@ -645,19 +438,12 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     """
     kind = _resolve_kind(dataset, kind)
     _resolve_config(dataset, config, kind=kind)  # a bad setting fails before any data are read
-    if kind == "patches":
-        data = datasets.load_cifar10_paper(data_dir, download, cache_dir, unlabeled=True)
-    else:
-        data = datasets.load_paper_dataset(dataset, data_dir, download, cache_dir, unlabeled=unlabeled)
+    data = _paper_images(dataset, kind, data_dir, download, cache_dir, unlabeled)
     config = _resolve_config(dataset, config, unlabeled=data.unlabeled_images is not None, kind=kind)
     key = cache_key(data, config)
     paths = feature_cache_paths(dataset, key, cache_dir, kind=kind)
     _io.remove_leftovers(paths["features"].parent, earlier=True)  # temporary files of writers that were killed
-    feature_set = None
-    if not rebuild:
-        feature_set = _read_cache(paths, key, data, config)
-        if feature_set is not None:
-            feature_set.train_images, feature_set.test_images = data.train_images, data.test_images
+    feature_set = None if rebuild else _read_cache(paths, key, data, config)
     if feature_set is None and only_cached:
         raise LookupError(f"{dataset} features for this data and configuration are not cached yet (or their entry "
                           f"was damaged); build them with load_features({dataset!r}) (a few minutes on a CPU)")
@@ -667,6 +453,14 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     if probe:
         feature_probe(feature_set, rebuild=rebuild)
     return feature_set
+
+
+def _paper_images(dataset: str, kind: str, data_dir, download: bool, cache_dir,
+                  unlabeled: bool) -> datasets.ImageDataset:
+    """The paper's images for features of ``kind`` (patch features learn from CIFAR-10's 50,000 training images)."""
+    if kind == "patches":
+        return datasets.load_cifar10_paper(data_dir, download, cache_dir, unlabeled=True)
+    return datasets.load_paper_dataset(dataset, data_dir, download, cache_dir, unlabeled=unlabeled)
 
 
 def _build_dbn_feature_set(data: datasets.ImageDataset, config: FeatureConfig, key: str, paths: dict,
@@ -752,7 +546,8 @@ def _build_patch_feature_set(data: datasets.ImageDataset, config: PatchFeatureCo
 
 
 def _read_cache(paths: dict[str, pathlib.Path], key: str, data: datasets.ImageDataset, config) -> FeatureSet | None:
-    """The cached FeatureSet of ``key``; None when there is none or it is damaged (then with a :class:`CacheWarning`).
+    """The cached FeatureSet of ``key``, with the images of ``data``; None when there is none or it is damaged (then
+    with a :class:`CacheWarning`).
 
     Both files are read whole and checked against their record (:func:`_read_entry`) and against
     ``data`` and ``config``: the labels and row counts of both sets, float32 features of one width,
@@ -775,6 +570,7 @@ def _read_cache(paths: dict[str, pathlib.Path], key: str, data: datasets.ImageDa
     except _DamagedEntry as error:
         _warn_damaged(paths[current] if all(present.values()) else paths["features"], str(error))
         return None
+    feature_set.train_images, feature_set.test_images = data.train_images, data.test_images
     # An entry of the earlier format that passed every check: give it its record (never required).
     if not weights_recorded and _write_entry(paths["weights"], weights, key, quiet=True) is False:
         return feature_set
@@ -846,306 +642,3 @@ def _feature_set_from_cache(paths: dict, info: dict, arrays: dict, weights: dict
                             f"and the features are {width} wide")
     return FeatureSet(arrays["train_features"], arrays["train_labels"], arrays["test_features"],
                       arrays["test_labels"], {**info, "from_cache": True}, dbn, whitening, cache_path=paths["features"])
-
-
-# --------------------------------------------------------------------------- linear probe
-
-#: L-BFGS tolerance of the probe (small enough that the fit converges; see :func:`linear_probe`).
-PROBE_TOLERANCE = 1e-4
-
-
-def linear_probe(train_x, train_y, test_x, test_y, regularization: float = 0.1, max_iter: int = 1000,
-                 tol: float = PROBE_TOLERANCE) -> dict:
-    """Multinomial logistic regression (scikit-learn, L-BFGS) on standardised inputs; test accuracy.
-
-    Parameters
-    ----------
-    regularization : float
-        Inverse L2 strength ``C`` of :class:`sklearn.linear_model.LogisticRegression`.
-    max_iter, tol : int, float
-        L-BFGS limits. The default ``tol`` lets the fit converge: at ``tol=1e-3`` L-BFGS stopped after
-        about 24 iterations on the MNIST features and scored 0.17 points lower than the converged fit.
-
-    Returns
-    -------
-    dict
-        ``test_accuracy``, ``train_accuracy``, ``n_features``, ``C``, ``iterations``, ``seconds``.
-
-    See Also
-    --------
-    probe_report : The probe of the DBN features against raw pixels.
-    build_features : Train the DBN and compute the features.
-    default_config : The tuned configuration of each data set.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.features import linear_probe
-    >>> rng = np.random.default_rng(0)
-    >>> centres = 3 * rng.standard_normal((3, 5))
-    >>> labels = np.repeat(np.arange(3), 40)
-    >>> X = centres[labels] + rng.standard_normal((120, 5))
-    >>> result = linear_probe(X[::2], labels[::2], X[1::2], labels[1::2])
-    >>> result["test_accuracy"], result["n_features"]  # well-separated clusters
-    (1.0, 5)
-    """
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-    import warnings
-
-    train_x, test_x = np.asarray(train_x, dtype=np.float64), np.asarray(test_x, dtype=np.float64)
-    if train_x.ndim != 2 or test_x.ndim != 2 or train_x.shape[1] != test_x.shape[1]:
-        raise ValueError(f"train_x and test_x must be 2-d with equal columns, got {train_x.shape} and {test_x.shape}")
-    start = time.perf_counter()
-    model = make_pipeline(StandardScaler(), LogisticRegression(C=regularization, max_iter=max_iter, tol=tol))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        model.fit(train_x, train_y)
-    return {"test_accuracy": float(model.score(test_x, test_y)), "train_accuracy": float(model.score(train_x, train_y)),
-            "n_features": int(train_x.shape[1]), "C": regularization, "tol": tol,
-            "iterations": int(np.max(model[-1].n_iter_)), "seconds": round(time.perf_counter() - start, 2)}
-
-
-#: Inverse regularisation ``C`` of the probe, per data set (chosen once on these data; the same for pixels and features).
-PROBE_REGULARIZATION = {"mnist": 0.1, "cifar10": 0.01}
-#: The ``C`` values :func:`validated_probe` chooses from, on a validation split of the training images.
-PROBE_C_GRID = (0.001, 0.003, 0.01, 0.03, 0.1)
-#: Share of the training images held out to choose ``C`` (never the test images).
-PROBE_VALIDATION_FRACTION = 0.2
-
-
-def validated_probe(train_x, train_y, test_x, test_y, c_grid=PROBE_C_GRID,
-                    validation_fraction: float = PROBE_VALIDATION_FRACTION, seed: int = 0) -> dict:
-    """:func:`linear_probe` with ``C`` chosen on a validation split of the training rows, not on the test set.
-
-    A seeded stratified ``validation_fraction`` of the training rows is held out; the probe is fitted
-    on the rest for every ``C`` of ``c_grid``; the ``C`` of highest validation accuracy (the smaller
-    one on a tie) is refitted on all training rows and scored once on the test rows. The validation
-    fits run from the smallest ``C`` up, each L-BFGS starting from the previous solution (a warm
-    start: the same convex problem and stopping tolerance as a cold fit, about 30 % fewer
-    iterations on the CIFAR-10 features); the refit starts cold, as :func:`linear_probe`.
-
-    Returns
-    -------
-    dict
-        The :func:`linear_probe` result at the chosen ``C`` plus ``c_grid``, ``validation_accuracy``
-        (one per ``C``), ``validation_size`` and ``selection_seconds``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> x = rng.normal(size=(200, 3)); y = (x[:, 0] > 0).astype(int)
-    >>> result = validated_probe(x[:100], y[:100], x[100:], y[100:], c_grid=(0.01, 1.0))
-    >>> result["C"] in (0.01, 1.0) and result["test_accuracy"] > 0.9
-    True
-    """
-    from sklearn.model_selection import train_test_split
-
-    c_grid = tuple(float(c) for c in c_grid)
-    if not c_grid or min(c_grid) <= 0:
-        raise ValueError(f"c_grid must hold positive values of C, got {c_grid}")
-    if not 0 < validation_fraction < 1:
-        raise ValueError(f"validation_fraction must lie in (0, 1), got {validation_fraction}")
-    start = time.perf_counter()
-    train_y = np.asarray(train_y)
-    fit_rows, validation_rows = train_test_split(np.arange(len(train_y)), test_size=validation_fraction,
-                                                 random_state=seed, stratify=train_y)
-    train_x = np.asarray(train_x, dtype=np.float64)
-    accuracies = _validation_accuracies(train_x[fit_rows], train_y[fit_rows], train_x[validation_rows],
-                                        train_y[validation_rows], c_grid)
-    chosen = c_grid[int(np.argmax(accuracies))]
-    seconds = round(time.perf_counter() - start, 2)
-    result = linear_probe(train_x, train_y, test_x, test_y, chosen)
-    result.update(c_grid=list(c_grid), validation_accuracy=[float(a) for a in accuracies],
-                  validation_size=int(len(validation_rows)), selection_seconds=seconds)
-    return result
-
-
-def _validation_accuracies(fit_x, fit_y, validation_x, validation_y, c_grid) -> list[float]:
-    """Validation accuracy of :func:`linear_probe`'s model for every ``C``, warm-started along ascending ``C``."""
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.preprocessing import StandardScaler
-    import warnings
-
-    scaler = StandardScaler().fit(fit_x)
-    fit_x, validation_x = scaler.transform(fit_x), scaler.transform(validation_x)
-    model = LogisticRegression(max_iter=1000, tol=PROBE_TOLERANCE, warm_start=True)
-    accuracy = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        for c in sorted(set(c_grid)):
-            accuracy[c] = float(model.set_params(C=c).fit(fit_x, fit_y).score(validation_x, validation_y))
-    return [accuracy[c] for c in c_grid]
-
-
-def feature_probe(feature_set: FeatureSet, rebuild: bool = False) -> dict:
-    """The validated linear probe of a feature set (:func:`validated_probe`), cached beside its features.
-
-    Sets ``feature_set.info["probe_accuracy"]`` (the test accuracy, for an experiment's ``data``
-    block) and ``feature_set.info["probe"]`` (``C``, the validation accuracies, ``train_accuracy``)
-    and returns the full result. Computed once per cache key: the result is stored as JSON next to
-    the cached features and read back unless ``rebuild``.
-    """
-    info = feature_set.info
-    path = None
-    if feature_set.cache_path is not None:
-        path = feature_set.cache_path.with_name(feature_set.cache_path.name.replace("-features.npz",
-                                                                                    "-linear-probe.json"))
-
-    def compute() -> dict:
-        report = validated_probe(feature_set.train_features, feature_set.train_labels,
-                                 feature_set.test_features, feature_set.test_labels, c_grid=PROBE_C_GRID)
-        report["cache_key"] = info.get("cache_key")
-        return report
-
-    report = _cached_report(path, lambda report: (report.get("cache_key") == info.get("cache_key")
-                                                  and report.get("c_grid") == list(PROBE_C_GRID)
-                                                  and report.get("tol") == PROBE_TOLERANCE),
-                            compute, rebuild=rebuild)
-    info["probe_accuracy"] = report["test_accuracy"]
-    info["probe"] = {key: report[key] for key in ("C", "c_grid", "validation_accuracy", "train_accuracy",
-                                                  "test_accuracy", "validation_size")}
-    return report
-
-
-def probe_arrays(train_x, train_y, test_x, test_y, cache_dir=None) -> dict:
-    """The validated linear probe (:func:`validated_probe`) of any feature matrix, cached by a digest of the arrays.
-
-    The probe every feature map of the experiments reports as ``probe_accuracy`` (the DBN and patch
-    features through :func:`feature_probe`, raw pixels and random units through this function), so
-    the number means one thing for all of them: ``C`` chosen on a validation split of the training
-    rows, then one fit on all of them scored on the test rows. The result is stored as JSON in the
-    feature cache (``features/probe-<digest>.json``), keyed by the SHA-256 of the four arrays and the
-    probe's settings, and read back when the same arrays come again.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> import numpy as np
-    >>> from tgreedy_lib.features import probe_arrays
-    >>> rng = np.random.default_rng(0)
-    >>> x = rng.normal(size=(400, 3)); y = (x[:, 0] > 0).astype(int)
-    >>> cache = tempfile.mkdtemp()
-    >>> first = probe_arrays(x[:200], y[:200], x[200:], y[200:], cache_dir=cache)
-    >>> again = probe_arrays(x[:200], y[:200], x[200:], y[200:], cache_dir=cache)  # read back, not refitted
-    >>> first["test_accuracy"] > 0.9, again == first
-    (True, True)
-    """
-    arrays = [np.ascontiguousarray(a) for a in (train_x, train_y, test_x, test_y)]
-    digest = hashlib.sha256(json.dumps({"c_grid": list(PROBE_C_GRID), "tol": PROBE_TOLERANCE,
-                                        "validation_fraction": PROBE_VALIDATION_FRACTION}).encode())
-    for array in arrays:
-        digest.update(f"{array.dtype.str}{array.shape}".encode())
-        digest.update(array.tobytes())
-    key = digest.hexdigest()
-    path = datasets.resolve_cache_dir(cache_dir) / "features" / f"probe-{key[:24]}.json"
-    return _cached_report(path, lambda report: report.get("digest") == key,
-                          lambda: {**validated_probe(*arrays, c_grid=PROBE_C_GRID), "digest": key})
-
-
-#: What a cached validated-probe report must hold, and of which type, to be used.
-_PROBE_FIELDS = {"test_accuracy": float, "train_accuracy": float, "C": float, "c_grid": list,
-                 "validation_accuracy": list, "validation_size": int}
-
-
-def _report_problem(report, fields: dict) -> str | None:
-    """Why a cached JSON report cannot be used (not an object, a field missing or of the wrong type); None if it can."""
-    if not isinstance(report, dict):
-        return f"it holds a JSON {type(report).__name__}, not an object"
-    for name, kind in fields.items():
-        value = report.get(name)
-        if isinstance(kind, dict):
-            problem = _report_problem(value, kind)
-            if problem is not None:
-                return f"{name}: {problem}"
-            continue
-        numeric = kind in (float, int) and isinstance(value, (int, float)) and not isinstance(value, bool)
-        if not (numeric and (kind is float or float(value).is_integer())) and not (kind is list and isinstance(value, list)):
-            return f"its {name!r} is {'missing' if name not in report else repr(value)[:40]}"
-    return None
-
-
-def _cached_report(path, is_current, compute, rebuild: bool = False, fields: dict = _PROBE_FIELDS) -> dict:
-    """``compute()``'s JSON report, read back from ``path`` when ``is_current(report)``, else computed and stored.
-
-    A missing or stale file (another key or settings) is recomputed; a damaged one (not JSON, not
-    an object, a field of ``fields`` missing or of the wrong type) too, with a :class:`CacheWarning`
-    naming it. A cache that cannot be written (read-only) only costs the recomputation (one
-    warning). ``path=None`` computes without caching.
-    """
-    if path is not None:
-        _io.remove_leftovers(path.parent, earlier=True)
-    if path is not None and not rebuild and path.is_file():
-        try:
-            report = json.loads(path.read_text())
-            problem = _report_problem(report, fields)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            report, problem = None, f"it is not readable JSON ({error})"
-        if problem is None and is_current(report):
-            return report
-        if problem is not None:
-            _warn_damaged(path, problem)
-    report = compute()
-    if path is not None:
-        _write_json_atomic(path, report)
-    return report
-
-
-def probe_report(feature_set: FeatureSet, rebuild: bool = False, regularization: float | None = None) -> dict:
-    """Linear probe on the DBN features against the same probe on raw pixels, saved as JSON beside the cache.
-
-    A report already next to the cache (same cache key, same ``regularization``) is reused unless
-    ``rebuild``. Raw pixels are intensities in [0, 1] (28 x 28 or 32 x 32 x 3 values).
-
-    Returns
-    -------
-    dict
-        ``dataset``, ``official``, ``train_size``, ``test_size``, ``dbn_features`` and ``raw_pixels``
-        (each a :func:`linear_probe` result), ``gain`` (feature minus pixel test accuracy).
-
-    See Also
-    --------
-    load_features : The features, built once and then read from the cache.
-    build_features : Train the DBN and compute the features.
-    default_config : The tuned configuration of each data set.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
-       Nets", Neural Computation 18(7):1527-1554, 2006.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.features import load_features, probe_report
-    >>> report = probe_report(load_features("mnist"))  # doctest: +SKIP
-    """
-    if feature_set.train_images is None or feature_set.test_images is None:
-        raise ValueError("the feature set carries no images; get it from load_features")
-    info = feature_set.info
-    if regularization is None:
-        regularization = PROBE_REGULARIZATION[info["dataset"]]
-    path = None
-    if feature_set.cache_path is not None:
-        path = feature_set.cache_path.with_name(feature_set.cache_path.name.replace("-features.npz", "-probe.json"))
-
-    def compute() -> dict:
-        features = linear_probe(feature_set.train_features, feature_set.train_labels, feature_set.test_features,
-                                feature_set.test_labels, regularization)
-        pixels = linear_probe(dbn_inputs(feature_set.train_images), feature_set.train_labels,
-                              dbn_inputs(feature_set.test_images), feature_set.test_labels, regularization)
-        return {"dataset": info["dataset"], "official": info["official"], "train_size": info["train_size"],
-                "test_size": info["test_size"], "cache_key": info["cache_key"], "C": regularization,
-                "dbn_features": features, "raw_pixels": pixels,
-                "gain": round(features["test_accuracy"] - pixels["test_accuracy"], 4)}
-
-    one_probe = {"test_accuracy": float, "train_accuracy": float}
-    return _cached_report(path, lambda report: (report.get("cache_key") == info["cache_key"]
-                                                and report.get("C") == regularization
-                                                and report["dbn_features"].get("tol") == PROBE_TOLERANCE),
-                          compute, rebuild=rebuild,
-                          fields={"dbn_features": one_probe, "raw_pixels": one_probe, "gain": float})

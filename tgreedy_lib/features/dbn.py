@@ -116,6 +116,18 @@ class RBMTraining:
 
 # --------------------------------------------------------------------------- RBM
 
+@dataclasses.dataclass
+class _TrainingState:
+    """What :meth:`RBM.fit` carries from one mini-batch to the next: the momentum velocities of the weights and
+    both biases, the running mean activity of the hidden units (sparsity penalty) and the persistent chains (PCD)."""
+
+    velocity_w: torch.Tensor
+    velocity_b: torch.Tensor
+    velocity_c: torch.Tensor
+    mean_activity: torch.Tensor
+    chains: torch.Tensor | None
+
+
 class RBM:
     """A restricted Boltzmann machine with binary hidden units (Smolensky 1986; Hinton 2002).
 
@@ -260,14 +272,7 @@ class RBM:
         n = len(data)
         batch_size = min(training.batch_size, n)
         n_batches = max(n // batch_size, 1)
-        velocity_w, velocity_b, velocity_c = (torch.zeros_like(p) for p in
-                                              (self.weights, self.visible_bias, self.hidden_bias))
-        use_sparsity = training.sparsity_cost > 0 and training.sparsity_target > 0
-        mean_activity = torch.full((self.n_hidden,), training.sparsity_target, device=self.device)
-        chains = None
-        if training.persistent:
-            start = torch.randint(0, n, (batch_size,), generator=self.generator, device=self.device)
-            chains = data[start].clone()
+        state = self._start_training(data, training, batch_size)
         bar = tqdm(range(training.epochs), desc=description, disable=not progress, leave=False)
         for epoch in bar:
             momentum = training.initial_momentum if epoch < training.momentum_switch_epoch else training.final_momentum
@@ -278,43 +283,7 @@ class RBM:
             error_sum = torch.zeros((), device=self.device)
             for b in range(n_batches):
                 batch = data[order[b * batch_size:(b + 1) * batch_size]]
-                positive_hidden, hidden_sample = self.sample_hidden(batch)
-                reconstruction = self.visible_mean(hidden_sample)
-                error_sum += ((batch - reconstruction) ** 2).mean()
-                if training.persistent:
-                    negative_visible = chains
-                    for _ in range(training.cd_steps):
-                        _, hidden = self.sample_hidden(negative_visible)
-                        _, negative_visible = self.sample_visible(hidden)
-                    chains = negative_visible
-                else:
-                    # CD-k from the data; reconstructions use means, not samples (Hinton 2010, sec. 3.2).
-                    negative_visible = reconstruction
-                    for _ in range(training.cd_steps - 1):
-                        _, hidden = self.sample_hidden(negative_visible)
-                        negative_visible = self.visible_mean(hidden)
-                negative_hidden = self.hidden_probabilities(negative_visible)
-                # velocity <- momentum * velocity + rate * gradient, the weight gradient being
-                # (<v h'>_data - <v h'>_model) / m - weight_decay * W. Accumulated in place: the two
-                # products go straight into the velocity (addmm_), so no (n_visible, n_hidden)
-                # temporary is made.
-                scale = rate / len(batch)
-                velocity_w.addmm_(batch.T, positive_hidden, beta=momentum, alpha=scale)
-                velocity_w.addmm_(negative_visible.T, negative_hidden, alpha=-scale)
-                if training.weight_decay:
-                    velocity_w.add_(self.weights, alpha=-rate * training.weight_decay)
-                grad_b = (batch - negative_visible).mean(0)
-                grad_c = (positive_hidden - negative_hidden).mean(0)
-                if use_sparsity:
-                    mean_activity.mul_(0.9).add_(positive_hidden.mean(0), alpha=0.1)
-                    pull = training.sparsity_cost * (training.sparsity_target - mean_activity)
-                    grad_c += pull
-                    velocity_w.addr_(batch.mean(0), pull, alpha=rate)
-                velocity_b.mul_(momentum).add_(grad_b, alpha=rate)
-                velocity_c.mul_(momentum).add_(grad_c, alpha=rate)
-                self.weights.add_(velocity_w)
-                self.visible_bias.add_(velocity_b)
-                self.hidden_bias.add_(velocity_c)
+                error_sum += self._contrastive_divergence_step(batch, training, state, rate, momentum)
             epoch_error = float(error_sum) / n_batches
             if not math.isfinite(epoch_error):
                 raise FloatingPointError(f"{description}: training diverged in epoch {epoch + 1} "
@@ -323,6 +292,66 @@ class RBM:
             bar.set_postfix(recon_error=f"{epoch_error:.4f}")
         bar.close()
         return self
+
+    def _start_training(self, data: torch.Tensor, training: RBMTraining, batch_size: int) -> _TrainingState:
+        """Zero velocities, the running mean activity at its target, and the persistent chains (PCD) at data rows."""
+        velocity_w, velocity_b, velocity_c = (torch.zeros_like(p) for p in
+                                              (self.weights, self.visible_bias, self.hidden_bias))
+        mean_activity = torch.full((self.n_hidden,), training.sparsity_target, device=self.device)
+        chains = None
+        if training.persistent:
+            start = torch.randint(0, len(data), (batch_size,), generator=self.generator, device=self.device)
+            chains = data[start].clone()
+        return _TrainingState(velocity_w, velocity_b, velocity_c, mean_activity, chains)
+
+    def _contrastive_divergence_step(self, batch: torch.Tensor, training: RBMTraining, state: _TrainingState,
+                                     rate: float, momentum: float) -> torch.Tensor:
+        """One CD-k or PCD-k update of the parameters on ``batch``; returns its reconstruction error (a 0-d tensor)."""
+        positive_hidden, hidden_sample = self.sample_hidden(batch)
+        reconstruction = self.visible_mean(hidden_sample)
+        error = ((batch - reconstruction) ** 2).mean()
+        negative_visible = self._negative_phase(reconstruction, training, state)
+        negative_hidden = self.hidden_probabilities(negative_visible)
+        # velocity <- momentum * velocity + rate * gradient, the weight gradient being
+        # (<v h'>_data - <v h'>_model) / m - weight_decay * W. Accumulated in place: the two
+        # products go straight into the velocity (addmm_), so no (n_visible, n_hidden)
+        # temporary is made.
+        scale = rate / len(batch)
+        state.velocity_w.addmm_(batch.T, positive_hidden, beta=momentum, alpha=scale)
+        state.velocity_w.addmm_(negative_visible.T, negative_hidden, alpha=-scale)
+        if training.weight_decay:
+            state.velocity_w.add_(self.weights, alpha=-rate * training.weight_decay)
+        grad_b = (batch - negative_visible).mean(0)
+        grad_c = (positive_hidden - negative_hidden).mean(0)
+        if training.sparsity_cost > 0 and training.sparsity_target > 0:
+            state.mean_activity.mul_(0.9).add_(positive_hidden.mean(0), alpha=0.1)
+            pull = training.sparsity_cost * (training.sparsity_target - state.mean_activity)
+            grad_c += pull
+            state.velocity_w.addr_(batch.mean(0), pull, alpha=rate)
+        state.velocity_b.mul_(momentum).add_(grad_b, alpha=rate)
+        state.velocity_c.mul_(momentum).add_(grad_c, alpha=rate)
+        self.weights.add_(state.velocity_w)
+        self.visible_bias.add_(state.velocity_b)
+        self.hidden_bias.add_(state.velocity_c)
+        return error
+
+    def _negative_phase(self, reconstruction: torch.Tensor, training: RBMTraining,
+                        state: _TrainingState) -> torch.Tensor:
+        """The visible vectors of the model's expectation: ``cd_steps`` Gibbs steps on the persistent chains
+        (PCD), or ``cd_steps - 1`` further steps from the reconstruction (CD)."""
+        if training.persistent:
+            negative_visible = state.chains
+            for _ in range(training.cd_steps):
+                _, hidden = self.sample_hidden(negative_visible)
+                _, negative_visible = self.sample_visible(hidden)
+            state.chains = negative_visible
+            return negative_visible
+        # CD-k from the data; reconstructions use means, not samples (Hinton 2010, sec. 3.2).
+        negative_visible = reconstruction
+        for _ in range(training.cd_steps - 1):
+            _, hidden = self.sample_hidden(negative_visible)
+            negative_visible = self.visible_mean(hidden)
+        return negative_visible
 
     # ---- persistence without pickle
     def state_arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
@@ -468,6 +497,19 @@ class DeepBeliefNetwork:
             rbm.generator = dbn.generator
         dbn.seconds_per_layer = np.asarray(arrays["seconds_per_layer"]).tolist()
         return dbn
+
+
+def dbn_inputs(images: np.ndarray) -> np.ndarray:
+    """Images as float32 rows of intensities in [0, 1]: the DBN's inputs, and the probe's raw pixels.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib.features import dbn_inputs
+    >>> dbn_inputs(np.array([[[0, 255], [51, 102]]], dtype=np.uint8))
+    array([[0. , 1. , 0.2, 0.4]], dtype=float32)
+    """
+    return images.reshape(len(images), -1).astype(np.float32) / 255.0
 
 
 # --------------------------------------------------------------------------- whitening

@@ -113,47 +113,64 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     'categorical.theorem1'
     """
     sizes = [1, 2, 3, 5, 10, 30, 100] if quick else [1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 100, 300, 1000]
-    trials = 0
-    worst = {"ratio": -np.inf}
-    lowest = np.inf
-
-    def consider(p, q, m, label, exact_p=None, exact_q=None):
-        nonlocal trials, lowest
-        trials += 1
-        bias = cat.expected_gini_estimate_eq14(p, q, m) - cat.expected_gini_error(p, q, m)
-        lowest = min(lowest, bias)
-        ratio = bias * 2 * m
-        if ratio > worst["ratio"]:
-            worst.update(ratio=ratio, bias=bias, m=m, family=label, n_values=len(p),
-                         p=_exact_list(p if exact_p is None else exact_p),
-                         q=_exact_list(q if exact_q is None else exact_q))
-
+    search = _GiniBiasSearch()
     for m in sizes:
-        # the analytic maximizer: m equally likely values whose labels are deterministic
-        consider(np.full(m, 1 / m), (np.arange(m) % 2).astype(float), m, "m values, p=1/m, q in {0,1}",
-                 exact_p=[Fraction(1, m)] * m, exact_q=[Fraction(i % 2) for i in range(m)])
-        for n_values in {1, 2, max(1, m // 2), 2 * m, 5 * m}:
-            for _ in range(2 if quick else 5):
-                p = rng.dirichlet(np.full(n_values, rng.choice([0.3, 1.0, 5.0])))
-                if rng.uniform() < 0.5:
-                    q = rng.uniform(0, 1, n_values)
-                else:
-                    q = rng.integers(0, 2, n_values).astype(float)
-                consider(p, q, m, "random Dirichlet")
-        # optimize the bias over the simplex with q_v in {0, 1} (the bias is largest there)
-        n_values = min(2 * m + 1, 25)
-        def negative_bias(z, m=m, n_values=n_values):
-            p = np.exp(z - z.max())
-            p /= p.sum()
-            return -cat.gini_estimate_bias(p, np.zeros(n_values), m)
-        for _ in range(1 if quick else 2):
-            result = minimize(negative_bias, rng.normal(size=n_values), method="Nelder-Mead",
-                              options={"maxiter": 300 if quick else 800, "xatol": 1e-9, "fatol": 1e-14})
-            p = np.exp(result.x - result.x.max())
-            consider(p / p.sum(), np.zeros(n_values), m, "Nelder-Mead over p (q = 0)")
+        _search_gini_bias_at(search, rng, m, quick)
+    largest_z, simulated = _simulated_gini_bias(rng, 4000 if quick else 40000)
+    return _theorem1_result(search, search.trials + simulated, largest_z)
 
-    # simulation: the Monte Carlo bias agrees with the exact one
-    simulation_trials = 4000 if quick else 40000
+
+class _GiniBiasSearch:
+    """The running worst case of Theorem 1's search: the largest bias E[l_hat] - E[l(h_Gini)] over 1/(2m), and the
+    smallest signed bias."""
+
+    def __init__(self):
+        self.trials = 0
+        self.worst = {"ratio": -np.inf}
+        self.lowest = np.inf
+
+    def consider(self, p, q, m, label, exact_p=None, exact_q=None):
+        self.trials += 1
+        bias = cat.expected_gini_estimate_eq14(p, q, m) - cat.expected_gini_error(p, q, m)
+        self.lowest = min(self.lowest, bias)
+        ratio = bias * 2 * m
+        if ratio > self.worst["ratio"]:
+            self.worst.update(ratio=ratio, bias=bias, m=m, family=label, n_values=len(p),
+                              p=_exact_list(p if exact_p is None else exact_p),
+                              q=_exact_list(q if exact_q is None else exact_q))
+
+
+def _negative_gini_bias(z, m, n_values):
+    """Minus the exact bias of the Gini estimate at ``p = softmax(z)`` and ``q = 0``: what Nelder-Mead minimizes."""
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    return -cat.gini_estimate_bias(p, np.zeros(n_values), m)
+
+
+def _search_gini_bias_at(search: _GiniBiasSearch, rng, m: int, quick: bool) -> None:
+    """The exact bias at one size ``m``: the analytic maximizer, random distributions, Nelder-Mead over p."""
+    # the analytic maximizer: m equally likely values whose labels are deterministic
+    search.consider(np.full(m, 1 / m), (np.arange(m) % 2).astype(float), m, "m values, p=1/m, q in {0,1}",
+                    exact_p=[Fraction(1, m)] * m, exact_q=[Fraction(i % 2) for i in range(m)])
+    for n_values in {1, 2, max(1, m // 2), 2 * m, 5 * m}:
+        for _ in range(2 if quick else 5):
+            p = rng.dirichlet(np.full(n_values, rng.choice([0.3, 1.0, 5.0])))
+            if rng.uniform() < 0.5:
+                q = rng.uniform(0, 1, n_values)
+            else:
+                q = rng.integers(0, 2, n_values).astype(float)
+            search.consider(p, q, m, "random Dirichlet")
+    # optimize the bias over the simplex with q_v in {0, 1} (the bias is largest there)
+    n_values = min(2 * m + 1, 25)
+    for _ in range(1 if quick else 2):
+        result = minimize(_negative_gini_bias, rng.normal(size=n_values), args=(m, n_values), method="Nelder-Mead",
+                          options={"maxiter": 300 if quick else 800, "xatol": 1e-9, "fatol": 1e-14})
+        p = np.exp(result.x - result.x.max())
+        search.consider(p / p.sum(), np.zeros(n_values), m, "Nelder-Mead over p (q = 0)")
+
+
+def _simulated_gini_bias(rng, simulation_trials: int) -> tuple[float, int]:
+    """The Monte Carlo bias against the exact one on two random distributions: ``(largest z-score, trials)``."""
     largest_z = 0.0
     for m, n_values in ((5, 8), (20, 40)):
         p = rng.dirichlet(np.ones(n_values))
@@ -164,8 +181,12 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         exact = cat.gini_estimate_bias(p, q, m)
         z = abs(differences.mean() - exact) / (differences.std(ddof=1) / math.sqrt(simulation_trials) + 1e-300)
         largest_z = max(largest_z, float(z))
-        trials += simulation_trials
+    return largest_z, 2 * simulation_trials
 
+
+def _theorem1_result(search: _GiniBiasSearch, trials: int, largest_z: float) -> CheckResult:
+    """The verdict of Theorem 1's search, its worst case and the README's cells."""
+    worst, lowest = search.worst, search.lowest
     holds = worst["ratio"] <= 1 + 1e-12 and lowest >= -1e-15
     return CheckResult(
         id="categorical.theorem1",
@@ -366,10 +387,28 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     >>> result.id  # doctest: +SKIP
     'categorical.theorem3'
     """
-    trials = 0
-    # --- part 1: optimality of h_Bayes among symmetric hypotheses
+    # part 1: optimality of h_Bayes among symmetric hypotheses
+    optimality_gap, certificate_min, rules_tried = _symmetric_rule_optimality(rng, quick)
+    # part 2a: the per-count reduction, for k = 0 .. K
+    K = 200 if quick else 600
+    maxima, arguments, per_count_ratio = _per_count_reduction(K, quick)
+    # part 2b: direct search over distributions (special ones, Nelder-Mead)
+    search = _BayesBiasSearch()
+    for m in ([1, 2, 3, 4, 6, 10, 20] if quick else [1, 2, 3, 4, 6, 10, 20, 50]):
+        _search_bayes_bias_at(search, rng, m, float(arguments[min(m, K)]), quick)
+    return _theorem3_result(search, optimality_gap, certificate_min, maxima, per_count_ratio,
+                            rules_tried + (K + 1) + search.trials)
+
+
+def _symmetric_rule_optimality(rng, quick: bool) -> tuple[float, float, int]:
+    """Part 1: E[l(h)] - E[l(h_Bayes)] over symmetric rules h on random distributions, and the optimality certificate.
+
+    Returns the smallest gap (min over rules tried), the smallest certificate coefficient and the
+    number of rules tried.
+    """
     optimality_gap = np.inf  # min over tried rules of E[l(h)] - E[l(h_Bayes)]
     certificate_min = np.inf
+    rules_tried = 0
     for _ in range(15 if quick else 80):
         m = int(rng.integers(1, 13 if quick else 25))
         n_values = int(rng.integers(1, 7))
@@ -383,52 +422,67 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         rules += [cat.random_symmetric_table(m, rng) for _ in range(3 if quick else 10)]
         for table in rules:
             optimality_gap = min(optimality_gap, cat.expected_symmetric_error(p, q, m, table) - bayes)
-            trials += 1
+            rules_tried += 1
         certificate_min = min(certificate_min, float(_optimality_certificate(p, q, m).min(initial=0.0)))
-    optimal = optimality_gap >= -1e-12 and certificate_min >= -1e-15
+    return optimality_gap, certificate_min, rules_tried
 
-    # --- part 2a: the per-count reduction, for k = 0 .. K
-    K = 200 if quick else 600
+
+def _per_count_reduction(K: int, quick: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Part 2a: for each count k = 0..K, max over q of the bias term t_k, the q attaining it, and its ratio to b_k."""
     ks = np.arange(K + 1)
     maxima, arguments = cat.per_count_regret_maximum(ks, 801 if quick else 1201)
     printed = cat.bias_bound_coefficients(ks, 3)
-    per_count_ratio = maxima / printed
-    trials += ks.size
+    return maxima, arguments, maxima / printed
 
-    # --- part 2b: direct search over distributions (random, families, Nelder-Mead)
-    worst = {"ratio": -np.inf}
 
-    def consider(p, q, m, label, exact_p=None, exact_q=None):
-        nonlocal trials
-        trials += 1
+class _BayesBiasSearch:
+    """The running worst case of Theorem 3's search: the largest E[l(h_Bayes)] - l(h_Bayes_inf) over its bound."""
+
+    def __init__(self):
+        self.trials = 0
+        self.worst = {"ratio": -np.inf}
+
+    def consider(self, p, q, m, label, exact_p=None, exact_q=None):
+        self.trials += 1
         bias = cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)
         bound = cat.bayes_bias_bound(p, m, 3)
         # a later case must beat the worst by more than rounding (1e-12): an exact tight case found first stays
-        if bias / bound > worst["ratio"] + 1e-12:
-            worst.update(ratio=bias / bound, bias=bias, bound=bound, m=m, family=label,
-                         n_values=len(p), p=_exact_list(p if exact_p is None else exact_p),
-                         q=_exact_list(q if exact_q is None else exact_q))
+        if bias / bound > self.worst["ratio"] + 1e-12:
+            self.worst.update(ratio=bias / bound, bias=bias, bound=bound, m=m, family=label,
+                              n_values=len(p), p=_exact_list(p if exact_p is None else exact_p),
+                              q=_exact_list(q if exact_q is None else exact_q))
 
-    sizes = [1, 2, 3, 4, 6, 10, 20] if quick else [1, 2, 3, 4, 6, 10, 20, 50]
-    for m in sizes:
-        for q_value in (Fraction(1), Fraction(3, 4), float(arguments[min(m, K)])):
-            consider(np.full(50 * m, 1 / (50 * m)), np.full(50 * m, float(q_value)), m,
-                     f"uniform over 50m values, q={float(q_value):.4g}")
-            consider(np.array([1.0]), np.array([float(q_value)]), m, f"one value, q={float(q_value):.4g}",
-                     exact_p=[Fraction(1)], exact_q=[q_value])
-        n_values = 4
-        def negative_ratio(z, m=m, n_values=n_values):
-            p = np.exp(z[:n_values] - z[:n_values].max())
-            p /= p.sum()
-            q = 1 / (1 + np.exp(-z[n_values:]))
-            return -(cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)) / cat.bayes_bias_bound(p, m, 3)
-        for _ in range(1 if quick else 2):
-            result = minimize(negative_ratio, rng.normal(size=2 * n_values), method="Nelder-Mead",
-                              options={"maxiter": 150 if quick else 600})
-            z = result.x
-            p = np.exp(z[:n_values] - z[:n_values].max())
-            consider(p / p.sum(), 1 / (1 + np.exp(-z[n_values:])), m, "Nelder-Mead over (p, q), |V| = 4")
 
+def _negative_bayes_bias_ratio(z, m, n_values):
+    """Minus the bias of h_Bayes over its bound at ``p = softmax(z[:|V|])``, ``q = sigmoid(z[|V|:])``."""
+    p = np.exp(z[:n_values] - z[:n_values].max())
+    p /= p.sum()
+    q = 1 / (1 + np.exp(-z[n_values:]))
+    return -(cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)) / cat.bayes_bias_bound(p, m, 3)
+
+
+def _search_bayes_bias_at(search: _BayesBiasSearch, rng, m: int, q_per_count: float, quick: bool) -> None:
+    """Part 2b at one ``m``: many rare values and one value, each at q = 1, 3/4 and the per-count maximizer of t_m
+    (``q_per_count``); then Nelder-Mead over (p, q) with four values."""
+    for q_value in (Fraction(1), Fraction(3, 4), q_per_count):
+        search.consider(np.full(50 * m, 1 / (50 * m)), np.full(50 * m, float(q_value)), m,
+                        f"uniform over 50m values, q={float(q_value):.4g}")
+        search.consider(np.array([1.0]), np.array([float(q_value)]), m, f"one value, q={float(q_value):.4g}",
+                        exact_p=[Fraction(1)], exact_q=[q_value])
+    n_values = 4
+    for _ in range(1 if quick else 2):
+        result = minimize(_negative_bayes_bias_ratio, rng.normal(size=2 * n_values), args=(m, n_values),
+                          method="Nelder-Mead", options={"maxiter": 150 if quick else 600})
+        z = result.x
+        p = np.exp(z[:n_values] - z[:n_values].max())
+        search.consider(p / p.sum(), 1 / (1 + np.exp(-z[n_values:])), m, "Nelder-Mead over (p, q), |V| = 4")
+
+
+def _theorem3_result(search: _BayesBiasSearch, optimality_gap: float, certificate_min: float, maxima: np.ndarray,
+                     per_count_ratio: np.ndarray, trials: int) -> CheckResult:
+    """The verdict of Theorem 3's two parts, the worst case of the bias search and the README's cells."""
+    worst = search.worst
+    optimal = optimality_gap >= -1e-12 and certificate_min >= -1e-15
     bound_holds = per_count_ratio.max() <= 1 + 1e-9 and worst["ratio"] <= 1 + 1e-9
     holds = optimal and bound_holds
     worst_k = int(np.argmax(per_count_ratio))
@@ -572,7 +626,20 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     >>> result.id, result.holds_as_printed
     ('categorical.lemma11', False)
     """
-    top_k, steps = (150, 100) if quick else (1000, 300)
+    k_all, q_exact = _lemma11_grid(*((150, 100) if quick else (1000, 300)))
+    q_all = np.array([float(q) for q in q_exact])
+    deltas = np.array([_delta_value(d) for d in LEMMA11_DELTAS])
+    probability, _ = lemma11_failure_probability(k_all[:, None], q_all[:, None], deltas[None, :])
+    ratio = probability / deltas[None, :]
+    corrected_probability, _ = lemma11_failure_probability(k_all[:, None], q_all[:, None], deltas[None, :] ** math.e)
+    # the corrected bound sqrt(2 ln(1/delta)/k) is the printed one at delta' = delta^e
+    corrected_ratio = float((corrected_probability / deltas[None, :]).max())
+    return _lemma11_result(k_all, q_exact, ratio, corrected_ratio)
+
+
+def _lemma11_grid(top_k: int, steps: int) -> tuple[np.ndarray, list[Fraction]]:
+    """The (k, q) searched: every k = 1..top_k with q = 1/2 + j/(2 steps), j = 0..steps, and the large k of
+    :data:`LEMMA11_LARGE_K` with q near 1/2 on the scale 1/sqrt(k); q exact."""
     k_parts, q_parts = [], []
     ks = np.arange(1, top_k + 1)
     js = np.arange(0, steps + 1)
@@ -582,48 +649,53 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         m_scale = 10 * int(round(math.sqrt(k)))
         k_parts.append(np.full(80, k))
         q_parts.append([Fraction(m_scale + j, 2 * m_scale) for j in range(1, 81)])
-    k_all = np.concatenate(k_parts)
-    q_exact = [q for part in q_parts for q in part]
-    q_all = np.array([float(q) for q in q_exact])
-    deltas = np.array([_delta_value(d) for d in LEMMA11_DELTAS])
-    probability, closeness = lemma11_failure_probability(k_all[:, None], q_all[:, None], deltas[None, :])
-    ratio = probability / deltas[None, :]
-    row, column = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
-    holds = bool(ratio.max() <= 1.0)
-    corrected_probability, _ = lemma11_failure_probability(k_all[:, None], q_all[:, None], deltas[None, :] ** math.e)
-    # the corrected bound sqrt(2 ln(1/delta)/k) is the printed one at delta' = delta^e
-    corrected_ratio = float((corrected_probability / deltas[None, :]).max())
+    return np.concatenate(k_parts), [q for part in q_parts for q in part]
 
-    def case(k, q, delta_text, label):
-        delta = _delta_value(delta_text)
-        pr, close = lemma11_failure_probability(k, float(q), delta)
-        return {"label": label, "parameters": {"k": int(k), "q": q, "delta": delta_text},
-                "observed": float(pr), "bound": delta, "ratio": float(pr) / delta,
-                "deviation_over_bound_closest_to_1": 1.0 + float(close) if np.isfinite(close) else None}
 
-    worst_k, worst_q, worst_delta = int(k_all[row]), q_exact[row], LEMMA11_DELTAS[column]
-    worst = case(worst_k, worst_q, worst_delta, "largest Pr/delta searched")
-    cases = [case(k, q, d, "quoted") for k, q, d in LEMMA11_QUOTED]
-    big = k_all == LEMMA11_LARGE_K[-1]
-    best_big = int(np.flatnonzero(big)[np.argmax(ratio[big, -1])])
-    cases.append(case(int(k_all[best_big]), q_exact[best_big], LEMMA11_DELTAS[-1], f"largest Pr/delta at k = {LEMMA11_LARGE_K[-1]}"))
-    by_delta = {d: float(ratio[:, i].max()) for i, d in enumerate(LEMMA11_DELTAS)}
-    fraction_failing = float(np.mean(ratio > 1.0))
+def _lemma11_case(k, q, delta_text: str, label: str) -> dict:
+    """One case of Lemma 11 as the README quotes it: its exact failure probability against delta."""
+    delta = _delta_value(delta_text)
+    pr, close = lemma11_failure_probability(k, float(q), delta)
+    return {"label": label, "parameters": {"k": int(k), "q": q, "delta": delta_text},
+            "observed": float(pr), "bound": delta, "ratio": float(pr) / delta,
+            "deviation_over_bound_closest_to_1": 1.0 + float(close) if np.isfinite(close) else None}
 
-    def short(c):
-        p = c["parameters"]
-        q = p["q"]
-        return (f"k = {p['k']:,}, q = {q.numerator}/{q.denominator}, delta = {float(p['delta']):g}: "
-                f"Pr = {c['observed']:.4g} = {c['ratio']:.3g} delta")
 
+def _lemma11_case_text(case: dict) -> str:
+    """A case in the README's words: k, q (exact), delta, and Pr as a multiple of delta."""
+    p = case["parameters"]
+    q = p["q"]
+    return (f"k = {p['k']:,}, q = {q.numerator}/{q.denominator}, delta = {float(p['delta']):g}: "
+            f"Pr = {case['observed']:.4g} = {case['ratio']:.3g} delta")
+
+
+def _lemma11_summary_worst(worst: dict, cases: list[dict], by_delta: dict) -> str:
+    """The README's worst-case cell: the worst case, the quoted ones that fail clearly or hold, the trend in delta."""
     clear = [c for c in cases if c["ratio"] > 2]
     held = [c for c in cases if c["ratio"] <= 1]
-    summary_worst = (
-        f"largest Pr/delta searched: {short(worst)}; also {'; '.join(short(c) for c in clear)}"
-        + (f"; the old example {'; '.join(short(c) for c in held)} holds" if held else "")
+    return (
+        f"largest Pr/delta searched: {_lemma11_case_text(worst)}; "
+        f"also {'; '.join(_lemma11_case_text(c) for c in clear)}"
+        + (f"; the old example {'; '.join(_lemma11_case_text(c) for c in held)} holds" if held else "")
         + f"; the largest ratio grows as delta falls ({by_delta[LEMMA11_DELTAS[5]]:.3g} at delta = "
         f"{float(LEMMA11_DELTAS[5]):g}, {by_delta[LEMMA11_DELTAS[-1]]:.3g} at {float(LEMMA11_DELTAS[-1]):g})"
     )
+
+
+def _lemma11_result(k_all: np.ndarray, q_exact: list[Fraction], ratio: np.ndarray,
+                    corrected_ratio: float) -> CheckResult:
+    """The verdict of Lemma 11's search (``ratio``: Pr / delta, a row per (k, q), a column per delta), its worst case,
+    the quoted cases and the README's cells."""
+    row, column = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+    holds = bool(ratio.max() <= 1.0)
+    worst_k, worst_q, worst_delta = int(k_all[row]), q_exact[row], LEMMA11_DELTAS[column]
+    worst = _lemma11_case(worst_k, worst_q, worst_delta, "largest Pr/delta searched")
+    cases = [_lemma11_case(k, q, d, "quoted") for k, q, d in LEMMA11_QUOTED]
+    big = k_all == LEMMA11_LARGE_K[-1]
+    best_big = int(np.flatnonzero(big)[np.argmax(ratio[big, -1])])
+    cases.append(_lemma11_case(int(k_all[best_big]), q_exact[best_big], LEMMA11_DELTAS[-1],
+                               f"largest Pr/delta at k = {LEMMA11_LARGE_K[-1]}"))
+    by_delta = {d: float(ratio[:, i].max()) for i, d in enumerate(LEMMA11_DELTAS)}
     return CheckResult(
         id="categorical.lemma11",
         claim=LEMMA11_CLAIM,
@@ -633,7 +705,7 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
             "parameters": {"k": worst_k, "q": worst_q, "delta": worst_delta,
                            "deviation_over_bound_closest_to_1": worst["deviation_over_bound_closest_to_1"],
                            "statistic": "exact Pr[|f(Z) - E f| > sqrt(2 ln(1/delta) / (e k))]",
-                           "fraction_of_search_failing": fraction_failing,
+                           "fraction_of_search_failing": float(np.mean(ratio > 1.0)),
                            "worst_ratio_by_delta": by_delta,
                            "corrected_bound_largest_ratio": corrected_ratio},
             "observed": worst["observed"],
@@ -642,7 +714,7 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         },
         cases=cases,
         summary={
-            "worst_case": summary_worst,
+            "worst_case": _lemma11_summary_worst(worst, cases, by_delta),
             "holds_instead": "sqrt(2 ln(1/delta) / k), without the 1/e "
                              f"(largest Pr/delta on the same search {corrected_ratio:.3g}); Lemma 12 and Theorem 4 survive",
         },

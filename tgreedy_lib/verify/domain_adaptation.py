@@ -400,6 +400,15 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
     n_values = (8, 9, 16, 24, 32, 40, 48, 64, 80)
     deltas = (0.01, 0.05, 0.1, 0.25, 0.5, 0.9)
     mc_trials = 4000 if quick else 40000
+    cases = _theorem1_cases(n_values, deltas)
+    search = _Theorem1Search()
+    _search_exact_feature_failures(search, cases)
+    _search_heavy_tailed_feature_failures(search, rng, n_values, cases, mc_trials)
+    return _theorem1_result(search)
+
+
+def _theorem1_cases(n_values, deltas) -> list[tuple[int, float, int]]:
+    """Every admissible ``(n, delta, |F|)`` searched: |F| = 1, the largest the size condition admits, a tenth of it."""
     cases = []
     for n in n_values:
         for delta in deltas:
@@ -407,27 +416,41 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
             for f in sorted({1, max(1, f_max // 10), f_max}):
                 if 1 <= f <= f_max:
                     cases.append((n, delta, f))
-    worst = {"ranking": -np.inf}
-    worst_union_ratio = 0.0
-    trials = 0
+    return cases
 
-    def consider(p_fail, se, n, delta, f, law):
-        nonlocal worst, trials, worst_union_ratio
-        trials += 1
-        worst_union_ratio = max(worst_union_ratio, f * max(p_fail - MC_MARGIN_SE * se, 0.0) / delta)
+
+class _Theorem1Search:
+    """The running worst case of Theorem 1's search: Pr[some feature uncovered] / delta, and the union bound's ratio."""
+
+    def __init__(self):
+        self.worst = {"ranking": -np.inf}
+        self.worst_union_ratio = 0.0
+        self.trials = 0
+
+    def consider(self, p_fail, se, n, delta, f, law):
+        self.trials += 1
+        self.worst_union_ratio = max(self.worst_union_ratio, f * max(p_fail - MC_MARGIN_SE * se, 0.0) / delta)
         failure = float(1.0 - tb.coverage_independent(p_fail, f))
         failure_margin = float(1.0 - tb.coverage_independent(max(p_fail - MC_MARGIN_SE * se, 0.0), f))
         # Monte Carlo cases compete with their estimate less MC_MARGIN_SE standard errors
         ranking = failure_margin / delta
-        if ranking > worst["ranking"]:
-            worst = {"ranking": ranking, "ratio": failure / delta, "failure": failure,
-                     "union": float(min(1.0, f * p_fail)), "n": n, "delta": delta, "n_features": f, "law": law,
-                     "standard_error": float(se) if se > 0 else None}
+        if ranking > self.worst["ranking"]:
+            self.worst = {"ranking": ranking, "ratio": failure / delta, "failure": failure,
+                          "union": float(min(1.0, f * p_fail)), "n": n, "delta": delta, "n_features": f, "law": law,
+                          "standard_error": float(se) if se > 0 else None}
 
+
+def _search_exact_feature_failures(search: _Theorem1Search, cases) -> None:
+    """Gaussian and Rademacher effects: each feature's ``Pr[|T| > c]`` exact."""
     for n, delta, f in cases:
         c = float(tb.paper_factor(f, delta))
         for law in ("gaussian", "rademacher"):
-            consider(float(tb.failure_probability_exact(law, n, c)), 0.0, n, delta, f, describe_distribution(law))
+            search.consider(float(tb.failure_probability_exact(law, n, c)), 0.0, n, delta, f,
+                            describe_distribution(law))
+
+
+def _search_heavy_tailed_feature_failures(search: _Theorem1Search, rng, n_values, cases, mc_trials) -> None:
+    """The laws of :data:`MONTE_CARLO_LAWS`: each feature's ``Pr[|T| > c]`` from one Monte Carlo sample per (law, n)."""
     for law in MONTE_CARLO_LAWS:
         for n in n_values:
             t_abs = _t_abs_samples(rng, law, n, mc_trials)
@@ -438,14 +461,18 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
                 p = 1.0 - np.searchsorted(t_abs, c, side="right") / t_abs.size
                 se = math.sqrt(max(p * (1 - p), 1.0 / t_abs.size) / t_abs.size)
                 label = describe_distribution(law, df=2.0) + " (Monte Carlo)"
-                consider(p, se, n, delta, f, label)
-    # Holds for independent features and, through the union bound |F| p <= delta, for any dependence.
-    holds = worst["ranking"] <= 1.0 and worst_union_ratio <= 1.0
-    # The size condition |F| <= (delta/2) e^(n/8) admits one feature only when delta >= 2 e^(-n/8).
-    thresholds = [{"label": "smallest delta at which the size condition admits one feature",
-                   "parameters": {"n": n, "n_features": 1, "formula": "2 exp(-n/8)"},
-                   "value": 2.0 * math.exp(-n / 8.0)} for n in THEOREM1_THRESHOLD_N]
-    # Outside the condition: the fewest independent Rademacher-type features at which the width fails (exact).
+                search.consider(p, se, n, delta, f, label)
+
+
+def _theorem1_thresholds() -> list[dict]:
+    """2 e^(-n/8) at each quoted n: the smallest delta at which |F| <= (delta/2) e^(n/8) admits a feature."""
+    return [{"label": "smallest delta at which the size condition admits one feature",
+             "parameters": {"n": n, "n_features": 1, "formula": "2 exp(-n/8)"},
+             "value": 2.0 * math.exp(-n / 8.0)} for n in THEOREM1_THRESHOLD_N]
+
+
+def _theorem1_outside_condition() -> list[dict]:
+    """Outside the size condition: the fewest independent Rademacher-type features at which the width fails (exact)."""
     outside = []
     for n, delta in THEOREM1_OUTSIDE:
         for f in range(1, 100_000):
@@ -457,16 +484,41 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
                                                "largest_admitted": float(tb.max_features(n, delta))},
                                 "observed": failure, "bound": delta, "ratio": failure / delta})
                 break
+    return outside
+
+
+def _theorem1_summary(worst: dict, thresholds: list[dict], outside: list[dict], holds: bool) -> dict:
+    """The README's two cells of Theorem 1: the worst case with the size condition's thresholds; what holds instead."""
+    threshold_text = ", ".join(f"{c['value']:.4f} at n = {c['parameters']['n']}" for c in thresholds)
+    return {
+        "worst_case": (f"largest Pr[some feature uncovered] / delta searched: {worst['failure']:.4g} / "
+                       f"{worst['delta']:g} = {worst['ratio']:.4g} (n = {worst['n']}, |F| = {worst['n_features']}, "
+                       f"{worst['law']}); the size condition |F| <= (delta/2) e^(n/8) admits a feature "
+                       f"only when delta >= 2 e^(-n/8): {threshold_text}"),
+        "holds_instead": ("without the size condition the constant-4 width fails: " + "; ".join(
+            f"{c['parameters']['n_features']} independent Rademacher-type features at n = {c['parameters']['n']}, "
+            f"delta = {c['parameters']['delta']:g} fail with probability {c['observed']:.3g} "
+            f"({c['ratio']:.3g} delta; the condition admits {c['parameters']['largest_admitted']:.3g})"
+            for c in outside) + " (notebook 04)") if holds else "see the worst case",
+    }
+
+
+def _theorem1_result(search: _Theorem1Search) -> CheckResult:
+    """The verdict of Theorem 1's search, its worst case, the quoted thresholds and the README's cells."""
+    worst = search.worst
+    # Holds for independent features and, through the union bound |F| p <= delta, for any dependence.
+    holds = worst["ranking"] <= 1.0 and search.worst_union_ratio <= 1.0
+    thresholds = _theorem1_thresholds()
+    outside = _theorem1_outside_condition()
     parameters = {"n": worst["n"], "delta": worst["delta"], "n_features": worst["n_features"],
                   "law": worst["law"], "union_bound_failure": worst["union"]}
     if worst["standard_error"] is not None:
         parameters["standard_error_per_feature"] = worst["standard_error"]
-    threshold_text = ", ".join(f"{c['value']:.4f} at n = {c['parameters']['n']}" for c in thresholds)
     return CheckResult(
         id="domains.theorem1",
         claim=THEOREM1_CLAIM,
         holds_as_printed=bool(holds),
-        trials=int(trials),
+        trials=int(search.trials),
         worst_case={
             "parameters": parameters,
             "observed": worst["failure"],
@@ -474,17 +526,7 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
             "ratio": worst["ratio"],
         },
         cases=thresholds + outside,
-        summary={
-            "worst_case": (f"largest Pr[some feature uncovered] / delta searched: {worst['failure']:.4g} / "
-                           f"{worst['delta']:g} = {worst['ratio']:.4g} (n = {worst['n']}, |F| = {worst['n_features']}, "
-                           f"{worst['law']}); the size condition |F| <= (delta/2) e^(n/8) admits a feature "
-                           f"only when delta >= 2 e^(-n/8): {threshold_text}"),
-            "holds_instead": ("without the size condition the constant-4 width fails: " + "; ".join(
-                f"{c['parameters']['n_features']} independent Rademacher-type features at n = {c['parameters']['n']}, "
-                f"delta = {c['parameters']['delta']:g} fail with probability {c['observed']:.3g} "
-                f"({c['ratio']:.3g} delta; the condition admits {c['parameters']['largest_admitted']:.3g})"
-                for c in outside) + " (notebook 04)") if holds else "see the worst case",
-        },
+        summary=_theorem1_summary(worst, thresholds, outside, holds),
         corrected_claim=None if holds else (
             "Pr[some feature uncovered] exceeded delta; see the worst case. The proof's inequality "
             "Pr[T^2 >= c^2] <= 2 exp(-n c^2 / (2(n-1+c^2))) still bounds each feature."
@@ -522,26 +564,39 @@ def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
     >>> result.id, result.holds_as_printed  # doctest: +SKIP
     ('domains.corollary3', ...)
     """
-    deltas = (0.5, 0.25, 0.1, 0.05, 0.01, 1e-3, 1e-4)
-    worst = {"ranking": -np.inf}
-    worst_proof = {"ranking": -np.inf}
-    trials = 0
-    exact_cases = {}
+    search = _Corollary3Search()
+    exact_cases = _search_single_features_exactly(search)
+    _search_subsets_by_monte_carlo(search, rng, 1500 if quick else 15000)
+    n, confirmation = _confirm_headline_case(rng, 5000 if quick else 50000)
+    search.trials += 1
+    return _corollary3_result(search, exact_cases, n, confirmation)
 
-    def consider(failure, failure_proof, se, p, q, n, delta, law):
-        nonlocal worst, worst_proof, trials
-        trials += 1
+
+class _Corollary3Search:
+    """The running worst case of Corollary 3's search: failure probability / delta, printed factor and proof's."""
+
+    def __init__(self):
+        self.worst = {"ranking": -np.inf}
+        self.worst_proof = {"ranking": -np.inf}
+        self.trials = 0
+
+    def consider(self, failure, failure_proof, se, p, q, n, delta, law):
+        self.trials += 1
         # Monte Carlo cases compete with their estimate less MC_MARGIN_SE standard errors
         ranking = (failure - MC_MARGIN_SE * se) / delta
-        if ranking > worst["ranking"]:
-            worst = {"ranking": ranking, "ratio": failure / delta, "failure": failure, "p": p, "q": q, "n": n,
-                     "delta": delta, "law": law, "standard_error": float(se) if se > 0 else None}
+        if ranking > self.worst["ranking"]:
+            self.worst = {"ranking": ranking, "ratio": failure / delta, "failure": failure, "p": p, "q": q, "n": n,
+                          "delta": delta, "law": law, "standard_error": float(se) if se > 0 else None}
         ranking_proof = (failure_proof - MC_MARGIN_SE * se) / delta
-        if ranking_proof > worst_proof["ranking"]:
-            worst_proof = {"ranking": ranking_proof, "ratio": failure_proof / delta, "failure": failure_proof,
-                           "p": p, "q": q, "n": n, "delta": delta, "law": law}
+        if ranking_proof > self.worst_proof["ranking"]:
+            self.worst_proof = {"ranking": ranking_proof, "ratio": failure_proof / delta, "failure": failure_proof,
+                                "p": p, "q": q, "n": n, "delta": delta, "law": law}
 
-    for delta in deltas:
+
+def _search_single_features_exactly(search: _Corollary3Search) -> dict:
+    """q = 1, Gaussian and Rademacher effects, exact at the fewest admissible n; the cases by (p, delta, law)."""
+    exact_cases = {}
+    for delta in (0.5, 0.25, 0.1, 0.05, 0.01, 1e-3, 1e-4):
         for p in (1, 2, 3, 5, 10):
             n = tb.corollary_min_domains(p, 1, delta)
             c_printed = math.sqrt(tb.corollary_printed_factor(p, 1, delta))
@@ -549,13 +604,16 @@ def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
             for law in ("gaussian", "rademacher"):
                 failure = 1.0 - tb.coverage_independent(tb.failure_probability_exact(law, n, c_printed), p)
                 failure_proof = 1.0 - tb.coverage_independent(tb.failure_probability_exact(law, n, c_proof), p)
-                consider(float(failure), float(failure_proof), 0.0, p, 1, n, delta, describe_distribution(law))
+                search.consider(float(failure), float(failure_proof), 0.0, p, 1, n, delta, describe_distribution(law))
                 exact_cases[(p, delta, law)] = {
                     "label": "exact", "parameters": {"p": p, "q": 1, "n": n, "delta": delta,
                                                      "law": describe_distribution(law)},
                     "observed": float(failure), "bound": delta, "ratio": float(failure) / delta}
+    return exact_cases
 
-    mc_trials = 1500 if quick else 15000
+
+def _search_subsets_by_monte_carlo(search: _Corollary3Search, rng, mc_trials: int) -> None:
+    """q = 2 over all subsets, identity and equicorrelated E[XX'], by Monte Carlo at the fewest admissible n."""
     correlated = 0.5 * np.eye(4) + 0.5  # equicorrelated E[XX'] with correlation 1/2
     settings = [(2, 2, None), (3, 2, None), (4, 2, None), (4, 2, correlated)]
     for delta in (0.05, 0.01):
@@ -569,44 +627,56 @@ def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
                 failure_proof = float(np.mean(sim["worst_ratio_proof"] > 1.0))
                 se = math.sqrt(max(failure * (1 - failure), 1.0 / mc_trials) / mc_trials)
                 label = describe_distribution(law) + (" (Monte Carlo" + (", correlated E[XX'])" if cov is not None else ")"))
-                consider(failure, failure_proof, se, p, q, n, delta, label)
-    # Monte Carlo confirmation of the exact headline case (p = 1, q = 1, delta = 0.05, Gaussian).
-    n = tb.corollary_min_domains(1, 1, 0.05)
-    sim = tb.subset_regret_simulation(rng, "gaussian", n, 1, 1, 0.05, 5000 if quick else 50000)
-    confirmation = float(np.mean(sim["worst_ratio_printed"] > 1.0))
-    trials += 1
+                search.consider(failure, failure_proof, se, p, q, n, delta, label)
 
+
+def _confirm_headline_case(rng, mc_trials: int) -> tuple[int, float]:
+    """Monte Carlo check of the exact headline case (p = q = 1, delta = 0.05, Gaussian): ``(n, failure frequency)``."""
+    n = tb.corollary_min_domains(1, 1, 0.05)
+    sim = tb.subset_regret_simulation(rng, "gaussian", n, 1, 1, 0.05, mc_trials)
+    return n, float(np.mean(sim["worst_ratio_printed"] > 1.0))
+
+
+def _corollary3_corrected(search: _Corollary3Search, n: int, confirmation: float) -> str | None:
+    """The corrected claim where the printed bound fails: the proof's factor, when it held in every case searched."""
+    worst_proof = search.worst_proof
+    if search.worst["ranking"] <= 1.0:
+        return None
+    if worst_proof["ranking"] > 1.0:
+        return ("The printed bound fails and so did the proof's factor 4 log(2 q p^q / delta) "
+                f"(failure {worst_proof['failure']:.3g} at delta = {worst_proof['delta']:g}); no corrected claim verified.")
+    return (
+        "With probability >= 1 - delta, every size-q subset has L(mu_hat_S) - L(mu_S) <= "
+        "(sum_i [sigma_hat_S]_i^2) 4 log(2 q p^q / delta) / n <= (sum_i [sigma_hat_S]_i^2) "
+        "(8 q log p + 4 log(2/delta)) / n: Theorem 1 on the q p^q basis elements, as the proof says; the "
+        "printed log(2/delta) lacks the factor 4 (and the printed statement omits 'with probability "
+        f"1 - delta'). The corrected bound held in every case; its largest failure probability relative to "
+        f"delta was {worst_proof['failure']:.3g} at delta = {worst_proof['delta']:g} (p = {worst_proof['p']}, "
+        f"q = {worst_proof['q']}, n = {worst_proof['n']}, {worst_proof['law']}). Monte Carlo check of p = q = 1, delta = 0.05, n = {n}, Gaussian: printed "
+        f"bound fails with frequency {confirmation:.4f}."
+    )
+
+
+def _quoted_case_text(case: dict) -> str:
+    """One exact p = q = 1 case as the README's worst-case cell quotes it."""
+    d = case["parameters"]
+    return (f"p = q = 1, n = {d['n']}, delta = {d['delta']:g} ({d['law']}): failure probability "
+            f"{case['observed']:.2g} = {case['ratio']:.3g} delta")
+
+
+def _corollary3_result(search: _Corollary3Search, exact_cases: dict, n: int, confirmation: float) -> CheckResult:
+    """The verdict of Corollary 3's search, its worst case, the quoted exact cases and the README's cells."""
+    worst, worst_proof = search.worst, search.worst_proof
     holds = worst["ranking"] <= 1.0
-    corrected = None
-    if not holds and worst_proof["ranking"] > 1.0:
-        corrected = ("The printed bound fails and so did the proof's factor 4 log(2 q p^q / delta) "
-                     f"(failure {worst_proof['failure']:.3g} at delta = {worst_proof['delta']:g}); no corrected claim verified.")
-    elif not holds:
-        corrected = (
-            "With probability >= 1 - delta, every size-q subset has L(mu_hat_S) - L(mu_S) <= "
-            "(sum_i [sigma_hat_S]_i^2) 4 log(2 q p^q / delta) / n <= (sum_i [sigma_hat_S]_i^2) "
-            "(8 q log p + 4 log(2/delta)) / n: Theorem 1 on the q p^q basis elements, as the proof says; the "
-            "printed log(2/delta) lacks the factor 4 (and the printed statement omits 'with probability "
-            f"1 - delta'). The corrected bound held in every case; its largest failure probability relative to "
-            f"delta was {worst_proof['failure']:.3g} at delta = {worst_proof['delta']:g} (p = {worst_proof['p']}, "
-            f"q = {worst_proof['q']}, n = {worst_proof['n']}, {worst_proof['law']}). Monte Carlo check of p = q = 1, delta = 0.05, n = {n}, Gaussian: printed "
-            f"bound fails with frequency {confirmation:.4f}."
-        )
     quoted = [exact_cases[(1, delta, "gaussian")] for delta in COROLLARY3_QUOTED_DELTAS]
     parameters = {"p": worst["p"], "q": worst["q"], "n": worst["n"], "delta": worst["delta"], "law": worst["law"]}
     if worst["standard_error"] is not None:
         parameters["standard_error"] = worst["standard_error"]
-
-    def short(c):
-        d = c["parameters"]
-        return (f"p = q = 1, n = {d['n']}, delta = {d['delta']:g} ({d['law']}): failure probability "
-                f"{c['observed']:.2g} = {c['ratio']:.3g} delta")
-
     return CheckResult(
         id="domains.corollary3",
         claim=COROLLARY3_CLAIM,
         holds_as_printed=bool(holds),
-        trials=int(trials),
+        trials=int(search.trials),
         worst_case={
             "parameters": parameters,
             "observed": float(worst["failure"]),
@@ -618,11 +688,11 @@ def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
             "worst_case": (f"largest failure probability / delta searched: p = {worst['p']}, q = {worst['q']}, "
                            f"n = {worst['n']}, delta = {worst['delta']:g} ({worst['law']}): {worst['failure']:.4g} "
                            f"= {worst['ratio']:.4g} delta" + "".join(
-                               "; " + short(c) for c in quoted
+                               "; " + _quoted_case_text(c) for c in quoted
                                if (c["parameters"]["delta"], c["parameters"]["law"], c["parameters"]["n"])
                                != (worst["delta"], worst["law"], worst["n"]))),
             "holds_instead": ("factor 4 log(2 q p^q / delta) <= 8 q log p + 4 log(2/delta) (largest failure / delta "
                               f"searched: {worst_proof['ratio']:.3g})") if not holds else "",
         },
-        corrected_claim=corrected,
+        corrected_claim=_corollary3_corrected(search, n, confirmation),
     )
