@@ -22,7 +22,6 @@ import time
 from unittest import mock
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from tgreedy_lib.domain_adaptation import baselines
 from tgreedy_lib.experiments import compare

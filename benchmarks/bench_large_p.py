@@ -243,7 +243,7 @@ def main(argv=None) -> int:
                   f"{r['tgreedy_cpu_seconds'] / r['floor_cpu_seconds']:.2f} x the floor's CPU)")
             print(f"  OMP precompute=False             {r['omp_precompute_False_seconds']:8.2f} s  "
                   f"(CPU {r['omp_precompute_False_cpu_seconds']:.1f} s; load {r['load']:.1f})")
-            print(f"  OMP precompute=True              " + (f"{gram:8.2f} s  (CPU {g['omp_precompute_True_cpu_seconds']:.1f} s)"
+            print("  OMP precompute=True              " + (f"{gram:8.2f} s  (CPU {g['omp_precompute_True_cpu_seconds']:.1f} s)"
                                                              if gram is not None else f"   > {g.get('timed_out', 0):.0f} s ({g['error']})"))
             print(f"  faster OMP / T-greedy            {faster / r['tgreedy_seconds']:8.1f} x wall   (goal >= 5)")
             cpu_gram = g.get("omp_precompute_True_cpu_seconds")

@@ -48,8 +48,7 @@ def test_idx_header_whose_dimensions_overflow_names_the_file(tmp_path):
 # ----------------------------------------------------------------------------- T-greedy inputs
 
 from tgreedy_lib import categorical as cat  # noqa: E402
-from tgreedy_lib.domain_adaptation.estimators import TGreedy  # noqa: E402
-from tgreedy_lib.domain_adaptation.selection import greedy_path, tgreedy_path  # noqa: E402
+from tgreedy_lib.domain_adaptation.selection import tgreedy_path  # noqa: E402
 from tgreedy_lib.domain_adaptation.statistics import DomainStatistics, GramTooLargeError  # noqa: E402
 
 

@@ -13,7 +13,6 @@ import os
 import re
 import pathlib
 import secrets
-import shutil
 import signal
 import subprocess
 import sys

@@ -11,6 +11,7 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from scipy.special import entr

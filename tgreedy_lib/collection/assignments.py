@@ -740,7 +740,7 @@ def _run(args) -> int:
         for p in problems:
             print(p)
         if problems:
-            print(f"generated assignments are out of date: run `python -m tgreedy_lib assignments generate`")
+            print("generated assignments are out of date: run `python -m tgreedy_lib assignments generate`")
             return 1
         print("generated assignments are up to date with their sources")
         return 0

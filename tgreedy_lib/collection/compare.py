@@ -115,7 +115,7 @@ def method_table_markdown(experiments: dict) -> str:
     over splits), features kept, the best target AUROC anywhere on the method's path and the gap
     to T-greedy's oracle (both read the target: descriptive).
     """
-    lines = [f"| experiment | method (same choice procedure for all) | target AUROC (mean ± sd) | features kept | "
+    lines = ["| experiment | method (same choice procedure for all) | target AUROC (mean ± sd) | features kept | "
              "best on its path (hindsight) | gap to T-greedy oracle |", "|---|---|---:|---:|---:|---:|"]
     for name, e in experiments.items():
         s = e["summary"]

@@ -13,8 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from . import claims as claims_module
-from ..domain_adaptation.selectors import get_selector
-from ..experiments.readings import COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, comparison_pair
+from ..experiments.readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
 
 from ..plotting.paper_figures import BAND_TASK_TITLES as TASK_TITLES
 
@@ -282,7 +281,6 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
     seeds; each must hold ``seed-0`` to ``seed-<n-1>``, every seed with the same experiments (a ValueError
     names the seeds or results missing).
     """
-    import json
     import pathlib
 
     out_dir = pathlib.Path(out_dir)

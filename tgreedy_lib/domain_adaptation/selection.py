@@ -276,7 +276,7 @@ def selection_path(
         raise ValueError(f"method must be 'tgreedy' or 'greedy', got {method!r}")
     if not isinstance(stats, DomainStatistics):
         raise TypeError(f"expected DomainStatistics, got {type(stats).__name__}")
-    n, p = stats.n_domains, stats.n_features
+    p = stats.n_features
     _validate_options(n_steps, sign, denominator, refit, threshold, allow_reselect, p)
     update_second_moment = stats.second_moment(denominator)
     if np.any(update_second_moment <= 0):
