@@ -9,6 +9,8 @@ References
 ----------
 .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
        Statistical Approach", AISTATS 2012.
+.. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
+       Nets", Neural Computation 18(7):1527-1554, 2006.
 """
 from __future__ import annotations
 
@@ -58,8 +60,7 @@ class FeatureSet:
     References
     ----------
     .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
-       Nets", Neural Computation 18(7):1527-1554, 2006.
+    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
 
     Examples
     --------

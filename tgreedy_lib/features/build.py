@@ -32,6 +32,8 @@ References
 ----------
 .. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
        Statistical Approach", AISTATS 2012.
+.. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
+       Nets", Neural Computation 18(7):1527-1554, 2006.
 """
 from __future__ import annotations
 
@@ -91,8 +93,7 @@ class FeatureConfig:
     References
     ----------
     .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
-       Nets", Neural Computation 18(7):1527-1554, 2006.
+    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
 
     Examples
     --------
@@ -170,8 +171,7 @@ def default_config(dataset: str, unlabeled: bool = False) -> FeatureConfig:
     References
     ----------
     .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
-       Nets", Neural Computation 18(7):1527-1554, 2006.
+    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
 
     Examples
     --------
@@ -334,8 +334,7 @@ def build_features(data: datasets.ImageDataset, config: FeatureConfig, progress:
     References
     ----------
     .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
-       Nets", Neural Computation 18(7):1527-1554, 2006.
+    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
 
     Examples
     --------
@@ -426,8 +425,7 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     References
     ----------
     .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
-       Nets", Neural Computation 18(7):1527-1554, 2006.
+    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
 
     Examples
     --------
