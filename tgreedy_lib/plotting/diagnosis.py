@@ -55,7 +55,7 @@ def plot_diagnosis(result, axes=None):
         ax.fill_between(positions, mean - se, mean + se, color=color, alpha=0.15, lw=0)
     ax.set_title("held-out domains (LODO)", fontsize=size + 1)
     ax.set_ylabel("R$^2$, mean $\\pm$ s.e.", fontsize=size)
-    ax.legend(fontsize=size, framealpha=0.85, loc="best", ncol=2)
+    handles, texts = ax.get_legend_handles_labels()
 
     ax = axes[1]
     for method in ("greedy", "tgreedy"):
@@ -103,5 +103,6 @@ def plot_diagnosis(result, axes=None):
     ax.set_xlabel("features, by spread", fontsize=size)
     ax.tick_params(labelsize=size)
     ax.legend(fontsize=size, framealpha=0.85, loc="lower left")
-    fig.tight_layout()
+    fig.legend(handles, texts, fontsize=size, frameon=False, loc="upper center", ncol=len(texts))
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
