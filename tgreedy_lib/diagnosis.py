@@ -601,8 +601,8 @@ def _recommend(result: Diagnosis) -> tuple[str, str]:
     if c["mean"] < MIN_GAIN or hi < LITTLE_SPREAD:
         if c["mean"] - c["half_width"] > 0:
             why = (f"a gain below {MIN_GAIN} R^2 changes no prediction that matters, and {spread}")
-        elif hi < LITTLE_SPREAD:
-            why = f"{spread}, so there is little for the T-statistic to separate"
+        elif result.spread_summary < LITTLE_SPREAD:
+            why = f"{spread}, little beyond it, so there is little for the T-statistic to separate"
         else:
             why = (f"{spread}: the domains differ, but ranking by consistency does not turn that into better "
                    "predictions on new domains")
