@@ -102,7 +102,7 @@ def plot_diagnosis(result, axes=None):
     ax.set_title("effect spread between domains\n/ sampling error within (1 = none)", fontsize=size + 1)
     ax.set_xlabel("features, by spread", fontsize=size)
     ax.tick_params(labelsize=size)
-    ax.legend(fontsize=size, framealpha=0.85, loc="lower left")
+    ax.legend(fontsize=size, framealpha=0.85, loc="upper right")
     fig.legend(handles, texts, fontsize=size, frameon=False, loc="upper center", ncol=len(texts))
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
