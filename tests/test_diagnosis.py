@@ -80,6 +80,37 @@ def test_held_out_scores_equal_a_fit_on_standardised_samples(spread_result):
                                                                                  abs=1e-8)
 
 
+def test_omp_scores_equal_scikit_learn_on_samples(spread_result):
+    """Equal domain sizes: the pooled moments are the pooled samples', so OMP is scikit-learn's on the rows."""
+    from sklearn.linear_model import OrthogonalMatchingPursuit
+
+    X, y, g = _simulated(True)
+    r, d = spread_result, 3
+    train = g != d
+    scaler_mean, sd, centre = X[train].mean(axis=0), X[train].std(axis=0), y[train].mean()
+    Z = (X - scaler_mean) / sd
+    for j, k in enumerate(r.k_grid[:5]):
+        omp = OrthogonalMatchingPursuit(n_nonzero_coefs=int(k), fit_intercept=False).fit(Z[train], y[train] - centre)
+        expected = r2_score(y[~train], centre + Z[~train] @ omp.coef_)
+        assert r.held_out[r.methods.index("omp"), d, j] == pytest.approx(expected, abs=1e-8)
+
+
+def test_chosen_k_equals_a_brute_force_inner_leave_one_domain_out():
+    """The k chosen for held-out domain 0: refit greedy on the samples of every inner split, score, average, argmax."""
+    X, y, g = _simulated(True, n_domains=5, per_domain=150)
+    grid = [1, 2, 4, 8]
+    result = diagnose(X, y, g, k=grid, n_bootstrap=20)
+    outer = g != 0
+    inner_scores = []
+    for e in range(1, 5):
+        fit_rows = outer & (g != e)
+        mean, sd, centre = X[fit_rows].mean(axis=0), X[fit_rows].std(axis=0), y[fit_rows].mean()
+        Z = (X - mean) / sd
+        path = greedy_path(DomainStatistics.from_samples(Z[fit_rows], y[fit_rows] - centre, g[fit_rows]), max(grid))
+        inner_scores.append([r2_score(y[g == e], centre + Z[g == e] @ path.coef[k - 1]) for k in grid])
+    assert result.chosen_k[result.methods.index("greedy"), 0] == grid[int(np.argmax(np.mean(inner_scores, axis=0)))]
+
+
 def test_spread_ratio_against_direct_computation(spread_result):
     X, y, g = _simulated(True)
     Z = (X - X.mean(axis=0)) / X.std(axis=0)
@@ -158,6 +189,13 @@ def _small(n_domains=5, per_domain=20, p=4, seed=0):
 def test_bad_input_is_refused_with_the_fix(change, message):
     with pytest.raises(ValueError, match=message):
         diagnose(*change(*_small()), n_bootstrap=20)
+
+
+def test_a_text_column_is_named():
+    X, y, g = _small()
+    frame = pd.DataFrame(X, columns=list("abcd")).assign(colour="red", target=y, domain=g)
+    with pytest.raises(ValueError, match="column 'colour' is not numeric.*one-hot"):
+        diagnose(frame, y="target", domains="domain")
 
 
 def test_unknown_domain_column_is_named():
