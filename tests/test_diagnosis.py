@@ -207,6 +207,13 @@ def test_unknown_domain_column_is_named():
         diagnose(frame, y="outcome", domains="domain")
 
 
+def test_too_many_features_for_dense_moments_are_refused_up_front():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((16, 4000))              # 8 domains x 4,000^2 moments: about 3 GiB with temporaries
+    with pytest.raises(ValueError, match="moment matrices .* GiB budget.*fewer features"):
+        diagnose(X, rng.standard_normal(16), np.repeat(np.arange(8), 2))
+
+
 def test_k_beyond_the_features_warns_and_keeps_them_all():
     with pytest.warns(UserWarning, match="there are 4 features"):
         result = diagnose(*_small(), k=[1, 10], n_bootstrap=20)

@@ -63,6 +63,8 @@ LITTLE_SPREAD = 2.0
 #: The smallest mean gain in held-out R^2 over greedy that counts as help (a gain below it, however sure,
 #: changes no prediction that matters).
 MIN_GAIN = 0.01
+#: The most memory the per-domain p x p moments may take (raw, standardised and a temporary: 3 x 8 K p^2 bytes).
+MAX_MOMENT_BYTES = 2 * 2**30
 #: Fewest domains: one is held out, and one more inside to choose k, leaving two to compute a spread.
 MIN_DOMAINS = 4
 
@@ -309,6 +311,15 @@ def _check_design(matrix, target, labels, index, names) -> np.ndarray:
     return counts
 
 
+def _check_memory(n_domains: int, p: int) -> None:
+    needed = 3 * 8 * n_domains * p * p
+    if needed > MAX_MOMENT_BYTES:
+        raise ValueError(f"diagnose keeps {n_domains} dense {p:,} x {p:,} moment matrices ({needed / 2**30:.1f} GiB, "
+                         f"more than its {MAX_MOMENT_BYTES / 2**30:.0f} GiB budget); give it fewer features (a few "
+                         "thousand at most, e.g. a first screen chosen on other data), or select on the full set with "
+                         "TGreedy(stopping='lodo'), which never forms the whole Gram")
+
+
 def _check_grid(k, p: int) -> np.ndarray:
     if k is None:
         grid = [g for g in DEFAULT_K_GRID if g <= p] + ([p] if p < DEFAULT_K_GRID[-1] else [])
@@ -502,7 +513,8 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
     ------
     ValueError
         Fewer than 4 domains, a domain with a single row, NaN or infinity, lengths that disagree, an
-        unknown column name, non-numeric or constant features; each message names the fix.
+        unknown column name, non-numeric or constant features, or so many features that the per-domain
+        p x p moments would pass :data:`MAX_MOMENT_BYTES`; each message names the fix.
 
     Notes
     -----
@@ -538,6 +550,7 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
     matrix, target, labels, index, names = _as_inputs(X, y, domains)
     counts = _check_design(matrix, target, labels, index, names)
     grid = _check_grid(k, matrix.shape[1])
+    _check_memory(labels.size, matrix.shape[1])
     rng = np.random.default_rng(seed)
     n_domains, kmax = labels.size, int(grid[-1])
 
