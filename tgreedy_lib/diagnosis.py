@@ -361,17 +361,18 @@ class _Moments:
 
 @dataclasses.dataclass(frozen=True)
 class _Fold:
-    """The moments of every domain, standardised and centred with one set of training domains' pooled moments."""
+    """The moments of some domains, standardised and centred with one set of training domains' pooled moments."""
 
-    train: np.ndarray    # domain indices
+    domains: np.ndarray  # the domains held here, sorted: the training domains and those to score
+    train: np.ndarray    # positions of the training domains in ``domains``
     keep: np.ndarray     # features that vary on the training domains
-    zz: np.ndarray       # (K, q, q)
-    zu: np.ndarray       # (K, q)
-    uu: np.ndarray       # (K,)
-    var_y: np.ndarray    # (K,) variance of y within each domain
+    zz: np.ndarray       # (len(domains), q, q)
+    zu: np.ndarray       # (len(domains), q)
+    uu: np.ndarray       # (len(domains),)
+    var_y: np.ndarray    # (len(domains),) variance of y within each domain
 
     @classmethod
-    def of(cls, m: _Moments, train: np.ndarray) -> "_Fold":
+    def of(cls, m: _Moments, train: np.ndarray, scored: np.ndarray) -> "_Fold":
         w = m.counts[train] / m.counts[train].sum()
         mean = w @ m.x[train]
         second = np.einsum("k,kii->i", w, m.xx[train])
@@ -379,23 +380,28 @@ class _Fold:
         keep = np.flatnonzero(var > 1e-12 * max(float(second.max()), 1e-300))
         mean, sd = mean[keep], np.sqrt(var[keep])
         c = float(w @ m.y[train])
-        x = m.x[:, keep]
-        xx = m.xx[:, keep][:, :, keep]
-        zz = (xx - mean[None, :, None] * x[:, None, :] - x[:, :, None] * mean[None, None, :]
-              + np.outer(mean, mean)[None]) / np.outer(sd, sd)[None]
-        zu = (m.xy[:, keep] - c * x - mean[None, :] * m.y[:, None] + mean[None, :] * c) / sd[None, :]
-        uu = m.yy - 2.0 * c * m.y + c * c
-        return cls(train, keep, zz, zu, uu, m.yy - m.y**2)
+        domains = np.union1d(train, scored)
+        x = m.x[np.ix_(domains, keep)]
+        zz = m.xx[domains] if keep.size == m.x.shape[1] else m.xx[np.ix_(domains, keep, keep)]
+        # (xx - mean x' - x mean' + mean mean') / (sd sd'), one pass at a time over the (K, q, q) block
+        zz = zz - mean[None, :, None] * x[:, None, :]
+        zz -= x[:, :, None] * mean[None, None, :]
+        zz += np.outer(mean, mean)[None]
+        zz /= np.outer(sd, sd)[None]
+        y, yy = m.y[domains], m.yy[domains]
+        zu = (m.xy[np.ix_(domains, keep)] - c * x - mean[None, :] * y[:, None] + mean[None, :] * c) / sd[None, :]
+        return cls(domains, np.searchsorted(domains, train), keep, zz, zu, yy - 2.0 * c * y + c * c, yy - y**2)
 
     def statistics(self) -> DomainStatistics:
         t = self.train
-        return DomainStatistics.from_moments(self.zz[t], self.zu[t], self.uu[t], labels=t)
+        return DomainStatistics.from_moments(self.zz[t], self.zu[t], self.uu[t], labels=self.domains[t])
 
-    def r2(self, W: np.ndarray) -> np.ndarray:
-        """R^2 of every row of ``W`` (n_points, q) on every domain: shape (K, n_points)."""
-        quad = np.einsum("sp,kpq,sq->ks", W, self.zz, W, optimize=True)
-        mse = self.uu[:, None] - 2.0 * self.zu @ W.T + quad
-        return 1.0 - mse / self.var_y[:, None]
+    def r2(self, W: np.ndarray, which: np.ndarray) -> np.ndarray:
+        """R^2 of every row of ``W`` (n_points, q) on the domains ``which``: shape (len(which), n_points)."""
+        rows = np.searchsorted(self.domains, which)
+        quad = np.einsum("rqs,sq->rs", self.zz[rows] @ W.T, W)      # w' E[ZZ'|d] w, a batched product
+        mse = self.uu[rows, None] - 2.0 * self.zu[rows] @ W.T + quad
+        return 1.0 - mse / self.var_y[rows, None]
 
 
 def _padded(W: np.ndarray, n_points: int) -> np.ndarray:
@@ -414,7 +420,7 @@ def _lasso_at_k(stats: DomainStatistics, kmax: int) -> np.ndarray:
     G, q, _ = pooled_moments(stats)
     with warnings.catch_warnings():  # collinear features: LARS drops them and says so; the path stays valid
         warnings.simplefilter("ignore")
-        _, _, coefs = lars_path_gram(Xy=q, Gram=G, n_samples=1, max_iter=3 * kmax + 10, method="lasso")
+        _, _, coefs = lars_path_gram(Xy=q, Gram=G, n_samples=1, max_iter=2 * kmax + 10, method="lasso")
     coefs = coefs.T
     size = (coefs != 0).sum(axis=1)
     out = np.empty((kmax, coefs.shape[1]))
@@ -431,11 +437,10 @@ def _paths(stats: DomainStatistics, kmax: int) -> np.ndarray:
     return np.stack([_padded(w, kmax) for w in W])
 
 
-def _fold_scores(m: _Moments, train: np.ndarray, kmax: int) -> tuple[_Fold, np.ndarray, np.ndarray]:
-    """Fit every method on ``train``: the fold, the weights (n_methods, kmax, q) and R^2 (n_methods, K, kmax)."""
-    fold = _Fold.of(m, train)
-    W = _paths(fold.statistics(), kmax)
-    return fold, W, np.stack([fold.r2(w) for w in W])
+def _fold_scores(m: _Moments, train: np.ndarray, scored: np.ndarray, kmax: int) -> np.ndarray:
+    """Fit every method on the domains ``train``; R^2 on the domains ``scored``: (n_methods, len(scored), kmax)."""
+    fold = _Fold.of(m, train, scored)
+    return np.stack([fold.r2(w, scored) for w in _paths(fold.statistics(), kmax)])
 
 
 # --------------------------------------------------------------------------- spread
@@ -567,18 +572,18 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
     chosen_held_out = np.empty((len(METHODS), n_domains))
     for d in range(n_domains):
         train = everyone[everyone != d]
-        _, _, r2 = _fold_scores(moments, train, kmax)               # (n_methods, K, kmax)
+        r2 = _fold_scores(moments, train, everyone, kmax)           # (n_methods, K, kmax)
         held_out[:, d] = r2[:, d, grid - 1]
         source[:, d] = r2[:, train][:, :, grid - 1].mean(axis=1)
         inner = np.empty((len(METHODS), train.size, grid.size))
         for j, e in enumerate(train):                               # choose k on the training domains only
-            _, _, r2_inner = _fold_scores(moments, train[train != e], kmax)
-            inner[:, j] = r2_inner[:, e, grid - 1]
+            r2_inner = _fold_scores(moments, train[train != e], np.array([e]), kmax)
+            inner[:, j] = r2_inner[:, 0, grid - 1]
         best = np.argmax(inner.mean(axis=1), axis=1)                # first (smallest) k of the best mean
         chosen_k[:, d] = grid[best]
         chosen_held_out[:, d] = held_out[np.arange(len(METHODS)), d, best]
 
-    full = _Fold.of(moments, everyone)
+    full = _Fold.of(moments, everyone, everyone)
     stats = full.statistics()
     steps = min(kmax, stats.n_features)
     kept = [names[j] for j in full.keep]
