@@ -154,9 +154,10 @@ def test_result_is_named_frozen_and_readable(spread_result):
         spread_result.verdict = "helps"
     text = str(spread_result)
     assert text.startswith(spread_result.recommendation)
-    for label in ("T-greedy", "greedy", "OMP", "lasso", "chosen k", "sampling error"):
+    for label in ("T-greedy", "greedy", "OMP", "lasso", "chosen", "greedy overfit", "sampling error"):
         assert label in text
     assert spread_result.held_out.shape == (4, 7, spread_result.k_grid.size)
+    assert max(len(line) for line in text.splitlines()) <= 100       # fits a notebook's output column
 
 
 def test_figure_is_legible_at_720_pixels(spread_result):

@@ -36,7 +36,9 @@ References
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 import warnings
+from functools import partial
 from numbers import Integral
 
 import numpy as np
@@ -186,26 +188,28 @@ class Diagnosis:
                 "wins": int(np.sum(diff > tol)), "losses": int(np.sum(diff < -tol)),
                 "ties": int(np.sum(np.abs(diff) <= tol))}
 
-    def summary(self) -> str:
-        """The recommendation, then held-out R^2 (mean +- standard error over domains) per method and k."""
-        width = max(len(label) for label in METHOD_LABELS.values())
-        lines = [self.recommendation, "",
-                 f"{self.n_domains} domains, {len(self.feature_names)} features; held-out R^2, mean +- s.e. "
-                 "over held-out domains:",
-                 " " * (width + 2) + "".join(f"{'k=' + str(k):>15}" for k in self.k_grid) + f"{'chosen k':>15}"]
-        for method in self.methods:
-            mean, se = self.mean_held_out(method)
-            chosen = self.chosen_held_out[self._row(method)]
-            cells = "".join(f"{m:>8.3f} +-{s:.3f}" for m, s in zip(mean, se))
-            cells += f"{chosen.mean():>8.3f} +-{chosen.std(ddof=1) / np.sqrt(chosen.size):.3f}"
-            lines.append(f"{METHOD_LABELS[method]:<{width + 2}}{cells}")
-        gap = self.source[self._row("greedy")] - self.held_out[self._row("greedy")]
-        lines += ["", "greedy's source R^2 minus held-out R^2 (overfitting of the source domains): "
-                  + ", ".join(f"k={k}: {g:+.3f}" for k, g in zip(self.k_grid, gap.mean(axis=0)))]
+    def summary(self, width: int = 100) -> str:
+        """The recommendation, then held-out R^2 (mean +- standard error over domains) per k and method, greedy's
+        overfitting of the source domains per k, and the spread; prose wrapped at ``width`` characters."""
+        cell = 14
+        wrap = partial(textwrap.wrap, width=width, break_on_hyphens=False)
+        lines = wrap(self.recommendation) + [""] + wrap(
+            f"Held-out R^2, mean ± s.e. over the {self.n_domains} held-out domains ({len(self.feature_names)} "
+            "features); last column: greedy's mean R^2 on its source domains minus on the held-out one.")
+        lines.append(f"{'k':>8}" + "".join(f"{METHOD_LABELS[m]:>{cell}}" for m in self.methods)
+                     + f"{'greedy overfit':>{cell + 2}}")
+        means = {m: self.mean_held_out(m) for m in self.methods}
+        gap = (self.source[self._row("greedy")] - self.held_out[self._row("greedy")]).mean(axis=0)
+        for j, k in enumerate(self.k_grid):
+            lines.append(f"{k:>8}" + "".join(f"{means[m][0][j]:>{cell - 7}.3f} ±{means[m][1][j]:.3f}"
+                                              for m in self.methods) + f"{gap[j]:>+{cell + 2}.3f}")
+        chosen = self.chosen_held_out
+        se = chosen.std(axis=1, ddof=1) / np.sqrt(self.n_domains)
+        lines.append(f"{'chosen':>8}" + "".join(f"{c:>{cell - 7}.3f} ±{s:.3f}" for c, s in zip(chosen.mean(axis=1), se)))
         lo, hi = self.spread_interval
-        lines.append(f"effect spread between domains / sampling error within: {self.spread_summary:.2f} "
-                     f"(95% interval {lo:.2f}-{hi:.2f}; over the {self.spread_features.size} features "
-                     "with the largest effects)")
+        lines += [""] + wrap(
+            f"Effect spread between domains / sampling error within: {self.spread_summary:.2f} (95% interval "
+            f"{lo:.2f}-{hi:.2f}; over the {self.spread_features.size} features with the largest effects).")
         return "\n".join(lines)
 
     def __str__(self) -> str:
