@@ -626,8 +626,9 @@ def _recommend(result: Diagnosis) -> tuple[str, str]:
         elif result.spread_summary < LITTLE_SPREAD:
             why = f"{spread}, little beyond it, so there is little for the T-statistic to separate"
         else:
-            why = (f"{spread}: the domains differ, but ranking by consistency does not turn that into better "
-                   "predictions on new domains")
+            differ = "the domains differ" if lo > 1 else "the domains seem to differ (the interval reaches 1)"
+            why = (f"{spread}: {differ}, but ranking by consistency does not turn that into better predictions "
+                   "on new domains")
         return "does not help", (f"T-greedy does not help here: at the k chosen by leave-one-domain-out it "
                                  f"scores {record}; {why}." + best_text)
     return "unclear", (f"Cannot tell whether T-greedy helps here: at the chosen k it scores {record}, an "
