@@ -52,7 +52,7 @@ __all__ = ["BOOK_COLUMN_PX", "FIGURE_WIDTH", "SMALLEST_TEXT_PT", "SelectorStyle"
 #: Width in CSS pixels of the book's text column, where figures are shown: a wider figure is scaled down.
 BOOK_COLUMN_PX = 720
 #: Width in inches of a figure that spans the book's column at Matplotlib's 100 dpi without being scaled.
-FIGURE_WIDTH = 7.2
+FIGURE_WIDTH = 7.0
 #: The smallest font size, in points, that the collection's figures use (legends, annotations): what a reader
 #: sees of it at the book's width, for a figure at most :data:`FIGURE_WIDTH` inches wide.
 SMALLEST_TEXT_PT = 9.0
