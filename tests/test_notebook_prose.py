@@ -140,6 +140,8 @@ ALLOWED: dict[str, dict[str, str]] = {
     },
     "08_": {
         "125": "1,000 negatives over the 8 other source classes, arithmetic on the paper's design",
+        "-1": "the label y = -1, a definition",
+        "50": "'pick up to 50 robust features', quoted from the paper's section 4.2",
         "95": "the 95 % t interval of the seed bands, a definition (seeds.band)",
         "0.975": "the t quantile's level in the band's half-width t_{0.975,N-1} s / sqrt(N), a definition",
     },
