@@ -380,3 +380,46 @@ def test_verify_is_deterministic(quick_json):
     first = {r["id"]: r for r in quick_json["checks"]}
     for record in again:
         assert json.dumps(record, sort_keys=True) == json.dumps(first[record["id"]], sort_keys=True)
+
+
+# ------------------------------------------------------------------ values a user keeps apart
+
+_LOOK_ALIKE = [
+    ([1, "1"], "print alike"),
+    (["a", b"a"], "print alike"),
+    ([1, True], "are equal"),
+    ([1, 1.0], "are equal"),
+    ([0, False], "are equal"),
+    ([(1, "x"), (1.0, "x")], "are equal"),
+    ([2.5, "2.5"], "print alike"),
+]
+
+
+@pytest.mark.parametrize("pair,how", _LOOK_ALIKE)
+def test_values_of_different_types_that_look_alike_are_refused_not_merged(pair, how):
+    import tgreedy_lib.categorical as cat
+    from tgreedy_lib.categorical.gini_estimator import gini_error_estimate_leave_one_out, gini_error_estimate_pairs
+
+    x = [pair[0], pair[1]] * 3 + ["other", "other"]
+    y = [1, 0] * 3 + [0, 1]
+    for estimate in (gini_error_estimate_leave_one_out, gini_error_estimate_pairs):
+        with pytest.raises(ValueError, match=how + ".*one type"):
+            estimate(x, y)
+    with pytest.raises(ValueError, match="column 0 of X .*" + how):
+        cat.count_tables([[value] for value in x], y)
+    with pytest.raises(ValueError, match="column 0 of X"):
+        cat.filter_scores([[value, 0] for value in x], y)
+
+
+def test_values_of_one_type_or_distinct_values_of_several_types_are_counted():
+    import tgreedy_lib.categorical as cat
+    from tgreedy_lib.categorical.gini_estimator import gini_error_estimate_pairs
+
+    y = [1, 0, 1, 1, 0, 0]
+    mixed = [1, "one", 1, "one", None, None]          # different types, nothing alike: three values
+    counts, positives = cat.count_tables([[v] for v in mixed], y)
+    assert sorted(counts[0].tolist()) == [2, 2, 2]
+    assert gini_error_estimate_pairs(mixed, y) == gini_error_estimate_pairs([0, 1, 0, 1, 2, 2], y)
+    import numpy as np
+    same = [np.int64(1), 1, 2, 2, 1, 2]                 # numpy and Python ints of one kind: one value each
+    assert sorted(cat.count_tables([[v] for v in same], y)[0][0].tolist()) == [3, 3]

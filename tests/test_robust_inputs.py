@@ -194,3 +194,25 @@ def test_nan_in_categorical_object_column_is_refused():
     x = np.array(["a", float("nan"), "b", "a"], dtype=object)
     with pytest.raises(ValueError, match="missing value nan at index 1"):
         cat.count_tables(x[:, None], np.array([1, 0, 1, 0]))
+
+
+@pytest.mark.parametrize("first,second,how", [(1, "1", "print alike"), ("a", b"a", "print alike"),
+                                              (1, True, "are equal"), (1, 1.0, "are equal")])
+def test_domain_labels_of_different_types_that_look_alike_are_refused(first, second, how):
+    X, y, d = small_problem()
+    labels = [first if k == 0 else second if k == 1 else f"site{k}" for k in d]
+    with pytest.raises(ValueError, match=f"domains holds .* which {how}.*one type"):
+        DomainStatistics.from_samples(X, y, labels)
+    pairs = [(X[d == k], y[d == k]) for k in range(4)]
+    with pytest.raises(ValueError, match=f"labels holds .* which {how}"):
+        DomainStatistics.from_domains(pairs, labels=[first, second, "c", "d"])
+
+
+def test_repeated_domain_labels_are_refused():
+    X, y, d = small_problem()
+    pairs = [(X[d == k], y[d == k]) for k in range(4)]
+    with pytest.raises(ValueError, match="labels names two domains 'a'"):
+        DomainStatistics.from_domains(pairs, labels=["a", "b", "a", "c"])
+    xx = np.broadcast_to(np.eye(2), (3, 2, 2))
+    with pytest.raises(ValueError, match="labels names two domains 2"):
+        DomainStatistics.from_moments(xx, np.ones((3, 2)), labels=[2, 2, 3])

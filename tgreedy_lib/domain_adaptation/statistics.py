@@ -21,8 +21,8 @@ import math
 
 import numpy as np
 
-from .._validation import (align_columns, as_data_matrix, as_float_array, check_domain_count, check_finite,
-                           column_names, factorize, is_sparse)
+from .._validation import (align_columns, as_data_matrix, as_float_array, as_kept_apart_vector, check_domain_count,
+                           check_finite, column_names, factorize, is_sparse)
 # DEFAULT_ROW_MEMORY: the documented default of ``max_row_memory``; GramTooLargeError: raised here, exported here.
 from ._gram_rows import (DEFAULT_ROW_MEMORY, GramTooLargeError, _check_gram_fits, _ChunkSource,  # noqa: F401
                          _GramRows, _rows_as_slice, _SampleSource)
@@ -236,7 +236,9 @@ class DomainStatistics:
         domains : array-like of shape (n_samples,)
             The domain of each row: any hashable labels (numbers, strings, tuples). Domains are
             ordered by label where labels can be sorted (else by first appearance), so the result
-            does not depend on the order of the rows. Missing labels (NaN, None, pd.NA) are refused.
+            does not depend on the order of the rows. Missing labels (NaN, None, pd.NA) are refused,
+            and so are labels of different types that Python would merge or that print alike
+            (``1``, ``1.0`` and ``True``; ``1`` and ``"1"``; ``"a"`` and ``b"a"``): a ValueError names both.
         unlabeled_X : array-like of shape (m, n_features), optional
             Unlabeled rows from which the pooled ``E[X X^T]`` is estimated.
         lazy : bool, default True
@@ -267,7 +269,7 @@ class DomainStatistics:
             unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
         X = as_data_matrix(X, "X")
         y = as_float_array(y, "y", 1)
-        labels, index = factorize(domains, "domains")
+        labels, index = factorize(as_kept_apart_vector(domains, "domains"), "domains")
         if not (X.shape[0] == y.shape[0] == index.shape[0]):
             raise ValueError(
                 "X, y and domains disagree in length: "
@@ -292,7 +294,8 @@ class DomainStatistics:
         domains : iterable of (array-like, array-like)
             ``(X_k, y_k)`` of every domain, with the same features.
         labels : array-like of shape (n_domains,), optional
-            A label for each domain (default ``0 .. n_domains - 1``).
+            A label for each domain (default ``0 .. n_domains - 1``). Repeated labels, and labels of
+            different types that are equal or print alike (``1`` and ``"1"``), are refused.
         unlabeled_X, lazy, max_row_memory
             As in :meth:`from_samples`.
 
@@ -333,9 +336,7 @@ class DomainStatistics:
             data.append((Xk, yk))
         if data and len({is_sparse(Xk) for Xk, _ in data}) > 1:
             raise ValueError("some domains' X are sparse and others dense: pass all as scipy.sparse or all dense")
-        labels = np.arange(len(data)) if labels is None else np.asarray(labels)
-        if labels.shape != (len(data),):
-            raise ValueError(f"labels must name each of the {len(data)} domains, got shape {labels.shape}")
+        labels = np.arange(len(data)) if labels is None else _distinct_labels(labels, len(data))
         if unlabeled_X is not None:
             unlabeled_X = align_columns(unlabeled_X, columns, "unlabeled_X", named)
         return cls._build(data, labels, unlabeled_X, lazy,
@@ -483,7 +484,8 @@ class DomainStatistics:
         counts : array-like of shape (n_domains,), optional
             Samples behind each domain's moments, if any.
         labels : array-like of shape (n_domains,), optional
-            A label for each domain.
+            A label for each domain. Repeated labels, and labels of different types that are equal or
+            print alike (``1`` and ``"1"``), are refused.
         unlabeled_xx : array-like of shape (n_features, n_features), optional
             The pooled ``E[X X^T]``.
 
@@ -517,7 +519,7 @@ class DomainStatistics:
             unlabeled_xx = as_float_array(unlabeled_xx, "unlabeled_xx", 2)
             if unlabeled_xx.shape != (p, p):
                 raise ValueError(f"unlabeled_xx must have shape {(p, p)}, got {unlabeled_xx.shape}")
-        labels = np.arange(n) if labels is None else np.asarray(labels)
+        labels = np.arange(n) if labels is None else _distinct_labels(labels, n)
         stats = cls(xx=xx, xy=xy, yy=yy, counts=counts, domain_labels=labels, unlabeled_xx=unlabeled_xx)
         check_domain_count(stats.n_domains, "the number of domains")
         zero = np.flatnonzero(stats.second_moment("sample") <= 0)
@@ -728,3 +730,16 @@ def _check_not_constant(mean: np.ndarray, mean_square: np.ndarray, *, features=N
             "it carries no information and its T-statistic is 0/0. Remove constant features first, "
             "e.g. with sklearn.feature_selection.VarianceThreshold"
         )
+
+
+def _distinct_labels(labels, n: int) -> np.ndarray:
+    """``labels`` of ``n`` domains as an array: one each, no two alike (repeated, equal or printing alike)."""
+    arr = as_kept_apart_vector(labels, "labels")
+    if arr.shape != (n,):
+        raise ValueError(f"labels must name each of the {n} domains, got shape {arr.shape}")
+    uniques, codes = factorize(arr, "labels", allow_none=True)
+    if uniques.size < n:
+        repeated = uniques.tolist()[int(np.flatnonzero(np.bincount(codes) > 1)[0])]
+        raise ValueError(f"labels names two domains {repeated!r}; give every domain a label of its own "
+                         "(statistics of a subset, and results per domain, are found by label)")
+    return arr
