@@ -117,6 +117,11 @@ LARGEST_MOMENT = 1e150
 #: A mean square below this is recomputed from the feature scaled by its largest |value|
 #: (its square may have underflowed; float64 squares underflow below |x| = 1.5e-154).
 SMALLEST_MOMENT = 1e-250
+#: Products of the scales of y and of a feature (root mean squares) below this are refused: the residual
+#: covariances are of that size, and their spread across domains, squared, would underflow float64.
+SMALLEST_PRODUCT = 1e-140
+#: A pooled E[Y^2] below this means y's square underflowed (|y| below about 1e-150).
+SMALLEST_SQUARE = 1e-290
 
 
 class DomainStatistics:
@@ -180,9 +185,11 @@ class DomainStatistics:
     sparse, and :meth:`residual_covariances` uses ``X_k^T (X_k w)``.
 
     *Scale.* T-statistics do not depend on the scale of ``y`` or of a feature, but float64 does:
-    moments whose squares overflow (``|E[X_i Y|d_k]| > 1e150``, from ``y`` or ``X`` around 1e150)
-    or features whose squares underflow (``|x| < 1e-154``) are refused with a ValueError asking to
-    rescale, rather than silently giving T = 0 or a division by zero.
+    moments whose squares overflow (``|E[X_i Y|d_k]| > 1e150``, from ``y`` or ``X`` around 1e150),
+    features or targets whose squares underflow (``|x| < 1e-154``, ``|y| < 1e-150``) and scales of
+    ``y`` and a feature whose product is below 1e-140 (the residual covariances' spread would
+    underflow when squared, making T infinite) are refused with a ValueError that names the scale
+    and asks to standardise, rather than silently giving T = 0, T = +-inf or a division by zero.
 
     References
     ----------
@@ -401,6 +408,7 @@ class DomainStatistics:
             _check_gram_fits(n, p)
         xy, x_sum, diagonal, yy = np.empty((n, p)), np.empty((n, p)), np.empty((n, p)), np.empty(n)
         y_sum = np.array([yk.sum() for _, yk in data])
+        y_abs_max = max((float(np.max(np.abs(yk))) for _, yk in data if yk.size), default=0.0)
         xx = np.empty((n, p, p)) if not lazy else None
         with np.errstate(over="ignore", invalid="ignore"):  # NaN and overflow are reported below
             for k, (Xk, yk) in enumerate(data):
@@ -419,14 +427,15 @@ class DomainStatistics:
                     diagonal[k] = np.einsum("ii->i", xx[k])
         source = _SampleSource([Xk for Xk, _ in data], counts)
         return cls._from_moments_of_samples(labels, counts, xy, x_sum, diagonal, yy, xx, source,
-                                            unlabeled_X, named_inputs, max_row_memory, y_sum)
+                                            unlabeled_X, named_inputs, max_row_memory, y_sum, y_abs_max)
 
     @classmethod
     def _from_moments_of_samples(cls, labels, counts, xy, x_sum, diagonal, yy, xx, source,
-                                 unlabeled_X, named_inputs, max_row_memory, y_sum) -> "DomainStatistics":
+                                 unlabeled_X, named_inputs, max_row_memory, y_sum, y_abs_max=None) -> "DomainStatistics":
         """Checks and scaling shared by the sample constructors (sums in, means out)."""
         n, p = xy.shape
         check_domain_count(n, "the number of domains")
+        _check_target_not_tiny(y_sum.sum() / counts.sum(), yy.sum() / counts.sum(), y_abs_max)
         _check_target_varies(y_sum.sum() / counts.sum(), yy.sum() / counts.sum())
         # Every NaN or infinity of X reaches its column's sum of squares: check p numbers, not all of X.
         if not (np.all(np.isfinite(diagonal)) and np.all(np.isfinite(x_sum))):
@@ -442,6 +451,7 @@ class DomainStatistics:
         pooled_square = (counts @ diagonal) / counts.sum()
         pooled_mean = x_sum.sum(axis=0) / counts.sum()
         tiny = np.flatnonzero(pooled_square < SMALLEST_MOMENT)
+        largest = None
         if tiny.size:  # the squares may have underflowed: recompute these columns scaled by their largest |x|
             largest = source.column_abs_max(tiny)
             safe = np.where(largest > 0, largest, 1.0)
@@ -449,6 +459,7 @@ class DomainStatistics:
             _check_not_constant(scaled_mean, scaled_square, features=tiny, scale=safe)
             _check_not_underflowing(tiny, largest)
         _check_not_constant(pooled_mean, pooled_square, skip=tiny)
+        _check_products_not_underflowing(float(yy @ counts) / counts.sum(), pooled_square, tiny, largest)
         unlabeled_xx = None
         if unlabeled_X is not None:
             U = as_data_matrix(unlabeled_X, "unlabeled_X")
@@ -743,3 +754,35 @@ def _distinct_labels(labels, n: int) -> np.ndarray:
         raise ValueError(f"labels names two domains {repeated!r}; give every domain a label of its own "
                          "(statistics of a subset, and results per domain, are found by label)")
     return arr
+
+
+def _check_target_not_tiny(mean: float, mean_square: float, y_abs_max=None) -> None:
+    """Refuse a target so small that its square underflows (y = +-1e-200 is not "0 in every sample")."""
+    if not (np.isfinite(mean_square) and mean_square < SMALLEST_SQUARE):
+        return
+    largest = abs(mean) if y_abs_max is None else y_abs_max
+    if largest > 0:
+        raise ValueError(
+            f"y is tiny (largest |y| = {largest:.3g}): its square underflows float64, so E[Y^2] and the residual "
+            "covariances' spread cannot be computed; standardise y (divide it by its standard deviation): "
+            "T-statistics and the chosen features do not depend on the scale of y")
+
+
+def _check_products_not_underflowing(y_mean_square: float, x_mean_square: np.ndarray, tiny=None, largest=None) -> None:
+    """Refuse scales of y and X whose products (the residual covariances) underflow float64 when squared.
+
+    ``tiny`` features (whose mean square may have underflowed) are measured by their ``largest`` |x|."""
+    y_scale = math.sqrt(y_mean_square)
+    x_scale = np.sqrt(x_mean_square)
+    if tiny is not None and np.size(tiny):
+        x_scale = x_scale.copy()
+        x_scale[tiny] = largest
+    product = y_scale * x_scale
+    i = int(np.argmin(product))
+    if product[i] < SMALLEST_PRODUCT:
+        raise ValueError(
+            f"y (root mean square {y_scale:.3g}) and feature {i} (scale {x_scale[i]:.3g}) "
+            f"have products of about {product[i]:.3g}: the residual covariances are that small and their spread, "
+            f"squared, underflows float64 (below {SMALLEST_PRODUCT:.0e} is refused), which would make T-statistics "
+            "infinite; standardise y (divide it by its standard deviation) and/or rescale X: the chosen features do "
+            "not depend on these scales")

@@ -906,6 +906,13 @@ def _lodo_curves(path: SelectionPath, stats: DomainStatistics, n_steps: int, pat
         yield label, _steps_curve(fit(stats.subset(others), n_steps), n_steps)
 
 
+def _half_log2(mean_square: np.ndarray) -> np.ndarray:
+    """``round(log2(sqrt(mean_square)))`` (0 where it is 0): the power of two nearest a root mean square."""
+    with np.errstate(divide="ignore"):
+        out = np.round(0.5 * np.log2(mean_square))
+    return np.where(np.isfinite(out), out, 0).astype(np.int64)
+
+
 class _PooledMoments:
     """Sums over all n domains from which every leave-one-out fold's T-statistics follow (add and subtract).
 
@@ -923,23 +930,36 @@ class _PooledMoments:
     def __init__(self, stats: DomainStatistics):
         self.stats = stats
         self.n = stats.n_domains
-        self.xy_mean = stats.xy.mean(axis=0)
-        self.xc = stats.xy - self.xy_mean
+        # The sums square products of moments (E[X_j X_i]^2 ~ x^4): they are formed on X_i / 2**a_i and y / 2**b,
+        # each about 1, exactly (powers of two); T-statistics and the picks do not change, the weights scale back.
+        diagonal = stats._diagonal
+        self.a = _half_log2(diagonal.mean(axis=0))
+        self.b = int(_half_log2(np.array([np.mean(stats.yy)]))[0])
+        self.xy = np.ldexp(stats.xy, -(self.a + self.b)[None, :])
+        self.xy_mean = self.xy.mean(axis=0)
+        self.xc = self.xy - self.xy_mean
         self.A = np.einsum("kp,kp->p", self.xc, self.xc)
-        self.diagonal = stats._diagonal
+        self.diagonal = np.ldexp(diagonal, -2 * self.a[None, :])
         self.diagonal_sum = self.diagonal.sum(axis=0)
-        self.present = np.count_nonzero(self.diagonal > 0, axis=0)  # domains where feature i is not all zero
+        self.present = np.count_nonzero(diagonal > 0, axis=0)  # domains where feature i is not all zero
+        self.unlabeled_diagonal = (None if stats.unlabeled_xx is None
+                                   else np.ldexp(np.diagonal(stats.unlabeled_xx), -2 * self.a))
         self._row_mean, self._C, self._D = {}, {}, {}
 
+    def row(self, j: int) -> np.ndarray:
+        """``E[X_j X^T | d_k]`` of every domain, in the scaled units."""
+        return np.ldexp(self.stats.gram_row(int(j)), -(self.a[j] + self.a)[None, :])
+
+    def weights(self, W: np.ndarray) -> np.ndarray:
+        """Weights in the scaled units back in those of X and y."""
+        return np.ldexp(W, (self.b - self.a)[None, :])
+
     def centred_row(self, j: int) -> np.ndarray:
-        row = self.stats.gram_row(int(j))
-        if j not in self._row_mean:
-            self._row_mean[j] = row.mean(axis=0)
-        return row - self._row_mean[j]
+        return self.row(j) - self.row_mean(j)
 
     def row_mean(self, j: int) -> np.ndarray:
         if j not in self._row_mean:
-            self._row_mean[j] = self.stats.gram_row(int(j)).mean(axis=0)
+            self._row_mean[j] = self.row(j).mean(axis=0)
         return self._row_mean[j]
 
     def C(self, j: int) -> np.ndarray:
@@ -972,7 +992,7 @@ def _fold_path_curve(pooled: _PooledMoments, k: int, n_steps: int, options: dict
     threshold, allow_reselect = options.get("threshold"), options.get("allow_reselect", False)
     available = (pooled.present - (pooled.diagonal[k] > 0)) > 0
     if denominator == "unlabeled":
-        second = np.diagonal(stats.unlabeled_xx).copy()
+        second = pooled.unlabeled_diagonal.copy()
         available &= second > 0
     else:
         second = (pooled.diagonal_sum - pooled.diagonal[k]) / m
@@ -981,7 +1001,7 @@ def _fold_path_curve(pooled: _PooledMoments, k: int, n_steps: int, options: dict
     W = np.zeros((n_steps + 1, p))
     support: list[int] = []
     rbar = pooled.xy_mean.copy()          # mean over all n domains of r(w)
-    r_k = stats.xy[k].copy()              # r_k(w)
+    r_k = pooled.xy[k].copy()             # r_k(w)
     ss = pooled.A.copy()                  # SS(w) over all n domains
     ss_scale = pooled.A.copy()            # the magnitudes summed into ss (for its rounding)
     chosen = np.zeros(p, dtype=bool)
@@ -1023,7 +1043,7 @@ def _fold_path_curve(pooled: _PooledMoments, k: int, n_steps: int, options: dict
             ss = ss + change
             ss_scale = ss_scale + np.abs(2.0 * delta * cross) + delta * delta * np.abs(pooled.D(i, i))
             rbar = rbar - delta * pooled.row_mean(i)
-            r_k = r_k - delta * stats.gram_row(i)[k]
+            r_k = r_k - delta * pooled.row(i)[k]
             coef[i] += delta
             if i not in support:
                 support.append(i)
@@ -1032,7 +1052,7 @@ def _fold_path_curve(pooled: _PooledMoments, k: int, n_steps: int, options: dict
             W[steps] = coef
     if steps < n_steps:
         W[steps + 1:] = W[steps]
-    return W
+    return pooled.weights(W)
 
 
 # --------------------------------------------------------------------------- one entry point
