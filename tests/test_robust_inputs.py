@@ -275,3 +275,12 @@ def test_a_tiny_two_valued_target_is_called_tiny_not_zero(tiny):
     X, y, d = small_problem()
     with pytest.raises(ValueError, match=r"y is tiny .*underflows.*standardise y"):
         DomainStatistics.from_samples(X, np.where(y > 0, tiny, -tiny), d)
+
+
+@pytest.mark.parametrize("xy_scale,xx_scale", [(1e-200, 1.0), (1e-150, 1.0), (1e200, 1.0), (1.0, 1e-260)])
+def test_given_moments_whose_squares_leave_float64_are_refused(xy_scale, xx_scale):
+    rng = np.random.default_rng(0)
+    xx = np.broadcast_to(np.eye(4), (5, 4, 4)) * xx_scale
+    xy = (rng.standard_normal((5, 4)) + [1.0, 0, 0, 0]) * xy_scale
+    with pytest.raises(ValueError, match=r"(underflows|overflows|underflow|overflow) float64.*rescale"):
+        tgreedy_path(DomainStatistics.from_moments(xx, xy), 2)

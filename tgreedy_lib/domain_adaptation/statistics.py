@@ -536,6 +536,7 @@ class DomainStatistics:
         zero = np.flatnonzero(stats.second_moment("sample") <= 0)
         if zero.size:
             raise ValueError(f"feature {zero[0]} has E[X_i^2] = 0 in every domain; the update divides by it")
+        _check_given_moment_scale(xy, stats._diagonal)
         return stats
 
 
@@ -786,3 +787,20 @@ def _check_products_not_underflowing(y_mean_square: float, x_mean_square: np.nda
             f"squared, underflows float64 (below {SMALLEST_PRODUCT:.0e} is refused), which would make T-statistics "
             "infinite; standardise y (divide it by its standard deviation) and/or rescale X: the chosen features do "
             "not depend on these scales")
+
+
+def _check_given_moment_scale(xy: np.ndarray, diagonal: np.ndarray) -> None:
+    """Refuse given moments whose squares (as T-statistics and the greedy score form them) leave float64."""
+    largest = float(np.max(np.abs(xy))) if xy.size else 0.0
+    if largest > LARGEST_MOMENT or 0 < largest < SMALLEST_PRODUCT:
+        way = "overflows" if largest > LARGEST_MOMENT else "underflows"
+        raise ValueError(
+            f"the largest |E[X_i Y | d_k]| is {largest:.3g}: squared, as T-statistics do, it {way} float64 (allowed "
+            f"{SMALLEST_PRODUCT:.0e} .. {LARGEST_MOMENT:.0e}); rescale the moments (standardise y and X): the "
+            "chosen features do not depend on these scales")
+    square = float(np.max(diagonal)) if diagonal.size else 0.0
+    if square > LARGEST_MOMENT**2 or 0 < square < SMALLEST_MOMENT:
+        way = "overflow" if square > LARGEST_MOMENT**2 else "underflow"
+        raise ValueError(
+            f"the largest E[X_i^2 | d_k] is {square:.3g}: products of such moments {way} float64; rescale X "
+            "(e.g. divide each feature by its standard deviation): the chosen features do not depend on it")
