@@ -950,6 +950,10 @@ class _PooledMoments:
         """``E[X_j X^T | d_k]`` of every domain, in the scaled units."""
         return np.ldexp(self.stats.gram_row(int(j)), -(self.a[j] + self.a)[None, :])
 
+    def row_of_domain(self, j: int, k: int) -> np.ndarray:
+        """``E[X_j X^T | d_k]`` of domain k alone, in the scaled units (O(p), not O(n p))."""
+        return np.ldexp(self.stats.gram_row(int(j))[k], -(self.a[j] + self.a))
+
     def weights(self, W: np.ndarray) -> np.ndarray:
         """Weights in the scaled units back in those of X and y."""
         return np.ldexp(W, (self.b - self.a)[None, :])
@@ -1043,7 +1047,7 @@ def _fold_path_curve(pooled: _PooledMoments, k: int, n_steps: int, options: dict
             ss = ss + change
             ss_scale = ss_scale + np.abs(2.0 * delta * cross) + delta * delta * np.abs(pooled.D(i, i))
             rbar = rbar - delta * pooled.row_mean(i)
-            r_k = r_k - delta * pooled.row(i)[k]
+            r_k = r_k - delta * pooled.row_of_domain(i, k)
             coef[i] += delta
             if i not in support:
                 support.append(i)
