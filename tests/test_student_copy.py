@@ -43,6 +43,7 @@ def test_copy_holds_what_students_need_and_nothing_else(copy):
                           "environment.yml", "notebooks", "pyproject.toml", "requirements.lock", "results",
                           "tgreedy_lib"])
     assert sorted(p.name for p in (copy / "assignments").iterdir()) == ["README.md", "student"]
+    assert (ROOT / S.INSTRUCTORS / "exercise-keys.md").exists() and not (copy / S.INSTRUCTORS).exists()
     assert sorted(p.stem for p in (copy / "assignments" / "student").glob("*.ipynb")) == NAMES
     assert sorted(p.name for p in (copy / "notebooks").glob("*.ipynb")) == \
         sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
@@ -133,7 +134,13 @@ def test_check_finds_planted_leaks_and_write_refuses_unsafe_folders(copy, tmp_pa
     path.write_text(json.dumps(nb), encoding="utf-8")
     (planted / "assignments" / "autograder" / name).mkdir(parents=True)
     (planted / "assignments" / "autograder" / name / "otter_config.json").write_text("{}")
+    # a key to a notebook's exercises, pasted into a notebook, and the keys' folder itself
+    key = next(line for _, line in S._key_lines(ROOT / S.INSTRUCTORS))
+    (planted / "notebooks" / "notes.md").write_text(f"A hint: {key}\n", encoding="utf-8")
+    shutil.copytree(ROOT / S.INSTRUCTORS, planted / S.INSTRUCTORS)
     problems = S.check_student_copy(planted, SOURCE_DIR)
+    assert any("notebooks/notes.md: contains a line of the exercise keys" in p for p in problems)
+    assert any(p.startswith(f"{S.INSTRUCTORS}/: instructor folder") for p in problems)
     assert any("instructor folder" in p for p in problems) and any("grader file" in p for p in problems)
     assert any("solution line" in p for p in problems) and any("otter marker" in p for p in problems)
 

@@ -45,6 +45,8 @@ COPIED = ("notebooks", "data", "book", "tgreedy_lib", "pyproject.toml", "require
 LEFT_OUT = ("tgreedy_lib/collection/assignments.py", "tgreedy_lib/collection/student_copy.py")
 #: The Makefile targets (with the variables they use) that make sense without the instructor material.
 STUDENT_TARGETS = ("install", "$(STAMP)", "lab", "book", "clean")
+#: The instructors' folder of keys to the notebooks' exercises: never copied, and none of its lines may be in a copy.
+INSTRUCTORS = "instructors"
 #: Written into the copy so that a later run may replace it (and nothing else).
 MARKER = ".student-copy"
 #: Parts of paths never copied (caches, editor and build leftovers).
@@ -304,6 +306,17 @@ def formula_leaks(notebook: pathlib.Path, source_dir: pathlib.Path) -> list[str]
             for where, formula in _solution_formulas(source_dir) if any(formula in f for f in formulas)]
 
 
+def _key_lines(keys_dir: pathlib.Path) -> list[tuple[str, str]]:
+    """(file, line) for every line of the instructors' keys long enough to be an answer (``instructors/*.md``)."""
+    found = []
+    for path in sorted(pathlib.Path(keys_dir).glob("*.md")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            line = line.strip().lstrip("0123456789. ").strip()
+            if len(line) >= 50 and not line.startswith("#"):
+                found.append((path.name, line))
+    return found
+
+
 def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str]:
     """What in ``copy`` gives a solution or hidden test of ``source_dir`` away (empty when nothing does).
 
@@ -316,10 +329,12 @@ def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str
     copy = pathlib.Path(copy)
     problems = []
     secrets = _instructor_secrets(pathlib.Path(source_dir))
+    # the keys to the notebooks' exercises (instructors/ beside assignments/ in the course repository)
+    keys = _key_lines(pathlib.Path(source_dir).resolve().parent.parent / INSTRUCTORS)
     for path in sorted(copy.rglob("*")):
         rel = path.relative_to(copy).as_posix()
         if path.is_dir():
-            if path.name in ("source", "autograder") and rel.startswith("assignments/"):
+            if (path.name in ("source", "autograder") and rel.startswith("assignments/")) or rel == INSTRUCTORS:
                 problems.append(f"{rel}/: instructor folder")
             continue
         if path.name == "otter_config.json" or path.suffix == ".zip":
@@ -333,6 +348,8 @@ def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str
             nb = json.loads(text)
             sources = "\n".join(_cell_text(c) for c in nb["cells"]) + json.dumps(nb.get("metadata", {}))
             problems += [f"{rel}: otter marker {m!r}" for m in FORBIDDEN_MARKERS if m in sources]
+        problems += [f"{rel}: contains a line of the exercise keys {name} ({line[:60]!r})"
+                     for name, line in keys if line in text]
         for where, secret in secrets:
             if secret and secret in text:
                 problems.append(f"{rel}: contains a {where.split(': ')[1]} of {where.split(': ')[0]} "
