@@ -70,7 +70,7 @@ html_theme_options = {
         "notebook_interface": "jupyterlab",
     },
     "show_toc_level": 2,                # the page's own contents, in the right column
-    "home_page_in_toc": True,
+    "home_page_in_toc": False,      # the title at the top of the left column leads home
     "navigation_with_keys": False,
     "article_header_end": ["article-header-buttons.html"],
 }
