@@ -74,6 +74,8 @@ html_theme_options = {
     "navigation_with_keys": False,
     "article_header_end": ["article-header-buttons.html"],
 }
+# Light by default (the figures are drawn on white); the reader may switch with the button at the top.
+html_context = {"default_mode": "light"}
 html_sidebars = {"**": ["navbar-logo.html", "sbt-sidebar-nav.html"]}
 
 
