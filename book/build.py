@@ -133,6 +133,15 @@ def notebook_table(readme: pathlib.Path = ROOT / "README.md") -> dict[str, dict]
     return rows
 
 
+def link_pages(source: str, pages: set[str]) -> str:
+    """A notebook's links to a page of the book, written for JupyterLab (``../book/syllabus.md``) or for the
+    website (``syllabus.html``), both lead to the page in the book: ``[the syllabus](syllabus.md)``."""
+    def page(m):
+        name = m.group(2)
+        return f"]({name}.md{m.group(3) or ''})" if name in pages else m.group(0)
+    return re.sub(r"\]\((\.\./book/)?([a-z][a-z0-9-]*)\.(?:md|html)(#[^)]*)?\)", page, source)
+
+
 def notebook_title(nb) -> str:
     for cell in nb.cells:
         if cell.cell_type == "markdown":
@@ -378,7 +387,8 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         nb = copy.deepcopy(nbs[name])
         for cell in nb.cells:
             if cell.cell_type == "markdown":
-                cell.source = link_mentions(cell.source, set(names) - {name})
+                cell.source = link_pages(link_mentions(cell.source, set(names) - {name}),
+                                         {p.stem for p in BOOK_DIR.glob("*.md")})
         hide_collapsed_inputs(nb)
         caption_cells(nb)
         nb.cells.insert(1, nav_cell(i, names, titles, table.get(name)))

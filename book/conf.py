@@ -21,6 +21,8 @@ nb_merge_streams = True
 nb_render_markdown_format = "myst"
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_dmath_double_inline = True
+# [text](page.md#a-heading) from a notebook or a page reaches that heading in the book
+myst_heading_anchors = 3
 suppress_warnings = ["myst.header"]
 # Cells whose input is hidden (the "hide-input" tag; build.py adds it to every cell JupyterLab shows
 # collapsed, metadata jupyter.source_hidden) show their output with a toggle for the code.

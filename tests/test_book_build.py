@@ -75,6 +75,13 @@ def test_cells_are_staged_for_the_book():
                     "Figure 5: a figure of the section 'Last section'"]
 
 
+def test_links_to_book_pages_work_in_jupyterlab_and_in_the_book():
+    pages = {"syllabus", "run"}
+    assert build.link_pages("see [the syllabus](../book/syllabus.md) and [how](run.html#on-colab).", pages) == \
+        "see [the syllabus](syllabus.md) and [how](run.md#on-colab)."
+    assert build.link_pages("[data](../data/README.md)", pages) == "[data](../data/README.md)"
+
+
 def test_plain_text_has_no_markup():
     assert build.plain_text(r"the **bound** $\hat\ell \le 2e^{-t/2}$, see {doc}`04 <04_t_statistic_bounds>`") == \
         "the bound ell le 2e^-t/2, see 04"

@@ -99,6 +99,7 @@ _FACTS = r"""() => {
     // 4. Content wider than its box: cut off (overflow hidden) or behind a horizontal scroll.
     const cut = Array.from(body.querySelectorAll('*')).filter(e => {
         if (!visible(e) || e.clientWidth === 0 || !e.textContent.trim()) return false;
+        if (e.closest('mjx-assistive-mml')) return false;   // MathJax's copy for screen readers, clipped to 1 px
         const style = getComputedStyle(e);
         return style.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1;
     }).map(e => e.tagName.toLowerCase() + '.' + (e.className || '') + ': ' + e.textContent.trim().slice(0, 80));
