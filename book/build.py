@@ -451,8 +451,8 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
 def reference_sections(src: pathlib.Path) -> list[str]:
     """The claims page's sections from the generated fragments (``book/_generated``), when they exist."""
     lines = []
-    for name, title in (("reference-verdicts", "The committed paper-scale run, claim by claim"),
-                        ("compare-tables", "Stopping rules and other methods, the committed run")):
+    for name, title in (("reference-verdicts", "The paper-scale run over seeds, claim by claim"),
+                        ("compare-tables", "Stopping rules and other methods, at paper scale")):
         if (src / "_generated" / f"{name}.md").exists():
             lines += [f"## {title}", "", "```{include} _generated/" + name + ".md", "```", ""]
     return lines
