@@ -142,6 +142,12 @@ def link_pages(source: str, pages: set[str]) -> str:
     return re.sub(r"\]\((\.\./book/)?([a-z][a-z0-9-]*)\.(?:md|html)(#[^)]*)?\)", page, source)
 
 
+def html_anchors(source: str) -> str:
+    """``<a id="x"></a>`` (an anchor JupyterLab's links reach) as ``<span id="x"></span>``: the theme's scripts
+    take every ``<a>`` of a page for a link and fail on one without ``href``."""
+    return re.sub(r'<a\s+(?:id|name)="([^"]+)"\s*>(.*?)</a>', r'<span id="\1">\2</span>', source, flags=re.S)
+
+
 def notebook_title(nb) -> str:
     for cell in nb.cells:
         if cell.cell_type == "markdown":
@@ -387,7 +393,7 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         nb = copy.deepcopy(nbs[name])
         for cell in nb.cells:
             if cell.cell_type == "markdown":
-                cell.source = link_pages(link_mentions(cell.source, set(names) - {name}),
+                cell.source = link_pages(link_mentions(html_anchors(cell.source), set(names) - {name}),
                                          {p.stem for p in BOOK_DIR.glob("*.md")})
         hide_collapsed_inputs(nb)
         caption_cells(nb)

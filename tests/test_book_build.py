@@ -82,6 +82,10 @@ def test_links_to_book_pages_work_in_jupyterlab_and_in_the_book():
     assert build.link_pages("[data](../data/README.md)", pages) == "[data](../data/README.md)"
 
 
+def test_html_anchors_become_spans():
+    assert build.html_anchors('## Idea <a id="idea"></a>\n[go](#idea)') == '## Idea <span id="idea"></span>\n[go](#idea)'
+
+
 def test_plain_text_has_no_markup():
     assert build.plain_text(r"the **bound** $\hat\ell \le 2e^{-t/2}$, see {doc}`04 <04_t_statistic_bounds>`") == \
         "the bound ell le 2e^-t/2, see 04"
