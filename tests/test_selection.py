@@ -197,7 +197,7 @@ def test_sklearn_selector_and_pipeline():
     sel = TGreedy(n_features_to_select=3).fit(X, y, domains=d)
     assert sel.get_support().sum() == 3
     assert sel.transform(X).shape == (X.shape[0], 3)
-    np.testing.assert_allclose(sel.decision_function(X), X @ sel.coef_)
+    np.testing.assert_allclose(sel.decision_function(X), X @ sel.coef_ + sel.intercept_)
     pipe = Pipeline([("select", Greedy(n_features_to_select=4)), ("clf", LogisticRegression())])
     pipe.fit(X, labels, select__domains=d)
     assert pipe.predict(X).shape == labels.shape

@@ -276,8 +276,13 @@ def selection_path(
         raise ValueError(f"method must be 'tgreedy' or 'greedy', got {method!r}")
     if not isinstance(stats, DomainStatistics):
         raise TypeError(f"expected DomainStatistics, got {type(stats).__name__}")
+    _validate_options(n_steps, sign, denominator, refit, threshold, allow_reselect, stats.n_features)
+    return _selection_path(stats, method, n_steps, sign, denominator, refit, threshold, allow_reselect)
+
+
+def _selection_path(stats, method, n_steps, sign, denominator, refit, threshold, allow_reselect) -> SelectionPath:
+    """:func:`selection_path` on options already validated (the estimators validate theirs once, at ``fit``)."""
     p = stats.n_features
-    _validate_options(n_steps, sign, denominator, refit, threshold, allow_reselect, p)
     update_second_moment = stats.second_moment(denominator)
     if np.any(update_second_moment <= 0):
         i = int(np.flatnonzero(update_second_moment <= 0)[0])
