@@ -245,7 +245,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             warnings.warn(
                 f"n_features_to_select={k} exceeds the {p} features: all {p} are kept "
                 "(pass n_features_to_select <= n_features, a fraction, or 'auto')",
-                UserWarning, stacklevel=3,
+                UserWarning, stacklevel=5,
             )
             return p
         return int(k)
@@ -570,7 +570,7 @@ class TGreedy(_PathSelector):
             f"positive T (the largest is {kept[step]:.3g}), so steps {step + 1}-{k} add features against "
             "the sign asked for; keep fewer features, or use sign='abs' for a target whose features may "
             "act either way",
-            UserWarning, stacklevel=4,
+            UserWarning, stacklevel=5,
         )
 
 
