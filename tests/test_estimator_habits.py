@@ -177,7 +177,28 @@ def test_string_class_labels_are_refused_with_the_encoding():
     assert TGreedy(3).fit(X, labels == "case", domains=d).n_features_to_select_ == 3  # booleans are numbers
 
 
-def test_sample_weight_is_refused_with_the_alternatives():
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_integer_sample_weights_act_as_repeated_rows(fit_intercept):
     X, y, d = _panel(12)
-    with pytest.raises(ValueError, match=r"does not take sample_weight.*repeat rows.*model__sample_weight"):
-        TGreedy(3).fit(X, y, domains=d, sample_weight=np.ones(len(y)))
+    weight = np.random.default_rng(0).integers(0, 4, size=len(y))
+    weight[d == 2] = 0
+    weight[np.flatnonzero(d == 2)[:3]] = 1  # domain 2 keeps three rows
+    weighted = TGreedy(4, fit_intercept=fit_intercept).fit(X, y, domains=d, sample_weight=weight)
+    rows = np.repeat(np.arange(len(y)), weight)
+    repeated = TGreedy(4, fit_intercept=fit_intercept).fit(X[rows], y[rows], domains=d[rows])
+    np.testing.assert_array_equal(weighted.selected_features_, repeated.selected_features_)
+    np.testing.assert_allclose(weighted.coef_, repeated.coef_, rtol=1e-10, atol=1e-12)
+    assert weighted.intercept_ == pytest.approx(repeated.intercept_, rel=1e-10, abs=1e-12)
+    unweighted = TGreedy(4, fit_intercept=fit_intercept).fit(X, y, domains=d)
+    assert not np.allclose(weighted.coef_, unweighted.coef_)
+    np.testing.assert_array_equal(TGreedy(4).fit(X, y, domains=d, sample_weight=np.ones(len(y))).coef_,
+                                  TGreedy(4).fit(X, y, domains=d).coef_)
+
+
+def test_sample_weights_that_empty_a_domain_are_refused():
+    X, y, d = _panel(12)
+    weight = np.where(d == 3, 0.0, 1.0)
+    with pytest.raises(ValueError, match="the sample weights of domain 3 are all zero: drop its rows"):
+        TGreedy(3).fit(X, y, domains=d, sample_weight=weight)
+    with pytest.raises(ValueError, match="Negative values in data passed to `sample_weight`"):
+        TGreedy(3).fit(X, y, domains=d, sample_weight=-np.ones(len(y)))

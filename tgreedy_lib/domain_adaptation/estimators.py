@@ -20,7 +20,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, validate_data
 
 from .._validation import align_columns, check_options, column_names, factorize, is_sparse
 from .selection import SelectionPath, _selection_path
@@ -142,9 +142,12 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         unlabeled_X : array-like of shape (n_unlabeled, n_features), default=None
             Unlabeled rows for the pooled ``E[X X^T]`` (needed by ``denominator="unlabeled"``);
             centred by the means of ``X`` when ``fit_intercept=True``.
-        sample_weight : None
-            Not supported (a ValueError naming the alternatives if given): the paper's moments weigh
-            every row of a domain equally and every domain equally.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the rows: every moment ``E[. | d_k]`` becomes the weighted mean over
+            domain k's rows (integer weights act as repeated rows), and the centre of
+            ``fit_intercept`` the mean over domains of the weighted per-domain means. Domains still
+            weigh 1/n each (the paper's averages); a domain whose weights are all zero is refused.
+            The stopping rules count rows, not weights.
 
         Returns
         -------
@@ -157,12 +160,6 @@ class _PathSelector(SelectorMixin, BaseEstimator):
                 f"{name}.fit needs domains: a vector with the domain label of every row "
                 f"of X, e.g. {name}().fit(X, y, domains=d) (in a Pipeline: "
                 "pipe.fit(X, y, select__domains=d)); the T-statistic is computed across domains"
-            )
-        if sample_weight is not None:
-            raise ValueError(
-                f"{name}.fit does not take sample_weight (the moments weigh every row of a domain equally): "
-                "repeat rows for integer weights, or give the weights to the model after the selector "
-                "(pipe.fit(X, y, model__sample_weight=w))"
             )
         if unlabeled_X is not None:  # a DataFrame's columns are matched to X's by name
             unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
@@ -179,8 +176,25 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         if index.shape[0] != n:
             raise ValueError(f"X, y and domains disagree in length: X and y have {n} rows, domains has {index.shape[0]}")
         lazy = not (p <= _EAGER_MAX_FEATURES and labels.size * p * p * 8 <= _EAGER_MAX_BYTES)
+        counts = np.bincount(index, minlength=labels.size)
+        row_scale, domain_weight = None, counts.astype(np.float64)
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True,
+                                                 allow_all_zero_weights=True)
+            domain_weight = np.bincount(index, weights=sample_weight, minlength=labels.size)
+            if not np.all(domain_weight > 0):
+                label = labels[int(np.flatnonzero(~(domain_weight > 0))[0])]
+                label = label.item() if isinstance(label, np.generic) else label
+                raise ValueError(f"the sample weights of domain {label!r} are all zero: drop its rows, or give "
+                                 "some of them a positive weight (every domain's moments divide by its total weight)")
+            # Rows scaled by sqrt(w_j m_k / W_k): the mean over domain k's m_k rows of x'y' is then the
+            # weighted mean sum_j w_j x_j y_j / W_k (scikit-learn's rescaling of rows for least squares).
+            row_scale = np.sqrt(sample_weight * (counts[index] / domain_weight[index]))
         if not self.fit_intercept:
             self.intercept_ = 0.0
+            if row_scale is not None:
+                X = X.multiply(row_scale[:, None]).tocsr() if is_sparse(X) else X * row_scale[:, None]
+                y = y * row_scale
             stats = DomainStatistics.from_samples(X, y, domains, unlabeled_X=unlabeled_X, lazy=lazy)
             return self._fit_path(stats)
         if is_sparse(X):
@@ -189,18 +203,24 @@ class _PathSelector(SelectorMixin, BaseEstimator):
                 "fit_intercept=False (features that are 0 when absent, such as counts or pixels, need "
                 "no centring) or a dense X"
             )
-        # Centre by the mean over domains of the per-domain means (each domain weighs 1/n, as in the
-        # paper's moments): the rows sorted by domain in the same copy, so every domain is a slice.
+        # Centre by the mean over domains of the per-domain (weighted) means: each domain weighs 1/n, as
+        # in the paper's moments. The rows are sorted by domain in the same copy, so every domain is a slice.
         order = np.argsort(index, kind="stable")
         X_centred = np.empty((n, p))  # C order whatever X's: the same products, the same rounding
         np.take(X, order, axis=0, out=X_centred)
         index, y = index[order], y[order]
-        weight = 1.0 / (labels.size * np.bincount(index, minlength=labels.size)[index])
+        weight = 1.0 / (labels.size * domain_weight[index])
+        if sample_weight is not None:
+            weight *= sample_weight[order]
         x_mean, y_mean = weight @ X_centred, float(weight @ y)
         X_centred -= x_mean
+        y_centred = y - y_mean
+        if row_scale is not None:
+            X_centred *= row_scale[order][:, None]
+            y_centred *= row_scale[order]
         if unlabeled_X is not None:
             unlabeled_X = unlabeled_X - x_mean if not is_sparse(unlabeled_X) else unlabeled_X.toarray() - x_mean
-        stats = DomainStatistics.from_samples(X_centred, y - y_mean, labels[index],
+        stats = DomainStatistics.from_samples(X_centred, y_centred, labels[index],
                                               unlabeled_X=unlabeled_X, lazy=lazy)
         self._fit_path(stats)
         self.intercept_ = y_mean - float(x_mean @ self.coef_)
