@@ -190,40 +190,48 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             # Rows scaled by sqrt(w_j m_k / W_k): the mean over domain k's m_k rows of x'y' is then the
             # weighted mean sum_j w_j x_j y_j / W_k (scikit-learn's rescaling of rows for least squares).
             row_scale = np.sqrt(sample_weight * (counts[index] / domain_weight[index]))
-        if not self.fit_intercept:
-            self.intercept_ = 0.0
-            if row_scale is not None:
-                X = X.multiply(row_scale[:, None]).tocsr() if is_sparse(X) else X * row_scale[:, None]
-                y = y * row_scale
-            stats = DomainStatistics.from_samples(X, y, domains, unlabeled_X=unlabeled_X, lazy=lazy)
-            return self._fit_path(stats)
         if is_sparse(X):
-            raise ValueError(
-                f"{name}(fit_intercept=True) centres X, which would densify this sparse X: pass "
-                "fit_intercept=False (features that are 0 when absent, such as counts or pixels, need "
-                "no centring) or a dense X"
-            )
-        # Centre by the mean over domains of the per-domain (weighted) means: each domain weighs 1/n, as
-        # in the paper's moments. The rows are sorted by domain in the same copy, so every domain is a slice.
+            if self.fit_intercept:
+                raise ValueError(
+                    f"{name}(fit_intercept=True) centres X, which would densify this sparse X: pass "
+                    "fit_intercept=False (features that are 0 when absent, such as counts or pixels, need "
+                    "no centring) or a dense X"
+                )
+            if row_scale is not None:
+                X, y = X.multiply(row_scale[:, None]).tocsr(), y * row_scale
+            self.intercept_ = 0.0
+            return self._fit_path(DomainStatistics.from_samples(X, y, domains, unlabeled_X=unlabeled_X, lazy=lazy))
+        # The rows sorted by domain (stable: each domain's rows keep their order), in C order whatever X's,
+        # so every domain is a slice; one copy, which the centring and the weights then work in.
         order = np.argsort(index, kind="stable")
-        X_centred = np.empty((n, p))  # C order whatever X's: the same products, the same rounding
-        np.take(X, order, axis=0, out=X_centred)
-        index, y = index[order], y[order]
-        weight = 1.0 / (labels.size * domain_weight[index])
-        if sample_weight is not None:
-            weight *= sample_weight[order]
-        x_mean, y_mean = weight @ X_centred, float(weight @ y)
-        X_centred -= x_mean
-        y_centred = y - y_mean
+        copy = self.fit_intercept or row_scale is not None
+        if copy or not X.flags.c_contiguous or np.any(order != np.arange(n)):
+            X = np.take(X, order, axis=0, out=np.empty((n, p)))
+            index, y = index[order], y[order]
+            if sample_weight is not None:
+                sample_weight, row_scale = sample_weight[order], row_scale[order]
+        y_mean = 0.0
+        if self.fit_intercept:
+            # Centre by the mean over domains of the per-domain (weighted) means: each domain weighs 1/n,
+            # as in the paper's moments.
+            weight = 1.0 / (labels.size * domain_weight[index])
+            if sample_weight is not None:
+                weight *= sample_weight
+            x_mean, y_mean = weight @ X, float(weight @ y)
+            X -= x_mean
+            y = y - y_mean
+            if unlabeled_X is not None:
+                unlabeled_X = (unlabeled_X.toarray() if is_sparse(unlabeled_X) else unlabeled_X) - x_mean
         if row_scale is not None:
-            X_centred *= row_scale[order][:, None]
-            y_centred *= row_scale[order]
-        if unlabeled_X is not None:
-            unlabeled_X = unlabeled_X - x_mean if not is_sparse(unlabeled_X) else unlabeled_X.toarray() - x_mean
-        stats = DomainStatistics.from_samples(X_centred, y_centred, labels[index],
-                                              unlabeled_X=unlabeled_X, lazy=lazy)
+            X *= row_scale[:, None]
+            y = y * row_scale
+        # X, y and the labels are validated: the statistics are built from the domains' slices directly
+        # (DomainStatistics.from_samples would check and group them again).
+        ends = np.cumsum(counts)
+        data = [(X[end - m:end], y[end - m:end]) for end, m in zip(ends, counts)]
+        stats = DomainStatistics._build(data, labels, unlabeled_X, lazy, [("X", X)])
         self._fit_path(stats)
-        self.intercept_ = y_mean - float(x_mean @ self.coef_)
+        self.intercept_ = y_mean - float(x_mean @ self.coef_) if self.fit_intercept else 0.0
         return self
 
     @_fit_context(prefer_skip_nested_validation=True)

@@ -175,6 +175,27 @@ def t_statistics(residual_covariances: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return _t_statistic_and_moments(residual_covariances, axis=0)
 
 
+def _t_moments(residual: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`t_statistics` of a float64 (n_domains, p) array the driver made, without re-checking it.
+
+    The same operations as ``values.mean(axis=0)`` and ``values.std(axis=0, ddof=1)`` (numpy's
+    ``_mean`` and ``_var``: a sum, a division by the count, the squared deviations summed), so the
+    results are bit for bit those of :func:`t_statistics`; it runs once a step, where numpy's
+    wrappers and the domain-count check cost more than the arithmetic at small p.
+    """
+    n = residual.shape[0]
+    mu = np.add.reduce(residual, axis=0) / n
+    deviation = residual - mu
+    np.multiply(deviation, deviation, out=deviation)
+    sigma = np.sqrt(np.add.reduce(deviation, axis=0) / (n - 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mu * math.sqrt(n) / sigma
+    zero = sigma == 0
+    if zero.any():
+        t = np.where(zero, np.where(mu == 0, 0.0, np.copysign(np.inf, mu)), t)
+    return t, mu, sigma
+
+
 #: The kernels behind the driver, by ``refit``: each holds ``coef``, ``residual`` and ``loss`` and adds
 #: the chosen feature with ``add(step, i, mu, score)``.
 _KERNELS = {"stagewise": StagewiseKernel, "stepwise": StepwiseKernel}
@@ -202,7 +223,7 @@ def _score_columns(method: str, sign: str, residual, second_moment: np.ndarray, 
     ``t_and_mu``, when given, are the T-statistics and means already computed (``residual`` is then
     not read). :class:`PathPredictor` simulates with the same rule.
     """
-    t, mu = t_and_mu if t_and_mu is not None else t_statistics(residual)[:2]
+    t, mu = t_and_mu if t_and_mu is not None else _t_moments(residual)[:2]
     if method == "tgreedy":
         return (np.abs(t) if sign == "abs" else t.copy()), mu
     return mu**2 / second_moment, mu
@@ -302,12 +323,12 @@ def _selection_path(stats, method, n_steps, sign, denominator, refit, threshold,
     changed = None  # features whose residual covariances changed in the last step (None: all)
     for step in range(n_steps):
         if changed is None:
-            t, mu, sigma = t_statistics(kernel.residual)
+            t, mu, sigma = _t_moments(kernel.residual)
             score = _score_columns(method, sign, kernel.residual, update_second_moment, (t, mu))[0]
             if not allow_reselect:
                 score[chosen_mask] = -np.inf
         else:  # a sparse row changed a few features: recompute theirs (the same values a full pass gives)
-            t_c, mu_c, sigma_c = t_statistics(kernel.residual[:, changed])
+            t_c, mu_c, sigma_c = _t_moments(kernel.residual[:, changed])
             t[changed], mu[changed], sigma[changed] = t_c, mu_c, sigma_c
             score_c = _score_columns(method, sign, None, update_second_moment[changed], (t_c, mu_c))[0]
             if not allow_reselect:
