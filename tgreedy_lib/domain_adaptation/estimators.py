@@ -88,6 +88,13 @@ def _check_numeric_target(y, name: str) -> None:
         ) from None
 
 
+def _statistics_of_slices(X, y, counts, labels, unlabeled_X, lazy: bool) -> DomainStatistics:
+    """:class:`DomainStatistics` of validated rows sorted by domain (domain k: the next ``counts[k]`` rows)."""
+    ends = np.cumsum(counts)
+    data = [(X[end - m:end], y[end - m:end]) for end, m in zip(ends, counts)]
+    return DomainStatistics._build(data, labels, unlabeled_X, lazy, [("X", X)])
+
+
 class _PathSelector(SelectorMixin, BaseEstimator):
     """scikit-learn front end shared by :class:`TGreedy` and :class:`Greedy`."""
 
@@ -206,7 +213,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         order = np.argsort(index, kind="stable")
         copy = self.fit_intercept or row_scale is not None
         if copy or not X.flags.c_contiguous or np.any(order != np.arange(n)):
-            X = np.take(X, order, axis=0, out=np.empty((n, p)))
+            X = np.ascontiguousarray(X[order])  # (np.take with out= is several times slower)
             index, y = index[order], y[order]
             if sample_weight is not None:
                 sample_weight, row_scale = sample_weight[order], row_scale[order]
@@ -227,9 +234,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             y = y * row_scale
         # X, y and the labels are validated: the statistics are built from the domains' slices directly
         # (DomainStatistics.from_samples would check and group them again).
-        ends = np.cumsum(counts)
-        data = [(X[end - m:end], y[end - m:end]) for end, m in zip(ends, counts)]
-        stats = DomainStatistics._build(data, labels, unlabeled_X, lazy, [("X", X)])
+        stats = _statistics_of_slices(X, y, counts, labels, unlabeled_X, lazy)
         self._fit_path(stats)
         self.intercept_ = y_mean - float(x_mean @ self.coef_) if self.fit_intercept else 0.0
         return self

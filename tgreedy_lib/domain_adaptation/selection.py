@@ -231,7 +231,7 @@ def _score_columns(method: str, sign: str, residual, second_moment: np.ndarray, 
 
 def _check_finite_statistics(sigma: np.ndarray, step: int) -> None:
     """Refuse residual covariances that overflowed (their spread is infinite or NaN, every T would read 0)."""
-    if not np.all(np.isfinite(sigma)):
+    if not np.isfinite(sigma).all():
         i = int(np.flatnonzero(~np.isfinite(sigma))[0])
         raise ValueError(
             f"step {step + 1}: the residual covariances of feature {i} overflow float64, so its T-statistic "
