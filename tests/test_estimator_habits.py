@@ -202,3 +202,19 @@ def test_sample_weights_that_empty_a_domain_are_refused():
         TGreedy(3).fit(X, y, domains=d, sample_weight=weight)
     with pytest.raises(ValueError, match="Negative values in data passed to `sample_weight`"):
         TGreedy(3).fit(X, y, domains=d, sample_weight=-np.ones(len(y)))
+
+
+@pytest.mark.parametrize("domains", [
+    np.array([3, 1, 3, 2, 1, 1, 2]), np.array([True, False, True, True, False, False, True]),
+    np.array([7, 7, 7, 5, 5, 5, 5], dtype=np.uint8), np.array(["b", "a", "b", "c", "a", "a", "c"]),
+    [3, 1, 3, 2, 1, 1, 2], np.array([2.5, 1.0, 2.5, 1.0, 1.0, 2.5, 2.5]),
+])
+def test_rows_are_grouped_as_factorize_groups_them(domains):
+    from tgreedy_lib._validation import factorize
+    from tgreedy_lib.domain_adaptation.estimators import _group_rows
+
+    labels, index, order = _group_rows(domains)
+    expected_labels, expected_index = factorize(domains, "domains")
+    np.testing.assert_array_equal(labels, expected_labels)
+    np.testing.assert_array_equal(index, expected_index)
+    np.testing.assert_array_equal(order, np.argsort(expected_index, kind="stable"))

@@ -88,6 +88,27 @@ def _check_numeric_target(y, name: str) -> None:
         ) from None
 
 
+def _group_rows(domains) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(labels, index, order)``: :func:`~tgreedy_lib._validation.factorize`'s sorted labels and codes, and
+    the stable order of the rows by domain.
+
+    Integer labels (the usual case) are sorted once, for both; other labels are factorized (which
+    checks them: missing values, unhashable ones), then their codes sorted.
+    """
+    values = domains if isinstance(domains, np.ndarray) else None
+    if values is None or values.ndim != 1 or values.dtype.kind not in "biu" or values.size == 0:
+        labels, index = factorize(domains, "domains")
+        return labels, index, np.argsort(index, kind="stable")
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    new = np.empty(ordered.size, dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    index = np.empty(ordered.size, dtype=np.intp)
+    index[order] = np.cumsum(new) - 1
+    return ordered[new], index, order
+
+
 def _statistics_of_slices(X, y, counts, labels, unlabeled_X, lazy: bool) -> DomainStatistics:
     """:class:`DomainStatistics` of validated rows sorted by domain (domain k: the next ``counts[k]`` rows)."""
     ends = np.cumsum(counts)
@@ -179,7 +200,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
                 unlabeled_X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, input_name="unlabeled_X"
             )
         n, p = X.shape
-        labels, index = factorize(domains, "domains")
+        labels, index, order = _group_rows(domains)
         if index.shape[0] != n:
             raise ValueError(f"X, y and domains disagree in length: X and y have {n} rows, domains has {index.shape[0]}")
         lazy = not (p <= _EAGER_MAX_FEATURES and labels.size * p * p * 8 <= _EAGER_MAX_BYTES)
@@ -210,7 +231,6 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             return self._fit_path(DomainStatistics.from_samples(X, y, domains, unlabeled_X=unlabeled_X, lazy=lazy))
         # The rows sorted by domain (stable: each domain's rows keep their order), in C order whatever X's,
         # so every domain is a slice; one copy, which the centring and the weights then work in.
-        order = np.argsort(index, kind="stable")
         copy = self.fit_intercept or row_scale is not None
         if copy or not X.flags.c_contiguous or np.any(order != np.arange(n)):
             X = np.ascontiguousarray(X[order])  # (np.take with out= is several times slower)

@@ -188,11 +188,12 @@ def _t_moments(residual: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     deviation = residual - mu
     np.multiply(deviation, deviation, out=deviation)
     sigma = np.sqrt(np.add.reduce(deviation, axis=0) / (n - 1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = mu * math.sqrt(n) / sigma
+    effect = mu * math.sqrt(n)
     zero = sigma == 0
-    if zero.any():
-        t = np.where(zero, np.where(mu == 0, 0.0, np.copysign(np.inf, mu)), t)
+    if not zero.any():
+        return effect / sigma, mu, sigma
+    t = np.where(mu == 0, 0.0, np.copysign(np.inf, mu))  # sigma = 0: T's limit
+    np.divide(effect, sigma, out=t, where=~zero)
     return t, mu, sigma
 
 
