@@ -69,7 +69,7 @@ def fastest(fits: dict, repeat: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=0, help="fits per contender (default: by size, 3-200)")
+    parser.add_argument("--repeat", type=int, default=0, help="fits per contender (default: by size, 3-300)")
     parser.add_argument("--threads", type=int, help="BLAS threads (default: OpenBLAS's own)")
     parser.add_argument("--json", help="write the numbers to this file")
     args = parser.parse_args()
@@ -84,7 +84,7 @@ def main() -> None:
     rows = []
     for n, p, n_domains, k in SIZES:
         X, y, d = problem(n, p, n_domains)
-        repeat = args.repeat or int(np.clip(2e8 / (n * p * max(min(n, p), k)), 3, 200))
+        repeat = args.repeat or int(np.clip(1e9 / (n * p * max(min(n, p), k)), 3, 300))
         fits = {
             "floor": (lambda: X.T @ X) if n > p else (lambda: X.T @ y),
             "tgreedy": lambda: TGreedy(k).fit(X, y, domains=d),
