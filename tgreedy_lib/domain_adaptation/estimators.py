@@ -446,9 +446,11 @@ class TGreedy(_PathSelector):
         the intercept ``mean(y) - coef_ . mean(X)`` minimises the pooled training loss
         ``(1/n) sum_k E[(Y - b - w.X)^2 | d_k]`` at every step. ``False`` selects on the raw
         moments, as the paper's section 3.3 update does (its model is ``y = w.x``, no intercept,
-        and its features, pixel intensities and unit activations in [0, 1], are not centred): the
-        reproduction of the paper's experiments sets it, and sparse ``X`` needs it (centring
-        would densify it). :meth:`fit_statistics` uses the moments as given.
+        and its features, pixel intensities and unit activations in [0, 1], are not centred, so
+        their raw second moments are what it selects on): the reproduction of the paper's
+        experiments keeps to that (it runs the path functions, which have no intercept, and
+        :meth:`fit_statistics`, which uses the moments as given), and sparse ``X`` needs it
+        (centring would densify it).
     sign : {"abs", "positive"}, default="abs"
         Rank by ``|T_i|`` (``"abs"``) or by ``T_i`` as printed in the paper (``"positive"``).
         ``"positive"`` fits where only a positive association is wanted and its sign is known in
@@ -656,9 +658,11 @@ class Greedy(_PathSelector):
         the intercept ``mean(y) - coef_ . mean(X)`` minimises the pooled training loss
         ``(1/n) sum_k E[(Y - b - w.X)^2 | d_k]`` at every step. ``False`` selects on the raw
         moments, as the paper's section 3.3 update does (its model is ``y = w.x``, no intercept,
-        and its features, pixel intensities and unit activations in [0, 1], are not centred): the
-        reproduction of the paper's experiments sets it, and sparse ``X`` needs it (centring
-        would densify it). :meth:`fit_statistics` uses the moments as given.
+        and its features, pixel intensities and unit activations in [0, 1], are not centred, so
+        their raw second moments are what it selects on): the reproduction of the paper's
+        experiments keeps to that (it runs the path functions, which have no intercept, and
+        :meth:`fit_statistics`, which uses the moments as given), and sparse ``X`` needs it
+        (centring would densify it).
     denominator : {"sample", "unlabeled"}, default="sample"
         ``E[X_i^2]`` of the update, as in :class:`TGreedy`.
     refit : {"stagewise", "stepwise"}, default="stagewise"
