@@ -10,7 +10,7 @@ interleaved (so that a burst of load on the shared machine hits every contender 
 * the floor: one pooled Gram ``X.T @ X`` when n > p (the products OMP and the whole per-domain Gram
   cost), else one pass ``X.T @ y``.
 
-Sizes: the two of the selectors' report (n = 2,660 rows in 7 domains with p = 66, and n = 630 in 7
+Sizes: two from real panels (n = 2,660 rows in 7 domains with p = 66, and n = 630 in 7
 domains with p = 274; k = 20), then n = 2,660 in 7 domains with p = 50 ... 20,000 and k = 20.
 Each figure is the fastest of ``--repeat`` fits (the least disturbed by other jobs); the ratio
 ``omp / tgreedy`` above 1 means T-greedy is faster. Run with a checkout's package first on the
@@ -40,7 +40,7 @@ from sklearn.linear_model import OrthogonalMatchingPursuit  # noqa: E402
 import tgreedy_lib  # noqa: E402
 from tgreedy_lib import TGreedy  # noqa: E402
 
-#: (n rows, p features, n domains, k steps): the report's two sizes, then a sweep over p.
+#: (n rows, p features, n domains, k steps): two sizes from real panels, then a sweep over p.
 SIZES = [(2660, 66, 7, 20), (630, 274, 7, 20)] + [(2660, p, 7, 20) for p in
                                                   (50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000)]
 
