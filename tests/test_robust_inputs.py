@@ -142,8 +142,15 @@ def test_ties_at_infinite_t_are_broken_by_the_loss_decrease():
 def test_eager_gram_that_will_not_fit_is_refused_with_its_size(monkeypatch):
     from tgreedy_lib.domain_adaptation import _gram_rows as statistics
 
-    monkeypatch.setattr(statistics, "_available_memory", lambda: 1_000)
     X, y, d = small_problem()
+
+    def unread():
+        raise AssertionError("a small Gram needs no look at the memory available")
+
+    monkeypatch.setattr(statistics, "_available_memory", unread)
+    DomainStatistics.from_samples(X, y, d, lazy=False)  # 4.5 KiB: allocated without asking
+    monkeypatch.setattr(statistics, "SMALL_GRAM_BYTES", 0)  # as if this Gram were large
+    monkeypatch.setattr(statistics, "_available_memory", lambda: 1_000)
     with pytest.raises(GramTooLargeError, match=r"4 domains x 12 x 12 features needs 4.5 KiB"):
         DomainStatistics.from_samples(X, y, d, lazy=False)
     with pytest.raises(MemoryError, match="lazy=True"):
