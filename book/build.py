@@ -271,7 +271,16 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         ("From `results/claims.md` of `make reproduce`." if claims_md else
          "The claims tables as the notebooks show them: every claim of the paper's sections 1, 4 and 5 with "
          "our measured value and a verdict computed by a stated rule."), "",
-        experiments, ""]), encoding="utf-8")
+        experiments, "", *audit_appendix()]), encoding="utf-8")
+
+
+def audit_appendix() -> list[str]:
+    """The claims page's audit appendix from the committed reference results (ids, rules, verdict tables with
+    their features and seeds, per-seed values): :func:`tgreedy_lib.collection.summary.audit_appendix_markdown`."""
+    from tgreedy_lib.collection.summary import audit_appendix_markdown
+
+    text = audit_appendix_markdown()
+    return ["## Audit appendix: the reference results over seeds", "", text, ""] if text else []
 
 
 def build(notebook_dir: pathlib.Path, out: pathlib.Path, verify_json=None, claims_md=None) -> float:

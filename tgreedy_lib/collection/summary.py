@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 
 __all__ = ["load_verify_records", "find_claims", "theorem_rows", "claim_rows", "claim_data", "verdict_headline",
-           "verdict_method_markdown", "verify_table"]
+           "verdict_method_markdown", "verify_table", "audit_appendix_markdown"]
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DA = "Foster, Kakade & Salakhutdinov (2012)"
@@ -489,3 +489,165 @@ def _short(value) -> str:
     if isinstance(value, float):
         return _no_negative_zero(f"{value:.4g}")
     return str(value)
+
+
+# --------------------------------------------------------------------------- the claims page's appendix
+
+_MAP_WORDS = {"dbn": "the deep belief network (DBN)", "conv": "the convolutional patch features (conv)",
+              "pixels": "raw pixels", "random": "random sigmoid units of the pixels (they learn nothing)"}
+
+
+def _map_words(feature_map: str | None) -> str:
+    return _MAP_WORDS.get(feature_map or "", feature_map or "-")
+
+
+def _features_sentence(record: dict, name: str) -> str:
+    """Which features a table of the reference record uses, per data set, and how many networks were trained."""
+    from .prose import plural
+    from .seeds import LEARNED
+
+    concrete = record.get("primary_feature_maps") or {} if name == LEARNED else {}
+    builds = (record.get("feature_builds") or {}).get(name) or {}
+    parts = []
+    for dataset, label in (("mnist", "MNIST"), ("cifar10", "CIFAR-10")):
+        if name == LEARNED:
+            feature_map = concrete.get(dataset)
+        else:
+            runs = {c.get("verdict") for c in (record.get("feature_maps") or {}).get(name, [])}
+            feature_map = name if runs - {"n/a"} else None
+            if name == "conv" and dataset == "mnist":
+                feature_map = None
+        if feature_map is None:
+            continue
+        built = builds.get(dataset)
+        trained = (f", {plural(built, 'network')} trained" if built else "") if feature_map not in ("pixels",) else ""
+        parts.append(f"{label} from {_map_words(feature_map)}{trained}")
+    return "; ".join(parts)
+
+
+def audit_appendix_markdown(reference: dict | None = None) -> str:
+    """The claims page's audit appendix: every claim of the reference record with its id, rule, verdicts and
+    per-seed values, each table saying which features and seeds it uses.
+
+    Four tables: (A) every claim under the paper's reading, with its rule, measured mean and both answers;
+    (B) the verdicts under the three readings of section 3.3; (C) the verdicts under each feature map; (D) the
+    per-seed values. Between C and A a paragraph says, claim by claim, why the two give different verdicts
+    where they do (A takes CIFAR-10 from one feature map, C's DBN column from another).
+
+    Parameters
+    ----------
+    reference : dict, optional
+        A reference record (:func:`tgreedy_lib.collection.seeds.load_reference`); default: the committed one.
+
+    Returns
+    -------
+    str
+        Markdown with level-3 headings; empty without a record.
+
+    Examples
+    --------
+    >>> text = audit_appendix_markdown()
+    >>> "reproduced in 0 of" in text, "convolutional patch features" in text
+    (False, True)
+    """
+    from .claims import CLAIMS, claim_answers, single_runs_text, claim_one_run, verdict_matrix_markdown
+    from .prose import markdown_table, plural
+    from .reference import feature_map_verdicts
+    from .seeds import LEARNED, load_reference
+
+    reference = load_reference() if reference is None else reference
+    record = (reference or {}).get("claims") or {}
+    if not record.get("comparisons"):
+        return ""
+    seeds = record.get("seeds")
+    seed_text = f"seeds 0-{seeds - 1}" if seeds and seeds > 1 else "one seed"
+    primary = record.get("primary_feature_map") or LEARNED
+    primary_features = _features_sentence(record, primary)
+    paper = record["comparisons"]["paper"]
+    rules = {spec.id: spec for spec in CLAIMS}
+    out = ["### How to read a verdict", "",
+           "*reproduced*: the rule's first condition holds; *partly*: only its weaker second condition holds (for "
+           "example, the error rises on the new digits, but not as far as the paper says); *not reproduced*: neither "
+           "holds; *unsettled*: the bootstrap over seeds gives no verdict in 95 % of its replicates. Each cell says "
+           "the verdict on the means over seeds first, then what the single runs gave, every verdict counted: "
+           "\"partly (single runs: partly in all 20)\" is a claim that every run reproduces partly and none fully.", "",
+           verdict_method_markdown(reference), ""]
+
+    rows = []
+    for c in paper:
+        on_average, _ = claim_answers(c)
+        s = c.get("seeds") or {}
+        measured = c.get("headline", "")
+        if s.get("mean") is not None:
+            measured += f" = {s['mean']:.3g}" + (f" [{s['ci95'][0]:.3g}, {s['ci95'][1]:.3g}]" if s.get("ci95") else "")
+        rows.append([f"`{c['id']}`", f"{c['section']}", claim_data(c["id"]) or "-", c["paper"], c["rule"], measured,
+                     on_average, single_runs_text(claim_one_run(c))])
+    out += [f"### A. Every claim under the paper's reading", "",
+            f"Features: {primary_features}. Seeds: {seed_text} ({plural(seeds or 1, 'seed')}); each seed draws the "
+            "training images, the test domains and pairs anew. Measured: the claim's headline value, mean over seeds "
+            "and its 95 % t interval.", "",
+            markdown_table(["id", "section", "data and task", "the paper says", "rule", "measured (mean, 95 % interval)",
+                            "on average", "single runs"], rows), ""]
+
+    out += ["### B. The verdicts under the three readings of section 3.3", "",
+            f"Same features and seeds as table A ({primary_features}; {seed_text}).", "",
+            verdict_matrix_markdown(record["comparisons"], record.get("comparison_labels")), ""]
+
+    header, cells = feature_map_verdicts(reference)
+    seeds_per_map = record.get("seeds_per_map") or {}
+    columns = [h.split(" (")[0] for h in header[1:]]
+    out += ["### C. The verdicts under each feature map (the paper's reading)", "",
+            "Each column runs every claim on one feature map, for both data sets where the map exists (`n/a`: the "
+            "map does not exist for that data set). The columns:", ""]
+    out += [f"* **{m}**: {_features_sentence(record, m)}; seeds 0-{seeds_per_map.get(m, seeds) - 1}." for m in columns]
+    out += ["", markdown_table(header, cells), ""]
+
+    by_map = {m: {c["id"]: c for c in (record.get("feature_maps") or {}).get(m, [])} for m in columns}
+    concrete = record.get("primary_feature_maps") or {}
+    same_mnist = [m for m in columns if m == concrete.get("mnist")]    # the column whose MNIST features are table A's
+    differ = [(c, by_map[m][c["id"]], m) for c in paper for m in same_mnist
+              if c["id"] in by_map[m] and by_map[m][c["id"]]["verdict"] not in ("n/a", "not run")
+              and by_map[m][c["id"]]["verdict"] != c["verdict"] and _same_mnist(concrete, m, c["id"])]
+    out += ["### Why tables A and C disagree on some claims", ""]
+    if differ:
+        out.append(
+            f"Table A takes MNIST from {_map_words(concrete.get('mnist'))} and CIFAR-10 from "
+            f"{_map_words(concrete.get('cifar10'))}; the columns of table C take both data sets from one map. A claim "
+            f"that reads CIFAR-10 can therefore get one verdict in A and another in column {', '.join(same_mnist)} of C, "
+            "whose MNIST features are A's: the verdict moved with the CIFAR-10 features, not by chance (both tables "
+            "use the same seeds). Claim by claim:")
+        out.append("")
+        for c, other, m in differ:
+            out.append(f"* `{c['id']}` ({claim_data(c['id'])}): {c['verdict']} in table A "
+                       f"(CIFAR-10 from {_map_words(concrete.get('cifar10'))}; single runs: "
+                       f"{single_runs_text(claim_one_run(c))}), {other['verdict']} in column {m} of table C (CIFAR-10 "
+                       f"from {_map_words(m)}; single runs: {single_runs_text(claim_one_run(other))}).")
+    else:
+        out.append("They agree wherever they use the same features.")
+    out.append("")
+
+    values = [[f"`{c['id']}`", c.get("headline", ""), ", ".join("-" if v is None else f"{v:.3g}"
+                                                               for v in (c.get("seeds") or {}).get("values", []))]
+              for c in paper]
+    out += ["### D. Per-seed values (table A's features and seeds)", "",
+            f"The headline value of each claim in each seed's run, seed 0 first ({primary_features}).", "",
+            markdown_table(["id", "value", "per seed"], values), ""]
+    return "\n".join(out)
+
+
+def _claim_datasets(claim_id: str) -> set[str]:
+    """The data sets a claim reads (``mnist``, ``cifar10``), from its experiments."""
+    from .claims import CLAIMS
+
+    spec = next((c for c in CLAIMS if c.id == claim_id), None)
+    if spec is None:
+        return set()
+    return {"cifar10" if task.startswith("cifar") else "mnist" for task in spec.experiments}
+
+
+def _same_mnist(concrete: dict, feature_map: str, claim_id: str) -> bool:
+    """True when a column of table C differs from table A only in its CIFAR-10 features for this claim."""
+    datasets = _claim_datasets(claim_id)
+    if "cifar10" not in datasets or concrete.get("cifar10") == feature_map:
+        return False
+    return "mnist" not in datasets or concrete.get("mnist") == feature_map
