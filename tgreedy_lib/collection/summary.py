@@ -651,3 +651,62 @@ def _same_mnist(concrete: dict, feature_map: str, claim_id: str) -> bool:
     if "cifar10" not in datasets or concrete.get("cifar10") == feature_map:
         return False
     return "mnist" not in datasets or concrete.get("mnist") == feature_map
+
+
+def seed_story(reference: dict | None = None) -> str:
+    """Notebook 08b's findings in a few sentences, every number read from the reference record; no claim ids
+    (those, the rules and the per-seed values are on the claims page, :func:`audit_appendix_markdown`).
+
+    Examples
+    --------
+    >>> text = seed_story()
+    >>> "`" in text, "of the paper's" in text
+    (False, True)
+    """
+    from .claims import NOT_REPRODUCED, PARTLY, REPRODUCED, UNSETTLED, claim_one_run
+    from .prose import plural
+    from .seeds import load_reference
+
+    reference = load_reference() if reference is None else reference
+    record = (reference or {}).get("claims") or {}
+    paper = (record.get("comparisons") or {}).get("paper") or []
+    if not paper:
+        return ""
+    seeds = record.get("seeds") or 1
+    counts = {v: sum(c["verdict"] == v for c in paper) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED)}
+    rates = [claim_one_run(c) or {} for c in paper]
+    unanimous = sum(1 for r in rates if r.get("runs") and max(r.get(v, 0) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED))
+                    == r["runs"])
+    concrete = record.get("primary_feature_maps") or {}
+    lines = [
+        f"**What held.** Over {plural(seeds, 'seed')}, each a fresh draw of the training images and the test "
+        f"domains and pairs, {counts[REPRODUCED]} of the paper's {len(paper)} experimental claims are reproduced "
+        f"on average, {counts[PARTLY]} partly, {counts[NOT_REPRODUCED]} not at all, and {counts[UNSETTLED]} "
+        f"{'stays' if counts[UNSETTLED] == 1 else 'stay'} unsettled (features: MNIST from {_map_words(concrete.get('mnist'))}, "
+        f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}).",
+        f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
+        "gives the same verdict; for the others one run can tell a different story from the average."]
+    comparisons = record.get("comparisons") or {}
+    moved_reading = [c["id"] for i, c in enumerate(paper)
+                     if len({t[i]["verdict"] for t in comparisons.values() if t[i]["verdict"] not in ("n/a", "not run")}) > 1]
+    t_claims = [cid for cid in moved_reading if cid.endswith("t_higher")]
+    lines.append(
+        f"**The reading of section 3.3 matters for {plural(len(moved_reading), 'claim')}**"
+        + (f", {len(t_claims)} of them about the size of $|T|$ of the features T-greedy picks: the signed rule runs out "
+           "of positive T-statistics after a few steps and then picks features whose T is near zero, which the $|T|$ "
+           "rule never does." if t_claims else "."))
+    maps = record.get("feature_maps") or {}
+    if "random" in maps and "dbn" in maps:
+        ran = [(a, b) for a, b in zip(maps["dbn"], maps["random"]) if "n/a" not in (a["verdict"], b["verdict"])]
+        both = sum(1 for a, b in ran if a["verdict"] == b["verdict"] == REPRODUCED)
+        lines.append(f"**The features matter too.** {plural(both, 'claim')} reproduced on the DBN features "
+                     f"{'is' if both == 1 else 'are'} also reproduced on random units that learn nothing: such a claim "
+                     "says little about what the features learned.")
+    if "dbn" in maps and concrete.get("cifar10") and concrete.get("cifar10") != "dbn":
+        moved = sum(1 for c in paper if c["id"] in {x["id"] for x in maps["dbn"]}
+                    and {x["id"]: x for x in maps["dbn"]}[c["id"]]["verdict"] not in ("n/a", "not run", c["verdict"])
+                    and "cifar10" in _claim_datasets(c["id"]))
+        lines.append(f"On CIFAR-10 the verdict of {plural(moved, 'claim')} changes when the features come from the "
+                     f"DBN instead of {_map_words(concrete.get('cifar10'))}; the tables over seeds, readings and feature "
+                     "maps, each claim's rule and its per-seed values are in the book's *Claims and checks* page.")
+    return "\n\n".join(lines)
