@@ -21,7 +21,8 @@ import json
 from pathlib import Path
 
 __all__ = ["load_verify_records", "find_claims", "theorem_rows", "claim_rows", "claim_data", "verdict_headline",
-           "verdict_method_markdown", "verify_table", "audit_appendix_markdown"]
+           "verdict_method_markdown", "verify_table", "audit_appendix_markdown", "seed_story", "what_holds_story",
+           "verdicts_by_data", "corrected_statements"]
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DA = "Foster, Kakade & Salakhutdinov (2012)"
@@ -106,7 +107,7 @@ def find_claims(quick_dir=None) -> tuple[list[dict], str]:
 
     Committed reference results (:func:`tgreedy_lib.collection.seeds.load_reference`, package data)
     are used when present; otherwise the
-    experiments run at the bundled ``--quick`` scale with random stand-in features into ``quick_dir``
+    experiments run at the bundled ``--quick`` scale with random features into ``quick_dir``
     (a temporary folder if None), and the sentence says so.
 
     Parameters
@@ -165,8 +166,8 @@ def find_claims(quick_dir=None) -> tuple[list[dict], str]:
     claims = json.loads((out / "claims.json").read_text())["claims"]
     return claims, ("a run here at the bundled --quick scale with random features in place of the DBN "
                     "(`reproduce --quick --features random`): no paper-scale reference results are committed yet; "
-                    "`python -m tgreedy_lib reproduce` writes them. These verdicts are about the method on stand-in "
-                    "features, not the paper's numbers")
+                    "`python -m tgreedy_lib reproduce` writes them. These verdicts are about the method on random "
+                    "features in place of the learned ones, not the paper's numbers")
 
 
 def _vacuous_note(check_id: str) -> str:
@@ -379,7 +380,8 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     The data column (:func:`claim_data`) tells apart claims the paper makes in one sentence for two data sets.
     Over seeds the verdict cell gives both answers
     (:func:`tgreedy_lib.collection.claims.claim_answers`): ``on average: reproduced (100 % of the
-    replicates); in one run: reproduced in 14 of 20 runs (48-85 %)``; for a claim of one run, its verdict.
+    replicates); single runs: reproduced in 14, partly in 6 of 20``, every verdict of the single runs counted
+    (:func:`tgreedy_lib.collection.claims.single_runs_text`); for a claim of one run, its verdict.
 
     Parameters
     ----------
@@ -410,9 +412,9 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     [['section 4.1, Figure 1', "MNIST, '2' against each other digit", '"T-greedy beats greedy"', 'holds', '07_mnist_2_vs_other']]
     >>> seeded = {**claims[0], "verdict": "partly", "seeds": {"verdicts": ["partly"] * 4 + ["reproduced"]}}
     >>> claim_rows([seeded])[0][3]
-    'on average: partly; in one run: reproduced in 1 of 5 runs (4-62 %), partly in 4'
+    'on average: partly; single runs: reproduced in 1, partly in 4 of 5'
     """
-    from .claims import claim_answers, claim_one_run
+    from .claims import claim_answers, claim_one_run, single_runs_text
 
     rows = []
     for claim in claims:
@@ -420,8 +422,8 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
         figure = f", Figure {claim['figure']}" if claim.get("figure") not in (None, "", "-") else ""
         verdict = claim["verdict"]
         if claim_one_run(claim) is not None:
-            average, one_run = claim_answers(claim)
-            verdict = f"on average: {average}; in one run: {one_run}"
+            average, _ = claim_answers(claim)
+            verdict = f"on average: {average}; single runs: {single_runs_text(claim_one_run(claim))}"
         rows.append([f"section {claim['section']}{figure}", claim_data(claim["id"]), f"\"{claim['claim']}\"",
                      verdict, CLAIM_NOTEBOOKS.get(prefix, "")])
     return rows
@@ -710,3 +712,110 @@ def seed_story(reference: dict | None = None) -> str:
                      f"DBN instead of {_map_words(concrete.get('cifar10'))}; the tables over seeds, readings and feature "
                      "maps, each claim's rule and its per-seed values are in the book's *Claims and checks* page.")
     return "\n\n".join(lines)
+
+
+#: The data groups of the experimental claims, in the paper's order, with the section and notebook.
+DATA_GROUPS = (("MNIST, '2' against even digits, tested on odd ones", "section 1", "07_mnist_2_vs_other"),
+               ("MNIST, '2' against each other digit", "section 4.1", "07_mnist_2_vs_other"),
+               ("MNIST, similarity", "section 4.2", "08_similarity_learning"),
+               ("CIFAR-10, similarity", "section 4.2", "08_similarity_learning"),
+               ("all three section-4 experiments", "section 5", "08b_claims_over_seeds"))
+
+
+def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
+    """``{data group: {verdict: [claims]}}`` in the order of :data:`DATA_GROUPS` and reproduced, partly, not
+    reproduced, unsettled (others after).
+
+    Examples
+    --------
+    >>> groups = verdicts_by_data([{"id": "mnist_sim.t_higher", "verdict": "partly"}])
+    >>> {k: {v: len(c) for v, c in g.items()} for k, g in groups.items()}
+    {'MNIST, similarity': {'partly': 1}}
+    """
+    from .claims import COUNT_ORDER
+
+    rank = {v: i for i, v in enumerate(COUNT_ORDER)}
+    out: dict[str, dict[str, list[dict]]] = {}
+    for label, _, _ in DATA_GROUPS:
+        these = [c for c in claims if claim_data(c["id"]) == label]
+        if these:
+            by_verdict: dict[str, list[dict]] = {}
+            for c in sorted(these, key=lambda c: rank.get(c["verdict"], len(rank))):
+                by_verdict.setdefault(c["verdict"], []).append(c)
+            out[label] = by_verdict
+    return out
+
+
+def what_holds_story(claims: list[dict]) -> str:
+    """Notebook 11's account of the experiments: per data set and task, how many claims got each verdict and
+    what each of them asserts, in plain words (the claim's ``paper`` text); no ids, rules or per-seed values.
+
+    Examples
+    --------
+    >>> print(what_holds_story([{"id": "mnist_sim.t_higher", "verdict": "not reproduced",
+    ...                          "paper": "|T| of T-greedy's picks above greedy's"}]))
+    * **MNIST, similarity** (section 4.2, notebook 08_similarity_learning): 1 claim, not reproduced: |T| of T-greedy's picks above greedy's.
+    """
+    from .prose import plural
+
+    words = {"reproduced": "reproduced", "partly": "partly reproduced", "not reproduced": "not reproduced",
+             "unsettled": "unsettled"}
+    where = {label: (section, notebook) for label, section, notebook in DATA_GROUPS}
+    lines = []
+    for label, by_verdict in verdicts_by_data(claims).items():
+        n = sum(len(v) for v in by_verdict.values())
+        parts = [f"{len(cs) if n > 1 else ''} {words.get(v, v)}".strip() + ": " + "; ".join(_asserts(c) for c in cs)
+                 for v, cs in by_verdict.items()]
+        section, notebook = where[label]
+        lines.append(f"* **{label}** ({section}, notebook {notebook}): {plural(n, 'claim')}, " + ". ".join(parts) + ".")
+    return "\n".join(lines)
+
+
+def _asserts(claim: dict) -> str:
+    """What a claim asserts in words: its ``paper`` text, or the quoted sentence when that text is only a number."""
+    import re
+
+    text = claim.get("paper", "")
+    if claim.get("claim") and re.match(r"^(about )?[\d.,]+ ?%", text):
+        return f"\"{claim['claim']}\""
+    return text
+
+
+def corrected_statements(records: dict[str, dict]) -> str:
+    """The statements that hold where a printed one fails, one bullet each, named by paper and theorem (no check ids).
+
+    Examples
+    --------
+    >>> print(corrected_statements({"categorical.lemma11": {"corrected_claim": "no factor 1/e"}}))
+    * **Lemma 11** (Sabato & Shalev-Shwartz (2008)): no factor 1/e
+    """
+    lines = []
+    for check_id, record in records.items():
+        if record.get("corrected_claim"):
+            paper, location, _ = THEOREMS.get(check_id, ("", check_id, ""))
+            lines.append(f"* **{location.split(',')[0]}** ({paper}): {record['corrected_claim']}")
+    return "\n".join(lines)
+
+
+def central_findings(claims: list[dict]) -> str:
+    """The paper's central comparisons in two sentences, each verdict read from ``claims`` (notebook 11).
+
+    Examples
+    --------
+    >>> claims = [{"id": i, "verdict": "not reproduced"} for i in ("fig2.target_better", "fig2.t_higher",
+    ...           "mnist_sim.overfits_less", "cifar_sim.overfits_less")]
+    >>> central_findings(claims).startswith("The comparison at the heart of section 4.1")
+    True
+    """
+    by_id = {c["id"]: c["verdict"] for c in claims}
+    words = {"partly": "partly reproduced"}
+
+    def verdict(cid):
+        return words.get(by_id.get(cid, "not run"), by_id.get(cid, "not run"))
+
+    return ("The comparison at the heart of section 4.1, that on MNIST '2 vs other' T-greedy's target AUROC beats "
+            f"greedy's over the first 10 features, is **{verdict('fig2.target_better')}**; that T-greedy's picks have "
+            f"a larger $|T|$ than greedy's is **{verdict('fig2.t_higher')}** under the paper's signed rule. On the "
+            "similarity tasks of section 4.2, T-greedy's much smaller gap between source and target is "
+            f"**{verdict('mnist_sim.overfits_less')}** on MNIST and **{verdict('cifar_sim.overfits_less')}** on "
+            "CIFAR-10. Notebook 09 adds what the paper left open: how to choose the number of features.")
