@@ -195,3 +195,12 @@ def test_reads_in_at_most_30_minutes(stem):
 
     minutes, parts = reading_minutes(ROOT / "notebooks" / f"{stem}.ipynb")
     assert minutes <= 30, (stem, parts)
+
+
+def test_render_writes_whole_counts_without_decimals_and_resolves_plural_marks():
+    from tgreedy_lib.collection.prose import render
+
+    assert render("with {k:.1f} features on average", k=1.0) == "with 1 feature on average"
+    assert render("peaks after {k:.1f} features", k=32.0) == "peaks after 32 features"
+    assert render("over {n} seed(s), {m} feature build(s)", n=1, m=5) == "over 1 seed, 5 feature builds"
+    assert render("{k:.1f} features", k=39.94) == "39.9 features"

@@ -31,7 +31,7 @@ import math
 import numbers
 import re
 
-__all__ = ["fmt", "plural", "percent", "render", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"]
+__all__ = ["fmt", "plural", "percent", "counts_as_written", "render", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"]
 
 
 def fmt(value, digits: int | None = None, percent: bool = False, sig: int = 3) -> str:
@@ -308,7 +308,41 @@ def render(template: str, digits: int | None = None, **values) -> str:
                 return _no_negative_zero(format(float(value), spec))
             raise ValueError(f"say(): format spec {spec!r} not understood; use '%', '.Nf', '.Ne' or '.Ng'")
         return fmt(value, digits)
-    return re.sub(r"\{\{|\}\}|\{(\w+)(?::([^}]*))?\}", replace, template)
+    return counts_as_written(re.sub(r"\{\{|\}\}|\{(\w+)(?::([^}]*))?\}", replace, template))
+
+
+#: Nouns the course counts; a whole count of them is written without decimals, in the right number.
+COUNT_NOUNS = ("feature", "step", "seed", "split", "run", "domain", "network", "claim", "class", "image", "digit",
+               "training set", "replicate", "sample", "build")
+_WHOLE_COUNT = re.compile(r"(?<![\w.])(\d[\d,]*)\.0+ (" + "|".join(COUNT_NOUNS) + r")(?:e?s)?\b")
+_MAYBE_PLURAL = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?) ((?:\w+ )?\w+?)\((e?s)\)")
+
+
+def counts_as_written(text: str) -> str:
+    """Counts in ``text`` as people write them: ``1.0 features`` -> ``1 feature``, ``32.0 steps`` -> ``32 steps``,
+    ``1 seed(s)`` -> ``1 seed``, ``20 seed(s)`` -> ``20 seeds`` (:func:`render` applies it to every sentence).
+
+    Examples
+    --------
+    >>> counts_as_written("with 1.0 features; peaks after 32.0 features; over 1 seed(s) and 20 seed(s)")
+    'with 1 feature; peaks after 32 features; over 1 seed and 20 seeds'
+    >>> counts_as_written("AUROC 1.0 at 3 classes; 2.5 features")
+    'AUROC 1.0 at 3 classes; 2.5 features'
+    """
+    def whole(match):
+        count = int(match.group(1).replace(",", ""))
+        noun = match.group(2)
+        return f"{fmt(count)} {noun if count == 1 else _plural_of(noun)}"
+
+    def maybe(match):
+        number = float(match.group(1).replace(",", ""))
+        return f"{match.group(1)} {match.group(2)}" + ("" if number == 1 else match.group(3))
+
+    return _MAYBE_PLURAL.sub(maybe, _WHOLE_COUNT.sub(whole, text))
+
+
+def _plural_of(noun: str) -> str:
+    return noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
 
 
 def show_table(header, rows, digits: int | None = None, note: str | None = None) -> None:
@@ -379,7 +413,7 @@ def plural(value, noun: str, digits: int = 1, plural_form: str | None = None) ->
     >>> plural(1.0, "feature"), plural(0, "step"), plural(7.25, "step"), plural(1, "analysis", plural_form="analyses")
     ('1 feature', '0 steps', '7.2 steps', '1 analysis')
     """
-    many = plural_form or noun + "s"
+    many = plural_form or _plural_of(noun)
     number = float(value)
     if math.isfinite(number) and round(number, digits) == round(number):
         whole = int(round(number))
