@@ -496,7 +496,7 @@ def _transfer_over_reference_seeds(reference: dict | None) -> str | None:
     shares = _seed_values(claims_by_id(reference).get("fig2.target_better"))
     if not shares:
         return None
-    return (f"Over {len(shares)} seeds, each a fresh draw of the training images and the features (notebook 08b), "
+    return (f"Over {len(shares)} seeds, each a fresh draw of the training images and test domains (notebook 08b), "
             f"T-greedy's target AUROC is above greedy's in {percent(sum(shares) / len(shares))} of the splits on average, in fewer than half of them "
             f"in {sum(s < 0.5 for s in shares)} of the {len(shares)} seeds.")
 

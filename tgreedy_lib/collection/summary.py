@@ -562,7 +562,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
     if not record.get("comparisons"):
         return ""
     seeds = record.get("seeds")
-    seed_text = f"seeds 0-{seeds - 1}" if seeds and seeds > 1 else "one seed"
+    seed_text = f"{seeds} seeds (0-{seeds - 1})" if seeds and seeds > 1 else "one seed"
     primary = record.get("primary_feature_map") or LEARNED
     primary_features = _features_sentence(record, primary)
     paper = record["comparisons"]["paper"]
@@ -585,7 +585,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
         rows.append([f"`{c['id']}`", f"{c['section']}", claim_data(c["id"]) or "-", c["paper"], c["rule"], measured,
                      on_average, single_runs_text(claim_one_run(c))])
     out += [f"### A. Every claim under the paper's reading", "",
-            f"Features: {primary_features}. Seeds: {seed_text} ({plural(seeds or 1, 'seed')}); each seed draws the "
+            f"Features: {primary_features}. Seeds: {seed_text}; each seed draws the "
             "training images, the test domains and pairs anew. Measured: the claim's headline value, mean over seeds "
             "and its 95 % t interval.", "",
             markdown_table(["id", "section", "data and task", "the paper says", "rule", "measured (mean, 95 % interval)",
@@ -601,7 +601,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
     out += ["### C. The verdicts under each feature map (the paper's reading)", "",
             "Each column runs every claim on one feature map, for both data sets where the map exists (`n/a`: the "
             "map does not exist for that data set). The columns:", ""]
-    out += [f"* **{m}**: {_features_sentence(record, m)}; seeds 0-{seeds_per_map.get(m, seeds) - 1}." for m in columns]
+    out += [f"* **{m}**: {_features_sentence(record, m)}; {seeds_per_map.get(m, seeds)} seeds (0-{seeds_per_map.get(m, seeds) - 1})." for m in columns]
     out += ["", markdown_table(header, cells), ""]
 
     by_map = {m: {c["id"]: c for c in (record.get("feature_maps") or {}).get(m, [])} for m in columns}
@@ -683,7 +683,7 @@ def seed_story(reference: dict | None = None) -> str:
     lines = [
         f"**What held.** Over {plural(seeds, 'seed')}, each a fresh draw of the training images and the test "
         f"domains and pairs, {counts[REPRODUCED]} of the paper's {len(paper)} experimental claims are reproduced "
-        f"on average, {counts[PARTLY]} partly, {counts[NOT_REPRODUCED]} not at all, and {counts[UNSETTLED]} "
+        f"on average, {counts[PARTLY]} partly, {counts[NOT_REPRODUCED]} are not reproduced, and {counts[UNSETTLED]} "
         f"{'stays' if counts[UNSETTLED] == 1 else 'stay'} unsettled (features: MNIST from {_map_words(concrete.get('mnist'))}, "
         f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}).",
         f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
@@ -695,22 +695,28 @@ def seed_story(reference: dict | None = None) -> str:
     lines.append(
         f"**The reading of section 3.3 matters for {plural(len(moved_reading), 'claim')}**"
         + (f", {len(t_claims)} of them about the size of $|T|$ of the features T-greedy picks: the signed rule runs out "
-           "of positive T-statistics after a few steps and then picks features whose T is near zero, which the $|T|$ "
-           "rule never does." if t_claims else "."))
+           "of positive T-statistics after a few steps and then picks features whose T is near zero; the $|T|$ "
+           "rule does not run out." if t_claims else "."))
     maps = record.get("feature_maps") or {}
+    parts = []
+    if "dbn" in maps and concrete.get("cifar10") and concrete.get("cifar10") != "dbn":
+        dbn = {x["id"]: x for x in maps["dbn"]}
+        moved = sum(1 for c in paper if c["id"] in dbn and dbn[c["id"]]["verdict"] not in ("n/a", "not run", c["verdict"])
+                    and "cifar10" in _claim_datasets(c["id"]))
+        parts.append(f"on CIFAR-10 the verdict of {plural(moved, 'claim')} changes when the features come from the "
+                     f"DBN instead of {_map_words(concrete.get('cifar10'))}")
     if "random" in maps and "dbn" in maps:
         ran = [(a, b) for a, b in zip(maps["dbn"], maps["random"]) if "n/a" not in (a["verdict"], b["verdict"])]
         both = sum(1 for a, b in ran if a["verdict"] == b["verdict"] == REPRODUCED)
-        lines.append(f"**The features matter too.** {plural(both, 'claim')} reproduced on the DBN features "
-                     f"{'is' if both == 1 else 'are'} also reproduced on random units that learn nothing: such a claim "
-                     "says little about what the features learned.")
-    if "dbn" in maps and concrete.get("cifar10") and concrete.get("cifar10") != "dbn":
-        moved = sum(1 for c in paper if c["id"] in {x["id"] for x in maps["dbn"]}
-                    and {x["id"]: x for x in maps["dbn"]}[c["id"]]["verdict"] not in ("n/a", "not run", c["verdict"])
-                    and "cifar10" in _claim_datasets(c["id"]))
-        lines.append(f"On CIFAR-10 the verdict of {plural(moved, 'claim')} changes when the features come from the "
-                     f"DBN instead of {_map_words(concrete.get('cifar10'))}; the tables over seeds, readings and feature "
-                     "maps, each claim's rule and its per-seed values are in the book's *Claims and checks* page.")
+        n_random = (record.get("seeds_per_map") or {}).get("random")
+        parts.append(f"{plural(both, 'claim')} reproduced on the DBN features {'is' if both == 1 else 'are'} also "
+                     "reproduced on random units that learn nothing"
+                     + (f" (over {plural(n_random, 'seed')})" if n_random else "")
+                     + ": such a claim says little about what the features learned")
+    if parts:
+        lines.append("**The features matter too:** " + "; and ".join(parts) + ".")
+    lines.append("Each claim's rule, its verdicts under every reading and feature map, the features and seeds of "
+                 "each table, and the per-seed values are on the book's *Claims and checks* page.")
     return "\n\n".join(lines)
 
 
