@@ -522,7 +522,8 @@ def _features_sentence(record: dict, name: str) -> str:
         if feature_map is None:
             continue
         built = builds.get(dataset)
-        trained = (f", {plural(built, 'network')} trained" if built else "") if feature_map not in ("pixels",) else ""
+        how = "drawn" if feature_map == "random" else "learned"
+        trained = (f", {how} {'once' if built == 1 else f'{built} times'}" if built else "") if feature_map != "pixels" else ""
         parts.append(f"{label} from {_map_words(feature_map)}{trained}")
     return "; ".join(parts)
 
