@@ -278,7 +278,7 @@ def verdict_headline(claims: list[dict]) -> str:
 
     Over seeds the counts are of the on-average verdicts, and the sentence adds the one-run answers: how
     many claims every run, some runs and no run reproduce
-    (:func:`tgreedy_lib.collection.seeds.one_run_summary`).
+    (counted as in :func:`tgreedy_lib.collection.seeds.one_run_summary`, with "fully" where no run reproduces a claim).
 
     Examples
     --------
@@ -287,10 +287,9 @@ def verdict_headline(claims: list[dict]) -> str:
     'Of 3 experimental claims, 2 are reproduced, 1 partly reproduced, 0 not reproduced and 0 unsettled.'
     >>> seeded = {"verdicts": ["reproduced", "partly", "reproduced"], "average": {"replicates": 2000}}
     >>> print(verdict_headline([{"verdict": "reproduced", "seeds": seeded}, {"verdict": "unsettled", "seeds": seeded}]))
-    Of 2 experimental claims, on average over 3 seeds 1 is reproduced, 0 partly reproduced, 0 not reproduced and 1 unsettled (no verdict in 95 % of the bootstrap replicates over seeds); in one run, every run reproduces 0 claims, some runs but not all 2, no run 0.
+    Of 2 experimental claims, on average over 3 seeds 1 is reproduced, 0 partly reproduced, 0 not reproduced and 1 unsettled (no verdict in 95 % of the bootstrap replicates over seeds); in single runs, every run reproduces 0 claims, some runs but not all reproduce 2, and no run fully reproduces the other 0.
     """
     from .claims import SETTLED_SHARE, claim_one_run
-    from .seeds import one_run_summary
 
     counts = {}
     for claim in claims:
@@ -311,7 +310,16 @@ def verdict_headline(claims: list[dict]) -> str:
                 + f" and {unsettled} unsettled (the seeds disagree).")
     return (f"Of {len(claims)} experimental claims, on average over {n_seeds} seeds " + ", ".join(parts)
             + f" and {unsettled} unsettled (no verdict in {100 * SETTLED_SHARE:.0f} % of the bootstrap replicates over "
-            f"seeds); in one run, {one_run_summary(claims)}.")
+            f"seeds); in single runs, {_single_runs_clause(rates)}.")
+
+
+def _single_runs_clause(rates: list[dict]) -> str:
+    """``every run reproduces 4 claims, some runs but not all reproduce 4, and no run fully reproduces the other 18``."""
+    every = sum(1 for r in rates if r["reproduced"] == r["runs"])
+    none = sum(1 for r in rates if r["reproduced"] == 0)
+    some = len(rates) - every - none
+    return (f"every run reproduces {every} claim{'s' if every != 1 else ''}, some runs but not all reproduce {some}, "
+            f"and no run fully reproduces the other {none}")
 
 
 def verdict_method_markdown(reference: dict | None = None) -> str:
