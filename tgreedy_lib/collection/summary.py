@@ -513,7 +513,6 @@ def _map_words(feature_map: str | None) -> str:
 
 def _features_sentence(record: dict, name: str) -> str:
     """Which features a table of the reference record uses, per data set, and how many networks were trained."""
-    from .prose import plural
     from .seeds import LEARNED
 
     concrete = record.get("primary_feature_maps") or {} if name == LEARNED else {}
@@ -562,8 +561,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
     (False, True)
     """
     from .claims import CLAIMS, claim_answers, single_runs_text, claim_one_run, verdict_matrix_markdown
-    from .prose import markdown_table, plural
-    from .reference import feature_map_verdicts
+    from .prose import markdown_table
     from .seeds import LEARNED, load_reference
 
     reference = load_reference() if reference is None else reference
@@ -604,14 +602,14 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
             f"Same features and seeds as table A ({primary_features}; {seed_text}).", "",
             verdict_matrix_markdown(record["comparisons"], record.get("comparison_labels")), ""]
 
-    header, cells = feature_map_verdicts(reference)
     seeds_per_map = record.get("seeds_per_map") or {}
-    columns = [h.split(" (")[0] for h in header[1:]]
+    columns = list(record.get("feature_maps") or {})
     out += ["### C. The verdicts under each feature map (the paper's reading)", "",
             "Each column runs every claim on one feature map, for both data sets where the map exists (`n/a`: the "
             "map does not exist for that data set). The columns:", ""]
     out += [f"* **{m}**: {_features_sentence(record, m)}; {seeds_per_map.get(m, seeds)} seeds (0-{seeds_per_map.get(m, seeds) - 1})." for m in columns]
-    out += ["", markdown_table(header, cells), ""]
+    out += ["", verdict_matrix_markdown(record.get("feature_maps") or {},
+                                        {m: f"{m} ({seeds_per_map.get(m, seeds)} seeds)" for m in columns}), ""]
 
     by_map = {m: {c["id"]: c for c in (record.get("feature_maps") or {}).get(m, [])} for m in columns}
     concrete = record.get("primary_feature_maps") or {}
