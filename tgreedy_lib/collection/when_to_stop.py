@@ -15,7 +15,7 @@ from . import compare
 from .prose import markdown_table, percent, plural, render
 
 __all__ = ["findings", "findings_from_reference", "one_path_sentence", "rule_table", "nested_sentence",
-           "method_table", "choices_appendix"]
+           "method_table", "choices_appendix", "experiment_title"]
 
 SIGNIFICANCE_RULES = ("bonferroni", "theorem1", "chance")
 
@@ -90,7 +90,7 @@ def _paper_scale(reference: dict, real: list[str]) -> list[str]:
         m = _methods(s)
         winner = max(m, key=m.get)
         lines.append(render(
-            f"* **{name}** ({compare.feature_maps_text({'experiments': {name: experiments[name]}}).split(': ')[-1]} "
+            f"* **{experiment_title(name)}** ({FEATURE_WORDS.get(experiments[name]['data'].get('feature_map'), experiments[name]['data'].get('feature_map'))} "
             "features): stopped by LODO, T-greedy reaches a target AUROC of {tg:.3f} with {k} on average; "
             + ("no other method does better." if winner == "tgreedy" else
                f"{_name(winner)} does best, with {{win:.3f}} and {{k_win}}.")
@@ -167,8 +167,27 @@ RULE_SHORT = {"lodo": "leave one domain out (squared loss)", "lodo_auroc": "leav
               "chance_gaussian": "chance (Gaussian null)", "all_steps": "no stopping (every step)"}
 
 
+#: How the experiments of ``compare`` are named on the page.
+EXPERIMENT_TITLES = {"mnist-2-vs-other": "MNIST '2' vs other", "mnist-similarity": "MNIST similarity",
+                     "cifar-similarity": "CIFAR-10 similarity"}
+FEATURE_WORDS = {"dbn": "DBN", "conv": "conv patch", "pixels": "raw pixel", "random": "random"}
+
+
+def experiment_title(name: str) -> str:
+    """``simulated-n8`` -> ``simulated, 8 domains``; ``mnist-2-vs-other`` -> ``MNIST '2' vs other``.
+
+    Examples
+    --------
+    >>> experiment_title("simulated-n8"), experiment_title("cifar-similarity")
+    ('simulated, 8 domains', 'CIFAR-10 similarity')
+    """
+    if name.startswith("simulated-n"):
+        return f"simulated, {name.split('-n')[1]} domains"
+    return EXPERIMENT_TITLES.get(name, name)
+
+
 def _experiment_header(name: str, e: dict) -> str:
-    return f"{name} ({plural(len(e['splits']), 'split')})"
+    return f"{experiment_title(name)} ({plural(len(e['splits']), 'split')})"
 
 
 def rule_table(reference: dict) -> str:
@@ -197,7 +216,7 @@ def rule_table(reference: dict) -> str:
         f"**{percent(r['share_within'], r['n_splits'])}** ({plural(r['mean_k'], 'step')})"
         for r in (experiments[n]["summary"]["nested"] for n in names)])
     note = (f"Share of the splits on which the rule stops within {compare.TOLERANCE} AUROC of the oracle, and the mean "
-            f"number of steps it keeps. Features: {compare.feature_maps_text(reference)}; simulated: notebook 05's world.")
+            f"number of steps it keeps. Features: {_features_note(reference)}; simulated: notebook 05's world.")
     return markdown_table(["rule"] + [_experiment_header(n, experiments[n]) for n in names], rows) + f"\n\n<sub>{note}</sub>"
 
 
@@ -232,8 +251,19 @@ def method_table(reference: dict) -> str:
             cells.append((f"**{text}**" if best[n] == m else text) + f" ({fmt_k(k)})")
         rows.append([label] + cells)
     note = ("Target AUROC at the method's own leave-one-domain-out choice (mean over splits) and, in brackets, the mean "
-            f"number of features it keeps; the best of each column in bold. Features: {compare.feature_maps_text(reference)}.")
+            f"number of features it keeps; the best of each column in bold. Features: {_features_note(reference)}.")
     return markdown_table(["method"] + [_experiment_header(n, experiments[n]) for n in names], rows) + f"\n\n<sub>{note}</sub>"
+
+
+def _features_note(reference: dict) -> str:
+    """``MNIST from the DBN features, CIFAR-10 from the conv patch features``: the features of the image experiments."""
+    by_dataset = {}
+    for name, e in reference["experiments"].items():
+        if not name.startswith("simulated"):
+            feature_map = e["data"].get("feature_map")
+            by_dataset.setdefault({"mnist": "MNIST", "cifar10": "CIFAR-10"}.get(e["data"].get("dataset"), name),
+                                  FEATURE_WORDS.get(feature_map, feature_map))
+    return ", ".join(f"{dataset} from the {words} features" for dataset, words in by_dataset.items())
 
 
 def fmt_k(k: float) -> str:
