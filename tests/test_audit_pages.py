@@ -204,3 +204,22 @@ def test_render_writes_whole_counts_without_decimals_and_resolves_plural_marks()
     assert render("peaks after {k:.1f} features", k=32.0) == "peaks after 32 features"
     assert render("over {n} seed(s), {m} feature build(s)", n=1, m=5) == "over 1 seed, 5 feature builds"
     assert render("{k:.1f} features", k=39.94) == "39.9 features"
+
+
+def test_the_claims_page_shows_the_appendix_and_not_the_theorem_table_twice(tmp_path):
+    spec = importlib.util.spec_from_file_location("book_build", ROOT / "book" / "build.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    if not build.audit_appendix():
+        pytest.skip("no reference results")
+    verify_json = ROOT / "results" / "verify.json"
+    if not verify_json.exists():
+        pytest.skip("no committed verify record")
+    from tgreedy_lib.collection.notebooks import notebook_paths
+
+    src = tmp_path / "src"
+    src.mkdir()
+    build.write_pages(src, notebook_paths(ROOT / "notebooks"), verify_json, None)
+    page = (src / "claims.md").read_text(encoding="utf-8")
+    assert "## Audit appendix" in page and "### Why tables A and C disagree" in page
+    assert "### From {doc}`11_what_holds`" not in page     # the theorems are in their own section already

@@ -589,13 +589,13 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
         measured = c.get("headline", "")
         if s.get("mean") is not None:
             measured += f" = {s['mean']:.3g}" + (f" [{s['ci95'][0]:.3g}, {s['ci95'][1]:.3g}]" if s.get("ci95") else "")
-        rows.append([f"`{c['id']}`", f"{c['section']}", claim_data(c["id"]) or "-", c["paper"], c["rule"], measured,
-                     on_average, single_runs_text(claim_one_run(c))])
+        rows.append([f"`{c['id']}`", f"{c['section']}", claim_data(c["id"]) or "-", f"\"{c['claim']}\"", c["rule"],
+                     measured, on_average, single_runs_text(claim_one_run(c))])
     out += [f"### A. Every claim under the paper's reading", "",
             f"Features: {primary_features}. Seeds: {seed_text}; each seed draws the "
             "training images, the test domains and pairs anew. Measured: the claim's headline value, mean over seeds "
             "and its 95 % t interval.", "",
-            markdown_table(["id", "section", "data and task", "the paper says", "rule", "measured (mean, 95 % interval)",
+            markdown_table(["id", "section", "data and task", "the paper's words", "rule", "measured (mean, 95 % interval)",
                             "on average", "single runs"], rows), ""]
 
     out += ["### B. The verdicts under the three readings of section 3.3", "",
