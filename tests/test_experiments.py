@@ -564,7 +564,8 @@ def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts(
     # notebook 11: both answers in every row, the headline's counts, the method and the convergence table
     rows = summary.claim_rows(table)
     for row, claim in zip(rows, table):
-        assert row[3].startswith(f"on average: {claim['verdict']}") and "; in one run: reproduced in " in row[3]
+        assert row[3].startswith(f"on average: {claim['verdict']}") and "; single runs: " in row[3]
+        assert "reproduced in 0 of" not in row[3]
     headline = summary.verdict_headline(table)
     assert headline.startswith(f"Of {len(table)} experimental claims, on average over 20 seeds")
     assert f"{counts.get(claims.UNSETTLED, 0)} unsettled" in headline and f"every run reproduces {every} claim" in headline
@@ -576,7 +577,9 @@ def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts(
     assert header == ["claim", "dbn (20 seeds)", "pixels (5 seeds)"]
     null = {c["id"]: c for c in ref["claims"]["feature_maps"]["pixels"]}
     for row in cells:
-        assert row[2] == f"{null[row[0]]['verdict']} (reproduced in {null[row[0]]['seeds']['one_run'][claims.REPRODUCED]} of 5 runs)"
+        rate = null[row[0]]["seeds"]["one_run"]
+        assert row[2] == f"{null[row[0]]['verdict']} (single runs: {claims.single_runs_text(rate)})"
+        assert "reproduced in 0 of" not in row[2]   # every verdict the runs gave is counted, none reads as a contradiction
     groups = "\n".join(committed.seed_findings(ref))
     assert all(groups.count(f"`{c['id']}`") == 1 for c in table) and "of 20 runs" in groups
 
@@ -603,7 +606,7 @@ def test_aggregate_seeds_on_synthetic_per_seed_claims():
     md = claims.claims_markdown(out)
     assert "one run: reproduced in 3 of 4 runs" in md
     matrix = claims.verdict_matrix_markdown({"a": out, "b": out})
-    assert f"| fig2.t_higher | {out[0]['verdict']} (reproduced in 3 of 4 runs) |" in matrix
+    assert f"| fig2.t_higher | {out[0]['verdict']} (single runs: reproduced in 3, partly in 1 of 4) |" in matrix
     with pytest.raises(ValueError, match="same claims"):
         claims.aggregate_seeds([table(0.8, 0.01), table(0.8, 0.01)[:1]])
 
@@ -729,7 +732,7 @@ def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature
     assert "Seeds per feature map" in md.split("## Verdicts under each feature map")[1]
     section = md.split("## Verdicts under each feature map")[1]
     row = next(line for line in section.splitlines() if line.startswith("| fig2.t_higher | "))
-    assert row.split(" | ")[2] == "n/a" and " of 2 runs)" in row.split(" | ")[1]
+    assert row.split(" | ")[2] == "n/a" and "(single runs: " in row.split(" | ")[1] and " 2)" in row.split(" | ")[1]
     assert "dbn: cifar10 1, mnist 2" in md and "mnist -> dbn" in md and "cifar10 -> conv" in md
     with pytest.raises(SystemExit):  # K above --seeds, or a map that is not run
         cli.main(["--seeds", "2", "--feature-maps", "dbn", "--feature-builds", "dbn=3", "--out", str(tmp_path)])

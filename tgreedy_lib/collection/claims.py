@@ -32,7 +32,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .prose import fmt
+from .prose import fmt, plural
 from ..experiments.readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
 from ..experiments.runs import curve
 
@@ -292,7 +292,7 @@ def greedy_peak_and_drop(results):
     g_gap = _gap(r, "greedy").mean(0)
     peak = int(np.argmax(mean_tgt)) + 1
     drop = float(mean_tgt.max() - mean_tgt[-1])
-    text = (f"mean greedy target AUROC peaks at {peak} feature(s) ({_fmt(mean_tgt.max())}), ends at "
+    text = (f"mean greedy target AUROC peaks at {plural(peak, 'feature')} ({_fmt(mean_tgt.max())}), ends at "
             f"{_fmt(mean_tgt[-1])} (drop {_fmt(drop)}); gap at 1/5/10 features: "
             f"{_fmt(_at(g_gap, 1))}/{_fmt(_at(g_gap, 5))}/{_fmt(_at(g_gap, 10))}")
     return {"peak_step": peak, "peak": float(mean_tgt.max()), "final": float(mean_tgt[-1]), "drop": drop}, text
@@ -958,7 +958,7 @@ def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = Non
             count_text = f"{average_text(average)}; {one_run_text(rate)}"
         else:
             average = {"verdict": NOT_RUN, "point_verdict": NOT_RUN, "shares": {}, "replicates": 0, "mean_values": {}}
-            count_text = f"not run in {len(verdicts)} seed(s)"
+            count_text = f"not run in {plural(len(verdicts), 'seed')}"
         if summary["mean"] is None:
             measured = first["measured"]
         elif summary["ci95"] is None:
@@ -994,8 +994,16 @@ def claims_markdown(claims: list[dict]) -> str:
 def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
     """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts.
 
-    Over seeds a cell holds both answers: the on-average verdict, then how many of the seeds' own runs
-    reproduce the claim (``partly (reproduced in 14 of 20 runs)``).
+    Over seeds a cell holds both answers: the on-average verdict, then the verdicts of the seeds' own runs
+    (:func:`single_runs_text`): ``partly (single runs: reproduced in 14, partly in 6 of 20)``. A claim partly
+    reproduced on average whose runs are each partly reproduced reads ``partly (single runs: partly in all 20)``,
+    never "partly (reproduced in 0 of 20 runs)".
+
+    Examples
+    --------
+    >>> rows = [{"id": "a", "verdict": "partly", "seeds": {"verdicts": ["partly"] * 20}}]
+    >>> print(verdict_matrix_markdown({"x": rows}).splitlines()[-1])
+    | a | partly (single runs: partly in all 20) |
     """
     names = list(tables)
     labels = labels or {}
@@ -1013,8 +1021,31 @@ def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
 
 
 def _count_short(claim: dict) -> str:
-    rate = claim_one_run(claim)
-    return f"reproduced in {rate[REPRODUCED]} of {rate['runs']} runs" if rate and rate.get("runs") else "not run"
+    return "single runs: " + single_runs_text(claim_one_run(claim))
+
+
+def single_runs_text(rate: dict | None) -> str:
+    """The verdicts of the single runs, each counted, none left out: what a claim does run by run.
+
+    Every verdict that some run gave is named with its count, so a claim that each run reproduces only
+    partly reads ``partly in all 20``, not "reproduced in 0 of 20".
+
+    Examples
+    --------
+    >>> single_runs_text(one_run_rate(["partly"] * 20))
+    'partly in all 20'
+    >>> single_runs_text(one_run_rate(["reproduced"] * 17 + ["partly"] * 2 + ["not reproduced"]))
+    'reproduced in 17, partly in 2, not reproduced in 1 of 20'
+    >>> single_runs_text(one_run_rate(["not reproduced"])), single_runs_text(None)
+    ('not reproduced in its one run', 'not run')
+    """
+    if not rate or not rate.get("runs"):
+        return NOT_RUN
+    n = rate["runs"]
+    shown = [(v, rate[v]) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED) if rate.get(v)]
+    if len(shown) == 1:
+        return f"{shown[0][0]} in all {n}" if n > 1 else f"{shown[0][0]} in its one run"
+    return ", ".join(f"{v} in {k}" for v, k in shown) + f" of {n}"
 
 
 def claim_one_run(claim: dict) -> dict | None:

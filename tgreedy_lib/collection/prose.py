@@ -20,6 +20,10 @@ Examples
 '25%'
 >>> markdown_table(["a", "b|c"], [[1, -0.0001]], digits=3)
 '| a | b\\\\|c |\\n|---|---|\\n| 1 | 0.000 |'
+>>> plural(1.0, "feature"), plural(39.94, "feature"), plural(20, "seed")
+('1 feature', '39.9 features', '20 seeds')
+>>> percent(0.32777, n=180)
+'33%'
 """
 from __future__ import annotations
 
@@ -27,7 +31,7 @@ import math
 import numbers
 import re
 
-__all__ = ["fmt", "render", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"]
+__all__ = ["fmt", "plural", "percent", "counts_as_written", "render", "say", "markdown_table", "show_table", "show_markdown", "numbers_in"]
 
 
 def fmt(value, digits: int | None = None, percent: bool = False, sig: int = 3) -> str:
@@ -304,7 +308,41 @@ def render(template: str, digits: int | None = None, **values) -> str:
                 return _no_negative_zero(format(float(value), spec))
             raise ValueError(f"say(): format spec {spec!r} not understood; use '%', '.Nf', '.Ne' or '.Ng'")
         return fmt(value, digits)
-    return re.sub(r"\{\{|\}\}|\{(\w+)(?::([^}]*))?\}", replace, template)
+    return counts_as_written(re.sub(r"\{\{|\}\}|\{(\w+)(?::([^}]*))?\}", replace, template))
+
+
+#: Nouns the course counts; a whole count of them is written without decimals, in the right number.
+COUNT_NOUNS = ("feature", "step", "seed", "split", "run", "domain", "network", "claim", "class", "image", "digit",
+               "training set", "replicate", "sample", "build")
+_WHOLE_COUNT = re.compile(r"(?<![\w.])(\d[\d,]*)\.0+ (" + "|".join(COUNT_NOUNS) + r")(?:e?s)?\b")
+_MAYBE_PLURAL = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?) ((?:\w+ )?\w+?)\((e?s)\)")
+
+
+def counts_as_written(text: str) -> str:
+    """Counts in ``text`` as people write them: ``1.0 features`` -> ``1 feature``, ``32.0 steps`` -> ``32 steps``,
+    ``1 seed(s)`` -> ``1 seed``, ``20 seed(s)`` -> ``20 seeds`` (:func:`render` applies it to every sentence).
+
+    Examples
+    --------
+    >>> counts_as_written("with 1.0 features; peaks after 32.0 features; over 1 seed(s) and 20 seed(s)")
+    'with 1 feature; peaks after 32 features; over 1 seed and 20 seeds'
+    >>> counts_as_written("AUROC 1.0 at 3 classes; 2.5 features")
+    'AUROC 1.0 at 3 classes; 2.5 features'
+    """
+    def whole(match):
+        count = int(match.group(1).replace(",", ""))
+        noun = match.group(2)
+        return f"{fmt(count)} {noun if count == 1 else _plural_of(noun)}"
+
+    def maybe(match):
+        number = float(match.group(1).replace(",", ""))
+        return f"{match.group(1)} {match.group(2)}" + ("" if number == 1 else match.group(3))
+
+    return _MAYBE_PLURAL.sub(maybe, _WHOLE_COUNT.sub(whole, text))
+
+
+def _plural_of(noun: str) -> str:
+    return noun + ("es" if noun.endswith(("s", "sh", "ch", "x")) else "s")
 
 
 def show_table(header, rows, digits: int | None = None, note: str | None = None) -> None:
@@ -344,6 +382,75 @@ def show_table(header, rows, digits: int | None = None, note: str | None = None)
     <IPython.core.display.Markdown object>
     """
     return _markdown(markdown_table(header, rows, digits) + (f"\n\n<sub>{note}</sub>" if note else ""))
+
+
+def plural(value, noun: str, digits: int = 1, plural_form: str | None = None) -> str:
+    """A count with its noun as people write it: ``1 feature``, ``2 features``, ``39.9 features`` (a mean).
+
+    A whole number (``1.0`` included) is written without decimals and takes the singular only when it is 1;
+    any other value gets ``digits`` decimals and the plural. ``plural_form`` defaults to ``noun + "s"``.
+
+    Parameters
+    ----------
+    value : number
+    noun : str
+        The singular.
+    digits : int, default=1
+        Decimals for a value that is not whole (a mean over splits).
+    plural_form : str, optional
+
+    Returns
+    -------
+    str
+
+    See Also
+    --------
+    fmt : Writes the number.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.collection.prose import plural
+    >>> plural(1.0, "feature"), plural(0, "step"), plural(7.25, "step"), plural(1, "analysis", plural_form="analyses")
+    ('1 feature', '0 steps', '7.2 steps', '1 analysis')
+    """
+    many = plural_form or _plural_of(noun)
+    number = float(value)
+    if math.isfinite(number) and round(number, digits) == round(number):
+        whole = int(round(number))
+        return f"{fmt(whole)} {noun if whole == 1 else many}"
+    return f"{fmt(number, digits=digits)} {many}"
+
+
+def percent(share: float, n: int | None = None) -> str:
+    """A share as a percentage, to the precision its sampling error supports.
+
+    With ``n`` trials the 95 % interval of a share is at least about ``1/sqrt(n)`` wide, so decimals beyond
+    that are noise: whole percents up to tens of thousands of trials, one decimal from about 40,000 on.
+    Without ``n``, whole percents.
+
+    Parameters
+    ----------
+    share : float
+        Between 0 and 1.
+    n : int, optional
+        The number of trials the share is counted over (splits, runs, test images).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from tgreedy_lib.collection.prose import percent
+    >>> percent(0.3277777, n=180), percent(0.3277777), percent(0.3277777, n=1_000_000)
+    ('33%', '33%', '32.8%')
+    """
+    digits = 0
+    if n:
+        width = 100 / math.sqrt(max(int(n), 1))           # percentage points, the order of the 95 % half-width
+        digits = max(0, math.ceil(-math.log10(width))) if width < 1 else 0
+        digits = min(digits, 2)
+    return fmt(share, digits=digits, percent=True)
 
 
 _NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.])[-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\d])")

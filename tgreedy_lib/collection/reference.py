@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 
-from .prose import fmt
+from .prose import fmt, percent
 
 __all__ = ["feature_maps", "map_for_task", "concrete_map", "task_seeds", "feature_map_verdicts", "map_seeds", "probe_rows",
            "seed_sd", "compact_claims", "claims_by_id", "verdict_groups", "two_vs_other_findings", "similarity_findings", "seed_findings",
@@ -152,7 +152,7 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
     """The verdict of every claim under every feature map: ``(header, rows)`` for :func:`~tgreedy_lib.collection.prose.show_table`.
 
     A cell gives both answers over the map's seeds: the verdict on average, then how many of the map's runs
-    reproduce the claim (``reproduced (reproduced in 20 of 20 runs)``); ``-`` where that map did not run the claim. Each
+    reproduce the claim (``reproduced (single runs: reproduced in all 20)``); ``-`` where that map did not run the claim. Each
     column names its map and how many seeds it ran (maps may differ). ``ids`` keeps those claims, in the
     record's order.
 
@@ -163,7 +163,7 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
     ...     "pixels": [{"id": "a", "verdict": "unsettled", "seeds": {"verdicts": ["partly"] * 2 + ["reproduced"] * 3}},
     ...                {"id": "b", "verdict": "partly"}]}}}
     >>> feature_map_verdicts(ref)
-    (['claim', 'dbn (20 seeds)', 'pixels (5 seeds)'], [['a', 'reproduced (reproduced in 20 of 20 runs)', 'unsettled (reproduced in 3 of 5 runs)'], ['b', '-', 'partly']])
+    (['claim', 'dbn (20 seeds)', 'pixels (5 seeds)'], [['a', 'reproduced (single runs: reproduced in all 20)', 'unsettled (single runs: reproduced in 3, partly in 2 of 5)'], ['b', '-', 'partly']])
 
     See Also
     --------
@@ -196,13 +196,14 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
 
 
 def _runs(claim: dict) -> str:
-    """`` (reproduced in 14 of 20 runs)``: how many of the seeds' own runs reproduce the claim ("" for one run, n/a, not run)."""
-    from .claims import claim_one_run
+    """`` (single runs: reproduced in 14, partly in 6 of 20)``: the verdicts of the seeds' own runs, each counted
+    ("" for one run, n/a, not run)."""
+    from .claims import claim_one_run, single_runs_text
 
     rate = claim_one_run(claim)
     if not rate or not rate.get("runs") or claim["verdict"] in ("n/a", "not run"):
         return ""
-    return f" (reproduced in {rate['reproduced']} of {rate['runs']} runs)"
+    return f" (single runs: {single_runs_text(rate)})"
 
 
 def map_seeds(reference: dict | None) -> dict[str, int]:
@@ -495,8 +496,8 @@ def _transfer_over_reference_seeds(reference: dict | None) -> str | None:
     shares = _seed_values(claims_by_id(reference).get("fig2.target_better"))
     if not shares:
         return None
-    return (f"Over the {len(shares)} seeds of the committed reference run (notebook 08b), T-greedy's target AUROC is "
-            f"above greedy's in {_pct(sum(shares) / len(shares))} of the splits on average, in fewer than half of them "
+    return (f"Over {len(shares)} seeds, each a fresh draw of the training images and test domains (notebook 08b), "
+            f"T-greedy's target AUROC is above greedy's in {percent(sum(shares) / len(shares))} of the splits on average, in fewer than half of them "
             f"in {sum(s < 0.5 for s in shares)} of the {len(shares)} seeds.")
 
 

@@ -21,7 +21,8 @@ import json
 from pathlib import Path
 
 __all__ = ["load_verify_records", "find_claims", "theorem_rows", "claim_rows", "claim_data", "verdict_headline",
-           "verdict_method_markdown", "verify_table"]
+           "verdict_method_markdown", "verify_table", "audit_appendix_markdown", "seed_story", "what_holds_story",
+           "verdicts_by_data", "corrected_statements"]
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DA = "Foster, Kakade & Salakhutdinov (2012)"
@@ -106,7 +107,7 @@ def find_claims(quick_dir=None) -> tuple[list[dict], str]:
 
     Committed reference results (:func:`tgreedy_lib.collection.seeds.load_reference`, package data)
     are used when present; otherwise the
-    experiments run at the bundled ``--quick`` scale with random stand-in features into ``quick_dir``
+    experiments run at the bundled ``--quick`` scale with random features into ``quick_dir``
     (a temporary folder if None), and the sentence says so.
 
     Parameters
@@ -165,8 +166,8 @@ def find_claims(quick_dir=None) -> tuple[list[dict], str]:
     claims = json.loads((out / "claims.json").read_text())["claims"]
     return claims, ("a run here at the bundled --quick scale with random features in place of the DBN "
                     "(`reproduce --quick --features random`): no paper-scale reference results are committed yet; "
-                    "`python -m tgreedy_lib reproduce` writes them. These verdicts are about the method on stand-in "
-                    "features, not the paper's numbers")
+                    "`python -m tgreedy_lib reproduce` writes them. These verdicts are about the method on random "
+                    "features in place of the learned ones, not the paper's numbers")
 
 
 def _vacuous_note(check_id: str) -> str:
@@ -277,7 +278,7 @@ def verdict_headline(claims: list[dict]) -> str:
 
     Over seeds the counts are of the on-average verdicts, and the sentence adds the one-run answers: how
     many claims every run, some runs and no run reproduce
-    (:func:`tgreedy_lib.collection.seeds.one_run_summary`).
+    (counted as in :func:`tgreedy_lib.collection.seeds.one_run_summary`, with "fully" where no run reproduces a claim).
 
     Examples
     --------
@@ -286,10 +287,9 @@ def verdict_headline(claims: list[dict]) -> str:
     'Of 3 experimental claims, 2 are reproduced, 1 partly reproduced, 0 not reproduced and 0 unsettled.'
     >>> seeded = {"verdicts": ["reproduced", "partly", "reproduced"], "average": {"replicates": 2000}}
     >>> print(verdict_headline([{"verdict": "reproduced", "seeds": seeded}, {"verdict": "unsettled", "seeds": seeded}]))
-    Of 2 experimental claims, on average over 3 seeds 1 is reproduced, 0 partly reproduced, 0 not reproduced and 1 unsettled (no verdict in 95 % of the bootstrap replicates over seeds); in one run, every run reproduces 0 claims, some runs but not all 2, no run 0.
+    Of 2 experimental claims, on average over 3 seeds 1 is reproduced, 0 partly reproduced, 0 not reproduced and 1 unsettled (no verdict in 95 % of the bootstrap replicates over seeds); in single runs, every run reproduces 0 claims, some runs but not all reproduce 2, and no run fully reproduces the other 0.
     """
     from .claims import SETTLED_SHARE, claim_one_run
-    from .seeds import one_run_summary
 
     counts = {}
     for claim in claims:
@@ -310,7 +310,16 @@ def verdict_headline(claims: list[dict]) -> str:
                 + f" and {unsettled} unsettled (the seeds disagree).")
     return (f"Of {len(claims)} experimental claims, on average over {n_seeds} seeds " + ", ".join(parts)
             + f" and {unsettled} unsettled (no verdict in {100 * SETTLED_SHARE:.0f} % of the bootstrap replicates over "
-            f"seeds); in one run, {one_run_summary(claims)}.")
+            f"seeds); in single runs, {_single_runs_clause(rates)}.")
+
+
+def _single_runs_clause(rates: list[dict]) -> str:
+    """``every run reproduces 4 claims, some runs but not all reproduce 4, and no run fully reproduces the other 18``."""
+    every = sum(1 for r in rates if r["reproduced"] == r["runs"])
+    none = sum(1 for r in rates if r["reproduced"] == 0)
+    some = len(rates) - every - none
+    return (f"every run reproduces {every} claim{'s' if every != 1 else ''}, some runs but not all reproduce {some}, "
+            f"and no run fully reproduces the other {none}")
 
 
 def verdict_method_markdown(reference: dict | None = None) -> str:
@@ -379,7 +388,8 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     The data column (:func:`claim_data`) tells apart claims the paper makes in one sentence for two data sets.
     Over seeds the verdict cell gives both answers
     (:func:`tgreedy_lib.collection.claims.claim_answers`): ``on average: reproduced (100 % of the
-    replicates); in one run: reproduced in 14 of 20 runs (48-85 %)``; for a claim of one run, its verdict.
+    replicates); single runs: reproduced in 14, partly in 6 of 20``, every verdict of the single runs counted
+    (:func:`tgreedy_lib.collection.claims.single_runs_text`); for a claim of one run, its verdict.
 
     Parameters
     ----------
@@ -410,9 +420,9 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     [['section 4.1, Figure 1', "MNIST, '2' against each other digit", '"T-greedy beats greedy"', 'holds', '07_mnist_2_vs_other']]
     >>> seeded = {**claims[0], "verdict": "partly", "seeds": {"verdicts": ["partly"] * 4 + ["reproduced"]}}
     >>> claim_rows([seeded])[0][3]
-    'on average: partly; in one run: reproduced in 1 of 5 runs (4-62 %), partly in 4'
+    'on average: partly; single runs: reproduced in 1, partly in 4 of 5'
     """
-    from .claims import claim_answers, claim_one_run
+    from .claims import claim_answers, claim_one_run, single_runs_text
 
     rows = []
     for claim in claims:
@@ -420,8 +430,8 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
         figure = f", Figure {claim['figure']}" if claim.get("figure") not in (None, "", "-") else ""
         verdict = claim["verdict"]
         if claim_one_run(claim) is not None:
-            average, one_run = claim_answers(claim)
-            verdict = f"on average: {average}; in one run: {one_run}"
+            average, _ = claim_answers(claim)
+            verdict = f"on average: {average}; single runs: {single_runs_text(claim_one_run(claim))}"
         rows.append([f"section {claim['section']}{figure}", claim_data(claim["id"]), f"\"{claim['claim']}\"",
                      verdict, CLAIM_NOTEBOOKS.get(prefix, "")])
     return rows
@@ -489,3 +499,336 @@ def _short(value) -> str:
     if isinstance(value, float):
         return _no_negative_zero(f"{value:.4g}")
     return str(value)
+
+
+# --------------------------------------------------------------------------- the claims page's appendix
+
+_MAP_WORDS = {"dbn": "the deep belief network (DBN)", "conv": "the convolutional patch features (conv)",
+              "pixels": "raw pixels", "random": "random sigmoid units of the pixels (they learn nothing)"}
+
+
+def _map_words(feature_map: str | None) -> str:
+    return _MAP_WORDS.get(feature_map or "", feature_map or "-")
+
+
+def _features_sentence(record: dict, name: str) -> str:
+    """Which features a table of the reference record uses, per data set, and how many networks were trained."""
+    from .seeds import LEARNED
+
+    concrete = record.get("primary_feature_maps") or {} if name == LEARNED else {}
+    builds = (record.get("feature_builds") or {}).get(name) or {}
+    parts = []
+    for dataset, label in (("mnist", "MNIST"), ("cifar10", "CIFAR-10")):
+        if name == LEARNED:
+            feature_map = concrete.get(dataset)
+        else:
+            runs = {c.get("verdict") for c in (record.get("feature_maps") or {}).get(name, [])}
+            feature_map = name if runs - {"n/a"} else None
+            if name == "conv" and dataset == "mnist":
+                feature_map = None
+        if feature_map is None:
+            continue
+        built = builds.get(dataset)
+        how = "drawn" if feature_map == "random" else "learned"
+        trained = (f", {how} {'once' if built == 1 else f'{built} times'}" if built else "") if feature_map != "pixels" else ""
+        parts.append(f"{label} from {_map_words(feature_map)}{trained}")
+    return "; ".join(parts)
+
+
+def audit_appendix_markdown(reference: dict | None = None) -> str:
+    """The claims page's audit appendix: every claim of the reference record with its id, rule, verdicts and
+    per-seed values, each table saying which features and seeds it uses.
+
+    Four tables: (A) every claim under the paper's reading, with its rule, measured mean and both answers;
+    (B) the verdicts under the three readings of section 3.3; (C) the verdicts under each feature map; (D) the
+    per-seed values. Between C and A a paragraph says, claim by claim, why the two give different verdicts
+    where they do (A takes CIFAR-10 from one feature map, C's DBN column from another).
+
+    Parameters
+    ----------
+    reference : dict, optional
+        A reference record (:func:`tgreedy_lib.collection.seeds.load_reference`); default: the committed one.
+
+    Returns
+    -------
+    str
+        Markdown with level-3 headings; empty without a record.
+
+    Examples
+    --------
+    >>> text = audit_appendix_markdown()
+    >>> "reproduced in 0 of" in text, "convolutional patch features" in text
+    (False, True)
+    """
+    from .claims import CLAIMS, claim_answers, single_runs_text, claim_one_run, verdict_matrix_markdown
+    from .prose import markdown_table
+    from .seeds import LEARNED, load_reference
+
+    reference = load_reference() if reference is None else reference
+    record = (reference or {}).get("claims") or {}
+    if not record.get("comparisons"):
+        return ""
+    seeds = record.get("seeds")
+    seed_text = f"{seeds} seeds (0-{seeds - 1})" if seeds and seeds > 1 else "one seed"
+    primary = record.get("primary_feature_map") or LEARNED
+    primary_features = _features_sentence(record, primary)
+    paper = record["comparisons"]["paper"]
+    rules = {spec.id: spec for spec in CLAIMS}
+    out = ["### How to read a verdict", "",
+           "*reproduced*: the rule's first condition holds; *partly*: only its weaker second condition holds (for "
+           "example, the error rises on the new digits, but not as far as the paper says); *not reproduced*: neither "
+           "holds; *unsettled*: the bootstrap over seeds gives no verdict in 95 % of its replicates. Each cell says "
+           "the verdict on the means over seeds first, then what the single runs gave, every verdict counted: "
+           "\"partly (single runs: partly in all 20)\" is a claim that every run reproduces partly and none fully.", "",
+           verdict_method_markdown(reference), ""]
+
+    rows = []
+    for c in paper:
+        on_average, _ = claim_answers(c)
+        s = c.get("seeds") or {}
+        measured = c.get("headline", "")
+        if s.get("mean") is not None:
+            measured += f" = {s['mean']:.3g}" + (f" [{s['ci95'][0]:.3g}, {s['ci95'][1]:.3g}]" if s.get("ci95") else "")
+        rows.append([f"`{c['id']}`", f"{c['section']}", claim_data(c["id"]) or "-", f"\"{c['claim']}\"", c["rule"],
+                     measured, on_average, single_runs_text(claim_one_run(c))])
+    out += [f"### A. Every claim under the paper's reading", "",
+            f"Features: {primary_features}. Seeds: {seed_text}; each seed draws the "
+            "training images, the test domains and pairs anew. Measured: the claim's headline value, mean over seeds "
+            "and its 95 % t interval.", "",
+            markdown_table(["id", "section", "data and task", "the paper's words", "rule", "measured (mean, 95 % interval)",
+                            "on average", "single runs"], rows), ""]
+
+    out += ["### B. The verdicts under the three readings of section 3.3", "",
+            f"Same features and seeds as table A ({primary_features}; {seed_text}).", "",
+            verdict_matrix_markdown(record["comparisons"], record.get("comparison_labels")), ""]
+
+    seeds_per_map = record.get("seeds_per_map") or {}
+    columns = list(record.get("feature_maps") or {})
+    out += ["### C. The verdicts under each feature map (the paper's reading)", "",
+            "Each column runs every claim on one feature map, for both data sets where the map exists (`n/a`: the "
+            "map does not exist for that data set). The columns:", ""]
+    out += [f"* **{m}**: {_features_sentence(record, m)}; {seeds_per_map.get(m, seeds)} seeds (0-{seeds_per_map.get(m, seeds) - 1})." for m in columns]
+    out += ["", verdict_matrix_markdown(record.get("feature_maps") or {},
+                                        {m: f"{m} ({seeds_per_map.get(m, seeds)} seeds)" for m in columns}), ""]
+
+    by_map = {m: {c["id"]: c for c in (record.get("feature_maps") or {}).get(m, [])} for m in columns}
+    concrete = record.get("primary_feature_maps") or {}
+    same_mnist = [m for m in columns if m == concrete.get("mnist")]    # the column whose MNIST features are table A's
+    differ = [(c, by_map[m][c["id"]], m) for c in paper for m in same_mnist
+              if c["id"] in by_map[m] and by_map[m][c["id"]]["verdict"] not in ("n/a", "not run")
+              and by_map[m][c["id"]]["verdict"] != c["verdict"] and _same_mnist(concrete, m, c["id"])]
+    out += ["### Why tables A and C disagree on some claims", ""]
+    if differ:
+        out.append(
+            f"Table A takes MNIST from {_map_words(concrete.get('mnist'))} and CIFAR-10 from "
+            f"{_map_words(concrete.get('cifar10'))}; the columns of table C take both data sets from one map. A claim "
+            f"that reads CIFAR-10 can therefore get one verdict in A and another in column {', '.join(same_mnist)} of C, "
+            "whose MNIST features are A's: the verdict moved with the CIFAR-10 features, not by chance (both tables "
+            "use the same seeds). Claim by claim:")
+        out.append("")
+        for c, other, m in differ:
+            out.append(f"* `{c['id']}` ({claim_data(c['id'])}): {c['verdict']} in table A "
+                       f"(CIFAR-10 from {_map_words(concrete.get('cifar10'))}; single runs: "
+                       f"{single_runs_text(claim_one_run(c))}), {other['verdict']} in column {m} of table C (CIFAR-10 "
+                       f"from {_map_words(m)}; single runs: {single_runs_text(claim_one_run(other))}).")
+    else:
+        out.append("They agree wherever they use the same features.")
+    out.append("")
+
+    values = [[f"`{c['id']}`", c.get("headline", ""), ", ".join("-" if v is None else f"{v:.3g}"
+                                                               for v in (c.get("seeds") or {}).get("values", []))]
+              for c in paper]
+    out += ["### D. Per-seed values (table A's features and seeds)", "",
+            f"The headline value of each claim in each seed's run, seed 0 first ({primary_features}).", "",
+            markdown_table(["id", "value", "per seed"], values), ""]
+    return "\n".join(out)
+
+
+def _claim_datasets(claim_id: str) -> set[str]:
+    """The data sets a claim reads (``mnist``, ``cifar10``), from its experiments."""
+    from .claims import CLAIMS
+
+    spec = next((c for c in CLAIMS if c.id == claim_id), None)
+    if spec is None:
+        return set()
+    return {"cifar10" if task.startswith("cifar") else "mnist" for task in spec.experiments}
+
+
+def _same_mnist(concrete: dict, feature_map: str, claim_id: str) -> bool:
+    """True when a column of table C differs from table A only in its CIFAR-10 features for this claim."""
+    datasets = _claim_datasets(claim_id)
+    if "cifar10" not in datasets or concrete.get("cifar10") == feature_map:
+        return False
+    return "mnist" not in datasets or concrete.get("mnist") == feature_map
+
+
+def seed_story(reference: dict | None = None) -> str:
+    """Notebook 08b's findings in a few sentences, every number read from the reference record; no claim ids
+    (those, the rules and the per-seed values are on the claims page, :func:`audit_appendix_markdown`).
+
+    Examples
+    --------
+    >>> text = seed_story()
+    >>> "`" in text, "of the paper's" in text
+    (False, True)
+    """
+    from .claims import NOT_REPRODUCED, PARTLY, REPRODUCED, UNSETTLED, claim_one_run
+    from .prose import plural
+    from .seeds import load_reference
+
+    reference = load_reference() if reference is None else reference
+    record = (reference or {}).get("claims") or {}
+    paper = (record.get("comparisons") or {}).get("paper") or []
+    if not paper:
+        return ""
+    seeds = record.get("seeds") or 1
+    counts = {v: sum(c["verdict"] == v for c in paper) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED)}
+    rates = [claim_one_run(c) or {} for c in paper]
+    unanimous = sum(1 for r in rates if r.get("runs") and max(r.get(v, 0) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED))
+                    == r["runs"])
+    concrete = record.get("primary_feature_maps") or {}
+    lines = [
+        f"**What held.** Over {plural(seeds, 'seed')}, each a fresh draw of the training images and the test "
+        f"domains and pairs, {counts[REPRODUCED]} of the paper's {len(paper)} experimental claims are reproduced "
+        f"on average, {counts[PARTLY]} partly, {counts[NOT_REPRODUCED]} are not reproduced, and {counts[UNSETTLED]} "
+        f"{'stays' if counts[UNSETTLED] == 1 else 'stay'} unsettled (features: MNIST from {_map_words(concrete.get('mnist'))}, "
+        f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}).",
+        f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
+        "gives the same verdict; for the others one run can tell a different story from the average."]
+    comparisons = record.get("comparisons") or {}
+    moved_reading = [c["id"] for i, c in enumerate(paper)
+                     if len({t[i]["verdict"] for t in comparisons.values() if t[i]["verdict"] not in ("n/a", "not run")}) > 1]
+    t_claims = [cid for cid in moved_reading if cid.endswith("t_higher")]
+    lines.append(
+        f"**The reading of section 3.3 matters for {plural(len(moved_reading), 'claim')}**"
+        + (f", {len(t_claims)} of them about the size of $|T|$ of the features T-greedy picks: the signed rule runs out "
+           "of positive T-statistics after a few steps and then picks features whose T is near zero; the $|T|$ "
+           "rule does not run out." if t_claims else "."))
+    maps = record.get("feature_maps") or {}
+    parts = []
+    if "dbn" in maps and concrete.get("cifar10") and concrete.get("cifar10") != "dbn":
+        dbn = {x["id"]: x for x in maps["dbn"]}
+        moved = sum(1 for c in paper if c["id"] in dbn and dbn[c["id"]]["verdict"] not in ("n/a", "not run", c["verdict"])
+                    and "cifar10" in _claim_datasets(c["id"]))
+        parts.append(f"on CIFAR-10 the verdict of {plural(moved, 'claim')} changes when the features come from the "
+                     f"DBN instead of {_map_words(concrete.get('cifar10'))}")
+    if "random" in maps and "dbn" in maps:
+        ran = [(a, b) for a, b in zip(maps["dbn"], maps["random"]) if "n/a" not in (a["verdict"], b["verdict"])]
+        both = sum(1 for a, b in ran if a["verdict"] == b["verdict"] == REPRODUCED)
+        n_random = (record.get("seeds_per_map") or {}).get("random")
+        parts.append(f"{plural(both, 'claim')} reproduced on the DBN features {'is' if both == 1 else 'are'} also "
+                     "reproduced on random units that learn nothing"
+                     + (f" (over {plural(n_random, 'seed')})" if n_random else "")
+                     + ": such a claim says little about what the features learned")
+    if parts:
+        lines.append("**The features matter too:** " + "; and ".join(parts) + ".")
+    lines.append("Each claim's rule, its verdicts under every reading and feature map, the features and seeds of "
+                 "each table, and the per-seed values are on the book's *Claims and checks* page.")
+    return "\n\n".join(lines)
+
+
+#: The data groups of the experimental claims, in the paper's order, with the section and notebook.
+DATA_GROUPS = (("MNIST, '2' against even digits, tested on odd ones", "section 1", "07_mnist_2_vs_other"),
+               ("MNIST, '2' against each other digit", "section 4.1", "07_mnist_2_vs_other"),
+               ("MNIST, similarity", "section 4.2", "08_similarity_learning"),
+               ("CIFAR-10, similarity", "section 4.2", "08_similarity_learning"),
+               ("all three section-4 experiments", "section 5", "08b_claims_over_seeds"))
+
+
+def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
+    """``{data group: {verdict: [claims]}}`` in the order of :data:`DATA_GROUPS` and reproduced, partly, not
+    reproduced, unsettled (others after).
+
+    Examples
+    --------
+    >>> groups = verdicts_by_data([{"id": "mnist_sim.t_higher", "verdict": "partly"}])
+    >>> {k: {v: len(c) for v, c in g.items()} for k, g in groups.items()}
+    {'MNIST, similarity': {'partly': 1}}
+    """
+    from .claims import COUNT_ORDER
+
+    rank = {v: i for i, v in enumerate(COUNT_ORDER)}
+    out: dict[str, dict[str, list[dict]]] = {}
+    for label, _, _ in DATA_GROUPS:
+        these = [c for c in claims if claim_data(c["id"]) == label]
+        if these:
+            by_verdict: dict[str, list[dict]] = {}
+            for c in sorted(these, key=lambda c: rank.get(c["verdict"], len(rank))):
+                by_verdict.setdefault(c["verdict"], []).append(c)
+            out[label] = by_verdict
+    return out
+
+
+def what_holds_story(claims: list[dict]) -> str:
+    """Notebook 11's account of the experiments: per data set and task, how many claims got each verdict and
+    what each of them asserts, in plain words (the claim's ``paper`` text); no ids, rules or per-seed values.
+
+    Examples
+    --------
+    >>> print(what_holds_story([{"id": "mnist_sim.t_higher", "verdict": "not reproduced",
+    ...                          "paper": "|T| of T-greedy's picks above greedy's"}]))
+    * **MNIST, similarity** (section 4.2, notebook 08_similarity_learning): 1 claim, not reproduced: |T| of T-greedy's picks above greedy's.
+    """
+    from .prose import plural
+
+    words = {"reproduced": "reproduced", "partly": "partly reproduced", "not reproduced": "not reproduced",
+             "unsettled": "unsettled"}
+    where = {label: (section, notebook) for label, section, notebook in DATA_GROUPS}
+    lines = []
+    for label, by_verdict in verdicts_by_data(claims).items():
+        n = sum(len(v) for v in by_verdict.values())
+        parts = [f"{len(cs) if n > 1 else ''} {words.get(v, v)}".strip() + ": " + "; ".join(_asserts(c) for c in cs)
+                 for v, cs in by_verdict.items()]
+        section, notebook = where[label]
+        lines.append(f"* **{label}** ({section}, notebook {notebook}): {plural(n, 'claim')}, " + ". ".join(parts) + ".")
+    return "\n".join(lines)
+
+
+def _asserts(claim: dict) -> str:
+    """What a claim asserts in words: its ``paper`` text, or the quoted sentence when that text is only a number."""
+    import re
+
+    text = claim.get("paper", "")
+    if claim.get("claim") and re.match(r"^(about )?[\d.,]+ ?%", text):
+        return f"\"{claim['claim']}\""
+    return text
+
+
+def corrected_statements(records: dict[str, dict]) -> str:
+    """The statements that hold where a printed one fails, one bullet each, named by paper and theorem (no check ids).
+
+    Examples
+    --------
+    >>> print(corrected_statements({"categorical.lemma11": {"corrected_claim": "no factor 1/e"}}))
+    * **Lemma 11** (Sabato & Shalev-Shwartz (2008)): no factor 1/e
+    """
+    lines = []
+    for check_id, record in records.items():
+        if record.get("corrected_claim"):
+            paper, location, _ = THEOREMS.get(check_id, ("", check_id, ""))
+            lines.append(f"* **{location.split(',')[0]}** ({paper}): {record['corrected_claim']}")
+    return "\n".join(lines)
+
+
+def central_findings(claims: list[dict]) -> str:
+    """The paper's central comparisons in two sentences, each verdict read from ``claims`` (notebook 11).
+
+    Examples
+    --------
+    >>> claims = [{"id": i, "verdict": "not reproduced"} for i in ("fig2.target_better", "fig2.t_higher",
+    ...           "mnist_sim.overfits_less", "cifar_sim.overfits_less")]
+    >>> central_findings(claims).startswith("The comparison at the heart of section 4.1")
+    True
+    """
+    by_id = {c["id"]: c["verdict"] for c in claims}
+    words = {"partly": "partly reproduced"}
+
+    def verdict(cid):
+        return words.get(by_id.get(cid, "not run"), by_id.get(cid, "not run"))
+
+    return ("The comparison at the heart of section 4.1, that on MNIST '2 vs other' T-greedy's target AUROC beats "
+            f"greedy's over the first 10 features, is **{verdict('fig2.target_better')}**; that T-greedy's picks have "
+            f"a larger $|T|$ than greedy's is **{verdict('fig2.t_higher')}** under the paper's signed rule. On the "
+            "similarity tasks of section 4.2, T-greedy's much smaller gap between source and target is "
+            f"**{verdict('mnist_sim.overfits_less')}** on MNIST and **{verdict('cifar_sim.overfits_less')}** on "
+            "CIFAR-10. Notebook 09 adds what the paper left open: how to choose the number of features.")
