@@ -97,7 +97,7 @@ class _SafeUnpickler(pickle.Unpickler):
     """
 
     BUILTINS = {"set", "frozenset", "complex", "slice", "range", "bytearray", "list", "dict", "tuple", "int",
-                "float", "str", "bytes", "bool", "object"}
+                "float", "str", "bytes", "bool", "object", "Ellipsis"}
     REBUILDERS = {"_reconstruct", "scalar", "_frombuffer", "_new_Index", "_unpickle_block", "new_block",
                   "__bit_generator_ctor", "__generator_ctor", "__newobj__", "_reconstructor"}
 
@@ -159,10 +159,11 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
     namespace = shell.user_ns
     while True:
         try:
-            kind, key, args, kwargs = pickle.loads(_recv(rpc_in))
+            request = _recv(rpc_in)
         except EOFError:
             return
         try:
+            kind, key, args, kwargs = pickle.loads(request)
             if key not in namespace:
                 reply = ("missing",)
             elif kind == "get":
@@ -183,6 +184,9 @@ class _Missing:
         self._why = why
 
     def __getattr__(self, attr):
+        raise NameError(self._why)
+
+    def __reduce__(self):  # passed to a student's function
         raise NameError(self._why)
 
 
@@ -247,7 +251,7 @@ def judge(rpc_in: int, rpc_out: int, tests: dict[str, str]) -> dict:
                 if arg not in env:
                     try:
                         env[arg] = runner.ask("get", arg)
-                    except (ValueError, pickle.UnpicklingError, RuntimeError) as exc:
+                    except (ValueError, pickle.UnpicklingError, RuntimeError, EOFError, OSError) as exc:
                         env[arg] = _Missing(f"{arg} could not be read: {exc}")
         test_file.run(env)
         failed = [r for r in test_file.test_case_results if not r.passed]
@@ -498,8 +502,8 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
             except subprocess.TimeoutExpired:
                 return {"questions": {}, "errors": [], "catastrophic": f"timed out after {timeout:g} s"}
             try:
-                return json.loads(out)
-            except ValueError:
+                return _checked(json.loads(out))
+            except (ValueError, TypeError, KeyError, AttributeError):
                 tail = err.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
                 return {"questions": {}, "errors": [], "catastrophic": f"grader failed: {tail[0][:300]}"}
         finally:
@@ -511,6 +515,14 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
                 if uid is not None:
                     kill_user(uid)
             shutil.rmtree(base, ignore_errors=True)
+
+
+def _checked(result: dict) -> dict:
+    """The judge's answer with the expected fields and types only (ValueError, TypeError or KeyError otherwise)."""
+    types = {"score": float, "possible": float, "tests": int, "failed": int, "failed_public": int}
+    return {"questions": {str(q): {f: t(r[f]) for f, t in types.items()} for q, r in result["questions"].items()},
+            "errors": [str(e) for e in result["errors"]],
+            "catastrophic": None if result["catastrophic"] is None else str(result["catastrophic"])}
 
 
 def _main(argv: list[str]) -> int:
