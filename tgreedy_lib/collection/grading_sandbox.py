@@ -285,21 +285,22 @@ def _drop_privileges(uid: int) -> None:
         if rc != 0:
             raise OSError(ctypes.get_errno(), f"{what}: {os.strerror(ctypes.get_errno())}")
 
+    CLONE_NEWNS, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE, PR_SET_NO_NEW_PRIVS = 0x20000, 0x1000, 0x2000, 0x4000, 0x40000, 38
     prefix = pathlib.Path(sys.base_prefix).resolve()
     blocked = next((a for a in reversed(prefix.parents) if not os.stat(a).st_mode & 0o001), None)
     if blocked is not None:
-        check(libc.unshare(0x20000), "unshare(CLONE_NEWNS)")
-        check(libc.mount(b"none", b"/", None, 0x4000 | 0x40000, None), "mount --make-rprivate /")
+        check(libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+        check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
         staging = tempfile.mkdtemp(prefix="grade-python-")
-        check(libc.mount(bytes(prefix), staging.encode(), None, 0x1000 | 0x4000, None), "mount --rbind")
+        check(libc.mount(bytes(prefix), staging.encode(), None, MS_BIND | MS_REC, None), "mount --rbind")
         check(libc.mount(b"tmpfs", bytes(blocked), b"tmpfs", 0, b"mode=0755"), f"mount tmpfs on {blocked}")
         prefix.mkdir(parents=True)
-        check(libc.mount(staging.encode(), bytes(prefix), None, 0x2000, None), "mount --move")
+        check(libc.mount(staging.encode(), bytes(prefix), None, MS_MOVE, None), "mount --move")
         os.rmdir(staging)
     os.setgroups([])
     os.setgid(uid)
     os.setuid(uid)
-    check(libc.prctl(38, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
 
 
 def pids_of(uid: int) -> list[int]:
