@@ -13,7 +13,8 @@
 * the points of each question agree everywhere: the question's block, the grader files, the
   question's prompt, the assignment's introduction, the README table and a companion notebook that
   states points;
-* the grade command writes the expected CSV for a correct, a partly answered and a broken submission.
+* the grade command writes the expected CSV for a correct (flat layout, no note), a partly answered and a broken
+  submission (tests/test_grading_isolation.py plays hostile ones).
 
 The notebooks run in fresh kernels, two at a time (the CI machine has 2 cores).
 """

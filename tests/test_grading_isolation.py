@@ -12,7 +12,8 @@ attacking submissions in a process of its own, and each test checks that one att
 * oscar prints 100 MB; alice is an honest student of the small assignment every attack uses.
 
 These need root (to run student code as another user): CI runs as root. An endless loop that also
-starts a detached process is graded by itself, with a short time limit.
+starts a detached process is graded by itself, with a short time limit. Without root, grading says
+so in one line and goes on.
 """
 from __future__ import annotations
 
@@ -301,3 +302,21 @@ def test_safe_unpickler_refuses_code_and_keeps_data():
     for payload in (Evil(), S.grade_in_sandbox, A.grade):
         with pytest.raises(pickle.UnpicklingError, match="may not send"):
             S._safe_loads(pickle.dumps(payload, protocol=4))
+
+
+def test_without_root_grading_says_so_in_one_line_and_goes_on(tmp_path, monkeypatch, capsys):
+    grader = tmp_path / "autograder" / "99_attacks"
+    (grader / "tests").mkdir(parents=True)
+    (grader / "tests" / "q1_nothing_seen.py").write_text(ATTACK_TESTS)
+    (grader / "otter_config.json").write_text(json.dumps({"assignment_name": "99_attacks"}))
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "subs" / "alice_99_attacks.ipynb").write_text(_notebook("99_attacks", "seen = []"))
+    monkeypatch.setattr(S, "_is_root", lambda: False)
+    A._isolation_problem.cache_clear()
+    try:
+        rows = A.grade(tmp_path / "subs", tmp_path / "scores.csv", grader_root=tmp_path / "autograder", quiet=True)
+    finally:
+        A._isolation_problem.cache_clear()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not run as root" in err[0] and "your rights" in err[0]
+    assert [r["score"] for r in rows if r["question"] == "TOTAL"] == [1]
