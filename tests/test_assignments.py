@@ -13,7 +13,8 @@
 * the points of each question agree everywhere: the question's block, the grader files, the
   question's prompt, the assignment's introduction, the README table and a companion notebook that
   states points;
-* the grade command writes the expected CSV for a correct, a partly answered and a broken submission.
+* the grade command writes the expected CSV for a correct (flat layout, no note), a partly answered and a broken
+  submission (tests/test_grading_isolation.py plays hostile ones).
 
 The notebooks run in fresh kernels, two at a time (the CI machine has 2 cores).
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import csv
+import hashlib
 import json
 import math
 import pathlib
@@ -86,11 +88,9 @@ def test_generated_versions_are_up_to_date(regenerated):
 
 @pytest.fixture(scope="module")
 def student_results():
-    with tempfile.TemporaryDirectory(prefix="assignments-student-") as tmp:
-        zips = {n: A._build_autograder_zip(GRADER_DIR / n, pathlib.Path(tmp) / f"{n}.zip") for n in NAMES}
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            futures = {n: pool.submit(A._grade_in_subprocess, STUDENT_DIR / f"{n}.ipynb", zips[n], 300) for n in NAMES}
-            yield {n: f.result() for n, f in futures.items()}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {n: pool.submit(A.grade_one, STUDENT_DIR / f"{n}.ipynb", GRADER_DIR / n, 300) for n in NAMES}
+        return {n: f.result() for n, f in futures.items()}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -138,17 +138,20 @@ def reference_results():
     """Every student version answered with the reference solutions, graded; and its answers' values."""
     with tempfile.TemporaryDirectory(prefix="assignments-reference-") as tmp:
         tmp = pathlib.Path(tmp)
+        # the submissions run as an unprivileged user where the tests run as root: let them write their answers
+        (tmp / "answers").mkdir()
+        tmp.chmod(0o711)
+        (tmp / "answers").chmod(0o777)
         jobs = {}
         for name in NAMES:
             student_nb = json.loads((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))
             names = [n for q in A.read_questions(SOURCE_DIR / f"{name}.ipynb") for n in q.answer_names()]
-            record = tmp / f"{name}.answers.json"
+            record = tmp / "answers" / f"{name}.json"
             _write_submission(student_nb, reference_answers(SOURCE_DIR / f"{name}.ipynb"), tmp / "subs" / f"{name}.ipynb",
                               extra_code=RECORD_ANSWERS % (str(record), names))
-            jobs[name] = (tmp / "subs" / f"{name}.ipynb", A._build_autograder_zip(GRADER_DIR / name, tmp / f"{name}.zip"),
-                          record)
+            jobs[name] = (tmp / "subs" / f"{name}.ipynb", GRADER_DIR / name, record)
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            futures = {n: pool.submit(A._grade_in_subprocess, nb, zf, 300) for n, (nb, zf, _) in jobs.items()}
+            futures = {n: pool.submit(A.grade_one, nb, grader, 300) for n, (nb, grader, _) in jobs.items()}
             results = {n: f.result() for n, f in futures.items()}
         yield {n: (results[n], json.loads(jobs[n][2].read_text()) if jobs[n][2].exists() else None) for n in NAMES}
 
@@ -317,7 +320,7 @@ def test_grade_command_writes_scores_per_student_and_question(tmp_path):
     solutions = reference_answers(SOURCE_DIR / f"{name}.ipynb")
     assert len(solutions) >= 3
     subs = tmp_path / "submissions"
-    _write_submission(student_nb, solutions, subs / "alice" / f"{name}.ipynb")                     # correct
+    _write_submission(student_nb, solutions, subs / f"alice_{name}.ipynb")                          # correct, flat layout
     _write_submission(student_nb, [solutions[0]], subs / "bob" / f"{name}.ipynb")                  # first answer only
     broken = [solutions[0], "raise RuntimeError('my code is broken')"] + solutions[2:]
     _write_submission(student_nb, broken, subs / f"carol_{name}.ipynb")                             # a cell raises
@@ -332,9 +335,11 @@ def test_grade_command_writes_scores_per_student_and_question(tmp_path):
     assert len(rows) == 3 * (len(points) + 1)
     first, second, *rest = points
     possible = sum(points.values())
-    # correct: full marks
+    # correct: full marks, and no note (it runs under the name that otter.Notebook(...) in it opens)
     assert all(float(table["alice", q]["score"]) == points[q] for q in points)
     assert float(table["alice", "TOTAL"]["score"]) == possible == float(table["alice", "TOTAL"]["possible"])
+    assert table["alice", "TOTAL"]["note"] == ""
+    assert table["alice", "TOTAL"]["sha256"] == hashlib.sha256((subs / f"alice_{name}.ipynb").read_bytes()).hexdigest()
     # partly answered: the first question only
     assert float(table["bob", first]["score"]) == points[first]
     assert all(float(table["bob", q]["score"]) == 0 for q in [second, *rest])
@@ -342,7 +347,7 @@ def test_grade_command_writes_scores_per_student_and_question(tmp_path):
     # broken: the raising cell costs its question; grading goes on after it
     assert float(table["carol", second]["score"]) == 0
     assert all(float(table["carol", q]["score"]) == points[q] for q in [first, *rest])
-    assert "raised RuntimeError" in table["carol", "TOTAL"]["note"]
+    assert re.fullmatch(r"code cell \d+ raised RuntimeError", table["carol", "TOTAL"]["note"])
     assert table["carol", "TOTAL"]["file"] == f"carol_{name}.ipynb"
 
     wide = tmp_path / "wide.csv"

@@ -15,11 +15,13 @@ hidden tests marked ``# HIDDEN``). Three subcommands:
     ``autograder/`` folders, ignoring volatile metadata (cell ids, outputs, execution counts).
     Exit status 1 when they are out of date.
 ``grade SUBMISSIONS_DIR --out scores.csv``
-    Grade every ``.ipynb`` under ``SUBMISSIONS_DIR`` with otter's local (non-containerized)
-    grader: each submission is executed top to bottom in a fresh kernel (errors do not stop it),
-    then all public and hidden tests are run. Writes one CSV row per student, assignment and
-    question (``--wide``: one row per student and assignment). Each submission is graded in its
-    own process with a time limit, so an endless loop costs one submission, not the run.
+    Grade every ``.ipynb`` under ``SUBMISSIONS_DIR``: each submission is executed top to bottom in
+    a fresh process (errors do not stop it), in a scratch folder of its own and, when the grader
+    runs as root, as an unprivileged user that cannot read the solutions, the tests or the other
+    submissions; the public and hidden tests then run in a separate process against the values it
+    sends (:mod:`.grading_sandbox`). Each submission has a time limit, so an endless loop costs one
+    submission, not the run. Writes one CSV row per student, assignment and question (``--wide``:
+    one row per student and assignment), with the SHA-256 digest of the file graded.
 
 Which assignment a submission answers is read from the notebook's metadata (otter writes
 ``metadata.otter.assignment_name``), or else from its file name. The student is the first folder
@@ -34,14 +36,14 @@ import concurrent.futures
 import contextlib
 import csv
 import dataclasses
+import functools
+import hashlib
 import io
 import json
 import os
 import pathlib
 import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import zipfile
@@ -472,79 +474,66 @@ def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> lis
     return found
 
 
-def _build_autograder_zip(grader_dir: pathlib.Path, dest: pathlib.Path) -> pathlib.Path:
-    with zipfile.ZipFile(dest, "w") as zf:
-        zf.write(grader_dir / "otter_config.json", "otter_config.json")
-        for test in sorted((grader_dir / "tests").glob("*.py")):
-            zf.write(test, f"tests/{test.name}")
-    return dest
+def _tests_of(grader_dir: pathlib.Path) -> dict[str, str]:
+    """The grader's test files (public and hidden) of one assignment: file name -> source."""
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted((grader_dir / "tests").glob("*.py"))}
 
 
-def grade_one(notebook: pathlib.Path, autograder_zip: pathlib.Path) -> dict:
-    """Grade one submission in this process; a JSON-able dict of per-question results and cell errors.
+def grade_one(notebook: pathlib.Path, grader_dir: pathlib.Path, timeout: float = 600.0) -> dict:
+    """Grade one submission against the tests in ``grader_dir``, isolated as :func:`grade` does.
+
+    Returns ``{"questions": {name: {"score", "possible", "tests", "failed", "failed_public"}},
+    "errors": ["code cell N raised E", ...], "catastrophic": None or why nothing was graded}``.
 
     See Also
     --------
-    generate : Student notebooks and grader files from the instructor notebooks.
-    check : Whether the generated files are up to date.
     grade : Grade a folder of submissions.
 
     Examples
     --------
     >>> import pathlib
     >>> from tgreedy_lib.collection.assignments import grade_one
-    >>> grade_one(pathlib.Path("alice/01_ssn_trap.ipynb"), pathlib.Path("autograder/01_ssn_trap.zip"))  # doctest: +SKIP
+    >>> grade_one(pathlib.Path("alice/01_ssn_trap.ipynb"), pathlib.Path("autograder/01_ssn_trap"))  # doctest: +SKIP
     """
-    from otter.api import grade_submission
+    from . import grading_sandbox
 
-    sink = io.StringIO()
-    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-        results = grade_submission(str(notebook), str(autograder_zip), quiet=True)
-    out = {"questions": {}, "errors": [], "catastrophic": None}
-    if results.has_catastrophic_failure():
-        out["catastrophic"] = f"{type(results.catastrophic_error).__name__}: {results.catastrophic_error}"
-    for name, tf in results.results.items():
-        failed = [tcr for tcr in tf.test_case_results if not tcr.passed]
-        out["questions"][name] = {
-            "score": float(tf.score), "possible": float(tf.possible),
-            "tests": len(tf.test_case_results), "failed": len(failed),
-            "failed_public": sum(not tcr.test_case.hidden for tcr in failed),
-        }
-    nb = results.notebook
-    code_cells = [c for c in (nb.cells if nb is not None else []) if c.cell_type == "code"]
-    for i, cell in enumerate(code_cells, start=1):
-        for output in cell.get("outputs", []):
-            if output.get("output_type") == "error":
-                out["errors"].append(f"code cell {i} raised {output.get('ename')}")
-    return out
+    grader_dir = pathlib.Path(grader_dir)
+    return grading_sandbox.grade_in_sandbox(pathlib.Path(notebook).read_bytes(), grader_dir.name, _tests_of(grader_dir),
+                                            timeout, isolate=_isolation_problem() is None)
 
 
-def _grade_in_subprocess(notebook: pathlib.Path, autograder_zip: pathlib.Path, timeout: float) -> dict:
-    with tempfile.TemporaryDirectory(prefix="grade-one-") as tmp:
-        result_path = pathlib.Path(tmp) / "result.json"
-        # run this file as a script: the child needs otter, not the tgreedy_lib package (scikit-learn, ...)
-        cmd = [sys.executable, str(pathlib.Path(__file__).resolve()), "_grade-one", str(notebook),
-               str(autograder_zip), str(result_path)]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-                                env={**os.environ, "MPLBACKEND": "Agg"})
-        try:
-            log, _ = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)  # the grader and the kernel it started
-            proc.communicate()
-            return {"questions": {}, "errors": [], "catastrophic": f"timed out after {timeout:g} s"}
-        if proc.returncode != 0 or not result_path.exists():
-            tail = log.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
-            return {"questions": {}, "errors": [], "catastrophic": f"grader failed: {tail[0][:300]}"}
-        return json.loads(result_path.read_text())
+@functools.lru_cache(1)
+def _isolation_problem() -> str | None:
+    from . import grading_sandbox
+
+    return grading_sandbox.isolation_problem()
+
+
+def _protect(grader_root: pathlib.Path, submissions_dir: pathlib.Path, out: pathlib.Path) -> None:
+    """Take other users' rights off what student code must not read: solutions, tests, submissions, scores, git."""
+    from . import grading_sandbox
+
+    folders = [grader_root, grader_root.parent / "source", submissions_dir, out]
+    # the course checkouts this command runs in, and runs from (its library, its Python), and their history
+    for start in (pathlib.Path.cwd(), grader_root, pathlib.Path(__file__), pathlib.Path(sys.prefix)):
+        with contextlib.suppress(FileNotFoundError):
+            folders.append(find_assignments_dir(start.resolve()) / "source")
+        folders += grading_sandbox.git_dirs(start.resolve())
+    changed = grading_sandbox.make_private(dict.fromkeys(pathlib.Path(f).resolve() for f in folders))
+    if changed:
+        print(f"grade: made {', '.join(map(str, changed))} private to their owners (chmod o-rwx)", file=sys.stderr)
 
 
 def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = None,
           jobs: int = 1, timeout: float = 600.0, wide: bool = False, quiet: bool = False) -> list[dict]:
     """Grade every notebook under ``submissions_dir``; write the CSV ``out``; return the long rows.
 
-    Long rows: ``student, assignment, question, score, possible, note``, plus a ``TOTAL`` row per
-    submission. A question the grader could not reach (cell error, missing answer) scores 0.
+    Long rows: ``student, assignment, question, score, possible, note, file, sha256``, plus a
+    ``TOTAL`` row per submission. A question the grader could not reach (cell error, missing
+    answer) scores 0. Run as root, student code runs as unprivileged users and the folders it must
+    not read are made private to their owners first (see :mod:`.grading_sandbox`); otherwise one
+    line on standard error says that it runs with the grader's rights. ``out`` is written
+    (atomically) once every process the submissions started is gone.
 
     See Also
     --------
@@ -561,23 +550,31 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
     subs = discover_submissions(pathlib.Path(submissions_dir), known)
     if not subs:
         raise SystemExit(f"no .ipynb submissions under {submissions_dir}")
+    from . import grading_sandbox
+
+    problem = _isolation_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+    else:
+        _protect(grader_root, pathlib.Path(submissions_dir), pathlib.Path(out))
     results = [None] * len(subs)
-    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
-        zips = {a: _build_autograder_zip(grader_root / a, pathlib.Path(tmp) / f"{a}.zip")
-                for a in {s["assignment"] for s in subs if s["assignment"]}}
-        todo = [i for i, s in enumerate(subs) if s["assignment"] and not s["note"]]
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futures = {pool.submit(_grade_in_subprocess, subs[i]["path"], zips[subs[i]["assignment"]], timeout): i
-                       for i in todo}
-            for fut in concurrent.futures.as_completed(futures):
-                i = futures[fut]
-                results[i] = fut.result()
-                if not quiet:
-                    s, r = subs[i], results[i]
-                    got = sum(q["score"] for q in r["questions"].values())
-                    print(f"graded {s['path'].relative_to(submissions_dir)}: {s['student']}, {s['assignment']}, "
-                          f"{got:g} points" + (f" ({r['catastrophic']})" if r["catastrophic"] else ""),
-                          file=sys.stderr)
+    for sub in subs:  # what is graded is what was read here, once, and its digest goes into the table
+        sub["bytes"] = sub["path"].read_bytes()
+        sub["sha256"] = hashlib.sha256(sub["bytes"]).hexdigest()
+    tests = {a: _tests_of(grader_root / a) for a in {s["assignment"] for s in subs if s["assignment"]}}
+    todo = [i for i, s in enumerate(subs) if s["assignment"] and not s["note"]]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {pool.submit(grading_sandbox.grade_in_sandbox, subs[i]["bytes"], subs[i]["assignment"],
+                               tests[subs[i]["assignment"]], timeout, problem is None): i for i in todo}
+        for fut in concurrent.futures.as_completed(futures):
+            i = futures[fut]
+            results[i] = fut.result()  # its processes are gone by now
+            if not quiet:
+                s, r = subs[i], results[i]
+                got = sum(q["score"] for q in r["questions"].values())
+                print(f"graded {s['path'].relative_to(submissions_dir)}: {s['student']}, {s['assignment']}, "
+                      f"{got:g} points" + (f" ({r['catastrophic']})" if r["catastrophic"] else ""),
+                      file=sys.stderr)
     rows = []
     for sub, res in zip(subs, results):
         points = _question_points(grader_root / sub["assignment"]) if sub["assignment"] else {}
@@ -587,18 +584,20 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
         total = possible = 0.0
         for q, pts in points.items():
             r = (res or {}).get("questions", {}).get(q)
-            score = r["score"] if r else 0.0
+            score = min(max(float(r["score"]), 0.0), pts) if r else 0.0
             note = "" if r is None or not r["failed"] else f"{r['failed']} of {r['tests']} tests failed"
             if r is None:
                 note = "not graded"
             rows.append({"student": sub["student"], "assignment": sub["assignment"] or "", "question": q,
                          "score": score, "possible": pts, "note": note,
-                         "file": sub["path"].relative_to(submissions_dir).as_posix()})
+                         "file": sub["path"].relative_to(submissions_dir).as_posix(), "sha256": sub["sha256"]})
             total, possible = total + score, possible + pts
         rows.append({"student": sub["student"], "assignment": sub["assignment"] or "", "question": "TOTAL",
                      "score": total, "possible": possible, "note": "; ".join(notes),
-                     "file": sub["path"].relative_to(submissions_dir).as_posix()})
+                     "file": sub["path"].relative_to(submissions_dir).as_posix(), "sha256": sub["sha256"]})
     _write_csv(rows, pathlib.Path(out), wide)
+    if problem is None:
+        grading_sandbox.make_private([out])
     return rows
 
 
@@ -612,10 +611,10 @@ def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
     with atomic_writer(out, "w", newline="") as f:  # a killed grader never leaves half a table
         writer = csv.writer(f)
         if not wide:
-            writer.writerow(["student", "assignment", "question", "score", "possible", "note", "file"])
+            writer.writerow(["student", "assignment", "question", "score", "possible", "note", "file", "sha256"])
             for r in rows:
                 writer.writerow([r["student"], r["assignment"], r["question"], _fmt(r["score"]),
-                                 _fmt(r["possible"]), r["note"], r.get("file", "")])
+                                 _fmt(r["possible"]), r["note"], r.get("file", ""), r.get("sha256", "")])
             return
         several = len({r["assignment"] for r in rows}) > 1
         columns = []
@@ -623,7 +622,7 @@ def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
             col = f"{r['assignment']}:{r['question']}" if several else r["question"]
             if r["question"] != "TOTAL" and col not in columns:
                 columns.append(col)
-        writer.writerow(["student", "assignment", *columns, "total", "possible", "percent", "note", "file"])
+        writer.writerow(["student", "assignment", *columns, "total", "possible", "percent", "note", "file", "sha256"])
         record: dict = {}
         for r in rows:
             if r["question"] != "TOTAL":
@@ -631,7 +630,8 @@ def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
                 continue
             pct = 100.0 * r["score"] / r["possible"] if r["possible"] else 0.0
             writer.writerow([r["student"], r["assignment"], *[record.get(c, "") for c in columns],
-                             _fmt(r["score"]), _fmt(r["possible"]), f"{pct:.1f}", r["note"], r.get("file", "")])
+                             _fmt(r["score"]), _fmt(r["possible"]), f"{pct:.1f}", r["note"], r.get("file", ""),
+                             r.get("sha256", "")])
             record = {}
 
 
@@ -697,17 +697,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assignments") -> int:
     """``python -m tgreedy_lib assignments`` from Python; returns the exit code.
 
-    ``python -m tgreedy_lib`` parses every command with one parser and calls :func:`run`. This function also
-    runs one submission in a child process (``_grade-one``, see :func:`grade`). :func:`grade_main` parses
-    ``argv`` as ``python -m tgreedy_lib grade`` does.
+    ``python -m tgreedy_lib`` parses every command with one parser and calls :func:`run`.
+    :func:`grade_main` parses ``argv`` as ``python -m tgreedy_lib grade`` does.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["_grade-one"]:  # internal: one submission, in a child process
-        notebook, autograder_zip, result_path = argv[1:4]
-        result = grade_one(pathlib.Path(notebook), pathlib.Path(autograder_zip))
-        pathlib.Path(result_path).write_text(json.dumps(result))
-        return 0
-    from .._command import parse_and_run  # here: a child process runs this file as a script for _grade-one
+    from .._command import parse_and_run
 
     return parse_and_run(add_arguments, run, argv, prog)
 

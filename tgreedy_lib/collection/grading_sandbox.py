@@ -1,0 +1,556 @@
+"""Grading one submission so that it can touch nothing but its own score.
+
+Three processes per submission (see :func:`grade_in_sandbox`):
+
+* the **grader** (this process, the instructor's rights) copies the notebook into a private scratch
+  folder under the name the assignment expects, starts the two others, and afterwards kills every
+  process of their users and deletes what they left in the shared temporary folders;
+* the **runner** executes the student's notebook top to bottom (cell errors do not stop it) in the
+  scratch folder, as an unprivileged user of its own that cannot read the course folders, the other
+  submissions or the scores, and can write only there. Its output goes nowhere. Afterwards it answers
+  the judge's questions: the value of a name, or the result of calling a function the notebook
+  defined;
+* the **judge**, a fresh process as a second unprivileged user, gets the tests (public and hidden)
+  from the grader on its standard input, asks the runner for the values the tests take as arguments
+  and runs the tests. Values come back as pickles that only numbers, containers, arrays, data frames
+  and the library's own classes may make up (:class:`_SafeUnpickler`); a function the student wrote
+  stays in the runner and is called there. No student code runs in the judge, so the student can
+  neither read, change nor stop the tests.
+
+Where the grader is not root (or cannot switch users) the runner and the judge run with its own
+rights in their own sessions: :func:`isolation_problem` says so, in one line.
+
+Run as a script (``python grading_sandbox.py run NOTEBOOK`` or ``judge FD_IN FD_OUT``) the module is
+the runner or the judge; it needs only the standard library at import.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import io
+import json
+import os
+import pathlib
+import pickle
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+#: Unprivileged user ids for the sandboxes: pairs (runner, judge) from here up, one pair per submission
+#: graded at a time, skipping ids that the system's user database already names.
+FIRST_UID = 59000
+#: The most processes (threads included) a runner's user may have at once: fork bombs stop there.
+MAX_PROCESSES = 256
+#: The largest message (a value, a result) the judge accepts from a runner, in bytes.
+MAX_MESSAGE = 512 * 2**20
+#: Modules whose classes, functions and submodules a runner may name in the values it sends.
+TRUSTED_MODULES = ("tgreedy_lib", "numpy", "scipy", "pandas", "sklearn", "math")
+#: ... except these (they write files and run processes).
+UNTRUSTED_MODULES = ("tgreedy_lib.collection",)
+#: Environment variables passed on to a sandbox (no tokens, no instructor paths).
+ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "TZ", "PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+               "MKL_NUM_THREADS", "TGREEDY_DATA_DIR", "TGREEDY_CACHE_DIR")
+
+
+# --------------------------------------------------------------------------- messages
+
+def _send(fd: int, payload: bytes) -> None:
+    data = struct.pack("<Q", len(payload)) + payload
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _read_exactly(fd: int, n: int) -> bytes:
+    chunks = []
+    while n:
+        chunk = os.read(fd, min(n, 2**20))
+        if not chunk:
+            raise EOFError("the notebook's process ended before it answered")
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def _recv(fd: int) -> bytes:
+    (n,) = struct.unpack("<Q", _read_exactly(fd, 8))
+    if n > MAX_MESSAGE:
+        raise ValueError(f"a value of {n} bytes is larger than the {MAX_MESSAGE} the grader accepts")
+    return _read_exactly(fd, n)
+
+
+def _trusted(module: str) -> bool:
+    def under(names):
+        return any(module == m or module.startswith(m + ".") for m in names)
+    return under(TRUSTED_MODULES) and not under(UNTRUSTED_MODULES)
+
+
+class _SafeUnpickler(pickle.Unpickler):
+    """Unpickles numbers, strings, containers, arrays, data frames and the library's classes; nothing that runs code.
+
+    Classes are allowed from :data:`TRUSTED_MODULES`; functions only where numpy and pandas rebuild their
+    arrays and frames with them.
+    """
+
+    BUILTINS = {"set", "frozenset", "complex", "slice", "range", "bytearray", "list", "dict", "tuple", "int",
+                "float", "str", "bytes", "bool", "object", "Ellipsis"}
+    REBUILDERS = {"_reconstruct", "scalar", "_frombuffer", "_new_Index", "_unpickle_block", "new_block",
+                  "__bit_generator_ctor", "__generator_ctor", "__newobj__", "_reconstructor"}
+
+    def find_class(self, module, name):
+        if module == "builtins" and name in self.BUILTINS:
+            return super().find_class(module, name)
+        if module == "copyreg" and name in self.REBUILDERS:
+            return super().find_class(module, name)
+        if _trusted(module) and "." not in name:
+            found = super().find_class(module, name)
+            rebuilder = name in self.REBUILDERS or name.startswith("__pyx_unpickle_")  # Cython: checks, then sets state
+            if isinstance(found, type) or (rebuilder and module.startswith(("numpy", "pandas"))):
+                return found
+        raise pickle.UnpicklingError(f"a submission may not send {module}.{name}")
+
+
+def _safe_loads(data: bytes):
+    return _SafeUnpickler(io.BytesIO(data)).load()
+
+
+# --------------------------------------------------------------------------- the runner (student code)
+
+def _describe(value) -> tuple:
+    """How a runner sends a value: a module or trusted object by name, a student function by reference, else pickled."""
+    import types
+
+    module = getattr(value, "__module__", None) or ""
+    if isinstance(value, types.ModuleType):
+        return ("module", value.__name__)
+    if callable(value) and isinstance(getattr(value, "__qualname__", None), str) and module != "__main__" \
+            and not isinstance(value, types.MethodType):
+        return ("object", module, value.__qualname__)
+    if callable(value) and not isinstance(value, type):
+        return ("function",)
+    try:
+        return ("value", pickle.dumps(value, protocol=4))
+    except Exception as exc:  # a generator, an open file, a lambda inside a dict ...
+        return ("unreadable", f"{type(value).__name__} ({type(exc).__name__})")
+
+
+def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
+    """The runner: execute notebook ``name`` (in the current folder), then answer the judge's requests."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NPROC, (MAX_PROCESSES, MAX_PROCESSES))
+    nb = json.loads(pathlib.Path(name).read_text(encoding="utf-8"))
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    errors = []
+    code_cells = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"]
+    for i, cell in enumerate(code_cells, start=1):
+        source = cell.get("source", "")
+        result = shell.run_cell("".join(source) if isinstance(source, list) else source, store_history=False)
+        error = result.error_before_exec or result.error_in_exec
+        if error is not None:
+            errors.append(f"code cell {i} raised {type(error).__name__}")
+    _send(rpc_out, pickle.dumps(("ready", errors)))
+    namespace = shell.user_ns
+    while True:
+        try:
+            request = _recv(rpc_in)
+        except EOFError:
+            return
+        try:
+            kind, key, args, kwargs = pickle.loads(request)
+            if key not in namespace:
+                reply = ("missing",)
+            elif kind == "get":
+                reply = _describe(namespace[key])
+            else:
+                reply = _describe(namespace[key](*args, **kwargs))
+        except BaseException as exc:  # noqa: BLE001 - whatever the student's function raises is its answer
+            reply = ("raised", f"{type(exc).__name__}: {str(exc)[:500]}")
+        _send(rpc_out, pickle.dumps(reply))
+
+
+# --------------------------------------------------------------------------- the judge (the tests)
+
+class _Missing:
+    """What a test gets for a name the notebook does not define or could not send: any use fails the test."""
+
+    def __init__(self, why: str):
+        self._why = why
+
+    def __getattr__(self, attr):
+        raise NameError(self._why)
+
+    def __reduce__(self):  # passed to a student's function
+        raise NameError(self._why)
+
+
+class _StudentFunction:
+    """A function the notebook defined: calling it runs it in the runner, with the arguments pickled there."""
+
+    def __init__(self, runner, name: str):
+        self._runner, self.__name__ = runner, name
+
+    def __call__(self, *args, **kwargs):
+        return self._runner.ask("call", self.__name__, args, kwargs)
+
+
+class _Runner:
+    def __init__(self, rpc_in: int, rpc_out: int):
+        self.rpc_in, self.rpc_out = rpc_in, rpc_out
+
+    def receive(self):
+        return _safe_loads(_recv(self.rpc_in))
+
+    def ask(self, kind: str, key: str, args=(), kwargs=None):
+        _send(self.rpc_out, pickle.dumps((kind, key, args, kwargs or {})))
+        reply = self.receive()
+        tag = reply[0]
+        if tag == "value":
+            return _safe_loads(reply[1])
+        if tag == "module" and _trusted(reply[1]):
+            import importlib
+            return importlib.import_module(reply[1])
+        if tag == "object" and _trusted(reply[1]):
+            import importlib
+            found = importlib.import_module(reply[1])
+            for part in reply[2].split("."):
+                found = getattr(found, part)
+            return found
+        if tag == "function":
+            return _StudentFunction(self, key)
+        if tag == "raised":
+            raise RuntimeError(f"{key} raised {reply[1]}")
+        why = {"missing": f"{key} is not defined", "unreadable": f"{key} could not be sent: {reply[-1]}"}
+        return _Missing(why.get(tag, f"{key}: the grader does not accept a {tag} from a submission"))
+
+
+def judge(rpc_in: int, rpc_out: int, tests: dict[str, str]) -> dict:
+    """Run otter test files (name -> source) against the runner's namespace; the dict that :func:`grade_in_sandbox` returns."""
+    import inspect
+    from otter.test_files import ExceptionTestFile
+
+    runner = _Runner(rpc_in, rpc_out)
+    out = {"questions": {}, "errors": [], "catastrophic": None}
+    try:
+        tag, errors = runner.receive()
+        out["errors"] = [str(e) for e in errors][:1000] if tag == "ready" else []
+    except (EOFError, ValueError, pickle.UnpicklingError) as exc:
+        out["catastrophic"] = f"the notebook could not be run: {exc}"
+        return out
+    env: dict = {}
+    for file_name, source in sorted(tests.items()):
+        test_file = ExceptionTestFile.from_string(source, path=file_name)
+        for case in test_file.test_cases:
+            for arg in inspect.signature(case.body.test_func).parameters:
+                if arg not in env:
+                    try:
+                        env[arg] = runner.ask("get", arg)
+                    except (ValueError, pickle.UnpicklingError, RuntimeError, EOFError, OSError) as exc:
+                        env[arg] = _Missing(f"{arg} could not be read: {exc}")
+        test_file.run(env)
+        failed = [r for r in test_file.test_case_results if not r.passed]
+        out["questions"][test_file.name] = {
+            "score": float(test_file.score), "possible": float(test_file.possible),
+            "tests": len(test_file.test_case_results), "failed": len(failed),
+            "failed_public": sum(not r.test_case.hidden for r in failed),
+        }
+    return out
+
+
+# --------------------------------------------------------------------------- the grader's side
+
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _drop_privileges(uid: int) -> None:
+    """Become ``uid`` (group ``uid``, no other groups) for good, still able to run this Python.
+
+    First, in a mount namespace of its own, a folder on the way to the interpreter that other users
+    may not enter (e.g. ``/root`` for a Python installed there) is replaced by an empty one holding
+    only the interpreter's installation; nothing else of it is visible. Then the user changes, and
+    no program started afterwards (a setuid one included) can gain privileges again.
+    """
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def check(rc: int, what: str) -> None:
+        if rc != 0:
+            raise OSError(ctypes.get_errno(), f"{what}: {os.strerror(ctypes.get_errno())}")
+
+    CLONE_NEWNS, MS_BIND, MS_MOVE, MS_REC, MS_PRIVATE, PR_SET_NO_NEW_PRIVS = 0x20000, 0x1000, 0x2000, 0x4000, 0x40000, 38
+    prefix = pathlib.Path(sys.base_prefix).resolve()
+    blocked = next((a for a in reversed(prefix.parents) if not os.stat(a).st_mode & 0o001), None)
+    if blocked is not None:
+        check(libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+        check(libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
+        staging = tempfile.mkdtemp(prefix="grade-python-")
+        check(libc.mount(bytes(prefix), staging.encode(), None, MS_BIND | MS_REC, None), "mount --rbind")
+        check(libc.mount(b"tmpfs", bytes(blocked), b"tmpfs", 0, b"mode=0755"), f"mount tmpfs on {blocked}")
+        prefix.mkdir(parents=True)
+        check(libc.mount(staging.encode(), bytes(prefix), None, MS_MOVE, None), "mount --move")
+        os.rmdir(staging)
+    os.setgroups([])
+    os.setgid(uid)
+    os.setuid(uid)
+    check(libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+
+
+def pids_of(uid: int) -> list[int]:
+    """Live processes (not zombies) whose real or saved user is ``uid``."""
+    pids = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+        except OSError:  # ended meanwhile
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        uids = fields.get("Uid", "").split()
+        if uids and uid in (int(uids[0]), int(uids[2])) and not fields.get("State", "").strip().startswith("Z"):
+            pids.append(int(entry.name))
+    return pids
+
+
+def kill_user(uid: int) -> None:
+    """Kill every process of ``uid`` (kill(-1) sent as that user reaches all of them, new sessions included)."""
+    for _ in range(100):
+        if not pids_of(uid):
+            return
+        pid = os.fork()
+        if pid == 0:  # as that user, kill(-1) reaches every process of it but this one
+            try:
+                os.setgroups([])
+                os.setgid(uid)
+                os.setuid(uid)
+                os.kill(-1, signal.SIGKILL)
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+        time.sleep(0.02)
+    raise RuntimeError(f"processes of user {uid} survive SIGKILL: {pids_of(uid)}")
+
+
+def _remove_files_of(uid: int) -> None:
+    """Delete what ``uid`` left in the folders every user may write to."""
+    for root in {tempfile.gettempdir(), "/tmp", "/var/tmp", "/dev/shm"}:
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(root):
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_uid == uid:
+                        if entry.is_dir(follow_symlinks=False):
+                            shutil.rmtree(entry.path, ignore_errors=True)
+                        else:
+                            os.unlink(entry.path)
+
+
+_LOCK = threading.Lock()
+
+
+def _lock_dir() -> pathlib.Path:
+    folder = pathlib.Path(tempfile.gettempdir()) / "tgreedy-grade-users"
+    with contextlib.suppress(FileExistsError):
+        folder.mkdir(mode=0o700)
+    st = folder.lstat()
+    if st.st_uid != os.geteuid() or st.st_mode & 0o077 or not folder.is_dir() or folder.is_symlink():
+        raise RuntimeError(f"{folder} must be a folder private to the grader's user; remove it")
+    return folder
+
+
+@contextlib.contextmanager
+def sandbox_users():
+    """A pair of unprivileged user ids (runner, judge) no other grading uses meanwhile, no process of theirs alive."""
+    import pwd
+
+    uid = FIRST_UID
+    with _LOCK:
+        folder = _lock_dir()
+        while True:
+            taken = any(_has_passwd_entry(pwd, u) for u in (uid, uid + 1))
+            if not taken:
+                handle = open(folder / f"{uid}.lock", "a")
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    handle.close()
+            uid += 2
+    try:
+        for u in (uid, uid + 1):
+            kill_user(u)
+            _remove_files_of(u)
+        yield uid, uid + 1
+    finally:
+        for u in (uid, uid + 1):
+            kill_user(u)
+            _remove_files_of(u)
+        handle.close()
+
+
+def _has_passwd_entry(pwd, uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+        return True
+    except KeyError:
+        return False
+
+
+def isolation_problem() -> str | None:
+    """None where student code can run as unprivileged users; else one line saying why it cannot."""
+    if not _is_root():
+        return ("grade: not run as root, so student code runs with your rights (its own folder and session "
+                "only): it could read the hidden tests and change other files; run as root to isolate it")
+    try:
+        with sandbox_users() as (uid, _):
+            probe = subprocess.run([sys.executable, _SCRIPT, "probe", str(uid)], cwd="/", env=_sandbox_env(pathlib.Path("/nonexistent"), "grade"),
+                                   stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+        problem = None if probe.returncode == 0 else (probe.stderr.strip().splitlines() or ["no output"])[-1][:200]
+    except (OSError, subprocess.SubprocessError, RuntimeError) as exc:
+        problem = f"{type(exc).__name__}: {exc}"
+    if problem:
+        return (f"grade: cannot run student code as an unprivileged user ({problem}), so it runs with your rights "
+                "(its own folder and session only)")
+    return None
+
+
+def make_private(paths) -> list[pathlib.Path]:
+    """Take every permission of other users off ``paths`` (chmod o-rwx); return those that had any."""
+    changed = []
+    for path in paths:
+        path = pathlib.Path(path)
+        if path.exists() and path.stat().st_mode & 0o007:
+            os.chmod(path, path.stat().st_mode & ~0o007)
+            changed.append(path)
+    return changed
+
+
+def git_dirs(folder: pathlib.Path) -> list[pathlib.Path]:
+    """The git folders of the repository holding ``folder`` (for a worktree: its own and the shared one)."""
+    for parent in (folder, *folder.parents):
+        dot_git = parent / ".git"
+        if dot_git.is_dir():
+            return [dot_git]
+        if dot_git.is_file():
+            own = (parent / dot_git.read_text().split("gitdir:", 1)[-1].strip()).resolve()
+            common = own / "commondir"
+            return [own, (own / common.read_text().strip()).resolve()] if common.exists() else [own]
+    return []
+
+
+_SCRIPT = str(pathlib.Path(__file__).resolve())
+
+
+def _sandbox_env(home: pathlib.Path, user: str) -> dict:
+    env = {k: os.environ[k] for k in ENVIRONMENT if k in os.environ}
+    env.update(HOME=str(home), TMPDIR=str(home), USER=user, LOGNAME=user, MPLBACKEND="Agg",
+               MPLCONFIGDIR=str(home / ".matplotlib"), IPYTHONDIR=str(home / ".ipython"), PYTHONDONTWRITEBYTECODE="1")
+    return env
+
+
+def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, str], timeout: float,
+                     isolate: bool) -> dict:
+    """Grade one submission (the notebook's bytes) against ``tests`` (file name -> source).
+
+    The notebook is executed as ``<assignment>.ipynb`` (the name ``otter.Notebook`` looks for) in a
+    scratch folder of its own; with ``isolate`` the runner and the judge run as two unprivileged users
+    (see the module's description), and every process of theirs is dead when this returns.
+    Returns ``{"questions": {name: {score, possible, tests, failed, failed_public}}, "errors": [...],
+    "catastrophic": None or why nothing was graded}``.
+    """
+    with sandbox_users() if isolate else contextlib.nullcontext((None, None)) as (runner_uid, judge_uid):
+        base = pathlib.Path(tempfile.mkdtemp(prefix="grade-scratch-"))
+        procs = []
+        try:
+            os.chmod(base, 0o711)  # the runner may enter its folder, not list its neighbours
+            scratch = base / os.urandom(8).hex()
+            scratch.mkdir(mode=0o700)
+            (scratch / f"{assignment}.ipynb").write_bytes(notebook_bytes)
+            if runner_uid is not None:
+                for path in (scratch, scratch / f"{assignment}.ipynb"):
+                    os.chown(path, runner_uid, runner_uid)
+            to_runner_r, to_runner_w = os.pipe()
+            to_judge_r, to_judge_w = os.pipe()
+            runner = subprocess.Popen(
+                [sys.executable, _SCRIPT, "run", str(runner_uid or "-"), f"{assignment}.ipynb", str(to_runner_r),
+                 str(to_judge_w)], cwd=scratch,
+                env=_sandbox_env(scratch, f"grade{runner_uid or ''}"), start_new_session=True,
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                pass_fds=(to_runner_r, to_judge_w))
+            procs.append(runner)
+            judge_home = base / "judge"
+            judge_home.mkdir(mode=0o700)
+            if judge_uid is not None:
+                os.chown(judge_home, judge_uid, judge_uid)
+            judge_proc = subprocess.Popen(
+                [sys.executable, _SCRIPT, "judge", str(judge_uid or "-"), str(to_judge_r), str(to_runner_w)],
+                cwd=judge_home,
+                env=_sandbox_env(judge_home, f"grade{judge_uid or ''}"), start_new_session=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                pass_fds=(to_judge_r, to_runner_w))
+            procs.append(judge_proc)
+            for fd in (to_runner_r, to_runner_w, to_judge_r, to_judge_w):
+                os.close(fd)
+            try:
+                out, err = judge_proc.communicate(json.dumps(tests).encode(), timeout=timeout)
+            except subprocess.TimeoutExpired:
+                return {"questions": {}, "errors": [], "catastrophic": f"timed out after {timeout:g} s"}
+            try:
+                return _checked(json.loads(out))
+            except (ValueError, TypeError, KeyError, AttributeError):
+                tail = err.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
+                return {"questions": {}, "errors": [], "catastrophic": f"grader failed: {tail[0][:300]}"}
+        finally:
+            for proc in procs:  # their sessions (all there is without isolation), then their users
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            for uid in (runner_uid, judge_uid):
+                if uid is not None:
+                    kill_user(uid)
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def _checked(result: dict) -> dict:
+    """The judge's answer with the expected fields and types only (ValueError, TypeError or KeyError otherwise)."""
+    types = {"score": float, "possible": float, "tests": int, "failed": int, "failed_public": int}
+    return {"questions": {str(q): {f: t(r[f]) for f, t in types.items()} for q, r in result["questions"].items()},
+            "errors": [str(e) for e in result["errors"]],
+            "catastrophic": None if result["catastrophic"] is None else str(result["catastrophic"])}
+
+
+def _main(argv: list[str]) -> int:
+    mode, uid = argv[0], argv[1]
+    if uid != "-":  # started by root: the first thing is to become the sandbox's user
+        _drop_privileges(int(uid))
+    if mode == "probe":
+        import IPython, otter  # noqa: F401, E401 - what the runner and the judge need
+        return 0
+    if mode == "run":
+        name, rpc_in, rpc_out = argv[2], int(argv[3]), int(argv[4])
+        # the two pipes to the judge are all it keeps; whatever the notebook prints goes nowhere
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        run_notebook(name, rpc_in, rpc_out)
+        return 0
+    if mode == "judge":
+        tests = json.loads(sys.stdin.read())
+        result_fd = os.dup(1)
+        os.dup2(2, 1)  # what the tests print must not mix with the result
+        result = judge(int(argv[2]), int(argv[3]), tests)
+        os.write(result_fd, json.dumps(result).encode())
+        return 0
+    raise SystemExit(f"unknown mode {mode!r}")
+
+
+if __name__ == "__main__":
+    sys.path.pop(0)  # this folder: its modules (e.g. a file named like a library) are not to be imported first
+    sys.exit(_main(sys.argv[1:]))
