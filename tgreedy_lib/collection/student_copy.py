@@ -42,7 +42,8 @@ __all__ = ["find_course_root", "write_student_copy", "check_student_copy", "Leak
 COPIED = ("notebooks", "data", "book", "tgreedy_lib", "pyproject.toml", "requirements.lock", "environment.yml",
           "results/verify.json")
 #: The instructors' tools, left out of the library's copy: generating assignments, grading, this command.
-LEFT_OUT = ("tgreedy_lib/collection/assignments.py", "tgreedy_lib/collection/student_copy.py")
+LEFT_OUT = ("tgreedy_lib/collection/assignments.py", "tgreedy_lib/collection/grading_sandbox.py",
+            "tgreedy_lib/collection/student_copy.py")
 #: The Makefile targets (with the variables they use) that make sense without the instructor material.
 STUDENT_TARGETS = ("install", "$(STAMP)", "lab", "book", "clean")
 #: The instructors' folder of keys to the notebooks' exercises: never copied, and none of its lines may be in a copy.
