@@ -90,6 +90,20 @@ def _colour_words(title: str) -> dict[str, str]:
             (part.split(":", 1) for part in re.split(r",\s(?=[a-z]+:)", key))}
 
 
+THEORY_FIGURES = [name for name in FIGURES if hasattr(theory, name)]
+
+
+@pytest.mark.parametrize("name", THEORY_FIGURES)
+def test_theory_figures_are_readable_at_the_books_width(results, name):
+    from tgreedy_lib.plotting.legibility import legibility_problems
+
+    fig = FIGURES[name](results)
+    try:
+        assert legibility_problems(read_png_report(png_with_report(fig)), name=name) == []
+    finally:
+        plt.close(fig)
+
+
 @pytest.mark.parametrize("name", ["figure2", "figure3", "plot_all_splits"])
 def test_colours_named_in_titles_are_the_curves_colours(results, name):
     fig = FIGURES[name](results)
