@@ -309,3 +309,37 @@ def test_the_committed_notebook_ran_to_the_end(path):
     cells = [c for c in _cells(path) if c["cell_type"] == "code"]
     assert all(c.get("execution_count") is not None for c in cells), f"{path.name}: re-execute it in place"
     assert not [o for c in cells for o in c.get("outputs", []) if o.get("output_type") == "error"], path.name
+
+
+# --------------------------------------------------------------------------- one number per quantity (00, 05)
+
+def _markdown_outputs(name: str) -> list[str]:
+    import nbformat
+
+    path = NOTEBOOKS / f"{name}.ipynb"
+    return ["".join(o["data"]["text/markdown"]) for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"
+            for o in c.get("outputs", []) if "text/markdown" in o.get("data", {})]
+
+
+def test_00_says_where_greedys_regret_is_above_that_of_w0_as_its_figure_draws_it():
+    """The tour's sentence lists the steps at which greedy's regret on a new domain is above that of w = 0: the
+    same training set (seed 2012), recomputed here, must give the same steps."""
+    import numpy as np
+
+    from tgreedy_lib import DomainStatistics, greedy_path
+    from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
+
+    rng = np.random.default_rng(2012)
+    problem = make_problem(n_robust=5, n_spurious=5, n_null=40)
+    stats = DomainStatistics.from_domains(problem.draw_samples(rng, n_domains=8, n_samples=500))
+    regret = problem.regret(greedy_path(stats, n_steps=15).coef)
+    above = [int(k) + 1 for k in np.flatnonzero(regret > problem.regret(np.zeros(problem.n_features)))]
+    sentence = next(t for t in _markdown_outputs("00_start_here") if t.startswith("On this training set greedy's regret"))
+    said = sentence.split("above that of $w = 0$ ", 1)[1].split(";", 1)[0]
+    runs, start = [], above[0]
+    for a, b in zip(above, above[1:] + [None]):
+        if b != a + 1:
+            runs.append(str(a) if a == start else f"{start}-{a}")
+            start = b
+    assert all(run in said for run in runs), (said, above)
+    assert ("from feature" in said) == (above == list(range(above[0], 16))), (said, above)
