@@ -343,3 +343,20 @@ def test_00_says_where_greedys_regret_is_above_that_of_w0_as_its_figure_draws_it
             start = b
     assert all(run in said for run in runs), (said, above)
     assert ("from feature" in said) == (above == list(range(above[0], 16))), (said, above)
+
+
+def test_05_gives_greedys_mean_regret_after_five_features_one_number_or_says_why_two_differ():
+    """Section 3 prints greedy's mean regret after 5 features over its training sets; "What we saw" states the same
+    number, and where it also gives the sweep's (other training sets) it says so."""
+    import nbformat
+
+    cells = nbformat.read(NOTEBOOKS / "05_tgreedy_simulated_domains.ipynb", as_version=4).cells
+    printed = "".join(o.get("text", "") for c in cells if c.cell_type == "code" for o in c.get("outputs", []))
+    section3 = re.search(r"greedy\s+mean regret after 5 features: (\d+\.\d+)", printed.split("tgreedy ", 1)[1]).group(1)
+    summary = next(t for t in _markdown_outputs("05_tgreedy_simulated_domains") if "greedy picks spurious features first" in t)
+    first = re.search(r"its mean regret after five features is (\d+\.\d+)", summary).group(1)
+    assert first == section3, (first, section3)
+    stated = set(re.findall(r"(\d+\.\d+) with population moments", summary))
+    for other in stated - {section3}:
+        assert re.search(rf"{other} with population moments \(.*training sets a point, not the \d+ of section 3, "
+                         rf"which give {section3}\)", summary), other
