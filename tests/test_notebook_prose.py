@@ -360,3 +360,13 @@ def test_05_gives_greedys_mean_regret_after_five_features_one_number_or_says_why
     for other in stated - {section3}:
         assert re.search(rf"{other} with population moments \(.*training sets a point, not the \d+ of section 3, "
                          rf"which give {section3}\)", summary), other
+
+
+def test_03_leaves_the_bound_of_assignment_03_q3a_to_the_student():
+    """Notebook 03 teaches the dominant-term example but does not print the smallest ratio the assignment asks for."""
+    import nbformat
+
+    cells = nbformat.read(NOTEBOOKS / "03_self_normalized_sums.ipynb", as_version=4).cells
+    text = re.sub(r"[\s{}\\]|\\left|\\right", "", "\n".join(c.source for c in cells if c.cell_type == "markdown"))
+    assert "(1-(n-1)" not in text and "1-(n-1)varepsilon)^2" not in text
+    assert "Question 3(a) of assignment 03" in "\n".join(c.source for c in cells)
