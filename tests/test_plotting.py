@@ -193,7 +193,8 @@ def test_executed_notebooks_figures_carry_their_text_report(tmp_path):
 
 #: The notebooks whose every figure is held to the book-width rule (legibility_problems); the others are
 #: still drawn for a wider page (listed here as they are made to pass).
-BOOK_WIDTH_NOTEBOOKS = ["00_start_here", "01_ssn_overfitting", "02_gini_estimator_theorems", "02b_domains_and_regret",
+BOOK_WIDTH_NOTEBOOKS = ["00_start_here", "01_ssn_overfitting", "02_gini_estimator_theorems", "02c_bayes_hypothesis_theorems",
+                        "02b_domains_and_regret",
                         "03_self_normalized_sums", "04_t_statistic_bounds", "05_tgreedy_simulated_domains"]
 
 
