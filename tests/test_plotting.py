@@ -195,7 +195,7 @@ def test_executed_notebooks_figures_carry_their_text_report(tmp_path):
 #: still drawn for a wider page (listed here as they are made to pass).
 BOOK_WIDTH_NOTEBOOKS = ["00_start_here", "01_ssn_overfitting", "02_gini_estimator_theorems", "02c_bayes_hypothesis_theorems",
                         "02b_domains_and_regret",
-                        "03_self_normalized_sums", "04_t_statistic_bounds", "05_tgreedy_simulated_domains"]
+                        "03_self_normalized_sums", "04_t_statistic_bounds", "04c_corollary3_subset_selection", "05_tgreedy_simulated_domains"]
 
 
 def notebook_figure_problems(path) -> list[str]:
