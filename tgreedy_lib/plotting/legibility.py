@@ -359,8 +359,8 @@ def legibility_problems(report: dict, width_px: float | None = None, name: str =
     >>> fig, ax = plt.subplots(figsize=(10, 3), dpi=100)
     >>> _ = ax.plot([0, 1], label="greedy"); _ = ax.legend(fontsize=8)
     >>> for problem in legibility_problems(read_png_report(png_with_report(fig))):
-    ...     print(problem[:69])
-    figure: smallest text 'greedy' (8 pt) shows at 7.3 pt at the book's wid
+    ...     print(problem.split(" (", 2)[:2])
+    ["figure: smallest text 'greedy'", "8 pt) shows at 7.3 pt at the book's width"]
     >>> plt.close(fig)
     """
     width_px = report.get("width_px") if width_px is None else width_px
