@@ -5,7 +5,7 @@
 #   make test        install what is missing, run pytest unit tests and nbval over every notebook
 #   make book        the static website of the committed notebooks, in results/book
 #   make notebooks   (maintainers) re-execute the committed notebooks in place
-#   make reference   (maintainers) REFERENCE_RUN=<reproduce --seeds folder> -> reference_results/ + README verdicts
+#   make reference   (maintainers) REFERENCE_RUN=<reproduce --seeds folder> -> reference_results/ + the book's verdicts
 #   make assignments (instructors) regenerate assignments/student and assignments/autograder; fails unless every
 #                    test passes on the solutions
 #   make student-copy (instructors) what students get, in STUDENT_OUT (default results/student-copy)
@@ -51,14 +51,14 @@ notebooks: $(STAMP)
 	$(PY) -m tgreedy_lib execute-notebooks --in-place
 
 # Maintainers: make a paper-scale `reproduce --seeds N` run (its --out folder) the committed reference
-# results and rewrite the README's reference-verdicts block, e.g. after
+# results and rewrite the reference-verdicts block of the book's claims page (book/_generated/), e.g. after
 #   python -m tgreedy_lib reproduce --seeds 5 --feature-maps dbn,conv,pixels,random --out results/seeds
 REFERENCE_RUN ?= $(RESULTS)/seeds
 reference: $(STAMP)
-	$(PY) -m tgreedy_lib reference $(REFERENCE_RUN) --readme README.md
+	$(PY) -m tgreedy_lib reference $(REFERENCE_RUN) --readme book/_generated/reference-verdicts.md
 
 verify: $(STAMP)
-	$(PY) -m tgreedy_lib verify --json results/verify.json --readme README.md
+	$(PY) -m tgreedy_lib verify --json results/verify.json --readme book/_generated/verify-table.md
 
 benchmark: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

@@ -62,6 +62,12 @@ PAPERS = {
                           "Sabato & Shalev-Shwartz (JMLR 2008)"),
 }
 
+# Pages of the book written by hand (book/<name>.md), in the order of the contents column.
+COURSE_PAGES = ["syllabus"]
+GUIDES = ["instructors", "run", "library", "reproduction", "data", "development"]
+# Generated fragments the claims page includes (rewritten by `make reference` and `compare`).
+GENERATED = BOOK_DIR / "_generated"
+
 NOTEBOOK_MENTION = re.compile(r"`(\d\d[a-z]?_[A-Za-z0-9_]+?)(?:\.ipynb)?`")
 
 
@@ -127,6 +133,21 @@ def notebook_table(readme: pathlib.Path = ROOT / "README.md") -> dict[str, dict]
     return rows
 
 
+def link_pages(source: str, pages: set[str]) -> str:
+    """A notebook's links to a page of the book, written for JupyterLab (``../book/syllabus.md``) or for the
+    website (``syllabus.html``), both lead to the page in the book: ``[the syllabus](syllabus.md)``."""
+    def page(m):
+        name = m.group(2)
+        return f"]({name}.md{m.group(3) or ''})" if name in pages else m.group(0)
+    return re.sub(r"\]\((\.\./book/)?([a-z][a-z0-9-]*)\.(?:md|html)(#[^)]*)?\)", page, source)
+
+
+def html_anchors(source: str) -> str:
+    """``<a id="x"></a>`` (an anchor JupyterLab's links reach) as ``<span id="x"></span>``: the theme's scripts
+    take every ``<a>`` of a page for a link and fail on one without ``href``."""
+    return re.sub(r'<a\s+(?:id|name)="([^"]+)"\s*>(.*?)</a>', r'<span id="\1">\2</span>', source, flags=re.S)
+
+
 def notebook_title(nb) -> str:
     for cell in nb.cells:
         if cell.cell_type == "markdown":
@@ -170,6 +191,93 @@ def nav_cell(i: int, names: list[str], titles: dict[str, str], row: dict | None)
     line = paper_line(row)
     text = (line + "  \n" if line else "") + " · ".join(parts)
     return nbformat.v4.new_markdown_cell(text)
+
+
+# ---------------------------------------------------------------------------------------------- cells
+# How a notebook's figures get their numbered captions and alt text in the book (the convention the
+# notebooks follow; JupyterLab ignores all three):
+#   1. the figure cell's metadata "caption": "One sentence saying what the figure shows." (best);
+#   2. else a comment line in the cell, "# Figure: what the figure shows";
+#   3. else the figure's title, when the cell sets it as plain text (suptitle("..."), set_title("..."), title="...");
+#   4. else the first sentence of the Markdown cell right after the figure (the text that reads it);
+#   5. else, as a last resort, the section it is in.
+# The caption under the figure is "Figure N." followed by the text of 1 or 2 (N counts the page's figures);
+# the image's alt text is that text (or 3's, or 4's), without Markdown or TeX markup.
+FIGURE_COMMENT = re.compile(r"^\s*#\s*Figure:\s*(.+?)\s*$", re.M)
+FIGURE_TITLE = re.compile(r"""(?:suptitle|set_title)\(\s*r?(["'])([^"'{}\n]{8,})\1|\btitle\s*=\s*r?(["'])([^"'{}\n]{8,})\3""")
+FIGURE_MIMES = ("image/png", "image/jpeg", "image/svg+xml")
+
+
+def plain_text(markdown: str) -> str:
+    """``markdown`` as a sentence a screen reader can say: no emphasis, code marks, roles, links or TeX."""
+    text = re.sub(r"\{[a-z]+\}`([^`<]*?)\s*(?:<[^>]*>)?`", r"\1", markdown)      # {doc}`title <name>`
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)                         # [text](url)
+    text = re.sub(r"\\(?:mathrm|mathbb|mathcal|operatorname|text|hat|bar|tilde)\{([^}]*)\}", r"\1", text)
+    text = re.sub(r"\\(?:hat|bar|tilde|left|right|big|Big)\b", "", text)
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)                                     # \delta -> delta
+    text = re.sub(r"[*_`$#]|\\|[{}]", "", text)
+    return " ".join(text.split())
+
+
+def first_sentence(markdown: str) -> str:
+    """The first sentence of a Markdown cell's first paragraph, or "" when the cell opens with a heading."""
+    paragraph = markdown.strip().split("\n\n")[0]
+    if not paragraph or paragraph.lstrip().startswith(("#", "|", "```", "<", ":::", "$$")):
+        return ""
+    text = plain_text(paragraph)
+    # a short run-in heading ("Explore.") is not the sentence: the one after it is
+    match = re.match(r"(.{25,}?[.!?])(?:\s|$)", text) or re.match(r"(.+?[.!?])(?:\s|$)", text)
+    return (match.group(1) if match else text)[:300]
+
+
+def has_figure(cell) -> bool:
+    return cell.cell_type == "code" and any(
+        any(m in out.get("data", {}) for m in FIGURE_MIMES) for out in cell.get("outputs", []))
+
+
+def caption_cells(nb) -> int:
+    """Give every figure of ``nb`` its alt text and a numbered caption (the convention above): the alt text
+    goes to MyST-NB's image options in the cell's metadata, the caption into a small Markdown cell placed
+    right after the figure. Returns the number of figures."""
+    number, cells, heading = 0, [], ""
+    for i, cell in enumerate(nb.cells):
+        cells.append(cell)
+        if cell.cell_type == "markdown":
+            headings = re.findall(r"^#{1,4} +(.+)$", cell.source, flags=re.M)
+            heading = plain_text(headings[-1]) if headings else heading
+        if not has_figure(cell):
+            continue
+        number += 1
+        given = cell.metadata.get("caption")
+        if not given:
+            found = FIGURE_COMMENT.search(cell.source)
+            given = found.group(1) if found else ""
+        titled = FIGURE_TITLE.search(cell.source)
+        following = next((c for c in nb.cells[i + 1:] if c.cell_type == "markdown"), None)
+        described = (given or (titled.group(2) or titled.group(4) if titled else "")
+                     or (first_sentence(following.source) if following is not None else ""))
+        alt = plain_text(described) if described else f"a figure of the section {heading!r}"
+        mystnb = cell.metadata.setdefault("mystnb", {})
+        mystnb.setdefault("image", {})["alt"] = f"Figure {number}: {alt}"
+        text = f"**Figure {number}.**" + (f" {given.strip()}" if given else "")
+        caption = nbformat.v4.new_markdown_cell(f"```{{container}} figure-caption\n{text}\n```")
+        caption.metadata["tgreedy"] = {"figure_caption": number}
+        cells.append(caption)
+    nb.cells = cells
+    return number
+
+
+def hide_collapsed_inputs(nb) -> None:
+    """Cells JupyterLab shows collapsed (metadata ``jupyter.source_hidden`` / ``outputs_hidden``) get the
+    tags MyST-NB honours (``hide-input`` / ``hide-output``: shown behind a toggle)."""
+    for cell in nb.cells:
+        jupyter = cell.metadata.get("jupyter", {})
+        tags = cell.metadata.setdefault("tags", [])
+        for key, tag in (("source_hidden", "hide-input"), ("outputs_hidden", "hide-output")):
+            if jupyter.get(key) and tag not in tags and "remove-input" not in tags:
+                tags.append(tag)
+        if not tags:
+            del cell.metadata["tags"]
 
 
 def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, notebooks: list[pathlib.Path]) -> str:
@@ -217,6 +325,65 @@ def claims_tables(notebooks: list[pathlib.Path]) -> str:
     return "\n".join(parts) or "No notebook displays a claims table."
 
 
+CHECK_PAPERS = {"domains": "of the domain-adaptation paper", "categorical": "of the categorical paper"}
+
+
+def _check_name(check_id: str) -> str:
+    """``domains.theorem2`` -> "Theorem 2 of the domain-adaptation paper"."""
+    paper, _, name = check_id.partition(".")
+    kind, number = re.match(r"([a-z]+)(\d*)", name).groups()
+    return f"{kind.capitalize()} {number}".strip() + " " + CHECK_PAPERS.get(paper, f"({paper})")
+
+
+def _quote(text: str, limit: int = 110) -> str:
+    text = " ".join(text.split())
+    return "\u201c" + (text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " \u2026") + "\u201d"
+
+
+def held_box(verify_json: pathlib.Path | None) -> list[str]:
+    """The landing page's box "What held and what did not", in plain words, every fact computed: the theorems
+    from the checks' JSON, the experiments from the committed paper-scale reference run (over seeds, under
+    the paper's reading of section 3.3). Empty when neither is there."""
+    lines = []
+    if verify_json is not None and verify_json.exists():
+        checks = json.loads(verify_json.read_text())["checks"]
+        failing = [_check_name(c["id"]) for c in checks if not c["holds_as_printed"]]
+        held = len(checks) - len(failing)
+        lines.append(f"- **The theorems.** {held} of the {len(checks)} theorems and lemmas checked numerically hold "
+                     "as printed." + (f" {_join(failing)} do not hold as printed; each has a corrected form that "
+                                      "does (see {doc}`claims`)." if failing else ""))
+    from tgreedy_lib.collection import seeds, summary
+    reference = seeds.load_reference()
+    if reference is not None:
+        ref = reference["claims"]
+        table = ref["comparisons"][seeds.PAPER_COMPARISON]
+        by = {}
+        for claim in table:
+            by.setdefault(claim["verdict"], []).append(claim)
+        count = {k: len(v) for k, v in by.items()}
+        lines.append(f"- **The experiments.** Of the {len(table)} claims the domain-adaptation paper makes about "
+                     f"its experiments, our paper-scale runs over {ref['seeds']} seeds reproduce "
+                     f"{count.get('reproduced', 0)} on average, {count.get('partly', 0)} only partly and "
+                     f"{count.get('not reproduced', 0)} not at all; {count.get('unsettled', 0)} stay unsettled.")
+        if by.get("reproduced"):
+            lines.append("- **What held:** " + "; ".join(
+                f"{summary.claim_data(c['id'])}: {_quote(c['claim'])}" for c in by["reproduced"]) + ".")
+        if by.get("not reproduced"):
+            tasks = {}
+            for c in by["not reproduced"]:
+                tasks.setdefault(summary.claim_data(c["id"]), []).append(c)
+            lines.append("- **What did not:** " + "; ".join(
+                f"{task}: {len(cs)} {'claim' if len(cs) == 1 else 'claims'}, such as {_quote(cs[0]['claim'])}"
+                for task, cs in tasks.items()) + ". Each claim, with its rule and values, is on {doc}`claims`.")
+    if not lines:
+        return []
+    return ["```{admonition} What held and what did not", ":class: tip", "", *lines, "```"]
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, claims_md) -> None:
     table = notebook_table()
     names = [p.stem for p in notebooks]
@@ -226,13 +393,16 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         nb = copy.deepcopy(nbs[name])
         for cell in nb.cells:
             if cell.cell_type == "markdown":
-                cell.source = link_mentions(cell.source, set(names) - {name})
+                cell.source = link_pages(link_mentions(html_anchors(cell.source), set(names) - {name}),
+                                         {p.stem for p in BOOK_DIR.glob("*.md")})
+        hide_collapsed_inputs(nb)
+        caption_cells(nb)
         nb.cells.insert(1, nav_cell(i, names, titles, table.get(name)))
         nb.cells.append(nav_cell(i, names, titles, None))
         nbformat.write(nb, src / f"{name}.ipynb")
 
-    intro = ("A Jupyter-first teaching collection about overfitting in small-sample model selection, and the "
-             "small library `tgreedy_lib` that does the work behind every notebook. It reads two papers: "
+    intro = ("A course about overfitting when a model is chosen on few samples, and the small library "
+             "`tgreedy_lib` that does the work behind every notebook. It reads two papers: "
              + " and ".join(f"{{ref}}`{short} <{anchor}>`" for anchor, _, short in PAPERS.values()) + ".")
     rows = ["| notebook | what it shows | paper, section |", "| --- | --- | --- |"]
     for name in names:
@@ -240,17 +410,27 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         where = f"{row.get('paper', '')}, {row.get('sections', '')}".strip(", ")
         anchor = PAPERS.get(row.get("paper", ""), (None,))[0]
         where = f"{{ref}}`{where} <{anchor}>`" if anchor else where
-        rows.append(f"| {{doc}}`{name}` | {row.get('what', titles[name])} | {where} |")
+        rows.append(f"| {{doc}}`{titles[name]} <{name}>` | {row.get('what', '')} | {where} |")
+    guides = [g for g in GUIDES if (src / f"{g}.md").exists()]
+    course = [g for g in COURSE_PAGES if (src / f"{g}.md").exists()]
     (src / "index.md").write_text("\n".join([
         "# tgreedy: overfitting when the samples are domains", "", intro, "",
-        "Read the notebooks in order; each opens with learning goals and the paper section it reads, and "
-        "closes with \"What we saw\" and exercises. This book shows them as committed, outputs included; "
-        "to run them, `make lab` opens the collection in JupyterLab.", "",
+        *held_box(verify_json), "",
+        "## The course", "",
+        "Read the notebooks in order; each opens with what you will learn and the paper section it reads, and "
+        "closes with what we saw and exercises. The {doc}`syllabus <syllabus>` groups them into sessions with "
+        "their reading, assignment and hours. This book shows the notebooks as committed, outputs included; "
+        "each page has buttons to download it as a notebook or run it ({doc}`run` says how).", "",
         *rows, "",
-        "{doc}`claims` lists what the numerical checks and the experiments found; {doc}`papers` maps the "
-        "papers' sections to the notebooks.", "",
-        "```{toctree}", ":maxdepth: 1", ":caption: Notebooks", "", *names, "```", "",
-        "```{toctree}", ":maxdepth: 1", ":caption: Summaries", "", "claims", "papers", "```", ""]),
+        "## Where to go next", "",
+        "- **Students**: the {doc}`syllabus <syllabus>`, then notebook 00; {doc}`run` to run the notebooks.",
+        "- **Instructors**: the {doc}`instructor guide <instructors>`: running the course, the assignments, "
+        "grading, and what never goes to students.",
+        "- **Researchers**: {doc}`claims` (what the checks and the experiments found), the "
+        "{doc}`reproduction guide <reproduction>` and the {doc}`library guide <library>`.", "",
+        "```{toctree}", ":hidden:", ":caption: Course", "", *course, *names, "```", "",
+        "```{toctree}", ":hidden:", ":caption: Summaries", "", "claims", "papers", "```", "",
+        *(["```{toctree}", ":hidden:", ":caption: Guides", "", *guides, "```", ""] if guides else [])]),
         encoding="utf-8")
 
     paper_lines = ["# The papers and their sections", "",
@@ -271,7 +451,17 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         ("From `results/claims.md` of `make reproduce`." if claims_md else
          "The claims tables as the notebooks show them: every claim of the paper's sections 1, 4 and 5 with "
          "our measured value and a verdict computed by a stated rule."), "",
-        experiments, ""]), encoding="utf-8")
+        experiments, "", *reference_sections(src)]), encoding="utf-8")
+
+
+def reference_sections(src: pathlib.Path) -> list[str]:
+    """The claims page's sections from the generated fragments (``book/_generated``), when they exist."""
+    lines = []
+    for name, title in (("reference-verdicts", "The paper-scale run over seeds, claim by claim"),
+                        ("compare-tables", "Stopping rules and other methods, at paper scale")):
+        if (src / "_generated" / f"{name}.md").exists():
+            lines += [f"## {title}", "", "```{include} _generated/" + name + ".md", "```", ""]
+    return lines
 
 
 def build(notebook_dir: pathlib.Path, out: pathlib.Path, verify_json=None, claims_md=None) -> float:
@@ -289,6 +479,10 @@ def build(notebook_dir: pathlib.Path, out: pathlib.Path, verify_json=None, claim
     shutil.copy(BOOK_DIR / "conf.py", src / "conf.py")
     shutil.copytree(BOOK_DIR / "_static", src / "_static")
     install_assets(src / "_static")
+    for page in sorted(BOOK_DIR.glob("*.md")):           # the pages written by hand (syllabus, guides)
+        shutil.copy(page, src / page.name)
+    if GENERATED.is_dir():
+        shutil.copytree(GENERATED, src / "_generated")
     write_pages(src, notebooks, verify_json, claims_md)
 
     from sphinx.cmd.build import build_main
@@ -298,6 +492,9 @@ def build(notebook_dir: pathlib.Path, out: pathlib.Path, verify_json=None, claim
                          str(src), str(out)])
     if status:
         raise SystemExit(f"book: sphinx-build failed (status {status})")
+    # The download button gives a notebook as it is in the repository, not the book's copy with its links.
+    for path in notebooks:
+        shutil.copy(path, out / "_sources" / path.name)
     return time.perf_counter() - start
 
 

@@ -10,7 +10,7 @@ copyright = "the tgreedy authors, BSD-3-Clause"
 
 extensions = ["myst_nb", "sphinx.ext.mathjax"]
 root_doc = "index"
-exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "_generated"]
 
 # Notebooks: rendered with their committed outputs, never executed by the book.
 nb_execution_mode = "off"
@@ -21,7 +21,13 @@ nb_merge_streams = True
 nb_render_markdown_format = "myst"
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_dmath_double_inline = True
-suppress_warnings = ["myst.header"]   # notebooks use bold run-in headings after an h1; not an error
+# [text](page.md#a-heading) from a notebook or a page reaches that heading in the book
+myst_heading_anchors = 3
+suppress_warnings = ["myst.header"]
+# Cells whose input is hidden (the "hide-input" tag; build.py adds it to every cell JupyterLab shows
+# collapsed, metadata jupyter.source_hidden) show their output with a toggle for the code.
+nb_code_prompt_show = "Show the code"
+nb_code_prompt_hide = "Hide the code"   # notebooks use bold run-in headings after an h1; not an error
 
 # Math from a local MathJax 3 (npm ``mathjax``; "tex-chtml-full" has every TeX extension built in,
 # and its fonts are found beside it). A relative path is relative to the built _static folder.
@@ -34,23 +40,45 @@ html_js_files = [("tgreedy-mathjax.js", {"priority": 200})]
 # a CDN only for third-party widget modules, which the collection does not use). No require.js needed.
 nb_ipywidgets_js = {"html-manager/embed.js": {}}
 
-html_theme = "alabaster"
+# The theme made for books (sphinx-book-theme, the Jupyter Book look; its fonts, icons and scripts ship
+# in the PyPI package, so the book builds and reads offline): the course in a left column, the page's
+# contents in a right one, search, a toggle for every hidden cell input, and on each notebook page a
+# button to download the notebook and buttons to run it on Binder (the repository's .binder/ environment)
+# or Colab (book page "Run the notebooks").
+html_theme = "sphinx_book_theme"
 html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 html_title = "tgreedy: overfitting when the samples are domains"
 html_favicon = "_static/favicon.svg"
 html_show_sourcelink = False
-html_copy_source = False
-# The page takes the window's width up to a limit; prose keeps a comfortable line length (custom.css)
-# while figures, code and tables use the whole column (about 950 px at a 1,280 px window), the width the
-# collection's figures are drawn for (tgreedy_lib.plotting.style).
+# The download button offers the page's source: a notebook page gives the notebook (build.py puts the
+# notebook as committed there, not the book's copy of it).
+html_copy_source = True
+html_sourcelink_suffix = ""
+# Where the launch buttons point: the public repository (TGREEDY_REPOSITORY_URL overrides it for a fork).
+import os as _os  # noqa: E402
+
+REPOSITORY_URL = _os.environ.get("TGREEDY_REPOSITORY_URL", "https://github.com/tgreedy/tgreedy")
 html_theme_options = {
-    "show_relbars": True,           # previous / next links at the top and bottom of every page
-    "page_width": "min(96vw, 1400px)",
-    "sidebar_width": "220px",
-    "body_max_width": "none",
-    "fixed_sidebar": False,
+    "repository_url": REPOSITORY_URL,
+    "repository_branch": "main",
+    "path_to_docs": "notebooks",        # a notebook page's source is notebooks/<page>.ipynb in the repository
+    "use_download_button": True,
+    "use_repository_button": False,
+    "use_fullscreen_button": False,
+    "launch_buttons": {
+        "binderhub_url": "https://mybinder.org",
+        "colab_url": "https://colab.research.google.com",
+        "notebook_interface": "jupyterlab",
+    },
+    "show_toc_level": 2,                # the page's own contents, in the right column
+    "home_page_in_toc": False,      # the title at the top of the left column leads home
+    "navigation_with_keys": False,
+    "article_header_end": ["article-header-buttons.html"],
 }
-html_sidebars = {"**": ["about.html", "navigation.html", "searchbox.html"]}
+# Light by default (the figures are drawn on white); the reader may switch with the button at the top.
+html_context = {"default_mode": "light"}
+html_sidebars = {"**": ["navbar-logo.html", "sbt-sidebar-nav.html"]}
 
 
 # Code is wrapped, not cut off, at the column's edge (custom.css). Each line of a code cell or of printed

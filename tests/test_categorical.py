@@ -380,3 +380,106 @@ def test_verify_is_deterministic(quick_json):
     first = {r["id"]: r for r in quick_json["checks"]}
     for record in again:
         assert json.dumps(record, sort_keys=True) == json.dumps(first[record["id"]], sort_keys=True)
+
+
+# ------------------------------------------------------------------ values a user keeps apart
+
+_LOOK_ALIKE = [
+    ([1, "1"], "print alike"),
+    (["a", b"a"], "print alike"),
+    ([1, True], "are equal"),
+    ([1, 1.0], "are equal"),
+    ([0, False], "are equal"),
+    ([(1, "x"), (1.0, "x")], "are equal"),
+    ([2.5, "2.5"], "print alike"),
+]
+
+
+@pytest.mark.parametrize("pair,how", _LOOK_ALIKE)
+def test_values_of_different_types_that_look_alike_are_refused_not_merged(pair, how):
+    import tgreedy_lib.categorical as cat
+    from tgreedy_lib.categorical.gini_estimator import gini_error_estimate_leave_one_out, gini_error_estimate_pairs
+
+    x = [pair[0], pair[1]] * 3 + ["other", "other"]
+    y = [1, 0] * 3 + [0, 1]
+    for estimate in (gini_error_estimate_leave_one_out, gini_error_estimate_pairs):
+        with pytest.raises(ValueError, match=how + ".*one type"):
+            estimate(x, y)
+    with pytest.raises(ValueError, match="column 0 of X .*" + how):
+        cat.count_tables([[value] for value in x], y)
+    with pytest.raises(ValueError, match="column 0 of X"):
+        cat.filter_scores([[value, 0] for value in x], y)
+
+
+def test_values_of_one_type_or_distinct_values_of_several_types_are_counted():
+    import tgreedy_lib.categorical as cat
+    from tgreedy_lib.categorical.gini_estimator import gini_error_estimate_pairs
+
+    y = [1, 0, 1, 1, 0, 0]
+    mixed = [1, "one", 1, "one", None, None]          # different types, nothing alike: three values
+    counts, positives = cat.count_tables([[v] for v in mixed], y)
+    assert sorted(counts[0].tolist()) == [2, 2, 2]
+    assert gini_error_estimate_pairs(mixed, y) == gini_error_estimate_pairs([0, 1, 0, 1, 2, 2], y)
+    import numpy as np
+    same = [np.int64(1), 1, 2, 2, 1, 2]                 # numpy and Python ints of one kind: one value each
+    assert sorted(cat.count_tables([[v] for v in same], y)[0][0].tolist()) == [3, 3]
+
+
+# ------------------------------------------------------------------ exact expectations at large m: closed forms, bounded memory
+
+def _large_problem(n_values=100, seed=0):
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    return rng.dirichlet(np.ones(n_values)), rng.uniform(size=n_values)
+
+
+def test_expected_gini_estimate_at_large_m_is_eq14_without_a_table():
+    import tracemalloc
+
+    from tgreedy_lib.categorical import theory
+
+    p, q = _large_problem()
+    tracemalloc.start()
+    value = theory.expected_gini_estimate(p, q, 10**7)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert value == theory.expected_gini_estimate_eq14(p, q, 10**7)
+    assert peak < 10 * 2**20   # the binomial table would be 8 GB
+
+
+def test_expected_bayes_error_by_windows_equals_the_table_and_stays_small(monkeypatch):
+    import tracemalloc
+
+    import numpy as np
+    from tgreedy_lib.categorical import theory
+
+    p, q = _large_problem(30, seed=1)
+    table_value = theory.expected_bayes_error(p, q, 2000)
+    table_bound = theory.bayes_bias_bound(p, 2000)
+    rule = theory.bayes_rule_table(40)
+    table_symmetric = theory.expected_symmetric_error(p, q, 40, rule)
+    monkeypatch.setattr(theory, "TABLE_ENTRIES", 10)          # force the window sums
+    assert theory.expected_bayes_error(p, q, 2000) == pytest.approx(table_value, rel=1e-13, abs=1e-16)
+    assert theory.bayes_bias_bound(p, 2000) == pytest.approx(table_bound, rel=1e-13)
+    assert theory.expected_symmetric_error(p, q, 40, rule) == pytest.approx(table_symmetric, rel=1e-13)
+    monkeypatch.undo()
+    p, q = _large_problem(100)
+    tracemalloc.start()
+    big = theory.expected_bayes_error(p, q, 10**6)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    from tgreedy_lib.categorical.gini_estimator import bayes_optimal_error
+    assert bayes_optimal_error(p, q) <= big <= 0.5 and np.isfinite(big)
+    assert peak < 50 * 2**20   # the binomial table would be 800 MB
+
+
+def test_sums_and_tables_past_their_size_are_refused_in_one_line():
+    from tgreedy_lib.categorical import theory
+
+    p, q = _large_problem(1000)
+    with pytest.raises(ValueError, match=r"needs .* binomial terms .* more than") as info:
+        theory.expected_bayes_error(p, q, 10**12)
+    assert "\n" not in str(info.value)
+    with pytest.raises(ValueError, match=r"table of Pr\[c_v = k\] would have .* entries"):
+        theory.count_probabilities(p, 10**6)

@@ -187,5 +187,63 @@ def test_committed_paper_scale_tables_are_complete_and_quoted_in_the_readme():
         if not name.startswith("simulated"):
             assert e["data"]["feature_map"] == {"mnist": "dbn", "cifar10": "conv"}[e["data"]["dataset"]]
     assert reference["pooled"] == compare.pooled_summary(reference["experiments"])
-    readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text()
-    assert compare.readme_tables(reference) in readme, "run compare.update_readme('README.md', compare.load_reference())"
+    page = (pathlib.Path(__file__).resolve().parent.parent / "book" / "_generated" / "compare-tables.md").read_text()
+    assert compare.readme_tables(reference) in page, \
+        "run compare.update_readme('book/_generated/compare-tables.md', compare.load_reference())"
+
+
+# ------------------------------------------------------------------ options checked, memory bounded, progress
+
+from tgreedy_lib.experiments import compare as experiments_compare  # noqa: E402
+
+
+@pytest.mark.parametrize("overrides,match", [
+    ({"n_stpes": 5}, r"unknown setting 'n_stpes' for simulated-n4; its settings are n_domains, n_splits, n_steps"),
+    ({"n_splits": 0}, r"n_splits must be an integer in \[1, inf\), got 0"),
+    ({"n_domains": 2}, r"n_domains must be an integer in \[3, inf\)"),
+    ({"n_steps": 10**6}, r"n_steps=1000000 exceeds the 50 features of simulated-n4"),
+    ({"n_steps": 0}, r"n_steps must be an integer in \[1, inf\)"),
+    ({"n_steps": 2.5}, r"n_steps must be an integer"),
+    ({"targets": (3,)}, r"unknown setting 'targets' for simulated-n4"),
+    ({"baselines": ("omp", "lassso")}, r"unknown baseline 'lassso'; choose from greedy, omp, lasso"),
+    ({"baselines": ("omp", "omp")}, r"baseline 'omp' is named twice"),
+    ({"baselines": "omp"}, r"baselines must be a sequence of names"),
+    ({"seed": -1}, r"seed must be an integer in \[0, inf\)"),
+])
+def test_every_option_of_the_comparison_is_checked_before_it_runs(overrides, match):
+    with pytest.raises(ValueError, match=match):
+        compare.run_compare_experiment("simulated-n4", quick=True, **overrides)
+
+
+def test_the_settings_recorded_are_the_settings_that_ran():
+    result = compare.run_compare_experiment("simulated-n4", quick=True, n_splits=1, n_steps=4,
+                                            baselines=("t_filter",), progress=False)
+    assert result["n_steps"] == 4 and len(result["splits"]) == 1
+    assert all(len(s["tgreedy_target_auroc"]) == 4 for s in result["splits"])
+
+
+def test_score_split_refuses_more_steps_than_features():
+    split = next(compare.simulated_splits(n_domains=4, n_splits=1, seed=1))
+    with pytest.raises(ValueError, match="n_steps=51 exceeds the 50 features"):
+        compare.score_split(split, 51, baselines=())
+
+
+def test_cached_subsets_stay_within_their_budget():
+    split = next(compare.simulated_splits(n_domains=6, n_splits=1, seed=5))
+    one = experiments_compare._subset_bytes(split.stats, 5)
+    cached = experiments_compare._with_cached_subsets(split.stats, budget=2 * one)
+    labels = split.stats.domain_labels.tolist()
+    subsets = [cached.subset([lab for lab in labels if lab != k]) for k in labels]
+    again = [cached.subset([lab for lab in labels if lab != k]) for k in labels]
+    assert sum(a is b for a, b in zip(subsets, again)) == 2          # two kept, the other four taken afresh
+    np.testing.assert_array_equal(again[5].xx, split.stats.subset(labels[:5]).xx)
+
+
+def test_the_comparison_reports_progress_to_a_callable_and_by_default_on_long_runs(capsys, monkeypatch):
+    lines = []
+    compare.run_compare_experiment("simulated-n4", quick=True, n_splits=2, n_steps=3, baselines=("t_filter",),
+                                   progress=lines.append)
+    assert [line.strip().split(":")[1].split(" done")[0].strip() for line in lines] == ["repeat 0", "repeat 1"]
+    monkeypatch.setattr(experiments_compare, "QUIET_SECONDS", 0.0)
+    compare.run_compare_experiment("simulated-n4", quick=True, n_splits=1, n_steps=3, baselines=("t_filter",))
+    assert "simulated-n4: repeat 0 done" in capsys.readouterr().err

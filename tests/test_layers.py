@@ -132,17 +132,18 @@ def test_the_cycle_check_finds_a_planted_cycle(tmp_path):
     assert "tgreedy_lib.domain_adaptation.statistics" in result.stdout
 
 
-def test_the_readme_draws_the_layers_of_the_contract_in_its_order():
-    """The README's drawing of the layers names every layer of pyproject's contract, top to bottom."""
+def test_the_library_guide_draws_the_layers_of_the_contract_in_its_order():
+    """The library guide's drawing of the layers (``book/library.md``) names every layer of pyproject's contract,
+    top to bottom."""
     import re
     import tomllib
 
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     layers = next(c for c in contracts if c["id"] == "layers")["layers"]
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "book" / "library.md").read_text()
     drawing = re.search(r"```text\ntop floor .*?```", readme, re.S)
-    assert drawing, "README.md has lost its drawing of the layers (a ```text block starting 'top floor')"
+    assert drawing, "book/library.md has lost its drawing of the layers (a ```text block starting 'top floor')"
     names = [re.findall(r"[\w.]+", layer.replace("tgreedy_lib.", "")) for layer in layers]
     lines = [line[12:].split("  ")[0].replace("tgreedy_lib.", "") for line in drawing.group(0).splitlines()[1:-1]]
     drawn = [re.findall(r"[\w.]+", line) for line in lines if line.strip() and not line.startswith("-")]
-    assert drawn == names, f"README's layers {drawn} differ from pyproject's {names}"
+    assert drawn == names, f"the library guide's layers {drawn} differ from pyproject's {names}"

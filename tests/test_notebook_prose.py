@@ -129,6 +129,7 @@ ALLOWED: dict[str, dict[str, str]] = {
     "06_": {
         "2002": "Hinton (2002), a citation year",
         "50,000": "CIFAR-10's 50,000 training images, a property of the data set",
+        "0.01": "the CIFAR-10 probe's C, a setting of features.probe_report (its table shows it when CIFAR-10 runs)",
     },
     "07_": {
         "3.3": "the paper's section 3.3, cited after a quote",
@@ -139,6 +140,8 @@ ALLOWED: dict[str, dict[str, str]] = {
     },
     "08_": {
         "125": "1,000 negatives over the 8 other source classes, arithmetic on the paper's design",
+        "-1": "the label y = -1, a definition",
+        "50": "'pick up to 50 robust features', quoted from the paper's section 4.2",
         "95": "the 95 % t interval of the seed bands, a definition (seeds.band)",
         "0.975": "the t quantile's level in the band's half-width t_{0.975,N-1} s / sqrt(N), a definition",
     },

@@ -24,7 +24,7 @@ from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
 from tgreedy_lib.collection.seeds import load_reference  # noqa: E402
 from tgreedy_lib.plotting import paper_figures, theory  # noqa: E402
 from tgreedy_lib.plotting.legibility import png_with_report, read_png_report, text_report  # noqa: E402
-from tgreedy_lib.plotting.style import FIGURE_WIDTH, SMALLEST_TEXT_PT, color_name  # noqa: E402
+from tgreedy_lib.plotting.style import FIGURE_WIDTH, SMALLEST_TEXT_PT, color_name, legend_label  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +109,7 @@ def test_colours_named_in_titles_are_the_curves_colours(results, name):
     fig = FIGURES[name](results)
     try:
         named = _colour_words(fig.get_suptitle())
-        assert set(named) == {get_selector(m).label for m in PAPER_READINGS}
+        assert set(named) == {legend_label(m) for m in PAPER_READINGS}
         for label, colour in named.items():
             lines = [line for ax in fig.axes for line in ax.get_lines() if line.get_label().startswith(label + ",")]
             assert lines, f"{name}: no curve labelled {label}"

@@ -27,7 +27,7 @@ from tgreedy_lib.plotting.style import (  # noqa: E402
 DRAWN_SO_FAR = {
     "greedy": ("tab:red", "-"),
     "tgreedy": ("tab:blue", "-"),
-    "tgreedy-signed": ("tab:purple", "-"),
+    "tgreedy-signed": ("#6baed6", "-"),   # a second blue (it was purple): the paper draws T-greedy blue
     "greedy-stepwise": ("tab:orange", "-."),
     "omp": ("tab:brown", "-."),
     "t_filter": ("tab:olive", ":"),
@@ -59,7 +59,8 @@ def test_the_built_in_selectors_are_drawn_as_before():
     assert list(BUILTIN_SELECTOR_STYLES) == [selector.name for selector in BUILTIN_SELECTORS]  # one style each
     for name, (color, linestyle) in DRAWN_SO_FAR.items():
         assert selector_style(name) == SelectorStyle(color, linestyle)
-    assert selector_key(["greedy", "tgreedy", "tgreedy-signed"]) == "red: greedy, blue: T-greedy, purple: T-greedy (signed T)"
+    assert (selector_key(["greedy", "tgreedy", "tgreedy-signed"])
+            == "red: greedy, blue: T-greedy (largest |T|), light blue: T-greedy (arg max T)")
     with pytest.raises(TypeError):
         BUILTIN_SELECTOR_STYLES["greedy"] = SelectorStyle("k")  # the table is read-only
 
@@ -168,4 +169,38 @@ def test_a_selector_without_a_style_is_drawn_in_its_fallback_colour(unstyled):
         assert drawn["my-selector"] == ("navy", "-") and drawn["T-greedy (largest |T|)"] == ("tab:blue", "-")  # theory.selector_label names the rule
     finally:
         plt.close(axes[0].figure)
-    assert selector_key(["tgreedy", "my-selector"]) == "blue: T-greedy, navy: my-selector"
+    assert selector_key(["tgreedy", "my-selector"]) == "blue: T-greedy (largest |T|), navy: my-selector"
+
+
+def test_a_figure_draws_its_one_t_greedy_in_the_papers_blue_and_two_in_two_blues():
+    from tgreedy_lib.plotting.style import SECOND_BLUE, legend_label
+
+    blue = BUILTIN_SELECTOR_STYLES["tgreedy"].color
+    for reading in ("tgreedy", "tgreedy-signed"):   # whichever reading a page shows alone is the paper's blue
+        assert selector_style(reading, among=["greedy", reading]).color == blue
+        assert color_name(selector_style(reading, among=["greedy", reading]).color) == "blue"
+    both = ["greedy", "tgreedy", "tgreedy-signed"]
+    colours = {name: selector_style(name, among=both).color for name in both}
+    assert colours == {"greedy": "tab:red", "tgreedy": blue, "tgreedy-signed": SECOND_BLUE}
+    assert [color_name(c) for c in colours.values()] == ["red", "blue", "light blue"]
+    assert mcolors.rgb_to_hsv(mcolors.to_rgb(SECOND_BLUE))[0] * 360 == pytest.approx(205, abs=15)  # a blue hue
+    assert _rgb_distance(SECOND_BLUE, blue) > 0.3                                 # told apart at a glance
+    # every legend names the rule, so two T-greedys are never both "T-greedy"
+    assert legend_label("tgreedy") == "T-greedy (largest |T|)" and legend_label("tgreedy-signed") == "T-greedy (arg max T)"
+    assert selector_key(["greedy", "tgreedy-signed"]) == "red: greedy, blue: T-greedy (arg max T)"
+
+
+def test_a_replaced_style_is_kept_whatever_the_figure_shows():
+    register_selector_style("tgreedy-signed", color="tab:purple", replace=True)
+    try:
+        assert selector_style("tgreedy-signed", among=["greedy", "tgreedy-signed"]).color == "tab:purple"
+    finally:
+        register_selector_style("tgreedy-signed", color=BUILTIN_SELECTOR_STYLES["tgreedy-signed"].color, replace=True)
+
+
+def test_displayed_size_shrinks_with_a_figure_wider_than_the_column():
+    from tgreedy_lib.plotting.style import BOOK_COLUMN_PX, FIGURE_WIDTH, SMALLEST_TEXT_PT, displayed_points
+
+    assert FIGURE_WIDTH * 100 <= BOOK_COLUMN_PX and SMALLEST_TEXT_PT >= 9
+    assert displayed_points(SMALLEST_TEXT_PT, FIGURE_WIDTH) == SMALLEST_TEXT_PT
+    assert displayed_points(8, 11) < 6 and displayed_points(15, 12) == pytest.approx(9)

@@ -142,8 +142,15 @@ def test_ties_at_infinite_t_are_broken_by_the_loss_decrease():
 def test_eager_gram_that_will_not_fit_is_refused_with_its_size(monkeypatch):
     from tgreedy_lib.domain_adaptation import _gram_rows as statistics
 
-    monkeypatch.setattr(statistics, "_available_memory", lambda: 1_000)
     X, y, d = small_problem()
+
+    def unread():
+        raise AssertionError("a small Gram needs no look at the memory available")
+
+    monkeypatch.setattr(statistics, "_available_memory", unread)
+    DomainStatistics.from_samples(X, y, d, lazy=False)  # 4.5 KiB: allocated without asking
+    monkeypatch.setattr(statistics, "SMALL_GRAM_BYTES", 0)  # as if this Gram were large
+    monkeypatch.setattr(statistics, "_available_memory", lambda: 1_000)
     with pytest.raises(GramTooLargeError, match=r"4 domains x 12 x 12 features needs 4.5 KiB"):
         DomainStatistics.from_samples(X, y, d, lazy=False)
     with pytest.raises(MemoryError, match="lazy=True"):
@@ -194,3 +201,93 @@ def test_nan_in_categorical_object_column_is_refused():
     x = np.array(["a", float("nan"), "b", "a"], dtype=object)
     with pytest.raises(ValueError, match="missing value nan at index 1"):
         cat.count_tables(x[:, None], np.array([1, 0, 1, 0]))
+
+
+@pytest.mark.parametrize("first,second,how", [(1, "1", "print alike"), ("a", b"a", "print alike"),
+                                              (1, True, "are equal"), (1, 1.0, "are equal")])
+def test_domain_labels_of_different_types_that_look_alike_are_refused(first, second, how):
+    X, y, d = small_problem()
+    labels = [first if k == 0 else second if k == 1 else f"site{k}" for k in d]
+    with pytest.raises(ValueError, match=f"domains holds .* which {how}.*one type"):
+        DomainStatistics.from_samples(X, y, labels)
+    pairs = [(X[d == k], y[d == k]) for k in range(4)]
+    with pytest.raises(ValueError, match=f"labels holds .* which {how}"):
+        DomainStatistics.from_domains(pairs, labels=[first, second, "c", "d"])
+
+
+def test_repeated_domain_labels_are_refused():
+    X, y, d = small_problem()
+    pairs = [(X[d == k], y[d == k]) for k in range(4)]
+    with pytest.raises(ValueError, match="labels names two domains 'a'"):
+        DomainStatistics.from_domains(pairs, labels=["a", "b", "a", "c"])
+    xx = np.broadcast_to(np.eye(2), (3, 2, 2))
+    with pytest.raises(ValueError, match="labels names two domains 2"):
+        DomainStatistics.from_moments(xx, np.ones((3, 2)), labels=[2, 2, 3])
+
+
+# ------------------------------------------------------------------ every scale: right, or refused in one line
+
+_SCALES = [1e-200, 1e-161, 1e-145, 1e-120, 1e-60, 1e-25, 1e-5, 1e5, 1e25, 1e60, 1e120, 1e150, 1e200]
+
+
+def _everything(X, y, d):
+    """Every quantity a user reads: the T-greedy path, greedy, leave-one-domain-out, every baseline."""
+    from tgreedy_lib.domain_adaptation import baselines
+    from tgreedy_lib.domain_adaptation.selection import greedy_path
+    from tgreedy_lib.domain_adaptation.stopping import stop_lodo
+
+    stats = DomainStatistics.from_samples(X, y, d)
+    path = tgreedy_path(stats, 4)
+    out = {"path": path, "greedy": greedy_path(stats, 4).features, "lodo": stop_lodo(path, stats).k}
+    for name in baselines.BASELINES:
+        out[name] = baselines.run_baseline(name, stats, 3)
+    return out
+
+
+@pytest.mark.parametrize("which", ["X", "y"])
+@pytest.mark.parametrize("scale", _SCALES)
+def test_every_quantity_at_every_scale_is_right_or_refused_in_one_line(which, scale):
+    X, y, d = small_problem(n_domains=5, p=8)
+    reference = _everything(X, y, d)
+    x_scale, y_scale = (scale, 1.0) if which == "X" else (1.0, scale)
+    try:
+        got = _everything(X * x_scale, y * y_scale, d)
+    except ValueError as error:
+        message = str(error)
+        assert "\n" not in message
+        assert "0 in every sample" not in message and "beta must" not in message
+        assert any(word in message for word in ("rescale", "Rescale", "standardise")), message
+        assert any(word in message for word in ("overflow", "underflow")), message
+        return
+    path, ref = got["path"], reference["path"]
+    np.testing.assert_array_equal(path.features, ref.features)
+    assert np.all(np.isfinite(path.t_statistic))
+    np.testing.assert_allclose(path.t_statistic, ref.t_statistic, rtol=1e-7)
+    np.testing.assert_allclose(path.training_loss, ref.training_loss * y_scale**2, rtol=1e-7)
+    np.testing.assert_allclose(path.coef, ref.coef * (y_scale / x_scale), rtol=1e-7, atol=0)
+    np.testing.assert_array_equal(got["greedy"], reference["greedy"])
+    assert got["lodo"] == reference["lodo"]
+    for name in ("omp", "lasso", "vrex", "icp", "t_filter"):
+        b, r = got[name], reference[name]
+        np.testing.assert_array_equal(b.n_selected, r.n_selected, err_msg=name)
+        assert b.chosen == r.chosen, name
+        # V-REx is L-BFGS stopped after 30 iterations: right to its solver's tolerance, not to rounding
+        expected = r.coef * (y_scale / x_scale)
+        rtol, atol = (1e-3, 1e-3 * np.abs(expected).max()) if name == "vrex" else (1e-6, 0)
+        np.testing.assert_allclose(b.coef, expected, rtol=rtol, atol=atol, err_msg=name)
+
+
+@pytest.mark.parametrize("tiny", [1e-200, 1e-161])
+def test_a_tiny_two_valued_target_is_called_tiny_not_zero(tiny):
+    X, y, d = small_problem()
+    with pytest.raises(ValueError, match=r"y is tiny .*underflows.*standardise y"):
+        DomainStatistics.from_samples(X, np.where(y > 0, tiny, -tiny), d)
+
+
+@pytest.mark.parametrize("xy_scale,xx_scale", [(1e-200, 1.0), (1e-150, 1.0), (1e200, 1.0), (1.0, 1e-260)])
+def test_given_moments_whose_squares_leave_float64_are_refused(xy_scale, xx_scale):
+    rng = np.random.default_rng(0)
+    xx = np.broadcast_to(np.eye(4), (5, 4, 4)) * xx_scale
+    xy = (rng.standard_normal((5, 4)) + [1.0, 0, 0, 0]) * xy_scale
+    with pytest.raises(ValueError, match=r"(underflows|overflows|underflow|overflow) float64.*rescale"):
+        tgreedy_path(DomainStatistics.from_moments(xx, xy), 2)

@@ -197,7 +197,7 @@ def test_sklearn_selector_and_pipeline():
     sel = TGreedy(n_features_to_select=3).fit(X, y, domains=d)
     assert sel.get_support().sum() == 3
     assert sel.transform(X).shape == (X.shape[0], 3)
-    np.testing.assert_allclose(sel.decision_function(X), X @ sel.coef_)
+    np.testing.assert_allclose(sel.decision_function(X), X @ sel.coef_ + sel.intercept_)
     pipe = Pipeline([("select", Greedy(n_features_to_select=4)), ("clf", LogisticRegression())])
     pipe.fit(X, labels, select__domains=d)
     assert pipe.predict(X).shape == labels.shape
@@ -380,3 +380,18 @@ def test_lazy_statistics_still_name_nan_and_overflow():
         DomainStatistics.from_samples(X, y, d)
     with pytest.raises(ValueError, match=r"X of domain 1 contains an infinite value"):
         DomainStatistics.from_domains([(X[:10, :3], y[:10]), (np.full((4, 3), np.inf), y[:4])])
+
+
+# ----------------------------------------------------------------------------- the driver's trusted T
+@pytest.mark.parametrize("n, p", [(2, 5), (3, 66), (7, 274), (30, 17)])
+def test_driver_t_statistics_are_bit_for_bit_those_of_t_statistics(n, p):
+    from tgreedy_lib.domain_adaptation.selection import _t_moments
+
+    rng = np.random.default_rng(n * p)
+    r = rng.standard_normal((n, p)) * rng.uniform(1e-6, 1e3, size=p)
+    r[:, 0] = 0.5  # sigma = 0, mu > 0: T = +inf
+    r[:, 1] = 0.0  # sigma = 0, mu = 0: T = 0
+    r[:, 2] = -1e-300
+    for got, expected in zip(_t_moments(r), t_statistics(r)):
+        np.testing.assert_array_equal(got, expected)
+        assert got.tobytes() == expected.tobytes()  # the same bits, signed zeros included

@@ -72,14 +72,16 @@ def test_sparse_moments_rows_and_evaluation_equal_the_dense_ones():
 def test_the_scikit_learn_selector_takes_sparse_input():
     X, y, d = sparse_problem(3)
     for Selector in (TGreedy, Greedy):
-        sparse_fit = Selector(n_features_to_select=8).fit(X, y, domains=d)
-        dense_fit = Selector(n_features_to_select=8).fit(X.toarray(), y, domains=d)
+        sparse_fit = Selector(n_features_to_select=8, fit_intercept=False).fit(X, y, domains=d)
+        dense_fit = Selector(n_features_to_select=8, fit_intercept=False).fit(X.toarray(), y, domains=d)
         np.testing.assert_array_equal(sparse_fit.selected_features_, dense_fit.selected_features_)
         np.testing.assert_allclose(sparse_fit.coef_, dense_fit.coef_, rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(sparse_fit.decision_function(X), dense_fit.decision_function(X.toarray()),
                                    rtol=1e-10, atol=1e-12)
         transformed = sparse_fit.transform(X)
         assert scipy.sparse.issparse(transformed) and transformed.shape == (X.shape[0], 8)
+        with pytest.raises(ValueError, match="would densify this sparse X: pass fit_intercept=False"):
+            Selector(n_features_to_select=8).fit(X, y, domains=d)  # centring would densify X
 
 
 def test_sparse_from_domains_and_mixing_refused():

@@ -249,7 +249,7 @@ def test_selector_stopping_from_samples_matches_choose_k_and_default_keeps_every
     data, stats = _sample_stats(seed=4, n=5)
     X = np.vstack([X for X, _ in data]); y = np.concatenate([y for _, y in data])
     d = np.repeat(np.arange(5), [len(y) for _, y in data])
-    fitted = TGreedy(n_features_to_select=5, stopping="lodo").fit(X, y, domains=d)
+    fitted = TGreedy(n_features_to_select=5, fit_intercept=False, stopping="lodo").fit(X, y, domains=d)
     expected = stopping.choose_k(tgreedy_path(stats, 5), stats, rule="lodo")
     assert fitted.n_features_to_select_ == expected.k
     np.testing.assert_allclose(fitted.stopping_evidence_["mean_held_out"], expected.evidence["mean_held_out"])
@@ -296,3 +296,105 @@ def test_selector_stopping_rules_are_the_stopping_modules_rules():
 
     assert selection._STOPPING_RULES == stopping.RULES
     assert set(selection._STOPPING_OPTIONS) == set(stopping.RULES)
+
+
+# ------------------------------------------------------------------ leave one domain out: pooled sums, edge features
+
+def _refit_reference(path, stats, **options):
+    """stop_lodo's refit-per-fold branch (a path_function forces it): the slow, obviously correct reference."""
+    method = tgreedy_path if path.method == "tgreedy" else greedy_path
+    kept = {key: value for key, value in path.options.items() if key != "n_steps"}
+    if path.method == "greedy":
+        kept.pop("sign", None)
+    return stopping.stop_lodo(path, stats, path_function=lambda st, k: method(st, k, **kept), **options)
+
+
+@pytest.mark.parametrize("method,options", [
+    (tgreedy_path, {}),
+    (tgreedy_path, {"sign": "positive"}),
+    (tgreedy_path, {"allow_reselect": True}),
+    (tgreedy_path, {"threshold": 2.0}),
+    (tgreedy_path, {"denominator": "unlabeled"}),
+    (greedy_path, {}),
+    (greedy_path, {"allow_reselect": True}),
+])
+@pytest.mark.parametrize("lazy", [True, False])
+def test_lodo_from_pooled_sums_equals_refitting_every_fold(method, options, lazy):
+    rng = np.random.default_rng(11)
+    data = []
+    for _ in range(9):
+        X = rng.standard_normal((30, 7)) * rng.uniform(0.5, 2.0, 7)
+        beta = np.array([1.0, -0.6, 0.3, 0, 0, 0, 0]) + 0.4 * rng.standard_normal(7)
+        data.append((X, X @ beta + rng.standard_normal(30)))
+    stats = DomainStatistics.from_domains(data, lazy=lazy, unlabeled_X=rng.standard_normal((200, 7)))
+    path = method(stats, 6, **options)
+    fast = stopping.stop_lodo(path, stats, min_k=0)
+    slow = _refit_reference(path, stats, min_k=0)
+    np.testing.assert_allclose(fast.evidence["held_out"], slow.evidence["held_out"], rtol=1e-9, atol=1e-12)
+    assert fast.k == slow.k
+
+
+def test_lodo_refits_no_fold_one_by_one(monkeypatch):
+    """The stagewise paths' folds come from sums over all domains: no per-fold statistics, no n^2 cost."""
+    data, stats = _sample_stats(n=7)
+    path = tgreedy_path(stats, 4)
+    expected = _refit_reference(path, stats)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a fold was refitted from its own statistics")
+
+    monkeypatch.setattr(DomainStatistics, "subset", refuse)
+    assert stopping.stop_lodo(path, stats).evidence["mean_held_out"] == pytest.approx(
+        expected.evidence["mean_held_out"], rel=1e-10)
+
+
+@pytest.mark.parametrize("method", [tgreedy_path, greedy_path])
+def test_lodo_keeps_a_feature_present_in_one_domain_out_of_that_fold(method):
+    """A one-hot domain dummy has E[X_i^2] = 0 without its domain: not a candidate there, not an error."""
+    rng = np.random.default_rng(3)
+    data = []
+    for k in range(6):
+        X = rng.standard_normal((25, 5))
+        dummy = np.full((25, 1), 1.0 if k == 2 else 0.0)   # nonzero in domain 2 only
+        X = np.hstack([X, dummy])
+        data.append((X, X[:, 0] + 0.5 * X[:, 5] + 0.3 * rng.standard_normal(25)))
+    stats = DomainStatistics.from_domains(data)
+    path = method(stats, 6)
+    result = stopping.choose_k(path, stats, rule="lodo", min_k=0)
+    held = []
+    for k in range(6):
+        others = [d for j, d in enumerate(data) if j != k]
+        columns = [i for i in range(6) if any(np.any(X[:, i] != 0) for X, _ in others)]
+        sub = method(DomainStatistics.from_domains([(X[:, columns], y) for X, y in others]), len(columns))
+        X, y = data[k]
+        coef = np.zeros((sub.n_steps, 6))
+        coef[:, columns] = sub.coef
+        W = np.vstack([np.zeros(6), coef, np.repeat(coef[-1:], 6 - sub.n_steps, axis=0)])
+        held.append([np.mean((y - X @ w) ** 2) for w in W])
+    np.testing.assert_allclose(result.evidence["mean_held_out"], -np.mean(held, axis=0), rtol=1e-9)
+
+
+def test_lodo_reports_progress_to_a_callable_and_stays_quiet_when_told(capsys):
+    data, stats = _sample_stats(n=6)
+    path = tgreedy_path(stats, 3)
+    lines = []
+    stopping.stop_lodo(path, stats, progress=lines.append)
+    assert lines and lines[-1].startswith("leave-one-domain-out: fold 6 of 6")
+    stopping.stop_lodo(path, stats, progress=False)
+    assert capsys.readouterr().err == ""
+    stopping.stop_lodo(path, stats, progress=True)
+    assert "fold 6 of 6" in capsys.readouterr().err
+
+
+def test_selector_with_lodo_fits_data_with_a_one_hot_site_dummy():
+    from tgreedy_lib.domain_adaptation.estimators import TGreedy
+
+    rng = np.random.default_rng(5)
+    d = np.repeat(np.arange(6), 30)
+    X = np.column_stack([rng.standard_normal((180, 4)), (d == 3).astype(float)])   # a dummy of site 3
+    y = X[:, 0] - 0.4 * X[:, 1] + 0.5 * X[:, 4] + 0.3 * rng.standard_normal(180)
+    fitted = TGreedy(n_features_to_select=4, stopping="lodo").fit(X, y, domains=d)
+    stats = DomainStatistics.from_samples(X, y, d)
+    expected = stopping.choose_k(tgreedy_path(stats, 4), stats, rule="lodo")
+    assert fitted.stopping_evidence_["mean_held_out"] == pytest.approx(expected.evidence["mean_held_out"])
+    assert fitted.n_features_to_select_ == expected.k

@@ -1,12 +1,12 @@
-"""Every counterexample the README quotes, recomputed exactly and independently of the library.
+"""Every counterexample the book's table of checks quotes, recomputed exactly and independently of the library.
 
-The README's table "What the checks found" is generated from ``results/verify.json`` (the
+The table of the theorems' checks (``book/_generated/verify-table.md``) is generated from ``results/verify.json`` (the
 full run of ``python -m tgreedy_lib verify``); these tests check that the table is exactly
 what that JSON renders to, and recompute the JSON's quoted numbers with exact rational
 arithmetic (binomial probabilities as ``Fraction``) and 50-digit ``mpmath``, so a drift in
-either the README or the checks fails here. Regenerate both with::
+either the table or the checks fails here. Regenerate both with::
 
-    python -m tgreedy_lib verify --json results/verify.json --readme README.md
+    python -m tgreedy_lib verify --json results/verify.json --readme book/_generated/verify-table.md   # = make verify
 """
 import json
 import math
@@ -46,11 +46,11 @@ def mp(x):
     return mpmath.mpf(x.numerator) / x.denominator if isinstance(x, Fraction) else mpmath.mpf(x)
 
 
-# ----------------------------------------------------------------------------- the README
+# ----------------------------------------------------------------------------- the generated table
 
 
-def test_readme_table_is_the_rendered_json(records):
-    readme = (ROOT / "README.md").read_text()
+def test_generated_table_is_the_rendered_json(records):
+    readme = (ROOT / "book" / "_generated" / "verify-table.md").read_text()
     table = readme.split(verify.README_BEGIN)[1].split(verify.README_END)[0].strip()
     assert table == verify.markdown_table(list(records.values()))
 

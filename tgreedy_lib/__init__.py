@@ -16,6 +16,7 @@ course tools and command line (the contracts in ``pyproject.toml`` hold the dire
 :mod:`.experiments`                section 4's experiments: runners, domains, design, readings
 :mod:`.plotting`                   the figures, one style
 :mod:`.verify`                     numerical checks of both papers' theorems
+:mod:`.diagnosis`                  "does T-greedy help on my data?": :func:`diagnose` and its figure
 :mod:`.collection`                 the top floor: claims, seeds, reference results, prose, course
                                    tools, command line
 =================================  ==================================================================
@@ -43,6 +44,8 @@ _EXPORTS = {
     "path_scores": "domain_adaptation.evaluation",
     "path_auroc": "domain_adaptation.evaluation",
     "path_squared_loss": "domain_adaptation.evaluation",
+    "diagnose": "diagnosis",
+    "Diagnosis": "diagnosis",
 }
 
 __all__ = list(_EXPORTS)

@@ -467,3 +467,100 @@ def validate_options(constraints: dict):
         return checked
 
     return decorate
+
+
+# ----------------------------------------------------------------------------- values a user keeps apart (appended)
+
+
+def _value_kind(value):
+    """The kind of a value for :func:`check_kept_apart`: numpy and Python scalars of one kind agree
+    (``1`` and ``numpy.int64(1)`` are one kind), ``bool``, int, float, complex, str and bytes differ;
+    tuples and sets by the kinds of their items."""
+    from numbers import Complex
+
+    if isinstance(value, (bool, np.bool_)):
+        return "bool"
+    if isinstance(value, Integral):
+        return "int"
+    if isinstance(value, Real):
+        return "float"
+    if isinstance(value, Complex):
+        return "complex"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, (bytes, bytearray)):
+        return "bytes"
+    if isinstance(value, tuple):
+        return ("tuple",) + tuple(_value_kind(item) for item in value)
+    if isinstance(value, (set, frozenset)):
+        return ("set",) + tuple(sorted({repr(_value_kind(item)) for item in value}))
+    return type(value).__name__
+
+
+def check_kept_apart(values, name: str) -> None:
+    """Refuse values of different kinds that Python would merge or a reader could not tell apart.
+
+    Two values are refused together when they differ in kind (:func:`_value_kind`) and are equal
+    (``1``, ``1.0`` and ``True`` are equal and hash alike, so a dict or a count merges them) or print
+    alike (``1`` and ``"1"``, ``"a"`` and ``b"a"``: kept apart by Python, but a table would show one
+    label twice). The error names both values and the fix (one type for the whole column). Values of
+    one kind are never refused; unhashable and missing values are left to :func:`factorize`.
+    """
+    by_value: dict = {}
+    by_text: dict = {}
+    seen: set = set()
+    for value in values:
+        if isinstance(value, set):
+            value = frozenset(value)
+        kind = _value_kind(value)
+        try:
+            if (kind, value) in seen:
+                continue
+            seen.add((kind, value))
+        except TypeError:
+            continue  # unhashable: factorize names it
+        if value is not None and is_missing(value):
+            continue
+        text = value.decode("utf-8", "backslashreplace") if isinstance(value, (bytes, bytearray)) else str(value)
+        for table, key, how in ((by_value, value, "are equal in Python (a count would merge them)"),
+                                (by_text, text, "print alike (a table could not tell them apart)")):
+            other = table.setdefault(key, (kind, value))
+            if other[0] != kind:
+                raise ValueError(
+                    f"{name} holds {other[1]!r} ({type(other[1]).__name__}) and {value!r} ({type(value).__name__}), "
+                    f"which {how} but differ in type: convert {name} to one type (e.g. all strings) so that "
+                    "they are one value, or rename one so that they are two")
+
+
+def as_kept_apart_vector(values, name: str) -> np.ndarray:
+    """A 1-D vector of values like :func:`as_value_vector`, but a list or tuple of several types is kept
+    as Python objects (``np.asarray([1, "1"])`` would make both the string ``"1"``) and checked with
+    :func:`check_kept_apart`; an object array is checked too."""
+    if isinstance(values, (list, tuple)) and len({type(value) for value in values}) > 1:
+        arr = _object_vector(values)
+    else:
+        arr = as_value_vector(values)
+    if arr.dtype == object and arr.ndim == 1:
+        check_kept_apart(arr, name)
+    return arr
+
+
+def as_kept_apart_table(X, name: str = "X") -> np.ndarray:
+    """A 2-D table of values (rows of examples): a nested list of several types kept as Python objects, and
+    every object column checked with :func:`check_kept_apart` (``np.asarray([[1], ["1"]])`` would merge them)."""
+    if isinstance(X, (list, tuple)) and len({type(value) for row in X
+                                             for value in (row if isinstance(row, (list, tuple)) else [row])}) > 1:
+        widths = {len(row) if isinstance(row, (list, tuple)) else -1 for row in X}
+        if len(widths) == 1 and -1 not in widths:
+            arr = np.empty((len(X), widths.pop()), dtype=object)
+            for i, row in enumerate(X):
+                for j, value in enumerate(row):
+                    arr[i, j] = value
+        else:
+            arr = np.asarray(X, dtype=object)
+    else:
+        arr = np.asarray(X)
+    if arr.dtype == object and arr.ndim == 2:
+        for j in range(arr.shape[1]):
+            check_kept_apart(arr[:, j], f"column {j} of {name}")
+    return arr

@@ -34,7 +34,8 @@ OVERLAP_PX = 2.0
 DEFAULT_TEXT_PT = 10.0
 
 _FACTS = r"""() => {
-    const body = document.querySelector('div.body') || document.body;
+    // sphinx-book-theme's article: the page's own content, without the side columns and the header
+    const body = document.querySelector('article.bd-article') || document.querySelector('div.body') || document.body;
     const visible = el => el && el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true});
 
     // 1. The visible text outside code and outside typeset math.
@@ -55,14 +56,25 @@ _FACTS = r"""() => {
     // 3. Text boxes of the whole page: each text node's line boxes; a typeset formula is one box.
     const boxes = [];
     const range = document.createRange();
+    // A box scrolled out of its scroll container (the contents columns scroll on their own) is not seen there.
+    const clips = el => {
+        const out = [];
+        for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+            const s = getComputedStyle(a);
+            if (/(auto|scroll|hidden)/.test(s.overflowY + s.overflowX)) out.push(a.getBoundingClientRect());
+        }
+        return out;
+    };
+    const inside = (r, cs) => cs.every(c => r.bottom > c.top + 1 && r.top < c.bottom - 1 && r.right > c.left + 1 && r.left < c.right - 1);
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     let id = 0;
     while (walker.nextNode()) {
         const node = walker.currentNode, el = node.parentElement;
         if (!node.textContent.trim() || !el || el.closest('mjx-container, script, style, noscript') || !visible(el)) continue;
         range.selectNodeContents(node);
+        const cs = clips(el);
         for (const r of range.getClientRects()) {
-            if (r.width > 0.5 && r.height > 0.5) boxes.push({id, l: r.left, t: r.top, r: r.right, b: r.bottom,
+            if (r.width > 0.5 && r.height > 0.5 && inside(r, cs)) boxes.push({id, l: r.left, t: r.top, r: r.right, b: r.bottom,
                                                              text: node.textContent.trim().slice(0, 60)});
         }
         id++;
@@ -87,6 +99,7 @@ _FACTS = r"""() => {
     // 4. Content wider than its box: cut off (overflow hidden) or behind a horizontal scroll.
     const cut = Array.from(body.querySelectorAll('*')).filter(e => {
         if (!visible(e) || e.clientWidth === 0 || !e.textContent.trim()) return false;
+        if (e.closest('mjx-assistive-mml')) return false;   // MathJax's copy for screen readers, clipped to 1 px
         const style = getComputedStyle(e);
         return style.overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1;
     }).map(e => e.tagName.toLowerCase() + '.' + (e.className || '') + ': ' + e.textContent.trim().slice(0, 80));

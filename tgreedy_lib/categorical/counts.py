@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_float_array, as_value_vector, check_finite, check_labels, check_whole_number, factorize
+from .._validation import (as_float_array, as_kept_apart_table, as_kept_apart_vector, check_finite, check_labels,
+                           check_whole_number, factorize)
 
 
 _SUM_TOLERANCE = 1e-9
@@ -30,7 +31,7 @@ def _check_labels(y, name: str = "y") -> np.ndarray:
 def _check_feature_labels(x, y) -> tuple[np.ndarray, np.ndarray]:
     """One feature's values ``x`` and the 0/1 labels ``y`` of the same examples, both 1-D."""
     y = _check_labels(y)
-    x = as_value_vector(x)  # a list of sets or tuples stays one value per example
+    x = as_kept_apart_vector(x, "x")  # a list of sets or tuples stays one value per example; 1 and '1' stay apart
     if x.ndim != 1:
         raise ValueError(f"x must be one-dimensional, got shape {x.shape}")
     if x.shape != y.shape:
@@ -138,7 +139,7 @@ def count_table(x, y, n_values: int | None = None) -> tuple[np.ndarray, np.ndarr
 def _encode_columns(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Validate ``(X, y)`` and code each column's values as 0..width-1: ``(X, y, codes, widths)``."""
     y = _check_labels(y)
-    X = np.asarray(X)
+    X = as_kept_apart_table(X, "X")  # a list of rows of several types stays Python objects: 1 and '1' apart
     if X.ndim != 2:
         raise ValueError(f"X must be two-dimensional (examples x features), got shape {X.shape}")
     if X.shape[0] != y.size:
@@ -164,6 +165,11 @@ def count_tables(X, y) -> tuple[np.ndarray, np.ndarray]:
     any set of the same elements (it is read as a ``frozenset``); lists, dicts and arrays are
     refused with a ValueError (convert them to tuples or strings); NaN and ``pd.NA`` are refused
     (encode a missing value as a category of its own, e.g. ``"missing"``).
+
+    Values of different types that Python merges (``1``, ``1.0`` and ``True`` are equal and hash
+    alike) or that print alike (``1`` and ``"1"``, ``"a"`` and ``b"a"``) in one column are refused
+    with a ValueError naming both (:func:`tgreedy_lib._validation.check_kept_apart`): a list is never
+    converted to a string array that would make them one value. Values of one type are never refused.
 
     Parameters
     ----------

@@ -172,7 +172,9 @@ def filter_scores(X, y, filters=FILTERS) -> dict[str, np.ndarray]:
     Parameters
     ----------
     X : array, shape (m, n_features)
-        Categorical columns (any codes).
+        Categorical columns (any codes). Within a column, values of different types that are
+        equal (``1``, ``1.0``, ``True``) or print alike (``1`` and ``"1"``, ``"a"`` and ``b"a"``)
+        are refused with a ValueError naming both, never merged (:func:`count_tables`).
     y : array of {0, 1}, shape (m,)
     filters : iterable of str
         Names from :data:`FILTERS`.

@@ -67,7 +67,9 @@ def _sum_over_values(x, y, term) -> float:
     """Eq. (10)'s sum over values, ``sum_v p_hat_v term(labels of v)``; values seen once give ``1/(2m)`` (Eq. 11).
 
     Values are grouped by hashing, not sorting (:func:`tgreedy_lib._validation.factorize`), so mixed
-    or unorderable values work; a set is one value per content (read as a frozenset).
+    or unorderable values work; a set is one value per content (read as a frozenset). Values of
+    different types that are equal (``1``, ``1.0``, ``True``) or print alike (``1`` and ``"1"``,
+    ``"a"`` and ``b"a"``) are refused with a ValueError naming both, never merged.
     """
     x, y = _check_feature_labels(x, y)
     _, codes = factorize(x, "x", allow_none=True)
@@ -89,6 +91,9 @@ def gini_error_estimate_leave_one_out(x, y) -> float:
     ``c_v - 1`` examples of ``v``. The average over ``i``, times ``p_hat_v``, is
     ``l_hat_v``; values seen once contribute ``1/(2m)`` (Eq. 11). This loops over
     examples on purpose: it is the independent check of the closed form, Eq. (9).
+
+    Values of different types that are equal (``1``, ``1.0``, ``True``) or print alike (``1`` and
+    ``"1"``, ``"a"`` and ``b"a"``) are refused with a ValueError naming both, never merged.
 
     See Also
     --------
@@ -122,6 +127,9 @@ def gini_error_estimate_pairs(x, y) -> float:
 
     Pairs are counted from an explicit ``c_v x c_v`` comparison matrix; values seen once
     contribute ``1/(2m)`` (Eq. 11).
+
+    Values of different types that are equal (``1``, ``1.0``, ``True``) or print alike (``1`` and
+    ``"1"``, ``"a"`` and ``b"a"``) are refused with a ValueError naming both, never merged.
 
     See Also
     --------

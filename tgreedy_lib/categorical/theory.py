@@ -26,9 +26,49 @@ from .gini_estimator import bayes_hypothesis, gini_error_estimate
 
 # ----------------------------------------------------------------------------- exact expectations
 
+#: Up to this many (value, count) pairs the expectations sum one |V| x (m + 1) table of binomial
+#: probabilities, as printed; past it they use the closed forms (Eq. 14, Lemma 2) or sum each value's
+#: counts over the window where its binomial law has mass (memory O(sqrt m) a value, not O(|V| m)).
+TABLE_ENTRIES = 10**6
+#: :func:`count_probabilities` returns its |V| x (m + 1) table up to this many entries (400 MB) and refuses more.
+LARGEST_TABLE = 5 * 10**7
+#: Half-width of a value's window of counts, in standard deviations of Binomial(m, p_v): the mass left
+#: outside is below 1e-300 (a Chernoff bound), nothing at double precision.
+WINDOW_SDS = 40.0
+#: Sums over windows of more (value, count) pairs than this are refused (one line saying so).
+LARGEST_WINDOW_SUM = 5 * 10**7
+
+
+def _count_windows(p: np.ndarray, m: int):
+    """For each value v with p_v > 0: ``(v, k)``, the counts k where ``Pr[c_v = k]`` is not 0 at double precision."""
+    sd = np.sqrt(m * p * (1 - p))
+    low = np.maximum(0, np.floor(m * p - WINDOW_SDS * sd - 50)).astype(np.int64)
+    high = np.minimum(m, np.ceil(m * p + WINDOW_SDS * sd + 50)).astype(np.int64)
+    total = int(np.sum(np.where(p > 0, high - low + 1, 0)))
+    if total > LARGEST_WINDOW_SUM:
+        raise ValueError(f"the exact sum needs {total:.3g} binomial terms (|V| = {p.size}, m = {m}), more than "
+                         f"{LARGEST_WINDOW_SUM:.0e}; use fewer values or a smaller m, or estimate by simulation")
+    for v in np.flatnonzero(p > 0):
+        yield int(v), np.arange(low[v], high[v] + 1)
+
+
+def _expected_prediction(p: np.ndarray, q: np.ndarray, m: int, given_count) -> np.ndarray:
+    """``E[h(v)] = sum_k Pr[c_v = k] given_count(q_v, k)`` for every value, one table or (large) value by value."""
+    if p.size * (m + 1) <= TABLE_ENTRIES:
+        k = np.arange(m + 1)[None, :]
+        return np.sum(count_probabilities(p, m) * given_count(q[:, None], k), axis=-1)
+    zero = np.zeros(1, dtype=np.int64)
+    out = np.array([float(np.ravel(given_count(q[v], zero))[0]) for v in range(p.size)])  # p_v = 0: c_v = 0 surely
+    for v, k in _count_windows(p, m):
+        out[v] = float(np.sum(binom.pmf(k, m, p[v]) * given_count(q[v], k)))
+    return out
+
+
 
 def count_probabilities(p, m: int) -> np.ndarray:
     """``Pr[c_v = k]`` for every value and ``k = 0..m``: ``binom.pmf(k, m, p_v)``, shape (|V|, m+1).
+
+    A table of more than :data:`LARGEST_TABLE` entries is refused with a ValueError (no MemoryError).
 
     See Also
     --------
@@ -47,6 +87,9 @@ def count_probabilities(p, m: int) -> np.ndarray:
     """
     p, _ = _check_distribution(p)
     m = _check_sample_size(m)
+    if p.size * (m + 1) > LARGEST_TABLE:
+        raise ValueError(f"the table of Pr[c_v = k] would have |V| x (m + 1) = {p.size * (m + 1):.3g} entries, more "
+                         f"than {LARGEST_TABLE:.0e}; ask for the counts you need with scipy.stats.binom.pmf(k, m, p)")
     return binom.pmf(np.arange(m + 1)[None, :], m, p[:, None])
 
 
@@ -78,7 +121,8 @@ def expected_gini_estimate(p, q, m: int) -> float:
     """``E[l_hat]`` as the binomial sum of Eq. (13): ``sum_v sum_k Pr[c_v = k] E[l_hat_v | c_v = k]``.
 
     ``E[l_hat_v | c_v = k]`` is 0 for ``k = 0``, ``1/(2m)`` for ``k = 1`` and
-    ``(k/m) 2 q_v (1 - q_v)`` for ``k >= 2`` (Lemma 1).
+    ``(k/m) 2 q_v (1 - q_v)`` for ``k >= 2`` (Lemma 1). Past :data:`TABLE_ENTRIES` (value, count)
+    pairs the sum is taken in its closed form, Eq. (14), in O(|V|) memory (m = 10^7 is as quick as m = 10).
 
     See Also
     --------
@@ -102,6 +146,8 @@ def expected_gini_estimate(p, q, m: int) -> float:
     """
     p, q = _check_distribution(p, q)
     m = _check_sample_size(m)
+    if p.size * (m + 1) > TABLE_ENTRIES:  # the binomial sum in closed form (Lemma 1's proof): Eq. (14)
+        return expected_gini_estimate_eq14(p, q, m)
     k = np.arange(m + 1)
     conditional = np.where(k >= 2, (k / m)[None, :] * (2 * q * (1 - q))[:, None], 0.0)
     conditional[:, 1:2] = 0.5 / m if m >= 1 else 0.0
@@ -347,9 +393,19 @@ def expected_symmetric_error(p, q, m: int, table) -> float:
         raise ValueError(f"the rule table must have shape (m+1, m+1) = {(m + 1, m + 1)}, got {np.shape(table)}")
     _check_symmetric_table(table)
     k = np.arange(m + 1)
-    label_pmf = binom.pmf(k[None, None, :], k[None, :, None], q[:, None, None])  # (V, k, i)
-    expected_given_count = np.sum(label_pmf * np.asarray(table)[None, :, :], axis=-1)  # (V, k)
-    expected_h = np.sum(count_probabilities(p, m) * expected_given_count, axis=-1)
+    table = np.asarray(table)
+    if p.size * (m + 1) ** 2 <= TABLE_ENTRIES:
+        label_pmf = binom.pmf(k[None, None, :], k[None, :, None], q[:, None, None])  # (V, k, i)
+        expected_given_count = np.sum(label_pmf * table[None, :, :], axis=-1)  # (V, k)
+        expected_h = np.sum(count_probabilities(p, m) * expected_given_count, axis=-1)
+    else:  # value by value, over the counts its law reaches: memory of the table itself, not |V| of them
+
+        def given_count(q_v, counts):
+            counts = np.atleast_1d(counts)
+            pmf = binom.pmf(k[None, :], counts[:, None], q_v)  # (counts, i)
+            return np.sum(pmf * table[counts], axis=-1)
+
+        expected_h = _expected_prediction(p, q, m, given_count)
     return float(np.sum(p * (q + (1 - 2 * q) * expected_h)))
 
 
@@ -362,6 +418,11 @@ def _bayes_prediction_given_count(q: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 def expected_bayes_error(p, q, m: int) -> float:
     """``E[l(h_Bayes)]`` exactly, by binomial sums over ``c_v`` and ``c_v^+`` (Eq. 7, Thm. 3).
+
+    The paper gives no closed form for it. Up to :data:`TABLE_ENTRIES` (value, count) pairs one
+    table is summed; past it each value's counts are summed over the window where
+    ``Binomial(m, p_v)`` has mass (:data:`WINDOW_SDS` standard deviations: memory O(sqrt m), time
+    O(|V| sqrt m)); sums of more than :data:`LARGEST_WINDOW_SUM` terms are refused in one line.
 
     See Also
     --------
@@ -383,9 +444,19 @@ def expected_bayes_error(p, q, m: int) -> float:
     """
     p, q = _check_distribution(p, q)
     m = _check_sample_size(m)
-    k = np.arange(m + 1)[None, :]
-    expected_h = np.sum(count_probabilities(p, m) * _bayes_prediction_given_count(q[:, None], k), axis=-1)
+    expected_h = _expected_prediction(p, q, m, _bayes_prediction_given_count)
     return float(np.sum(p * (q + (1 - 2 * q) * expected_h)))
+
+
+def _expected_missing_masses(p, m: int) -> np.ndarray:
+    """``E[M_k]`` for every ``k = 0..m``: one table when small, else value by value over its window (O(m) memory)."""
+    p, _ = _check_distribution(p)
+    if p.size * (m + 1) <= TABLE_ENTRIES:
+        return expected_missing_mass(p, m, np.arange(m + 1))
+    out = np.zeros(m + 1)
+    for v, k in _count_windows(p, m):
+        out[k] += p[v] * binom.pmf(k, m, p[v])
+    return out
 
 
 def bayes_regret_per_count(q, k) -> np.ndarray:
@@ -442,7 +513,7 @@ def bayes_bias_bound(p, m: int, first_sqrt_index: int = 3) -> float:
     m = _check_sample_size(m)
     if first_sqrt_index < 1:
         raise ValueError("first_sqrt_index must be at least 1")
-    expected_masses = expected_missing_mass(p, m, np.arange(m + 1))
+    expected_masses = _expected_missing_masses(p, m)
     k = np.arange(m + 1)
     coefficients = np.zeros(m + 1)
     coefficients[0] = 0.5

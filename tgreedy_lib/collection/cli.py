@@ -500,13 +500,14 @@ def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timi
 def add_reference_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``python -m tgreedy_lib reference``."""
     parser.description = ("Copy the summary of a paper-scale `reproduce --seeds N` run into "
-                          "tgreedy_lib/collection/reference_results/NAME and rewrite the README's "
-                          "reference-verdicts block from it (maintainers).")
+                          "tgreedy_lib/collection/reference_results/NAME and rewrite the reference-verdicts block "
+                          "of the book's claims page from it (maintainers).")
     parser.add_argument("results", help="the --out folder of `python -m tgreedy_lib reproduce --seeds N ...`")
     parser.add_argument("--name", default=seeds.REFERENCE_NAMES[0],
                         help=f"reference results folder name (default: {seeds.REFERENCE_NAMES[0]})")
-    parser.add_argument("--readme", default="README.md",
-                        help="README whose reference-verdicts block is rewritten (default: README.md; '' for none)")
+    parser.add_argument("--readme", default="book/_generated/reference-verdicts.md",
+                        help="the page whose reference-verdicts block is rewritten (default: "
+                             "book/_generated/reference-verdicts.md, shown on the book's claims page; '' for none)")
     parser.add_argument("--summarize", action="store_true",
                         help="first rewrite the folder's claims from its per-seed JSON files (cli.summarize)")
 

@@ -45,6 +45,8 @@ COPIED = ("notebooks", "data", "book", "tgreedy_lib", "pyproject.toml", "require
 LEFT_OUT = ("tgreedy_lib/collection/assignments.py", "tgreedy_lib/collection/student_copy.py")
 #: The Makefile targets (with the variables they use) that make sense without the instructor material.
 STUDENT_TARGETS = ("install", "$(STAMP)", "lab", "book", "clean")
+#: The instructors' folder of keys to the notebooks' exercises: never copied, and none of its lines may be in a copy.
+INSTRUCTORS = "instructors"
 #: Written into the copy so that a later run may replace it (and nothing else).
 MARKER = ".student-copy"
 #: Parts of paths never copied (caches, editor and build leftovers).
@@ -116,7 +118,7 @@ def student_readme(readme: str, assignments_table: str) -> str:
     opening = readme[:readme.find("\n## ")].rstrip()
     if not opening.startswith("# "):
         raise RuntimeError("README.md must open with its title and the students' paragraph")
-    library = _section(readme, "## The library in one screen\n", stop="\n### ")
+    library = _section(readme, "## The library in one screen\n")
     return "\n\n".join([
         opening,
         _section(readme, "## The notebooks\n").rstrip(),
@@ -229,6 +231,92 @@ def _instructor_secrets(source_dir: pathlib.Path) -> list[tuple[str, str]]:
     return secrets
 
 
+# --------------------------------------------------------------------------- answers written as formulas
+
+#: Names a solution may give a Greek letter, and the letter TeX writes.
+_GREEK = {"eps": "ε", "epsilon": "ε", "varepsilon": "ε", "delta": "δ", "alpha": "α", "beta": "β", "gamma": "γ",
+          "sigma": "σ", "mu": "μ", "lam": "λ", "lambda": "λ", "theta": "θ", "tau": "τ", "rho": "ρ", "phi": "φ",
+          "pi": "π", "nu": "ν", "eta": "η", "kappa": "κ", "omega": "ω", "xi": "ξ"}
+_TEX_DROPPED = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg|cdot|times|,|;|!|quad|displaystyle|mathrm|operatorname)")
+
+
+def _normal_formula(text: str) -> str:
+    """A formula as one canonical string, whether written in Python or in TeX: ``(1 - (n - 1) * eps) ** 2`` and
+    ``(1-(n-1)\\varepsilon)^2`` both become ``(1-(n-1)ε)^2``."""
+    text = re.sub(r"\b(?:np|math|numpy|float|int)\.", "", text)
+    while True:                                  # innermost braces first: \frac{a}{\sqrt{n}} -> (a)/(sqrt(n))
+        before = text
+        text = re.sub(r"\\sqrt\s*\{([^{}]*)\}", r"sqrt(\1)", text)
+        text = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", text)
+        if text == before:
+            break
+    text = _TEX_DROPPED.sub("", text)
+    text = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK.get(m.group(1), m.group(1)), text)
+    text = re.sub(r"\b([A-Za-z]+)\b", lambda m: _GREEK.get(m.group(1), m.group(1)), text)
+    text = text.replace("**", "^").replace("*", "").replace("{", "(").replace("}", ")")
+    text = re.sub(r"\s+", "", text)
+    text = re.sub(r"\^\(([^()]{1,3})\)", r"^\1", text)                                 # ^(2) -> ^2
+    return text
+
+
+def _solution_formulas(source_dir: pathlib.Path) -> list[tuple[str, str]]:
+    """(where, canonical formula) for every formula an instructor notebook's solutions compute: the expression
+    a solution line returns or assigns, when it is long enough to be an answer rather than a name or a number."""
+    found = []
+    for path in sorted(pathlib.Path(source_dir).glob("*.ipynb")):
+        inside = False
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            text = _cell_text(cell)
+            first = text.strip().splitlines()[0] if text.strip() else ""
+            if cell["cell_type"] == "raw" and first.startswith(("# BEGIN SOLUTION", "# END SOLUTION")):
+                inside = first.startswith("# BEGIN SOLUTION")
+                continue
+            if not inside or cell["cell_type"] != "code":
+                continue
+            for line in text.splitlines():
+                m = re.match(r"\s*(?:return\s+|[A-Za-z_]\w*\s*=\s*)(.+?)\s*(?:#\s*SOLUTION)?\s*$", line)
+                if not m:
+                    continue
+                expr = m.group(1)
+                # float(...) around the answer is Python, not the formula
+                expr = re.sub(r"^(?:float|int)\((.*)\)$", r"\1", expr)
+                formula = _normal_formula(expr)
+                if len(formula) >= 12 and re.search(r"[-+/^]", formula) and "(" in formula \
+                        and not re.search(r"[\[\]'\"]|\w\(|,", formula.replace("sqrt(", "√(")):
+                    found.append((f"{path.name}: solution formula", formula))
+    return found
+
+
+def markdown_formulas(notebook: pathlib.Path) -> list[str]:
+    """The canonical form of every formula (``$...$``, ``$$...$$``) in the Markdown cells of ``notebook``."""
+    nb = json.loads(pathlib.Path(notebook).read_text(encoding="utf-8"))
+    formulas = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            formulas += [_normal_formula(m) for m in re.findall(r"\$\$?([^$]+)\$\$?", _cell_text(cell))]
+    return formulas
+
+
+def formula_leaks(notebook: pathlib.Path, source_dir: pathlib.Path) -> list[str]:
+    """Where a Markdown formula of ``notebook`` writes out a formula an instructor solution computes (an
+    answer given away in the text, which the line-by-line check of :func:`check_student_copy` cannot see)."""
+    formulas = markdown_formulas(notebook)
+    return [f"{pathlib.Path(notebook).name}: its Markdown writes the {where.split(': ')[1]} of "
+            f"{where.split(': ')[0]} ({formula})"
+            for where, formula in _solution_formulas(source_dir) if any(formula in f for f in formulas)]
+
+
+def _key_lines(keys_dir: pathlib.Path) -> list[tuple[str, str]]:
+    """(file, line) for every line of the instructors' keys long enough to be an answer (``instructors/*.md``)."""
+    found = []
+    for path in sorted(pathlib.Path(keys_dir).glob("*.md")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            line = line.strip().lstrip("0123456789. ").strip()
+            if len(line) >= 50 and not line.startswith("#"):
+                found.append((path.name, line))
+    return found
+
+
 def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str]:
     """What in ``copy`` gives a solution or hidden test of ``source_dir`` away (empty when nothing does).
 
@@ -241,10 +329,12 @@ def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str
     copy = pathlib.Path(copy)
     problems = []
     secrets = _instructor_secrets(pathlib.Path(source_dir))
+    # the keys to the notebooks' exercises (instructors/ beside assignments/ in the course repository)
+    keys = _key_lines(pathlib.Path(source_dir).resolve().parent.parent / INSTRUCTORS)
     for path in sorted(copy.rglob("*")):
         rel = path.relative_to(copy).as_posix()
         if path.is_dir():
-            if path.name in ("source", "autograder") and rel.startswith("assignments/"):
+            if (path.name in ("source", "autograder") and rel.startswith("assignments/")) or rel == INSTRUCTORS:
                 problems.append(f"{rel}/: instructor folder")
             continue
         if path.name == "otter_config.json" or path.suffix == ".zip":
@@ -258,6 +348,8 @@ def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str
             nb = json.loads(text)
             sources = "\n".join(_cell_text(c) for c in nb["cells"]) + json.dumps(nb.get("metadata", {}))
             problems += [f"{rel}: otter marker {m!r}" for m in FORBIDDEN_MARKERS if m in sources]
+        problems += [f"{rel}: contains a line of the exercise keys {name} ({line[:60]!r})"
+                     for name, line in keys if line in text]
         for where, secret in secrets:
             if secret and secret in text:
                 problems.append(f"{rel}: contains a {where.split(': ')[1]} of {where.split(': ')[0]} "

@@ -43,9 +43,15 @@ def _available_memory() -> int:
         return 1 << 62
 
 
+#: A whole Gram of at most this many bytes is allocated without asking the system for the memory available.
+SMALL_GRAM_BYTES = 64 * 2**20
+
+
 def _check_gram_fits(n_domains: int, n_features: int) -> None:
     """Refuse, before allocating it, a whole Gram of ``n_domains x p x p`` floats that will not fit."""
     size = 8 * n_domains * n_features**2
+    if size <= SMALL_GRAM_BYTES:  # not worth reading /proc/meminfo: numpy's own MemoryError suffices
+        return
     available = _available_memory()
     if size > available:
         raise GramTooLargeError(

@@ -63,6 +63,7 @@ References
 from __future__ import annotations
 
 import dataclasses
+import math
 from numbers import Integral, Real
 from typing import Callable
 
@@ -355,8 +356,9 @@ def _omp_coefs(stats: DomainStatistics, n_steps: int) -> np.ndarray:
     from sklearn.linear_model import orthogonal_mp_gram
 
     G, q, _ = pooled_moments(stats)
-    coefs = orthogonal_mp_gram(G, q, n_nonzero_coefs=n_steps, return_path=True)
-    coefs = np.asarray(coefs)
+    a, b = _power_of_two_exponents(stats)  # far from scale 1: on X / 2**a, y / 2**b (exact; scikit-learn's tolerances are absolute)
+    coefs = orthogonal_mp_gram(np.ldexp(G, -2 * a), np.ldexp(q, -(a + b)), n_nonzero_coefs=n_steps, return_path=True)
+    coefs = np.ldexp(np.asarray(coefs), b - a)
     if coefs.ndim == 1:
         coefs = coefs[:, None]
     return _pad(coefs.T, n_steps)
@@ -1174,3 +1176,74 @@ def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: flo
     order = keep[np.argsort(-np.abs(z[keep]), kind="stable")][:n_steps]
     return as_selection_path(stats, "icp", _marginal_path(stats, order, n_steps)[:len(order)], order,
                              {"alpha": alpha})
+
+
+# --------------------------------------------------------------------------- any scale: exact power-of-two rescaling
+
+#: The baselines run on the moments as given while the root mean squares of X (over the features) and of
+#: y lie within 2**-SCALE_BAND .. 2**SCALE_BAND (1/256 .. 256); past it they run on moments rescaled by
+#: powers of two (the lasso chose another penalty at y x 1e-5 before).
+SCALE_BAND = 8
+
+
+def _power_of_two_exponents(stats: DomainStatistics) -> tuple[int, int]:
+    """``(a, b)``: X's and y's root mean squares are about ``2**a`` and ``2**b`` (0 where within the band)."""
+    x_square = float(np.mean(stats.second_moment("sample")))
+    y_square = float(np.mean(stats.yy))
+    a = int(round(0.5 * math.log2(x_square))) if x_square > 0 and math.isfinite(x_square) else 0
+    b = int(round(0.5 * math.log2(y_square))) if y_square > 0 and math.isfinite(y_square) else 0
+    if abs(a) <= SCALE_BAND and abs(b) <= SCALE_BAND:
+        return 0, 0
+    return a, b
+
+
+def _rescaled(stats: DomainStatistics, a: int, b: int) -> DomainStatistics:
+    """The moments of ``X / 2**a`` and ``y / 2**b``: exact (a power of two changes the exponent only)."""
+    unlabeled = None if stats.unlabeled_xx is None else np.ldexp(stats.unlabeled_xx, -2 * a)
+    return DomainStatistics.from_moments(np.ldexp(stats.xx, -2 * a), np.ldexp(stats.xy, -(a + b)),
+                                         np.ldexp(stats.yy, -2 * b), counts=stats.counts,
+                                         labels=stats.domain_labels, unlabeled_xx=unlabeled)
+
+
+def _at_any_scale(function, parameter_power: int = 0, info_powers=None):
+    """``function(stats, ...)`` run on the moments rescaled by powers of two when X or y lies far from 1.
+
+    Every baseline is meant to be invariant to a common rescaling of X and of y (the lasso's and OMP's
+    weights scale as ``2**(b - a)``, V-REx's penalties are in units of 1 / E[Y^2] and its ridge in units
+    of E[X^2]), but their solvers hold absolute tolerances and square the losses: at y x 1e-60 OMP
+    selected nothing, at y x 1e150 the lasso nothing. Run on ``X / 2**a`` and ``y / 2**b`` (exact) and
+    scaled back (exact), each gives at any scale what it gives at scale 1. ``parameter_power`` and
+    ``info_powers`` say how the path's parameter and info entries scale: as ``2**(a * i + b * j)``.
+    """
+    import functools
+
+    info_powers = {"lodo_loss": (0, 2)} if info_powers is None else info_powers
+
+    @functools.wraps(function)
+    def run(stats, *args, **kwargs):
+        if not isinstance(stats, DomainStatistics):
+            return function(stats, *args, **kwargs)
+        a, b = _power_of_two_exponents(stats)
+        if a == 0 and b == 0:
+            return function(stats, *args, **kwargs)
+        path = function(_rescaled(stats, a, b), *args, **kwargs)
+        info = dict(path.info)
+        for key, (i, j) in info_powers.items():
+            if info.get(key) is not None:
+                info[key] = np.ldexp(np.asarray(info[key], dtype=np.float64), a * i + b * j).tolist()
+                if np.ndim(path.info[key]) == 0:
+                    info[key] = float(info[key])
+        parameter = path.parameter
+        if parameter_power:
+            parameter = np.ldexp(np.asarray(parameter, dtype=np.float64), (a + b) * parameter_power)
+        return BaselinePath(path.name, np.ldexp(path.coef, b - a), path.n_selected, parameter, path.chosen, info)
+
+    return run
+
+
+omp_path = _at_any_scale(omp_path)   # its fits rescale themselves (_omp_coefs); its held-out losses here
+lasso_path = _at_any_scale(lasso_path, parameter_power=1)   # the penalty scales as E[X Y]
+vrex_path = _at_any_scale(vrex_path, info_powers={"lodo_loss": (0, 2), "ridge": (2, 0)})
+icp_path = _at_any_scale(icp_path)
+t_filter_path = _at_any_scale(t_filter_path)
+BASELINES = {"omp": omp_path, "lasso": lasso_path, "vrex": vrex_path, "icp": icp_path, "t_filter": t_filter_path}

@@ -175,6 +175,28 @@ def t_statistics(residual_covariances: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return _t_statistic_and_moments(residual_covariances, axis=0)
 
 
+def _t_moments(residual: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`t_statistics` of a float64 (n_domains, p) array the driver made, without re-checking it.
+
+    The same operations as ``values.mean(axis=0)`` and ``values.std(axis=0, ddof=1)`` (numpy's
+    ``_mean`` and ``_var``: a sum, a division by the count, the squared deviations summed), so the
+    results are bit for bit those of :func:`t_statistics`; it runs once a step, where numpy's
+    wrappers and the domain-count check cost more than the arithmetic at small p.
+    """
+    n = residual.shape[0]
+    mu = np.add.reduce(residual, axis=0) / n
+    deviation = residual - mu
+    np.multiply(deviation, deviation, out=deviation)
+    sigma = np.sqrt(np.add.reduce(deviation, axis=0) / (n - 1))
+    effect = mu * math.sqrt(n)
+    zero = sigma == 0
+    if not zero.any():
+        return effect / sigma, mu, sigma
+    t = np.where(mu == 0, 0.0, np.copysign(np.inf, mu))  # sigma = 0: T's limit
+    np.divide(effect, sigma, out=t, where=~zero)
+    return t, mu, sigma
+
+
 #: The kernels behind the driver, by ``refit``: each holds ``coef``, ``residual`` and ``loss`` and adds
 #: the chosen feature with ``add(step, i, mu, score)``.
 _KERNELS = {"stagewise": StagewiseKernel, "stepwise": StepwiseKernel}
@@ -202,7 +224,7 @@ def _score_columns(method: str, sign: str, residual, second_moment: np.ndarray, 
     ``t_and_mu``, when given, are the T-statistics and means already computed (``residual`` is then
     not read). :class:`PathPredictor` simulates with the same rule.
     """
-    t, mu = t_and_mu if t_and_mu is not None else t_statistics(residual)[:2]
+    t, mu = t_and_mu if t_and_mu is not None else _t_moments(residual)[:2]
     if method == "tgreedy":
         return (np.abs(t) if sign == "abs" else t.copy()), mu
     return mu**2 / second_moment, mu
@@ -210,7 +232,7 @@ def _score_columns(method: str, sign: str, residual, second_moment: np.ndarray, 
 
 def _check_finite_statistics(sigma: np.ndarray, step: int) -> None:
     """Refuse residual covariances that overflowed (their spread is infinite or NaN, every T would read 0)."""
-    if not np.all(np.isfinite(sigma)):
+    if not np.isfinite(sigma).all():
         i = int(np.flatnonzero(~np.isfinite(sigma))[0])
         raise ValueError(
             f"step {step + 1}: the residual covariances of feature {i} overflow float64, so its T-statistic "
@@ -276,8 +298,13 @@ def selection_path(
         raise ValueError(f"method must be 'tgreedy' or 'greedy', got {method!r}")
     if not isinstance(stats, DomainStatistics):
         raise TypeError(f"expected DomainStatistics, got {type(stats).__name__}")
+    _validate_options(n_steps, sign, denominator, refit, threshold, allow_reselect, stats.n_features)
+    return _selection_path(stats, method, n_steps, sign, denominator, refit, threshold, allow_reselect)
+
+
+def _selection_path(stats, method, n_steps, sign, denominator, refit, threshold, allow_reselect) -> SelectionPath:
+    """:func:`selection_path` on options already validated (the estimators validate theirs once, at ``fit``)."""
     p = stats.n_features
-    _validate_options(n_steps, sign, denominator, refit, threshold, allow_reselect, p)
     update_second_moment = stats.second_moment(denominator)
     if np.any(update_second_moment <= 0):
         i = int(np.flatnonzero(update_second_moment <= 0)[0])
@@ -297,12 +324,12 @@ def selection_path(
     changed = None  # features whose residual covariances changed in the last step (None: all)
     for step in range(n_steps):
         if changed is None:
-            t, mu, sigma = t_statistics(kernel.residual)
+            t, mu, sigma = _t_moments(kernel.residual)
             score = _score_columns(method, sign, kernel.residual, update_second_moment, (t, mu))[0]
             if not allow_reselect:
                 score[chosen_mask] = -np.inf
         else:  # a sparse row changed a few features: recompute theirs (the same values a full pass gives)
-            t_c, mu_c, sigma_c = t_statistics(kernel.residual[:, changed])
+            t_c, mu_c, sigma_c = _t_moments(kernel.residual[:, changed])
             t[changed], mu[changed], sigma[changed] = t_c, mu_c, sigma_c
             score_c = _score_columns(method, sign, None, update_second_moment[changed], (t_c, mu_c))[0]
             if not allow_reselect:

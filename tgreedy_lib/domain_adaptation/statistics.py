@@ -21,8 +21,8 @@ import math
 
 import numpy as np
 
-from .._validation import (align_columns, as_data_matrix, as_float_array, check_domain_count, check_finite,
-                           column_names, factorize, is_sparse)
+from .._validation import (align_columns, as_data_matrix, as_float_array, as_kept_apart_vector, check_domain_count,
+                           check_finite, column_names, factorize, is_sparse)
 # DEFAULT_ROW_MEMORY: the documented default of ``max_row_memory``; GramTooLargeError: raised here, exported here.
 from ._gram_rows import (DEFAULT_ROW_MEMORY, GramTooLargeError, _check_gram_fits, _ChunkSource,  # noqa: F401
                          _GramRows, _rows_as_slice, _SampleSource)
@@ -117,6 +117,11 @@ LARGEST_MOMENT = 1e150
 #: A mean square below this is recomputed from the feature scaled by its largest |value|
 #: (its square may have underflowed; float64 squares underflow below |x| = 1.5e-154).
 SMALLEST_MOMENT = 1e-250
+#: Products of the scales of y and of a feature (root mean squares) below this are refused: the residual
+#: covariances are of that size, and their spread across domains, squared, would underflow float64.
+SMALLEST_PRODUCT = 1e-140
+#: A pooled E[Y^2] below this means y's square underflowed (|y| below about 1e-150).
+SMALLEST_SQUARE = 1e-290
 
 
 class DomainStatistics:
@@ -180,9 +185,11 @@ class DomainStatistics:
     sparse, and :meth:`residual_covariances` uses ``X_k^T (X_k w)``.
 
     *Scale.* T-statistics do not depend on the scale of ``y`` or of a feature, but float64 does:
-    moments whose squares overflow (``|E[X_i Y|d_k]| > 1e150``, from ``y`` or ``X`` around 1e150)
-    or features whose squares underflow (``|x| < 1e-154``) are refused with a ValueError asking to
-    rescale, rather than silently giving T = 0 or a division by zero.
+    moments whose squares overflow (``|E[X_i Y|d_k]| > 1e150``, from ``y`` or ``X`` around 1e150),
+    features or targets whose squares underflow (``|x| < 1e-154``, ``|y| < 1e-150``) and scales of
+    ``y`` and a feature whose product is below 1e-140 (the residual covariances' spread would
+    underflow when squared, making T infinite) are refused with a ValueError that names the scale
+    and asks to standardise, rather than silently giving T = 0, T = +-inf or a division by zero.
 
     References
     ----------
@@ -236,7 +243,9 @@ class DomainStatistics:
         domains : array-like of shape (n_samples,)
             The domain of each row: any hashable labels (numbers, strings, tuples). Domains are
             ordered by label where labels can be sorted (else by first appearance), so the result
-            does not depend on the order of the rows. Missing labels (NaN, None, pd.NA) are refused.
+            does not depend on the order of the rows. Missing labels (NaN, None, pd.NA) are refused,
+            and so are labels of different types that Python would merge or that print alike
+            (``1``, ``1.0`` and ``True``; ``1`` and ``"1"``; ``"a"`` and ``b"a"``): a ValueError names both.
         unlabeled_X : array-like of shape (m, n_features), optional
             Unlabeled rows from which the pooled ``E[X X^T]`` is estimated.
         lazy : bool, default True
@@ -267,7 +276,7 @@ class DomainStatistics:
             unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
         X = as_data_matrix(X, "X")
         y = as_float_array(y, "y", 1)
-        labels, index = factorize(domains, "domains")
+        labels, index = factorize(as_kept_apart_vector(domains, "domains"), "domains")
         if not (X.shape[0] == y.shape[0] == index.shape[0]):
             raise ValueError(
                 "X, y and domains disagree in length: "
@@ -292,7 +301,8 @@ class DomainStatistics:
         domains : iterable of (array-like, array-like)
             ``(X_k, y_k)`` of every domain, with the same features.
         labels : array-like of shape (n_domains,), optional
-            A label for each domain (default ``0 .. n_domains - 1``).
+            A label for each domain (default ``0 .. n_domains - 1``). Repeated labels, and labels of
+            different types that are equal or print alike (``1`` and ``"1"``), are refused.
         unlabeled_X, lazy, max_row_memory
             As in :meth:`from_samples`.
 
@@ -333,9 +343,7 @@ class DomainStatistics:
             data.append((Xk, yk))
         if data and len({is_sparse(Xk) for Xk, _ in data}) > 1:
             raise ValueError("some domains' X are sparse and others dense: pass all as scipy.sparse or all dense")
-        labels = np.arange(len(data)) if labels is None else np.asarray(labels)
-        if labels.shape != (len(data),):
-            raise ValueError(f"labels must name each of the {len(data)} domains, got shape {labels.shape}")
+        labels = np.arange(len(data)) if labels is None else _distinct_labels(labels, len(data))
         if unlabeled_X is not None:
             unlabeled_X = align_columns(unlabeled_X, columns, "unlabeled_X", named)
         return cls._build(data, labels, unlabeled_X, lazy,
@@ -400,6 +408,7 @@ class DomainStatistics:
             _check_gram_fits(n, p)
         xy, x_sum, diagonal, yy = np.empty((n, p)), np.empty((n, p)), np.empty((n, p)), np.empty(n)
         y_sum = np.array([yk.sum() for _, yk in data])
+        y_abs_max = max((float(np.max(np.abs(yk))) for _, yk in data if yk.size), default=0.0)
         xx = np.empty((n, p, p)) if not lazy else None
         with np.errstate(over="ignore", invalid="ignore"):  # NaN and overflow are reported below
             for k, (Xk, yk) in enumerate(data):
@@ -418,14 +427,15 @@ class DomainStatistics:
                     diagonal[k] = np.einsum("ii->i", xx[k])
         source = _SampleSource([Xk for Xk, _ in data], counts)
         return cls._from_moments_of_samples(labels, counts, xy, x_sum, diagonal, yy, xx, source,
-                                            unlabeled_X, named_inputs, max_row_memory, y_sum)
+                                            unlabeled_X, named_inputs, max_row_memory, y_sum, y_abs_max)
 
     @classmethod
     def _from_moments_of_samples(cls, labels, counts, xy, x_sum, diagonal, yy, xx, source,
-                                 unlabeled_X, named_inputs, max_row_memory, y_sum) -> "DomainStatistics":
+                                 unlabeled_X, named_inputs, max_row_memory, y_sum, y_abs_max=None) -> "DomainStatistics":
         """Checks and scaling shared by the sample constructors (sums in, means out)."""
         n, p = xy.shape
         check_domain_count(n, "the number of domains")
+        _check_target_not_tiny(y_sum.sum() / counts.sum(), yy.sum() / counts.sum(), y_abs_max)
         _check_target_varies(y_sum.sum() / counts.sum(), yy.sum() / counts.sum())
         # Every NaN or infinity of X reaches its column's sum of squares: check p numbers, not all of X.
         if not (np.all(np.isfinite(diagonal)) and np.all(np.isfinite(x_sum))):
@@ -441,6 +451,7 @@ class DomainStatistics:
         pooled_square = (counts @ diagonal) / counts.sum()
         pooled_mean = x_sum.sum(axis=0) / counts.sum()
         tiny = np.flatnonzero(pooled_square < SMALLEST_MOMENT)
+        largest = None
         if tiny.size:  # the squares may have underflowed: recompute these columns scaled by their largest |x|
             largest = source.column_abs_max(tiny)
             safe = np.where(largest > 0, largest, 1.0)
@@ -448,6 +459,7 @@ class DomainStatistics:
             _check_not_constant(scaled_mean, scaled_square, features=tiny, scale=safe)
             _check_not_underflowing(tiny, largest)
         _check_not_constant(pooled_mean, pooled_square, skip=tiny)
+        _check_products_not_underflowing(float(yy @ counts) / counts.sum(), pooled_square, tiny, largest)
         unlabeled_xx = None
         if unlabeled_X is not None:
             U = as_data_matrix(unlabeled_X, "unlabeled_X")
@@ -483,7 +495,8 @@ class DomainStatistics:
         counts : array-like of shape (n_domains,), optional
             Samples behind each domain's moments, if any.
         labels : array-like of shape (n_domains,), optional
-            A label for each domain.
+            A label for each domain. Repeated labels, and labels of different types that are equal or
+            print alike (``1`` and ``"1"``), are refused.
         unlabeled_xx : array-like of shape (n_features, n_features), optional
             The pooled ``E[X X^T]``.
 
@@ -517,12 +530,13 @@ class DomainStatistics:
             unlabeled_xx = as_float_array(unlabeled_xx, "unlabeled_xx", 2)
             if unlabeled_xx.shape != (p, p):
                 raise ValueError(f"unlabeled_xx must have shape {(p, p)}, got {unlabeled_xx.shape}")
-        labels = np.arange(n) if labels is None else np.asarray(labels)
+        labels = np.arange(n) if labels is None else _distinct_labels(labels, n)
         stats = cls(xx=xx, xy=xy, yy=yy, counts=counts, domain_labels=labels, unlabeled_xx=unlabeled_xx)
         check_domain_count(stats.n_domains, "the number of domains")
         zero = np.flatnonzero(stats.second_moment("sample") <= 0)
         if zero.size:
             raise ValueError(f"feature {zero[0]} has E[X_i^2] = 0 in every domain; the update divides by it")
+        _check_given_moment_scale(xy, stats._diagonal)
         return stats
 
 
@@ -728,3 +742,65 @@ def _check_not_constant(mean: np.ndarray, mean_square: np.ndarray, *, features=N
             "it carries no information and its T-statistic is 0/0. Remove constant features first, "
             "e.g. with sklearn.feature_selection.VarianceThreshold"
         )
+
+
+def _distinct_labels(labels, n: int) -> np.ndarray:
+    """``labels`` of ``n`` domains as an array: one each, no two alike (repeated, equal or printing alike)."""
+    arr = as_kept_apart_vector(labels, "labels")
+    if arr.shape != (n,):
+        raise ValueError(f"labels must name each of the {n} domains, got shape {arr.shape}")
+    uniques, codes = factorize(arr, "labels", allow_none=True)
+    if uniques.size < n:
+        repeated = uniques.tolist()[int(np.flatnonzero(np.bincount(codes) > 1)[0])]
+        raise ValueError(f"labels names two domains {repeated!r}; give every domain a label of its own "
+                         "(statistics of a subset, and results per domain, are found by label)")
+    return arr
+
+
+def _check_target_not_tiny(mean: float, mean_square: float, y_abs_max=None) -> None:
+    """Refuse a target so small that its square underflows (y = +-1e-200 is not "0 in every sample")."""
+    if not (np.isfinite(mean_square) and mean_square < SMALLEST_SQUARE):
+        return
+    largest = abs(mean) if y_abs_max is None else y_abs_max
+    if largest > 0:
+        raise ValueError(
+            f"y is tiny (largest |y| = {largest:.3g}): its square underflows float64, so E[Y^2] and the residual "
+            "covariances' spread cannot be computed; standardise y (divide it by its standard deviation): "
+            "T-statistics and the chosen features do not depend on the scale of y")
+
+
+def _check_products_not_underflowing(y_mean_square: float, x_mean_square: np.ndarray, tiny=None, largest=None) -> None:
+    """Refuse scales of y and X whose products (the residual covariances) underflow float64 when squared.
+
+    ``tiny`` features (whose mean square may have underflowed) are measured by their ``largest`` |x|."""
+    y_scale = math.sqrt(y_mean_square)
+    x_scale = np.sqrt(x_mean_square)
+    if tiny is not None and np.size(tiny):
+        x_scale = x_scale.copy()
+        x_scale[tiny] = largest
+    product = y_scale * x_scale
+    i = int(np.argmin(product))
+    if product[i] < SMALLEST_PRODUCT:
+        raise ValueError(
+            f"y (root mean square {y_scale:.3g}) and feature {i} (scale {x_scale[i]:.3g}) "
+            f"have products of about {product[i]:.3g}: the residual covariances are that small and their spread, "
+            f"squared, underflows float64 (below {SMALLEST_PRODUCT:.0e} is refused), which would make T-statistics "
+            "infinite; standardise y (divide it by its standard deviation) and/or rescale X: the chosen features do "
+            "not depend on these scales")
+
+
+def _check_given_moment_scale(xy: np.ndarray, diagonal: np.ndarray) -> None:
+    """Refuse given moments whose squares (as T-statistics and the greedy score form them) leave float64."""
+    largest = float(np.max(np.abs(xy))) if xy.size else 0.0
+    if largest > LARGEST_MOMENT or 0 < largest < SMALLEST_PRODUCT:
+        way = "overflows" if largest > LARGEST_MOMENT else "underflows"
+        raise ValueError(
+            f"the largest |E[X_i Y | d_k]| is {largest:.3g}: squared, as T-statistics do, it {way} float64 (allowed "
+            f"{SMALLEST_PRODUCT:.0e} .. {LARGEST_MOMENT:.0e}); rescale the moments (standardise y and X): the "
+            "chosen features do not depend on these scales")
+    square = float(np.max(diagonal)) if diagonal.size else 0.0
+    if square > LARGEST_MOMENT**2 or 0 < square < SMALLEST_MOMENT:
+        way = "overflow" if square > LARGEST_MOMENT**2 else "underflow"
+        raise ValueError(
+            f"the largest E[X_i^2 | d_k] is {square:.3g}: products of such moments {way} float64; rescale X "
+            "(e.g. divide each feature by its standard deviation): the chosen features do not depend on it")

@@ -56,9 +56,11 @@ import dataclasses
 import os
 import pathlib
 import time
+from numbers import Integral
 from typing import Callable
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from ..domain_adaptation import baselines as baselines_module
 from ..domain_adaptation import stopping
@@ -108,6 +110,10 @@ QUICK = {
     "cifar-similarity": {"n_steps": 60, "targets": (9, 3, 6)},
 }
 EXPERIMENTS = tuple(PAPER)
+#: A rule or baseline that takes this long on a split is reported to ``progress``.
+STAGE_REPORT_SECONDS = 5.0
+#: Features of the simulated experiments' problem (5 robust, 5 spurious, 40 null).
+SIMULATED_FEATURES = 50
 
 
 @dataclasses.dataclass
@@ -214,33 +220,63 @@ def _steps_matrix(path, n_steps: int) -> np.ndarray:
     return stopping._steps_curve(path, n_steps)
 
 
-def _with_cached_subsets(stats: DomainStatistics) -> DomainStatistics:
-    """A shallow copy of ``stats`` whose ``subset`` returns the same object for the same labels.
+#: Bytes of leave-one-domain-out subsets :func:`_with_cached_subsets` keeps (the subsets past it are taken
+#: afresh each time): MNIST's 8 subsets of p = 2,000 (1.8 GB) fit, 3,000 domains' (171 GB) do not.
+SUBSET_CACHE_BYTES = 2 * 2**30
 
-    Every leave-one-domain-out choice on a split (three on selection paths, five baselines) takes
-    the same n subsets; with the whole Gram each is a copy of n - 1 (p, p) matrices (224 MB for
-    MNIST's 8 domains and p = 2,000), so taking each once saves most of a split's memory traffic.
-    The subsets are only read, never changed, so the results are the same.
+
+def _subset_bytes(stats: DomainStatistics, n_kept: int) -> int:
+    """What one subset of ``n_kept`` domains holds of its own: the copied Gram, or the per-domain vectors."""
+    gram = stats._xx is not None
+    return 8 * n_kept * (stats.n_features * stats.n_features if gram else 3 * stats.n_features + 1)
+
+
+def _with_cached_subsets(stats: DomainStatistics, budget: int | None = None) -> DomainStatistics:
+    """A shallow copy of ``stats`` whose ``subset`` returns the same object for the same labels, up to a budget.
+
+    Every leave-one-domain-out choice on a split (five baselines) takes the same n subsets; with the
+    whole Gram each is a copy of n - 1 (p, p) matrices (224 MB for MNIST's 8 domains and p = 2,000),
+    so taking each once saves most of a split's memory traffic. The subsets kept are bounded by
+    ``budget`` bytes (default :data:`SUBSET_CACHE_BYTES`): those past it are taken afresh and
+    dropped after use, so 3,000 domains do not hold 3,000 copies. The subsets are only read, never
+    changed, so the results are the same.
     """
     import copy
 
+    budget = SUBSET_CACHE_BYTES if budget is None else budget
     cached = copy.copy(stats)
     memo = {}
+    held = [0]
 
     def subset(labels):
         key = tuple(np.atleast_1d(np.asarray(labels)).tolist())
-        if key not in memo:
-            memo[key] = stats.subset(labels)
-        return memo[key]
+        if key in memo:
+            return memo[key]
+        sub = stats.subset(labels)
+        size = _subset_bytes(stats, sub.n_domains)
+        if held[0] + size <= budget:
+            memo[key] = sub
+            held[0] += size
+        return sub
 
     cached.subset = subset
     return cached
 
 
-def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES, seed: int = 0) -> dict:
-    """Rules on the T-greedy path and the baselines, all scored by target AUROC on one split."""
+def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES, seed: int = 0,
+                progress=None) -> dict:
+    """Rules on the T-greedy path and the baselines, all scored by target AUROC on one split.
+
+    ``n_steps`` beyond the split's features is refused (a ValueError saying how many there are), so
+    the number recorded is the number run. ``progress``, a callable, gets a line for each rule and
+    baseline that took :data:`STAGE_REPORT_SECONDS` or more.
+    """
     stats = _with_cached_subsets(split.stats)
-    n_steps = min(int(n_steps), stats.n_features)
+    if int(n_steps) > stats.n_features:
+        raise ValueError(f"n_steps={n_steps} exceeds the {stats.n_features} features of {split.label}; "
+                         f"pass n_steps of at most {stats.n_features}")
+    n_steps = int(n_steps)
+    report = progress if callable(progress) else (lambda line: None)
     timings = {}
     tick = time.perf_counter()
     path = tgreedy_path(stats, n_steps)
@@ -262,18 +298,22 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
                 options["score"] = split.source_auroc
             if rule == "chance":
                 options.setdefault("seed", seed)
+            if rule == "lodo":
+                options.setdefault("progress", False)
             result = stopping.choose_k(path, stats, rule=rule, **options)
             k, evidence = result.k, result.evidence
         auroc = float(curve[k])
         out["rules"][name] = {"k": int(k), "target_auroc": auroc, "gap": float(curve[oracle_k] - auroc),
                               "threshold": evidence.get("threshold")}
         timings[f"rule:{name}"] = time.perf_counter() - tick
+        if timings[f"rule:{name}"] >= STAGE_REPORT_SECONDS:
+            report(f"    {split.label}: rule {name} ({timings[f'rule:{name}']:.1f} s)")
     for name in baselines:
         tick = time.perf_counter()
         if name == "greedy":
             g = greedy_path(stats, n_steps)
             W = _steps_matrix(g, n_steps)[1:]
-            chosen = stopping.stop_lodo(g, stats).k - 1
+            chosen = stopping.stop_lodo(g, stats, progress=False).k - 1
             n_selected = np.arange(1, n_steps + 1)
             parameter = n_selected
         else:
@@ -287,6 +327,8 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
             "best_auroc": float(np.max(target)),
         }
         timings[f"baseline:{name}"] = time.perf_counter() - tick
+        if timings[f"baseline:{name}"] >= STAGE_REPORT_SECONDS:
+            report(f"    {split.label}: baseline {name} ({timings[f'baseline:{name}']:.1f} s)")
     out["seconds"] = {k: round(v, 3) for k, v in timings.items()}
     return out
 
@@ -484,13 +526,95 @@ def _features(dataset: str, feature_map: str | None):
     return load_experiment_features(dataset, default_feature_map(dataset) if feature_map is None else feature_map)
 
 
+#: The settings each experiment takes (its keys in :data:`PAPER`), and what each must be.
+_SETTINGS = {name: tuple(PAPER[name]) + (("targets",) if "targets" in QUICK[name] else ()) for name in EXPERIMENTS}
+_SETTING_CONSTRAINTS = {
+    "n_domains": [Interval(Integral, 3, None, closed="left")],   # leave-one-domain-out needs 3
+    "n_splits": [Interval(Integral, 1, None, closed="left")],
+    "n_steps": [Interval(Integral, 1, None, closed="left")],
+    "targets": [tuple, list, None],
+    "seed": [Interval(Integral, 0, None, closed="left")],
+    "quick": ["boolean"],
+    "feature_map": [str, None],
+    "progress": [callable, "boolean", None],
+}
+#: ``run_compare_experiment(progress=None)`` is quiet for this many seconds, then writes a line to
+#: standard error every as many (a run with thousands of domains says where it is).
+QUIET_SECONDS = 30.0
+
+
+def _check_settings(name: str, overrides: dict, baselines) -> None:
+    """Unknown settings refused with the known ones listed; ranges checked; baselines known and not repeated."""
+    from .._validation import check_options
+
+    unknown = sorted(set(overrides) - set(_SETTINGS[name]))
+    if unknown:
+        raise ValueError(f"unknown setting{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} for "
+                         f"{name}; its settings are {', '.join(_SETTINGS[name])} (and quick, features, "
+                         "feature_map, progress, seed, baselines)")
+    check_options(_SETTING_CONSTRAINTS, overrides, "run_compare_experiment")
+    if isinstance(baselines, str):
+        raise ValueError(f"baselines must be a sequence of names, got the string {baselines!r}; "
+                         f"pass ({baselines!r},)")
+    names = list(baselines)
+    unknown = [b for b in names if not isinstance(b, str) or b not in BASELINES]
+    if unknown:
+        raise ValueError(f"unknown baseline {unknown[0]!r}; choose from {', '.join(BASELINES)}")
+    repeated = sorted({b for b in names if names.count(b) > 1})
+    if repeated:
+        raise ValueError(f"baseline {repeated[0]!r} is named twice; name each baseline once")
+
+
+def _progress_writer(progress):
+    """``progress`` as a callable: a callable as given, True: standard error, False: nothing, None: standard
+    error once a run has lasted :data:`QUIET_SECONDS` (then every as many)."""
+    import sys
+
+    if callable(progress) and progress is not True:
+        return progress
+    if progress is False:
+        return lambda line: None
+    start, last = time.perf_counter(), [None]
+    quiet = QUIET_SECONDS if progress is None else 0.0
+
+    def write(line):
+        now = time.perf_counter()
+        if now - start >= quiet and (last[0] is None or now - last[0] >= quiet):
+            print(line, file=sys.stderr, flush=True)
+            last[0] = now
+
+    return write
+
+
 def run_compare_experiment(name: str, *, quick: bool = False, features=None, feature_map: str | None = None,
                            progress=None, seed: int = 0, baselines=BASELINES, **overrides) -> dict:
-    """Run one experiment of the comparison and return its JSON-ready result."""
+    """Run one experiment of the comparison and return its JSON-ready result.
+
+    ``overrides`` change the experiment's settings (:data:`PAPER`, :data:`QUICK`): ``n_steps`` for
+    all, ``n_domains`` (at least 3) and ``n_splits`` (at least 1) for the simulated ones, ``targets``
+    for the image ones. An unknown setting is refused with the known ones listed, a value out of
+    range with what it must be, ``n_steps`` beyond the features with their number; so the settings
+    recorded in the result are those that ran. ``baselines`` are names from :data:`BASELINES`, each
+    at most once. ``progress``: a callable gets a line per split and per rule and baseline; ``True``
+    writes them to standard error, ``False`` nowhere, ``None`` (default) to standard error once the
+    run has lasted :data:`QUIET_SECONDS`. Memory stays bounded in the number of domains: leave-one-
+    domain-out subsets are kept up to :data:`SUBSET_CACHE_BYTES`, and T-greedy's and greedy's leave-
+    one-domain-out choices take no subsets at all.
+    """
     if name not in EXPERIMENTS:
         raise ValueError(f"unknown experiment {name!r}; choose from {EXPERIMENTS}")
+    from .._validation import check_options
+
+    check_options(_SETTING_CONSTRAINTS, {"seed": seed, "quick": quick, "feature_map": feature_map,
+                                         "progress": progress}, "run_compare_experiment")
+    _check_settings(name, overrides, baselines)
+    baselines = tuple(baselines)
+    report = _progress_writer(progress)
     settings = dict((QUICK if quick else PAPER)[name])
     settings.update(overrides)
+    if name.startswith("simulated") and settings["n_steps"] > SIMULATED_FEATURES:
+        raise ValueError(f"n_steps={settings['n_steps']} exceeds the {SIMULATED_FEATURES} features of {name}; "
+                         f"pass n_steps of at most {SIMULATED_FEATURES}")
     start = time.perf_counter()
     data = {}
     if name.startswith("simulated"):
@@ -509,9 +633,10 @@ def run_compare_experiment(name: str, *, quick: bool = False, features=None, fea
     loaded = time.perf_counter() - start
     results = []
     for split in splits:
-        results.append(score_split(split, settings["n_steps"], seed=seed, baselines=baselines))
-        if progress is not None:
-            progress(f"  {name}: {split.label} done ({time.perf_counter() - start:.0f} s)")
+        results.append(score_split(split, settings["n_steps"], seed=seed, baselines=baselines, progress=report))
+        report(f"  {name}: {split.label} done ({time.perf_counter() - start:.0f} s)")
+    if not results:
+        raise ValueError(f"{name} has no splits to score (targets={settings.get('targets')!r})")
     return {"experiment": name, "n_steps": int(settings["n_steps"]), "quick": bool(quick), "data": data,
             "splits": results, "summary": summarize(results), "seconds": round(time.perf_counter() - start, 2),
             "seconds_loading": round(loaded, 2)}

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..domain_adaptation.selectors import get_selector  # one label per selector
-from .style import selector_style  # one colour per selector
+from .style import SMALLEST_TEXT_PT, selector_style  # one colour per selector
 
 __all__ = ["rule_picks", "plot_candidate_t"]
 
@@ -157,5 +157,5 @@ def plot_candidate_t(ax, t_statistics, picks, *, path_label: str | None = None, 
     ax.set_ylabel("T of each candidate (signed)")
     ax.set_title("every candidate, before each step" + (f" of {path_label}" if path_label else ""))
     if legend:
-        ax.legend(fontsize=7, loc="upper right", markerscale=1.5)
+        ax.legend(fontsize=SMALLEST_TEXT_PT, loc="upper right", markerscale=1.5)
     return ax

@@ -3,10 +3,11 @@
 Every function takes the JSON-ready result of :mod:`tgreedy_lib.experiments` (a dict, as written to
 ``<experiment>.json``) and returns a Matplotlib figure; nothing is computed here but means and
 spreads of the stored curves. Conventions follow the paper: each selector in its colour
-(:func:`tgreedy_lib.plotting.style.selector_style`: greedy red, T-greedy blue, its signed-T reading
-purple; titles name the colours from there) and its registered label
-(:mod:`tgreedy_lib.domain_adaptation.selectors`), dashed = held-out data of the source domains,
-solid = the target (new) domain, a horizontal line at chance (AUROC 0.5), x = number of features added.
+(:func:`tgreedy_lib.plotting.style.selector_style`: greedy red, T-greedy blue whichever reading a figure
+shows, a second blue for the signed reading where a figure shows both; titles name the colours from there)
+and a legend that names its rule (:func:`tgreedy_lib.plotting.style.legend_label`), dashed = held-out data
+of the source domains, solid = the target (new) domain, a horizontal line at chance (AUROC 0.5), a black
+dotted line for least squares on all features where a result has it, x = number of features added.
 
 The paper sets its panels in one row across a two-column page; here they are stacked three to a row,
 :data:`~tgreedy_lib.plotting.style.FIGURE_WIDTH` inches wide, with one legend in the free slot, so that
@@ -25,9 +26,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..datasets import CIFAR10_CLASSES  # one list of class names
-from ..domain_adaptation.selectors import get_selector  # one label per selector
 from ..experiments.runs import curve
-from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, selector_key, selector_style  # one colour per selector
+from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, legend_label, selector_key, selector_style  # one colour per selector
 
 __all__ = [
     "split_title",
@@ -58,7 +58,11 @@ BAND_TASK_TITLES = {"mnist-2-vs-other": "MNIST, '2 vs other' (4.1)", "mnist-simi
 #: Panels in a row of the stacked figures.
 COLUMNS = 3
 #: Height in inches of one row of panels.
-ROW_HEIGHT = 2.8
+ROW_HEIGHT = 2.5
+#: Font size of panel titles and figure titles, in points.
+TITLE_PT = 10
+#: Colour of the line that marks least squares on all features at once (a yardstick, not in the paper).
+ALL_FEATURES_COLOR = "black"
 
 
 def _methods(result: dict, methods) -> tuple[str, ...]:
@@ -106,6 +110,30 @@ def _chance(ax) -> None:
     ax.axhline(0.5, color="0.45", lw=0.9, zorder=0)
 
 
+def _style(method: str, methods) -> tuple[str, object]:
+    """The legend label and colour of ``method`` in a figure that draws ``methods``."""
+    return legend_label(method), selector_style(method, among=list(methods)).color
+
+
+def _key(methods, all_features: bool = False, line_styles: bool = True):
+    """Legend handles and labels that say it once: one colour per selector, then what dashed and solid mean
+    (and the dotted all-features line), so that each entry is short enough for a narrow slot."""
+    from matplotlib.lines import Line2D
+
+    handles, labels = [], []
+    for method in methods:
+        label, color = _style(method, methods)
+        handles.append(Line2D([], [], color=color, lw=2))
+        labels.append(label)
+    if line_styles:
+        handles += [Line2D([], [], color="0.35", ls="--", lw=1.4), Line2D([], [], color="0.35", ls="-", lw=1.6)]
+        labels += ["source domains (held out)", "target domain"]
+    if all_features:
+        handles.append(Line2D([], [], color=ALL_FEATURES_COLOR, ls=":", lw=1.2))
+        labels.append("all features (ridge), target")
+    return handles, labels
+
+
 def _steps(result: dict) -> np.ndarray:
     return np.arange(1, int(result["n_features"]) + 1)
 
@@ -145,13 +173,13 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
     k = _split_index(result, target)
     x = _steps(result)
     for method in methods:
-        label, color = get_selector(method).label, selector_style(method).color
+        label, color = _style(method, methods)
         ax.plot(x, curve(result, method, "source_auroc")[k], ls="--", color=color, lw=1.4,
                 label=f"{label}, source (held out)")
         ax.plot(x, curve(result, method, "target_auroc")[k], ls="-", color=color, lw=1.6,
                 label=f"{label}, target")
     _chance(ax)
-    ax.set_title(split_title(result, target))
+    ax.set_title(split_title(result, target), fontsize=TITLE_PT)
     ax.set_xlabel("features added")
     if legend:
         ax.legend(fontsize=SMALLEST_TEXT_PT, loc="lower right")
@@ -191,7 +219,7 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
     methods = _methods(result, methods)
     x = _steps(result)
     for method in methods:
-        color, label = selector_style(method).color, get_selector(method).label
+        label, color = _style(method, methods)
         for metric, style in (("source_auroc", "--"), ("target_auroc", "-")):
             curves = curve(result, method, metric)
             mean = curves.mean(axis=0)
@@ -203,10 +231,10 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
                                 alpha=0.10 if metric == "source_auroc" else 0.18, lw=0)
     reference = result.get("all_features_reference")
     if reference and len(methods) > 1:
-        ax.axhline(float(np.mean(reference["target_auroc"])), color="0.25", ls=":", lw=1.2,
+        ax.axhline(float(np.mean(reference["target_auroc"])), color=ALL_FEATURES_COLOR, ls=":", lw=1.2,
                    label="all features (ridge), target")
     _chance(ax)
-    ax.set_title(title or f"average of {len(result['splits'])} splits")
+    ax.set_title(title or f"average of {len(result['splits'])} splits", fontsize=TITLE_PT)
     ax.set_xlabel("features added")
     if legend:
         ax.legend(fontsize=SMALLEST_TEXT_PT, loc="lower right")
@@ -246,9 +274,10 @@ def plot_t_statistics(ax, result: dict, target: int, methods=None, legend: bool 
     k = _split_index(result, target)
     x = _steps(result)
     for method in methods:
-        ax.plot(x, np.abs(curve(result, method, "t_statistic")[k]), color=selector_style(method).color, lw=1.4,
-                marker=".", ms=3, label=get_selector(method).label)
-    ax.set_title(f"|T| of added feature, {split_title(result, target)}")
+        label, color = _style(method, methods)
+        ax.plot(x, np.abs(curve(result, method, "t_statistic")[k]), color=color, lw=1.4,
+                marker=".", ms=3, label=label)
+    ax.set_title(f"|T| of added feature, {split_title(result, target)}", fontsize=TITLE_PT)
     ax.set_xlabel("features added")
     ax.set_yscale("log")
     if legend:
@@ -273,9 +302,9 @@ def _stacked(n_panels: int, n_blocks: int = 1):
     return fig, blocks
 
 
-def _legend_in(slot, source_ax, title: str | None = None) -> None:
-    """The legend of ``source_ax``'s curves in the free ``slot`` (an axes drawn without frame)."""
-    handles, labels = source_ax.get_legend_handles_labels()
+def _legend_in(slot, methods, title: str | None = None, all_features: bool = False) -> None:
+    """The key of ``methods`` (:func:`_key`) in the free ``slot`` (an axes drawn without frame)."""
+    handles, labels = _key(methods, all_features)
     slot.axis("off")
     slot.legend(handles, labels, loc="center", fontsize=SMALLEST_TEXT_PT, frameon=False, title=title,
                 title_fontsize=SMALLEST_TEXT_PT + 1)
@@ -345,11 +374,11 @@ def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
     fig, [(axes, slot)] = _stacked(len(panels) + 1)
     _panels_row(result, panels, axes, ("greedy",), last="average")
     if slot is not None:
-        _legend_in(slot, axes[-1])
+        _legend_in(slot, ("greedy",))
     else:
-        axes[-1].legend(fontsize=SMALLEST_TEXT_PT, loc="lower right")
+        axes[-1].legend(*_key(("greedy",)), fontsize=SMALLEST_TEXT_PT, loc="lower right")
     fig.suptitle(_two_lines("Figure 1: greedy, AUROC as features are added",
-                            "dashed: held-out data of the source domains; solid: the target domain"), fontsize=10)
+                            "dashed: held-out data of the source domains; solid: the target domain"), fontsize=TITLE_PT)
     return fig
 
 
@@ -357,7 +386,7 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
     """Figure 2: greedy and T-greedy on the same splits, plus |T| of each added feature.
 
     The title names each selector's colour (:func:`~tgreedy_lib.plotting.style.selector_style`: greedy
-    red, T-greedy blue, its signed-T reading purple).
+    red, T-greedy blue whichever reading is drawn, the signed reading a second blue where both are).
 
     See Also
     --------
@@ -384,7 +413,7 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
     >>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison][-1]  # after the four splits
     '|T| of added feature, 2 vs 9'
     >>> fig.get_suptitle().splitlines()[1]
-    'red: greedy, purple: T-greedy (signed T); dashed: held-out source data, solid: target domain'
+    'red: greedy, blue: T-greedy (arg max T); dashed: held-out source data, solid: target domain'
     >>> plt.close(fig)
     """
     panels = _panels(result, panels)
@@ -392,12 +421,12 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
     fig, [(axes, slot)] = _stacked(len(panels) + 1)
     _panels_row(result, panels, axes, methods, last="t")
     if slot is not None:
-        _legend_in(slot, axes[0])
+        _legend_in(slot, methods)
     else:
-        axes[0].legend(fontsize=SMALLEST_TEXT_PT, loc="lower right")
+        axes[0].legend(*_key(methods), fontsize=SMALLEST_TEXT_PT, loc="lower right")
     fig.suptitle(_two_lines(f"Figure 2: predicting '{result.get('positive', 2)}', AUROC as features are added",
                             f"{selector_key(methods)}; dashed: held-out source data, solid: target domain"),
-                 fontsize=10)
+                 fontsize=TITLE_PT)
     return fig
 
 
@@ -436,12 +465,12 @@ def figure3(results, panels=SIMILARITY_PANELS, methods=None):
         if len(cols) >= COLUMNS:
             axes[COLUMNS].set_ylabel(f"{name}\nAUROC")
         if slot is not None:
-            _legend_in(slot, axes[0], title=name)
+            _legend_in(slot, methods, title=name)
         else:
-            axes[0].legend(fontsize=SMALLEST_TEXT_PT, loc="lower right")
-    fig.suptitle(_two_lines("Figure 3: learning a similarity function, AUROC as features are added",
-                            f"{selector_key(all_methods)}; dashed: held-out source pairs, solid: target pairs"),
-                 fontsize=10)
+            axes[0].legend(*_key(methods), fontsize=SMALLEST_TEXT_PT, loc="lower right")
+    fig.suptitle(_two_lines("Figure 3: similarity learning, AUROC as features are added",
+                            f"{selector_key(all_methods)}; dashed: source pairs, solid: target pairs"),
+                 fontsize=TITLE_PT)
     return fig
 
 
@@ -478,15 +507,18 @@ def figure4(results, methods=None):
     if not results:
         raise ValueError("figure4 needs at least one result")
     width = min(FIGURE_WIDTH, 3.6 * len(results) + 1.2)
-    fig, axes = plt.subplots(1, len(results), figsize=(width, 4.2), squeeze=False, layout="constrained")
+    fig, axes = plt.subplots(1, len(results), figsize=(width, 4.4), squeeze=False, layout="constrained")
+    drawn = []
     for ax, result in zip(axes[0], results):
         title = TASK_TITLES.get(result["experiment"], result["experiment"])
         plot_average(ax, result, methods, title=f"{title} ({len(result['splits'])} splits)")
+        drawn += [m for m in _methods(result, methods) if m not in drawn]
     axes[0][0].set_ylabel("AUROC")
-    handles, labels = axes[0][0].get_legend_handles_labels()
+    dotted = len(drawn) > 1 and any(r.get("all_features_reference") for r in results)
+    handles, labels = _key(drawn, all_features=dotted)
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False)
     fig.suptitle(_two_lines("Figure 4: averaged over all source/target splits",
-                            "band: +/- 1 s.d. across splits"), fontsize=10)
+                            "band: +/- 1 s.d. across splits"), fontsize=TITLE_PT)
     return fig
 
 
@@ -530,7 +562,7 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
     >>> [ax.get_title() for ax in fig.axes if ax.get_visible()]
     ['2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1']
     >>> fig.get_suptitle()
-    'all 4 held-out splits: red: greedy, blue: T-greedy; dashed: source, solid: target'
+    'all 4 held-out splits: red: greedy, blue: T-greedy (largest |T|); dashed: source, solid: target'
     >>> plt.close(fig)
     """
     methods = _methods(result, methods)
@@ -542,7 +574,7 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
     for k, (ax, split) in enumerate(zip(cells, splits)):
         plot_split(ax, result, split["target"], methods)
         if reference and result.get("all_features_reference"):
-            ax.axhline(result["all_features_reference"]["target_auroc"][k], color="0.25", ls=":", lw=1,
+            ax.axhline(result["all_features_reference"]["target_auroc"][k], color=ALL_FEATURES_COLOR, ls=":", lw=1,
                        label="all features (ridge), target")
         if k % COLUMNS == 0:
             ax.set_ylabel("AUROC")
@@ -550,10 +582,10 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
             ax.set_xlabel("")
     for ax in cells[len(splits):]:
         ax.set_visible(False)
-    handles, labels = cells[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=3, fontsize=SMALLEST_TEXT_PT, frameon=False)
+    handles, labels = _key(methods, all_features=bool(reference and result.get("all_features_reference")))
+    fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False)
     fig.suptitle(f"all {len(splits)} held-out splits: {selector_key(methods)}; dashed: source, solid: target",
-                 fontsize=10)
+                 fontsize=TITLE_PT)
     return fig
 
 
@@ -617,9 +649,10 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
     else:
         fig = np.ravel(axes)[0].figure
     n_seeds = summary["seeds"]
+    pair = list(comparison_pair(comparison))
     for ax, task in zip(np.ravel(axes), tasks):
-        for name in comparison_pair(comparison):
-            label, color = get_selector(name).label, selector_style(name).color
+        for name in pair:
+            label, color = _style(name, pair)
             entry = summary["tasks"][task].get(name)
             if entry is None:
                 continue
@@ -632,7 +665,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
                                 alpha=alpha, lw=0)
         ax.axhline(0.5, color="0.5", lw=0.8, ls=":")
         ax.set_ylim(0.35, 1.0)
-        ax.set_title(BAND_TASK_TITLES.get(task, task), fontsize=10)
+        ax.set_title(BAND_TASK_TITLES.get(task, task), fontsize=TITLE_PT)
         ax.set_xlabel("features added")
     first = np.ravel(axes)[0]
     first.set_ylabel("AUROC, mean of splits")
@@ -641,7 +674,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
         handles, labels = first.get_legend_handles_labels()
         fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False,
                    title=note, title_fontsize=SMALLEST_TEXT_PT)
-        fig.suptitle(COMPARISON_LABELS.get(comparison, comparison), fontsize=10)
+        fig.suptitle(COMPARISON_LABELS.get(comparison, comparison), fontsize=TITLE_PT)
     else:                                  # the caller's figure: the legend (and the note) inside the axes
         first.legend(fontsize=SMALLEST_TEXT_PT, loc="lower right", title=note, title_fontsize=SMALLEST_TEXT_PT)
     return fig

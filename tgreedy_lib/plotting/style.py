@@ -1,18 +1,22 @@
 """The collection's figure conventions: the width figures are drawn for, the smallest text, colour names,
 and how each selector is drawn.
 
-The book (``make book``) shows a figure across a column of about 930 CSS pixels at a 1,280-pixel
-window; Matplotlib draws at 100 dpi, so a figure :data:`FIGURE_WIDTH` inches wide is shown at its
-natural size and its smallest text, :data:`SMALLEST_TEXT_PT` points, stays about 11 pixels high. A
-wider figure is scaled down, its text with it (:mod:`.legibility` measures that).
+The book (``make book``) shows a figure across a column of :data:`BOOK_COLUMN_PX` CSS pixels;
+Matplotlib draws at 100 dpi, so a figure :data:`FIGURE_WIDTH` inches wide is shown at its natural
+size and its smallest text, :data:`SMALLEST_TEXT_PT` points, stays 12.5 pixels high. A wider figure
+is scaled down, its text with it (:func:`displayed_points` says by how much; :mod:`.legibility`
+measures the text a figure draws).
 
 Each selector of the registry (:mod:`tgreedy_lib.domain_adaptation.selectors`, which knows nothing of
 figures) is drawn in one colour and line style in every figure of the collection: the built-in ones as
 :data:`BUILTIN_SELECTOR_STYLES` says (greedy red and T-greedy blue, as in the figures of Foster, Kakade &
 Salakhutdinov [1]_), a new one as :func:`register_selector_style` says, and one registered without a
-style in a fallback colour (:func:`selector_style` gives the rule). Titles that name a curve's colour
-take it from :func:`selector_style` through :func:`selector_key`, so that a title never says "blue"
-over purple curves.
+style in a fallback colour (:func:`selector_style` gives the rule). The paper's T-greedy has two
+readings (section 3.3's signed arg max T and section 4's largest T, read as largest |T|): a figure that
+shows one of them draws it in the paper's blue, a figure that shows both draws the signed one in a
+second, lighter blue (``selector_style(name, among=...)``), and every legend names the rule
+(:func:`legend_label`). Titles that name a curve's colour take it from :func:`selector_style` through
+:func:`selector_key`, so that a title never says "blue" over curves of another colour.
 
 References
 ----------
@@ -27,7 +31,9 @@ Examples
 >>> selector_style("greedy-stepwise")
 SelectorStyle(color='tab:orange', linestyle='-.')
 >>> selector_key(["greedy", "tgreedy-signed"])
-'red: greedy, purple: T-greedy (signed T)'
+'red: greedy, blue: T-greedy (arg max T)'
+>>> selector_key(["greedy", "tgreedy", "tgreedy-signed"])
+'red: greedy, blue: T-greedy (largest |T|), light blue: T-greedy (arg max T)'
 """
 from __future__ import annotations
 
@@ -38,13 +44,18 @@ from typing import Mapping
 
 from ..domain_adaptation.selectors import available_selectors, get_selector
 
-__all__ = ["FIGURE_WIDTH", "SMALLEST_TEXT_PT", "SelectorStyle", "BUILTIN_SELECTOR_STYLES", "FALLBACK_COLORS",
-           "register_selector_style", "unregister_selector_style", "selector_style", "color_name", "selector_key"]
+__all__ = ["BOOK_COLUMN_PX", "FIGURE_WIDTH", "SMALLEST_TEXT_PT", "SelectorStyle", "BUILTIN_SELECTOR_STYLES",
+           "FALLBACK_COLORS", "T_GREEDY_READINGS", "SECOND_BLUE", "RULE_LABELS", "register_selector_style",
+           "unregister_selector_style", "selector_style", "legend_label", "color_name", "selector_key",
+           "displayed_points"]
 
+#: Width in CSS pixels of the book's text column, where figures are shown: a wider figure is scaled down.
+BOOK_COLUMN_PX = 720
 #: Width in inches of a figure that spans the book's column at Matplotlib's 100 dpi without being scaled.
-FIGURE_WIDTH = 9.0
-#: The smallest font size, in points, that the collection's figures use (legends, annotations).
-SMALLEST_TEXT_PT = 8.0
+FIGURE_WIDTH = 7.0
+#: The smallest font size, in points, that the collection's figures use (legends, annotations): what a reader
+#: sees of it at the book's width, for a figure at most :data:`FIGURE_WIDTH` inches wide.
+SMALLEST_TEXT_PT = 9.0
 
 # Matplotlib's Tableau palette (its default colour cycle) by name.
 _TABLEAU = {"blue": "#1f77b4", "orange": "#ff7f0e", "green": "#2ca02c", "red": "#d62728", "purple": "#9467bd",
@@ -86,13 +97,26 @@ class SelectorStyle:
     linestyle: str | tuple = "-"
 
 
+#: The two readings of the paper's T-greedy: largest |T| (section 4's "largest T-statistic") and the signed
+#: arg max T (section 3.3). A figure that shows only one of them draws it in the paper's blue.
+T_GREEDY_READINGS = ("tgreedy", "tgreedy-signed")
+#: The second shade of blue: the signed reading's colour in a figure that shows both readings.
+SECOND_BLUE = "#6baed6"
+#: What a legend calls each of the paper's selectors: the rule it follows, so that two T-greedys are told apart.
+RULE_LABELS: Mapping[str, str] = types.MappingProxyType({
+    "greedy": "greedy",
+    "tgreedy": "T-greedy (largest |T|)",
+    "tgreedy-signed": "T-greedy (arg max T)",
+})
+
 #: How the built-in selectors (:data:`tgreedy_lib.domain_adaptation.selectors.BUILTIN_SELECTORS`) are drawn:
-#: the paper's two as in its figures (greedy red, T-greedy blue), its signed-T reading purple, the stepwise
-#: greedy orange, and the baselines that are paths in colours and line styles of their own.
+#: the paper's two as in its figures (greedy red, T-greedy blue), the signed-T reading in a second blue
+#: (the paper's blue where a figure shows it alone: :func:`selector_style`), the stepwise greedy orange, and
+#: the baselines that are paths in colours and line styles of their own.
 BUILTIN_SELECTOR_STYLES: Mapping[str, SelectorStyle] = types.MappingProxyType({
     "greedy": SelectorStyle("tab:red"),
     "tgreedy": SelectorStyle("tab:blue"),
-    "tgreedy-signed": SelectorStyle("tab:purple"),
+    "tgreedy-signed": SelectorStyle(SECOND_BLUE),
     "greedy-stepwise": SelectorStyle("tab:orange", "-."),
     "omp": SelectorStyle("tab:brown", "-."),
     "t_filter": SelectorStyle("tab:olive", ":"),
@@ -219,8 +243,13 @@ def unregister_selector_style(name: str) -> None:
     del _STYLES[name]
 
 
-def selector_style(name: str) -> SelectorStyle:
+def selector_style(name: str, among=None) -> SelectorStyle:
     """How the registered selector ``name`` is drawn: its registered style, or the fallback.
+
+    ``among``, the selectors a figure draws together (``name`` among them), decides the two readings of
+    T-greedy (:data:`T_GREEDY_READINGS`): where a figure shows only one of them, that one is drawn in the
+    paper's blue (T-greedy's built-in colour); where it shows both, or ``among`` is not given, each keeps its
+    own (the signed reading :data:`SECOND_BLUE`). A style registered with ``replace=True`` is kept as is.
 
     A selector registered without a style (:func:`register_selector_style`) is drawn solid in
     ``FALLBACK_COLORS[zlib.crc32(name.encode()) % len(FALLBACK_COLORS)]``: a colour that depends on the
@@ -232,6 +261,8 @@ def selector_style(name: str) -> SelectorStyle:
     ----------
     name : str
         A registered selector name.
+    among : sequence of str, optional
+        The selectors drawn in the same figure.
 
     Returns
     -------
@@ -259,6 +290,10 @@ def selector_style(name: str) -> SelectorStyle:
     >>> from tgreedy_lib.plotting.style import selector_style
     >>> selector_style("greedy"), selector_style("tgreedy").color
     (SelectorStyle(color='tab:red', linestyle='-'), 'tab:blue')
+    >>> selector_style("tgreedy-signed", among=["greedy", "tgreedy-signed"]).color   # the only T-greedy drawn
+    'tab:blue'
+    >>> selector_style("tgreedy-signed", among=["tgreedy", "tgreedy-signed"]).color  # both readings drawn
+    '#6baed6'
     >>> _ = register_selector("my-selector", label="my selector", path=tgreedy_path)
     >>> selector_style("my-selector")  # no style registered: the name's fallback colour
     SelectorStyle(color='navy', linestyle='-')
@@ -268,7 +303,45 @@ def selector_style(name: str) -> SelectorStyle:
     style = _STYLES.get(name)
     if style is None:
         style = SelectorStyle(FALLBACK_COLORS[zlib.crc32(name.encode("utf-8")) % len(FALLBACK_COLORS)])
+    if (among is not None and name in T_GREEDY_READINGS and style == BUILTIN_SELECTOR_STYLES[name]
+            and not any(other in T_GREEDY_READINGS and other != name for other in among)):
+        style = dataclasses.replace(style, color=BUILTIN_SELECTOR_STYLES["tgreedy"].color)
     return style
+
+
+def legend_label(name: str) -> str:
+    """What a legend calls the registered selector ``name``: the rule, for the paper's selectors
+    (:data:`RULE_LABELS`: "T-greedy (arg max T)", "T-greedy (largest |T|)"), the registry's label otherwise.
+
+    Reads no paper; the two rules are those of Foster, Kakade & Salakhutdinov (the module's References),
+    sections 3.3 and 4.
+
+    Raises
+    ------
+    ValueError
+        When ``name`` is not registered (from :func:`~tgreedy_lib.domain_adaptation.selectors.get_selector`).
+
+    Examples
+    --------
+    >>> from tgreedy_lib.plotting.style import legend_label
+    >>> legend_label("tgreedy"), legend_label("tgreedy-signed"), legend_label("omp")
+    ('T-greedy (largest |T|)', 'T-greedy (arg max T)', 'OMP (pooled)')
+    """
+    label = get_selector(name).label
+    return RULE_LABELS.get(name, label)
+
+
+def displayed_points(size_pt: float, figure_width_in: float, dpi: float = 100.0) -> float:
+    """The size, in points, at which text of ``size_pt`` points is seen in the book: a figure wider than the
+    column (:data:`BOOK_COLUMN_PX`) is scaled down to it, and its text with it.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.plotting.style import displayed_points
+    >>> displayed_points(9, 7.2), round(displayed_points(8, 11.0), 2), round(displayed_points(15, 12.0), 2)
+    (9.0, 5.24, 9.0)
+    """
+    return size_pt * min(1.0, BOOK_COLUMN_PX / (figure_width_in * dpi))
 
 
 def color_name(color) -> str:
@@ -308,6 +381,8 @@ def color_name(color) -> str:
 
     if isinstance(color, str):
         name = color.lower()
+        if name == SECOND_BLUE:
+            return "light blue"
         if name.startswith("tab:") and name[4:] in _TABLEAU:
             return name[4:]
         if name.startswith("tab:grey"):
@@ -341,8 +416,8 @@ def _hue_name(hsv) -> str:
 
 
 def selector_key(names) -> str:
-    """"red: greedy, purple: T-greedy (signed T)": the colour (:func:`selector_style`) and label (the
-    registry) of each named selector, for a title or caption.
+    """"red: greedy, blue: T-greedy (arg max T)": the colour (:func:`selector_style`, among ``names``) and
+    legend label (:func:`legend_label`) of each named selector, for a title or caption.
 
     This module reads no paper; it names the colours :func:`selector_style` gives the selectors of
     Foster, Kakade & Salakhutdinov (AISTATS 2012), section 3.3.
@@ -375,6 +450,7 @@ def selector_key(names) -> str:
     --------
     >>> from tgreedy_lib.plotting.style import selector_key
     >>> selector_key(["greedy", "tgreedy"])
-    'red: greedy, blue: T-greedy'
+    'red: greedy, blue: T-greedy (largest |T|)'
     """
-    return ", ".join(f"{color_name(selector_style(name).color)}: {get_selector(name).label}" for name in names)
+    names = list(names)
+    return ", ".join(f"{color_name(selector_style(name, among=names).color)}: {legend_label(name)}" for name in names)
