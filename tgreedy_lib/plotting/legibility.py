@@ -42,6 +42,8 @@ import zlib
 
 import numpy as np
 
+from .style import BOOK_COLUMN_PX, SMALLEST_TEXT_PT
+
 __all__ = ["DrawnText", "drawn_texts", "text_report", "png_with_report", "read_png_report",
            "displayed_text_pt", "legibility_problems", "png_width_px",
            "READABLE_TEXT_PX", "READABLE_TEXT_PT", "BOOK_WIDTH_PX", "CSS_PX_PER_PT", "PNG_KEY",
@@ -54,13 +56,15 @@ PNG_KEY = "tgreedy:legibility"
 #: 8 px is where letters of a sans-serif face stop being told apart at ordinary viewing distance).
 READABLE_TEXT_PX = 8.0
 #: The smallest text size, in points as displayed (CSS points: 1 pt = 4/3 CSS px, so 12 CSS px), that a
-#: figure of the course may show, legends, tick labels and annotations included.
-READABLE_TEXT_PT = 9.0
+#: figure of the course may show, legends, tick labels and annotations included: the collection's smallest
+#: text (:data:`~tgreedy_lib.plotting.style.SMALLEST_TEXT_PT`).
+READABLE_TEXT_PT = float(SMALLEST_TEXT_PT)
 #: CSS pixels per point (CSS fixes 96 px to the inch and 72 pt to the inch).
 CSS_PX_PER_PT = 96.0 / 72.0
-#: The width, in CSS pixels, of the book's column: a PNG wider than this is shown scaled down to it (one
-#: pixel of the PNG is one CSS pixel, as the notebooks' inline figures are written without a HiDPI flag).
-BOOK_WIDTH_PX = 720.0
+#: The width, in CSS pixels, of the book's column (:data:`~tgreedy_lib.plotting.style.BOOK_COLUMN_PX`): a PNG
+#: wider than this is shown scaled down to it (one pixel of the PNG is one CSS pixel, as the notebooks' inline
+#: figures are written without a HiDPI flag).
+BOOK_WIDTH_PX = float(BOOK_COLUMN_PX)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -314,7 +318,8 @@ def displayed_text_pt(size_pt: float, dpi: float, width_px: float, book_width_px
 
     The PNG is shown one pixel to one CSS pixel, scaled by ``min(1, book_width_px / width_px)`` when
     it is wider than the column: ``size_pt * dpi / 72`` pixels, times that scale, over
-    :data:`CSS_PX_PER_PT`.
+    :data:`CSS_PX_PER_PT`. :func:`~tgreedy_lib.plotting.style.displayed_points` is the same scale for a figure
+    given in inches at 100 dpi, before it is drawn; this one reads a written PNG.
 
     Examples
     --------

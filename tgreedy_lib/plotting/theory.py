@@ -12,10 +12,9 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..domain_adaptation.selectors import get_selector  # one label per selector
 from ..domain_adaptation.theory.simulate import describe_distribution
 from .curves import coinciding_groups
-from .style import selector_style  # one colour and line style per selector
+from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, legend_label, selector_style  # one colour, line style, label
 from ..domain_adaptation.theory.simulated_selection import SELECTORS
 
 __all__ = [
@@ -28,35 +27,7 @@ __all__ = [
     "plot_subset_regret",
     "plot_selector_paths",
     "plot_sweep",
-    "selector_label",
-    "BOOK_FIGURE_WIDTH",
-    "LEGEND_PT",
 ]
-
-#: Width in inches of a figure of the theory notebooks: with a tight save's padding it stays within the
-#: book's 720-px column at 100 dpi (:data:`~tgreedy_lib.plotting.legibility.BOOK_WIDTH_PX`), so it is
-#: shown unscaled and its text at the size it was set in.
-BOOK_FIGURE_WIDTH = 7.0
-#: Font size of the legends (points): at least 9 pt as displayed
-#: (:data:`~tgreedy_lib.plotting.legibility.READABLE_TEXT_PT`).
-LEGEND_PT = 10.0
-#: The rule each T-greedy ranks by, named in every legend (section 3.3 takes the signed arg max of T,
-#: section 4 speaks of "the largest T"; the library's default ranks by |T|).
-RULES = {"tgreedy": "largest |T|", "tgreedy-signed": "signed arg max T"}
-
-
-def selector_label(name: str) -> str:
-    """The legend label of selector ``name``: its label, with the rule a T-greedy ranks by.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.theory import selector_label
-    >>> selector_label("tgreedy"), selector_label("tgreedy-signed"), selector_label("greedy")
-    ('T-greedy (largest |T|)', 'T-greedy (signed arg max T)', 'greedy')
-    """
-    label = get_selector(name).label
-    return f"{label.split(' (')[0]} ({RULES[name]})" if name in RULES else label
-
 
 def _legend_below(ax, wrap: int = 30) -> None:
     """The legend under the axes' x label, its labels wrapped at ``wrap`` characters, in two columns where
@@ -73,7 +44,7 @@ def _legend_below(ax, wrap: int = 30) -> None:
     size = lambda v: v if isinstance(v, (int, float)) else 1.2 * plt.rcParams["font.size"]  # noqa: E731
     below = 2.0 * size(ticks) + 1.4 * size(label) + 4          # points: tick labels (a log axis' 10^k), x label
     anchor = ax.transAxes + ScaledTranslation(0, -below / 72, ax.figure.dpi_scale_trans)
-    ax.legend(handles, [textwrap.fill(text, wrap) for text in labels], fontsize=LEGEND_PT, loc="upper center",
+    ax.legend(handles, [textwrap.fill(text, wrap) for text in labels], fontsize=SMALLEST_TEXT_PT, loc="upper center",
               bbox_to_anchor=(0.5, 0), bbox_transform=anchor, ncol=2 if width >= 5 else 1, frameon=False,
               borderaxespad=0)
 
@@ -320,7 +291,7 @@ def plot_widths(table: dict, ax=None):
     ax.set_yscale("log")
     ax.set(xlabel="|F|", ylabel="width / (sigma_hat / sqrt(n))",
            title=f"Uniform confidence widths, delta = {table['delta']:g}")
-    ax.legend(fontsize=LEGEND_PT)
+    ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
 
@@ -359,7 +330,7 @@ def plot_corollary_failure(curves: dict, ax=None):
     ax.set_yscale("log")
     ax.set(xlabel="delta", ylabel="Pr[bound fails]",
            title=f"Corollary 3, q = 1, {describe_distribution(curves['law'])} effects")
-    ax.legend(fontsize=LEGEND_PT)
+    ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
 
@@ -406,7 +377,7 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
     ax.set_yscale("log")
     ax.set(xlabel="sum of sigma_hat^2 / n (worst subset)", ylabel="regret L(mu_hat_S) - L(mu_S)",
            title="Corollary 3: regret against bound")
-    ax.legend(fontsize=LEGEND_PT)
+    ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
 
@@ -437,10 +408,10 @@ def plot_selector_paths(result: dict, axes=None):
     >>> plt.close("all")
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(BOOK_FIGURE_WIDTH, 3.8), layout="constrained")
+        _, axes = plt.subplots(1, 2, figsize=(FIGURE_WIDTH, 3.8), layout="constrained")
     steps = result["steps"]
     for name in result.get("selectors", SELECTORS):
-        label, style = selector_label(name), selector_style(name)
+        label, style = legend_label(name), selector_style(name)
         regret = result[name]["regret"]
         mean = regret.mean(axis=0)
         se = regret.std(axis=0, ddof=1) / math.sqrt(regret.shape[0]) if regret.shape[0] > 1 else 0 * mean
@@ -455,7 +426,7 @@ def plot_selector_paths(result: dict, axes=None):
     axes[1].set(xlabel="step", ylabel="share of picks that are spurious", ylim=(-0.03, 1.03),
                 title=f"{result['n_repeats']} simulated training sets")
     for ax in axes:
-        ax.legend(fontsize=LEGEND_PT)
+        ax.legend(fontsize=SMALLEST_TEXT_PT)
     return axes
 
 
@@ -498,7 +469,7 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
             values = [r[f"{name}_{metric}"] for r in sub]
             errors = [r.get(f"{name}_regret_se", 0.0) for r in sub] if metric == "regret" else None
             ax.plot(n, values, styles[j % 4], marker="o", ms=4, color=selector_style(name).color,
-                    label=f"{selector_label(name)}, {label}")
+                    label=f"{legend_label(name)}, {label}")
             if errors is not None:
                 ax.errorbar(n, values, yerr=errors, fmt="none", ecolor=selector_style(name).color, capsize=2, lw=1)
     if metric.startswith("regret"):
