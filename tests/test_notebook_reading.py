@@ -63,7 +63,8 @@ def reading_minutes(path) -> tuple[float, dict]:
         if cell["cell_type"] == "markdown":
             read(_source(cell))
             continue
-        code_lines += sum(1 for line in _source(cell).splitlines() if line.strip())
+        if not cell.get("metadata", {}).get("jupyter", {}).get("source_hidden"):   # a hidden input is not read
+            code_lines += sum(1 for line in _source(cell).splitlines() if line.strip())
         for out in cell.get("outputs", []):
             data = out.get("data", {})
             if "text/markdown" in data:
@@ -95,6 +96,10 @@ def test_the_reading_time_counts_figures_and_tables(tmp_path):
     path.write_text(json.dumps(notebook))
     minutes, parts = reading_minutes(path)
     assert parts == {"prose": 2.0, "tables": 1.0, "code": 1.0, "figures": 2.5} and minutes == 6.5
+    notebook["cells"].append({"cell_type": "code", "source": ["say('x')\n" * 30], "outputs": [],
+                              "metadata": {"jupyter": {"source_hidden": True}, "tags": ["hide-input"]}})
+    path.write_text(json.dumps(notebook))
+    assert reading_minutes(path)[1]["code"] == 1.0          # the hidden input of a sentence cell is not read
 
 
 # --------------------------------------------------------------------------- opt-in flags

@@ -166,7 +166,7 @@ def test_a_selector_without_a_style_is_drawn_in_its_fallback_colour(unstyled):
     axes = theory.plot_selector_paths(result)
     try:
         drawn = {line.get_label(): (line.get_color(), line.get_linestyle()) for line in axes[0].get_lines()}
-        assert drawn["my-selector"] == ("navy", "-") and drawn["T-greedy"] == ("tab:blue", "-")
+        assert drawn["my-selector"] == ("navy", "-") and drawn["T-greedy (largest |T|)"] == ("tab:blue", "-")  # style.legend_label names the rule
     finally:
         plt.close(axes[0].figure)
     assert selector_key(["tgreedy", "my-selector"]) == "blue: T-greedy (largest |T|), navy: my-selector"

@@ -32,12 +32,12 @@ CAT = "Sabato & Shalev-Shwartz (2008)"
 THEOREMS = {
     "domains.theorem2": (DA, "Theorem 2, section 3.1; appendix", "03_self_normalized_sums"),
     "domains.theorem1": (DA, "Theorem 1, section 3.1; appendix", "04_t_statistic_bounds"),
-    "domains.corollary3": (DA, "Corollary 3, section 3.2", "04_t_statistic_bounds"),
+    "domains.corollary3": (DA, "Corollary 3, section 3.2", "04c_corollary3_subset_selection"),
     "categorical.theorem1": (CAT, "Theorem 1, section 3", "02_gini_estimator_theorems"),
     "categorical.theorem2": (CAT, "Theorem 2, section 3 (Lemmas 3-7)", "02_gini_estimator_theorems"),
-    "categorical.theorem3": (CAT, "Theorem 3, section 4", "02_gini_estimator_theorems"),
-    "categorical.theorem4": (CAT, "Theorem 4, section 4 (Lemmas 8-13)", "02_gini_estimator_theorems"),
-    "categorical.lemma11": (CAT, "Lemma 11, section 4", "02_gini_estimator_theorems"),
+    "categorical.theorem3": (CAT, "Theorem 3, section 4", "02c_bayes_hypothesis_theorems"),
+    "categorical.theorem4": (CAT, "Theorem 4, section 4 (Lemmas 8-13)", "02c_bayes_hypothesis_theorems"),
+    "categorical.lemma11": (CAT, "Lemma 11, section 4", "02c_bayes_hypothesis_theorems"),
 }
 
 #: claim id prefix -> notebook that shows it

@@ -1,8 +1,10 @@
 """What a reader can read in a figure: the size of its smallest text, and texts drawn over each other.
 
-A figure stays legible where it is shown when its smallest text, scaled from the pixels it was drawn in
-to the pixels it is displayed in, is still a readable size (about 8 CSS pixels), and when no two of its
-texts are drawn over each other. :func:`text_report` measures both on the texts Matplotlib actually
+A figure stays legible where it is shown when its smallest text, legends included, scaled from the
+pixels it was drawn in to the pixels it is displayed in, is still a readable size (:data:`READABLE_TEXT_PT`,
+9 points as displayed), and when no two of its texts are drawn over each other. A figure wider than the
+book's column (:data:`BOOK_WIDTH_PX`) is shown shrunk to the column, its text with it:
+:func:`displayed_text_pt` applies that scale and :func:`legibility_problems` says what fails. :func:`text_report` measures both on the texts Matplotlib actually
 draws (tick labels, legends, titles, annotations: every call of the renderer's ``draw_text``);
 :func:`png_with_report` writes a PNG that carries that report in a PNG text chunk [1]_, so that whoever
 shows the image later (the book of ``make book`` and its browser tests) can check it at the size it is
@@ -40,8 +42,12 @@ import zlib
 
 import numpy as np
 
+from .style import BOOK_COLUMN_PX, SMALLEST_TEXT_PT
+
 __all__ = ["DrawnText", "drawn_texts", "text_report", "png_with_report", "read_png_report",
-           "READABLE_TEXT_PX", "PNG_KEY", "load_ipython_extension"]
+           "displayed_text_pt", "legibility_problems", "png_width_px",
+           "READABLE_TEXT_PX", "READABLE_TEXT_PT", "BOOK_WIDTH_PX", "CSS_PX_PER_PT", "PNG_KEY",
+           "load_ipython_extension"]
 
 #: The PNG text chunk's keyword under which :func:`png_with_report` stores the report (JSON).
 PNG_KEY = "tgreedy:legibility"
@@ -49,6 +55,16 @@ PNG_KEY = "tgreedy:legibility"
 #: (browsers' default minimum font-size setting is 0, their smallest named size "x-small" 10 px;
 #: 8 px is where letters of a sans-serif face stop being told apart at ordinary viewing distance).
 READABLE_TEXT_PX = 8.0
+#: The smallest text size, in points as displayed (CSS points: 1 pt = 4/3 CSS px, so 12 CSS px), that a
+#: figure of the course may show, legends, tick labels and annotations included: the collection's smallest
+#: text (:data:`~tgreedy_lib.plotting.style.SMALLEST_TEXT_PT`).
+READABLE_TEXT_PT = float(SMALLEST_TEXT_PT)
+#: CSS pixels per point (CSS fixes 96 px to the inch and 72 pt to the inch).
+CSS_PX_PER_PT = 96.0 / 72.0
+#: The width, in CSS pixels, of the book's column (:data:`~tgreedy_lib.plotting.style.BOOK_COLUMN_PX`): a PNG
+#: wider than this is shown scaled down to it (one pixel of the PNG is one CSS pixel, as the notebooks' inline
+#: figures are written without a HiDPI flag).
+BOOK_WIDTH_PX = float(BOOK_COLUMN_PX)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -154,6 +170,15 @@ def _blocks(fig, texts: list[DrawnText], renderer) -> list[tuple[str, tuple]]:
     return blocks + [(t.text, t.bbox) for t in texts if t.bbox is not None and id(t.artist) not in in_legend]
 
 
+def _legend_texts(fig, texts: list[DrawnText]) -> list[DrawnText]:
+    """The drawn texts that belong to a visible legend of ``fig`` (its entries and its title)."""
+    from matplotlib.legend import Legend
+
+    members = {id(t) for legend in fig.findobj(Legend) if legend.get_visible()
+               for t in (*legend.get_texts(), legend.get_title())}
+    return [t for t in texts if t.artist is not None and id(t.artist) in members]
+
+
 def _overlaps(blocks: list[tuple[str, tuple]], overlap_px: float) -> list[tuple[str, str]]:
     """Pairs of ``blocks`` whose boxes share more than ``overlap_px`` pixels in both directions."""
     if len(blocks) < 2:
@@ -183,7 +208,9 @@ def text_report(fig, dpi: float | None = None, overlap_px: float = 1.0) -> dict:
     -------
     dict
         ``dpi``, ``smallest_text_pt``, ``smallest_text_px`` (at ``dpi``), ``smallest_text`` (what it
-        says), ``n_texts``, and ``overlapping_texts``: a list of ``[text, text]`` pairs.
+        says), ``smallest_legend_text_pt`` and ``smallest_legend_text`` (the same over the texts of its
+        legends; None without a legend), ``n_texts``, and ``overlapping_texts``: a list of ``[text, text]``
+        pairs. :func:`png_with_report` adds ``width_px``, the PNG's width.
 
     See Also
     --------
@@ -206,9 +233,14 @@ def text_report(fig, dpi: float | None = None, overlap_px: float = 1.0) -> dict:
     dpi = float(fig.dpi if dpi is None else dpi)
     texts, renderer = _record(fig)
     report = {"dpi": dpi, "n_texts": len(texts), "smallest_text_pt": None, "smallest_text_px": None,
-              "smallest_text": None, "overlapping_texts": []}
+              "smallest_text": None, "smallest_legend_text_pt": None, "smallest_legend_text": None,
+              "overlapping_texts": []}
     if not texts:
         return report
+    legend_texts = _legend_texts(fig, texts)
+    if legend_texts:
+        small = min(legend_texts, key=lambda t: t.size_pt)
+        report.update(smallest_legend_text_pt=small.size_pt, smallest_legend_text=small.text)
     smallest = min(texts, key=lambda t: t.size_pt)
     report.update(smallest_text_pt=smallest.size_pt, smallest_text_px=smallest.size_pt * dpi / 72.0,
                   smallest_text=smallest.text)
@@ -248,10 +280,113 @@ def png_with_report(fig, dpi: float | None = None, bbox_inches="tight", **kwargs
     """
     dpi = float(fig.dpi if dpi is None else dpi)
     report = text_report(fig, dpi=dpi)
-    metadata = {**kwargs.pop("metadata", {}), PNG_KEY: json.dumps(report, ensure_ascii=True)}
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, bbox_inches=bbox_inches, metadata=metadata, **kwargs)
-    return buffer.getvalue()
+    fig.savefig(buffer, format="png", dpi=dpi, bbox_inches=bbox_inches, **kwargs)
+    data = buffer.getvalue()
+    report["width_px"] = png_width_px(data)
+    return _with_text_chunk(data, PNG_KEY, json.dumps(report, ensure_ascii=True))
+
+
+def _with_text_chunk(data: bytes, key: str, value: str) -> bytes:
+    """``data`` (a PNG) with a tEXt chunk ``key``/``value`` inserted right after its header chunk."""
+    body = key.encode("latin-1") + b"\0" + value.encode("latin-1")
+    chunk = struct.pack(">I", len(body)) + b"tEXt" + body + struct.pack(">I", zlib.crc32(b"tEXt" + body))
+    end_of_header = 8 + 12 + struct.unpack(">I", data[8:12])[0]
+    return data[:end_of_header] + chunk + data[end_of_header:]
+
+
+def png_width_px(data: bytes) -> int:
+    """The width in pixels of the PNG ``data`` (from its header chunk).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting.legibility import png_width_px, png_with_report
+    >>> fig = plt.figure(figsize=(3, 2), dpi=100); _ = fig.add_subplot().plot([0, 1])
+    >>> png_width_px(png_with_report(fig, bbox_inches=None))
+    300
+    >>> plt.close(fig)
+    """
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"not a PNG file (it starts with {data[:8]!r}); pass the bytes of a .png image")
+    return int(struct.unpack(">I", data[16:20])[0])
+
+
+def displayed_text_pt(size_pt: float, dpi: float, width_px: float, book_width_px: float = BOOK_WIDTH_PX) -> float:
+    """The size, in points as displayed, of ``size_pt``-point text in a PNG written at ``dpi`` and
+    ``width_px`` pixels wide, shown in a column ``book_width_px`` CSS pixels wide.
+
+    The PNG is shown one pixel to one CSS pixel, scaled by ``min(1, book_width_px / width_px)`` when
+    it is wider than the column: ``size_pt * dpi / 72`` pixels, times that scale, over
+    :data:`CSS_PX_PER_PT`. :func:`~tgreedy_lib.plotting.style.displayed_points` is the same scale for a figure
+    given in inches at 100 dpi, before it is drawn; this one reads a written PNG.
+
+    Examples
+    --------
+    A 1,000-px figure at 100 dpi is shrunk to the 720-px column; its 8-pt legend shows at 6 pt:
+
+    >>> from tgreedy_lib.plotting.legibility import displayed_text_pt
+    >>> round(displayed_text_pt(8, 100, 1000), 2), round(displayed_text_pt(10, 100, 700), 2)
+    (6.0, 10.42)
+    """
+    scale = min(1.0, book_width_px / width_px) if width_px else 1.0
+    return size_pt * dpi / 72.0 * scale / CSS_PX_PER_PT
+
+
+def legibility_problems(report: dict, width_px: float | None = None, name: str = "figure",
+                        book_width_px: float = BOOK_WIDTH_PX, readable_pt: float = READABLE_TEXT_PT) -> list[str]:
+    """What keeps a reader from reading a figure shown at the book's width, from its :func:`text_report`.
+
+    The rule: every text (the smallest text, and the smallest text of its legends) shows at least
+    ``readable_pt`` points once the PNG, ``width_px`` pixels wide (default: the report's ``width_px``),
+    is scaled to fit a ``book_width_px`` column; and no two texts are drawn over each other.
+
+    Parameters
+    ----------
+    report : dict
+        From :func:`text_report` or :func:`read_png_report`.
+    width_px : float, optional
+        The PNG's width; needed when the report has no ``width_px``.
+    name : str, default="figure"
+        How the messages name the figure.
+    book_width_px, readable_pt : float
+        The column's width in CSS pixels and the smallest readable size in points as displayed.
+
+    Returns
+    -------
+    list of str
+        Empty when the figure is legible.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from tgreedy_lib.plotting.legibility import legibility_problems, png_with_report, read_png_report
+    >>> fig, ax = plt.subplots(figsize=(10, 3), dpi=100)
+    >>> _ = ax.plot([0, 1], label="greedy"); _ = ax.legend(fontsize=8)
+    >>> for problem in legibility_problems(read_png_report(png_with_report(fig))):
+    ...     print(problem.split(" (", 2)[:2])
+    ["figure: smallest text 'greedy'", "8 pt) shows at 7.3 pt at the book's width"]
+    >>> plt.close(fig)
+    """
+    width_px = report.get("width_px") if width_px is None else width_px
+    if width_px is None:
+        raise ValueError(f"{name}: the report has no width_px; pass width_px= (the PNG's width, png_width_px(data))")
+    problems = []
+    if report.get("smallest_text_pt") is None:
+        return problems
+    shown = min(float(width_px), book_width_px)
+    for what, size, text in (("smallest text", report["smallest_text_pt"], report["smallest_text"]),
+                             ("legend text", report.get("smallest_legend_text_pt"), report.get("smallest_legend_text"))):
+        if size is None or (what == "legend text" and problems and text == report["smallest_text"]):
+            continue
+        displayed = displayed_text_pt(size, report["dpi"], width_px, book_width_px)
+        if displayed < readable_pt - 0.005:
+            problems.append(f"{name}: {what} {text!r} ({size:g} pt) shows at {displayed:.1f} pt at the book's width "
+                            f"({width_px:.0f} px wide shown at {shown:.0f}); it needs {readable_pt:g} pt: "
+                            "a narrower figure, a larger font or fewer panels per row")
+    if report.get("overlapping_texts"):
+        problems.append(f"{name}: texts drawn over each other: {report['overlapping_texts'][:4]}")
+    return problems
 
 
 def read_png_report(data: bytes) -> dict | None:

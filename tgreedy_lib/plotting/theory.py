@@ -12,10 +12,9 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..domain_adaptation.selectors import get_selector  # one label per selector
 from ..domain_adaptation.theory.simulate import describe_distribution
 from .curves import coinciding_groups
-from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, selector_style  # one colour and line style per selector
+from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, legend_label, selector_style  # one colour, line style, label
 from ..domain_adaptation.theory.simulated_selection import SELECTORS
 
 __all__ = [
@@ -29,7 +28,6 @@ __all__ = [
     "plot_selector_paths",
     "plot_sweep",
 ]
-
 
 def _legend_below(ax, wrap: int = 30) -> None:
     """The legend under the axes' x label, its labels wrapped at ``wrap`` characters, in two columns where
@@ -413,7 +411,7 @@ def plot_selector_paths(result: dict, axes=None):
         _, axes = plt.subplots(1, 2, figsize=(FIGURE_WIDTH, 3.8), layout="constrained")
     steps = result["steps"]
     for name in result.get("selectors", SELECTORS):
-        label, style = get_selector(name).label, selector_style(name)
+        label, style = legend_label(name), selector_style(name)
         regret = result[name]["regret"]
         mean = regret.mean(axis=0)
         se = regret.std(axis=0, ddof=1) / math.sqrt(regret.shape[0]) if regret.shape[0] > 1 else 0 * mean
@@ -471,7 +469,7 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
             values = [r[f"{name}_{metric}"] for r in sub]
             errors = [r.get(f"{name}_regret_se", 0.0) for r in sub] if metric == "regret" else None
             ax.plot(n, values, styles[j % 4], marker="o", ms=4, color=selector_style(name).color,
-                    label=f"{get_selector(name).label}, {label}")
+                    label=f"{legend_label(name)}, {label}")
             if errors is not None:
                 ax.errorbar(n, values, yerr=errors, fmt="none", ecolor=selector_style(name).color, capsize=2, lw=1)
     if metric.startswith("regret"):
@@ -479,5 +477,5 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
         ax.set_yscale("log")
     ax.set_xscale("log", base=2)
     ax.set(xlabel="training domains n", ylabel={"regret": "mean regret (bars: 1 s.e.)", "regret_median": "median regret"}.get(metric, "spurious share"))
-    ax.legend(fontsize=SMALLEST_TEXT_PT, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    _legend_below(ax, wrap=36)
     return ax
