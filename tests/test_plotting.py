@@ -2,6 +2,8 @@
 other text, titles whose colour words match the curves, heat maps whose legend words match their colours."""
 from __future__ import annotations
 
+import pathlib
+
 import re
 import struct
 
@@ -193,11 +195,7 @@ def test_executed_notebooks_figures_carry_their_text_report(tmp_path):
 
 #: The notebooks whose every figure is held to the book-width rule (legibility_problems); 08b and 09 are
 #: still drawn for a wider page (add them here once they pass).
-BOOK_WIDTH_NOTEBOOKS = ["00_start_here", "01_ssn_overfitting", "02_gini_estimator_theorems", "02c_bayes_hypothesis_theorems",
-                        "02b_domains_and_regret",
-                        "03_self_normalized_sums", "04_t_statistic_bounds", "04c_corollary3_subset_selection", "05_tgreedy_simulated_domains",
-                        "06_dbn_features", "07_mnist_2_vs_other", "08_similarity_learning", "10_your_own_data",
-                        "11_what_holds"]
+BOOK_WIDTH_NOTEBOOKS = sorted(p.stem for p in (pathlib.Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 
 
 def notebook_figure_problems(path) -> list[str]:

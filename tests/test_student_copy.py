@@ -217,15 +217,7 @@ def test_command_line(tmp_path, capsys):
 # --------------------------------------------------------------------------- answers written as formulas
 
 READ_BY_STUDENTS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "assignments" / "student").glob("*.ipynb"))
-# Notebook 03's Markdown still writes out assignment 03's answer to Question 3(a); the notebook's text is being
-# rewritten without it. Strict: once it is gone this marker must go too.
-_STILL_LEAKS = {"notebooks/03_self_normalized_sums.ipynb"}
-
-
-@pytest.mark.parametrize("notebook", [
-    pytest.param(p, marks=pytest.mark.xfail(strict=True, reason="its Markdown writes assignment 03's Q3(a) answer"))
-    if p.relative_to(ROOT).as_posix() in _STILL_LEAKS else p for p in READ_BY_STUDENTS],
-    ids=lambda p: p.relative_to(ROOT).as_posix())
+@pytest.mark.parametrize("notebook", READ_BY_STUDENTS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_markdown_formula_gives_a_solution_away(notebook):
     """A formula in a notebook's Markdown (TeX) that writes out what an instructor solution computes (Python) is an
     answer handed out; the two are compared in one canonical form."""

@@ -21,7 +21,10 @@ import re
 import struct
 import urllib.parse
 
-from tgreedy_lib.plotting.legibility import READABLE_TEXT_PX, read_png_report
+from tgreedy_lib.plotting.legibility import CSS_PX_PER_PT, READABLE_TEXT_PT, read_png_report
+
+#: The smallest text a figure may show, in CSS pixels as displayed: the collection's 9 pt.
+READABLE_TEXT_PX = READABLE_TEXT_PT * CSS_PX_PER_PT
 
 # A pipe table's delimiter row (|---|---| or | :--- |): any raw Markdown table has one. Rendered as
 # plain CommonMark with typographic dashes, "---" reads as an em dash (|—|—|).

@@ -2,7 +2,7 @@
 
 Each page is opened once, at a 1,280-pixel window, and what a person can read there is measured
 (:mod:`.reading`): no raw Markdown table or TeX left in the typeset text, every figure's smallest text at
-least 8 CSS pixels as displayed and none of its texts drawn over another, no text of the page over
+least 9 pt (12 CSS pixels) as displayed and none of its texts drawn over another, no text of the page over
 another, no code or table cut off at the column's edge. The tests below check those facts one by one.
 """
 from __future__ import annotations
@@ -94,20 +94,10 @@ def test_text_is_typeset_no_raw_tables_or_tex(browser, book_url, book_dir, scree
     assert facts["n_typeset"] >= facts["n_math"], f"{name}: math left untypeset"
 
 
-# The committed figures of these notebooks were drawn for the former 930-pixel column (10-12.5-inch figures with
-# 7-8 pt text) and show below 8 CSS px in the theme's 800-pixel column; they are being redrawn for it. Strict: once a
-# notebook's figures are redrawn and re-executed its test passes, and its name must leave this set.
-FIGURES_FOR_THE_OLD_COLUMN = {"01_ssn_overfitting", "02_gini_estimator_theorems", "02b_domains_and_regret",
-                              "03_self_normalized_sums", "04_t_statistic_bounds", "05_tgreedy_simulated_domains",
-                              "07_mnist_2_vs_other", "08_similarity_learning"}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="figures drawn for the former 930-px column"))
-    if n in FIGURES_FOR_THE_OLD_COLUMN else n for n in BOOK_PAGES])
+@pytest.mark.parametrize("name", BOOK_PAGES)
 def test_figures_are_legible_as_displayed(browser, book_url, book_dir, screenshot_dir, name):
-    """Every figure's smallest text, scaled to the size the page shows the figure at, is at least 8 CSS
-    pixels, and none of its texts is drawn over another (each figure's own report, written when its
+    """Every figure's smallest text, scaled to the size the page shows the figure at, is at least 9 pt
+    (12 CSS pixels), and none of its texts is drawn over another (each figure's own report, written when its
     notebook ran)."""
     facts = visit(browser, book_url, book_dir, name, screenshot_dir)
     problems = [p for image in facts["images"] for p in figure_problems(image, book_dir)]
