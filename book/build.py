@@ -148,6 +148,18 @@ def html_anchors(source: str) -> str:
     return re.sub(r'<a\s+(?:id|name)="([^"]+)"\s*>(.*?)</a>', r'<span id="\1">\2</span>', source, flags=re.S)
 
 
+def anchor_links(source: str, anchors: set[str]) -> str:
+    """A link to an explicit anchor of the notebook (``[$\\hat\\ell$ is ...](#x)`` with ``<a id="x">`` on a heading,
+    which JupyterLab follows) as an HTML link the website follows too; MyST resolves ``#x`` only against the slugs
+    it makes of headings. The link's words stay Markdown (their math is typeset as anywhere else)."""
+    def link(m):
+        words, target = m.group(1), m.group(2)
+        if target not in anchors:
+            return m.group(0)
+        return f'<a href="#{target}">{words}</a>'
+    return re.sub(r"\[((?:[^\[\]]|\[[^\]]*\])+)\]\(#([^)\s]+)\)", link, source)
+
+
 def notebook_title(nb) -> str:
     for cell in nb.cells:
         if cell.cell_type == "markdown":
@@ -391,9 +403,11 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
     titles = {n: notebook_title(nb) or n for n, nb in nbs.items()}
     for i, name in enumerate(names):
         nb = copy.deepcopy(nbs[name])
+        anchors = set(re.findall(r'<a\s+(?:id|name)="([^"]+)"', "\n".join(c.source for c in nb.cells)))
         for cell in nb.cells:
             if cell.cell_type == "markdown":
-                cell.source = link_pages(link_mentions(html_anchors(cell.source), set(names) - {name}),
+                cell.source = link_pages(link_mentions(html_anchors(anchor_links(cell.source, anchors)),
+                                                       set(names) - {name}),
                                          {p.stem for p in BOOK_DIR.glob("*.md")})
         hide_collapsed_inputs(nb)
         caption_cells(nb)
