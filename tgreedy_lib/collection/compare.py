@@ -156,9 +156,10 @@ def pooled_sentence(pooled: dict) -> str:
     text += (f"{100 * hindsight['share_within']:.0f} % (mean gap {hindsight['mean_gap']:.3f}; optimistic, descriptive "
              "only). ")
     if max(shares) < GOAL_SHARE:
-        text += f"{'Neither reaches' if nested else 'That is short of'} the bar of {100 * GOAL_SHARE:.0f} % of splits fixed before the runs."
+        text += (f"{'Neither reaches' if nested else 'That falls short of'} {100 * GOAL_SHARE:.0f} %, the target we set "
+                 "before running the experiments.")
     else:
-        text += f"The bar fixed before the runs was {100 * GOAL_SHARE:.0f} % of splits."
+        text += f"The target we set before running the experiments was {100 * GOAL_SHARE:.0f} % of the splits."
     return text
 
 

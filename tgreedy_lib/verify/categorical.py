@@ -533,8 +533,8 @@ LEMMA11_DELTAS = ("exp(-1/2)", "0.5", "0.2", "0.1", "0.05", "0.02", "0.01", "0.0
                   "0.0005", "0.0002", "0.0001")
 #: Large k searched with q = 1/2 + j / (2 M), M = 10 round(sqrt(k)), j = 1..80 (so (2q - 1) sqrt(k) ~ j/10).
 LEMMA11_LARGE_K = (2000, 5000, 10_000, 100_000, 1_000_000)
-#: Cases the README quotes besides the worst one: (k, q, delta); q = 291/500 = 0.582 is the README's old
-#: example (the lemma holds there) and 349/600 the grid point it was rounded from.
+#: Cases the table quotes besides the worst one: (k, q, delta); at k = 511, q = 291/500 = 0.582 the lemma holds,
+#: just inside the bound, and 349/600 is the nearby grid point (it fails by 2.2e-9 only).
 LEMMA11_QUOTED = ((200, Fraction(3, 5), "0.0001"), (1000, Fraction(11, 20), "0.0001"),
                   (511, Fraction(291, 500), "0.0001"), (511, Fraction(349, 600), "0.0001"))
 
@@ -676,7 +676,7 @@ def _lemma11_summary_worst(worst: dict, cases: list[dict], by_delta: dict) -> st
     return (
         f"largest Pr/delta searched: {_lemma11_case_text(worst)}; "
         f"also {'; '.join(_lemma11_case_text(c) for c in clear)}"
-        + (f"; the old example {'; '.join(_lemma11_case_text(c) for c in held)} holds" if held else "")
+        + (f"; it holds in other cases near the bound, such as {'; '.join(_lemma11_case_text(c) for c in held)}" if held else "")
         + f"; the largest ratio grows as delta falls ({by_delta[LEMMA11_DELTAS[5]]:.3g} at delta = "
         f"{float(LEMMA11_DELTAS[5]):g}, {by_delta[LEMMA11_DELTAS[-1]]:.3g} at {float(LEMMA11_DELTAS[-1]):g})"
     )
