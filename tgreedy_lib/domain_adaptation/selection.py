@@ -330,10 +330,13 @@ def _selection_path(stats, method, n_steps, sign, denominator, refit, threshold,
 
     changed = None  # features whose residual covariances changed in the last step (None: all)
     buffer = np.empty_like(kernel.residual)  # the T-statistics' squared deviations, reused every step
+    abs_t = method == "tgreedy" and sign == "abs"
+    features, ts, scores, mus, sigmas, losses = (records[key] for key in ("features", "t", "score", "mu", "sigma", "loss"))
     for step in range(n_steps):
         if changed is None:
             t, mu, sigma = _t_moments(kernel.residual, buffer)
-            score = _score_columns(method, sign, kernel.residual, update_second_moment, (t, mu))[0]
+            # |T| without _score_columns' call (the same np.abs); other rules through it
+            score = np.abs(t) if abs_t else _score_columns(method, sign, None, update_second_moment, (t, mu))[0]
             if not allow_reselect and step:
                 score[chosen_mask] = -np.inf
         else:  # a sparse row changed a few features: recompute theirs (the same values a full pass gives)
@@ -353,13 +356,13 @@ def _selection_path(stats, method, n_steps, sign, denominator, refit, threshold,
             break
         changed = kernel.add(step, i, mu, score)
         chosen_mask[i] = True
-        records["features"].append(i)
-        coef_path[len(records["features"]) - 1] = kernel.coef
-        records["t"].append(t[i])
-        records["score"].append(score[i])
-        records["mu"].append(mu[i])
-        records["sigma"].append(sigma[i])
-        records["loss"].append(kernel.loss)
+        features.append(i)
+        coef_path[len(features) - 1] = kernel.coef
+        ts.append(t[i])
+        scores.append(score[i])
+        mus.append(mu[i])
+        sigmas.append(sigma[i])
+        losses.append(kernel.loss)
         if changed is not None and not allow_reselect:
             score[i] = -np.inf  # chosen: kept out, as the full pass does
 
