@@ -249,3 +249,51 @@ def test_spread_interval_covers_the_true_ratio():
     coverage, truth, mean_estimate = _coverage_of_the_spread_interval()
     assert mean_estimate == pytest.approx(truth, rel=0.15)      # the estimate itself is unbiased
     assert 0.88 <= coverage <= 1.0, coverage
+
+
+def test_a_globally_constant_target_is_named_first_with_its_value():
+    X, _, g = _small()
+    g = g + 2000                                  # numpy integer labels
+    with pytest.raises(ValueError, match=r"^y is 3\.0 in every sample: nothing to predict") as error:
+        diagnose(X, np.full(len(X), 3.0), g, n_bootstrap=20)
+    assert "within domain" not in str(error.value) and "np.int64" not in str(error.value)
+
+
+def test_domain_labels_in_messages_are_printed_plainly():
+    X, y, g = _small()
+    y = y.copy()
+    y[g == 1] = 5.0
+    with pytest.raises(ValueError, match=r"constant within domain 2001, so") as error:
+        diagnose(X, y, g + 2000, n_bootstrap=20)
+    assert "np.int64" not in str(error.value)
+
+
+def test_a_binary_target_warns_in_one_line():
+    X, y, g = _small()
+    with pytest.warns(UserWarning, match="y has only 2 distinct values.*continuous target") as record:
+        diagnose(X, (y > 0).astype(float), g, k=[1, 2], n_bootstrap=20)
+    assert "\n" not in str(record[0].message)
+
+
+def test_printout_gives_median_gain_sign_test_and_few_domains(spread_result):
+    from scipy.stats import binomtest
+
+    c = spread_result.comparison()
+    diff = spread_result.difference()
+    assert c["median"] == pytest.approx(np.median(diff))
+    assert c["sign_p"] == pytest.approx(binomtest(c["wins"], c["wins"] + c["losses"]).pvalue)
+    text = " ".join(str(spread_result).split())
+    assert f"median {c['median']:+.3f}" in text and f"p = {c['sign_p']:.3g}" in text
+    assert "Few domains (7) widen both 95% intervals" in text
+
+
+def test_unclear_verdict_names_median_sign_test_and_the_number_of_domains(spread_result):
+    from tgreedy_lib.diagnosis import _recommend
+
+    diff = np.r_[0.05, 0.04, 0.03, 0.06, 0.02, 0.05, 0.04, 0.03, 0.05, -0.2]   # 9 of 10 better, one large loss
+    fake = dataclasses.replace(spread_result, domain_labels=tuple(range(10)),
+                               chosen_held_out=np.stack([diff, np.zeros(10), np.zeros(10), np.zeros(10)]))
+    verdict, sentence = _recommend(fake)
+    assert verdict == "unclear"
+    assert "median gain +0.040" in sentence and "sign test p = 0.0215" in sentence
+    assert "with 10 domains the interval is wide" in sentence
