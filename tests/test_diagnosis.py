@@ -297,3 +297,22 @@ def test_unclear_verdict_names_median_sign_test_and_the_number_of_domains(spread
     assert verdict == "unclear"
     assert "median gain +0.040" in sentence and "sign test p = 0.0215" in sentence
     assert "with 10 domains the interval is wide" in sentence
+
+
+@pytest.mark.parametrize("which", ["spread", "flat"])
+def test_spread_panel_has_its_legend_below_and_plain_major_ticks(which, spread_result, flat_result):
+    result = spread_result if which == "spread" else flat_result
+    fig = result.plot()
+    fig.canvas.draw()
+    ax = fig.axes[3]
+    legend = ax.get_legend().get_window_extent()
+    panel = ax.get_window_extent()
+    assert legend.y1 <= panel.y0                 # below the panel: it covers no point
+    labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    low, high = ax.get_ylim()
+    assert len(labels) >= 3, labels
+    for text in labels:
+        value = float(text)                      # plain numbers, not 10^k
+        assert text.lstrip("0.")[0] in "125"          # a 1-2-5 value
+        assert low <= value <= high
+    matplotlib.pyplot.close(fig)
