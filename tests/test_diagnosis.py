@@ -316,3 +316,33 @@ def test_spread_panel_has_its_legend_below_and_plain_major_ticks(which, spread_r
         assert text.lstrip("0.")[0] in "125"          # a 1-2-5 value
         assert low <= value <= high
     matplotlib.pyplot.close(fig)
+
+
+def test_readme_section_states_the_verdict_rule_and_its_snippets_run_on_their_own():
+    """The README's "Does T-greedy help on my data?" section: the rule behind the three verdicts, with the
+    library's thresholds, and code blocks that run one after the other in an empty namespace (imports included,
+    ``frame`` built, not assumed)."""
+    import pathlib
+    import re
+    import warnings
+
+    from tgreedy_lib.diagnosis import LITTLE_SPREAD, MIN_GAIN
+
+    text = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    section = text.split("## Does T-greedy help on my data?")[1].split("\n## ")[0]
+    prose = " ".join(re.sub(r"```python\n.*?```", "", section, flags=re.S).split())
+    for words in (f'"helps" when', f"at least {MIN_GAIN}", '"does not help" when', f"below {LITTLE_SPREAD:g}",
+                  '"unclear" otherwise'):
+        assert words in prose, words
+    namespace = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            for block in re.findall(r"```python\n(.*?)```", section, re.S):
+                exec(compile(block.replace("diagnose(frame, ", "diagnose(frame, n_bootstrap=50, "), "<README>", "exec"),
+                     namespace)
+        finally:
+            matplotlib.pyplot.close("all")
+    assert namespace["result"].verdict in {"helps", "does not help", "unclear"}
+    assert np.asarray(namespace["scores"]).shape == (namespace["frame"]["year"].nunique(),)
