@@ -200,7 +200,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         X, y = validate_data(
             self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, ensure_min_samples=2, y_numeric=True
         )
-        if np.ptp(y) == 0:  # before centring, so the message gives y's own value, not a rounding residue
+        if np.all(y == y[0]):  # before centring, so the message gives y's own value, not a rounding residue
             raise ValueError(f"y is {float(y[0])} in every sample: nothing to predict (it does not vary, so no "
                              "feature can explain it); pass the target you meant, or check its column")
         if unlabeled_X is not None:
