@@ -219,3 +219,130 @@ def test_k_beyond_the_features_warns_and_keeps_them_all():
     with pytest.warns(UserWarning, match="there are 4 features"):
         result = diagnose(*_small(), k=[1, 10], n_bootstrap=20)
     assert result.k_grid.tolist() == [1, 4]
+
+
+def _coverage_of_the_spread_interval(replications=150, n_domains=7, per_domain=200, p=5, tau=0.15, seed=11):
+    """Share of simulated data sets whose 95 % spread interval holds the true ratio. Every domain d draws its
+    coefficients b_d ~ N(0, tau^2 I) and y = X b_d + e (X, e standard normal), so E[X_i y | d] = b_di and
+    Var(X_i y | d) = |b_d|^2 + 1 + b_di^2: the true ratio is (tau^2 + s) / s with s = ((p + 1) tau^2 + 1) / n_d.
+    p <= 10: every feature is summarised, none is picked by looking at the data."""
+    from tgreedy_lib.diagnosis import _effect_spread
+
+    rng = np.random.default_rng(seed)
+    s = ((p + 1) * tau**2 + 1) / per_domain
+    truth = (tau**2 + s) / s
+    index = np.repeat(np.arange(n_domains), per_domain)
+    hits, estimates = 0, []
+    for _ in range(replications):
+        X = rng.standard_normal((n_domains * per_domain, p))
+        b = tau * rng.standard_normal((n_domains, p))
+        y = np.einsum("ij,ij->i", X, b[index]) + rng.standard_normal(len(X))
+        *_, value, (lo, hi) = _effect_spread(X, y, index, n_domains, 400, rng)
+        hits += lo <= truth <= hi
+        estimates.append(value)
+    return hits / replications, truth, float(np.mean(estimates))
+
+
+def test_spread_interval_covers_the_true_ratio():
+    """A bootstrap over domains misses high (a repeated domain adds no between-domain variance); the interval
+    must hold the true ratio about 95 % of the time (150 replications: 0.95 +- 0.035 standard error)."""
+    coverage, truth, mean_estimate = _coverage_of_the_spread_interval()
+    assert mean_estimate == pytest.approx(truth, rel=0.15)      # the estimate itself is unbiased
+    assert 0.88 <= coverage <= 1.0, coverage
+
+
+def test_a_globally_constant_target_is_named_first_with_its_value():
+    X, _, g = _small()
+    g = g + 2000                                  # numpy integer labels
+    with pytest.raises(ValueError, match=r"^y is 3\.0 in every sample: nothing to predict") as error:
+        diagnose(X, np.full(len(X), 3.0), g, n_bootstrap=20)
+    assert "within domain" not in str(error.value) and "np.int64" not in str(error.value)
+
+
+def test_domain_labels_in_messages_are_printed_plainly():
+    X, y, g = _small()
+    y = y.copy()
+    y[g == 1] = 5.0
+    with pytest.raises(ValueError, match=r"constant within domain 2001, so") as error:
+        diagnose(X, y, g + 2000, n_bootstrap=20)
+    assert "np.int64" not in str(error.value)
+
+
+def test_a_binary_target_warns_in_one_line():
+    X, y, g = _small()
+    with pytest.warns(UserWarning, match="y has only 2 distinct values.*continuous target") as record:
+        diagnose(X, (y > 0).astype(float), g, k=[1, 2], n_bootstrap=20)
+    assert "\n" not in str(record[0].message)
+
+
+def test_printout_gives_median_gain_sign_test_and_few_domains(spread_result):
+    from scipy.stats import binomtest
+
+    c = spread_result.comparison()
+    diff = spread_result.difference()
+    assert c["median"] == pytest.approx(np.median(diff))
+    assert c["sign_p"] == pytest.approx(binomtest(c["wins"], c["wins"] + c["losses"]).pvalue)
+    text = " ".join(str(spread_result).split())
+    assert f"median {c['median']:+.3f}" in text and f"p = {c['sign_p']:.3g}" in text
+    assert "Few domains (7) widen both 95% intervals" in text
+
+
+def test_unclear_verdict_names_median_sign_test_and_the_number_of_domains(spread_result):
+    from tgreedy_lib.diagnosis import _recommend
+
+    diff = np.r_[0.05, 0.04, 0.03, 0.06, 0.02, 0.05, 0.04, 0.03, 0.05, -0.2]   # 9 of 10 better, one large loss
+    fake = dataclasses.replace(spread_result, domain_labels=tuple(range(10)),
+                               chosen_held_out=np.stack([diff, np.zeros(10), np.zeros(10), np.zeros(10)]))
+    verdict, sentence = _recommend(fake)
+    assert verdict == "unclear"
+    assert "median gain +0.040" in sentence and "sign test p = 0.0215" in sentence
+    assert "with 10 domains the interval is wide" in sentence
+
+
+@pytest.mark.parametrize("which", ["spread", "flat"])
+def test_spread_panel_has_its_legend_below_and_plain_major_ticks(which, spread_result, flat_result):
+    result = spread_result if which == "spread" else flat_result
+    fig = result.plot()
+    fig.canvas.draw()
+    ax = fig.axes[3]
+    legend = ax.get_legend().get_window_extent()
+    panel = ax.get_window_extent()
+    assert legend.y1 <= panel.y0                 # below the panel: it covers no point
+    labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    low, high = ax.get_ylim()
+    assert len(labels) >= 3, labels
+    for text in labels:
+        value = float(text)                      # plain numbers, not 10^k
+        assert text.lstrip("0.")[0] in "125"          # a 1-2-5 value
+        assert low <= value <= high
+    matplotlib.pyplot.close(fig)
+
+
+def test_readme_section_states_the_verdict_rule_and_its_snippets_run_on_their_own():
+    """The README's "Does T-greedy help on my data?" section: the rule behind the three verdicts, with the
+    library's thresholds, and code blocks that run one after the other in an empty namespace (imports included,
+    ``frame`` built, not assumed)."""
+    import pathlib
+    import re
+    import warnings
+
+    from tgreedy_lib.diagnosis import LITTLE_SPREAD, MIN_GAIN
+
+    text = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    section = text.split("## Does T-greedy help on my data?")[1].split("\n## ")[0]
+    prose = " ".join(re.sub(r"```python\n.*?```", "", section, flags=re.S).split())
+    for words in (f'"helps" when', f"at least {MIN_GAIN}", '"does not help" when', f"below {LITTLE_SPREAD:g}",
+                  '"unclear" otherwise'):
+        assert words in prose, words
+    namespace = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            for block in re.findall(r"```python\n(.*?)```", section, re.S):
+                exec(compile(block.replace("diagnose(frame, ", "diagnose(frame, n_bootstrap=50, "), "<README>", "exec"),
+                     namespace)
+        finally:
+            matplotlib.pyplot.close("all")
+    assert namespace["result"].verdict in {"helps", "does not help", "unclear"}
+    assert np.asarray(namespace["scores"]).shape == (namespace["frame"]["year"].nunique(),)

@@ -198,7 +198,10 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             raise ValueError(
                 f"{name}.fit needs domains: a vector with the domain label of every row "
                 f"of X, e.g. {name}().fit(X, y, domains=d) (in a Pipeline: "
-                "pipe.fit(X, y, select__domains=d)); the T-statistic is computed across domains"
+                "pipe.fit(X, y, select__domains=d); inside cross_val_score or GridSearchCV, under "
+                "sklearn.config_context(enable_metadata_routing=True), request the groups: "
+                f"{name}().set_fit_request(domains=\"groups\") and cross_val_score(..., "
+                "params={\"groups\": d})); the T-statistic is computed across domains"
             )
         if unlabeled_X is not None:  # a DataFrame's columns are matched to X's by name
             unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
@@ -206,6 +209,9 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         X, y = validate_data(
             self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, ensure_min_samples=2, y_numeric=True
         )
+        if np.all(y == y[0]):  # before centring, so the message gives y's own value, not a rounding residue
+            raise ValueError(f"y is {float(y[0])} in every sample: nothing to predict (it does not vary, so no "
+                             "feature can explain it); pass the target you meant, or check its column")
         if unlabeled_X is not None:
             unlabeled_X = check_array(
                 unlabeled_X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, input_name="unlabeled_X"

@@ -27,6 +27,25 @@ def _style(method: str) -> tuple:
     return style.color, style.linestyle
 
 
+def _readable_log_ticks(ax, low: float, high: float) -> None:
+    """Major ticks at 1-2-5 values (..., 0.5, 1, 2, 5, 10, ...) written as plain numbers, no minor labels."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+
+    low, high = max(low, 1e-3), max(high, 1.0)
+    decades = np.arange(np.floor(np.log10(low)) - 1, np.ceil(np.log10(high)) + 1)
+    values = (np.array([1.0, 2.0, 5.0])[None, :] * 10.0 ** decades[:, None]).ravel()
+    inside = values[(values >= low / 1.5) & (values <= high * 1.5)]
+    for keep in ((1.0, 5.0), (1.0,)):          # a wider range: 1-5-10, then 1-10-100 only
+        if inside.size <= 7:
+            break
+        leading = np.round(inside / 10.0 ** np.floor(np.log10(inside) + 1e-9))
+        inside = inside[np.isin(leading, keep)]
+    ax.set_ylim(min(low, inside.min()) / 1.3, max(high, inside.max()) * 1.3)
+    ax.yaxis.set_major_locator(FixedLocator(inside))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
 def plot_diagnosis(result, axes=None):
     """Draw a :class:`~tgreedy_lib.diagnosis.Diagnosis`; returns the figure.
 
@@ -99,10 +118,13 @@ def plot_diagnosis(result, axes=None):
     ax.axhline(result.spread_summary, color="tab:green", lw=1.2)
     ax.axhline(1.0, color="0.2", lw=0.8, ls="--")
     ax.set_yscale("log")
+    _readable_log_ticks(ax, min(ratio.min(), lo), max(ratio.max(), hi))
     ax.set_title("effect spread between domains\n/ sampling error within (1 = none)", fontsize=size + 1)
     ax.set_xlabel("features, by spread", fontsize=size)
     ax.tick_params(labelsize=size)
-    ax.legend(fontsize=size, framealpha=0.85, loc="upper right")
+    # below the panel, where it covers no point
+    ax.legend(fontsize=size, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2,
+              columnspacing=1.0, handletextpad=0.4)
     fig.legend(handles, texts, fontsize=size, frameon=False, loc="upper center", ncol=len(texts))
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
