@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .style import selector_style
+from .style import RULE_LABELS, selector_style
 
 __all__ = ["plot_diagnosis", "DIAGNOSIS_TEXT_PT"]
 
@@ -58,7 +58,7 @@ def plot_diagnosis(result, axes=None):
     import matplotlib.pyplot as plt
 
     size = DIAGNOSIS_TEXT_PT
-    names = result.method_labels
+    names = {**result.method_labels, "tgreedy": RULE_LABELS["tgreedy"]}   # the legend names the rule
     if axes is None:
         fig, grid = plt.subplots(2, 2, figsize=(7.2, 6.0), dpi=100)
         axes = grid.ravel()
