@@ -56,6 +56,7 @@ def plot_diagnosis(result, axes=None):
         Where to draw (default: a new 7.2 x 6 inch figure, 720 pixels wide at 100 dpi).
     """
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     size = DIAGNOSIS_TEXT_PT
     names = {**result.method_labels, "tgreedy": RULE_LABELS["tgreedy"]}   # the legend names the rule
@@ -105,6 +106,7 @@ def plot_diagnosis(result, axes=None):
     ax.set_xlabel("held-out R$^2$ difference", fontsize=size)
     ax.set_ylabel("held-out domain", fontsize=size)
     ax.tick_params(labelsize=size)
+    ax.xaxis.set_major_locator(MaxNLocator(4))          # differences such as -0.015 need room at 9 pt
 
     ax = axes[3]
     order = np.argsort(-result.spread_ratio)
