@@ -224,10 +224,10 @@ def rule_table(reference: dict) -> str:
     rows = []
     for rule in rules:
         rows.append([RULE_SHORT.get(rule, rule)] + [
-            f"{percent(r['share_within'], r['n_splits'])} ({plural(r['mean_k'], 'step')})"
+            f"{percent(r['share_within'], r['n_splits'])} (mean {plural(r['mean_k'], 'step')})"
             for r in (experiments[n]["summary"]["rules"][rule] for n in names)])
     rows.append(["**chosen on the other splits (fair)**"] + [
-        f"**{percent(r['share_within'], r['n_splits'])}** ({plural(r['mean_k'], 'step')})"
+        f"**{percent(r['share_within'], r['n_splits'])}** (mean {plural(r['mean_k'], 'step')})"
         for r in (experiments[n]["summary"]["nested"] for n in names)])
     note = (f"Share of the splits on which the rule stops within {compare.TOLERANCE} AUROC of the oracle, and the mean "
             f"number of steps it keeps. Features: {_features_note(reference)}; simulated: notebook 05's world.")
@@ -330,7 +330,8 @@ def _runs_of(rules: list[str]) -> str:
     out, start = [], 0
     for i in range(1, len(rules) + 1):
         if i == len(rules) or rules[i] != rules[start]:
-            out.append(rules[start] + (f" x{i - start}" if i - start > 1 else ""))
+            name = RULE_SHORT.get(rules[start], rules[start])
+            out.append(name + (f" on {i - start} splits" if i - start > 1 else " on 1 split"))
             start = i
     return ", ".join(out)
 
@@ -338,7 +339,8 @@ def _runs_of(rules: list[str]) -> str:
 def choices_appendix(reference: dict) -> str:
     """The rule chosen on the other splits for each split, and the hindsight rule, in a collapsed block."""
     table = markdown_table(["experiment", "rule in hindsight", "rule chosen on the other splits, split by split"],
-                           [[name, e["summary"]["hindsight"]["chosen_rules"][0],
+                           [[_experiment_header(name, e), RULE_SHORT.get(e["summary"]["hindsight"]["chosen_rules"][0],
+                                                                      e["summary"]["hindsight"]["chosen_rules"][0]),
                              _runs_of(e["summary"]["nested"]["chosen_rules"])]
                             for name, e in reference["experiments"].items()])
     return "<details><summary>The choices, split by split</summary>\n\n" + table + "\n\n</details>"
