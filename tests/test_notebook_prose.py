@@ -369,6 +369,25 @@ def test_05_gives_greedys_mean_regret_after_five_features_one_number_or_says_why
                          rf"which give {section3}\)", summary), other
 
 
+def test_05_says_why_notebook_00s_mean_regret_after_five_features_differs_from_its_own():
+    """00's tour prints greedy's mean regret after 5 features over its own draws; 05, which prints the same quantity over
+    other draws, gives 00's number (as 00 prints it, to two decimals) and says the draws differ."""
+    import nbformat
+
+    def printed(name):
+        cells = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells
+        return "".join(o.get("text", "") for c in cells if c.cell_type == "code" for o in c.get("outputs", []))
+
+    tour = float(re.search(r"mean regret after 5 features: \{'greedy': (\d+\.\d+)", printed("00_start_here")).group(1))
+    here = re.search(r"greedy\s+mean regret after 5 features: (\d+\.\d+)",
+                     printed("05_tgreedy_simulated_domains").split("tgreedy ", 1)[1]).group(1)
+    sentence = next(t for t in _markdown_outputs("05_tgreedy_simulated_domains") if t.startswith("Notebook 00's tour gives"))
+    assert f"gives {tour:.2f} for the same average" in sentence, (tour, sentence)
+    assert "other random draws" in sentence and "standard error" in sentence, sentence
+    if f"{tour:.2f}" != here:   # two numbers for one quantity: the sentence must be there to say why
+        assert re.search(r"agree within \d+\.\d standard errors", sentence), sentence
+
+
 def test_03_leaves_the_bound_of_assignment_03_q3a_to_the_student():
     """Notebook 03 teaches the dominant-term example but does not print the smallest ratio the assignment asks for."""
     import nbformat

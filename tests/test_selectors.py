@@ -132,3 +132,30 @@ def test_unregistered_selector_is_gone():
     assert "first-features" not in available_selectors()
     with pytest.raises(ValueError, match="unknown selector"):
         run_two_vs_other(synthetic_features(), n_steps=2, targets=(9,), methods=("first-features",))
+
+
+@pytest.mark.parametrize("sizes", [(60, 60, 60, 60), (35, 80, 52, 61)])
+def test_short_paths_form_only_the_chosen_gram_rows_and_give_the_whole_gram_path(sizes):
+    # the estimators' route for k << p: one row per step (batched for equal-sized domains, a loop otherwise)
+    from tgreedy_lib import DomainStatistics, TGreedy
+    from tgreedy_lib.domain_adaptation._gram_rows import _ChosenRows
+
+    rng = np.random.default_rng(11)
+    counts = np.array(sizes)
+    n, p = counts.sum(), 90
+    d = np.repeat(np.arange(counts.size), counts)
+    X = rng.standard_normal((n, p)) + rng.normal(0, 1, p)
+    y = X[:, :6] @ rng.normal(1, 0.3, 6) + rng.standard_normal(n)
+    labels = np.arange(counts.size)
+    for method in (tgreedy_path, greedy_path):
+        rows = DomainStatistics._from_sorted_samples(X, y, counts, labels, None, "chosen")
+        whole = DomainStatistics._from_sorted_samples(X, y, counts, labels, None, False)
+        assert isinstance(rows._rows, _ChosenRows) and whole._xx is not None
+        a, b = method(rows, 12), method(whole, 12)
+        np.testing.assert_array_equal(a.features, b.features)
+        np.testing.assert_allclose(a.coef, b.coef, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(a.t_statistic, b.t_statistic, rtol=1e-10)
+        assert rows._rows.n_known == 12  # the chosen rows, nothing speculative
+        np.testing.assert_allclose(rows.xx, whole.xx, rtol=1e-12, atol=1e-14)  # and the whole Gram on demand
+    fitted = TGreedy(12, fit_intercept=False).fit(X, y, domains=d)
+    np.testing.assert_array_equal(fitted.path_.features, tgreedy_path(whole, 12).features)

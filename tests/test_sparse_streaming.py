@@ -289,3 +289,17 @@ def test_the_predicted_picks_are_the_path_when_every_feature_is_a_candidate(meth
     np.testing.assert_array_equal(picks, path.features)
     assert stats._rows.n_known == 0  # the candidates' small Gram forms no row
 
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+@pytest.mark.parametrize("tiny", [1e-200, 1e-161])
+def test_a_tiny_two_valued_target_read_in_chunks_is_called_tiny_not_zero(tiny, lazy):
+    # y in {+tiny, -tiny}: its sum can be 0 and its squares underflow, so only its largest |y| tells it from y = 0
+    rng = np.random.default_rng(3)
+    d = np.repeat(np.arange(3), 40)
+    X = rng.standard_normal((120, 5))
+    y = np.where(np.arange(120) % 2 == 0, tiny, -tiny)
+    with pytest.raises(ValueError, match=r"y is tiny .*underflows.*standardise y"):
+        DomainStatistics.from_chunks(chunks_of(X, y, d, 25), lazy=lazy)
+    with pytest.raises(ValueError, match=r"y is tiny .*underflows.*standardise y"):
+        DomainStatistics.from_samples(X, y, d)  # the in-memory route says the same

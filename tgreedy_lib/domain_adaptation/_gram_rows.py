@@ -89,6 +89,7 @@ class _SampleSource:
         self.counts = np.asarray(counts, dtype=np.float64)
         self.sparse = is_sparse(blocks[0])
         self._by_rows = None  # sparse samples as CSR, made on the first Gram row
+        self.stacked = None  # (transposed, stacked) views of equal-sized dense domains, set by their builder
 
     def gram_block(self, block: np.ndarray) -> list:
         """``X_k[:, B]^T X_k / m_k`` for every domain: dense (|B|, p) arrays, or CSR matrices for sparse samples."""
@@ -171,7 +172,7 @@ class _SampleSource:
         return total / m, squares / m
 
     def release(self) -> None:
-        self.blocks = self._by_rows = None
+        self.blocks = self._by_rows = self.stacked = None
 
 
 class _ChunkSource:
@@ -296,9 +297,13 @@ class _ChunkSource:
     def first_pass(self, keep_gram: bool):
         """Sums over all chunks: labels, counts, X^T y, column sums, sums of squares, y^T y (and X^T X)."""
         sums: dict[int, list] = {}
+        # the largest |y|: a tiny y whose squares underflow is told apart from y = 0 by it (its sum may be 0)
+        self.y_abs_max = 0.0
         with np.errstate(over="ignore", invalid="ignore"):
             for _, parts in self._chunks(first=True):
                 for k, Xk, yk in parts:
+                    if yk.size:
+                        self.y_abs_max = max(self.y_abs_max, float(np.max(np.abs(yk))))
                     p = Xk.shape[1]
                     if k not in sums:
                         sums[k] = [0, np.zeros(p), np.zeros(p), np.zeros(p), 0.0,
@@ -634,3 +639,53 @@ def _rows_as_slice(rows: np.ndarray):
     if rows.size and rows[-1] - rows[0] + 1 == rows.size:
         return slice(int(rows[0]), int(rows[-1]) + 1)
     return rows
+
+
+class _ChosenRows(_GramRows):
+    """The Gram rows of the chosen features only, one per request: ``X_k^T X_k[:, i] / m_k`` for every domain.
+
+    For short paths on few features (the small fits of cross-validation): k rows cost k passes over the
+    samples (2 m p flops each), the whole Gram 2 m p^2, so with k well below p the rows win; a block of
+    rows would need a prediction of the next picks, whose candidates' Gram is itself most of the whole
+    one at small p. Nothing is speculated (:attr:`max_block_rows` is 1, so the stagewise kernel asks
+    for no prediction), and the rows asked for are kept (a path of k steps keeps k of them). Where every
+    domain has the same number of rows and the samples are slices of one array, one batched product
+    forms the row of every domain. Everything else (the whole Gram, entries, products) is
+    :class:`_GramRows`'s.
+    """
+
+    def __init__(self, source, n_domains: int, n_features: int, max_memory: int | None = None):
+        super().__init__(source, n_domains, n_features, max_memory)
+        # (X_k^T, X_k) stacked over the domains (domains, rows, p) when they have the same number of rows
+        self._stacked = getattr(source, "stacked", None)
+        self._scale = (1.0 / source.counts)[:, None]
+
+    @property
+    def max_block_rows(self) -> int:
+        return 1
+
+    def row(self, i: int, priority=None, remaining=None, predicted=None, dense: bool = True) -> np.ndarray:
+        if self._full is not None:
+            return self._full[:, i, :]
+        row = self.cache.get(i)
+        if row is None:
+            if self.source is None:
+                raise ValueError("the samples behind these lazy statistics were released")
+            if self._stacked is not None:
+                transposed, stacked = self._stacked
+                row = np.matmul(transposed, stacked[:, :, i, None])[:, :, 0]
+            else:
+                row = np.empty((self.n_domains, self.n_features))
+                for k, Xk in enumerate(self.source.blocks):
+                    np.dot(Xk.T, Xk[:, i], out=row[k])
+            row *= self._scale
+            self.cache[i] = row
+            self.cache_bytes += row.nbytes
+            self.n_known += 1
+            self.n_blocks += 1
+        self.asked[i] = True
+        return row
+
+    def full(self) -> np.ndarray:
+        self._stacked = None  # the samples are released with the whole Gram
+        return super().full()

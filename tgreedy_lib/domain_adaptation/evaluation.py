@@ -84,28 +84,31 @@ def _mann_whitney_u(positive: np.ndarray, scores: np.ndarray) -> np.ndarray:
     tied scores, and at or below it those up to the group's end; twice U is the sum of the two
     counts over the positives (integers, so U is exact). In a column without ties both counts are
     the negatives before the positive, and the tie groups are formed only for columns with ties.
+    The columns are sorted as the contiguous rows of the transpose (a strided sort a column is
+    several times slower).
     """
-    n = scores.shape[0]
-    order = np.argsort(scores, axis=0)
-    ordered = np.take_along_axis(scores, order, axis=0)
+    rows = np.ascontiguousarray(scores.T)
+    n = rows.shape[1]
+    order = np.argsort(rows, axis=1)
+    ordered = np.take_along_axis(rows, order, axis=1)
     negative = ~positive[order]
-    negatives_up_to = np.cumsum(negative, axis=0)
-    twice_u = 2 * np.where(negative, 0, negatives_up_to).sum(axis=0)  # right where a column has no ties
+    negatives_up_to = np.cumsum(negative, axis=1)
+    twice_u = 2 * np.where(negative, 0, negatives_up_to).sum(axis=1)  # right where a column has no ties
     first = np.empty(ordered.shape, dtype=bool)  # first of its group of equal scores
-    first[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    tied = np.flatnonzero(~first.all(axis=0))
+    first[:, 0] = True
+    np.not_equal(ordered[:, 1:], ordered[:, :-1], out=first[:, 1:])
+    tied = np.flatnonzero(~first.all(axis=1))
     if tied.size:
-        first, negative, negatives_up_to = first[:, tied], negative[:, tied], negatives_up_to[:, tied]
+        first, negative, negatives_up_to = first[tied], negative[tied], negatives_up_to[tied]
         last = np.empty(first.shape, dtype=bool)
-        last[-1] = True
-        last[:-1] = first[1:]
-        position = np.arange(n)[:, None]
-        group_start = np.maximum.accumulate(np.where(first, position, 0), axis=0)
-        group_end = np.minimum.accumulate(np.where(last, position, n)[::-1], axis=0)[::-1]
-        below = np.take_along_axis(negatives_up_to - negative, group_start, axis=0)
-        at_or_below = np.take_along_axis(negatives_up_to, group_end, axis=0)
-        twice_u[tied] = np.where(negative, 0, below + at_or_below).sum(axis=0)
+        last[:, -1] = True
+        last[:, :-1] = first[:, 1:]
+        position = np.arange(n)[None, :]
+        group_start = np.maximum.accumulate(np.where(first, position, 0), axis=1)
+        group_end = np.minimum.accumulate(np.where(last, position, n)[:, ::-1], axis=1)[:, ::-1]
+        below = np.take_along_axis(negatives_up_to - negative, group_start, axis=1)
+        at_or_below = np.take_along_axis(negatives_up_to, group_end, axis=1)
+        twice_u[tied] = np.where(negative, 0, below + at_or_below).sum(axis=1)
     return 0.5 * twice_u
 
 

@@ -175,20 +175,23 @@ def t_statistics(residual_covariances: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return _t_statistic_and_moments(residual_covariances, axis=0)
 
 
-def _t_moments(residual: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _t_moments(residual: np.ndarray, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`t_statistics` of a float64 (n_domains, p) array the driver made, without re-checking it.
 
     The same operations as ``values.mean(axis=0)`` and ``values.std(axis=0, ddof=1)`` (numpy's
     ``_mean`` and ``_var``: a sum, a division by the count, the squared deviations summed), so the
     results are bit for bit those of :func:`t_statistics`; it runs once a step, where numpy's
-    wrappers and the domain-count check cost more than the arithmetic at small p.
+    wrappers and the domain-count check cost more than the arithmetic at small p. ``buffer``, an
+    array of the residual's shape, takes the squared deviations (the driver reuses one every step).
     """
     n = residual.shape[0]
     mu = np.add.reduce(residual, axis=0) / n
-    deviation = residual - mu
+    deviation = np.subtract(residual, mu, out=buffer)
     np.multiply(deviation, deviation, out=deviation)
     sigma = np.sqrt(np.add.reduce(deviation, axis=0) / (n - 1))
     effect = mu * math.sqrt(n)
+    if np.minimum.reduce(sigma) > 0:  # no spread is 0 (nor NaN): one reduction instead of a mask and a test
+        return effect / sigma, mu, sigma
     zero = sigma == 0
     if not zero.any():
         return effect / sigma, mu, sigma
@@ -210,8 +213,8 @@ def _best_feature(score: np.ndarray, mu: np.ndarray, second_moment: np.ndarray) 
     training loss most, mu_i^2 / E[X_i^2] (|mu_i| of the feature scaled to unit second moment),
     is taken, and only then the lowest index.
     """
-    i = int(np.argmax(score))
-    if np.isinf(score[i]):
+    i = int(score.argmax())  # the method: numpy's wrapper costs more than the search at small p
+    if math.isinf(score[i]):
         tied = np.flatnonzero(score == score[i])
         if tied.size > 1:
             i = int(tied[np.argmax(mu[tied] ** 2 / second_moment[tied])])
@@ -232,6 +235,9 @@ def _score_columns(method: str, sign: str, residual, second_moment: np.ndarray, 
 
 def _check_finite_statistics(sigma: np.ndarray, step: int) -> None:
     """Refuse residual covariances that overflowed (their spread is infinite or NaN, every T would read 0)."""
+    # one reduction a step: a sum of spreads (>= 0) is finite exactly when all are, unless the sum overflows
+    if math.isfinite(np.add.reduce(sigma)) or np.isfinite(sigma).all():
+        return
     if not np.isfinite(sigma).all():
         i = int(np.flatnonzero(~np.isfinite(sigma))[0])
         raise ValueError(
@@ -311,7 +317,8 @@ def _selection_path(stats, method, n_steps, sign, denominator, refit, threshold,
         raise ValueError(f"feature {i} has E[X_i^2] = 0 ({denominator} moments); the update divides by it")
     kernel = _KERNELS[refit](stats, update_second_moment, n_steps, denominator)
     chosen_mask = np.zeros(p, dtype=bool)
-    if hasattr(kernel, "predictor"):  # the stagewise kernel predicts the next picks to choose Gram-row blocks
+    # The stagewise kernel predicts the next picks to choose Gram-row blocks (not where rows come one at a time)
+    if hasattr(kernel, "predictor") and (stats._lazy_block_size() or 2) > 1:
         kernel.predictor = PathPredictor(partial(_score_columns, method, sign), update_second_moment,
                                          chosen_mask, allow_reselect, _best_feature)
     initial_loss = kernel.loss
@@ -322,11 +329,15 @@ def _selection_path(stats, method, n_steps, sign, denominator, refit, threshold,
     stop_reason = "n_steps"
 
     changed = None  # features whose residual covariances changed in the last step (None: all)
+    buffer = np.empty_like(kernel.residual)  # the T-statistics' squared deviations, reused every step
+    abs_t = method == "tgreedy" and sign == "abs"
+    features, ts, scores, mus, sigmas, losses = (records[key] for key in ("features", "t", "score", "mu", "sigma", "loss"))
     for step in range(n_steps):
         if changed is None:
-            t, mu, sigma = _t_moments(kernel.residual)
-            score = _score_columns(method, sign, kernel.residual, update_second_moment, (t, mu))[0]
-            if not allow_reselect:
+            t, mu, sigma = _t_moments(kernel.residual, buffer)
+            # |T| without _score_columns' call (the same np.abs); other rules through it
+            score = np.abs(t) if abs_t else _score_columns(method, sign, None, update_second_moment, (t, mu))[0]
+            if not allow_reselect and step:
                 score[chosen_mask] = -np.inf
         else:  # a sparse row changed a few features: recompute theirs (the same values a full pass gives)
             t_c, mu_c, sigma_c = _t_moments(kernel.residual[:, changed])
@@ -335,7 +346,7 @@ def _selection_path(stats, method, n_steps, sign, denominator, refit, threshold,
             if not allow_reselect:
                 score_c[chosen_mask[changed]] = -np.inf
             score[changed] = score_c
-        if not allow_reselect and chosen_mask.all():
+        if not allow_reselect and step == p:  # every feature chosen (each step adds a new one)
             stop_reason = "exhausted"
             break
         _check_finite_statistics(sigma, step)
@@ -345,13 +356,13 @@ def _selection_path(stats, method, n_steps, sign, denominator, refit, threshold,
             break
         changed = kernel.add(step, i, mu, score)
         chosen_mask[i] = True
-        records["features"].append(i)
-        coef_path[len(records["features"]) - 1] = kernel.coef
-        records["t"].append(t[i])
-        records["score"].append(score[i])
-        records["mu"].append(mu[i])
-        records["sigma"].append(sigma[i])
-        records["loss"].append(kernel.loss)
+        features.append(i)
+        coef_path[len(features) - 1] = kernel.coef
+        ts.append(t[i])
+        scores.append(score[i])
+        mus.append(mu[i])
+        sigmas.append(sigma[i])
+        losses.append(kernel.loss)
         if changed is not None and not allow_reselect:
             score[i] = -np.inf  # chosen: kept out, as the full pass does
 

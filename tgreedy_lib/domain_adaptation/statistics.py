@@ -25,7 +25,7 @@ from .._validation import (align_columns, as_data_matrix, as_float_array, as_kep
                            check_finite, column_names, factorize, is_sparse)
 # DEFAULT_ROW_MEMORY: the documented default of ``max_row_memory``; GramTooLargeError: raised here, exported here.
 from ._gram_rows import (DEFAULT_ROW_MEMORY, GramTooLargeError, _check_gram_fits, _ChunkSource,  # noqa: F401
-                         _GramRows, _rows_as_slice, _SampleSource)
+                         _ChosenRows, _GramRows, _rows_as_slice, _SampleSource)
 
 __all__ = ["DomainStatistics", "GramTooLargeError", "t_statistic"]
 
@@ -388,7 +388,7 @@ class DomainStatistics:
         if unlabeled_X is not None:
             unlabeled_X = align_columns(unlabeled_X, source.columns, "unlabeled_X", "the first chunk")
         stats = cls._from_moments_of_samples(labels, counts, xy, x_sum, diagonal, yy, xx,
-                                             source, unlabeled_X, [], max_row_memory, y_sum)
+                                             source, unlabeled_X, [], max_row_memory, y_sum, source.y_abs_max)
         if not lazy:
             source.release()
         return stats
@@ -427,12 +427,59 @@ class DomainStatistics:
                     diagonal[k] = np.einsum("ii->i", xx[k])
         source = _SampleSource([Xk for Xk, _ in data], counts)
         return cls._from_moments_of_samples(labels, counts, xy, x_sum, diagonal, yy, xx, source,
-                                            unlabeled_X, named_inputs, max_row_memory, y_sum, y_abs_max)
+                                            unlabeled_X, named_inputs, max_row_memory, y_sum, y_abs_max,
+                                            rows=_ChosenRows if lazy == "chosen" else _GramRows)
+
+    @classmethod
+    def _from_sorted_samples(cls, X, y, counts, labels, unlabeled_X, lazy) -> "DomainStatistics":
+        """The statistics of validated dense rows sorted by domain (domain k: the next ``counts[k]`` rows).
+
+        The estimators' route (they validate ``X``, ``y`` and the labels once, at ``fit``). Where every
+        domain has the same number of rows, ``X`` is a (domains, rows, p) stack and each moment is one
+        batched product over all domains instead of a few calls per domain (cross-validation fits are
+        small, and there the calls cost more than the arithmetic); otherwise :meth:`_build` on the slices.
+        The moments equal :meth:`_build`'s to rounding.
+        """
+        n, m = counts.size, int(counts[0])
+        y = np.asarray(y, dtype=np.float64)  # (integer targets: the moments are floats)
+        if not (np.all(counts == m) and X.flags.c_contiguous and n >= 2):
+            ends = np.cumsum(counts)
+            data = [(X[end - c:end], y[end - c:end]) for end, c in zip(ends, counts)]
+            return cls._build(data, labels, unlabeled_X, lazy, [("X", X)])
+        p = X.shape[1]
+        stacked = X.reshape(n, m, p)
+        transposed = stacked.transpose(0, 2, 1)
+        y_k = y.reshape(n, 1, m)
+        with np.errstate(over="ignore", invalid="ignore"):  # NaN and overflow are reported by the checks
+            # y_k^T X_k (a batched product with one row per domain: products with 2 rows are slower);
+            # the checks read only the pooled column sums, 1^T X (one row for all domains)
+            xy = np.matmul(y_k, stacked)[:, 0, :]
+            x_sum = np.matmul(np.ones((1, n * m)), X)
+            yy = np.matmul(y_k, y_k.transpose(0, 2, 1))[:, 0, 0]
+            if lazy:
+                xx = None
+                diagonal = np.einsum("kmp,kmp->kp", stacked, stacked)
+            else:
+                _check_gram_fits(n, p)
+                xx = np.matmul(transposed, stacked)
+                diagonal = np.einsum("kii->ki", xx).copy()
+        y_sum = np.add.reduce(y_k[:, 0, :], axis=1)
+        y_abs_max = float(np.max(np.abs(y)))
+        source = _SampleSource([stacked[k] for k in range(n)], counts)
+        source.stacked = (transposed, stacked)
+        return cls._from_moments_of_samples(labels, counts.astype(np.int64), xy, x_sum, diagonal, yy, xx, source,
+                                            unlabeled_X, [("X", X)], None, y_sum, y_abs_max,
+                                            rows=_ChosenRows if lazy == "chosen" else _GramRows)
 
     @classmethod
     def _from_moments_of_samples(cls, labels, counts, xy, x_sum, diagonal, yy, xx, source,
-                                 unlabeled_X, named_inputs, max_row_memory, y_sum, y_abs_max=None) -> "DomainStatistics":
-        """Checks and scaling shared by the sample constructors (sums in, means out)."""
+                                 unlabeled_X, named_inputs, max_row_memory, y_sum, y_abs_max=None,
+                                 rows=None) -> "DomainStatistics":
+        """Checks and scaling shared by the sample constructors (sums in, means out).
+
+        ``rows``: the class of the lazily computed Gram rows (:class:`_GramRows`, or the estimators'
+        :class:`_ChosenRows` for short paths, ``lazy="chosen"`` in :meth:`_build`).
+        """
         n, p = xy.shape
         check_domain_count(n, "the number of domains")
         _check_target_not_tiny(y_sum.sum() / counts.sum(), yy.sum() / counts.sum(), y_abs_max)
@@ -474,7 +521,7 @@ class DomainStatistics:
             xx *= scale[:, None, None]
         stats = cls(xx=xx, xy=xy, yy=yy, counts=counts, domain_labels=np.asarray(labels), unlabeled_xx=unlabeled_xx)
         if xx is None:
-            stats._rows = _GramRows(source, n, p, max_row_memory)
+            stats._rows = (rows or _GramRows)(source, n, p, max_row_memory)
             stats._diagonal = diagonal
         return stats
 

@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .._validation import check_whole_number
-from ..domain_adaptation.evaluation import path_scores, roc_auc
+from ..domain_adaptation.evaluation import _mann_whitney_u, path_scores, roc_auc
 from ..domain_adaptation.selection import SelectionPath
 from ..domain_adaptation.selectors import get_selector
 from . import domains
@@ -565,8 +565,15 @@ def _similarity_aurocs(F: np.ndarray, weights: np.ndarray, source_sets, target_p
                        target_y) -> tuple[list, np.ndarray]:
     """AUROC of the pair scores ``(phi(x1) * phi(x2)) @ weights`` (a column of weights per step) on each held-out
     source domain's pairs and on the target's: ``([per source domain], target)``, one value per step each."""
-    source = [roc_auc(y, domains.pair_products(F, pairs) @ weights) for pairs, y in source_sets]
-    return source, roc_auc(target_y, domains.pair_products(F, target_pair_index) @ weights)
+    source = [_pair_auroc(y, domains.pair_products(F, pairs) @ weights) for pairs, y in source_sets]
+    return source, _pair_auroc(target_y, domains.pair_products(F, target_pair_index) @ weights)
+
+
+def _pair_auroc(y: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """:func:`roc_auc` of each column of ``scores`` for labels y = +1 / -1 drawn by this module (no second validation)."""
+    positive = y > 0
+    n_positive = int(positive.sum())
+    return _mann_whitney_u(positive, scores) / (n_positive * (positive.size - n_positive))
 
 
 def similarity_reference_auroc(train_features, train_labels, test_features, test_labels, n_positive: int = 1000,

@@ -310,8 +310,8 @@ def _theorem2_result(search: _Theorem2Search, dominant_cases: list, every_n: boo
             "actually gives (equivalently, the one-sided Pr[sum Z_i > sqrt(t sum Z_i^2)] <= exp(-t/2) of "
             "de la Pena et al. Thm 2.15). The printed bound fails for every n: with Z_1 = +-1 and Z_2..Z_n = "
             "+-1e-4/n the ratio is at least (1 - 1e-4)^2 / (1 + 1e-8) > 99/100 surely, so Pr[ratio > 99/100] = 1 > "
-            f"exp(-99/200) = {bound_at_t:.4f} (exact at n in {_ranges(sorted(search.violated_n))})"
-            + f"; identically distributed laws with a mean violate it for n in {_ranges(sorted(search.violated_iid))}"
+            f"exp(-99/200) = {bound_at_t:.4f} (exact at {_ranges(sorted(search.violated_n))})"
+            + f"; identically distributed laws with a mean violate it for {_ranges(sorted(search.violated_iid))}"
             + f"; no law exceeded 2 exp(-t/2) (largest tail/(2 exp(-t/2)) = {worst_proof_ratio['ratio']:.3f}, "
             f"n = {worst_proof_ratio['n']}, {worst_proof_ratio['law']}). Laws without a mean (outside the "
             "hypotheses) exceeding exp(-t/2): " + (", ".join(no_mean_violations) or "none") + "."
@@ -347,18 +347,30 @@ def _theorem2_result(search: _Theorem2Search, dominant_cases: list, every_n: boo
 
 
 def _ranges(values: list[int]) -> str:
-    """``[1, 2, 3, 5]`` -> ``'1-3, 5'``."""
+    """The ``n`` in ``values`` as a person writes them: ``[1, 2, 3, 5]`` -> ``'n = 1-3 and 5'``,
+    ``[1, 2, 3, 5, 7, 9]`` -> ``'n = 1-3 and every odd n from 5 to 9'``, ``[]`` -> ``'no n'``."""
     if not values:
-        return "none"
-    parts, start, prev = [], values[0], values[0]
-    for v in values[1:] + [None]:
-        if v is not None and v == prev + 1:
-            prev = v
+        return "no n"
+    parts, i = [], 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        if j == i:
+            while j + 1 < len(values) and values[j + 1] == values[j] + 2:
+                j += 1
+            if j - i >= 2:
+                parity = "odd" if values[i] % 2 else "even"
+                parts.append(f"every {parity} n from {values[i]} to {values[j]}")
+                i = j + 1
+                continue
+            parts.append(f"{values[i]}")
+            i += 1
             continue
-        parts.append(f"{start}" if start == prev else f"{start}-{prev}")
-        if v is not None:
-            start = prev = v
-    return ", ".join(parts)
+        parts.append(f"{values[i]}-{values[j]}")
+        i = j + 1
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return "n = " + listed
 
 
 def _t_abs_samples(rng, law, n, n_trials):
