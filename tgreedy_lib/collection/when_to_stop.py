@@ -42,7 +42,8 @@ def _simulated(sim: dict[int, dict]) -> list[str]:
         "the other training sets puts T-greedy within the tolerance of the oracle on "
         + ", ".join(f"{{n{n}}}" for n in ns[:-1]) + f" and {{n{ns[-1]}}} of the training sets with "
         + ", ".join(f"{{d{n}}}" for n in ns[:-1]) + f" and {{d{ns[-1]}}} domains; picking each experiment's best rule "
-        "in hindsight would have reported " + ", ".join(f"{{h{n}}}" for n in ns[:-1]) + f" and {{h{ns[-1]}}}"
+        "in hindsight would have reported " + ("the same shares" if nested == hindsight else
+                                         ", ".join(f"{{h{n}}}" for n in ns[:-1]) + f" and {{h{ns[-1]}}}")
         + (f" ({plural(splits[ns[0]], 'training set')} for each number of domains). " if len(set(splits.values())) == 1 else ". ")
         + "The oracle is the largest of many noisy target values, so it sits above what a rule can reach.",
         **{f"n{n}": nested[n] for n in ns}, **{f"h{n}": hindsight[n] for n in ns}, **{f"d{n}": n for n in ns})]
@@ -91,16 +92,29 @@ def _paper_scale(reference: dict, real: list[str]) -> list[str]:
         winner = max(m, key=m.get)
         lines.append(render(
             f"* **{experiment_title(name)}** ({FEATURE_WORDS.get(experiments[name]['data'].get('feature_map'), experiments[name]['data'].get('feature_map'))} "
-            "features): stopped by LODO, T-greedy reaches a target AUROC of {tg:.3f} with {k} on average; "
+            "features): stopped by leave-one-domain-out, T-greedy keeps {k} and reaches a target AUROC of {tg:.3f}; "
             + ("no other method does better." if winner == "tgreedy" else
                f"{_name(winner)} does best, with {{win:.3f}} and {{k_win}}.")
             + " With the rule chosen on the other splits, T-greedy reaches {nested_auc:.3f} with {nested_k}; "
-            "the three significance rules keep {sig} on average.",
-            tg=m["tgreedy"], k=plural(s["rules"]["lodo"]["mean_k"], "feature"), win=m[winner],
+            + _significance_words(float(np.mean([s["rules"][r]["mean_k"] for r in SIGNIFICANCE_RULES]))),
+            tg=m["tgreedy"], k=_kept(s["rules"]["lodo"]["mean_k"], "feature"), win=m[winner],
             nested_auc=s["nested"]["mean_auroc"], nested_k=plural(s["nested"]["mean_k"], "step"),
-            k_win=plural(s["baselines"].get(winner, {}).get("mean_n_selected", s["rules"]["lodo"]["mean_k"]), "feature"),
-            sig=plural(float(np.mean([s["rules"][r]["mean_k"] for r in SIGNIFICANCE_RULES])), "step")))
+            k_win=plural(s["baselines"].get(winner, {}).get("mean_n_selected", s["rules"]["lodo"]["mean_k"]), "feature")))
     return lines
+
+
+def _kept(k: float, noun: str) -> str:
+    """How many features or steps a rule keeps on average, as a person says it: "one feature on average",
+    "39.9 features on average"."""
+    return (f"one {noun}" if k == 1 else plural(k, noun)) + " on average"
+
+
+def _significance_words(k: float) -> str:
+    """What the three significance rules did, in words (``k``: their mean number of steps kept)."""
+    who = "the three significance rules (Bonferroni, Theorem 1's width, the sign-flip chance rule)"
+    if k == 0:
+        return f"{who} stop before the first step on every split."
+    return f"{who} keep {plural(k, 'step')} on average."
 
 
 def findings(simulated: dict[int, dict], reference: dict, real: list[str]) -> list[str]:
@@ -210,10 +224,10 @@ def rule_table(reference: dict) -> str:
     rows = []
     for rule in rules:
         rows.append([RULE_SHORT.get(rule, rule)] + [
-            f"{percent(r['share_within'], r['n_splits'])} ({plural(r['mean_k'], 'step')})"
+            f"{percent(r['share_within'], r['n_splits'])} (mean {plural(r['mean_k'], 'step')})"
             for r in (experiments[n]["summary"]["rules"][rule] for n in names)])
     rows.append(["**chosen on the other splits (fair)**"] + [
-        f"**{percent(r['share_within'], r['n_splits'])}** ({plural(r['mean_k'], 'step')})"
+        f"**{percent(r['share_within'], r['n_splits'])}** (mean {plural(r['mean_k'], 'step')})"
         for r in (experiments[n]["summary"]["nested"] for n in names)])
     note = (f"Share of the splits on which the rule stops within {compare.TOLERANCE} AUROC of the oracle, and the mean "
             f"number of steps it keeps. Features: {_features_note(reference)}; simulated: notebook 05's world.")
@@ -272,22 +286,40 @@ def fmt_k(k: float) -> str:
     return fmt(int(round(k))) if abs(k - round(k)) < 0.05 else fmt(k, digits=1)
 
 
+#: The rules of :mod:`~tgreedy_lib.domain_adaptation.stopping` as a sentence names them.
+RULE_PROSE = {"lodo": "leave-one-domain-out", "lodo_auroc": "leave-one-domain-out scored by AUROC",
+              "bonferroni": "Bonferroni", "theorem1": "Theorem 1's width", "chance": "the sign-flip chance rule",
+              "chance_gaussian": "the Gaussian chance rule", "all_steps": "no stopping"}
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def one_path_sentence(path, target, chosen: dict, oracle_k: int) -> str:
-    """Notebook 09, section 1: where the oracle and each rule stop on one path, and the target AUROC there."""
+    """Notebook 09, section 1: where the oracle and each rule stop on one path, and the target AUROC there;
+    rules that stop at the same step share a clause."""
     robust = int(np.sum(np.isin(path.features[:oracle_k], np.arange(5))))
-    parts = [f"**{rule}** keeps {plural(r.k, 'step')} (target AUROC {target[r.k]:.3f})" for rule, r in chosen.items()]
-    return render("On this training set the oracle keeps {k} (target AUROC {auc:.3f}); {robust} of its first {n} picks "
-                  "are robust features. ", k=plural(oracle_k, "step"), auc=target[oracle_k], robust=robust,
-                  n=oracle_k) + "; ".join(parts) + "."
+    by_k: dict[int, list[str]] = {}
+    for rule, r in chosen.items():
+        by_k.setdefault(int(r.k), []).append(RULE_PROSE.get(rule, rule))
+    parts = [render(_and(who) + (" keeps" if len(who) == 1 else (" both keep" if len(who) == 2 else " all keep"))
+                    + " {k} (target AUROC {auc:.3f})", k=plural(k, "step"), auc=target[k])
+             for k, who in by_k.items()]
+    first = render("On this training set the oracle keeps {k} (target AUROC {auc:.3f}), and {robust} of those picks "
+                   "are robust features. ", k=plural(oracle_k, "step"), auc=target[oracle_k],
+                   robust=("all" if robust == oracle_k else robust))
+    rest = _and(parts)
+    return first + rest[0].upper() + rest[1:] + "."
 
 
 def nested_sentence(summary: dict, hindsight: str) -> str:
     """Notebook 09, section 2.1: the rule that looks best in hindsight against the fair choice, in one sentence."""
     n = summary["nested"]["n_splits"]
     times = summary["nested"]["times_chosen"]
-    picks = ", ".join(f"{rule} " + ("once" if k == 1 else ("twice" if k == 2 else f"{k} times"))
-                      for rule, k in times.items())
-    return render(f"On these {{n}} training sets the rule that looks best in hindsight is **{hindsight}**, within the "
+    picks = _and([f"{RULE_PROSE.get(rule, rule)} " + ("once" if k == 1 else ("twice" if k == 2 else f"{k} times"))
+                  for rule, k in times.items()])
+    return render(f"On these {{n}} training sets the rule that looks best in hindsight is {RULE_PROSE.get(hindsight, hindsight)}, within the "
                   "tolerance on {share} of them; choosing on the other training sets picks " + picks +
                   ", and is within the tolerance on {nested}.", n=n,
                   share=percent(summary["hindsight"]["share_within"], n),
@@ -298,7 +330,8 @@ def _runs_of(rules: list[str]) -> str:
     out, start = [], 0
     for i in range(1, len(rules) + 1):
         if i == len(rules) or rules[i] != rules[start]:
-            out.append(rules[start] + (f" x{i - start}" if i - start > 1 else ""))
+            name = RULE_SHORT.get(rules[start], rules[start])
+            out.append(name + (f" on {i - start} splits" if i - start > 1 else " on 1 split"))
             start = i
     return ", ".join(out)
 
@@ -306,7 +339,8 @@ def _runs_of(rules: list[str]) -> str:
 def choices_appendix(reference: dict) -> str:
     """The rule chosen on the other splits for each split, and the hindsight rule, in a collapsed block."""
     table = markdown_table(["experiment", "rule in hindsight", "rule chosen on the other splits, split by split"],
-                           [[name, e["summary"]["hindsight"]["chosen_rules"][0],
+                           [[_experiment_header(name, e), RULE_SHORT.get(e["summary"]["hindsight"]["chosen_rules"][0],
+                                                                      e["summary"]["hindsight"]["chosen_rules"][0]),
                              _runs_of(e["summary"]["nested"]["chosen_rules"])]
                             for name, e in reference["experiments"].items()])
     return "<details><summary>The choices, split by split</summary>\n\n" + table + "\n\n</details>"

@@ -377,7 +377,7 @@ def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
         _legend_in(slot, ("greedy",))
     else:
         axes[-1].legend(*_key(("greedy",)), fontsize=SMALLEST_TEXT_PT, loc="lower right")
-    fig.suptitle(_two_lines("Figure 1: greedy, AUROC as features are added",
+    fig.suptitle(_two_lines("greedy alone, AUROC as features are added",
                             "dashed: held-out data of the source domains; solid: the target domain"), fontsize=TITLE_PT)
     return fig
 
@@ -424,7 +424,7 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
         _legend_in(slot, methods)
     else:
         axes[0].legend(*_key(methods), fontsize=SMALLEST_TEXT_PT, loc="lower right")
-    fig.suptitle(_two_lines(f"Figure 2: predicting '{result.get('positive', 2)}', AUROC as features are added",
+    fig.suptitle(_two_lines(f"predicting '{result.get('positive', 2)}', AUROC as features are added",
                             f"{selector_key(methods)}; dashed: held-out source data, solid: target domain"),
                  fontsize=TITLE_PT)
     return fig
@@ -468,7 +468,7 @@ def figure3(results, panels=SIMILARITY_PANELS, methods=None):
             _legend_in(slot, methods, title=name)
         else:
             axes[0].legend(*_key(methods), fontsize=SMALLEST_TEXT_PT, loc="lower right")
-    fig.suptitle(_two_lines("Figure 3: similarity learning, AUROC as features are added",
+    fig.suptitle(_two_lines("similarity learning, AUROC as features are added",
                             f"{selector_key(all_methods)}; dashed: source pairs, solid: target pairs"),
                  fontsize=TITLE_PT)
     return fig
@@ -517,7 +517,7 @@ def figure4(results, methods=None):
     dotted = len(drawn) > 1 and any(r.get("all_features_reference") for r in results)
     handles, labels = _key(drawn, all_features=dotted)
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False)
-    fig.suptitle(_two_lines("Figure 4: averaged over all source/target splits",
+    fig.suptitle(_two_lines("averaged over all source/target splits",
                             "band: +/- 1 s.d. across splits"), fontsize=TITLE_PT)
     return fig
 
