@@ -381,32 +381,35 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
     evidence = sorted({THEOREMS[c["id"]][2] for c in checks if c["id"] in THEOREMS} & present)
     shown = (f"; the notebooks {_join([f'{{doc}}`{n[:3].rstrip(chr(95))} <{n}>`' for n in evidence])} show the evidence"
              if evidence else "")
-    lines = [f"Computed by {source}{shown}.", "",
-             "| the claim | as printed | worst case | what holds instead |",
-             "| --- | --- | --- | --- |"]
+    # One entry per theorem, not a table: typeset statements do not wrap, and a table of them overflows the page.
+    lines = [f"Computed by {source}{shown}.", ""]
     for c in checks:
         worst = c.get("worst_case") or {}
         fmt = (lambda v: f"{v:.4g}" if isinstance(v, (int, float)) else cell(v))
         described = (c.get("summary") or {}).get("worst_case")
         described = (worst_case_cell(described) if described
                      else f"{fmt(worst.get('observed'))} against {fmt(worst.get('bound'))}")
-        claim = CLAIM_TEX.get(c["id"])
-        claim = (re.sub(r"^(\*\*[^*]+\*\*)", lambda m: m.group(1) + " " + _check_name(c["id"]).split(" ", 2)[2],
-                        claim) if claim else cell(c["claim"]))
-        instead = "-"
+        tex = CLAIM_TEX.get(c["id"])
+        statement = re.sub(r"^\*\*[^*]+\*\*\s*", "", tex).lstrip(": ") if tex else cell(c["claim"])
+        where = THEOREMS.get(c["id"], (None, None, None))[2]
+        source_of = (f"{{doc}}`notebook {where[:3].rstrip(chr(95))} <{where}>`, `{c['id']}`" if where in present
+                     else f"`{c['id']}`")
+        verdict = "holds as printed" if c["holds_as_printed"] else "**fails as printed**"
+        lines.append(f"- **{_check_name(c['id'])}** ({source_of}): {verdict}.  ")
+        lines.append(f"  *Statement:* {statement}  ")
+        lines.append(f"  *Worst case found:* {described}")
         if c["corrected_claim"]:
             instead = CORRECTED_TEX.get(c["id"], "")
             instead = (f"{instead} <details><summary>why, and the checks</summary>{cell(c['corrected_claim'])}</details>"
                        if instead else cell(c["corrected_claim"]))
-        where = THEOREMS.get(c["id"], (None, None, None))[2]
-        claim += (f" ({{doc}}`notebook {where[:3].rstrip(chr(95))} <{where}>`; `{c['id']}`)" if where in present
-                  else f" (`{c['id']}`)")
-        lines.append(f"| {claim} | {'holds' if c['holds_as_printed'] else '**fails**'} | {described} | {instead} |")
+            lines[-1] += "  "
+            lines.append(f"  *What holds instead:* {instead}")
+        lines.append("")
     return "\n".join(lines)
 
 
 def worst_case_cell(text: str) -> str:
-    """A check's worst case as one table cell: the first case in words, the others behind a toggle; long
+    """A check's worst case in one line: the first case in words, the others behind a toggle; long
     fractions such as 999999999/1000000000 as 1 - 10^-9, and delta as the letter."""
     def fraction(m):
         num, den = int(m.group(1)), int(m.group(2))

@@ -170,10 +170,10 @@ def test_claims_page_lists_each_evidence_notebook_once_and_typesets_the_theorems
     assert listed == ["02", "02c", "03", "04", "04c"]
     shown = re.sub(r"<details>.*?</details>", "", text)          # what the page shows before a toggle is opened
     assert "sqrt(2 ln" not in shown and r"\sqrt{\frac{2 \ln(1/\delta)}{e k}}" in shown
-    rows = [line for line in text.splitlines() if line.startswith("| **")]
-    assert len(rows) == 8
+    rows = [line for line in text.splitlines() if line.startswith("  *Worst case found:* ")]
+    assert len(rows) == 8 and text.count("\n- **") == 8
     for row in rows:
-        worst = row.split(" | ")[2]
+        worst = row[len("  *Worst case found:* "):]
         assert worst.count("<details>") <= 1 and "999999999" not in worst
         shown = worst.split("<details>")[0]
         assert "; " not in shown, shown
