@@ -169,6 +169,34 @@ def notebook_title(nb) -> str:
     return ""
 
 
+def plain_title(title: str) -> str:
+    """A title as navigation shows it (link text, the sidebar, the contents table): its TeX in plain letters.
+
+    >>> plain_title(r"the majority vote $h^{\\rm Bayes}_S$, checked")
+    'the majority vote h_S^Bayes, checked'
+    """
+    def plain(m):
+        tex = m.group(1)
+        tex = re.sub(r"\\(?:rm|it|bf|displaystyle)\b\s*", "", tex)
+        tex = re.sub(r"\\(?:mathrm|mathbf|mathit|text|operatorname|hat|bar|tilde)\{([^{}]*)\}", r"\1", tex)
+        tex = re.sub(r"\\(?:hat|bar|tilde|left|right)\b\s*", "", tex)
+        tex = re.sub(r"\\(?:lvert|rvert|vert)\b\s*|\|", "|", tex)
+        tex = re.sub(r"\\([A-Za-z]+)\s*", r"\1", tex)                     # \delta -> delta
+        tex = re.sub(r"([_^])\{([^{}]*)\}", r"\1\2", tex)
+        tex = re.sub(r"(\w)\^(\w+)_(\w+)", r"\1_\3^\2", tex)             # h^Bayes_S -> h_S^Bayes
+        return tex.replace("{", "").replace("}", "").strip()
+    title = re.sub(r"\$\$?(.+?)\$?\$", plain, title)
+    title = re.sub(r"\\\((.+?)\\\)", plain, title)
+    return " ".join(title.split())
+
+
+def plain_doc_links(source: str, titles: dict[str, str]) -> str:
+    """``{doc}`name``` (a link whose words Sphinx takes from the page's title, TeX and all) with the plain title."""
+    return re.sub(r"\{doc\}`(\d\d[a-z]?_[A-Za-z0-9_]+)`",
+                  lambda m: f"{{doc}}`{titles[m.group(1)]} <{m.group(1)}>`" if m.group(1) in titles else m.group(0),
+                  source)
+
+
 def link_mentions(source: str, names: set[str]) -> str:
     """Turn ```07_mnist_2_vs_other``` into a link to that notebook's page (outside code fences)."""
     out, fenced = [], False
@@ -292,6 +320,48 @@ def hide_collapsed_inputs(nb) -> None:
             del cell.metadata["tags"]
 
 
+# Theorems as the claims page shows them: the statement as the paper prints it, typeset (the checks' JSON writes it
+# in ASCII for terminals); for a statement that fails, the corrected statement. Unknown ids fall back to the JSON's text.
+CLAIM_TEX = {
+    "domains.theorem2": r"**Theorem 2**: for independent, mean-zero, symmetric $Z_1, \dots, Z_n$ and every $t > 0$, "
+                        r"$\Pr\left[\frac{(\sum_i Z_i)^2}{\sum_i Z_i^2} > t\right] \le e^{-t/2}$.",
+    "domains.theorem1": r"**Theorem 1**: if $\mathbb{E}[XY \mid d] - \mathbb{E}[XY]$ is symmetric and "
+                        r"$\lvert F \rvert \le \frac{\delta}{2} e^{n/8}$, then with probability $> 1 - \delta$ every "
+                        r"feature $i \in F$ has $\lvert \hat\mu_i - \mathbb{E}[X_i Y] \rvert \le "
+                        r"\frac{\hat\sigma_i}{\sqrt{n}} \sqrt{4 \log(2 \lvert F \rvert / \delta)}$.",
+    "domains.corollary3": r"**Corollary 3**: if $\mathbb{E}[XY \mid d] - \mathbb{E}[XY]$ is symmetric and "
+                          r"$q\, p^q \le \frac{\delta}{2} e^{n/8}$, then every subset $S$ of size $q$ has "
+                          r"$L(\hat\mu_S) - L(\mu_S) \le \frac{1}{n} \sum_i [\hat\sigma_S]_i^2 \,"
+                          r"(8 q \log p + \log(2/\delta))$ (with probability $\ge 1 - \delta$).",
+    "categorical.theorem1": r"**Theorem 1**: $\lvert \mathbb{E}[\ell(h^{\rm Gini})] - \mathbb{E}[\hat\ell] \rvert \le "
+                            r"\frac{1}{2m}$; the proof gives the signed $0 \le \mathbb{E}[\hat\ell] - "
+                            r"\mathbb{E}[\ell(h^{\rm Gini})] \le \frac{1}{2m}$.",
+    "categorical.theorem2": r"**Theorem 2**: with probability $\ge 1 - \delta$, $\lvert \ell(h^{\rm Gini}) - \hat\ell "
+                            r"\rvert \le O\left(\frac{\ln(m/\delta) \sqrt{\ln(1/\delta)}}{\sqrt{m}}\right)$; the proof's "
+                            r"explicit bound is $\frac{2}{m} + \frac{12 \ln(8m/\delta) \sqrt{\ln(8/\delta)}}{\sqrt{2m}} "
+                            r"+ 12 \sqrt{\frac{\ln(4/\delta)}{2m}}$.",
+    "categorical.theorem3": r"**Theorem 3**: $\mathbb{E}[\ell(h^{\rm Bayes})] = \min_{h \text{ symmetric}} "
+                            r"\mathbb{E}[\ell(h)]$, and $\mathbb{E}[\ell(h^{\rm Bayes})] - \ell(h^{\rm Bayes}_\infty) "
+                            r"\le \frac{\mathbb{E}[M_0]}{2} + \frac{\mathbb{E}[M_1]}{8} + \frac{\mathbb{E}[M_2]}{8} + "
+                            r"\sum_{k=3}^m \frac{\mathbb{E}[M_k]}{\sqrt{e k}}$.",
+    "categorical.theorem4": r"**Theorem 4** ($m \ge 8$): with probability $\ge 1 - \delta$, $\lvert \ell(h^{\rm Bayes}) "
+                            r"- \mathbb{E}[\ell(h^{\rm Bayes})] \rvert \le O\left(\frac{\ln(m/\delta) "
+                            r"\sqrt{\ln(1/\delta)}}{m^{1/6}}\right)$; explicitly, Lemmas 8, 9, 12 and 13 with a union "
+                            r"bound (each at $\delta/5$).",
+    "categorical.lemma11": r"**Lemma 11**: for $q \ge \frac{1}{2}$ and $\delta \in (0, e^{-1/2}]$, with probability "
+                           r"$\ge 1 - \delta$, $\lvert f(Z) - \mathbb{E} f \rvert \le \sqrt{\frac{2 \ln(1/\delta)}{e k}}$.",
+}
+CORRECTED_TEX = {
+    "domains.theorem2": r"$\Pr\left[\frac{(\sum_i Z_i)^2}{\sum_i Z_i^2} > t\right] \le 2 e^{-t/2}$: the two-sided "
+                        r"bound the appendix's proof gives.",
+    "domains.corollary3": r"with probability $\ge 1 - \delta$, $L(\hat\mu_S) - L(\mu_S) \le \frac{1}{n} \sum_i "
+                          r"[\hat\sigma_S]_i^2 \, (8 q \log p + 4 \log(2/\delta))$: Theorem 1 on the $q\, p^q$ basis "
+                          r"elements, as the proof says (the factor 4).",
+    "categorical.lemma11": r"$\lvert f(Z) - \mathbb{E} f \rvert \le \sqrt{\frac{2 \ln(1/\delta)}{k}}$ with probability "
+                           r"$\ge 1 - \delta$: no factor $1/e$.",
+}
+
+
 def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, notebooks: list[pathlib.Path]) -> str:
     if verify_json is None:
         verify_json = staging / "verify-quick.json"
@@ -305,23 +375,56 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
     def cell(text) -> str:
         return str(text).replace("|", "\\|").replace("\n", " ")
 
-    # The notebooks that run these checks themselves show the evidence.
-    evidence = [p.stem for p in notebooks if any(
-        "run_checks" in c.source or "tgreedy_lib.verify" in c.source or "tgreedy_lib import verify" in c.source
-        for c in nbformat.read(p, as_version=4).cells if c.cell_type == "code")]
-    shown = (f"; the notebooks {', '.join(f'{{doc}}`{n[:2]} <{n}>`' for n in evidence)} show the evidence"
+    # The notebooks that show each check's evidence (the collection's mapping of theorems to notebooks).
+    from tgreedy_lib.collection.summary import THEOREMS
+    present = {p.stem for p in notebooks}
+    evidence = sorted({THEOREMS[c["id"]][2] for c in checks if c["id"] in THEOREMS} & present)
+    shown = (f"; the notebooks {_join([f'{{doc}}`{n[:3].rstrip(chr(95))} <{n}>`' for n in evidence])} show the evidence"
              if evidence else "")
-    lines = [f"Computed by {source}{shown}.", "",
-             "| id | the claim | as printed | worst case | what holds instead |",
-             "| --- | --- | --- | --- | --- |"]
+    # One entry per theorem, not a table: typeset statements do not wrap, and a table of them overflows the page.
+    lines = [f"Computed by {source}{shown}.", ""]
     for c in checks:
         worst = c.get("worst_case") or {}
         fmt = (lambda v: f"{v:.4g}" if isinstance(v, (int, float)) else cell(v))
         described = (c.get("summary") or {}).get("worst_case")
-        described = cell(described) if described else f"{fmt(worst.get('observed'))} against {fmt(worst.get('bound'))}"
-        lines.append(f"| `{c['id']}` | {cell(c['claim'])} | {'holds' if c['holds_as_printed'] else '**fails**'} "
-                     f"| {described} | {cell(c['corrected_claim'] or '-')} |")
+        described = (worst_case_cell(described) if described
+                     else f"{fmt(worst.get('observed'))} against {fmt(worst.get('bound'))}")
+        tex = CLAIM_TEX.get(c["id"])
+        statement = re.sub(r"^\*\*[^*]+\*\*\s*", "", tex).lstrip(": ") if tex else cell(c["claim"])
+        where = THEOREMS.get(c["id"], (None, None, None))[2]
+        source_of = (f"{{doc}}`notebook {where[:3].rstrip(chr(95))} <{where}>`, `{c['id']}`" if where in present
+                     else f"`{c['id']}`")
+        verdict = "holds as printed" if c["holds_as_printed"] else "**fails as printed**"
+        lines.append(f"- **{_check_name(c['id'])}** ({source_of}): {verdict}.  ")
+        lines.append(f"  *Statement:* {statement}  ")
+        lines.append(f"  *Worst case found:* {described}")
+        if c["corrected_claim"]:
+            instead = CORRECTED_TEX.get(c["id"], "")
+            instead = (f"{instead} <details><summary>why, and the checks</summary>{cell(c['corrected_claim'])}</details>"
+                       if instead else cell(c["corrected_claim"]))
+            lines[-1] += "  "
+            lines.append(f"  *What holds instead:* {instead}")
+        lines.append("")
     return "\n".join(lines)
+
+
+def worst_case_cell(text: str) -> str:
+    """A check's worst case in one line: the first case in words, the others behind a toggle; long
+    fractions such as 999999999/1000000000 as 1 - 10^-9, and delta as the letter."""
+    def fraction(m):
+        num, den = int(m.group(1)), int(m.group(2))
+        gap = den - num
+        if 0 < gap and den % gap == 0 and re.fullmatch(r"10*", str(den // gap)):
+            return f"1 - 10^-{len(str(den // gap)) - 1}"
+        return f"{num / den:.6g}"
+    text = re.sub(r"\b(\d{6,})/(\d{6,})\b", fraction, " ".join(str(text).split()))
+    text = re.sub(r"\bdelta\b", "\u03b4", text).replace("|", "\\|")
+    first, _, rest = text.partition("; ")
+    if not rest:
+        return first
+    more = rest.count("; ") + 1
+    return (f"{first} <details><summary>{_count(more, 'more case')}</summary>"
+            f"{rest.replace('; ', '<br>')}</details>")
 
 
 def claims_tables(notebooks: list[pathlib.Path]) -> str:
@@ -347,49 +450,107 @@ def _check_name(check_id: str) -> str:
     return f"{kind.capitalize()} {number}".strip() + " " + CHECK_PAPERS.get(paper, f"({paper})")
 
 
-def _quote(text: str, limit: int = 110) -> str:
-    text = " ".join(text.split())
-    return "\u201c" + (text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " \u2026") + "\u201d"
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``_count(1, "claim")`` -> "1 claim", ``_count(3, "claim")`` -> "3 claims"."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _verdict_counts(claims: list[dict]) -> str:
+    """"2 are reproduced, 1 is partly reproduced and 3 are not reproduced" (the verdicts on average over seeds)."""
+    words = {"reproduced": "reproduced", "partly": "partly reproduced", "not reproduced": "not reproduced",
+             "unsettled": "unsettled (the seeds do not agree)"}
+    count = {}
+    for claim in claims:
+        count[claim["verdict"]] = count.get(claim["verdict"], 0) + 1
+    parts = [f"{n} {'is' if n == 1 else 'are'} {words.get(v, v)}" for v, n in
+             sorted(count.items(), key=lambda kv: list(words).index(kv[0]) if kv[0] in words else len(words))]
+    return _join(parts)
+
+
+def theorem_sentence(verify_json: pathlib.Path) -> str:
+    """The theorems in one sentence, in both of the course's framings: how many hold as printed, and notebook 11's
+    breakdown (false as printed / true but vacuous at the papers' sample sizes / hold and say something)."""
+    from tgreedy_lib.collection import summary
+
+    records = summary.load_verify_records(verify_json)
+    rows = summary.theorem_rows(records)
+    checked = [r for r in rows if r[2] != "not checked"]
+    by_paper = {}
+    for r in checked:
+        if r[2].startswith("false"):
+            by_paper.setdefault("categorical" if r[0] == summary.CAT else "domain-adaptation", []).append(
+                r[1].split(",")[0])
+    false = [f"{_join(names)} of the {paper} paper" for paper, names in by_paper.items()]
+    n_false = sum(len(names) for names in by_paper.values())
+    vacuous = [r for r in checked if not r[2].startswith("false") and "vacuous" in r[2]]
+    useful = len(checked) - n_false - len(vacuous)
+    held = len(checked) - n_false
+    text = (f"**The theorems.** {held} of the {len(checked)} theorems and lemmas of the two papers that we checked "
+            f"numerically hold as printed")
+    if vacuous:
+        text += (f": {useful} {'holds' if useful == 1 else 'hold'} with a bound that says something, and "
+                 f"{len(vacuous)} {'holds' if len(vacuous) == 1 else 'hold'} but {'is' if len(vacuous) == 1 else 'are'} "
+                 "vacuous at any sample size an experiment reaches")
+    if false:
+        text += (f"; {'the other ' if held else ''}{n_false}, {_join(false)}, "
+                 f"{'is' if n_false == 1 else 'are'} false as printed, "
+                 f"{'and has a corrected form that holds' if n_false == 1 else 'each with a corrected form that holds'}")
+    return text + "."
+
+
+def experiment_sentences(reference: dict) -> list[str]:
+    """MNIST and CIFAR-10 in a sentence each: the verdicts over seeds under the paper's reading of section 3.3."""
+    from tgreedy_lib.collection import seeds, summary
+
+    ref = reference["claims"]
+    table = ref["comparisons"][seeds.PAPER_COMPARISON]
+    by_id = {c["id"]: c["verdict"] for c in table}
+    groups = {"MNIST": [], "CIFAR-10": [], "both": []}
+    for claim in table:
+        data = summary.claim_data(claim["id"])
+        groups["CIFAR-10" if data.startswith("CIFAR") else "MNIST" if data.startswith("MNIST") else "both"].append(claim)
+    words = {"partly": "only partly reproduced"}
+
+    def verdict(cid):
+        return words.get(by_id.get(cid, "not run"), by_id.get(cid, "not run"))
+
+    lines = []
+    if groups["MNIST"]:
+        lines.append(
+            f"**MNIST.** Of the paper's {_count(len(groups['MNIST']), 'claim')} about MNIST (the introduction's "
+            f"logistic regression, '2' against each other digit, and similarity learning), over {ref['seeds']} seeds "
+            f"{_verdict_counts(groups['MNIST'])} on average; the comparison at the heart of section 4.1, T-greedy's "
+            f"target AUROC above greedy's over the first 10 features, is {verdict('fig2.target_better')}, and "
+            f"T-greedy's much smaller gap between source and target in similarity learning is "
+            f"{verdict('mnist_sim.overfits_less')}.")
+    if groups["CIFAR-10"]:
+        both = groups["both"]
+        lines.append(
+            f"**CIFAR-10.** Of the {_count(len(groups['CIFAR-10']), 'claim')} about CIFAR-10 similarity, "
+            f"{_verdict_counts(groups['CIFAR-10'])}; T-greedy's smaller gap between source and target is "
+            f"{verdict('cifar_sim.overfits_less')}"
+            + (f"; of the {_count(len(both), 'claim')} the paper makes about all three experiments together, "
+               f"{_verdict_counts(both)}" if both else "") + ".")
+    return lines
 
 
 def held_box(verify_json: pathlib.Path | None) -> list[str]:
-    """The landing page's box "What held and what did not", in plain words, every fact computed: the theorems
-    from the checks' JSON, the experiments from the committed paper-scale reference run (over seeds, under
-    the paper's reading of section 3.3). Empty when neither is there."""
+    """The landing page's box "What held and what did not": three plain sentences (the theorems, MNIST,
+    CIFAR-10), every number computed: the theorems from the checks' JSON, the experiments from the committed
+    paper-scale reference run (over seeds, under the paper's reading of section 3.3), and a link to the claims
+    page. Empty when neither is there."""
     lines = []
     if verify_json is not None and verify_json.exists():
-        checks = json.loads(verify_json.read_text())["checks"]
-        failing = [_check_name(c["id"]) for c in checks if not c["holds_as_printed"]]
-        held = len(checks) - len(failing)
-        lines.append(f"- **The theorems.** {held} of the {len(checks)} theorems and lemmas checked numerically hold "
-                     "as printed." + (f" {_join(failing)} do not hold as printed; each has a corrected form that "
-                                      "does (see {doc}`claims`)." if failing else ""))
-    from tgreedy_lib.collection import seeds, summary
+        lines.append(theorem_sentence(verify_json))
+    from tgreedy_lib.collection import seeds
     reference = seeds.load_reference()
     if reference is not None:
-        ref = reference["claims"]
-        table = ref["comparisons"][seeds.PAPER_COMPARISON]
-        by = {}
-        for claim in table:
-            by.setdefault(claim["verdict"], []).append(claim)
-        count = {k: len(v) for k, v in by.items()}
-        lines.append(f"- **The experiments.** Of the {len(table)} claims the domain-adaptation paper makes about "
-                     f"its experiments, our paper-scale runs over {ref['seeds']} seeds reproduce "
-                     f"{count.get('reproduced', 0)} on average, {count.get('partly', 0)} only partly and "
-                     f"{count.get('not reproduced', 0)} not at all; {count.get('unsettled', 0)} stay unsettled.")
-        if by.get("reproduced"):
-            lines.append("- **What held:** " + "; ".join(
-                f"{summary.claim_data(c['id'])}: {_quote(c['claim'])}" for c in by["reproduced"]) + ".")
-        if by.get("not reproduced"):
-            tasks = {}
-            for c in by["not reproduced"]:
-                tasks.setdefault(summary.claim_data(c["id"]), []).append(c)
-            lines.append("- **What did not:** " + "; ".join(
-                f"{task}: {len(cs)} {'claim' if len(cs) == 1 else 'claims'}, such as {_quote(cs[0]['claim'])}"
-                for task, cs in tasks.items()) + ". Each claim, with its rule and values, is on {doc}`claims`.")
+        lines += experiment_sentences(reference)
     if not lines:
         return []
-    return ["```{admonition} What held and what did not", ":class: tip", "", *lines, "```"]
+    return ["```{admonition} What held and what did not", ":class: tip", "",
+            *(f"- {line}" for line in lines), "",
+            "Every theorem and claim, with its worst case or its rule and values, is on {doc}`claims`.", "```"]
 
 
 def _join(items: list[str]) -> str:
@@ -400,7 +561,12 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
     table = notebook_table()
     names = [p.stem for p in notebooks]
     nbs = {p.stem: nbformat.read(p, as_version=4) for p in notebooks}
-    titles = {n: notebook_title(nb) or n for n, nb in nbs.items()}
+    # navigation (link words, the sidebar, the contents table) shows the titles without TeX
+    titles = {n: plain_title(notebook_title(nb)) or n for n, nb in nbs.items()}
+    for page in BOOK_DIR.glob("*.md"):                      # the pages written by hand link notebooks by name
+        staged = src / page.name
+        if staged.exists():
+            staged.write_text(plain_doc_links(staged.read_text(encoding="utf-8"), titles), encoding="utf-8")
     for i, name in enumerate(names):
         nb = copy.deepcopy(nbs[name])
         anchors = set(re.findall(r'<a\s+(?:id|name)="([^"]+)"', "\n".join(c.source for c in nb.cells)))
@@ -442,7 +608,7 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         "grading, and what never goes to students.",
         "- **Researchers**: {doc}`claims` (what the checks and the experiments found), the "
         "{doc}`reproduction guide <reproduction>` and the {doc}`library guide <library>`.", "",
-        "```{toctree}", ":hidden:", ":caption: Course", "", *course, *names, "```", "",
+        "```{toctree}", ":hidden:", ":caption: Course", "", *course, *(f"{titles[n]} <{n}>" for n in names), "```", "",
         "```{toctree}", ":hidden:", ":caption: Summaries", "", "claims", "papers", "```", "",
         *(["```{toctree}", ":hidden:", ":caption: Guides", "", *guides, "```", ""] if guides else [])]),
         encoding="utf-8")

@@ -124,3 +124,62 @@ def test_a_built_page_hides_inputs_and_captions_figures(tmp_path):
     # the page's buttons: download as a notebook, launch on Binder and Colab
     assert 'href="_sources/tiny.ipynb"' in page
     assert "mybinder.org/v2/gh/" in page and "colab.research.google.com/github/" in page
+
+
+def test_navigation_titles_carry_no_tex():
+    """Link words, the sidebar and the contents table show a notebook's title without TeX markup."""
+    title = r"02c · Theorems 3-4 of the categorical paper: the majority vote $h^{\rm Bayes}_S$, checked numerically"
+    assert build.plain_title(title) == \
+        "02c · Theorems 3-4 of the categorical paper: the majority vote h_S^Bayes, checked numerically"
+    assert build.plain_title(r"the $\lvert T\rvert$ of $\hat\mu_i$ and \(\delta\)") == "the |T| of mu_i and delta"
+    titles = {"02c_bayes": "02c · the majority vote h_S^Bayes"}
+    assert build.plain_doc_links("see {doc}`02c_bayes` and {doc}`x <02c_bayes>`", titles) == \
+        "see {doc}`02c · the majority vote h_S^Bayes <02c_bayes>` and {doc}`x <02c_bayes>`"
+
+
+def test_landing_box_says_what_held_in_three_plain_sentences():
+    box = "\n".join(build.held_box(ROOT / "results" / "verify.json"))
+    items = [line for line in box.splitlines() if line.startswith("- **")]
+    assert [re.match(r"- \*\*([^*]+)\.\*\*", line).group(1) for line in items] == ["The theorems", "MNIST", "CIFAR-10"]
+    assert "\u2026" not in box and "such as" not in box and "{doc}`claims`" in box
+    assert not re.search(r"\b1 (?:claims|are|stay)\b", box) and not re.search(r"\b(?:[2-9]|\d\d) claim\b", box)
+    theorems = items[0]
+    # both framings: how many hold as printed, and notebook 11's false / vacuous / hold
+    assert re.search(r"\d of the \d theorems and lemmas .* hold as printed", theorems)
+    assert "vacuous" in theorems and "false as printed" in theorems and "Lemma 11 of the categorical paper" in theorems
+    import json
+    checks = json.loads((ROOT / "results" / "verify.json").read_text())["checks"]
+    held, total = map(int, re.search(r"(\d+) of the (\d+) theorems", theorems).groups())
+    assert (held, total) == (sum(bool(c["holds_as_printed"]) for c in checks), len(checks))
+    useful = int(re.search(r"(\d+) holds? with a bound", theorems).group(1))
+    vacuous = int(re.search(r"(\d+) holds? but (?:is|are) vacuous", theorems).group(1))
+    false = int(re.search(r"the other (\d+),", theorems).group(1))
+    assert useful + vacuous == held and false == total - held
+
+
+def test_verdict_counts_agree_in_number():
+    assert build._verdict_counts([{"verdict": "unsettled"}, {"verdict": "reproduced"}, {"verdict": "reproduced"}]) == \
+        "2 are reproduced and 1 is unsettled (the seeds do not agree)"
+    assert build._count(1, "claim") == "1 claim" and build._count(3, "claim") == "3 claims"
+
+
+def test_claims_page_lists_each_evidence_notebook_once_and_typesets_the_theorems(tmp_path):
+    notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
+    text = build.verify_section(ROOT / "results" / "verify.json", tmp_path, notebooks)
+    listed = re.findall(r"\{doc\}`(\d\d[a-z]?) <", text.split("\n")[0])
+    assert listed == ["02", "02c", "03", "04", "04c"]
+    shown = re.sub(r"<details>.*?</details>", "", text)          # what the page shows before a toggle is opened
+    assert "sqrt(2 ln" not in shown and r"\sqrt{\frac{2 \ln(1/\delta)}{e k}}" in shown
+    rows = [line for line in text.splitlines() if line.startswith("  *Worst case found:* ")]
+    assert len(rows) == 8 and text.count("\n- **") == 8
+    for row in rows:
+        worst = row[len("  *Worst case found:* "):]
+        assert worst.count("<details>") <= 1 and "999999999" not in worst
+        shown = worst.split("<details>")[0]
+        assert "; " not in shown, shown
+
+
+def test_worst_case_cell_shows_one_case_and_collapses_the_rest():
+    cell = build.worst_case_cell("n = 1, t = 999999999/1000000000: Pr = 1; n = 2: Pr = 0.9; n = 3: Pr = 0.8")
+    assert cell.startswith("n = 1, t = 1 - 10^-9: Pr = 1 <details><summary>2 more cases</summary>")
+    assert build.worst_case_cell("k = 5, delta = 0.1") == "k = 5, \u03b4 = 0.1"

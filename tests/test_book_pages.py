@@ -63,3 +63,19 @@ def test_syllabus_sessions_are_complete_and_cover_the_course():
     prerequisites = text.split("## Before you start")[1].split("## The sessions")[0]
     for topic in ("Probability", "Concentration inequalities", "Least squares", "What an RBM is"):
         assert f"**{topic}**" in prerequisites, topic
+
+
+def test_syllabus_and_guide_say_which_assignment_goes_with_02c_and_04c():
+    table = (ROOT / "assignments" / "README.md").read_text(encoding="utf-8")
+    for page in ("syllabus", "instructors"):
+        text = (ROOT / "book" / f"{page}.md").read_text(encoding="utf-8")
+        assert "but 08b and 11 has" not in text and "but 08b and 11 (" not in text, page
+        for notebook, assignment in (("02c", "02"), ("04c", "04")):
+            # the assignments' own table says which assignment covers the notebook; the page says the same
+            assert re.search(rf"^\| `{assignment}_\w+` \|[^\n]*`{notebook}_", table, re.M), (notebook, assignment)
+            assert re.search(rf"{notebook} shares\s+(?:assignment\s+)?`?{assignment}", text), (page, notebook)
+    syllabus = (ROOT / "book" / "syllabus.md").read_text(encoding="utf-8")
+    session2 = syllabus.split("### Session 2.")[1].split("### Session 3.")[0]
+    hours = float(re.search(r"\*\*Hours\*\*: about (\d+(?:\.5)?)", session2).group(1))
+    others = [float(h) for h in re.findall(r"\*\*Hours\*\*: about (\d+(?:\.5)?)", syllabus)]
+    assert hours == max(others) and hours > 4.5, "session 2 (two notebooks, the longest proofs) is the longest"

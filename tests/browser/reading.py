@@ -39,7 +39,9 @@ DEFAULT_TEXT_PT = 10.0
 _FACTS = r"""() => {
     // sphinx-book-theme's article: the page's own content, without the side columns and the header
     const body = document.querySelector('article.bd-article') || document.querySelector('div.body') || document.body;
-    const visible = el => el && el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true});
+    // a closed toggle's content is not seen (Chromium still reports boxes for it, at the toggle's place)
+    const visible = el => el && el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})
+                          && !(el.closest('details:not([open])') && !el.closest('summary'));
 
     // 1. The visible text outside code and outside typeset math.
     const clone = body.cloneNode(true);

@@ -269,6 +269,27 @@ def test_landing_page_lists_the_course_once_and_says_what_held(book_dir):
     assert "hold as printed" in box and "reproduce" in box
     assert not re.search(r"`?\b(?:intro|fig[12]|mnist_sim|cifar_sim|disc|domains|categorical)\.[a-z_]+\d*\b", box), \
         "claim ids on the landing page"
+    # three plain sentences and a link: no quotes cut mid-sentence, no "1 claim, such as", the claims page linked
+    assert "\u2026" not in box and "such as" not in box and 'href="claims.html"' in box
+    assert all(f"<strong>{name}.</strong>" in box for name in ("The theorems", "MNIST", "CIFAR-10"))
+    assert "false as printed" in box and "vacuous" in box
+
+
+def test_navigation_shows_titles_without_tex(book_dir):
+    """The sidebar, the contents table and the syllabus's links give every notebook's title in plain letters."""
+    for page in ("index", "claims", "syllabus"):
+        text = (book_dir / f"{page}.html").read_text(encoding="utf-8")
+        links = re.findall(r'<a class="reference internal" href="\d\d[a-z]?_[^"]*"[^>]*>(.*?)</a>', text, flags=re.S)
+        assert links and not [t for t in links if re.search(r"\\\(|\\rm|\^\{|\$", t)], page
+
+
+def test_claims_page_names_each_evidence_notebook_once(book_dir):
+    text = (book_dir / "claims.html").read_text(encoding="utf-8")
+    sentence = text[text.index("show the evidence") - 2000:text.index("show the evidence")]
+    listed = re.findall(r'href="(\d\d[a-z]?)_[^"]*\.html"', sentence.split("Computed by")[-1])
+    assert listed == sorted(set(listed)) and {"02", "02c", "04c"} <= set(listed), listed
+    assert "sqrt(2 ln(1/delta) / (e k))" not in re.sub(r"<details>.*?</details>", "", text, flags=re.S)
+    assert "three readings" not in text and "first k seeds" not in text
 
 
 def test_search_finds_the_course(browser, book_url):

@@ -425,8 +425,8 @@ def readme_verdicts(reference: dict) -> str:
               + claims_module.counts_text(counts) + f"; in one run, {one_run_summary(table)}."]
     convergence = ref.get("convergence") or {}
     if convergence:
-        lines += ["", "Unsettled on average with the first k seeds of the run: " + ", ".join(
-            f"{entry['counts'].get(claims_module.UNSETTLED, 0)} at {k}" for k, entry in convergence.items()) + "."]
+        lines += ["", "Claims unsettled on average when the verdicts use only the first seeds of the run: " + ", ".join(
+            f"{entry['counts'].get(claims_module.UNSETTLED, 0)} with {k} seeds" for k, entry in convergence.items()) + "."]
     probes, signal = ref.get("probe_accuracy") or {}, ref.get("pair_signal") or {}
     maps = [m for m in probes if not (m == LEARNED and m not in (ref.get("feature_maps") or {}) and len(probes) > 1)]
     measured = []

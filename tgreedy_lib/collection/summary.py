@@ -359,7 +359,7 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
     >>> print(verdict_method_markdown(record))
     Each claim gets two answers.
     <BLANKLINE>
-    **Unsettled claims as seeds are added** (the first k seeds of the reference run): 1 at 5 seeds, 0 at 10 seeds.
+    **Unsettled claims as seeds are added** (the verdicts recomputed from only the first seeds of the reference run): 1 at 5 seeds, 0 at 10 seeds.
     <BLANKLINE>
     | seeds | reproduced | partly | not reproduced | unsettled | unsettled claims |
     | --- | --- | --- | --- | --- | --- |
@@ -376,7 +376,7 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
     parts = [record["verdict_method"]] if record.get("verdict_method") else []
     convergence = record.get("convergence") or {}
     if convergence:
-        parts.append("**Unsettled claims as seeds are added** (the first k seeds of the reference run): " + ", ".join(
+        parts.append("**Unsettled claims as seeds are added** (the verdicts recomputed from only the first seeds of the reference run): " + ", ".join(
             f"{entry['counts'].get(UNSETTLED, 0)} at {k} seeds" for k, entry in convergence.items()) + ".")
         parts.append(convergence_markdown(convergence))
     return "\n\n".join(parts)
@@ -535,12 +535,18 @@ def _features_sentence(record: dict, name: str) -> str:
     return "; ".join(parts)
 
 
+#: The audit appendix's names of the comparisons over readings (notebook 00's words for each rule).
+READING_LABELS = {"paper": "signed T-greedy (arg max T) vs stagewise greedy: the paper's reading",
+                  "abs-T": "T-greedy by largest |T| vs stagewise greedy",
+                  "stepwise-greedy": "signed T-greedy (arg max T) vs stepwise greedy (least-squares refit)"}
+
+
 def audit_appendix_markdown(reference: dict | None = None) -> str:
     """The claims page's audit appendix: every claim of the reference record with its id, rule, verdicts and
     per-seed values, each table saying which features and seeds it uses.
 
     Four tables: (A) every claim under the paper's reading, with its rule, measured mean and both answers;
-    (B) the verdicts under the three readings of section 3.3; (C) the verdicts under each feature map; (D) the
+    (B) the verdicts under the two readings of T-greedy's rule and against stepwise greedy; (C) the verdicts under each feature map; (D) the
     per-seed values. Between C and A a paragraph says, claim by claim, why the two give different verdicts
     where they do (A takes CIFAR-10 from one feature map, C's DBN column from another).
 
@@ -598,9 +604,13 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
             markdown_table(["id", "section", "data and task", "the paper's words", "rule", "measured (mean, 95 % interval)",
                             "on average", "single runs"], rows), ""]
 
-    out += ["### B. The verdicts under the three readings of section 3.3", "",
+    out += ["### B. The verdicts under the two readings of T-greedy's rule, and against stepwise greedy", "",
+            "Notebook 00 names the readings: T-greedy adds the feature of largest signed T (the paper's arg max T) "
+            "or of largest |T| (the library's default); greedy refits one weight per step (stagewise, the paper's "
+            "greedy) or all weights by least squares (stepwise). "
             f"Same features and seeds as table A ({primary_features}; {seed_text}).", "",
-            verdict_matrix_markdown(record["comparisons"], record.get("comparison_labels")), ""]
+            verdict_matrix_markdown(record["comparisons"], {**(record.get("comparison_labels") or {}),
+                                                            **READING_LABELS}), ""]
 
     seeds_per_map = record.get("seeds_per_map") or {}
     columns = list(record.get("feature_maps") or {})
