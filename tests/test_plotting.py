@@ -250,3 +250,40 @@ def test_the_book_width_rule_scales_wide_figures_and_reads_legends():
     finally:
         for fig in (wide, narrow, fine):
             plt.close(fig)
+
+
+def test_legend_line_style_swatches_are_black_and_chance_is_its_own_dotted_entry(results):
+    """Dashed/solid swatches are black (no selector's colour, not the chance line's grey), and the 0.5 line
+    is drawn dotted light grey and named "chance", so that it is not read as the target domain."""
+    handles, labels = paper_figures.legend_key(PAPER_READINGS)
+    by_label = dict(zip(labels, handles))
+    assert matplotlib.colors.to_hex(by_label["source domains (held out)"].get_color()) == "#000000"
+    assert by_label["source domains (held out)"].get_linestyle() == "--"
+    target, chance = by_label["target domain"], by_label["chance (AUROC 0.5)"]
+    assert matplotlib.colors.to_hex(target.get_color()) == "#000000" and target.get_linestyle() == "-"
+    assert chance.get_linestyle() == ":" and chance.get_color() != target.get_color()
+    fig = FIGURES["figure4"](results)
+    try:
+        at_half = [line for ax in fig.axes for line in ax.get_lines() if list(line.get_ydata()) == [0.5, 0.5]]
+        assert at_half and all(line.get_linestyle() == ":" and line.get_color() == chance.get_color()
+                               for line in at_half)
+        assert "chance (AUROC 0.5)" in [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    finally:
+        plt.close(fig)
+
+
+def test_band_summary_gives_the_second_reading_its_own_blue_where_a_figure_draws_both():
+    bands, drawn = _reference_bands(), ("greedy", "tgreedy-signed", "tgreedy")
+    fig, axes = plt.subplots(1, 2)
+    try:
+        paper_figures.plot_band_summary(bands, "paper", axes=[axes[0]], tasks=["mnist-2-vs-other"], among=drawn)
+        paper_figures.plot_band_summary(bands, "abs-T", axes=[axes[1]], tasks=["mnist-2-vs-other"], among=drawn)
+        colour = {line.get_label().split(",")[0]: line.get_color() for ax in axes for line in ax.get_lines()}
+        assert colour[legend_label("tgreedy-signed")] != colour[legend_label("tgreedy")]
+    finally:
+        plt.close(fig)
+
+
+def test_task_titles_name_cifar_10():
+    assert all("CIFAR" not in title or "CIFAR-10" in title
+               for title in {**paper_figures.TASK_TITLES, **paper_figures.BAND_TASK_TITLES}.values())

@@ -6,7 +6,8 @@ spreads of the stored curves. Conventions follow the paper: each selector in its
 (:func:`tgreedy_lib.plotting.style.selector_style`: greedy red, T-greedy blue whichever reading a figure
 shows, a second blue for the signed reading where a figure shows both; titles name the colours from there)
 and a legend that names its rule (:func:`tgreedy_lib.plotting.style.legend_label`), dashed = held-out data
-of the source domains, solid = the target (new) domain, a horizontal line at chance (AUROC 0.5), a black
+of the source domains (black swatches in the legend), solid = the target (new) domain, a light grey dotted
+line at chance (AUROC 0.5, "chance" in the legend), a black
 dotted line for least squares on all features where a result has it, x = number of features added.
 
 The paper sets its panels in one row across a two-column page; here they are stacked three to a row,
@@ -40,6 +41,7 @@ __all__ = [
     "figure4",
     "plot_all_splits",
     "plot_band_summary",
+    "legend_key",
     "save_figure",
 ]
 
@@ -50,7 +52,7 @@ SIMILARITY_PANELS = (9, 3, 6, 1)
 TASK_TITLES = {
     "mnist-2-vs-other": "Recognizing digit '2'",
     "mnist-similarity": "MNIST similarity",
-    "cifar-similarity": "CIFAR similarity",
+    "cifar-similarity": "CIFAR-10 similarity",
 }
 #: The section-4 tasks of the bands over seeds, in their order, with the paper's section.
 BAND_TASK_TITLES = {"mnist-2-vs-other": "MNIST, '2 vs other' (4.1)", "mnist-similarity": "MNIST similarity (4.2)",
@@ -106,8 +108,15 @@ def split_title(result: dict, target: int) -> str:
     return f"{_class_name(result, target)} held out"
 
 
+#: How the line at chance (AUROC 0.5) is drawn: dotted light grey, so that it is not read as a solid
+#: target-domain curve; the legend names it "chance".
+CHANCE_STYLE = {"color": "0.65", "ls": ":", "lw": 1.1}
+#: Colour of the line-style swatches in the legends (dashed = source, solid = target): black, not a selector's.
+LINE_STYLE_KEY_COLOR = "black"
+
+
 def _chance(ax) -> None:
-    ax.axhline(0.5, color="0.45", lw=0.9, zorder=0)
+    ax.axhline(0.5, zorder=0, **CHANCE_STYLE)
 
 
 def _style(method: str, methods) -> tuple[str, object]:
@@ -126,12 +135,28 @@ def _key(methods, all_features: bool = False, line_styles: bool = True):
         handles.append(Line2D([], [], color=color, lw=2))
         labels.append(label)
     if line_styles:
-        handles += [Line2D([], [], color="0.35", ls="--", lw=1.4), Line2D([], [], color="0.35", ls="-", lw=1.6)]
-        labels += ["source domains (held out)", "target domain"]
+        handles += [Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="--", lw=1.4),
+                    Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="-", lw=1.6),
+                    Line2D([], [], **CHANCE_STYLE)]
+        labels += ["source domains (held out)", "target domain", "chance (AUROC 0.5)"]
     if all_features:
         handles.append(Line2D([], [], color=ALL_FEATURES_COLOR, ls=":", lw=1.2))
         labels.append("all features (ridge), target")
     return handles, labels
+
+
+def legend_key(methods, all_features: bool = False):
+    """Legend handles and labels for a figure that draws ``methods``: one colour swatch per selector
+    (:func:`~tgreedy_lib.plotting.style.selector_style` among ``methods``), then black dashed = held-out source
+    data, black solid = target domain, and the dotted grey chance line.
+
+    Examples
+    --------
+    >>> from tgreedy_lib.plotting.paper_figures import legend_key
+    >>> legend_key(["greedy", "tgreedy-signed", "tgreedy"])[1]
+    ['greedy', 'T-greedy (arg max T)', 'T-greedy (largest |T|)', 'source domains (held out)', 'target domain', 'chance (AUROC 0.5)']
+    """
+    return _key(list(methods), all_features)
 
 
 def _steps(result: dict) -> np.ndarray:
@@ -589,7 +614,7 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
     return fig
 
 
-def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks=None):
+def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks=None, among=None):
     """Figure 4 over seeds: per task, a comparison's two readings, source dashed and target solid, the mean
     over seeds with its 95 % band (a :func:`~tgreedy_lib.collection.seeds.band_summary`).
 
@@ -603,6 +628,10 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
         One per task (default: a new figure).
     tasks : sequence of str, optional
         Default: every section-4 task in ``summary``.
+    among : sequence of str, optional
+        Every selector the whole figure draws (default: the comparison's two), so that where a figure
+        draws both readings of T-greedy the second gets its lighter blue
+        (:func:`~tgreedy_lib.plotting.style.selector_style`).
 
     Returns
     -------
@@ -652,7 +681,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
     pair = list(comparison_pair(comparison))
     for ax, task in zip(np.ravel(axes), tasks):
         for name in pair:
-            label, color = _style(name, pair)
+            label, color = _style(name, pair if among is None else list(among))
             entry = summary["tasks"][task].get(name)
             if entry is None:
                 continue
@@ -663,7 +692,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
                 ax.plot(x, band["mean"], ls=style, color=color, lw=1.6, label=f"{label}, {which}")
                 ax.fill_between(x, np.clip(band["lo"], 0, 1), np.clip(band["hi"], 0, 1), color=color,
                                 alpha=alpha, lw=0)
-        ax.axhline(0.5, color="0.5", lw=0.8, ls=":")
+        _chance(ax)
         ax.set_ylim(0.35, 1.0)
         ax.set_title(BAND_TASK_TITLES.get(task, task), fontsize=TITLE_PT)
         ax.set_xlabel("features added")
