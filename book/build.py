@@ -351,15 +351,6 @@ CLAIM_TEX = {
     "categorical.lemma11": r"**Lemma 11**: for $q \ge \frac{1}{2}$ and $\delta \in (0, e^{-1/2}]$, with probability "
                            r"$\ge 1 - \delta$, $\lvert f(Z) - \mathbb{E} f \rvert \le \sqrt{\frac{2 \ln(1/\delta)}{e k}}$.",
 }
-CORRECTED_TEX = {
-    "domains.theorem2": r"$\Pr\left[\frac{(\sum_i Z_i)^2}{\sum_i Z_i^2} > t\right] \le 2 e^{-t/2}$: the two-sided "
-                        r"bound the appendix's proof gives.",
-    "domains.corollary3": r"with probability $\ge 1 - \delta$, $L(\hat\mu_S) - L(\mu_S) \le \frac{1}{n} \sum_i "
-                          r"[\hat\sigma_S]_i^2 \, (8 q \log p + 4 \log(2/\delta))$: Theorem 1 on the $q\, p^q$ basis "
-                          r"elements, as the proof says (the factor 4).",
-    "categorical.lemma11": r"$\lvert f(Z) - \mathbb{E} f \rvert \le \sqrt{\frac{2 \ln(1/\delta)}{k}}$ with probability "
-                           r"$\ge 1 - \delta$: no factor $1/e$.",
-}
 
 
 def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, notebooks: list[pathlib.Path]) -> str:
@@ -376,7 +367,7 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
         return str(text).replace("|", "\\|").replace("\n", " ")
 
     # The notebooks that show each check's evidence (the collection's mapping of theorems to notebooks).
-    from tgreedy_lib.collection.summary import THEOREMS
+    from tgreedy_lib.collection.summary import CORRECTED_TEX, THEOREMS, tex_math
     present = {p.stem for p in notebooks}
     evidence = sorted({THEOREMS[c["id"]][2] for c in checks if c["id"] in THEOREMS} & present)
     shown = (f"; the notebooks {_join([f'{{doc}}`{n[:3].rstrip(chr(95))} <{n}>`' for n in evidence])} show the evidence"
@@ -389,7 +380,7 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
         worst = c.get("worst_case") or {}
         fmt = (lambda v: f"{v:.4g}" if isinstance(v, (int, float)) else cell(v))
         described = (c.get("summary") or {}).get("worst_case")
-        described = (worst_case_cell(described) if described
+        described = (tex_math(worst_case_cell(described)) if described
                      else f"{fmt(worst.get('observed'))} against {fmt(worst.get('bound'))}")
         tex = CLAIM_TEX.get(c["id"])
         statement = re.sub(r"^\*\*[^*]+\*\*\s*", "", tex).lstrip(": ") if tex else cell(c["claim"])
@@ -403,8 +394,8 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
         lines.append(f"  *Worst case found:* {described}")
         if c["corrected_claim"]:
             instead = CORRECTED_TEX.get(c["id"], "")
-            instead = (f"{instead} <details><summary>why, and the checks</summary>{cell(c['corrected_claim'])}</details>"
-                       if instead else cell(c["corrected_claim"]))
+            instead = (f"{instead} <details><summary>why, and the checks</summary>"
+                       f"{tex_math(cell(c['corrected_claim']))}</details>" if instead else tex_math(cell(c["corrected_claim"])))
             lines[-1] += "  "
             lines.append(f"  *What holds instead:* {instead}")
         lines.append("")

@@ -23,3 +23,35 @@ def test_notebook_10_says_when_the_chosen_k_is_the_edge_of_the_grid():
     top = re.search(r"largest \$k\$ on `diagnose`'s grid (?:is )?\(?(\d+)", shown)
     assert top, shown
     assert ("edge of the grid" in shown) or ("inside the grid" in shown)
+
+
+ASCII_MATH = ("w.p. >=", "sqrt(2 ln", "E[l_hat]", "e^(-t/2)", "exp(-t/2)", "mu_hat_S")
+
+
+def _shown(text: str) -> str:
+    """What a reader sees before opening a toggle."""
+    return re.sub(r"<details>.*?</details>", "", text, flags=re.S)
+
+
+def test_corrected_statements_are_typeset_with_the_evidence_collapsed():
+    from tgreedy_lib.collection import summary
+
+    records = summary.load_verify_records(ROOT / "results" / "verify.json")
+    text = summary.corrected_statements(records)
+    assert text.count("<details>") == text.count("\n* ") + 1
+    shown = _shown(text)
+    assert r"\sqrt{\frac{2 \ln(1/\delta)}{k}}" in shown and not any(a in shown for a in ASCII_MATH), shown
+    assert "Pareto (index 1/4) n=2" not in text and "Pareto (index 1/4) at n = 1, 2" in text
+
+
+def test_claims_page_shows_no_ascii_math(tmp_path):
+    import sys
+    sys.path.insert(0, str(ROOT / "book"))
+    import build
+
+    notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
+    text = build.verify_section(ROOT / "results" / "verify.json", tmp_path, notebooks)
+    entries = "\n".join(line for line in text.splitlines() if line.startswith(("  *Worst case found:*",
+                                                                               "  *What holds instead:*")))
+    shown = _shown(entries)
+    assert entries and not any(a in shown for a in ASCII_MATH), shown
