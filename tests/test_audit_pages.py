@@ -122,7 +122,7 @@ def test_the_book_puts_the_appendix_on_the_claims_page():
     lines = build.audit_appendix()
     if not lines:
         pytest.skip("no reference results")
-    assert lines[0].startswith("## Audit appendix") and "### A. Every claim" in "\n".join(lines)
+    assert lines[0].startswith("## The claims, one by one") and "### A. Every claim" in "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- the notebooks
@@ -221,5 +221,5 @@ def test_the_claims_page_shows_the_appendix_and_not_the_theorem_table_twice(tmp_
     src.mkdir()
     build.write_pages(src, notebook_paths(ROOT / "notebooks"), verify_json, None)
     page = (src / "claims.md").read_text(encoding="utf-8")
-    assert "## Audit appendix" in page and "### Why tables A and C disagree" in page
+    assert "## The claims, one by one" in page and "### Why tables A and C disagree" in page
     assert "### From {doc}`11_what_holds`" not in page     # the theorems are in their own section already

@@ -183,3 +183,16 @@ def test_worst_case_cell_shows_one_case_and_collapses_the_rest():
     cell = build.worst_case_cell("n = 1, t = 999999999/1000000000: Pr = 1; n = 2: Pr = 0.9; n = 3: Pr = 0.8")
     assert cell.startswith("n = 1, t = 1 - 10^-9: Pr = 1 <details><summary>2 more cases</summary>")
     assert build.worst_case_cell("k = 5, delta = 0.1") == "k = 5, \u03b4 = 0.1"
+
+
+def test_claims_page_verdicts_match_the_landing_count_and_lemmas_follow_theorems(tmp_path):
+    notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
+    text = build.verify_section(ROOT / "results" / "verify.json", tmp_path, notebooks)
+    entries = [line for line in text.splitlines() if line.startswith("- **")]
+    vacuous = [e for e in entries if "holds, vacuous at reachable n" in e]
+    sentence = build.theorem_sentence(ROOT / "results" / "verify.json")
+    count = re.search(r"and (\d+) holds? but (?:is|are) vacuous", sentence)
+    assert count and len(vacuous) == int(count.group(1)) > 0
+    names = [e[len("- **"):].split("**")[0] for e in entries]
+    lemmas = [i for i, n in enumerate(names) if n.startswith("Lemma")]
+    assert lemmas and min(lemmas) > max(i for i, n in enumerate(names) if not n.startswith("Lemma"))

@@ -18,6 +18,7 @@ References
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 __all__ = ["load_verify_records", "find_claims", "theorem_rows", "claim_rows", "claim_data", "verdict_headline",
@@ -804,19 +805,73 @@ def _asserts(claim: dict) -> str:
     return text
 
 
+#: What holds instead of each statement that is false as printed, typeset, one sentence each (the claims page and
+#: notebook 11 show these; the verify record's ``corrected_claim`` is the evidence behind them).
+CORRECTED_TEX = {
+    "domains.theorem2": r"$\Pr\left[\frac{(\sum_i Z_i)^2}{\sum_i Z_i^2} > t\right] \le 2 e^{-t/2}$: the two-sided "
+                        r"bound the appendix's proof gives.",
+    "domains.corollary3": r"with probability $\ge 1 - \delta$, $L(\hat\mu_S) - L(\mu_S) \le \frac{1}{n} \sum_i "
+                          r"[\hat\sigma_S]_i^2 \, (8 q \log p + 4 \log(2/\delta))$: Theorem 1 on the $q\, p^q$ basis "
+                          r"elements, as the proof says (the factor 4).",
+    "categorical.lemma11": r"$\lvert f(Z) - \mathbb{E} f \rvert \le \sqrt{\frac{2 \ln(1/\delta)}{k}}$ with probability "
+                           r"$\ge 1 - \delta$: no factor $1/e$.",
+}
+
+#: ASCII math of the verify records and how a page shows it.
+_ASCII_TEX = [
+    ("w.p. >= 1-delta", r"with probability $\ge 1-\delta$"),
+    ("With probability >= 1 - delta", r"With probability $\ge 1-\delta$"),
+    ("sqrt(2 ln(1/delta) / (e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"),
+    ("sqrt(2 ln(1/delta)/(e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"),
+    ("sqrt(2 ln(1/delta) / k)", r"$\sqrt{2\ln(1/\delta)/k}$"),
+    ("sqrt(2 ln(1/delta)/k)", r"$\sqrt{2\ln(1/\delta)/k}$"),
+    ("|f(Z) - E f|", r"$\lvert f(Z) - \mathbb{E} f\rvert$"),
+    ("E[l_hat] - E[l(h_Gini)]", r"$\mathbb{E}[\hat\ell] - \mathbb{E}[\ell(h_{\mathrm{Gini}})]$"),
+    ("L(mu_hat_S) - L(mu_S)", r"$L(\hat\mu_S) - L(\mu_S)$"),
+    ("[sigma_hat_S]_i^2", r"$[\hat\sigma_S]_i^2$"),
+    ("mu_hat_S", r"$\hat\mu_S$"),
+    ("2 exp(-t/2)", r"$2e^{-t/2}$"), ("exp(-t/2)", r"$e^{-t/2}$"), ("e^(-t/2)", r"$e^{-t/2}$"),
+    ("exp(-99/200)", r"$e^{-99/200}$"), ("e^(-99/200)", r"$e^{-99/200}$"),
+    ("e^(n/8)", r"$e^{n/8}$"), ("e^(-n/8)", r"$e^{-n/8}$"),
+    (" >= ", r" $\ge$ "), (" <= ", r" $\le$ "),
+]
+
+def tex_math(text: str) -> str:
+    """A verify record's ASCII math as a page shows it: the common formulas typeset, and a list that repeats one
+    law at many n ("Pareto n=1, Pareto n=2") as that law once with its n.
+
+    Examples
+    --------
+    >>> print(tex_math("w.p. >= 1-delta, Pr > e^(-t/2)"))
+    with probability $\\ge 1-\\delta$, Pr > $e^{-t/2}$
+    >>> tex_math("Cauchy n=1, Pareto (index 1/4) n=1, Pareto (index 1/4) n=2, Pareto (index 1/4) n=5.")
+    'Cauchy n=1, Pareto (index 1/4) at n = 1, 2, 5.'
+    """
+    for plain, tex in _ASCII_TEX:
+        text = text.replace(plain, tex)
+    return re.sub(r"(?:(?<=, )|^)((?:[A-Z][\w\-]*)(?: [\w\-]+)*(?: \([^()]*\))?) n=(\d+)((?:, \1 n=\d+)+)",
+                  lambda m: f"{m.group(1)} at n = {m.group(2)}, "
+                            + ", ".join(re.findall(r"n=(\d+)", m.group(3))), text)
+
+
 def corrected_statements(records: dict[str, dict]) -> str:
-    """The statements that hold where a printed one fails, one bullet each, named by paper and theorem (no check ids).
+    """The statements that hold where a printed one fails, one bullet each, named by paper and theorem (no check ids):
+    the typeset statement of :data:`CORRECTED_TEX` with the record's evidence collapsed behind it.
 
     Examples
     --------
     >>> print(corrected_statements({"categorical.lemma11": {"corrected_claim": "no factor 1/e"}}))
-    * **Lemma 11** (Sabato & Shalev-Shwartz (2008)): no factor 1/e
+    * **Lemma 11** (Sabato & Shalev-Shwartz (2008)): $\\lvert f(Z) - \\mathbb{E} f \\rvert \\le \\sqrt{\\frac{2 \\ln(1/\\delta)}{k}}$ with probability $\\ge 1 - \\delta$: no factor $1/e$. <details><summary>why, and the checks</summary>no factor 1/e</details>
     """
     lines = []
     for check_id, record in records.items():
         if record.get("corrected_claim"):
             paper, location, _ = THEOREMS.get(check_id, ("", check_id, ""))
-            lines.append(f"* **{location.split(',')[0]}** ({paper}): {record['corrected_claim']}")
+            evidence = tex_math(" ".join(str(record["corrected_claim"]).split()))
+            statement = CORRECTED_TEX.get(check_id)
+            lines.append(f"* **{location.split(',')[0]}** ({paper}): "
+                         + (f"{statement} <details><summary>why, and the checks</summary>{evidence}</details>"
+                            if statement else evidence))
     return "\n".join(lines)
 
 
