@@ -559,7 +559,7 @@ def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts(
     none = sum(c["seeds"]["one_run"][claims.REPRODUCED] == 0 for c in table)
     assert f"every run reproduces {every} claim" in block and f"no run {none}." in block
     unsettled = [ref["claims"]["convergence"][k]["counts"].get(claims.UNSETTLED, 0) for k in ("5", "10", "20")]
-    assert f"{unsettled[0]} at 5, {unsettled[1]} at 10, {unsettled[2]} at 20." in block
+    assert f"{unsettled[0]} with 5 seeds, {unsettled[1]} with 10 seeds, {unsettled[2]} with 20 seeds." in block
     assert "pixels (5 seeds): " in block and "dbn (20 seeds): " in block
     # notebook 11: both answers in every row, the headline's counts, the method and the convergence table
     rows = summary.claim_rows(table)
