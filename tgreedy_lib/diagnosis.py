@@ -45,7 +45,7 @@ from numbers import Integral
 import numpy as np
 
 from ._validation import as_data_matrix, as_real_array, factorize, is_sparse
-from .domain_adaptation.baselines import omp_path, pooled_moments
+from .domain_adaptation.baselines import omp_path, pad_rows, pooled_moments
 from .domain_adaptation.selection import greedy_path, tgreedy_path
 from .domain_adaptation.statistics import DomainStatistics
 
@@ -423,14 +423,6 @@ class _Fold:
         return 1.0 - mse / self.var_y[rows, None]
 
 
-def _padded(W: np.ndarray, n_points: int) -> np.ndarray:
-    out = np.empty((n_points, W.shape[1]))
-    m = min(len(W), n_points)
-    out[:m] = W[:m]
-    out[m:] = W[m - 1] if m else 0.0
-    return out
-
-
 def _lasso_at_k(stats: DomainStatistics, kmax: int) -> np.ndarray:
     """Lasso weights (LARS on the pooled moments) with at most k nonzero weights, k = 1..kmax: the last knot
     of the path with no more than k features (the smallest penalty that keeps at most k)."""
@@ -453,7 +445,7 @@ def _paths(stats: DomainStatistics, kmax: int) -> np.ndarray:
     steps = min(kmax, stats.n_features)
     W = [tgreedy_path(stats, steps).coef, greedy_path(stats, steps).coef,
          omp_path(stats, steps, choose=False).coef, _lasso_at_k(stats, steps)]
-    return np.stack([_padded(w, kmax) for w in W])
+    return np.stack([pad_rows(w, kmax) for w in W])
 
 
 def _fold_scores(m: _Moments, train: np.ndarray, scored: np.ndarray, kmax: int) -> np.ndarray:

@@ -341,7 +341,7 @@ def lodo_choice(stats: DomainStatistics, fit: Callable[[DomainStatistics], np.nd
     return int(np.argmin(mean)), mean
 
 
-def _pad(W: np.ndarray, n_points: int) -> np.ndarray:
+def pad_rows(W: np.ndarray, n_points: int) -> np.ndarray:
     """Rows 0..n_points-1; a path that ended early repeats its last row."""
     out = np.empty((n_points, W.shape[1]))
     m = min(len(W), n_points)
@@ -361,7 +361,7 @@ def _omp_coefs(stats: DomainStatistics, n_steps: int) -> np.ndarray:
     coefs = np.ldexp(np.asarray(coefs), b - a)
     if coefs.ndim == 1:
         coefs = coefs[:, None]
-    return _pad(coefs.T, n_steps)
+    return pad_rows(coefs.T, n_steps)
 
 
 @_options('stats', 'n_steps', 'choose')
