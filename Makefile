@@ -19,12 +19,12 @@ RESULTS ?= results
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml requirements.lock
+$(STAMP): pyproject.toml course/pyproject.toml requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch first and pinned: a CPU build; an open range would pull a CUDA build.
 	$(PY) -m pip install --quiet -c requirements.lock torch==2.13.0
-	$(PY) -m pip install --quiet -c requirements.lock -e '.[dev,dbn]'
+	$(PY) -m pip install --quiet -c requirements.lock -e '.[dev,dbn]' -e course
 	touch $(STAMP)
 
 test: $(STAMP)
@@ -42,23 +42,23 @@ book: $(STAMP)
 
 # Everything goes under $(RESULTS): results, executed copies of the notebooks, and the book made of them.
 reproduce: $(STAMP)
-	$(PY) -m tgreedy_lib reproduce --out $(RESULTS)
-	$(PY) -m tgreedy_lib execute-notebooks --out $(RESULTS)/notebooks
+	$(PY) -m tgreedy_course reproduce --out $(RESULTS)
+	$(PY) -m tgreedy_course execute-notebooks --out $(RESULTS)/notebooks
 	$(PY) book/build.py --notebooks $(RESULTS)/notebooks --out $(RESULTS)/book --claims $(RESULTS)/claims.md
 
 # Maintainers: re-execute the committed notebooks in place (their outputs are what the book shows).
 notebooks: $(STAMP)
-	$(PY) -m tgreedy_lib execute-notebooks --in-place
+	$(PY) -m tgreedy_course execute-notebooks --in-place
 
 # Maintainers: make a paper-scale `reproduce --seeds N` run (its --out folder) the committed reference
 # results and rewrite the reference-verdicts block of the book's claims page (book/_generated/), e.g. after
-#   python -m tgreedy_lib reproduce --seeds 5 --feature-maps dbn,conv,pixels,random --out results/seeds
+#   python -m tgreedy_course reproduce --seeds 5 --feature-maps dbn,conv,pixels,random --out results/seeds
 REFERENCE_RUN ?= $(RESULTS)/seeds
 reference: $(STAMP)
-	$(PY) -m tgreedy_lib reference $(REFERENCE_RUN) --readme book/_generated/reference-verdicts.md
+	$(PY) -m tgreedy_course reference $(REFERENCE_RUN) --readme book/_generated/reference-verdicts.md
 
 verify: $(STAMP)
-	$(PY) -m tgreedy_lib verify --json results/verify.json --readme book/_generated/verify-table.md
+	$(PY) -m tgreedy_course verify --json results/verify.json --readme book/_generated/verify-table.md
 
 benchmark: $(STAMP)
 	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
@@ -67,16 +67,16 @@ SUBMISSIONS ?= submissions
 SCORES ?= scores.csv
 
 assignments: $(STAMP)
-	$(PY) -m tgreedy_lib assignments generate --jobs 2
+	$(PY) -m tgreedy_course assignments generate --jobs 2
 
 grade: $(STAMP)
-	$(PY) -m tgreedy_lib grade $(SUBMISSIONS) --out $(SCORES) --jobs 2
+	$(PY) -m tgreedy_course grade $(SUBMISSIONS) --out $(SCORES) --jobs 2
 
 # The folder to hand out: notebooks, student assignments, data, library, a README and Makefile for students;
 # no solutions, hidden tests or grader files (checked before it is written). Standard library only: no install.
 STUDENT_OUT ?= $(RESULTS)/student-copy
 student-copy:
-	$(PYTHON) tgreedy_lib/collection/student_copy.py --out $(STUDENT_OUT)
+	$(PYTHON) course/tgreedy_course/student_copy.py --out $(STUDENT_OUT)
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from tgreedy_lib import categorical as cat
-from tgreedy_lib.verify import run_checks
+from tgreedy_course.verify import run_checks
 
 
 def _best_of(function, repeats: int = 3) -> float:

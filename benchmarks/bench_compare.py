@@ -1,4 +1,4 @@
-"""Where ``python -m tgreedy_lib compare`` spends its time, and V-REx with one BLAS thread or many.
+"""Where ``python -m tgreedy_course compare`` spends its time, and V-REx with one BLAS thread or many.
 
 * per component (T-greedy path, each stopping rule, each baseline): wall-clock and CPU seconds
   summed over the splits of one experiment, read from ``compare.json`` (``--from PATH``) or from

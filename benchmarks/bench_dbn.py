@@ -88,7 +88,7 @@ def throughput_table(n_samples: int, repeats: int) -> list[dict]:
 
 def time_to_features(dataset: str, data_dir: str | None, unlabeled: bool = True) -> dict:
     # rebuild=True in the usual cache: the data are found where they normally are (the unlabeled MNIST
-    # images sit in the cache after `python -m tgreedy_lib download mnist`), and the rebuilt features
+    # images sit in the cache after `python -m tgreedy_course download mnist`), and the rebuilt features
     # equal the cached ones (the build is seeded).
     start, cpu_start = time.perf_counter(), time.process_time()
     fs = features.load_features(dataset, data_dir=data_dir, rebuild=True, progress=False, device="cpu",

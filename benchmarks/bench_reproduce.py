@@ -1,4 +1,4 @@
-"""Where the time of ``python -m tgreedy_lib reproduce`` goes, experiment by experiment and stage by stage.
+"""Where the time of ``python -m tgreedy_course reproduce`` goes, experiment by experiment and stage by stage.
 
 Foster, Kakade & Salakhutdinov (AISTATS 2012), sections 1 and 4, at paper scale when
 ``TGREEDY_DATA_DIR`` holds the official data. Stages:
@@ -29,7 +29,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from tgreedy_lib.collection.cli import write_outputs  # noqa: E402
+from tgreedy_course.cli import write_outputs  # noqa: E402
 from tgreedy_lib.experiments import DATASET_OF, EXPERIMENTS, load_experiment_features, run_experiment  # noqa: E402
 
 

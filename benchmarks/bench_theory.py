@@ -20,7 +20,7 @@ import numpy as np
 
 from tgreedy_lib.domain_adaptation.theory import self_normalized as sn
 from tgreedy_lib.domain_adaptation.theory import t_bounds as tb
-from tgreedy_lib.verify import run_checks
+from tgreedy_course.verify import run_checks
 
 
 def timed(function, repeat):

@@ -356,18 +356,18 @@ CLAIM_TEX = {
 def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, notebooks: list[pathlib.Path]) -> str:
     if verify_json is None:
         verify_json = staging / "verify-quick.json"
-        cmd = [sys.executable, "-m", "tgreedy_lib", "verify", "--quick", "--json", str(verify_json)]
+        cmd = [sys.executable, "-m", "tgreedy_course", "verify", "--quick", "--json", str(verify_json)]
         subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
-        source = "`python -m tgreedy_lib verify --quick`, run when this book was built"
+        source = "`python -m tgreedy_course verify --quick`, run when this book was built"
     else:
-        source = f"`python -m tgreedy_lib verify`, as recorded in `{verify_json.parent.name}/{verify_json.name}`"
+        source = f"`python -m tgreedy_course verify`, as recorded in `{verify_json.parent.name}/{verify_json.name}`"
     checks = json.loads(verify_json.read_text())["checks"]
 
     def cell(text) -> str:
         return str(text).replace("|", "\\|").replace("\n", " ")
 
     # The notebooks that show each check's evidence (the collection's mapping of theorems to notebooks).
-    from tgreedy_lib.collection.summary import CORRECTED_TEX, THEOREMS, tex_math
+    from tgreedy_course.summary import CORRECTED_TEX, THEOREMS, tex_math
     present = {p.stem for p in notebooks}
     evidence = sorted({THEOREMS[c["id"]][2] for c in checks if c["id"] in THEOREMS} & present)
     shown = (f"; the notebooks {_join([f'{{doc}}`{n[:3].rstrip(chr(95))} <{n}>`' for n in evidence])} show the evidence"
@@ -439,8 +439,8 @@ CHECK_PAPERS = {"domains": "of the domain-adaptation paper", "categorical": "of 
 
 def _vacuous(check: dict) -> bool:
     """Whether a check holds as printed but is vacuous at the sample sizes an experiment reaches: the category
-    of :func:`tgreedy_lib.collection.summary.theorem_rows` that the landing page's sentence and notebook 11 count."""
-    from tgreedy_lib.collection import summary
+    of :func:`tgreedy_course.summary.theorem_rows` that the landing page's sentence and notebook 11 count."""
+    from tgreedy_course import summary
 
     if check["id"] not in summary.THEOREMS or not check["holds_as_printed"]:
         return False
@@ -476,7 +476,7 @@ def _verdict_counts(claims: list[dict]) -> str:
 def theorem_sentence(verify_json: pathlib.Path) -> str:
     """The theorems in one sentence, in both of the course's framings: how many hold as printed, and notebook 11's
     breakdown (false as printed / true but vacuous at the papers' sample sizes / hold and say something)."""
-    from tgreedy_lib.collection import summary
+    from tgreedy_course import summary
 
     records = summary.load_verify_records(verify_json)
     rows = summary.theorem_rows(records)
@@ -506,7 +506,7 @@ def theorem_sentence(verify_json: pathlib.Path) -> str:
 
 def experiment_sentences(reference: dict) -> list[str]:
     """MNIST and CIFAR-10 in a sentence each: the verdicts over seeds under the paper's reading of section 3.3."""
-    from tgreedy_lib.collection import seeds, summary
+    from tgreedy_course import seeds, summary
 
     ref = reference["claims"]
     table = ref["comparisons"][seeds.PAPER_COMPARISON]
@@ -548,7 +548,7 @@ def held_box(verify_json: pathlib.Path | None) -> list[str]:
     lines = []
     if verify_json is not None and verify_json.exists():
         lines.append(theorem_sentence(verify_json))
-    from tgreedy_lib.collection import seeds
+    from tgreedy_course import seeds
     reference = seeds.load_reference()
     if reference is not None:
         lines += experiment_sentences(reference)
@@ -659,8 +659,8 @@ def reference_sections(src: pathlib.Path) -> list[str]:
 
 def audit_appendix() -> list[str]:
     """The claims page's audit appendix from the committed reference results (ids, rules, verdict tables with
-    their features and seeds, per-seed values): :func:`tgreedy_lib.collection.summary.audit_appendix_markdown`."""
-    from tgreedy_lib.collection.summary import audit_appendix_markdown
+    their features and seeds, per-seed values): :func:`tgreedy_course.summary.audit_appendix_markdown`."""
+    from tgreedy_course.summary import audit_appendix_markdown
 
     text = audit_appendix_markdown()
     return ["## The claims, one by one: the reference results over seeds", "", text, ""] if text else []
@@ -669,7 +669,7 @@ def audit_appendix() -> list[str]:
 def build(notebook_dir: pathlib.Path, out: pathlib.Path, verify_json=None, claims_md=None) -> float:
     start = time.perf_counter()
     sys.path.insert(0, str(ROOT))
-    from tgreedy_lib.collection.notebooks import notebook_paths   # the collection's reading order
+    from tgreedy_course.notebooks import notebook_paths   # the collection's reading order
 
     notebooks = notebook_paths(notebook_dir)
     if not notebooks:

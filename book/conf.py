@@ -15,7 +15,7 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints", "_generated"]
 # Notebooks: rendered with their committed outputs, never executed by the book.
 nb_execution_mode = "off"
 nb_merge_streams = True
-# Markdown that code cells display (tgreedy_lib.collection.prose: computed sentences and tables) is read as the
+# Markdown that code cells display (tgreedy_course.prose: computed sentences and tables) is read as the
 # notebooks' own Markdown cells are, as JupyterLab reads it: pipe tables and $...$ math. MyST-NB's default,
 # "commonmark", would leave both as typed text.
 nb_render_markdown_format = "myst"

@@ -32,7 +32,7 @@ import tempfile
 
 import pytest
 
-from tgreedy_lib.collection import assignments as A
+from tgreedy_course import assignments as A
 
 ASSIGNMENTS_DIR = A.find_assignments_dir(pathlib.Path(__file__).resolve().parent.parent)
 SOURCE_DIR = ASSIGNMENTS_DIR / "source"
@@ -83,7 +83,7 @@ def test_instructor_versions_pass_all_their_checks(regenerated):
 def test_generated_versions_are_up_to_date(regenerated):
     out, _ = regenerated
     problems = A.compare_trees(out, ASSIGNMENTS_DIR)
-    assert not problems, "run `python -m tgreedy_lib assignments generate`:\n" + "\n".join(problems)
+    assert not problems, "run `python -m tgreedy_course assignments generate`:\n" + "\n".join(problems)
 
 
 @pytest.fixture(scope="module")
@@ -399,7 +399,7 @@ def test_compare_trees_ignores_volatile_metadata_and_finds_changes(tmp_path):
 
 
 def test_course_folders_are_found_from_the_current_directory_not_from_the_package(tmp_path, monkeypatch, capsys):
-    from tgreedy_lib.collection import notebooks
+    from tgreedy_course import notebooks
 
     root = ASSIGNMENTS_DIR.parent
     assert A.find_assignments_dir(root / "notebooks") == ASSIGNMENTS_DIR

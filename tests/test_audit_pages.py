@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from tgreedy_lib.collection import claims
-from tgreedy_lib.collection.prose import percent, plural
-from tgreedy_lib.collection.seeds import load_reference
-from tgreedy_lib.collection.summary import audit_appendix_markdown
+from tgreedy_course import claims
+from tgreedy_course.prose import percent, plural
+from tgreedy_course.seeds import load_reference
+from tgreedy_course.summary import audit_appendix_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN = ["08b_claims_over_seeds", "09_when_to_stop", "11_what_holds"]
@@ -171,7 +171,7 @@ def _png_width(data: bytes) -> int:
 
 @pytest.mark.parametrize("stem", OWN)
 def test_figure_text_is_at_least_9_pt_at_the_books_width(stem):
-    from tgreedy_lib.plotting.legibility import read_png_report
+    from tgreedy_course.legibility import read_png_report
 
     checked = 0
     for cell in _cells(stem):
@@ -198,7 +198,7 @@ def test_reads_in_at_most_30_minutes(stem):
 
 
 def test_render_writes_whole_counts_without_decimals_and_resolves_plural_marks():
-    from tgreedy_lib.collection.prose import render
+    from tgreedy_course.prose import render
 
     assert render("with {k:.1f} features on average", k=1.0) == "with 1 feature on average"
     assert render("peaks after {k:.1f} features", k=32.0) == "peaks after 32 features"
@@ -215,7 +215,7 @@ def test_the_claims_page_shows_the_appendix_and_not_the_theorem_table_twice(tmp_
     verify_json = ROOT / "results" / "verify.json"
     if not verify_json.exists():
         pytest.skip("no committed verify record")
-    from tgreedy_lib.collection.notebooks import notebook_paths
+    from tgreedy_course.notebooks import notebook_paths
 
     src = tmp_path / "src"
     src.mkdir()

@@ -88,15 +88,16 @@ def test_binder_environment_runs_notebooks_00_to_05(tmp_path):
     course.mkdir()
     for name in ("pyproject.toml", "README.md"):
         (course / name).write_bytes((ROOT / name).read_bytes())
-    shutil.copytree(ROOT / "tgreedy_lib", course / "tgreedy_lib", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for package in ("tgreedy_lib", "course"):
+        shutil.copytree(ROOT / package, course / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
     (course / "results").mkdir()
     (course / "results" / "verify.json").write_bytes((ROOT / "results" / "verify.json").read_bytes())
     (course / "notebooks").mkdir()
     for path in FIRST_NOTEBOOKS:
         (course / "notebooks" / path.name).write_bytes(path.read_bytes())
     post = (BINDER / "postBuild").read_text()
-    assert "python -m pip install --no-deps -e ." in post
-    _run([python, "-m", "pip", "install", "--quiet", "--no-deps", "-e", "."], cwd=course, timeout=600)
+    assert "python -m pip install --no-deps -e . -e course" in post
+    _run([python, "-m", "pip", "install", "--quiet", "--no-deps", "-e", ".", "-e", "course"], cwd=course, timeout=600)
     # the kernel imports the copy's library, not the checkout's
     where = _run([python, "-c", "import tgreedy_lib; print(tgreedy_lib.__file__)"], cwd=tmp_path, timeout=60)
     assert str(course) in where, where

@@ -15,7 +15,7 @@ import pytest
 from scipy.stats import binom
 
 from tgreedy_lib import categorical as cat
-from tgreedy_lib.collection import verify
+from tgreedy_course import verify
 
 
 # ----------------------------------------------------------------------------- brute force

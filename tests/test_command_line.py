@@ -1,9 +1,9 @@
-"""``python -m tgreedy_lib``: one parser, a subcommand per command, chosen by its name and never by the program name."""
+"""``python -m tgreedy_course``: one parser, a subcommand per command, chosen by its name and never by the program name."""
 from __future__ import annotations
 
 import pytest
 
-from tgreedy_lib import __main__ as entry
+from tgreedy_course import __main__ as entry
 
 
 @pytest.mark.parametrize("command", sorted(entry.COMMANDS))
@@ -15,7 +15,7 @@ def test_every_command_is_a_subcommand_of_the_one_parser(command, capsys):
         entry.main([command, "--help"])
     assert exit_.value.code == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"usage: python -m tgreedy_lib {command} "), out[:200]
+    assert out.startswith(f"usage: python -m tgreedy_course {command} "), out[:200]
     example = {"assignments": ["check"], "download": ["mnist"]}.get(command, ["x"])
     assert parser.parse_known_args([command, *example])[0].run_command.__name__ == entry.COMMANDS[command].run
 
@@ -43,5 +43,5 @@ def test_an_unknown_option_is_reported_under_the_commands_own_usage(command, cap
         entry.main([command, "--no-such-option"])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"usage: python -m tgreedy_lib {command} "), err[:200]
-    assert f"python -m tgreedy_lib {command}: error: unrecognized arguments: --no-such-option" in err
+    assert err.startswith(f"usage: python -m tgreedy_course {command} "), err[:200]
+    assert f"python -m tgreedy_course {command}: error: unrecognized arguments: --no-such-option" in err

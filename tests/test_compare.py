@@ -1,10 +1,10 @@
-"""The comparison of stopping rules and baselines (python -m tgreedy_lib compare) on tiny settings."""
+"""The comparison of stopping rules and baselines (python -m tgreedy_course compare) on tiny settings."""
 import json
 
 import numpy as np
 import pytest
 
-from tgreedy_lib.collection import compare
+from tgreedy_course import compare
 
 
 def _split(oracle, rules):

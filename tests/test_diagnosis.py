@@ -161,7 +161,7 @@ def test_result_is_named_frozen_and_readable(spread_result):
 
 
 def test_figure_is_legible_at_720_pixels(spread_result):
-    from tgreedy_lib.plotting.legibility import text_report
+    from tgreedy_course.legibility import text_report
 
     fig = spread_result.plot()
     assert len(fig.axes) == 4

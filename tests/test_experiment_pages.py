@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from test_notebook_reading import reading_minutes
-from tgreedy_lib.plotting.legibility import read_png_report
+from tgreedy_course.legibility import read_png_report
 from tgreedy_lib.plotting.style import BOOK_COLUMN_PX, color_name
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"

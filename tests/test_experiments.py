@@ -1,7 +1,7 @@
 """The reproduction pipeline (sections 1 and 4): splits, domain moments, pair designs, curves, JSON, CLI.
 
 Everything runs on small synthetic features (or the fast random stand-in on the bundled digits),
-so the whole file takes seconds; the paper-scale run is ``python -m tgreedy_lib reproduce``.
+so the whole file takes seconds; the paper-scale run is ``python -m tgreedy_course reproduce``.
 """
 import json
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tgreedy_lib import DomainStatistics
-from tgreedy_lib.collection import claims, cli
+from tgreedy_course import claims, cli
 from tgreedy_lib.experiments import ExperimentFeatures, domains, run_intro_logistic, run_similarity, run_two_vs_other
 from tgreedy_lib.experiments.design import EARLIER_DESIGN, PAPER_DESIGN, Design
 
@@ -485,7 +485,7 @@ def test_average_verdict_shares_converge_to_the_exact_bootstrap_distribution():
 
 def test_convergence_counts_the_claims_over_the_first_k_seeds_of_the_same_run(monkeypatch):
     """convergence(k) is aggregate_seeds of the first k seeds' tables, for k = 5, 10, 20 and the seeds run."""
-    from tgreedy_lib.collection import seeds
+    from tgreedy_course import seeds
 
     def fake_all_claims(results, comparison="paper"):
         share = results["share"]
@@ -510,7 +510,7 @@ def test_convergence_counts_the_claims_over_the_first_k_seeds_of_the_same_run(mo
 
 def _seeded_reference(n_seeds=20, null_seeds=5):
     """A reference record as write_summary writes it, from synthetic per-seed claims (no experiments run)."""
-    from tgreedy_lib.collection import seeds
+    from tgreedy_course import seeds
 
     rng = np.random.default_rng(4)
 
@@ -542,8 +542,8 @@ def _seeded_reference(n_seeds=20, null_seeds=5):
 
 
 def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts():
-    from tgreedy_lib.collection import reference as committed
-    from tgreedy_lib.collection import summary
+    from tgreedy_course import reference as committed
+    from tgreedy_course import summary
 
     ref, seeds = _seeded_reference()
     table = ref["claims"]["claims"]
@@ -676,7 +676,7 @@ def test_cli_seeds_and_feature_maps_write_intervals_counts_and_bands(tmp_path, m
 def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature_map_table(tmp_path, monkeypatch):
     """--feature-maps dbn,conv,pixels,random: the primary claims come from dbn (MNIST) and conv (CIFAR-10)
     without running anything twice; the feature-map table says n/a for conv on MNIST; builds per map and data set."""
-    from tgreedy_lib.collection import seeds
+    from tgreedy_course import seeds
     from tgreedy_lib.experiments import inputs
 
     calls = []
@@ -812,7 +812,7 @@ def _blob_images(n_per_class, classes=6, size=8, seed=0):
 
 
 def test_run_on_data_from_idx_files_and_from_arrays(tmp_path):
-    from tgreedy_lib.collection.any_data import run_on_data
+    from tgreedy_course.any_data import run_on_data
 
     train, train_y = _blob_images(30, seed=0)
     test, test_y = _blob_images(20, seed=1)
@@ -970,7 +970,7 @@ def test_verdict_sentences_and_differences_come_from_the_tables():
 def test_committed_reference_results_are_consistent_and_quoted_in_the_readme():
     import pathlib
 
-    from tgreedy_lib.collection import seeds
+    from tgreedy_course import seeds
 
     folders = sorted(p for p in seeds.REFERENCE_DIR.glob("*") if (p / "claims.json").is_file()) \
         if seeds.REFERENCE_DIR.is_dir() else []

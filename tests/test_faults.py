@@ -32,8 +32,8 @@ import torch
 
 from tgreedy_lib import DomainStatistics, TGreedy, datasets, features, tgreedy_path
 from tgreedy_lib.domain_adaptation import baselines, stopping
-from tgreedy_lib.collection import cli
-from tgreedy_lib.collection.any_data import run_on_data
+from tgreedy_course import cli
+from tgreedy_course.any_data import run_on_data
 from tgreedy_lib.features import _cache, build, probe
 from tgreedy_lib.features.dbn import RBMTraining
 
@@ -366,7 +366,7 @@ def read_only_run(tmp_path_factory) -> dict:
     (base / "no-data").mkdir()
     script = f"""
         import contextlib, io, json, warnings
-        from tgreedy_lib.collection import cli
+        from tgreedy_course import cli
         from tgreedy_lib import features
         from tgreedy_lib.features.dbn import RBMTraining
         out = {{}}
@@ -425,7 +425,7 @@ def test_a_read_only_cache_folder_keeps_the_features_that_were_built(read_only_r
 
 _FAST_CLI = """
 from test_experiments import synthetic_features
-from tgreedy_lib.collection import cli
+from tgreedy_course import cli
 
 
 def loader(dataset, feature_map="dbn", **kwargs):
@@ -540,10 +540,10 @@ def test_reproduce_refuses_an_output_path_it_cannot_write_before_any_work(tmp_pa
 
 
 def test_every_command_checks_its_outputs_before_any_work(tmp_path, monkeypatch, capsys):
-    from tgreedy_lib import __main__ as entry
-    from tgreedy_lib.collection import assignments, notebooks
-    from tgreedy_lib.collection import compare
-    from tgreedy_lib.verify import registry
+    from tgreedy_course import __main__ as entry
+    from tgreedy_course import assignments, notebooks
+    from tgreedy_course import compare
+    from tgreedy_course.verify import registry
 
     blocked = tmp_path / "a-file"
     blocked.write_text("")

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from tgreedy_lib.collection import compare, when_to_stop  # noqa: E402
+from tgreedy_course import compare, when_to_stop  # noqa: E402
 from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # noqa: E402
 from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
 from tgreedy_lib.plotting import paper_figures  # noqa: E402

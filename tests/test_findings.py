@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tgreedy_lib.collection import reference as committed
-from tgreedy_lib.collection.summary import claim_data, claim_rows, verdict_headline
-from tgreedy_lib.collection.claims import CLAIMS
-from tgreedy_lib.collection.seeds import load_reference
+from tgreedy_course import reference as committed
+from tgreedy_course.summary import claim_data, claim_rows, verdict_headline
+from tgreedy_course.claims import CLAIMS
+from tgreedy_course.seeds import load_reference
 
 
 def _two_vs_other(share_won, share_gap=0.2, t_median=0.1, g_median=3.0, lowest=0.95):

@@ -1,4 +1,4 @@
-"""Grading played by hostile students, for real: ``python -m tgreedy_lib grade`` grades one folder of
+"""Grading played by hostile students, for real: ``python -m tgreedy_course grade`` grades one folder of
 attacking submissions in a process of its own, and each test checks that one attack failed.
 
 * eve reads the hidden tests in her working folder, then finds the ``grade`` command line in /proc and
@@ -31,8 +31,8 @@ import time
 
 import pytest
 
-from tgreedy_lib.collection import assignments as A
-from tgreedy_lib.collection import grading_sandbox as S
+from tgreedy_course import assignments as A
+from tgreedy_course import grading_sandbox as S
 
 ASSIGNMENTS_DIR = A.find_assignments_dir(pathlib.Path(__file__).resolve().parent.parent)
 REPO = ASSIGNMENTS_DIR.parent

@@ -102,8 +102,8 @@ def test_generated_tables_speak_plainly(path):
 def test_the_sentences_behind_the_tables_speak_plainly():
     from fractions import Fraction
 
-    from tgreedy_lib.collection import compare
-    from tgreedy_lib.verify.categorical import LEMMA11_DELTAS, _lemma11_summary_worst
+    from tgreedy_course import compare
+    from tgreedy_course.verify.categorical import LEMMA11_DELTAS, _lemma11_summary_worst
 
     short = {"n_splits": 10, "share_within": 0.5, "mean_gap": 0.05}
     for pooled in ({"hindsight": short}, {"hindsight": short, "nested": short},

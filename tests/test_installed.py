@@ -27,13 +27,15 @@ def _run(args, cwd, timeout=300):
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    """Python of a fresh venv holding a non-editable install of tgreedy_lib; and a folder outside the checkout."""
+    """Python of a fresh venv holding non-editable installs of the library and of the course's tools; and a folder
+    outside the checkout."""
     base = tmp_path_factory.mktemp("installed")
     source = base / "source"
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, source / name)
     shutil.copytree(ROOT / "tgreedy_lib", source / "tgreedy_lib", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(ROOT / "course", base / "course", ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
     venv = base / "venv"
     _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], cwd=base)
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
@@ -43,7 +45,8 @@ def installed(tmp_path_factory):
     site = pathlib.Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=base).strip())
     parents = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (site / "_running_interpreter.pth").write_text("".join(f"{p}\n" for p in sorted(parents)))
-    _run([str(python), "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet", str(source)],
+    _run([str(python), "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "--quiet", str(source),
+          str(base / "course")],
          cwd=base, timeout=600)
     outside = base / "elsewhere"
     outside.mkdir()
@@ -83,11 +86,11 @@ print(images.shape, labels.shape, labels[:5].tolist(), sorted(set(labels.tolist(
 
 def test_installed_package_runs_verify_quick(installed):
     python, venv, outside = installed
-    out = _run([str(python), "-m", "tgreedy_lib", "verify", "domains.theorem2", "categorical.theorem1", "--quick",
+    out = _run([str(python), "-m", "tgreedy_course", "verify", "domains.theorem2", "categorical.theorem1", "--quick",
                 "--json", "verify.json"], cwd=outside)
     assert "domains.theorem2" in out and "categorical.theorem1" in out
     assert (outside / "verify.json").read_text().startswith('{\n  "checks": [')
-    usage = subprocess.run([str(python), "-m", "tgreedy_lib"], cwd=outside, capture_output=True, text=True)
+    usage = subprocess.run([str(python), "-m", "tgreedy_course"], cwd=outside, capture_output=True, text=True)
     assert usage.returncode == 2 and "execute-notebooks" in usage.stdout
 
 
@@ -128,9 +131,9 @@ def test_installed_package_needs_no_torch_for_the_selectors_and_notebooks_00_to_
 import tgreedy_lib
 from tgreedy_lib import TGreedy, Greedy, available_selectors, get_selector
 from tgreedy_lib.domain_adaptation import baselines, estimators, stopping
-from tgreedy_lib.collection.seeds import load_reference
+from tgreedy_course.seeds import load_reference
 from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # a researcher's own features
-from tgreedy_lib.collection.any_data import run_on_data
+from tgreedy_course.any_data import run_on_data
 print(len(available_selectors()), [get_selector(n).name for n in available_selectors()][:2])
 print("reference", load_reference() is not None)
 try:

@@ -1,7 +1,7 @@
-"""The package's two floors and its layers hold, and nothing imports in a circle.
+"""The library and the course's tools depend one way, the library's layers hold, nothing imports in a circle.
 
-The contracts are in ``pyproject.toml`` (``[tool.importlinter]``): the papers' library never imports
-:mod:`tgreedy_lib.collection`; the algorithms never import Matplotlib (how a selector is drawn lives in
+The contracts are in ``pyproject.toml`` (``[tool.importlinter]``): the library never imports the course's
+tools (:mod:`tgreedy_course`, in ``course/``); the algorithms never import Matplotlib (how a selector is drawn lives in
 :mod:`tgreedy_lib.plotting.style`, not in its registry); the packages form layers; inside
 ``domain_adaptation`` the kernels, the path functions and the estimators are layered as in scikit-learn's
 ``_omp.py``; inside ``features`` the builder sits above the probe, and the probe above the cache's entry
@@ -27,7 +27,7 @@ FIND_CYCLES = textwrap.dedent("""
     import sys
     import grimp
 
-    graph = grimp.build_graph("tgreedy_lib", cache_dir=None)
+    graph = grimp.build_graph("tgreedy_lib", "tgreedy_course", cache_dir=None)
     edges = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in sorted(graph.modules)}
     index, low, stack, on_stack, cycles = {}, {}, [], set(), []
 
@@ -65,10 +65,11 @@ def _run(args, root: pathlib.Path) -> subprocess.CompletedProcess:
 
 
 def _copy_package(tmp_path: pathlib.Path) -> pathlib.Path:
-    """The package's Python files and pyproject.toml in ``tmp_path`` (no data, no notebooks)."""
-    shutil.copytree(ROOT / "tgreedy_lib", tmp_path / "tgreedy_lib",
-                    ignore=lambda folder, names: [n for n in names if not (n.endswith(".py")
-                                                                            or (pathlib.Path(folder) / n).is_dir())])
+    """The two packages' Python files and pyproject.toml in ``tmp_path`` (no data, no notebooks)."""
+    for source in (ROOT / "tgreedy_lib", ROOT / "course" / "tgreedy_course"):
+        shutil.copytree(source, tmp_path / source.name,
+                        ignore=lambda folder, names: [n for n in names if not (n.endswith(".py")
+                                                                                or (pathlib.Path(folder) / n).is_dir())])
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path
 
@@ -92,10 +93,10 @@ def test_the_import_contracts_are_kept():
 
 
 @pytest.mark.parametrize("module, line, contract", [
-    # the library reaching up to the collection's claims (as experiments/claims.py once reached to prose)
-    ("tgreedy_lib.domain_adaptation.evaluation", "from tgreedy_lib.collection import claims",
-     "the papers' library never imports the collection's machinery"),
-    # features running an experiment (as features/build.py once did for its similarity probe)
+    # the library reaching up to the course's claims
+    ("tgreedy_lib.domain_adaptation.evaluation", "from tgreedy_course import claims",
+     "the library never imports the course's tools"),
+    # features running an experiment
     ("tgreedy_lib.features.build", "from ..experiments.runs import run_similarity",
      "layers, top to bottom"),
     # the selector registry reaching for Matplotlib (how a selector is drawn is plotting.style's business)
@@ -104,7 +105,7 @@ def test_the_import_contracts_are_kept():
     # the path functions reaching up to the estimators' stopping rules
     ("tgreedy_lib.domain_adaptation.selection", "from .stopping import choose_k",
      "kernels, then functions, then estimators"),
-    # the probe reaching up to the builder (its images' pixels once came from there)
+    # the probe reaching up to the builder
     ("tgreedy_lib.features.probe", "from .build import dbn_inputs",
      "the builder, then the probe"),
 ])

@@ -4,7 +4,7 @@ import json
 import nbformat
 import pytest
 
-from tgreedy_lib.collection import notebooks
+from tgreedy_course import notebooks
 
 
 @pytest.fixture()

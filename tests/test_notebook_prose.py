@@ -1,7 +1,7 @@
 """Every number a notebook's prose states must be computed: a test that fails when it is not.
 
 For each markdown cell of every numbered notebook (00-11, 02b, 08b) every number is extracted
-(tgreedy_lib.collection.prose.numbers_in) and must either
+(tgreedy_course.prose.numbers_in) and must either
 
 * appear among the notebook's computed outputs or the parameters its code cells set (a stated
   decimal matches an output that rounds to it at the stated precision; a percentage matches its
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tgreedy_lib.collection.prose import _NUMBER as NUMBER, fmt, markdown_table, numbers_in
+from tgreedy_course.prose import _NUMBER as NUMBER, fmt, markdown_table, numbers_in
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 CHECKED = ["00_", "01_", "02_", "02b_", "02c_", "03_", "04_", "04c_", "05_", "06_", "07_", "08_", "08b_", "09_", "10_", "11_"]
@@ -42,7 +42,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "3.3": "paper section 3.3 (T-greedy)",
         "500": "the simulated world's samples per domain (set in code)",
         "40": "the simulated world's null features (set in code)",
-        "30": "the number of splits python -m tgreedy_lib compare runs (its default)",
+        "30": "the number of splits python -m tgreedy_course compare runs (its default)",
         "1996": "citation year (Tibshirani, the lasso)",
         "2004": "citation year (Efron et al., least angle regression)",
         "2016": "citation year (Peters, Buehlmann & Meinshausen, ICP)",
@@ -258,7 +258,7 @@ def unexplained_numbers(path) -> list[str]:
 def test_every_number_in_the_prose_is_computed_or_explained(path):
     problems = unexplained_numbers(path)
     assert not problems, (f"{path.name}: numbers in markdown that are neither outputs nor on the allowlist of "
-                          f"tests/test_notebook_prose.py (render them with tgreedy_lib.collection.prose.say): {problems}")
+                          f"tests/test_notebook_prose.py (render them with tgreedy_course.prose.say): {problems}")
 
 
 def test_the_check_catches_a_wrong_number(tmp_path):
@@ -285,7 +285,7 @@ def test_formatting_has_no_negative_zero_and_escapes_pipes():
 
 
 def test_summary_rows_come_from_the_verify_record():
-    from tgreedy_lib.collection.summary import THEOREMS, load_verify_records, theorem_rows, verify_table
+    from tgreedy_course.summary import THEOREMS, load_verify_records, theorem_rows, verify_table
     records = load_verify_records()
     rows = theorem_rows(records)
     assert [row[1] for row in rows] == [location for _, location, _ in THEOREMS.values()]

@@ -232,7 +232,7 @@ def test_the_exercise_check_catches_a_wrong_module_and_a_missing_import(tmp_path
         {"cell_type": "markdown", "source": [
             "## Exercises\n1. Use `tstat_bounds.bonferroni_t_factor(8, 50, 0.05)` and `tgreedy_path(stats,\n   15)`;\n"
             "   then `tb.bonferroni_t_factor(8, 50, 0.05)` and `tb.no_such_factor(8)`.\n"
-            "2. `from tgreedy_lib import greedy_path` then `greedy_path(stats, 3)`; `python -m tgreedy_lib verify`.\n"]}]}
+            "2. `from tgreedy_lib import greedy_path` then `greedy_path(stats, 3)`; `python -m tgreedy_course verify`.\n"]}]}
     path = tmp_path / "05_x.ipynb"
     path.write_text(json.dumps(notebook))
     problems = exercise_problems(path)
@@ -244,7 +244,7 @@ def test_the_exercise_check_catches_a_wrong_module_and_a_missing_import(tmp_path
 # --------------------------------------------------------------------------- notebook 11
 
 def test_what_holds_never_shows_one_quote_twice_without_its_data():
-    from tgreedy_lib.collection.summary import claim_rows, find_claims
+    from tgreedy_course.summary import claim_rows, find_claims
 
     claims, _ = find_claims()
     rows = claim_rows(claims)

@@ -23,9 +23,9 @@ from tgreedy_lib.domain_adaptation.theory.simulate import make_problem  # noqa: 
 from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
 from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # noqa: E402
 from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
-from tgreedy_lib.collection.seeds import load_reference  # noqa: E402
+from tgreedy_course.seeds import load_reference  # noqa: E402
 from tgreedy_lib.plotting import paper_figures, theory  # noqa: E402
-from tgreedy_lib.plotting.legibility import png_with_report, read_png_report, text_report  # noqa: E402
+from tgreedy_course.legibility import png_with_report, read_png_report, text_report  # noqa: E402
 from tgreedy_lib.plotting.style import FIGURE_WIDTH, SMALLEST_TEXT_PT, color_name, legend_label  # noqa: E402
 
 
@@ -97,7 +97,7 @@ THEORY_FIGURES = [name for name in FIGURES if hasattr(theory, name)]
 
 @pytest.mark.parametrize("name", THEORY_FIGURES)
 def test_theory_figures_are_readable_at_the_books_width(results, name):
-    from tgreedy_lib.plotting.legibility import legibility_problems
+    from tgreedy_course.legibility import legibility_problems
 
     fig = FIGURES[name](results)
     try:
@@ -175,7 +175,7 @@ def test_executed_notebooks_figures_carry_their_text_report(tmp_path):
     how small its text is; a second ``%matplotlib inline`` does not undo it."""
     import base64
 
-    from tgreedy_lib.collection.notebooks import execute_notebook
+    from tgreedy_course.notebooks import execute_notebook
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\n%matplotlib inline"),
@@ -202,7 +202,7 @@ def notebook_figure_problems(path) -> list[str]:
     """``legibility_problems`` of every figure in the executed notebook at ``path`` (its committed outputs)."""
     import base64
 
-    from tgreedy_lib.plotting.legibility import legibility_problems, png_width_px
+    from tgreedy_course.legibility import legibility_problems, png_width_px
 
     problems = []
     for index, cell in enumerate(nbformat.read(path, as_version=4).cells):
@@ -228,7 +228,7 @@ def test_every_figure_of_the_notebook_is_readable_at_the_books_width(name):
 
 
 def test_the_book_width_rule_scales_wide_figures_and_reads_legends():
-    from tgreedy_lib.plotting.legibility import BOOK_WIDTH_PX, READABLE_TEXT_PT, legibility_problems, png_width_px
+    from tgreedy_course.legibility import BOOK_WIDTH_PX, READABLE_TEXT_PT, legibility_problems, png_width_px
 
     assert (BOOK_WIDTH_PX, READABLE_TEXT_PT) == (720, 9)
     wide, ax = plt.subplots(figsize=(12, 3), dpi=100)            # 10-pt text, but shrunk to the column

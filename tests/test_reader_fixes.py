@@ -4,7 +4,7 @@ import json
 import pathlib
 import re
 
-from tgreedy_lib.collection import when_to_stop
+from tgreedy_course import when_to_stop
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -34,7 +34,7 @@ def _shown(text: str) -> str:
 
 
 def test_corrected_statements_are_typeset_with_the_evidence_collapsed():
-    from tgreedy_lib.collection import summary
+    from tgreedy_course import summary
 
     records = summary.load_verify_records(ROOT / "results" / "verify.json")
     text = summary.corrected_statements(records)

@@ -14,7 +14,7 @@ from tgreedy_lib import datasets
 
 
 def test_missing_data_dir_says_how_to_get_the_data(tmp_path):
-    with pytest.raises(FileNotFoundError, match="python -m tgreedy_lib download mnist") as info:
+    with pytest.raises(FileNotFoundError, match="python -m tgreedy_course download mnist") as info:
         datasets.resolve_data_dir(tmp_path / "nowhere")
     assert "TGREEDY_DATA_DIR" in str(info.value)
 

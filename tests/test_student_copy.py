@@ -21,8 +21,8 @@ import sys
 
 import pytest
 
-from tgreedy_lib.collection import assignments as A
-from tgreedy_lib.collection import student_copy as S
+from tgreedy_course import assignments as A
+from tgreedy_course import student_copy as S
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCE_DIR = ROOT / "assignments" / "source"
@@ -204,7 +204,7 @@ def test_make_student_copy_needs_nothing_installed(tmp_path):
 
 
 def test_command_line(tmp_path, capsys):
-    from tgreedy_lib.__main__ import main
+    from tgreedy_course.__main__ import main
 
     out = tmp_path / "copy"
     assert main(["student-copy", "--out", str(out), "--root", str(ROOT)]) == 0

@@ -4,7 +4,7 @@ import json
 import numpy as np
 import pytest
 
-from tgreedy_lib.collection import verify
+from tgreedy_course import verify
 
 
 @verify.register_check("test.dummy", "a dummy claim used by the tests")

@@ -1,12 +1,12 @@
 """Every counterexample the book's table of checks quotes, recomputed exactly and independently of the library.
 
 The table of the theorems' checks (``book/_generated/verify-table.md``) is generated from ``results/verify.json`` (the
-full run of ``python -m tgreedy_lib verify``); these tests check that the table is exactly
+full run of ``python -m tgreedy_course verify``); these tests check that the table is exactly
 what that JSON renders to, and recompute the JSON's quoted numbers with exact rational
 arithmetic (binomial probabilities as ``Fraction``) and 50-digit ``mpmath``, so a drift in
 either the table or the checks fails here. Regenerate both with::
 
-    python -m tgreedy_lib verify --json results/verify.json --readme book/_generated/verify-table.md   # = make verify
+    python -m tgreedy_course verify --json results/verify.json --readme book/_generated/verify-table.md   # = make verify
 """
 import json
 import math
@@ -17,7 +17,7 @@ from pathlib import Path
 import mpmath
 import pytest
 
-from tgreedy_lib.collection import verify
+from tgreedy_course import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results" / "verify.json"
@@ -132,7 +132,7 @@ def test_lemma11_quoted_cases_recomputed_exactly(records):
 
 
 def test_lemma11_fast_code_matches_the_exact_sum():
-    from tgreedy_lib.verify.categorical import lemma11_failure_probability
+    from tgreedy_course.verify.categorical import lemma11_failure_probability
 
     for k, q, delta in ((53, Fraction(63, 100), "0.01"), (200, Fraction(3, 5), "0.0001"), (7, Fraction(1, 2), "0.5"),
                         (1, Fraction(1), "0.1"), (8, Fraction(5, 8), "exp(-1/2)")):

@@ -1,4 +1,4 @@
-"""Tests of the domains.* verify checks and the JSON written by ``python -m tgreedy_lib verify``."""
+"""Tests of the domains.* verify checks and the JSON written by ``python -m tgreedy_course verify``."""
 import json
 import subprocess
 import sys
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tgreedy_lib.collection import verify
+from tgreedy_course import verify
 
 ROOT = Path(__file__).resolve().parent.parent
 IDS = ["domains.corollary3", "domains.theorem1", "domains.theorem2"]
@@ -16,7 +16,7 @@ IDS = ["domains.corollary3", "domains.theorem1", "domains.theorem2"]
 def quick_json(tmp_path_factory):
     path = tmp_path_factory.mktemp("verify") / "domains.json"
     result = subprocess.run(
-        [sys.executable, "-m", "tgreedy_lib", "verify", "domains.", "--quick", "--json", str(path)],
+        [sys.executable, "-m", "tgreedy_course", "verify", "domains.", "--quick", "--json", str(path)],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 0, result.stderr

@@ -1,6 +1,6 @@
-"""A command of ``python -m tgreedy_lib`` run from Python, with a parser of its own: :func:`parse_and_run`.
+"""A command of ``python -m tgreedy_course`` run from Python, with a parser of its own: :func:`parse_and_run`.
 
-``python -m tgreedy_lib`` (:mod:`tgreedy_lib.__main__`) parses every command with one parser, a
+``python -m tgreedy_course`` (:mod:`tgreedy_course.__main__`) parses every command with one parser, a
 subcommand each. A command's module gives two functions: one adds its arguments to a parser, the
 other runs the command on the parsed arguments (``run(args, parser)``). Its ``main(argv)``, for
 callers from Python, is :func:`parse_and_run` of those two, so that it parses ``argv`` exactly as

@@ -6,7 +6,7 @@ One visit per page gathers every fact the tests check (:func:`read_page`):
   row) or raw TeX (``$...$``, ``\\(``, ``\\begin{``, a ``\\command``) left in it is markup a reader sees
   as typed;
 - every image in the page's body with its natural and displayed size, and the figure's own report of its
-  smallest text and overlapping texts (:mod:`tgreedy_lib.plotting.legibility`, a PNG text chunk written
+  smallest text and overlapping texts (:mod:`tgreedy_course.legibility`, a PNG text chunk written
   when the notebook ran): the smallest text *as displayed* is its size in the PNG times displayed width /
   natural width;
 - text boxes of the page that overlap (every text node's line boxes, a typeset formula as one box);
@@ -21,7 +21,7 @@ import re
 import struct
 import urllib.parse
 
-from tgreedy_lib.plotting.legibility import CSS_PX_PER_PT, READABLE_TEXT_PT, read_png_report
+from tgreedy_course.legibility import CSS_PX_PER_PT, READABLE_TEXT_PT, read_png_report
 
 #: The smallest text a figure may show, in CSS pixels as displayed: the collection's 9 pt.
 READABLE_TEXT_PX = READABLE_TEXT_PT * CSS_PX_PER_PT
@@ -158,7 +158,7 @@ def figure_problems(image: dict, book_dir: pathlib.Path) -> list[str]:
         # No report: at best its smallest text is Matplotlib's default size at the PNG's dpi.
         dpi = png_dpi(data) or 100.0
         best = DEFAULT_TEXT_PT * dpi / 72 * scale
-        problems.append(f"{name}: carries no text report (executed without tgreedy_lib.plotting.legibility); "
+        problems.append(f"{name}: carries no text report (executed without tgreedy_course.legibility); "
                         f"even {DEFAULT_TEXT_PT:g}-pt text would show at {best:.1f} px "
                         f"({natural} px wide shown at {shown:.0f})")
         if best < READABLE_TEXT_PX:

@@ -73,14 +73,14 @@ def load_paper_dataset(name: str, data_dir=None, download: bool = False, cache_d
 # --------------------------------------------------------------------------- command line
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_lib download``."""
+    """The arguments of ``python -m tgreedy_course download``."""
     parser.description = "Fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified (needs internet)."
     parser.add_argument("dataset", choices=("mnist", "cifar10"))
     parser.add_argument("--cache-dir", default=None, help=f"default ${ENV_CACHE_DIR} or {DEFAULT_CACHE_DIR}")
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_lib download``: fetch the files into the cache; exit status 1 on a refusal."""
+    """``python -m tgreedy_course download``: fetch the files into the cache; exit status 1 on a refusal."""
     from .._io import check_outputs
 
     prog = parser.prog
@@ -103,6 +103,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib download") -> int:
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course download") -> int:
     """Fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified (needs internet)."""
     return parse_and_run(add_arguments, run, argv, prog)

@@ -50,7 +50,7 @@ def resolve_data_dir(data_dir: str | os.PathLike | None = None) -> pathlib.Path 
         raise FileNotFoundError(
             f"the data folder named by {origin} does not exist or is not a folder: {path}. "
             "Create it and put the data there, or fetch the data into the cache with "
-            "`python -m tgreedy_lib download mnist` (or `... download cifar10`) and leave "
+            "`python -m tgreedy_course download mnist` (or `... download cifar10`) and leave "
             f"data_dir and {ENV_DATA_DIR} unset"
         )
     return path

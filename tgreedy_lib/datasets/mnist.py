@@ -61,7 +61,7 @@ MNIST_HOWTO = (
     "Get the official MNIST files (train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, "
     "t10k-images-idx3-ubyte.gz, t10k-labels-idx1-ubyte.gz) into a folder and set TGREEDY_DATA_DIR "
     "to it (or to its parent, with the files in a 'mnist/' subfolder), or fetch them into the cache with "
-    "`python -m tgreedy_lib download mnist` (or download=True)."
+    "`python -m tgreedy_course download mnist` (or download=True)."
 )
 
 

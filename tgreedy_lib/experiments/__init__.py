@@ -1,6 +1,6 @@
 """Reproduction of the experiments of Foster, Kakade & Salakhutdinov (AISTATS 2012), sections 1 and 4.
 
-``python -m tgreedy_lib reproduce [EXPERIMENT ...] [--quick] [--out DIR]`` runs, for real, on the
+``python -m tgreedy_course reproduce [EXPERIMENT ...] [--quick] [--out DIR]`` runs, for real, on the
 deep-belief-network features of the images:
 
 ``intro-logistic``
@@ -16,7 +16,7 @@ deep-belief-network features of the images:
 and writes ``DIR/<experiment>.json``, the figures (PNG and PDF), ``DIR/claims.json`` and
 ``DIR/claims.md`` (every claim of sections 1, 4 and 5 with our measured value and a verdict). The
 runners live here; the claims, the seeds, the reference results and the command line are the
-collection's, in :mod:`tgreedy_lib.collection`, which builds on this package and never the reverse.
+collection's, in :mod:`tgreedy_course`, which builds on this package and never the reverse.
 The data are the official ones when ``TGREEDY_DATA_DIR`` points at them (paper scale), the bundled
 ones otherwise; every JSON says which (``data``) and records its ``design``.
 

@@ -1,8 +1,8 @@
 """The paper's four experiments by name: their paper-scale and quick settings, one runner each.
 
 :func:`run_experiment` runs one of them on its data set's features and returns the JSON-ready
-result that :func:`read_results` reads back; the command line (``python -m tgreedy_lib reproduce``)
-and the claims are built on it, in :mod:`tgreedy_lib.collection`.
+result that :func:`read_results` reads back; the command line (``python -m tgreedy_course reproduce``)
+and the claims are built on it, in :mod:`tgreedy_course`.
 
 References
 ----------

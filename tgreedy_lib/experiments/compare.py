@@ -2,7 +2,7 @@
 
 Beyond the paper (Foster, Kakade & Salakhutdinov 2012 [1]_): its Discussion (section 5) names three
 ways to decide how many features to keep and tests none; its experiments (section 4) compare
-T-greedy only with greedy. ``python -m tgreedy_lib compare`` runs, on the same splits,
+T-greedy only with greedy. ``python -m tgreedy_course compare`` runs, on the same splits,
 
 * the stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` on the T-greedy path, each
   as the paper's Discussion states it, scored against the *oracle* (the number of steps with the
@@ -20,7 +20,7 @@ T-greedy only with greedy. ``python -m tgreedy_lib compare`` runs, on the same s
 
 on simulated domains (notebook 05's generator, several numbers of domains), MNIST '2 vs other'
 (section 4.1) and the MNIST and CIFAR-10 similarity tasks (section 4.2). This module scores the
-splits (:func:`run_compare_experiment`); :mod:`tgreedy_lib.collection.compare` writes the tables,
+splits (:func:`run_compare_experiment`); :mod:`tgreedy_course.compare` writes the tables,
 ``results/compare.json`` and ``results/compare.md``, and the README's block.
 
 References

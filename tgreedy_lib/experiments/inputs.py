@@ -171,7 +171,7 @@ def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: in
 
     "we use 10,000 digits (1,000 per class) for training and 10,000 digits for testing" (section 4).
     MNIST: when the official training labels are found (``TGREEDY_DATA_DIR`` or the cache, e.g.
-    after ``python -m tgreedy_lib download mnist``), ``train_per_class`` images of each class are
+    after ``python -m tgreedy_course download mnist``), ``train_per_class`` images of each class are
     drawn at random (seeded) from the 60,000 official training images; otherwise the bundled 10,000
     digits (the first 10,000 official ones, 863-1,127 a class) are used whole and the returned
     description says how far their class counts are from ``train_per_class``. CIFAR-10: 1,000

@@ -616,12 +616,12 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
 
 def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks=None, among=None):
     """Figure 4 over seeds: per task, a comparison's two readings, source dashed and target solid, the mean
-    over seeds with its 95 % band (a :func:`~tgreedy_lib.collection.seeds.band_summary`).
+    over seeds with its 95 % band (a :func:`~tgreedy_course.seeds.band_summary`).
 
     Parameters
     ----------
     summary : dict
-        :func:`~tgreedy_lib.collection.seeds.band_summary`'s output (or a reference run's ``bands``).
+        :func:`~tgreedy_course.seeds.band_summary`'s output (or a reference run's ``bands``).
     comparison : str, default="paper"
         A name of :data:`~tgreedy_lib.experiments.readings.COMPARISONS`.
     axes : sequence of Axes, optional
@@ -645,7 +645,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
     See Also
     --------
     figure4 : The same curves from one run, bands across splits.
-    tgreedy_lib.collection.seeds.band_summary : Computes the bands.
+    tgreedy_course.seeds.band_summary : Computes the bands.
 
     References
     ----------

@@ -10,9 +10,9 @@ the notebooks' sentences and the course are produced.
 :mod:`.claims`                     the claims of sections 1, 4 and 5 as data and their rule language
 :mod:`.seeds`                      claims and bands over seeds, the reference results' reader
 :mod:`.reference`                  what notebooks 06-08b read from ``reference_results/``
-:mod:`.cli`                        ``python -m tgreedy_lib reproduce`` and ``reference``
+:mod:`.cli`                        ``python -m tgreedy_course reproduce`` and ``reference``
 :mod:`.compare`                    the tables, files, README block and command of ``compare``
-:mod:`.verify`                     ``python -m tgreedy_lib verify`` and the README's table of the checks
+:mod:`.verify`                     ``python -m tgreedy_course verify`` and the README's table of the checks
 :mod:`.any_data`                   the experiments and the claims on any labelled data
 :mod:`.prose`, :mod:`.summary`     sentences and tables rendered from results (notebook 11's table)
 :mod:`.when_to_stop`               notebook 09's findings

@@ -1,7 +1,7 @@
 """``verify`` checks of the domain-adaptation paper's theory (Foster, Kakade & Salakhutdinov 2012).
 
 The checks ``domains.theorem1``, ``domains.theorem2`` and ``domains.corollary3`` of
-:data:`tgreedy_lib.verify.registry.BUILTIN_CHECKS`. Each check searches symmetric laws for
+:data:`tgreedy_course.verify.registry.BUILTIN_CHECKS`. Each check searches symmetric laws for
 the worst case of the printed statement, using exact computations where they exist
 (sign-pattern enumeration, binomial and Student t/Beta laws) and seeded Monte Carlo
 elsewhere, and states the corrected claim where the printed one fails. The worst case
@@ -25,9 +25,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..domain_adaptation.theory import self_normalized as sn
-from ..domain_adaptation.theory import t_bounds as tb
-from ..domain_adaptation.theory.simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
+from tgreedy_lib.domain_adaptation.theory import self_normalized as sn
+from tgreedy_lib.domain_adaptation.theory import t_bounds as tb
+from tgreedy_lib.domain_adaptation.theory.simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
 from .result import CheckResult
 
 __all__ = ["check_theorem1", "check_theorem2", "check_corollary3"]
@@ -81,7 +81,7 @@ def dominant_ratio_minimum(n: int) -> Fraction:
 
     Examples
     --------
-    >>> from tgreedy_lib.verify.domain_adaptation import dominant_ratio_minimum
+    >>> from tgreedy_course.verify.domain_adaptation import dominant_ratio_minimum
     >>> float(dominant_ratio_minimum(10)) > 0.99  # so Pr[ratio > 0.99] = 1 > exp(-0.99/2)
     True
     """
@@ -138,7 +138,7 @@ def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     See Also
     --------
-    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    tgreedy_course.verify.run_checks : Runs the registered checks by id.
     check_theorem1, check_corollary3 : The checks of this paper.
 
     References
@@ -148,7 +148,7 @@ def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_lib.verify.domain_adaptation import check_theorem2
+    >>> from tgreedy_course.verify.domain_adaptation import check_theorem2
     >>> result = check_theorem2(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id, result.holds_as_printed  # doctest: +SKIP
     ('domains.theorem2', ...)
@@ -394,7 +394,7 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     See Also
     --------
-    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    tgreedy_course.verify.run_checks : Runs the registered checks by id.
     check_theorem2, check_corollary3 : The checks of this paper.
 
     References
@@ -404,7 +404,7 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_lib.verify.domain_adaptation import check_theorem1
+    >>> from tgreedy_course.verify.domain_adaptation import check_theorem1
     >>> result = check_theorem1(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id, result.holds_as_printed  # doctest: +SKIP
     ('domains.theorem1', ...)
@@ -561,7 +561,7 @@ def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     See Also
     --------
-    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    tgreedy_course.verify.run_checks : Runs the registered checks by id.
     check_theorem1, check_theorem2 : The checks of this paper.
 
     References
@@ -571,7 +571,7 @@ def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_lib.verify.domain_adaptation import check_corollary3
+    >>> from tgreedy_course.verify.domain_adaptation import check_corollary3
     >>> result = check_corollary3(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id, result.holds_as_printed  # doctest: +SKIP
     ('domains.corollary3', ...)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m tgreedy_lib {verify,reproduce,reference,compare,execute-notebooks,assignments,grade,student-copy,download} ...``.
+"""Command line: ``python -m tgreedy_course {verify,reproduce,reference,compare,execute-notebooks,assignments,grade,student-copy,download} ...``.
 
 One parser with a subcommand each. A command is named by its module and two functions there: one that
 adds its arguments to its subparser, one that runs it on the parsed arguments (``run(args, parser)``).
@@ -20,21 +20,21 @@ class Command(NamedTuple):
 
 
 COMMANDS = {
-    "verify": Command("tgreedy_lib.collection.verify", "numerical checks of the papers' theorems"),
-    "reproduce": Command("tgreedy_lib.collection.cli", "the paper's experiments: figures and JSON results"),
-    "reference": Command("tgreedy_lib.collection.cli",
+    "verify": Command("tgreedy_course.verify.command", "numerical checks of the papers' theorems"),
+    "reproduce": Command("tgreedy_course.cli", "the paper's experiments: figures and JSON results"),
+    "reference": Command("tgreedy_course.cli",
                          "(maintainers) a paper-scale `reproduce --seeds` folder -> reference_results/ and the "
                          "README's verdicts", "add_reference_arguments", "run_reference"),
-    "execute-notebooks": Command("tgreedy_lib.collection.notebooks",
+    "execute-notebooks": Command("tgreedy_course.notebooks",
                                  "execute every notebook into results/notebooks (--in-place: the committed ones)"),
-    "assignments": Command("tgreedy_lib.collection.assignments",
+    "assignments": Command("tgreedy_course.assignments",
                            "course assignments: generate student versions, check they are up to date"),
-    "grade": Command("tgreedy_lib.collection.assignments",
+    "grade": Command("tgreedy_course.assignments",
                      "grade a folder of submitted assignment notebooks into a CSV table", "add_grade_arguments"),
-    "student-copy": Command("tgreedy_lib.collection.student_copy",
+    "student-copy": Command("tgreedy_course.student_copy",
                             "what students get: notebooks, student assignments, data, library; no solutions or "
                             "hidden tests"),
-    "compare": Command("tgreedy_lib.collection.compare",
+    "compare": Command("tgreedy_course.compare",
                        "stopping rules against the oracle, and baselines: JSON and Markdown tables"),
     "download": Command("tgreedy_lib.datasets",
                         "fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified"),
@@ -43,7 +43,7 @@ COMMANDS = {
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The one parser: every command as a subcommand; ``command``'s own arguments added (its module imported)."""
-    parser = argparse.ArgumentParser(prog="python -m tgreedy_lib", description="The tgreedy collection's commands.")
+    parser = argparse.ArgumentParser(prog="python -m tgreedy_course", description="The tgreedy collection's commands.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for name, spec in COMMANDS.items():
         subparser = sub.add_parser(name, help=spec.help, description=spec.help)
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         if exc.name != COMMANDS[command].module:
             raise
         # the student copy of the course (make student-copy) leaves the instructors' tools out
-        print(f"python -m tgreedy_lib {command}: not part of this copy of the course; it is an instructor's "
+        print(f"python -m tgreedy_course {command}: not part of this copy of the course; it is an instructor's "
               "command, in the course repository", file=sys.stderr)
         return 2
     args, unknown = parser.parse_known_args(argv)

@@ -75,7 +75,7 @@ def fmt(value, digits: int | None = None, percent: bool = False, sig: int = 3) -
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.prose import fmt
+    >>> from tgreedy_course.prose import fmt
     >>> fmt(3.14159, digits=2), fmt(12345.678), fmt(0.000012345)
     ('3.14', '12,346', '1.23e-05')
     >>> fmt(0.25, percent=True), fmt(-0.0001, digits=2), fmt(True)
@@ -149,7 +149,7 @@ def markdown_table(header, rows, digits: int | None = None) -> str:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.prose import markdown_table
+    >>> from tgreedy_course.prose import markdown_table
     >>> print(markdown_table(["method", "AUROC"], [["T-greedy", 0.91234], ["greedy", 0.8]]))
     | method | AUROC |
     |---|---|
@@ -198,7 +198,7 @@ def show_markdown(text: str) -> None:
     --------
     Outside a notebook, ``display`` prints the object's representation:
 
-    >>> from tgreedy_lib.collection.prose import show_markdown
+    >>> from tgreedy_course.prose import show_markdown
     >>> show_markdown("**T-greedy** keeps 3 features.")
     <IPython.core.display.Markdown object>
     """
@@ -252,7 +252,7 @@ def say(template: str, digits: int | None = None, **values) -> None:
     --------
     Outside a notebook, ``display`` prints the object's representation:
 
-    >>> from tgreedy_lib.collection.prose import say
+    >>> from tgreedy_course.prose import say
     >>> say("Coverage falls below {target:%} from {first} features on.", target=0.95, first=61)
     <IPython.core.display.Markdown object>
     """
@@ -287,7 +287,7 @@ def render(template: str, digits: int | None = None, **values) -> str:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.prose import render
+    >>> from tgreedy_course.prose import render
     >>> render("Coverage falls below {target:%} from {first} features on.", target=0.95, first=61)
     'Coverage falls below 95% from 61 features on.'
     """
@@ -377,7 +377,7 @@ def show_table(header, rows, digits: int | None = None, note: str | None = None)
     --------
     Outside a notebook, ``display`` prints the object's representation:
 
-    >>> from tgreedy_lib.collection.prose import show_table
+    >>> from tgreedy_course.prose import show_table
     >>> show_table(["n", "width"], [[8, 5.3249], [9, 5.1]], digits=2, note="computed")
     <IPython.core.display.Markdown object>
     """
@@ -409,7 +409,7 @@ def plural(value, noun: str, digits: int = 1, plural_form: str | None = None) ->
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.prose import plural
+    >>> from tgreedy_course.prose import plural
     >>> plural(1.0, "feature"), plural(0, "step"), plural(7.25, "step"), plural(1, "analysis", plural_form="analyses")
     ('1 feature', '0 steps', '7.2 steps', '1 analysis')
     """
@@ -441,7 +441,7 @@ def percent(share: float, n: int | None = None) -> str:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.prose import percent
+    >>> from tgreedy_course.prose import percent
     >>> percent(0.3277777, n=180), percent(0.3277777), percent(0.3277777, n=1_000_000)
     ('33%', '33%', '32.8%')
     """
@@ -484,7 +484,7 @@ def numbers_in(text: str) -> list[tuple[str, float]]:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.prose import numbers_in
+    >>> from tgreedy_course.prose import numbers_in
     >>> numbers_in("n = 8 domains, 1,000 samples, delta 1e-12 and -0.5")
     [('8', 8.0), ('1,000', 1000.0), ('1e-12', 1e-12), ('-0.5', -0.5)]
     """

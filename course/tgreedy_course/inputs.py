@@ -30,7 +30,7 @@ QUICK_PROBE_ITERATIONS = 100
 
 
 def _kind(dataset: str, feature_map: str) -> str:
-    from ..experiments.inputs import resolve_feature_map
+    from tgreedy_lib.experiments.inputs import resolve_feature_map
 
     return "patches" if resolve_feature_map(feature_map, dataset) == "conv" else "dbn"
 
@@ -67,11 +67,11 @@ def features_cached(dataset: str, feature_map: str = "learned", data_dir=None, c
     An empty cache holds nothing:
 
     >>> import tempfile
-    >>> from tgreedy_lib.collection.inputs import features_cached
+    >>> from tgreedy_course.inputs import features_cached
     >>> features_cached("mnist", cache_dir=tempfile.mkdtemp())
     False
     """
-    from ..features import load_features
+    from tgreedy_lib.features import load_features
 
     try:
         load_features(dataset, data_dir=data_dir, cache_dir=cache_dir, only_cached=True, probe=False,
@@ -120,13 +120,13 @@ def experiment_features(dataset: str, feature_map: str = "learned", *, build: bo
     With an empty cache and ``build=False`` the pixels stand in, in a second:
 
     >>> import tempfile
-    >>> from tgreedy_lib.collection.inputs import experiment_features
+    >>> from tgreedy_course.inputs import experiment_features
     >>> features = experiment_features("mnist", cache_dir=tempfile.mkdtemp())
     >>> features.info["feature_map"], features.info["stand_in"].startswith("raw pixels stand in")
     ('pixels', True)
     """
-    from ..experiments import load_experiment_features
-    from ..experiments.inputs import resolve_feature_map
+    from tgreedy_lib.experiments import load_experiment_features
+    from tgreedy_lib.experiments.inputs import resolve_feature_map
 
     learned = resolve_feature_map(feature_map, dataset)
     if build or features_cached(dataset, feature_map, data_dir, cache_dir):
@@ -147,7 +147,7 @@ def describe(features) -> str:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.inputs import describe
+    >>> from tgreedy_course.inputs import describe
     >>> from tgreedy_lib.experiments import ExperimentFeatures
     >>> import numpy as np
     >>> info = {"dataset": "mnist", "official": False, "feature_map": "pixels", "stand_in": "pixels stand in"}
@@ -169,12 +169,12 @@ def short_config(dataset: str = "mnist", unlabeled: bool = False):
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.inputs import short_config
+    >>> from tgreedy_course.inputs import short_config
     >>> config = short_config()
     >>> config.layer_sizes, [t.epochs for t in config.training]
     ((784, 500, 500, 2000), [3, 2, 3])
     """
-    from ..features import default_config
+    from tgreedy_lib.features import default_config
 
     config = default_config(dataset, unlabeled=unlabeled)
     if len(config.training) != len(SHORT_EPOCHS):
@@ -211,12 +211,12 @@ def mnist_network(full: bool = False, progress: bool = True, data_dir=None, cach
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.inputs import mnist_network
+    >>> from tgreedy_course.inputs import mnist_network
     >>> network = mnist_network()  # doctest: +SKIP
     >>> network.info["stand_in"]  # doctest: +SKIP
     """
-    from ..datasets import load_paper_dataset
-    from ..features import default_config, load_features
+    from tgreedy_lib.datasets import load_paper_dataset
+    from tgreedy_lib.features import default_config, load_features
 
     if full or features_cached("mnist", "dbn", data_dir, cache_dir):
         network = load_features("mnist", data_dir=data_dir, cache_dir=cache_dir, progress=progress, probe=full)
@@ -258,12 +258,12 @@ def quick_probe(feature_set) -> dict:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.inputs import quick_probe, mnist_network
+    >>> from tgreedy_course.inputs import quick_probe, mnist_network
     >>> report = quick_probe(mnist_network())  # doctest: +SKIP
     """
     from threadpoolctl import threadpool_limits
 
-    from ..features import PROBE_REGULARIZATION, dbn_inputs, linear_probe
+    from tgreedy_lib.features import PROBE_REGULARIZATION, dbn_inputs, linear_probe
 
     regularization = PROBE_REGULARIZATION[feature_set.info["dataset"]]
     # One BLAS thread: these fits are small, and extra threads only spin on a machine shared with other work.

@@ -6,7 +6,7 @@ budget for CI and for ``--quick``) and a seeded :class:`numpy.random.Generator`
 derived from its id alone, so running one check or all of them gives the same
 numbers, and the same command gives the same JSON.
 
-The JSON written by ``python -m tgreedy_lib verify --json PATH`` is::
+The JSON written by ``python -m tgreedy_course verify --json PATH`` is::
 
     {"checks": [{"id", "claim", "holds_as_printed", "trials",
                  "worst_case": {"parameters", "observed", "bound", "ratio"},
@@ -22,7 +22,7 @@ lists further computed cases the README quotes (each ``{"label", "parameters",
 formatted from the computed numbers. ``corrected_claim`` is ``None`` (JSON ``null``)
 where the claim holds as printed.
 
-The command line and the README's table are the collection's (:mod:`tgreedy_lib.collection.verify`).
+The command line and the README's table are the collection's (:mod:`tgreedy_course.verify.command`).
 
 References
 ----------
@@ -86,7 +86,7 @@ def register_check(check_id: str, claim: str):
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_lib.verify import CheckResult, register_check
+    >>> from tgreedy_course.verify import CheckResult, register_check
 
     A check is a function of ``quick`` and a seeded generator (registering one changes the
     registry for the whole session, so this example is not run):
@@ -123,7 +123,7 @@ def available_checks() -> list[str]:
 
     Examples
     --------
-    >>> from tgreedy_lib.verify import available_checks
+    >>> from tgreedy_course.verify import available_checks
     >>> [c for c in available_checks() if c.startswith(("domains.", "categorical."))]
     ['categorical.lemma11', 'categorical.theorem1', 'categorical.theorem2', 'categorical.theorem3', 'categorical.theorem4', 'domains.corollary3', 'domains.theorem1', 'domains.theorem2']
     """
@@ -152,7 +152,7 @@ def run_checks(ids: list[str] | None = None, quick: bool = False) -> list[CheckR
 
     Examples
     --------
-    >>> from tgreedy_lib.verify import run_checks
+    >>> from tgreedy_course.verify import run_checks
     >>> [(r.id, r.holds_as_printed) for r in run_checks(["categorical.lemma11"], quick=True)]
     [('categorical.lemma11', False)]
 

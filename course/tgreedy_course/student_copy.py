@@ -1,6 +1,6 @@
 """What students get: a copy of the course without solutions, hidden tests or grader files.
 
-``make student-copy`` (``python -m tgreedy_lib student-copy --out results/student-copy``) writes a
+``make student-copy`` (``python -m tgreedy_course student-copy --out results/student-copy``) writes a
 folder to hand out or to push to the students' own repository:
 
 * ``notebooks/`` (the executed companion notebooks), ``data/``, ``book/`` and the library
@@ -14,8 +14,8 @@ folder to hand out or to push to the students' own repository:
   (``install``, ``lab``, ``book``, ``clean``), copied from the repository's Makefile.
 
 Nothing else: no ``assignments/source/`` (the solutions), no ``assignments/autograder/`` (the hidden
-tests), no instructors' tools (``tgreedy_lib.collection.assignments``, which generates and grades, and
-this module; ``python -m tgreedy_lib grade`` there says it is not part of the copy), no tests,
+tests), no instructors' tools (``tgreedy_course.assignments``, which generates and grades, and
+this module; ``python -m tgreedy_course grade`` there says it is not part of the copy), no tests,
 benchmarks or CI files, and no git history (which holds the solutions). Before the
 folder is moved into place every file is checked: no notebook may carry an otter solution or test
 marker, and no file may contain a solution line or a hidden test of any instructor notebook; the
@@ -42,8 +42,8 @@ __all__ = ["find_course_root", "write_student_copy", "check_student_copy", "Leak
 COPIED = ("notebooks", "data", "book", "tgreedy_lib", "pyproject.toml", "requirements.lock", "environment.yml",
           "results/verify.json")
 #: The instructors' tools, left out of the library's copy: generating assignments, grading, this command.
-LEFT_OUT = ("tgreedy_lib/collection/assignments.py", "tgreedy_lib/collection/grading_sandbox.py",
-            "tgreedy_lib/collection/student_copy.py")
+LEFT_OUT = ("course/tgreedy_course/assignments.py", "course/tgreedy_course/grading_sandbox.py",
+            "course/tgreedy_course/student_copy.py")
 #: The Makefile targets (with the variables they use) that make sense without the instructor material.
 STUDENT_TARGETS = ("install", "$(STAMP)", "lab", "book", "clean")
 #: The instructors' folder of keys to the notebooks' exercises: never copied, and none of its lines may be in a copy.
@@ -66,7 +66,7 @@ def find_course_root(start=None) -> pathlib.Path:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.student_copy import find_course_root
+    >>> from tgreedy_course.student_copy import find_course_root
     >>> (find_course_root() / "notebooks").is_dir()  # doctest: +SKIP
     True
     """
@@ -109,7 +109,7 @@ def _section(text: str, heading: str, stop: str = "\n## ") -> str:
     start = text.find(heading)
     if start < 0:
         raise RuntimeError(f"README.md has no {heading.strip()!r} section, which the student README copies: "
-                           "update tgreedy_lib/collection/student_copy.py")
+                           "update course/tgreedy_course/student_copy.py")
     end = text.find(stop, start + len(heading))
     return text[start:end if end >= 0 else len(text)].rstrip() + "\n"
 
@@ -323,7 +323,7 @@ def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.student_copy import check_student_copy
+    >>> from tgreedy_course.student_copy import check_student_copy
     >>> check_student_copy(pathlib.Path("results/student-copy"), pathlib.Path("assignments/source"))  # doctest: +SKIP
     []
     """
@@ -382,7 +382,7 @@ def write_student_copy(out, root=None) -> dict:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.student_copy import write_student_copy
+    >>> from tgreedy_course.student_copy import write_student_copy
     >>> write_student_copy("results/student-copy")["assignments"]  # doctest: +SKIP
     12
     """
@@ -429,7 +429,7 @@ def write_student_copy(out, root=None) -> dict:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_lib student-copy``."""
+    """The arguments of ``python -m tgreedy_course student-copy``."""
     parser.description = __doc__.split("\n\n")[0]
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("results/student-copy"),
                         help="folder to write (default: results/student-copy; an earlier copy there is replaced)")
@@ -438,7 +438,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_lib student-copy``: write the student copy; exit status 1 on a refusal."""
+    """``python -m tgreedy_course student-copy``: write the student copy; exit status 1 on a refusal."""
     try:
         summary = write_student_copy(args.out, args.root)
     except (FileNotFoundError, ValueError, LeakError, RuntimeError) as exc:
@@ -449,8 +449,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib student-copy") -> int:
-    """``python -m tgreedy_lib student-copy`` from Python (or ``python student_copy.py``); returns the exit code."""
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course student-copy") -> int:
+    """``python -m tgreedy_course student-copy`` from Python (or ``python student_copy.py``); returns the exit code."""
     # its own parser, not tgreedy_lib._command.parse_and_run: this file runs as a script before anything is installed
     parser = argparse.ArgumentParser(prog=prog)
     add_arguments(parser)

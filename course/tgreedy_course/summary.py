@@ -1,8 +1,8 @@
 """What holds: every theorem and experimental claim of both papers with its computed verdict.
 
 The theorems' verdicts come from the ``verify`` record (``results/verify.json``, written by
-``python -m tgreedy_lib verify --json results/verify.json``); the experimental claims' verdicts from
-a ``claims.json`` written by ``python -m tgreedy_lib reproduce`` (paper-scale reference results where
+``python -m tgreedy_course verify --json results/verify.json``); the experimental claims' verdicts from
+a ``claims.json`` written by ``python -m tgreedy_course reproduce`` (paper-scale reference results where
 they are committed, else a run at the bundled ``--quick`` scale, which the table says). Only the
 paper locations and the notebook that shows each result are written here; every verdict is read.
 
@@ -59,7 +59,7 @@ def load_verify_records(path=None) -> dict[str, dict]:
     ----------
     path : str or Path, optional
         A JSON file with a ``"checks"`` list, as written by
-        ``python -m tgreedy_lib verify --json``; default: the committed ``results/verify.json``.
+        ``python -m tgreedy_course verify --json``; default: the committed ``results/verify.json``.
 
     Returns
     -------
@@ -86,7 +86,7 @@ def load_verify_records(path=None) -> dict[str, dict]:
     A small record written to a temporary file:
 
     >>> import json, pathlib, tempfile
-    >>> from tgreedy_lib.collection.summary import load_verify_records
+    >>> from tgreedy_course.summary import load_verify_records
     >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
     ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -99,14 +99,14 @@ def load_verify_records(path=None) -> dict[str, dict]:
     path = Path(path) if path is not None else REPOSITORY / "results" / "verify.json"
     if not path.is_file():
         raise ValueError(f"no verify record at {path.name}; write it with "
-                         "`python -m tgreedy_lib verify --json results/verify.json`")
+                         "`python -m tgreedy_course verify --json results/verify.json`")
     return {record["id"]: record for record in json.loads(path.read_text())["checks"]}
 
 
 def find_claims(quick_dir=None) -> tuple[list[dict], str]:
     """The experimental claims of [1]_ (section 4, Figures 1-2; section 5) with their computed verdicts.
 
-    Committed reference results (:func:`tgreedy_lib.collection.seeds.load_reference`, package data)
+    Committed reference results (:func:`tgreedy_course.seeds.load_reference`, package data)
     are used when present; otherwise the
     experiments run at the bundled ``--quick`` scale with random features into ``quick_dir``
     (a temporary folder if None), and the sentence says so.
@@ -140,7 +140,7 @@ def find_claims(quick_dir=None) -> tuple[list[dict], str]:
     --------
     The repository commits paper-scale reference results, so nothing is run:
 
-    >>> from tgreedy_lib.collection.summary import find_claims
+    >>> from tgreedy_course.summary import find_claims
     >>> claims, source = find_claims()
     >>> source
     'the committed reference results (...claims.json)'
@@ -163,18 +163,18 @@ def find_claims(quick_dir=None) -> tuple[list[dict], str]:
     with contextlib.redirect_stdout(io.StringIO()):
         code = reproduce(["--quick", "--no-figures", "--features", "random", "--out", str(out)])
     if code:
-        raise ValueError(f"python -m tgreedy_lib reproduce --quick failed with exit code {code}")
+        raise ValueError(f"python -m tgreedy_course reproduce --quick failed with exit code {code}")
     claims = json.loads((out / "claims.json").read_text())["claims"]
     return claims, ("a run here at the bundled --quick scale with random features in place of the DBN "
                     "(`reproduce --quick --features random`): no paper-scale reference results are committed yet; "
-                    "`python -m tgreedy_lib reproduce` writes them. These verdicts are about the method on random "
+                    "`python -m tgreedy_course reproduce` writes them. These verdicts are about the method on random "
                     "features in place of the learned ones, not the paper's numbers")
 
 
 def _vacuous_note(check_id: str) -> str:
-    from ..categorical import theorem2_bound, theorem4_bound
-    from ..domain_adaptation.theory import t_bounds as tb
-    from ..categorical import first_m_below
+    from tgreedy_lib.categorical import theorem2_bound, theorem4_bound
+    from tgreedy_lib.domain_adaptation.theory import t_bounds as tb
+    from tgreedy_lib.categorical import first_m_below
     if check_id == "domains.theorem1":
         largest = max(float(tb.max_features(n, 0.05)) for n in (8, 9))
         if largest < 1:
@@ -220,7 +220,7 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
     --------
     A small in-memory record:
 
-    >>> from tgreedy_lib.collection.summary import theorem_rows
+    >>> from tgreedy_course.summary import theorem_rows
     >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
     ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
     >>> rows = theorem_rows({"domains.theorem1": record})
@@ -250,11 +250,11 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
 
 def claim_data(claim_id: str) -> str:
     """The data and task an experimental claim of [1]_ is about, from its experiments in
-    :data:`tgreedy_lib.collection.claims.CLAIMS` (the paper states some sentences once for two data sets).
+    :data:`tgreedy_course.claims.CLAIMS` (the paper states some sentences once for two data sets).
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.summary import claim_data
+    >>> from tgreedy_course.summary import claim_data
     >>> claim_data("mnist_sim.t_higher"), claim_data("cifar_sim.t_higher")
     ('MNIST, similarity', 'CIFAR-10, similarity')
     >>> claim_data("disc.variability"), claim_data("no.such")
@@ -279,11 +279,11 @@ def verdict_headline(claims: list[dict]) -> str:
 
     Over seeds the counts are of the on-average verdicts, and the sentence adds the one-run answers: how
     many claims every run, some runs and no run reproduce
-    (counted as in :func:`tgreedy_lib.collection.seeds.one_run_summary`, with "fully" where no run reproduces a claim).
+    (counted as in :func:`tgreedy_course.seeds.one_run_summary`, with "fully" where no run reproduces a claim).
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.summary import verdict_headline
+    >>> from tgreedy_course.summary import verdict_headline
     >>> verdict_headline([{"verdict": "reproduced"}, {"verdict": "partly"}, {"verdict": "reproduced"}])
     'Of 3 experimental claims, 2 are reproduced, 1 partly reproduced, 0 not reproduced and 0 unsettled.'
     >>> seeded = {"verdicts": ["reproduced", "partly", "reproduced"], "average": {"replicates": 2000}}
@@ -328,13 +328,13 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
 
     Both come from the record: its ``verdict_method`` (the sentence ``claims.md`` prints) and its
     ``convergence`` (the claims over the first 5, 10, 20 seeds of the run,
-    :func:`tgreedy_lib.collection.seeds.convergence`), as Markdown. Empty for a record without them
+    :func:`tgreedy_course.seeds.convergence`), as Markdown. Empty for a record without them
     (or no record).
 
     Parameters
     ----------
     reference : dict, optional
-        A reference record (:func:`tgreedy_lib.collection.seeds.load_reference`); default: the committed one.
+        A reference record (:func:`tgreedy_course.seeds.load_reference`); default: the committed one.
 
     Returns
     -------
@@ -343,7 +343,7 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
     See Also
     --------
     verdict_headline : The counts of the on-average verdicts, and the one-run answers, in one sentence.
-    tgreedy_lib.collection.claims.average_verdict : The on-average verdict and its bootstrap.
+    tgreedy_course.claims.average_verdict : The on-average verdict and its bootstrap.
 
     References
     ----------
@@ -353,7 +353,7 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.summary import verdict_method_markdown
+    >>> from tgreedy_course.summary import verdict_method_markdown
     >>> record = {"claims": {"verdict_method": "Each claim gets two answers.", "convergence": {
     ...     "5": {"counts": {"reproduced": 2, "unsettled": 1}, "unsettled": ["a"]},
     ...     "10": {"counts": {"reproduced": 3}, "unsettled": []}}}}
@@ -388,9 +388,9 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
 
     The data column (:func:`claim_data`) tells apart claims the paper makes in one sentence for two data sets.
     Over seeds the verdict cell gives both answers
-    (:func:`tgreedy_lib.collection.claims.claim_answers`): ``on average: reproduced (100 % of the
+    (:func:`tgreedy_course.claims.claim_answers`): ``on average: reproduced (100 % of the
     replicates); single runs: reproduced in 14, partly in 6 of 20``, every verdict of the single runs counted
-    (:func:`tgreedy_lib.collection.claims.single_runs_text`); for a claim of one run, its verdict.
+    (:func:`tgreedy_course.claims.single_runs_text`); for a claim of one run, its verdict.
 
     Parameters
     ----------
@@ -414,7 +414,7 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     --------
     A small in-memory record:
 
-    >>> from tgreedy_lib.collection.summary import claim_rows
+    >>> from tgreedy_course.summary import claim_rows
     >>> claims = [{"id": "fig1.degrades", "section": "4.1", "figure": 1, "claim": "T-greedy beats greedy",
     ...            "verdict": "holds"}]
     >>> claim_rows(claims)
@@ -456,7 +456,7 @@ def verify_table(results) -> str:
     See Also
     --------
     theorem_rows : The summary's rows, with paper locations and notebooks.
-    tgreedy_lib.collection.prose.markdown_table : Builds the table.
+    tgreedy_course.prose.markdown_table : Builds the table.
 
     References
     ----------
@@ -467,7 +467,7 @@ def verify_table(results) -> str:
     --------
     A small in-memory record:
 
-    >>> from tgreedy_lib.collection.summary import verify_table
+    >>> from tgreedy_course.summary import verify_table
     >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
     ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
     >>> print(verify_table([record]))
@@ -554,7 +554,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
     Parameters
     ----------
     reference : dict, optional
-        A reference record (:func:`tgreedy_lib.collection.seeds.load_reference`); default: the committed one.
+        A reference record (:func:`tgreedy_course.seeds.load_reference`); default: the committed one.
 
     Returns
     -------

@@ -17,7 +17,7 @@ evaluation and the claims are the paper's.
 Examples
 --------
 >>> import numpy as np
->>> from tgreedy_lib.collection.any_data import run_on_data
+>>> from tgreedy_course.any_data import run_on_data
 >>> rng = np.random.default_rng(0)
 >>> centers = rng.normal(0, 1.5, (5, 12))
 >>> y = np.repeat(np.arange(5), 40)
@@ -36,12 +36,12 @@ from typing import Callable, Sequence
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from .. import datasets
-from .._validation import as_real_array, as_value_vector, factorize, validate_options
+from tgreedy_lib import datasets
+from tgreedy_lib._validation import as_real_array, as_value_vector, factorize, validate_options
 from . import claims as claims_module
-from ..experiments.design import Design
-from ..experiments.inputs import ExperimentFeatures, drop_constant_features
-from ..experiments.runs import METHODS, _usable_similarity_columns, run_similarity, run_two_vs_other
+from tgreedy_lib.experiments.design import Design
+from tgreedy_lib.experiments.inputs import ExperimentFeatures, drop_constant_features
+from tgreedy_lib.experiments.runs import METHODS, _usable_similarity_columns, run_similarity, run_two_vs_other
 
 ANY_DATA_EXPERIMENTS = ("two-vs-other", "similarity")
 #: The experiment names the claims table knows the two tasks by.
@@ -105,7 +105,7 @@ def encode_class_labels(train_y, test_y) -> tuple[np.ndarray, np.ndarray, list |
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_lib.collection.any_data import encode_class_labels
+    >>> from tgreedy_course.any_data import encode_class_labels
     >>> encode_class_labels(np.array(["cat", "dog", "cat"]), np.array(["dog"]))
     (array([0, 1, 0]), array([1]), ['cat', 'dog'])
     >>> encode_class_labels(np.array([3, 5]), np.array([5]))[2] is None

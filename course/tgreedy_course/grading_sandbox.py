@@ -51,7 +51,7 @@ MAX_MESSAGE = 512 * 2**20
 #: Modules whose classes, functions and submodules a runner may name in the values it sends.
 TRUSTED_MODULES = ("tgreedy_lib", "numpy", "scipy", "pandas", "sklearn", "math")
 #: ... except these (they write files and run processes).
-UNTRUSTED_MODULES = ("tgreedy_lib.collection",)
+UNTRUSTED_MODULES = ("tgreedy_course",)
 #: Environment variables passed on to a sandbox (no tokens, no instructor paths).
 ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "TZ", "PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                "MKL_NUM_THREADS", "TGREEDY_DATA_DIR", "TGREEDY_CACHE_DIR")

@@ -1,8 +1,8 @@
 """What notebooks 06-08 read from the committed reference results, rendered as tables and numbers.
 
-``python -m tgreedy_lib reproduce --seeds N --feature-maps ...`` writes ``claims.json``, ``bands.json``
-and ``timings.json``; a paper-scale run is committed under ``tgreedy_lib/collection/reference_results``
-and read with :func:`tgreedy_lib.collection.seeds.load_reference`. The functions here only *read*
+``python -m tgreedy_course reproduce --seeds N --feature-maps ...`` writes ``claims.json``, ``bands.json``
+and ``timings.json``; a paper-scale run is committed under ``course/tgreedy_course/reference_results``
+and read with :func:`tgreedy_course.seeds.load_reference`. The functions here only *read*
 that record (any feature maps, any seed counts it holds), so a notebook's sentence about the seeds,
 the feature maps or the probes is computed from it, never typed in. Missing entries give ``None`` or
 an empty table, never an error, so a notebook keeps running when the record's contents change.
@@ -117,7 +117,7 @@ def concrete_map(reference: dict | None, feature_map: str | None, dataset: str) 
     resolved = ((reference or {}).get("claims") or {}).get("primary_feature_maps") or {}
     if dataset in resolved:
         return resolved[dataset]
-    from ..experiments.inputs import resolve_feature_map
+    from tgreedy_lib.experiments.inputs import resolve_feature_map
     return resolve_feature_map(feature_map, dataset)
 
 
@@ -149,7 +149,7 @@ def task_seeds(reference: dict | None, task: str, feature_map: str | None = None
 
 
 def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], list[list[str]]]:
-    """The verdict of every claim under every feature map: ``(header, rows)`` for :func:`~tgreedy_lib.collection.prose.show_table`.
+    """The verdict of every claim under every feature map: ``(header, rows)`` for :func:`~tgreedy_course.prose.show_table`.
 
     A cell gives both answers over the map's seeds: the verdict on average, then how many of the map's runs
     reproduce the claim (``reproduced (single runs: reproduced in all 20)``); ``-`` where that map did not run the claim. Each
@@ -167,7 +167,7 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
 
     See Also
     --------
-    tgreedy_lib.collection.claims.verdict_matrix_markdown : The same for tables of equal length.
+    tgreedy_course.claims.verdict_matrix_markdown : The same for tables of equal length.
 
     References
     ----------
@@ -262,7 +262,7 @@ def seed_sd(curve: dict, n_seeds: int) -> list[float] | None:
 
     See Also
     --------
-    tgreedy_lib.collection.seeds.band : How the band was made.
+    tgreedy_course.seeds.band : How the band was made.
 
     References
     ----------
@@ -279,7 +279,7 @@ def seed_sd(curve: dict, n_seeds: int) -> list[float] | None:
 def compact_claims(claims: list[dict]) -> str:
     """Claims as a four-column Markdown table (id, the paper, measured, verdict), the quotes and rules in a collapsible block.
 
-    The full seven-column table of :func:`tgreedy_lib.collection.claims.claims_markdown` is too wide
+    The full seven-column table of :func:`tgreedy_course.claims.claims_markdown` is too wide
     to read in a notebook; here each row keeps what a reader compares, and the quote and the rule that
     decided follow below the table, one line per claim. Pipes are escaped.
 
@@ -300,7 +300,7 @@ def compact_claims(claims: list[dict]) -> str:
 
     See Also
     --------
-    tgreedy_lib.collection.claims.claims_markdown : Every column, for claims.md.
+    tgreedy_course.claims.claims_markdown : Every column, for claims.md.
 
     References
     ----------
@@ -382,10 +382,10 @@ def two_vs_other_findings(claims, reference: dict | None = None, runs_out_at: in
     Parameters
     ----------
     claims : list of dict
-        This run's claims (:func:`tgreedy_lib.collection.claims.all_claims`), ids ``intro.*``, ``fig*`` and
+        This run's claims (:func:`tgreedy_course.claims.all_claims`), ids ``intro.*``, ``fig*`` and
         ``disc.variability``; a claim that is missing or not run gives no sentence.
     reference : dict, optional
-        The committed reference record (:func:`tgreedy_lib.collection.seeds.load_reference`): adds how often,
+        The committed reference record (:func:`tgreedy_course.seeds.load_reference`): adds how often,
         over its seeds, T-greedy's target AUROC beat greedy's.
     runs_out_at : int, optional
         The step from which no candidate had a positive T along the signed path (notebook 07, section 6).

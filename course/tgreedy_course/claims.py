@@ -33,8 +33,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .prose import fmt, plural
-from ..experiments.readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
-from ..experiments.runs import curve
+from tgreedy_lib.experiments.readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
+from tgreedy_lib.experiments.runs import curve
 
 REPRODUCED, PARTLY, NOT_REPRODUCED = "reproduced", "partly", "not reproduced"
 NOT_RUN = "not run"

@@ -84,7 +84,7 @@ def find_assignments_dir(start=None) -> pathlib.Path:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.assignments import find_assignments_dir
+    >>> from tgreedy_course.assignments import find_assignments_dir
     >>> find_assignments_dir().name  # doctest: +SKIP
     'assignments'
     """
@@ -172,7 +172,7 @@ def read_questions(source) -> list[Question]:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.assignments import read_questions, source_paths
+    >>> from tgreedy_course.assignments import read_questions, source_paths
     >>> [(q.name, q.points) for q in read_questions(source_paths()[0])][:1]  # doctest: +SKIP
     [('q1_regret_curves', 2)]
     """
@@ -227,7 +227,7 @@ def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pat
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.assignments import source_paths
+    >>> from tgreedy_course.assignments import source_paths
     >>> [path.name for path in source_paths()][:2]  # doctest: +SKIP
     ['00_start_here.ipynb', '01_ssn_trap.ipynb']
     """
@@ -250,7 +250,7 @@ def normalized_notebook(nb: dict) -> dict:
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.assignments import normalized_notebook
+    >>> from tgreedy_course.assignments import normalized_notebook
     >>> nb = {"cells": [{"cell_type": "code", "id": "a1", "execution_count": 3, "metadata": {},
     ...                  "outputs": [{"output_type": "stream", "text": "1"}], "source": "print(1)"}],
     ...       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
@@ -331,7 +331,7 @@ def generate(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | Non
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.assignments import generate
+    >>> from tgreedy_course.assignments import generate
     >>> generate(names=["01"])  # doctest: +SKIP
     """
     sources = source_paths(source_dir, names)
@@ -377,7 +377,7 @@ def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> l
     Examples
     --------
     >>> import pathlib, tempfile
-    >>> from tgreedy_lib.collection.assignments import compare_trees
+    >>> from tgreedy_course.assignments import compare_trees
     >>> empty = pathlib.Path(tempfile.mkdtemp())
     >>> compare_trees(empty, empty)
     []
@@ -407,7 +407,7 @@ def check(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None =
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.assignments import check
+    >>> from tgreedy_course.assignments import check
     >>> check(names=["01"])  # doctest: +SKIP
     []
     """
@@ -445,7 +445,7 @@ def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> lis
     Examples
     --------
     >>> import pathlib
-    >>> from tgreedy_lib.collection.assignments import discover_submissions
+    >>> from tgreedy_course.assignments import discover_submissions
     >>> discover_submissions(pathlib.Path("submissions"), ["01_ssn_trap"])  # doctest: +SKIP
     """
     submissions_dir = pathlib.Path(submissions_dir)
@@ -492,7 +492,7 @@ def grade_one(notebook: pathlib.Path, grader_dir: pathlib.Path, timeout: float =
     Examples
     --------
     >>> import pathlib
-    >>> from tgreedy_lib.collection.assignments import grade_one
+    >>> from tgreedy_course.assignments import grade_one
     >>> grade_one(pathlib.Path("alice/01_ssn_trap.ipynb"), pathlib.Path("autograder/01_ssn_trap"))  # doctest: +SKIP
     """
     from . import grading_sandbox
@@ -542,7 +542,7 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
 
     Examples
     --------
-    >>> from tgreedy_lib.collection.assignments import grade
+    >>> from tgreedy_course.assignments import grade
     >>> rows = grade("submissions", out="scores.csv")  # doctest: +SKIP
     """
     grader_root = _course_dir(grader_root, "autograder")
@@ -606,7 +606,7 @@ def _fmt(x: float) -> str:
 
 
 def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
-    from .._io import atomic_writer
+    from tgreedy_lib._io import atomic_writer
 
     with atomic_writer(out, "w", newline="") as f:  # a killed grader never leaves half a table
         writer = csv.writer(f)
@@ -638,7 +638,7 @@ def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
 # --------------------------------------------------------------------------- command line
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_lib assignments {generate,check,grade}``."""
+    """The arguments of ``python -m tgreedy_course assignments {generate,check,grade}``."""
     parser.description = __doc__.split("\n\n")[0]
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -663,7 +663,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_lib grade`` (``assignments grade`` as a command of its own)."""
+    """The arguments of ``python -m tgreedy_course grade`` (``assignments grade`` as a command of its own)."""
     parser.description = "grade a folder of submitted notebooks into a CSV table"
     _grade_arguments(parser)
     parser.set_defaults(command="grade")
@@ -680,8 +680,8 @@ def _grade_arguments(r: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_lib assignments ...`` and ``grade``: check the outputs, then generate, check or grade."""
-    from .._io import check_outputs
+    """``python -m tgreedy_course assignments ...`` and ``grade``: check the outputs, then generate, check or grade."""
+    from tgreedy_lib._io import check_outputs
 
     status = check_outputs(parser.prog, folders={"--out": args.out if args.command == "generate" else None},
                            files={"--out": args.out if args.command == "grade" else None})
@@ -694,21 +694,21 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return 2
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib assignments") -> int:
-    """``python -m tgreedy_lib assignments`` from Python; returns the exit code.
+def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course assignments") -> int:
+    """``python -m tgreedy_course assignments`` from Python; returns the exit code.
 
-    ``python -m tgreedy_lib`` parses every command with one parser and calls :func:`run`.
-    :func:`grade_main` parses ``argv`` as ``python -m tgreedy_lib grade`` does.
+    ``python -m tgreedy_course`` parses every command with one parser and calls :func:`run`.
+    :func:`grade_main` parses ``argv`` as ``python -m tgreedy_course grade`` does.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
-    from .._command import parse_and_run
+    from tgreedy_lib._command import parse_and_run
 
     return parse_and_run(add_arguments, run, argv, prog)
 
 
-def grade_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_lib grade") -> int:
-    """``python -m tgreedy_lib grade`` from Python; returns the exit code."""
-    from .._command import parse_and_run
+def grade_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course grade") -> int:
+    """``python -m tgreedy_course grade`` from Python; returns the exit code."""
+    from tgreedy_lib._command import parse_and_run
 
     return parse_and_run(add_grade_arguments, run, argv, prog)
 
@@ -734,7 +734,7 @@ def _run(args) -> int:
         for p in problems:
             print(p)
         if problems:
-            print("generated assignments are out of date: run `python -m tgreedy_lib assignments generate`")
+            print("generated assignments are out of date: run `python -m tgreedy_course assignments generate`")
             return 1
         print("generated assignments are up to date with their sources")
         return 0

@@ -3,7 +3,7 @@
 A *seed* fixes everything random in one run of the reproduction: the feature learner (the DBN's
 seed, or the random units'), the 1,000-a-class training subset, the balanced test domains and the
 similarity pairs. :func:`claims_over_seeds` evaluates every claim once per seed and combines them
-with :func:`tgreedy_lib.collection.claims.aggregate_seeds`; :func:`plot_seed_bands` draws the
+with :func:`tgreedy_course.claims.aggregate_seeds`; :func:`plot_seed_bands` draws the
 split-averaged curves of Figure 4 as the mean over seeds with a 95 % t band.
 """
 from __future__ import annotations
@@ -13,15 +13,15 @@ from typing import Sequence
 import numpy as np
 
 from . import claims as claims_module
-from ..experiments.readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
+from tgreedy_lib.experiments.readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
 
-from ..plotting.paper_figures import BAND_TASK_TITLES as TASK_TITLES
+from tgreedy_lib.plotting.paper_figures import BAND_TASK_TITLES as TASK_TITLES
 
 
 def claims_over_seeds(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON) -> list[dict]:
     """Every claim under ``comparison``, aggregated over seeds (one results dict per seed).
 
-    With one seed the claims are returned as :func:`~tgreedy_lib.collection.claims.all_claims` gives them.
+    With one seed the claims are returned as :func:`~tgreedy_course.claims.all_claims` gives them.
     """
     tables = [claims_module.all_claims(results, comparison) for results in per_seed_results]
     if len(tables) == 1:
@@ -93,7 +93,7 @@ NOT_APPLICABLE = "n/a"
 
 
 def _dataset_of(name: str, result: dict | None = None) -> str:
-    from ..experiments.catalog import DATASET_OF
+    from tgreedy_lib.experiments.catalog import DATASET_OF
 
     return DATASET_OF.get(name) or (result or {}).get("data", {}).get("dataset", "mnist")
 
@@ -115,7 +115,7 @@ def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
     >>> primary_runs({"pixels": runs["pixels"], "dbn": runs["dbn"]})[0]
     'pixels'
     """
-    from ..experiments.inputs import DEFAULT_FEATURE_MAP
+    from tgreedy_lib.experiments.inputs import DEFAULT_FEATURE_MAP
 
     if LEARNED in per_map:
         return LEARNED, per_map[LEARNED]
@@ -124,7 +124,7 @@ def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
     needed = {DEFAULT_FEATURE_MAP.get(ds) for ds in datasets}
     if not datasets or not needed <= set(per_map):
         return first, per_map[first]
-    from ..experiments.catalog import EXPERIMENTS
+    from tgreedy_lib.experiments.catalog import EXPERIMENTS
 
     composed = []
     for s in range(max(len(per_map[fmap]) for fmap in needed)):  # a seed one map lacks leaves its claims not run
@@ -140,7 +140,7 @@ def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
 
 def mark_not_applicable(table: list[dict], feature_map: str) -> list[dict]:
     """``table`` with the verdict ``"n/a"`` for every claim none of whose experiments' data sets ``feature_map`` exists for."""
-    from ..experiments.inputs import feature_map_applies
+    from tgreedy_lib.experiments.inputs import feature_map_applies
 
     specs = {spec.id: spec for spec in claims_module.CLAIMS}
     out = []
@@ -262,7 +262,7 @@ def plot_band_summary(summary: dict, comparison: str = PAPER_COMPARISON, axes=No
     -------
     matplotlib.figure.Figure
     """
-    from ..plotting.paper_figures import plot_band_summary as draw
+    from tgreedy_lib.plotting.paper_figures import plot_band_summary as draw
 
     return draw(summary, comparison, axes, tasks)
 
@@ -322,7 +322,7 @@ def _read_seed_json(path):
 #: Committed reference results of ``reproduce --seeds N`` at paper scale (claims, bands, timings).
 REFERENCE_DIR = __import__("pathlib").Path(__file__).resolve().parent / "reference_results"
 #: The reference results :func:`load_reference` reads by default, first found: ``paper-scale`` (written by
-#: ``python -m tgreedy_lib reference``, primary claims on each data set's learned features).
+#: ``python -m tgreedy_course reference``, primary claims on each data set's learned features).
 REFERENCE_NAMES = ("paper-scale",)
 #: The README's block of reference verdicts lies between these two lines.
 README_MARKERS = ("<!-- reference-verdicts:begin -->", "<!-- reference-verdicts:end -->")
@@ -333,7 +333,7 @@ REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
 def load_reference(name: str | None = None) -> dict | None:
     """The committed reference results ``name`` (``claims``, ``bands``, ``timings``), or None if absent.
 
-    They were computed by ``python -m tgreedy_lib reproduce --seeds N`` at paper scale; the
+    They were computed by ``python -m tgreedy_course reproduce --seeds N`` at paper scale; the
     ``claims.md`` beside them says how (seeds, feature builds, data, design). ``name=None``: the
     first of :data:`REFERENCE_NAMES` that is committed.
     """
@@ -498,8 +498,8 @@ def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, re
     """Make a ``reproduce --seeds N`` output folder the committed reference results, and quote it in the README.
 
     Copies :data:`REFERENCE_FILES` of ``results_dir`` (``claims.json`` must be there: the summary of a
-    run with ``--seeds`` or several feature maps; ``python -m tgreedy_lib reproduce`` writes it, and
-    :func:`tgreedy_lib.collection.cli.summarize` rewrites it from the per-seed files) into
+    run with ``--seeds`` or several feature maps; ``python -m tgreedy_course reproduce`` writes it, and
+    :func:`tgreedy_course.cli.summarize` rewrites it from the per-seed files) into
     ``reference_dir / name`` (default: :data:`REFERENCE_DIR`), then replaces the block between
     :data:`README_MARKERS` of ``readme`` (if given) by :func:`readme_verdicts` of the copy.
 
@@ -514,15 +514,15 @@ def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, re
     results_dir = pathlib.Path(results_dir)
     source = results_dir / "claims.json"
     if not source.is_file():
-        raise FileNotFoundError(f"{source} is missing: pass the --out folder of `python -m tgreedy_lib reproduce "
+        raise FileNotFoundError(f"{source} is missing: pass the --out folder of `python -m tgreedy_course reproduce "
                                 "--seeds N` (or run its summary first)")
     if "seeds" not in json.loads(source.read_text()) or "primary_feature_map" not in json.loads(source.read_text()):
         raise ValueError(f"{source} is not the summary of a run over seeds (no 'primary_feature_map'); "
-                         "run `python -m tgreedy_lib reproduce --seeds N` into that folder")
+                         "run `python -m tgreedy_course reproduce --seeds N` into that folder")
     folder = pathlib.Path(reference_dir or REFERENCE_DIR) / name
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    from .._io import atomic_write_bytes, atomic_write_text
+    from tgreedy_lib._io import atomic_write_bytes, atomic_write_text
 
     for file in REFERENCE_FILES:
         if (results_dir / file).is_file():

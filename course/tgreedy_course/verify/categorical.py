@@ -1,6 +1,6 @@
 """Numerical checks of Theorems 1-4 (and Lemma 11) of the categorical-ranking paper.
 
-Listed in :data:`tgreedy_lib.verify.registry.BUILTIN_CHECKS` under the ids
+Listed in :data:`tgreedy_course.verify.registry.BUILTIN_CHECKS` under the ids
 ``categorical.theorem1`` .. ``categorical.theorem4`` and ``categorical.lemma11``.
 Exact quantities are binomial sums (:mod:`tgreedy_lib.categorical`); the
 concentration statements are checked by simulating training sets with the
@@ -23,7 +23,7 @@ import numpy as np
 from scipy.stats import binom
 from scipy.optimize import minimize, minimize_scalar
 
-from .. import categorical as cat
+from tgreedy_lib import categorical as cat
 from .result import CheckResult
 
 __all__ = [
@@ -97,7 +97,7 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     See Also
     --------
-    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    tgreedy_course.verify.run_checks : Runs the registered checks by id.
     theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
 
     References
@@ -107,7 +107,7 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_lib.verify.categorical import theorem1_check
+    >>> from tgreedy_course.verify.categorical import theorem1_check
     >>> result = theorem1_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id  # doctest: +SKIP
     'categorical.theorem1'
@@ -229,7 +229,7 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     See Also
     --------
-    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    tgreedy_course.verify.run_checks : Runs the registered checks by id.
     theorem1_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
 
     References
@@ -239,7 +239,7 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_lib.verify.categorical import theorem2_check
+    >>> from tgreedy_course.verify.categorical import theorem2_check
     >>> result = theorem2_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id  # doctest: +SKIP
     'categorical.theorem2'
@@ -285,7 +285,7 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     See Also
     --------
-    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    tgreedy_course.verify.run_checks : Runs the registered checks by id.
     theorem1_check, theorem2_check, theorem3_check, lemma11_check : The checks of this paper.
 
     References
@@ -295,7 +295,7 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_lib.verify.categorical import theorem4_check
+    >>> from tgreedy_course.verify.categorical import theorem4_check
     >>> result = theorem4_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id  # doctest: +SKIP
     'categorical.theorem4'
@@ -372,7 +372,7 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     See Also
     --------
-    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    tgreedy_course.verify.run_checks : Runs the registered checks by id.
     theorem1_check, theorem2_check, theorem4_check, lemma11_check : The checks of this paper.
 
     References
@@ -382,7 +382,7 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_lib.verify.categorical import theorem3_check
+    >>> from tgreedy_course.verify.categorical import theorem3_check
     >>> result = theorem3_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id  # doctest: +SKIP
     'categorical.theorem3'
@@ -572,7 +572,7 @@ def lemma11_failure_probability(k, q, delta):
 
     Examples
     --------
-    >>> from tgreedy_lib.verify.categorical import lemma11_failure_probability
+    >>> from tgreedy_course.verify.categorical import lemma11_failure_probability
     >>> probability, level = lemma11_failure_probability(200, 0.6, 1e-4)
     >>> round(float(probability), 6)  # 17 times delta: the lemma fails here
     0.001685
@@ -611,7 +611,7 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
     See Also
     --------
-    tgreedy_lib.verify.run_checks : Runs the registered checks by id.
+    tgreedy_course.verify.run_checks : Runs the registered checks by id.
     theorem1_check, theorem2_check, theorem3_check, theorem4_check : The checks of this paper.
 
     References
@@ -621,7 +621,7 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_lib.verify.categorical import lemma11_check
+    >>> from tgreedy_course.verify.categorical import lemma11_check
     >>> result = lemma11_check(quick=True, rng=np.random.default_rng(0))
     >>> result.id, result.holds_as_printed
     ('categorical.lemma11', False)

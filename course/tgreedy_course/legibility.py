@@ -10,8 +10,8 @@ draws (tick labels, legends, titles, annotations: every call of the renderer's `
 shows the image later (the book of ``make book`` and its browser tests) can check it at the size it is
 displayed; :func:`read_png_report` reads it back.
 
-In a notebook, ``%load_ext tgreedy_lib.plotting.legibility`` makes every inline figure such a PNG (the
-picture is the same; only the metadata is added). ``python -m tgreedy_lib execute-notebooks`` loads it,
+In a notebook, ``%load_ext tgreedy_course.legibility`` makes every inline figure such a PNG (the
+picture is the same; only the metadata is added). ``python -m tgreedy_course execute-notebooks`` loads it,
 so the committed notebooks' figures carry their report.
 
 References
@@ -22,7 +22,7 @@ References
 Examples
 --------
 >>> import matplotlib.pyplot as plt
->>> from tgreedy_lib.plotting.legibility import png_with_report, read_png_report, text_report
+>>> from tgreedy_course.legibility import png_with_report, read_png_report, text_report
 >>> fig, ax = plt.subplots(figsize=(4, 3), dpi=100)
 >>> _ = ax.set_title("a title"); _ = ax.plot([0, 1], label="a line"); _ = ax.legend(fontsize=8)
 >>> report = text_report(fig)
@@ -42,7 +42,7 @@ import zlib
 
 import numpy as np
 
-from .style import BOOK_COLUMN_PX, SMALLEST_TEXT_PT
+from tgreedy_lib.plotting.style import BOOK_COLUMN_PX, SMALLEST_TEXT_PT
 
 __all__ = ["DrawnText", "drawn_texts", "text_report", "png_with_report", "read_png_report",
            "displayed_text_pt", "legibility_problems", "png_width_px",
@@ -110,7 +110,7 @@ def drawn_texts(fig) -> list[DrawnText]:
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting.legibility import drawn_texts
+    >>> from tgreedy_course.legibility import drawn_texts
     >>> fig, ax = plt.subplots()
     >>> _ = ax.set(xlim=(0, 1), xticks=[0, 1], yticks=[], title="two ticks")
     >>> sorted(t.text for t in drawn_texts(fig))
@@ -222,7 +222,7 @@ def text_report(fig, dpi: float | None = None, overlap_px: float = 1.0) -> dict:
     Two texts placed on top of each other are reported:
 
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting.legibility import text_report
+    >>> from tgreedy_course.legibility import text_report
     >>> fig, ax = plt.subplots(figsize=(3, 2), dpi=100)
     >>> _ = ax.set(xticks=[], yticks=[]); _ = ax.text(0.5, 0.5, "one", fontsize=7); _ = ax.text(0.5, 0.5, "two")
     >>> report = text_report(fig)
@@ -272,7 +272,7 @@ def png_with_report(fig, dpi: float | None = None, bbox_inches="tight", **kwargs
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting.legibility import png_with_report, read_png_report
+    >>> from tgreedy_course.legibility import png_with_report, read_png_report
     >>> fig, ax = plt.subplots(dpi=50)
     >>> read_png_report(png_with_report(fig))["dpi"]
     50.0
@@ -301,7 +301,7 @@ def png_width_px(data: bytes) -> int:
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting.legibility import png_width_px, png_with_report
+    >>> from tgreedy_course.legibility import png_width_px, png_with_report
     >>> fig = plt.figure(figsize=(3, 2), dpi=100); _ = fig.add_subplot().plot([0, 1])
     >>> png_width_px(png_with_report(fig, bbox_inches=None))
     300
@@ -325,7 +325,7 @@ def displayed_text_pt(size_pt: float, dpi: float, width_px: float, book_width_px
     --------
     A 1,000-px figure at 100 dpi is shrunk to the 720-px column; its 8-pt legend shows at 6 pt:
 
-    >>> from tgreedy_lib.plotting.legibility import displayed_text_pt
+    >>> from tgreedy_course.legibility import displayed_text_pt
     >>> round(displayed_text_pt(8, 100, 1000), 2), round(displayed_text_pt(10, 100, 700), 2)
     (6.0, 10.42)
     """
@@ -360,7 +360,7 @@ def legibility_problems(report: dict, width_px: float | None = None, name: str =
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting.legibility import legibility_problems, png_with_report, read_png_report
+    >>> from tgreedy_course.legibility import legibility_problems, png_with_report, read_png_report
     >>> fig, ax = plt.subplots(figsize=(10, 3), dpi=100)
     >>> _ = ax.plot([0, 1], label="greedy"); _ = ax.legend(fontsize=8)
     >>> for problem in legibility_problems(read_png_report(png_with_report(fig))):
@@ -414,7 +414,7 @@ def read_png_report(data: bytes) -> dict | None:
 
     Examples
     --------
-    >>> from tgreedy_lib.plotting.legibility import read_png_report
+    >>> from tgreedy_course.legibility import read_png_report
     >>> read_png_report(b"GIF89a")
     Traceback (most recent call last):
     ...
@@ -464,7 +464,7 @@ def _inline_png(fig):
 
 
 def load_ipython_extension(ipython) -> None:
-    """``%load_ext tgreedy_lib.plotting.legibility``: inline figures become PNGs with a text report.
+    """``%load_ext tgreedy_course.legibility``: inline figures become PNGs with a text report.
 
     Matplotlib's inline backend is loaded first (it registers its own PNG formatter when loaded, and
     only then), so that this formatter replaces it for the rest of the session.

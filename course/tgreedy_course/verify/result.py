@@ -13,7 +13,7 @@ import dataclasses
 import fractions  # noqa: F401  (the examples write exact parameters as Fractions)
 from typing import Any
 
-from .._json import jsonable
+from tgreedy_lib._json import jsonable
 
 __all__ = ["CheckResult", "exact"]
 
@@ -35,7 +35,7 @@ class CheckResult:
 
     Examples
     --------
-    >>> from tgreedy_lib.verify import run_checks
+    >>> from tgreedy_course.verify import run_checks
     >>> result, = run_checks(["categorical.lemma11"], quick=True)
     >>> result.id, result.holds_as_printed
     ('categorical.lemma11', False)
