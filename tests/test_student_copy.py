@@ -40,8 +40,8 @@ def copy(tmp_path_factory):
 def test_copy_holds_what_students_need_and_nothing_else(copy):
     top = sorted(p.name for p in copy.iterdir())
     assert top == sorted([".gitignore", S.MARKER, "Makefile", "README.md", "assignments", "book", "data",
-                          "environment.yml", "notebooks", "pyproject.toml", "requirements.lock", "results",
-                          "tgreedy_lib"])
+                          "course", "environment.yml", "notebooks", "pyproject.toml", "requirements.lock",
+                          "results", "tgreedy_lib"])
     assert sorted(p.name for p in (copy / "assignments").iterdir()) == ["README.md", "student"]
     assert (ROOT / S.INSTRUCTORS / "exercise-keys.md").exists() and not (copy / S.INSTRUCTORS).exists()
     assert sorted(p.stem for p in (copy / "assignments" / "student").glob("*.ipynb")) == NAMES
@@ -50,11 +50,13 @@ def test_copy_holds_what_students_need_and_nothing_else(copy):
     assert [p.name for p in (copy / "results").iterdir()] == ["verify.json"]  # notebooks 02-04 and 11 read it
     assert (copy / "tgreedy_lib" / "datasets" / "bundled" / "SHA256SUMS").exists()
     assert not list(copy.rglob("__pycache__")) and not list(copy.rglob(".git"))
-    # no grading tools: the library's copy leaves them out, and its command line says so
-    assert not (copy / "tgreedy_lib" / "course" / "assignments.py").exists()
-    assert not (copy / "tgreedy_lib" / "course" / "student_copy.py").exists()
-    run = subprocess.run([sys.executable, "-m", "tgreedy_lib", "grade", "submissions"], cwd=copy, text=True,
-                         capture_output=True, env={**os.environ, "PYTHONPATH": str(copy)})
+    # the course package without the instructors' tools, and its command line says so
+    course = copy / "course" / "tgreedy_course"
+    assert (copy / "course" / "pyproject.toml").exists() and (course / "prose.py").exists()
+    assert [p for p in S.LEFT_OUT if (copy / p).exists()] == [] and (course / "reference_results").is_dir()
+    # -S: no site-packages, so not this checkout's editable install either; the command needs none
+    run = subprocess.run([sys.executable, "-S", "-m", "tgreedy_course", "grade", "submissions"], cwd=copy, text=True,
+                         capture_output=True, env={**os.environ, "PYTHONPATH": _path(copy)})
     assert run.returncode == 2 and "not part of this copy of the course" in run.stderr, run.stderr
     for path in copy.rglob("*"):
         assert path.name not in ("otter_config.json", "conftest.py") and not path.name.startswith("test_"), path
@@ -159,6 +161,11 @@ def test_check_finds_planted_leaks_and_write_refuses_unsafe_folders(copy, tmp_pa
     assert S.main(["--out", str(occupied), "--root", str(ROOT)]) == 1
 
 
+def _path(copy: pathlib.Path) -> str:
+    """PYTHONPATH for the copy's library and course package, as `pip install -e . -e course` there gives."""
+    return os.pathsep.join([str(copy), str(copy / "course")])
+
+
 def _execute(notebook: pathlib.Path, copy: pathlib.Path, extra: str | None = None):
     import nbformat
     from nbclient import NotebookClient
@@ -167,7 +174,7 @@ def _execute(notebook: pathlib.Path, copy: pathlib.Path, extra: str | None = Non
     if extra:
         nb.cells.append(nbformat.v4.new_code_cell(extra))
     env_backup = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = str(copy)   # the kernel imports the copy's library, not this checkout's
+    os.environ["PYTHONPATH"] = _path(copy)   # the kernel imports the copy's packages, not this checkout's
     try:
         NotebookClient(nb, timeout=600, kernel_name="python3",
                        resources={"metadata": {"path": str(notebook.parent)}}).execute()
@@ -181,9 +188,9 @@ def _execute(notebook: pathlib.Path, copy: pathlib.Path, extra: str | None = Non
 
 def test_a_notebook_and_an_assignment_run_from_the_copy(copy):
     nb = _execute(copy / "notebooks" / "02b_domains_and_regret.ipynb", copy,
-                  extra="import tgreedy_lib; print(tgreedy_lib.__file__)")
-    where = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
-    assert pathlib.Path(where.strip()).resolve().is_relative_to(copy.resolve()), where
+                  extra="import tgreedy_lib, tgreedy_course; print(tgreedy_lib.__file__, tgreedy_course.__file__)")
+    where = "".join(o.get("text", "") for o in nb.cells[-1].outputs).split()
+    assert len(where) == 2 and all(pathlib.Path(w).resolve().is_relative_to(copy.resolve()) for w in where), where
     assert not [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     # an unanswered assignment runs top to bottom from the copy; its public checks report, they do not raise
     nb = _execute(copy / "assignments" / "student" / "02b_domains_and_regret.ipynb", copy)

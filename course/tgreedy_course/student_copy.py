@@ -3,10 +3,10 @@
 ``make student-copy`` (``python -m tgreedy_course student-copy --out results/student-copy``) writes a
 folder to hand out or to push to the students' own repository:
 
-* ``notebooks/`` (the executed companion notebooks), ``data/``, ``book/`` and the library
-  ``tgreedy_lib/``, with what installs and runs it (``pyproject.toml``, ``requirements.lock``,
-  ``environment.yml``) and the committed verification record ``results/verify.json`` that
-  notebooks 02-04 and 11 read;
+* ``notebooks/`` (the executed companion notebooks), ``data/``, ``book/``, the library
+  ``tgreedy_lib/`` and the course package ``course/`` that the notebooks import, with what installs
+  them (``pyproject.toml``, ``course/pyproject.toml``, ``requirements.lock``, ``environment.yml``:
+  ``pip install -e . -e course``) and the committed verification record ``results/verify.json``;
 * ``assignments/student/NN_<name>.ipynb`` (otter's student versions: answer cells ``...``, public
   checks only) and an ``assignments/README.md`` that says how to work and hand in;
 * a ``README.md`` for students (the repository's opening, its notebook table and its library
@@ -39,9 +39,9 @@ import tempfile
 __all__ = ["find_course_root", "write_student_copy", "check_student_copy", "LeakError", "main"]
 
 #: Folders and files of the repository that students get, as they are.
-COPIED = ("notebooks", "data", "book", "tgreedy_lib", "pyproject.toml", "requirements.lock", "environment.yml",
-          "results/verify.json")
-#: The instructors' tools, left out of the library's copy: generating assignments, grading, this command.
+COPIED = ("notebooks", "data", "book", "tgreedy_lib", "course", "pyproject.toml", "requirements.lock",
+          "environment.yml", "results/verify.json")
+#: The instructors' tools, left out of the course package's copy: generating assignments, grading, this command.
 LEFT_OUT = ("course/tgreedy_course/assignments.py", "course/tgreedy_course/grading_sandbox.py",
             "course/tgreedy_course/student_copy.py")
 #: The Makefile targets (with the variables they use) that make sense without the instructor material.
