@@ -29,7 +29,6 @@ in it the file name without the assignment name (``alice_00_start_here.ipynb`` o
 from __future__ import annotations
 
 import argparse
-import ast
 import concurrent.futures
 import contextlib
 import csv
@@ -46,7 +45,7 @@ import sys
 import tempfile
 import zipfile
 
-__all__ = ["find_assignments_dir", "source_paths", "Question", "read_questions", "assignment_intro", "generate",
+__all__ = ["find_assignments_dir", "source_paths", "Question", "read_questions", "generate",
            "check", "compare_trees", "normalized_notebook", "discover_submissions", "grade_one", "grade", "main"]
 
 #: Cell metadata keys that change with every run or editor and are ignored when comparing.
@@ -92,22 +91,6 @@ class Question:
     tests: tuple[str, ...]
     hidden: tuple[bool, ...]
 
-    def answer_names(self) -> list[str]:
-        """Names the solution assigns at top level that the tests take as arguments: the answers."""
-        assigned = []
-        for code in self.solutions:
-            for node in ast.parse(code).body:
-                targets = []
-                if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                    assigned.append(node.name)
-                for target in targets:
-                    assigned += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
-        arguments = {a.arg for code in self.tests for node in ast.walk(ast.parse(code))
-                     if isinstance(node, ast.FunctionDef) for a in node.args.args}
-        return [n for n in dict.fromkeys(assigned) if n in arguments]
-
 
 def _cells(path) -> list[tuple[dict, str]]:
     """(cell, its source as one string) of the notebook at ``path``."""
@@ -147,11 +130,6 @@ def read_questions(source) -> list[Question]:
         elif block is None and cell["cell_type"] == "markdown":
             current["prompt"].append(text)
     return out
-
-
-def assignment_intro(source) -> str:
-    """The first markdown cell of an instructor notebook: the assignment's title and introduction."""
-    return next(text for cell, text in _cells(source) if cell["cell_type"] == "markdown")
 
 
 def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pathlib.Path]:
