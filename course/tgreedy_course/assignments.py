@@ -1,30 +1,18 @@
 """Course assignments: generate student versions, check them, grade submissions (otter-grader).
 
-The instructor versions live in ``assignments/source/NN_<name>.ipynb`` in otter-assign format
-(raw cells ``# BEGIN QUESTION`` ... ``# END QUESTION``, ``# BEGIN SOLUTION``, ``# BEGIN TESTS``,
-hidden tests marked ``# HIDDEN``). Three subcommands:
+The instructor versions are ``assignments/source/NN_<name>.ipynb`` in otter-assign format (raw cells
+``# BEGIN QUESTION`` ... ``# END QUESTION``, ``# BEGIN SOLUTION``, ``# BEGIN TESTS``; hidden tests open
+with ``# HIDDEN``). ``generate`` runs ``otter assign`` on each (offline, no Docker) into
+``assignments/student/`` (solutions and hidden tests removed) and ``assignments/autograder/NN_<name>/``
+(``otter_config.json`` and every test), failing unless all tests pass on the solutions; ``check``
+generates into a temporary folder and compares, volatile metadata ignored (exit 1 when out of date);
+``grade SUBMISSIONS_DIR --out scores.csv`` grades every ``.ipynb`` there, each in a sandbox with a time
+limit (:mod:`.grading_sandbox`), into one CSV row per student, assignment and question (``--wide``: per
+student and assignment), with the SHA-256 of the file graded.
 
-``generate``
-    Run ``otter assign`` on every source (offline, no Docker): writes the student notebooks
-    (solutions and hidden tests removed, outputs cleared) to ``assignments/student/`` and what the
-    grader needs (``otter_config.json`` and ``tests/*.py``, public and hidden) to
-    ``assignments/autograder/NN_<name>/``. By default otter also runs every test against the
-    solutions, and generation fails unless all of them pass.
-``check``
-    Generate into a temporary folder and compare with the committed ``student/`` and
-    ``autograder/`` folders, ignoring volatile metadata (cell ids, outputs, execution counts).
-    Exit status 1 when they are out of date.
-``grade SUBMISSIONS_DIR --out scores.csv``
-    Grade every ``.ipynb`` under ``SUBMISSIONS_DIR``, each in a sandbox of its own with a time limit
-    (:mod:`.grading_sandbox`: student code runs as an unprivileged user that cannot read the solutions,
-    the tests or the other submissions, and the tests run in another process). Writes one CSV row per
-    student, assignment and question (``--wide``: one row per student and assignment), with the
-    SHA-256 digest of the file graded.
-
-Which assignment a submission answers is read from the notebook's metadata (otter writes
-``metadata.otter.assignment_name``), or else from its file name. The student is the first folder
-under ``SUBMISSIONS_DIR`` (``SUBMISSIONS_DIR/alice/00_start_here.ipynb``), or for files directly
-in it the file name without the assignment name (``alice_00_start_here.ipynb`` or ``alice.ipynb``).
+A submission's assignment is its notebook's ``metadata.otter.assignment_name``, else found in its file
+name; its student is its first folder under ``SUBMISSIONS_DIR`` (``alice/00_start_here.ipynb``), else its
+file name less the assignment's (``alice_00_start_here.ipynb`` or ``alice.ipynb``).
 """
 from __future__ import annotations
 
