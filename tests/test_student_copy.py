@@ -54,9 +54,12 @@ def test_copy_holds_what_students_need_and_nothing_else(copy):
     course = copy / "course" / "tgreedy_course"
     assert (copy / "course" / "pyproject.toml").exists() and (course / "prose.py").exists()
     assert [p for p in S.LEFT_OUT if (copy / p).exists()] == [] and (course / "reference_results").is_dir()
-    # -S: no site-packages, so not this checkout's editable install either; the command needs none
-    run = subprocess.run([sys.executable, "-S", "-m", "tgreedy_course", "grade", "submissions"], cwd=copy, text=True,
-                         capture_output=True, env={**os.environ, "PYTHONPATH": _path(copy)})
+    # as on a machine where only the copy is installed: without this checkout's editable install (its finder)
+    only_the_copy = ("import runpy, sys; sys.meta_path[:] = [f for f in sys.meta_path if 'Editable' not in "
+                     "getattr(f, '__name__', '')]; sys.argv[1:] = ['grade', 'submissions']; "
+                     "runpy.run_module('tgreedy_course', run_name='__main__', alter_sys=True)")
+    run = subprocess.run([sys.executable, "-c", only_the_copy], cwd=copy, text=True, capture_output=True,
+                         env={**os.environ, "PYTHONPATH": _path(copy)})
     assert run.returncode == 2 and "not part of this copy of the course" in run.stderr, run.stderr
     for path in copy.rglob("*"):
         assert path.name not in ("otter_config.json", "conftest.py") and not path.name.startswith("test_"), path
