@@ -564,7 +564,7 @@ def lemma11_failure_probability(k, q, delta):
 
     See Also
     --------
-    tgreedy_lib.categorical.lemma11_exceedance : The same as an excess over delta.
+    tgreedy_lib.categorical.theory.lemma11_exceedance : The same as an excess over delta.
 
     References
     ----------
