@@ -4,9 +4,9 @@ Sabato & Shalev-Shwartz, "Ranking Categorical Features Using Generalization Prop
 Journal of Machine Learning Research 9 (2008), the paper with the SSN example. A feature ``X``
 takes values in a finite set ``V`` with ``p_v = Pr[X = v]`` and ``q_v = Pr[Y = 1 | X = v]``; a
 training set of ``m`` examples gives the counts ``c_v`` (examples with ``X = v``) and ``c_v^+``
-(those of them labelled 1). Training-set filters such as the Gini index score a feature by how well it
-fits the sample, and an identifier fits any sample perfectly; the paper's estimator (Eqs. 9-11)
-scores it by the generalization error of the Gini hypothesis instead.
+(those of them labelled 1). Training-set filters such as the Gini index score a feature by how
+well it fits the sample, and an identifier fits any sample perfectly; the paper's estimator
+(Eqs. 9-11) scores it by the generalization error of the Gini hypothesis instead.
 
 Values are coded ``0 .. |V|-1`` and count arrays hold one entry per value along the last axis,
 so that one call handles a 2-D array of counts (features or samples x values); zero-padded

@@ -3,8 +3,8 @@
 Section 2 of Sabato & Shalev-Shwartz, "Ranking Categorical Features Using Generalization
 Properties", JMLR 9 (2008): a training set of ``m`` examples gives, for each value ``v``, the
 count ``c_v`` of examples with ``X = v`` and the count ``c_v^+`` of those labelled 1. The
-``check_*`` functions are the package's one boundary: every public function passes its
-counts, labels, distribution ``(p, q)`` and sample size ``m`` through them once.
+``check_*`` functions are the package's boundary: public functions pass their counts, labels,
+distribution ``(p, q)`` and sample size ``m`` through them on entry; the internals trust the result.
 """
 from __future__ import annotations
 
