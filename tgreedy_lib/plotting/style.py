@@ -73,7 +73,7 @@ class SelectorStyle:
     linestyle : str or tuple, default "-"
         A Matplotlib line style (``"-"``, ``"--"``, ``"-."``, ``":"``, or a dash tuple). The figures of
         section 4 draw source data dashed and the target solid whatever it says; the simulation
-        figures (:func:`tgreedy_lib.plotting.theory.plot_selector_paths`) use it.
+        figures (:func:`tgreedy_lib.plotting.theory_figures.plot_selector_paths`) use it.
 
     See Also
     --------

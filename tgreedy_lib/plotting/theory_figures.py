@@ -75,7 +75,7 @@ def plot_self_normalized_tails(curves: dict, ax=None):
     --------
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.plotting import theory_figures as plots
     >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import tail_curves
     >>> ax = plots.plot_self_normalized_tails(tail_curves(10, np.linspace(0.1, 8, 50), distributions=("rademacher", "gaussian")))
     >>> plt.close("all")
@@ -131,7 +131,7 @@ def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: st
     --------
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.plotting import theory_figures as plots
     >>> from tgreedy_lib.plotting.style import color_name
     >>> fig, ax = plt.subplots()
     >>> values = np.array([[0.2, 0.99], [1.01, 1.6]])
@@ -187,7 +187,7 @@ def plot_theorem2_excess(table: dict, ax=None):
     --------
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.plotting import theory_figures as plots
     >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import theorem2_excess
     >>> ax = plots.plot_theorem2_excess(theorem2_excess(n_values=range(1, 6), t=np.linspace(0.1, 4, 20)))
     >>> ax.get_title()
@@ -226,7 +226,7 @@ def plot_coverage_vs_features(curves: dict, ax=None):
     --------
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.plotting import theory_figures as plots
     >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import coverage_curves
     >>> ax = plots.plot_coverage_vs_features(coverage_curves(16, 0.5, [1, 2, 4], monte_carlo_laws=()))
     >>> plt.close("all")
@@ -275,7 +275,7 @@ def plot_widths(table: dict, ax=None):
     --------
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.plotting import theory_figures as plots
     >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import width_table
     >>> ax = plots.plot_widths(width_table([10, 20, 40, 80], [10, 100, 1000], 0.05))
     >>> plt.close("all")
@@ -315,7 +315,7 @@ def plot_corollary_failure(curves: dict, ax=None):
     --------
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.plotting import theory_figures as plots
     >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_failure_curves
     >>> ax = plots.plot_corollary_failure(corollary_failure_curves([0.05, 0.1, 0.2], p_values=(1, 2)))
     >>> plt.close("all")
@@ -354,7 +354,7 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
     --------
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.plotting import theory_figures as plots
     >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import subset_regret_simulation
     >>> simulation = subset_regret_simulation(np.random.default_rng(0), "gaussian", 200, 5, 2, 0.05, n_trials=30)
     >>> ax = plots.plot_subset_regret(simulation)
@@ -400,7 +400,7 @@ def plot_selector_paths(result: dict, axes=None):
     --------
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.plotting import theory_figures as plots
     >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
     >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors
     >>> result = compare_selectors(make_problem(), np.random.default_rng(0), n_steps=4, n_repeats=5)
@@ -450,7 +450,7 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
     --------
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory as plots
+    >>> from tgreedy_lib.plotting import theory_figures as plots
     >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
     >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import sweep_selectors
     >>> rows = sweep_selectors(make_problem(), np.random.default_rng(0), n_domains_values=(4, 8),
