@@ -68,24 +68,6 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
         ``features`` are loaded here.
     **overrides
         Keyword arguments for the runner (e.g. ``n_steps=20``, ``targets=(9,)``).
-
-    See Also
-    --------
-    tgreedy_lib.experiments.runs.run_two_vs_other, tgreedy_lib.experiments.runs.run_similarity : The experiments.
-    write_outputs : Figures and the claims table from the results.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
-
-    Examples
-    --------
-    With the paper's data and features (built and cached on first use, which takes a while):
-
-    >>> from tgreedy_lib.experiments import run_experiment
-    >>> result = run_experiment("mnist-2-vs-other", quick=True)  # doctest: +SKIP
-    >>> sorted(result["curves"])  # doctest: +SKIP
-    ['greedy', 'tgreedy']
     """
     if name not in EXPERIMENTS:
         raise ValueError(f"unknown experiment {name!r}; choose from {EXPERIMENTS}")

@@ -370,25 +370,6 @@ def choose_rule_on_other_splits(target_auroc, oracle_auroc) -> list[str]:
     ValueError
         With fewer than two splits (nothing else to choose on), no rules, rules scored on
         different splits than the oracle, or a value that is not finite.
-
-    See Also
-    --------
-    summarize : Scores the nested choice beside each rule's own row.
-    tgreedy_lib.domain_adaptation.stopping.choose_k : The rules themselves.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion) names the rules.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments.compare import choose_rule_on_other_splits
-    >>> oracle = [0.80, 0.80, 0.80, 0.80]
-    >>> auroc = {"a": [0.80, 0.80, 0.70, 0.70], "b": [0.60, 0.75, 0.80, 0.80]}
-    >>> choose_rule_on_other_splits(auroc, oracle)   # in hindsight "a" and "b" both reach it twice; "a" is closer
-    ['b', 'b', 'a', 'a']
-
-    Split 0 and 1, where "a" reaches the oracle, are the splits on which "a" is not chosen.
     """
     names = list(target_auroc)
     if not names:

@@ -72,32 +72,6 @@ class ExperimentFeatures:
         JSON-ready description: ``dataset``, ``feature_map``, ``official`` (whether the test set is
         the data set's official test set), ``train_size``, ``test_size``, ``n_features``,
         ``dropped_constant_features`` and whatever the feature builder reported.
-
-    See Also
-    --------
-    load_experiment_features : The features of the paper's data sets.
-    tgreedy_lib.experiments.run_experiment : Runs an experiment on them.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
-
-    Examples
-    --------
-    Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
-    that the example runs in a moment; the experiments use the paper's DBN features:
-
-    >>> import numpy as np
-    >>> from tgreedy_lib.experiments import ExperimentFeatures
-    >>> rng = np.random.default_rng(0)
-    >>> centres = rng.standard_normal((10, 20))
-    >>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
-    >>> features = ExperimentFeatures(
-    ...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
-    ...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
-    ...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
-    >>> features.n_features, features.classes.tolist()
-    (20, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     """
 
     train_features: np.ndarray
@@ -139,19 +113,6 @@ class ExperimentFeatures:
 
 def drop_constant_features(features: ExperimentFeatures) -> ExperimentFeatures:
     """Remove the features that are constant over the training images (section 3.3 divides by their spread).
-
-    See Also
-    --------
-    load_experiment_features : Drops them on loading.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.experiments.inputs import ExperimentFeatures, drop_constant_features
-    >>> X = np.column_stack([np.arange(4.0), np.ones(4)])
-    >>> kept = drop_constant_features(ExperimentFeatures(X, np.arange(4), X, np.arange(4), {}))
-    >>> kept.n_features, kept.info["dropped_constant_features"]
-    (1, 1)
     """
     variance = features.train_features.var(axis=0)
     keep = variance > CONSTANT_VARIANCE
@@ -322,12 +283,6 @@ def _conv_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, see
 
 def resolve_feature_map(feature_map: str, dataset: str) -> str:
     """The feature map that ``feature_map`` means for ``dataset``: ``"learned"`` becomes the data set's default.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments.inputs import resolve_feature_map
-    >>> resolve_feature_map("learned", "mnist"), resolve_feature_map("learned", "cifar10"), resolve_feature_map("pixels", "mnist")
-    ('dbn', 'conv', 'pixels')
     """
     if feature_map == "learned":
         if dataset not in DEFAULT_FEATURE_MAP:
@@ -338,12 +293,6 @@ def resolve_feature_map(feature_map: str, dataset: str) -> str:
 
 def feature_map_applies(feature_map: str, dataset: str) -> bool:
     """Whether ``feature_map`` exists for ``dataset`` (``"conv"`` is CIFAR-10's only).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments.inputs import feature_map_applies
-    >>> feature_map_applies("conv", "mnist"), feature_map_applies("conv", "cifar10"), feature_map_applies("learned", "mnist")
-    (False, True, True)
     """
     allowed = FEATURE_MAP_DATASETS.get(resolve_feature_map(feature_map, dataset) if dataset in DEFAULT_FEATURE_MAP
                                        else feature_map)
@@ -441,22 +390,6 @@ def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir
         For a known feature map whose loader is not registered (a map whose module is not installed).
     FileNotFoundError
         When the images are not available (CIFAR-10 is not bundled).
-
-    See Also
-    --------
-    ExperimentFeatures : What it returns.
-    tgreedy_lib.features.load_features : The DBN features and their cache.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments import load_experiment_features
-    >>> features = load_experiment_features("mnist")  # doctest: +SKIP
-    >>> features.train_features.shape  # doctest: +SKIP
-    (10000, 2000)
     """
     if dataset not in DATASETS:
         raise ValueError(f"dataset must be one of {DATASETS}, got {dataset!r}")

@@ -55,21 +55,6 @@ def all_features_reference(stats) -> np.ndarray:
     moments averaged over the domains and lambda = ``REFERENCE_RIDGE`` times the mean diagonal. Its
     held-out AUROC says how much the features can do together; if even this is near 0.5 on the
     source domains, no selection of them can do better.
-
-    See Also
-    --------
-    run_two_vs_other, run_similarity : The experiments that report it.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import DomainStatistics
-    >>> from tgreedy_lib.experiments.runs import all_features_reference
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.standard_normal((300, 3)); y = X @ [1.0, -0.5, 0.0] + 0.1 * rng.standard_normal(300)
-    >>> w = all_features_reference(DomainStatistics.from_samples(X, y, np.arange(300) % 3))
-    >>> w[:2].round(2), bool(abs(w[2]) < 0.05)  # the true weights are 1, -0.5 and 0
-    (array([ 1.  , -0.49]), True)
     """
     xx = stats.xx.mean(axis=0)
     xy = stats.xy.mean(axis=0)
@@ -185,35 +170,6 @@ def run_intro_logistic(features: ExperimentFeatures, positive: int = domains.POS
     -------
     dict
         ``{"experiment": "intro-logistic", "error_even", "error_odd", "increase_percent", ...}``.
-
-    See Also
-    --------
-    run_two_vs_other : Section 4.1, '2' against an unseen digit.
-    run_similarity : Section 4.2, a similarity function for an unseen class.
-    tgreedy_lib.experiments.run_experiment : Any experiment by name, with its features.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
-
-    Examples
-    --------
-    Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
-    that the example runs in a moment; the experiments use the paper's DBN features:
-
-    >>> import numpy as np
-    >>> from tgreedy_lib.experiments import ExperimentFeatures
-    >>> rng = np.random.default_rng(0)
-    >>> centres = rng.standard_normal((10, 20))
-    >>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
-    >>> features = ExperimentFeatures(
-    ...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
-    ...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
-    ...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
-    >>> from tgreedy_lib.experiments import run_intro_logistic
-    >>> result = run_intro_logistic(features)
-    >>> result["train_size"], result["test_size_even"], result["test_size_odd"]
-    (300, 150, 180)
     """
     from sklearn.linear_model import LogisticRegression
 
@@ -315,35 +271,6 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
         The experiment's JSON: ``experiment``, ``n_features`` (= ``n_steps``), ``splits``, ``curves``
         (per method: ``source_auroc``, ``target_auroc``, ``t_statistic``, ``features``, each a list
         per split of one value per step), ``data``, ``seconds``, ``timings`` and ``target_sizes``.
-
-    See Also
-    --------
-    run_intro_logistic : Section 1's logistic regression.
-    run_similarity : Section 4.2, a similarity function for an unseen class.
-    tgreedy_lib.experiments.run_experiment : Any experiment by name, with its features.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
-
-    Examples
-    --------
-    Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
-    that the example runs in a moment; the experiments use the paper's DBN features:
-
-    >>> import numpy as np
-    >>> from tgreedy_lib.experiments import ExperimentFeatures
-    >>> rng = np.random.default_rng(0)
-    >>> centres = rng.standard_normal((10, 20))
-    >>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
-    >>> features = ExperimentFeatures(
-    ...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
-    ...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
-    ...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
-    >>> from tgreedy_lib.experiments import run_two_vs_other
-    >>> result = run_two_vs_other(features, n_steps=3, targets=[7])
-    >>> {m: np.round(c["target_auroc"][0], 3).tolist() for m, c in result["curves"].items()}
-    {'greedy': [0.778, 0.54, 0.573], 'tgreedy-signed': [0.634, 0.776, 0.888], 'tgreedy': [0.778, 0.797, 0.6], 'greedy-stepwise': [0.778, 0.472, 0.473]}
     """
     design = _check_design(design)
     methods = [get_selector(m).name for m in methods]
@@ -458,35 +385,6 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
     -------
     dict
         As :func:`run_two_vs_other`, plus ``pairs`` (the pair counts and seed).
-
-    See Also
-    --------
-    run_intro_logistic : Section 1's logistic regression.
-    run_two_vs_other : Section 4.1, '2' against an unseen digit.
-    tgreedy_lib.experiments.run_experiment : Any experiment by name, with its features.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
-
-    Examples
-    --------
-    Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
-    that the example runs in a moment; the experiments use the paper's DBN features:
-
-    >>> import numpy as np
-    >>> from tgreedy_lib.experiments import ExperimentFeatures
-    >>> rng = np.random.default_rng(0)
-    >>> centres = rng.standard_normal((10, 20))
-    >>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
-    >>> features = ExperimentFeatures(
-    ...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
-    ...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
-    ...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
-    >>> from tgreedy_lib.experiments import run_similarity
-    >>> result = run_similarity(features, n_steps=3, targets=[3], n_positive=100, n_negative=100)
-    >>> {m: np.round(c["target_auroc"][0], 3).tolist() for m, c in result["curves"].items()}
-    {'greedy': [0.611, 0.785, 0.848], 'tgreedy-signed': [0.895, 0.841, 0.831], 'tgreedy': [0.895, 0.841, 0.831], 'greedy-stepwise': [0.611, 0.791, 0.856]}
     """
     design = _with_pairs(_check_design(design), n_positive, n_negative, seed)
     n_positive, n_negative, seed = design.n_positive_pairs, design.n_negative_pairs, design.seed

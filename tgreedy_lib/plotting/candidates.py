@@ -51,23 +51,6 @@ def rule_picks(t_statistics, greedy_scores=None) -> dict[str, np.ndarray]:
     ------
     ValueError
         When the arrays are not 2-d of one shape, or a step has no candidate left.
-
-    See Also
-    --------
-    plot_candidate_t : Draws the statistics and these picks.
-    tgreedy_lib.domain_adaptation.selection.t_statistics : The T-statistics of one step.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 3.3 and 4.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.plotting.candidates import rule_picks
-    >>> t = np.array([[3.0, -5.0, 0.5], [np.nan, -4.0, -0.2]])
-    >>> {name: picks.tolist() for name, picks in rule_picks(t).items()}
-    {'tgreedy-signed': [0, 2], 'tgreedy': [1, 1]}
     """
     t = np.asarray(t_statistics, dtype=float)
     if t.ndim != 2:
@@ -111,29 +94,6 @@ def plot_candidate_t(ax, t_statistics, picks, *, path_label: str | None = None, 
     ------
     ValueError
         When a pick's length differs from the number of steps.
-
-    See Also
-    --------
-    rule_picks : The candidate each rule would take.
-    tgreedy_lib.plotting.paper_figures.plot_t_statistics : |T| of the features a path did add.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 3.3 and 4.1 (Figure 2's rightmost panel).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting.candidates import plot_candidate_t, rule_picks
-    >>> t = np.array([[3.0, -5.0, 0.5], [np.nan, -4.0, -0.2]])
-    >>> fig, ax = plt.subplots()
-    >>> ax = plot_candidate_t(ax, t, rule_picks(t), path_label="T-greedy (signed T)")
-    >>> ax.get_title()
-    'every candidate, before each step of T-greedy (signed T)'
-    >>> [line.get_label() for line in ax.get_lines()][:2]
-    ['signed rule: largest T would add', '|T| rule: largest |T| would add']
-    >>> plt.close(fig)
     """
     t = np.asarray(t_statistics, dtype=float)
     if t.ndim != 2:

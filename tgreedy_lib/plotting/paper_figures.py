@@ -87,21 +87,6 @@ def _class_name(result: dict, label: int) -> str:
 
 def split_title(result: dict, target: int) -> str:
     """Panel title of one split: '2 vs 9' for section 4.1, "'9' held out" for similarity.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import split_title
-    >>> split_title(result, 9)
-    '2 vs 9'
     """
     if result["experiment"] == "mnist-2-vs-other":
         return f"{result.get('positive', 2)} vs {target}"
@@ -149,12 +134,6 @@ def legend_key(methods, all_features: bool = False):
     """Legend handles and labels for a figure that draws ``methods``: one colour swatch per selector
     (:func:`~tgreedy_lib.plotting.style.selector_style` among ``methods``), then black dashed = held-out source
     data, black solid = target domain, and the dotted grey chance line.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.paper_figures import legend_key
-    >>> legend_key(["greedy", "tgreedy-signed", "tgreedy"])[1]
-    ['greedy', 'T-greedy (arg max T)', 'T-greedy (largest |T|)', 'source domains (held out)', 'target domain', 'chance (AUROC 0.5)']
     """
     return _key(list(methods), all_features)
 
@@ -167,32 +146,6 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
     """AUROC against features added for one split: source (dashed) and target (solid) per method.
 
     ``methods``: selector names (default: every selector in ``result``).
-
-    See Also
-    --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
-    plot_average, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import plot_split
-    >>> fig, ax = plt.subplots()
-    >>> plot_split(ax, result, 9, legend=True).get_title()
-    '2 vs 9'
-    >>> plt.close(fig)
     """
     methods = _methods(result, methods)
     k = _split_index(result, target)
@@ -214,32 +167,6 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
 def plot_average(ax, result: dict, methods=None, band: bool = True, title: str | None = None,
                  legend: bool = False):
     """AUROC averaged over all splits, with a band of one standard deviation across splits.
-
-    See Also
-    --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
-    plot_split, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import plot_average
-    >>> fig, ax = plt.subplots()
-    >>> plot_average(ax, result, legend=True).get_title()
-    'average of 4 splits'
-    >>> plt.close(fig)
     """
     methods = _methods(result, methods)
     x = _steps(result)
@@ -268,32 +195,6 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
 
 def plot_t_statistics(ax, result: dict, target: int, methods=None, legend: bool = True):
     """|T| of the feature added at each step (the paper's rightmost panels), for one split.
-
-    See Also
-    --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
-    plot_split, plot_average : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import plot_t_statistics
-    >>> fig, ax = plt.subplots()
-    >>> plot_t_statistics(ax, result, 9).get_title()
-    '|T| of added feature, 2 vs 9'
-    >>> plt.close(fig)
     """
     methods = _methods(result, methods)
     k = _split_index(result, target)
@@ -368,32 +269,6 @@ def _two_lines(first: str, second: str) -> str:
 
 def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
     """Figure 1: greedy only, '2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1' and the average over all splits.
-
-    See Also
-    --------
-    figure2, figure3, figure4 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import figure1
-    >>> fig = figure1(result)
-    >>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison]  # four splits and their average
-    ['2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1', 'average of 4 splits']
-    >>> plt.close(fig)
     """
     panels = _panels(result, panels)
     fig, [(axes, slot)] = _stacked(len(panels) + 1)
@@ -412,34 +287,6 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
 
     The title names each selector's colour (:func:`~tgreedy_lib.plotting.style.selector_style`: greedy
     red, T-greedy blue whichever reading is drawn, the signed reading a second blue where both are).
-
-    See Also
-    --------
-    figure1, figure3, figure4 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import figure2
-    >>> fig = figure2(result, methods=("greedy", "tgreedy-signed"))
-    >>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison][-1]  # after the four splits
-    '|T| of added feature, 2 vs 9'
-    >>> fig.get_suptitle().splitlines()[1]
-    'red: greedy, blue: T-greedy (arg max T); dashed: held-out source data, solid: target domain'
-    >>> plt.close(fig)
     """
     panels = _panels(result, panels)
     methods = _methods(result, methods)
@@ -457,21 +304,6 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
 
 def figure3(results, panels=SIMILARITY_PANELS, methods=None):
     """Figure 3: similarity learning, one block per data set (MNIST, CIFAR-10): four splits and |T|.
-
-    See Also
-    --------
-    figure1, figure2, figure4 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments import run_experiment
-    >>> from tgreedy_lib.plotting.paper_figures import figure3
-    >>> fig = figure3([run_experiment("mnist-similarity"), run_experiment("cifar-similarity")])  # doctest: +SKIP
     """
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
@@ -501,32 +333,6 @@ def figure3(results, panels=SIMILARITY_PANELS, methods=None):
 
 def figure4(results, methods=None):
     """Figure 4: AUROC averaged over all splits for each task, bands = one standard deviation across splits.
-
-    See Also
-    --------
-    figure1, figure2, figure3 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import figure4
-    >>> fig = figure4([result])
-    >>> fig.axes[0].get_title()
-    "Recognizing digit '2' (4 splits)"
-    >>> plt.close(fig)
     """
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
@@ -564,31 +370,6 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
     Returns
     -------
     matplotlib.figure.Figure
-
-    See Also
-    --------
-    plot_split : One panel.
-    figure2 : Four of these splits as in the paper.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 4.1 and 5.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import plot_all_splits
-    >>> fig = plot_all_splits(result, methods=("greedy", "tgreedy"))
-    >>> [ax.get_title() for ax in fig.axes if ax.get_visible()]
-    ['2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1']
-    >>> fig.get_suptitle()
-    'all 4 held-out splits: red: greedy, blue: T-greedy (largest |T|); dashed: source, solid: target'
-    >>> plt.close(fig)
     """
     methods = _methods(result, methods)
     splits = result["splits"]
@@ -641,29 +422,6 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
     ------
     ValueError
         When ``summary`` holds none of the tasks.
-
-    See Also
-    --------
-    figure4 : The same curves from one run, bands across splits.
-    tgreedy_course.seeds.band_summary : Computes the bands.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figure 4, and section 5.
-
-    Examples
-    --------
-    A summary of three steps over 5 seeds (what ``band_summary`` returns, or a reference run's ``bands``):
-
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting.paper_figures import plot_band_summary
-    >>> band = {"mean": [0.6, 0.7, 0.72], "lo": [0.55, 0.65, 0.7], "hi": [0.65, 0.75, 0.74]}
-    >>> readings = {name: {"source_auroc": band, "target_auroc": band} for name in ("greedy", "tgreedy-signed")}
-    >>> summary = {"seeds": 5, "tasks": {"mnist-similarity": readings}}
-    >>> fig = plot_band_summary(summary, "paper", tasks=["mnist-similarity"])
-    >>> fig.axes[0].get_title()
-    'MNIST similarity (4.2)'
-    >>> plt.close(fig)
     """
     from ..experiments.readings import COMPARISON_LABELS, comparison_pair
 
@@ -711,19 +469,6 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
 
 def save_figure(fig, out_dir, name: str) -> list[pathlib.Path]:
     """Write ``fig`` as ``<out_dir>/<name>.png`` and ``.pdf``; return the two paths.
-
-    See Also
-    --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
-
-    Examples
-    --------
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting.paper_figures import save_figure
-    >>> fig, ax = plt.subplots()
-    >>> [path.name for path in save_figure(fig, "figures", "empty")]  # doctest: +SKIP
-    ['empty.png', 'empty.pdf']
     """
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -74,23 +74,6 @@ class SelectorStyle:
         A Matplotlib line style (``"-"``, ``"--"``, ``"-."``, ``":"``, or a dash tuple). The figures of
         section 4 draw source data dashed and the target solid whatever it says; the simulation
         figures (:func:`tgreedy_lib.plotting.theory_figures.plot_selector_paths`) use it.
-
-    See Also
-    --------
-    selector_style : A selector's style.
-    register_selector_style : Give a selector one.
-    BUILTIN_SELECTOR_STYLES : The built-in selectors' styles.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Figures 1-4 (greedy red, T-greedy blue).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.style import selector_style
-    >>> style = selector_style("tgreedy")
-    >>> style.color, style.linestyle
-    ('tab:blue', '-')
     """
 
     color: str | tuple
@@ -158,32 +141,6 @@ def register_selector_style(name: str, *, color, linestyle="-", replace: bool = 
     ValueError
         When ``name`` is not a registered selector, already has a style (and ``replace`` is False), or
         ``color`` or ``linestyle`` is not something Matplotlib can draw; the message names the value.
-
-    See Also
-    --------
-    selector_style : A selector's style, with the fallback rule.
-    unregister_selector_style : Remove a style.
-    tgreedy_lib.domain_adaptation.selectors.register_selector : Register the selector itself.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (greedy and T-greedy).
-
-    Examples
-    --------
-    T-greedy with the paper's literal ``argmax T_i`` as a selector of its own, drawn pink and dashed:
-
-    >>> from tgreedy_lib.domain_adaptation.selectors import register_selector, tgreedy_path, unregister_selector
-    >>> from tgreedy_lib.plotting.style import register_selector_style, unregister_selector_style
-    >>> _ = register_selector("tgreedy-positive", label="T-greedy (T > 0)", path=tgreedy_path,
-    ...                       options={"sign": "positive"})
-    >>> register_selector_style("tgreedy-positive", color="pinkish")
-    Traceback (most recent call last):
-    ...
-    ValueError: color='pinkish' is not a Matplotlib colour; give a name ('tab:pink'), a hex code ('#e377c2') or an RGB tuple
-    >>> register_selector_style("tgreedy-positive", color="tab:pink", linestyle="--")
-    SelectorStyle(color='tab:pink', linestyle='--')
-    >>> unregister_selector_style("tgreedy-positive"); unregister_selector("tgreedy-positive")
     """
     import matplotlib.colors as mcolors
     from matplotlib.lines import Line2D
@@ -216,27 +173,6 @@ def unregister_selector_style(name: str) -> None:
     A name without a style is a ValueError. Unregistering a selector
     (:func:`~tgreedy_lib.domain_adaptation.selectors.unregister_selector`) leaves its style here: a selector
     registered again under the name is drawn as before.
-
-    See Also
-    --------
-    register_selector_style : Give a selector a style.
-    selector_style : A selector's style.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (greedy and T-greedy).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.selectors import register_selector, tgreedy_path, unregister_selector
-    >>> from tgreedy_lib.plotting.style import register_selector_style, selector_style, unregister_selector_style
-    >>> _ = register_selector("copy", label="copy", path=tgreedy_path)
-    >>> register_selector_style("copy", color="black").color
-    'black'
-    >>> unregister_selector_style("copy")
-    >>> selector_style("copy").color  # the fallback for the name "copy"
-    'magenta'
-    >>> unregister_selector("copy")
     """
     if name not in _STYLES:
         raise ValueError(f"selector {name!r} has no style to remove; styled: {', '.join(_STYLES)}")
@@ -272,32 +208,6 @@ def selector_style(name: str, among=None) -> SelectorStyle:
     ------
     ValueError
         When ``name`` is not registered (from :func:`~tgreedy_lib.domain_adaptation.selectors.get_selector`).
-
-    See Also
-    --------
-    register_selector_style : Give a selector a style.
-    BUILTIN_SELECTOR_STYLES : The built-in selectors' styles.
-    FALLBACK_COLORS : The colours of selectors without one.
-    selector_key : Names the colours in a title.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Figures 1-4 (greedy red, T-greedy blue).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.selectors import register_selector, tgreedy_path, unregister_selector
-    >>> from tgreedy_lib.plotting.style import selector_style
-    >>> selector_style("greedy"), selector_style("tgreedy").color
-    (SelectorStyle(color='tab:red', linestyle='-'), 'tab:blue')
-    >>> selector_style("tgreedy-signed", among=["greedy", "tgreedy-signed"]).color   # the only T-greedy drawn
-    'tab:blue'
-    >>> selector_style("tgreedy-signed", among=["tgreedy", "tgreedy-signed"]).color  # both readings drawn
-    '#6baed6'
-    >>> _ = register_selector("my-selector", label="my selector", path=tgreedy_path)
-    >>> selector_style("my-selector")  # no style registered: the name's fallback colour
-    SelectorStyle(color='navy', linestyle='-')
-    >>> unregister_selector("my-selector")
     """
     get_selector(name)
     style = _STYLES.get(name)
@@ -320,12 +230,6 @@ def legend_label(name: str) -> str:
     ------
     ValueError
         When ``name`` is not registered (from :func:`~tgreedy_lib.domain_adaptation.selectors.get_selector`).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.style import legend_label
-    >>> legend_label("tgreedy"), legend_label("tgreedy-signed"), legend_label("omp")
-    ('T-greedy (largest |T|)', 'T-greedy (arg max T)', 'OMP (pooled)')
     """
     label = get_selector(name).label
     return RULE_LABELS.get(name, label)
@@ -334,12 +238,6 @@ def legend_label(name: str) -> str:
 def displayed_points(size_pt: float, figure_width_in: float, dpi: float = 100.0) -> float:
     """The size, in points, at which text of ``size_pt`` points is seen in the book: a figure wider than the
     column (:data:`BOOK_COLUMN_PX`) is scaled down to it, and its text with it.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.style import displayed_points
-    >>> displayed_points(9, 7.2), round(displayed_points(8, 11.0), 2), round(displayed_points(15, 12.0), 2)
-    (9.0, 5.24, 9.0)
     """
     return size_pt * min(1.0, BOOK_COLUMN_PX / (figure_width_in * dpi))
 
@@ -362,20 +260,6 @@ def color_name(color) -> str:
     Returns
     -------
     str
-
-    See Also
-    --------
-    selector_key : Names the colours of several selectors.
-
-    References
-    ----------
-    .. [1] Matplotlib documentation, "Specifying colors" (the Tableau palette, ``tab:``).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.style import color_name
-    >>> color_name("tab:blue"), color_name("darkorange"), color_name((0.1, 0.45, 0.7)), color_name((1.0, 0.8, 0.8))
-    ('blue', 'darkorange', 'blue', 'pale red')
     """
     import matplotlib.colors as mcolors
 
@@ -435,22 +319,6 @@ def selector_key(names) -> str:
     ------
     ValueError
         When a name is not registered (from :func:`~tgreedy_lib.domain_adaptation.selectors.get_selector`).
-
-    See Also
-    --------
-    color_name : Names one colour.
-    selector_style : The colour named.
-    tgreedy_lib.domain_adaptation.selectors.get_selector : The registry.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (greedy and T-greedy).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.style import selector_key
-    >>> selector_key(["greedy", "tgreedy"])
-    'red: greedy, blue: T-greedy (largest |T|)'
     """
     names = list(names)
     return ", ".join(f"{color_name(selector_style(name, among=names).color)}: {legend_label(name)}" for name in names)

@@ -59,26 +59,6 @@ def plot_self_normalized_tails(curves: dict, ax=None):
     """``Pr[(sum Z)^2 / sum Z^2 > t]`` against ``t`` for several laws, with the printed
     ``exp(-t/2)`` and the proved ``2 exp(-t/2)`` (Theorem 2); ``curves`` is
     :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.tail_curves`'s output.
-
-    See Also
-    --------
-    plot_theorem2_excess : Theorem 2.
-    plot_coverage_vs_features, plot_widths : Theorem 1.
-    plot_corollary_failure, plot_subset_regret : Corollary 3.
-    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory_figures as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import tail_curves
-    >>> ax = plots.plot_self_normalized_tails(tail_curves(10, np.linspace(0.1, 8, 50), distributions=("rademacher", "gaussian")))
-    >>> plt.close("all")
     """
     ax = _axes(ax)
     t = curves["t"]
@@ -118,29 +98,6 @@ def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: st
     Returns
     -------
     matplotlib.collections.QuadMesh
-
-    See Also
-    --------
-    plot_theorem2_excess : Theorem 2's excess over the printed bound.
-
-    References
-    ----------
-    .. [1] Matplotlib documentation, "Colormap normalization" (``TwoSlopeNorm``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory_figures as plots
-    >>> from tgreedy_lib.plotting.style import color_name
-    >>> fig, ax = plt.subplots()
-    >>> values = np.array([[0.2, 0.99], [1.01, 1.6]])
-    >>> mesh = plots.plot_threshold_map(ax, [0, 1], [0, 1], values, 1.0, "fails", "holds", "ratio")
-    >>> [color_name(mesh.cmap(mesh.norm(v))[:3]) for v in values.ravel()]
-    ['blue', 'blue', 'red', 'red']
-    >>> ax.get_title()
-    'red: fails; blue: holds'
-    >>> plt.close(fig)
     """
     from matplotlib.colors import ListedColormap, TwoSlopeNorm
 
@@ -171,28 +128,6 @@ def plot_theorem2_excess(table: dict, ax=None):
     where a symmetric law provably violates Theorem 2 as printed, blue cells pairs where no violation
     was found (:func:`plot_threshold_map` at 0); ``table`` is
     :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.theorem2_excess`'s output.
-
-    See Also
-    --------
-    plot_self_normalized_tails : Theorem 2.
-    plot_coverage_vs_features, plot_widths : Theorem 1.
-    plot_corollary_failure, plot_subset_regret : Corollary 3.
-    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory_figures as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import theorem2_excess
-    >>> ax = plots.plot_theorem2_excess(theorem2_excess(n_values=range(1, 6), t=np.linspace(0.1, 4, 20)))
-    >>> ax.get_title()
-    'worst-case tail minus exp(-t/2)\\nred: the printed bound fails; blue: it holds'
-    >>> plt.close("all")
     """
     ax = _axes(ax)
     plot_threshold_map(ax, table["t"], table["n"], table["excess"], 0.0, "the printed bound fails", "it holds",
@@ -210,26 +145,6 @@ def plot_coverage_vs_features(curves: dict, ax=None):
     none did, by its one-sided lower bound (rule of three), drawn dotted with a shaded band down to it:
     an estimate of 0 failures is not a coverage of 1. The target ``1 - delta`` and the largest admitted
     ``|F|`` are marked; the legend sits below the axes.
-
-    See Also
-    --------
-    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
-    plot_widths : Theorem 1.
-    plot_corollary_failure, plot_subset_regret : Corollary 3.
-    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory_figures as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import coverage_curves
-    >>> ax = plots.plot_coverage_vs_features(coverage_curves(16, 0.5, [1, 2, 4], monte_carlo_laws=()))
-    >>> plt.close("all")
     """
     ax = _axes(ax)
     f, n, delta = curves["n_features"], curves["n"], curves["delta"]
@@ -259,26 +174,6 @@ def plot_widths(table: dict, ax=None):
     the exact Bonferroni ``t_{n-1}`` quantile for Gaussian effects, the normal quantile
     ("4 would become 2") and the width the proof supports without the size condition; ``table``
     is :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.width_table`'s output.
-
-    See Also
-    --------
-    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
-    plot_coverage_vs_features : Theorem 1.
-    plot_corollary_failure, plot_subset_regret : Corollary 3.
-    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory_figures as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import width_table
-    >>> ax = plots.plot_widths(width_table([10, 20, 40, 80], [10, 100, 1000], 0.05))
-    >>> plt.close("all")
     """
     ax = _axes(ax)
     f = table["n_features"]
@@ -299,26 +194,6 @@ def plot_corollary_failure(curves: dict, ax=None):
     """Exact ``Pr[some subset's regret exceeds its bound]`` for ``q = 1``, printed factor against
     the proof's, with the target ``delta`` (Corollary 3); ``curves`` is
     :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.corollary_failure_curves`'s output.
-
-    See Also
-    --------
-    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
-    plot_coverage_vs_features, plot_widths : Theorem 1.
-    plot_subset_regret : Corollary 3.
-    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory_figures as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_failure_curves
-    >>> ax = plots.plot_corollary_failure(corollary_failure_curves([0.05, 0.1, 0.2], p_values=(1, 2)))
-    >>> plt.close("all")
     """
     ax = _axes(ax)
     deltas = curves["delta"]
@@ -338,27 +213,6 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
     """Regret of each simulated training set's worst subset against its
     ``sum sigma_hat^2 / n``, with the lines ``regret = factor * sum sigma_hat^2 / n`` of the
     printed and the proved factor: points above a line violate that bound (Corollary 3).
-
-    See Also
-    --------
-    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
-    plot_coverage_vs_features, plot_widths : Theorem 1.
-    plot_corollary_failure : Corollary 3.
-    plot_selector_paths, plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory_figures as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import subset_regret_simulation
-    >>> simulation = subset_regret_simulation(np.random.default_rng(0), "gaussian", 200, 5, 2, 0.05, n_trials=30)
-    >>> ax = plots.plot_subset_regret(simulation)
-    >>> plt.close("all")
     """
     ax = _axes(ax)
     worst = np.argmax(simulation["regret"] / np.maximum(simulation["variance_over_n"], 1e-300), axis=1)
@@ -384,28 +238,6 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
 def plot_selector_paths(result: dict, axes=None):
     """Two panels: mean regret on a new random domain as features are added, and the share
     of picks that are spurious at each step, for each selector (``compare_selectors`` output).
-
-    See Also
-    --------
-    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
-    plot_coverage_vs_features, plot_widths : Theorem 1.
-    plot_corollary_failure, plot_subset_regret : Corollary 3.
-    plot_sweep : Greedy and T-greedy on simulated domains (section 3.3).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory_figures as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors
-    >>> result = compare_selectors(make_problem(), np.random.default_rng(0), n_steps=4, n_repeats=5)
-    >>> axes = plots.plot_selector_paths(result)
-    >>> plt.close("all")
     """
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(FIGURE_WIDTH, 3.8), layout="constrained")
@@ -434,29 +266,6 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
     """Mean regret (``metric="regret"``, with 1 s.e. bars), median regret (``"regret_median"``) or spurious share (``"spurious"``) after a fixed
     number of steps against the number of training domains, one line per selector and
     samples-per-domain setting (``sweep_selectors`` output, run with the same ``selectors``).
-
-    See Also
-    --------
-    plot_self_normalized_tails, plot_theorem2_excess : Theorem 2.
-    plot_coverage_vs_features, plot_widths : Theorem 1.
-    plot_corollary_failure, plot_subset_regret : Corollary 3.
-    plot_selector_paths : Greedy and T-greedy on simulated domains (section 3.3).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting import theory_figures as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import sweep_selectors
-    >>> rows = sweep_selectors(make_problem(), np.random.default_rng(0), n_domains_values=(4, 8),
-    ...                        n_steps=3, n_repeats=3, at_step=3)
-    >>> ax = plots.plot_sweep(rows)
-    >>> plt.close("all")
     """
     ax = _axes(ax)
     settings = sorted({r["n_samples"] for r in rows}, key=lambda s: (s is None, s or 0))
