@@ -190,10 +190,10 @@ def two_vs_other_compare_splits(features, targets=None, positive: int = domains.
 def similarity_compare_splits(features, targets=None, *, n_positive: int = 1000, n_negative: int = 1000,
                               seed: int = 0):
     """Section 4.2's splits: pair-product features, one class held out as the target."""
-    from .runs import _usable_similarity_columns
+    from .runs import usable_similarity_columns
 
     classes = [int(c) for c in features.classes]
-    columns = np.flatnonzero(_usable_similarity_columns(features.train_features, features.train_labels, classes))
+    columns = np.flatnonzero(usable_similarity_columns(features.train_features, features.train_labels, classes))
     F_train = np.ascontiguousarray(features.train_features[:, columns])
     F_test = np.ascontiguousarray(features.test_features[:, columns])
     train_design = domains.draw_pair_design(features.train_labels, classes, n_positive, n_negative, seed)

@@ -46,7 +46,7 @@ class Split:
         return {"target": int(self.target), "sources": [int(s) for s in self.sources]}
 
 
-def _check_classes_present(labels: np.ndarray, wanted: Sequence[int], what: str) -> None:
+def check_classes_present(labels: np.ndarray, wanted: Sequence[int], what: str) -> None:
     present = set(np.unique(labels).tolist())
     missing = [int(c) for c in wanted if int(c) not in present]
     if missing:
@@ -117,7 +117,7 @@ def class_moments(X: np.ndarray, labels: np.ndarray, classes: Sequence[int]):
     """
     X = np.asarray(X, dtype=np.float64)
     labels = np.asarray(labels)
-    _check_classes_present(labels, classes, "class_moments")
+    check_classes_present(labels, classes, "class_moments")
     p = X.shape[1]
     gram = np.empty((len(classes), p, p))
     sums = np.empty((len(classes), p))
@@ -193,7 +193,7 @@ def two_vs_other_evaluation(test_labels: np.ndarray, split: Split, positive: int
     (AUROC weighs the two classes equally whatever their counts).
     """
     test_labels = np.asarray(test_labels)
-    _check_classes_present(test_labels, (positive, split.target) + tuple(split.sources), "test set")
+    check_classes_present(test_labels, (positive, split.target) + tuple(split.sources), "test set")
     if per_class is not None and (not isinstance(per_class, (int, np.integer)) or per_class < 1):
         raise ValueError(f"per_class must be a positive integer or None, got {per_class!r}")
     positive_rows = np.flatnonzero(test_labels == positive)
@@ -327,7 +327,7 @@ def draw_pair_design(labels: np.ndarray, classes: Sequence[int], n_positive: int
     per_partner = n_negative // (len(classes) - 2)
     if negatives == "stratified" and per_partner < 1:
         raise ValueError(f"n_negative={n_negative} is fewer than the {len(classes) - 2} partner classes")
-    _check_classes_present(labels, classes, "pair design")
+    check_classes_present(labels, classes, "pair design")
     rng = np.random.default_rng(seed)
     rows = {c: np.flatnonzero(labels == c) for c in classes}
     positives = {c: _pairs_of_distinct(rng, rows[c], n_positive) for c in classes}
@@ -367,7 +367,7 @@ def target_pairs(labels: np.ndarray, split: Split, n_positive: int = 1000, n_neg
     """
     labels = np.asarray(labels)
     _check_sampling(negatives)
-    _check_classes_present(labels, (split.target,) + tuple(split.sources), "target pairs")
+    check_classes_present(labels, (split.target,) + tuple(split.sources), "target pairs")
     rng = np.random.default_rng([seed, split.target, 7])
     target_rows = np.flatnonzero(labels == split.target)
     positives = _pairs_of_distinct(rng, target_rows, n_positive)
