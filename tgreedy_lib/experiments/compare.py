@@ -1,54 +1,23 @@
 """When to stop, and what else to try: stopping rules and baselines scored on the target domains.
 
-Beyond the paper (Foster, Kakade & Salakhutdinov 2012 [1]_): its Discussion (section 5) names three
-ways to decide how many features to keep and tests none; its experiments (section 4) compare
-T-greedy only with greedy. ``python -m tgreedy_course compare`` runs, on the same splits,
+Beyond the paper (Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+Approach", AISTATS 2012): its Discussion (section 5) names three ways to decide how many features to keep
+and tests none; its experiments (section 4) compare T-greedy only with greedy. On the same splits this
+module scores
 
-* the stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` on the T-greedy path, each
-  as the paper's Discussion states it, scored against the *oracle* (the number of steps with the
-  best target AUROC, which no rule can know): per rule the target AUROC it reaches, its gap to the
-  oracle's, and the share of splits within ``TOLERANCE`` of it. These rows are descriptive: reading
-  the best one off the table would choose the rule on the very splits it is scored on;
-* the honest version of that choice, :func:`choose_rule_on_other_splits`: for each split, the rule
-  that was within ``TOLERANCE`` of the oracle on the most *other* splits of the same experiment,
-  scored on that split (nested, like cross-validation over splits);
-* the baselines of :mod:`tgreedy_lib.domain_adaptation.baselines` (OMP [2]_, the lasso [3]_,
-  V-REx [4]_, an invariance filter in the spirit of ICP [5]_, the univariate T filter) and greedy,
-  each with its number of features (or penalty) chosen by the same procedure as T-greedy's row in
-  the method table: leave-one-domain-out cross-validation on the source domains' squared loss.
-  No method's choice looks at a target domain;
+* the stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` on the T-greedy path against the
+  *oracle* (the number of steps with the best target AUROC, which no rule can know): per rule the target
+  AUROC it reaches, its gap to the oracle's, the share of splits within ``TOLERANCE`` of it. Reading the
+  best row off that table chooses the rule on the splits it is scored on (descriptive only);
+* the honest version, :func:`choose_rule_on_other_splits`: each split gets the rule that did best on the
+  *other* splits of its experiment (nested, like cross-validation over splits);
+* the baselines of :mod:`tgreedy_lib.domain_adaptation.baselines` (OMP, the lasso, V-REx, an invariance
+  filter in the spirit of ICP, the univariate T filter) and greedy, each with its number of features (or
+  penalty) chosen by leave-one-domain-out cross-validation on the source domains' squared loss;
 
-on simulated domains (notebook 05's generator, several numbers of domains), MNIST '2 vs other'
-(section 4.1) and the MNIST and CIFAR-10 similarity tasks (section 4.2). This module scores the
-splits (:func:`run_compare_experiment`); :mod:`tgreedy_course.compare` writes the tables,
-``results/compare.json`` and ``results/compare.md``, and the README's block.
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-       Approach", AISTATS 2012: section 5 (Discussion) names the stopping rules.
-.. [2] Y. C. Pati, R. Rezaiifar and P. S. Krishnaprasad, "Orthogonal matching pursuit: recursive
-       function approximation with applications to wavelet decomposition", Proc. 27th Asilomar
-       Conference on Signals, Systems and Computers, 1993.
-.. [3] R. Tibshirani, "Regression shrinkage and selection via the lasso", Journal of the Royal
-       Statistical Society B 58(1):267-288, 1996.
-.. [4] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
-       A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
-.. [5] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
-       identification and confidence intervals", Journal of the Royal Statistical Society B
-       78(5):947-1012, 2016.
-
-Examples
---------
->>> from tgreedy_lib.experiments import compare
->>> split = next(compare.simulated_splits(n_domains=6, n_splits=1, seed=0))
->>> result = compare.score_split(split, 5, baselines=("t_filter",))
->>> sorted(result["rules"]) == sorted(compare.RULES)
-True
->>> result["oracle_auroc"] >= max(r["target_auroc"] for r in result["rules"].values())
-True
->>> compare.choose_rule_on_other_splits({"a": [0.9, 0.5, 0.5], "b": [0.5, 0.6, 0.6]}, [0.9, 0.6, 0.6])
-['b', 'a', 'a']
+on simulated domains (notebook 05's generator), MNIST '2 vs other' (section 4.1) and the MNIST and
+CIFAR-10 similarity tasks (section 4.2). No method's choice looks at a target domain.
+``python -m tgreedy_course compare`` writes the tables.
 """
 from __future__ import annotations
 
@@ -69,6 +38,8 @@ from ..domain_adaptation.selection import greedy_path, tgreedy_path
 from ..domain_adaptation.statistics import DomainStatistics
 from ..domain_adaptation.theory.simulate import make_problem
 from . import domains
+from .inputs import load_experiment_features
+from .runs import two_vs_other_columns, usable_similarity_columns
 
 #: A rule "reaches the oracle" on a split when its target AUROC is within this of the oracle's.
 TOLERANCE = 0.01
@@ -167,7 +138,7 @@ def simulated_splits(n_domains: int = 8, n_splits: int = 10, *, n_samples: int =
 
 def two_vs_other_compare_splits(features, targets=None, positive: int = domains.POSITIVE_DIGIT):
     """Section 4.1's splits: sources '2 vs k', target '2 vs t' on the test images."""
-    columns = np.flatnonzero((features.train_features[features.train_labels == positive] != 0).any(axis=0))
+    columns = two_vs_other_columns(features, positive)
     X_train = np.ascontiguousarray(features.train_features[:, columns])
     X_test = np.ascontiguousarray(features.test_features[:, columns])
     all_domains = domains.two_vs_other_statistics(X_train, features.train_labels, positive)
@@ -190,8 +161,6 @@ def two_vs_other_compare_splits(features, targets=None, positive: int = domains.
 def similarity_compare_splits(features, targets=None, *, n_positive: int = 1000, n_negative: int = 1000,
                               seed: int = 0):
     """Section 4.2's splits: pair-product features, one class held out as the target."""
-    from .runs import usable_similarity_columns
-
     classes = [int(c) for c in features.classes]
     columns = np.flatnonzero(usable_similarity_columns(features.train_features, features.train_labels, classes))
     F_train = np.ascontiguousarray(features.train_features[:, columns])
@@ -232,14 +201,11 @@ def _subset_bytes(stats: DomainStatistics, n_kept: int) -> int:
 
 
 def _with_cached_subsets(stats: DomainStatistics, budget: int | None = None) -> DomainStatistics:
-    """A shallow copy of ``stats`` whose ``subset`` returns the same object for the same labels, up to a budget.
+    """A shallow copy of ``stats`` whose ``subset`` returns the same object for the same labels.
 
-    Every leave-one-domain-out choice on a split (five baselines) takes the same n subsets; with the
-    whole Gram each is a copy of n - 1 (p, p) matrices (224 MB for MNIST's 8 domains and p = 2,000),
-    so taking each once saves most of a split's memory traffic. The subsets kept are bounded by
-    ``budget`` bytes (default :data:`SUBSET_CACHE_BYTES`): those past it are taken afresh and
-    dropped after use, so 3,000 domains do not hold 3,000 copies. The subsets are only read, never
-    changed, so the results are the same.
+    Every leave-one-domain-out choice on a split takes the same n subsets, each a copy of n - 1 (p, p)
+    Grams (224 MB for MNIST's 8 domains, p = 2,000); they are kept up to ``budget`` bytes (default
+    :data:`SUBSET_CACHE_BYTES`), those past it taken afresh. Subsets are only read: same results.
     """
     import copy
 
@@ -343,33 +309,11 @@ def _best_rule(names: list[str], gaps: np.ndarray) -> str:
 
 
 def choose_rule_on_other_splits(target_auroc, oracle_auroc) -> list[str]:
-    """For each split, the stopping rule that did best on the *other* splits (leave one split out).
+    """For each split, the rule within ``TOLERANCE`` of the oracle on the most *other* splits.
 
-    Reading the best rule off a table of every rule's results chooses the rule on the same
-    splits it is then scored on: an optimistic figure (the best of several noisy rows). The
-    nested choice never looks at the split it is scored on: split i gets the rule that was within
-    ``TOLERANCE`` of the oracle on the most splits j != i (ties: the smaller mean gap to the
-    oracle on those splits, then the rule listed first), the criterion by which a summary's
-    ``best_rule`` is chosen in hindsight. The choice for a split cannot change when only that
-    split's results change.
-
-    Parameters
-    ----------
-    target_auroc : mapping of str to sequence of float
-        ``{rule: [target AUROC on split 0, on split 1, ...]}``, every rule on the same splits.
-    oracle_auroc : sequence of float
-        The oracle's target AUROC on each split (the best number of steps on the target).
-
-    Returns
-    -------
-    list of str
-        The rule chosen for each split.
-
-    Raises
-    ------
-    ValueError
-        With fewer than two splits (nothing else to choose on), no rules, rules scored on
-        different splits than the oracle, or a value that is not finite.
+    Ties: the smaller mean gap on those splits, then the rule listed first (the criterion of a summary's
+    ``best_rule``); a split's own results never decide its choice. ``target_auroc`` is ``{rule: [target
+    AUROC per split]}``, ``oracle_auroc`` the oracle's per split; at least two splits, all finite.
     """
     names = list(target_auroc)
     if not names:
@@ -386,17 +330,33 @@ def choose_rule_on_other_splits(target_auroc, oracle_auroc) -> list[str]:
     return [_best_rule(names, np.delete(gaps, i, axis=1)) for i in range(len(oracle))]  # split i is not read
 
 
-def _nested_outcome(splits: list[dict]) -> dict | None:
-    """Per split: the rule chosen on the other splits, and its k, target AUROC and gap on this split."""
-    if len(splits) < 2:
-        return None
-    names = list(splits[0]["rules"])
-    chosen = choose_rule_on_other_splits({name: [s["rules"][name]["target_auroc"] for s in splits] for name in names},
-                                         [s["oracle_auroc"] for s in splits])
+def _gaps(splits: list[dict], names) -> np.ndarray:
+    """Oracle's target AUROC minus each rule's (rules, splits)."""
+    return np.array([[s["oracle_auroc"] - s["rules"][name]["target_auroc"] for s in splits] for name in names])
+
+
+def _outcome(splits: list[dict], chosen: list[str]) -> dict:
+    """The chosen rule of each split, and its k, target AUROC and gap on that split."""
     return {"rule": chosen,
             "k": [int(s["rules"][r]["k"]) for s, r in zip(splits, chosen)],
             "target_auroc": [float(s["rules"][r]["target_auroc"]) for s, r in zip(splits, chosen)],
             "gap": [float(s["oracle_auroc"] - s["rules"][r]["target_auroc"]) for s, r in zip(splits, chosen)]}
+
+
+def _nested_outcome(splits: list[dict]) -> dict | None:
+    """Each split's rule chosen on the other splits (None with fewer than two)."""
+    if len(splits) < 2:
+        return None
+    names = list(splits[0]["rules"])
+    return _outcome(splits, choose_rule_on_other_splits(
+        {name: [s["rules"][name]["target_auroc"] for s in splits] for name in names},
+        [s["oracle_auroc"] for s in splits]))
+
+
+def _hindsight_outcome(splits: list[dict]) -> dict:
+    """The rule best on all these splits, its own included (descriptive), for each split."""
+    names = list(splits[0]["rules"])
+    return _outcome(splits, [_best_rule(names, _gaps(splits, names))] * len(splits))
 
 
 def _row(auroc, gap, k) -> dict:
@@ -414,21 +374,9 @@ def _choice_row(outcomes: list[dict]) -> dict | None:
         return None
     joined = {key: [v for o in outcomes for v in o[key]] for key in ("rule", "k", "target_auroc", "gap")}
     row = _row(joined["target_auroc"], joined["gap"], joined["k"])
-    counts = {}
-    for rule in joined["rule"]:
-        counts[rule] = counts.get(rule, 0) + 1
+    counts = {rule: joined["rule"].count(rule) for rule in dict.fromkeys(joined["rule"])}
     row.update({"chosen_rules": joined["rule"], "times_chosen": counts})
     return row
-
-
-def _hindsight_outcome(splits: list[dict]) -> dict:
-    """Per split: the rule best on all these splits, its own included (descriptive), and its k, AUROC, gap."""
-    names = list(splits[0]["rules"])
-    gaps = np.array([[s["oracle_auroc"] - s["rules"][name]["target_auroc"] for s in splits] for name in names])
-    rule = _best_rule(names, gaps)
-    return {"rule": [rule] * len(splits), "k": [int(s["rules"][rule]["k"]) for s in splits],
-            "target_auroc": [float(s["rules"][rule]["target_auroc"]) for s in splits],
-            "gap": [float(s["oracle_auroc"] - s["rules"][rule]["target_auroc"]) for s in splits]}
 
 
 def summarize(splits: list[dict], *, per_experiment: list[list[dict]] | None = None) -> dict:
@@ -463,9 +411,7 @@ def summarize(splits: list[dict], *, per_experiment: list[list[dict]] | None = N
                       "mean_best_auroc": float(best.mean()), "mean_n_selected": float(n_sel.mean()),
                       "mean_gap_to_tgreedy_oracle": float((oracle - chosen).mean()),
                       "share_within_tgreedy_oracle": float(np.mean(oracle - chosen <= TOLERANCE))}
-    names = list(rules)
-    best_rule = _best_rule(names, np.array([[s["oracle_auroc"] - s["rules"][n]["target_auroc"] for s in splits]
-                                            for n in names]))
+    best_rule = _best_rule(list(rules), _gaps(splits, rules))
     return {"oracle_mean_auroc": float(oracle.mean()), "rules": rules,
             "nested": _choice_row([_nested_outcome(g) for g in groups]),
             "hindsight": _choice_row([_hindsight_outcome(g) for g in groups]), "baselines": base,
@@ -501,9 +447,8 @@ def default_feature_map(dataset: str) -> str:
         return "random"
 
 
-def _features(dataset: str, feature_map: str | None):
-    from .inputs import load_experiment_features
-
+def features_for(dataset: str, feature_map: str | None = None):
+    """The features ``compare`` runs on: ``feature_map``'s, or :func:`default_feature_map`'s."""
     return load_experiment_features(dataset, default_feature_map(dataset) if feature_map is None else feature_map)
 
 
@@ -605,7 +550,7 @@ def run_compare_experiment(name: str, *, quick: bool = False, features=None, fea
     else:
         dataset = "cifar10" if name.startswith("cifar") else "mnist"
         if features is None:
-            features = _features(dataset, feature_map)
+            features = features_for(dataset, feature_map)
         data = features.data_summary()
         if name == "mnist-2-vs-other":
             splits = two_vs_other_compare_splits(features, settings.get("targets"))
