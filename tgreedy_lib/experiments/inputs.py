@@ -1,52 +1,39 @@
-"""The feature vectors every experiment of section 4 starts from.
+"""The feature vectors every experiment of section 4 of Foster, Kakade & Salakhutdinov, "Domain
+Adaptation: A Small Sample Statistical Approach" (AISTATS 2012) starts from: "we use 10,000 digits (1,000
+per class) for training and 10,000 digits for testing. Instead of using raw pixel values, each image was
+represented by 2000 real-valued features, that were extracted using a deep belief network".
 
-Foster, Kakade & Salakhutdinov (AISTATS 2012), section 4: "In all experiments, we use 10,000
-digits (1,000 per class) for training and 10,000 digits for testing. Instead of using raw pixel
-values, each image was represented by 2000 real-valued features, that were extracted using a deep
-belief network" -- and the same for CIFAR-10.
-
-:func:`load_experiment_features` returns those features through one of these feature maps:
+:func:`load_experiment_features` returns them through a feature map:
 
 ``"learned"``
-    Each data set's default learned features (:data:`DEFAULT_FEATURE_MAP`): ``"dbn"`` for MNIST,
-    ``"conv"`` for CIFAR-10. The reproduction's primary claims use them.
+    Each data set's default learned features (:data:`DEFAULT_FEATURE_MAP`), used by the primary claims.
 ``"dbn"``
-    The paper's: the deep-belief-network features of :func:`tgreedy_lib.features.load_features`
-    (trained once on the unlabeled training images and cached on disk).
+    The paper's deep-belief-network features (:func:`tgreedy_lib.features.load_features`, cached).
 ``"conv"``
-    CIFAR-10 only: the convolutional patch features of :mod:`tgreedy_lib.features.patches`
-    (Coates, Lee & Ng 2011), the library's default CIFAR-10 features.
+    CIFAR-10 only: the convolutional patch features of :mod:`tgreedy_lib.features.patches`.
 ``"random"``
-    A stand-in without any training: ``sigmoid(W z + b)`` for standardized pixels ``z`` and a fixed
-    (seeded) Gaussian ``W`` -- 1,000 random sigmoid units, positive and never constant like DBN
-    features. Fast; used by the unit tests and handy for a first look, but *not* the paper's setting.
+    ``sigmoid(W z + b)`` of standardized pixels z, with a seeded Gaussian W: 1,000 positive units, a
+    fast stand-in for tests and a first look, not the paper's setting.
 ``"pixels"``
-    The raw pixel intensities scaled to [0, 1] (784 features for MNIST, 3,072 for CIFAR-10). Not
-    the paper's setting either, and degenerate for T-greedy: a pixel that is dark on every image
-    except some '2's has the same covariance in every '2 vs k' domain (the '2's are shared), hence
-    zero spread and an infinite T-statistic.
+    Pixel intensities in [0, 1]; degenerate for T-greedy (a pixel dark on every image but some '2's has
+    the same covariance in every '2 vs k' domain: zero spread, infinite T).
 
-Features that are constant on the training images (pixels at the border of every digit, dead
-hidden units) carry no information, and their T-statistic is 0/0; they are dropped, and how many
-were dropped is recorded in ``info``.
+Features constant on the training images have T = 0/0; they are dropped and counted in ``info``.
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
 from .. import datasets
 from .._json import jsonable
 
-#: The feature maps the experiments know (see :func:`register_feature_map`); "conv" is the CIFAR-10
-#: convolutional patch features (:mod:`tgreedy_lib.features.patches`; MNIST has none); "learned" is
-#: each data set's default learned features (:data:`DEFAULT_FEATURE_MAP`).
+#: The feature maps the experiments know (:func:`register_feature_map` adds one).
 FEATURE_MAPS = ("learned", "dbn", "conv", "random", "pixels")
-#: What ``"learned"`` resolves to: the DBN for MNIST (the paper's features), the convolutional patch
-#: features for CIFAR-10 (of the kind of Krizhevsky 2009, which section 4 cites; the whole-image
-#: DBN learns no pair signal there: its all-features similarity fit scores 0.50 on held-out source
-#: pairs). The reproduction's primary claims use these.
+#: What ``"learned"`` resolves to: the DBN for MNIST (the paper's), the convolutional patch features for
+#: CIFAR-10 (the whole-image DBN learns no pair signal there: its all-features fit scores 0.50).
 DEFAULT_FEATURE_MAP = {"mnist": "dbn", "cifar10": "conv"}
 #: Feature maps that exist only for some data sets (all others apply to every data set).
 FEATURE_MAP_DATASETS = {"conv": ("cifar10",)}
@@ -61,17 +48,11 @@ CONSTANT_VARIANCE = 1e-12
 
 @dataclasses.dataclass
 class ExperimentFeatures:
-    """Feature vectors of the training and the test images, with their labels.
+    """Feature vectors of the training and the test images (float64, (n, p)), with their labels (0-9).
 
-    Attributes
-    ----------
-    train_features, test_features : ndarray of shape (n, p), float64
-    train_labels, test_labels : ndarray of int64
-        Class labels 0-9.
-    info : dict
-        JSON-ready description: ``dataset``, ``feature_map``, ``official`` (whether the test set is
-        the data set's official test set), ``train_size``, ``test_size``, ``n_features``,
-        ``dropped_constant_features`` and whatever the feature builder reported.
+    ``info`` is a JSON-ready description: ``dataset``, ``feature_map``, ``official`` (whether the test
+    set is the official one), ``train_size``, ``test_size``, ``n_features``, ``dropped_constant_features``
+    and whatever the feature builder reported.
     """
 
     train_features: np.ndarray
@@ -112,8 +93,7 @@ class ExperimentFeatures:
 
 
 def drop_constant_features(features: ExperimentFeatures) -> ExperimentFeatures:
-    """Remove the features that are constant over the training images (section 3.3 divides by their spread).
-    """
+    """Remove the features constant over the training images (section 3.3 divides by their spread)."""
     variance = features.train_features.var(axis=0)
     keep = variance > CONSTANT_VARIANCE
     info = dict(features.info)
@@ -179,9 +159,9 @@ def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: in
     return images, description
 
 
-def _pixel_features(dataset: str, data_dir=None, cache_dir=None, train_per_class=1000,
-                    seed: int = 0) -> ExperimentFeatures:
-    images, description = experiment_images(dataset, train_per_class, seed, data_dir, cache_dir)
+def _pixels_loader(dataset: str, *, data_dir=None, cache_dir=None, progress=False, train_per_class=1000, seed=0,
+                   design_seed: int = 0) -> ExperimentFeatures:
+    images, description = experiment_images(dataset, train_per_class, design_seed, data_dir, cache_dir)
     train = images.train_images.reshape(len(images.train_images), -1).astype(np.float64) / 255.0
     test = images.test_images.reshape(len(images.test_images), -1).astype(np.float64) / 255.0
     info = dict(dataset=dataset, feature_map="pixels", official=bool(images.official_test),
@@ -191,20 +171,18 @@ def _pixel_features(dataset: str, data_dir=None, cache_dir=None, train_per_class
                               images.test_labels.astype(np.int64), info)
 
 
-def _random_sigmoid_features(dataset: str, data_dir=None, n_units: int = RANDOM_UNITS,
-                             seed: int = RANDOM_SEED, cache_dir=None, train_per_class=1000,
-                             design_seed: int = 0) -> ExperimentFeatures:
-    pixels = _pixel_features(dataset, data_dir, cache_dir, train_per_class, design_seed)
+def _random_loader(dataset: str, *, seed: int = 0, **kwargs) -> ExperimentFeatures:
+    pixels = _pixels_loader(dataset, **kwargs)
     mean = pixels.train_features.mean(axis=0)
     scale = pixels.train_features.std(axis=0) + 0.1
-    rng = np.random.default_rng(seed)
-    weights = rng.standard_normal((pixels.n_features, n_units)) / np.sqrt(pixels.n_features)
-    bias = rng.normal(-1.0, 1.0, n_units)
+    rng = np.random.default_rng(RANDOM_SEED + seed)
+    weights = rng.standard_normal((pixels.n_features, RANDOM_UNITS)) / np.sqrt(pixels.n_features)
+    bias = rng.normal(-1.0, 1.0, RANDOM_UNITS)
 
     def transform(X):
         return 1.0 / (1.0 + np.exp(-(((X - mean) / scale) @ weights + bias)))
 
-    info = dict(pixels.info, feature_map="random", random_units=int(n_units), random_seed=int(seed))
+    info = dict(pixels.info, feature_map="random", random_units=RANDOM_UNITS, random_seed=int(RANDOM_SEED + seed))
     return ExperimentFeatures(transform(pixels.train_features), pixels.train_labels,
                               transform(pixels.test_features), pixels.test_labels, info)
 
@@ -213,18 +191,14 @@ class FeatureMapNotApplicable(NotImplementedError):
     """A feature map that does not exist for a data set (the convolutional patch features of MNIST)."""
 
 
-def _learned_features(dataset: str, data_dir=None, cache_dir=None, progress: bool = False, train_per_class=1000,
-                  seed: int = 0, design_seed: int = 0, kind: str = "dbn") -> ExperimentFeatures:
-    try:
-        from ..features import dbn_inputs, load_features
-    except ImportError as error:  # pragma: no cover - depends on the feature module being present
-        raise ValueError("the 'dbn' feature map needs tgreedy_lib.features (deep-belief-network features), "
-                         f"which could not be imported ({error}); use feature_map='pixels' for the stand-in") from None
+def _learned_features(dataset: str, *, data_dir=None, cache_dir=None, progress: bool = False, train_per_class=1000,
+                      seed: int = 0, design_seed: int = 0, kind: str = "dbn") -> ExperimentFeatures:
+    from ..features import dbn_inputs, load_features
+
     if kind == "patches" and dataset != "cifar10":
         raise FeatureMapNotApplicable(f"the 'conv' feature map (convolutional colour-patch features) is for cifar10, "
                                       f"not {dataset!r}; use feature_map='dbn' for MNIST")
-    # The paper's feature map is the DBN for both data sets: kind is explicit, because the library's
-    # default CIFAR-10 features are the convolutional patch features ('conv').
+    # kind is explicit: the library's default CIFAR-10 features are the patches, the paper's the DBN
     built = load_features(dataset, data_dir=data_dir, cache_dir=cache_dir, progress=progress,
                           config={"seed": int(seed)}, kind=kind)
     info = dict(getattr(built, "info", {}) or {})
@@ -240,50 +214,23 @@ def _learned_features(dataset: str, data_dir=None, cache_dir=None, progress: boo
         train_labels = np.asarray(images.train_labels, dtype=np.int64)
         info["source"] = images.source
     elif dataset == "cifar10" and design_seed != 0:
-        # The features learnt from the 50,000 unlabeled training images (their labels never read);
-        # the built set holds seed 0's labelled subset, so another seed's subset is mapped through them.
+        # The features learnt from the 50,000 unlabeled training images; the built set holds seed 0's
+        # labelled subset, so another seed's subset is mapped through them.
         train = np.asarray(built.transform(images.train_images), dtype=np.float64)
         train_labels = np.asarray(images.train_labels, dtype=np.int64)
         info["source"] = images.source
     info["training_images"] = description
-    info.setdefault("official", bool(info.get("official_test", False)))
-    info["official"] = bool(info["official"])
+    info["official"] = bool(info.get("official", info.get("official_test", False)))
     info["train_size"] = int(len(train))
     info["test_size"] = int(len(test))
-    return ExperimentFeatures(train, train_labels, test, np.asarray(built.test_labels, dtype=np.int64),
-                              _json_ready(info))
-
-
-def _json_ready(info: dict) -> dict:
-    """Keep only the JSON-representable, path-free entries of a feature builder's info."""
-    return jsonable(info, unknown="drop", keep=_not_a_path)
-
-
-def _not_a_path(key: str, value) -> bool:
-    """Never leak machine paths into results (``source`` names a data source, not a path)."""
-    return not (isinstance(value, str) and ("/" in value or "\\" in value) and key != "source")
-
-
-def _pixels_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
-    return _pixel_features(dataset, data_dir, cache_dir, train_per_class, design_seed)
-
-
-def _random_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
-    return _random_sigmoid_features(dataset, data_dir, seed=RANDOM_SEED + seed, cache_dir=cache_dir,
-                                    train_per_class=train_per_class, design_seed=design_seed)
-
-
-def _dbn_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
-    return _learned_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed)
-
-
-def _conv_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
-    return _learned_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed, kind="patches")
+    # JSON-ready, and no machine paths (``source`` names a data source, not a path)
+    info = jsonable(info, unknown="drop", keep=lambda key, value: not (
+        isinstance(value, str) and ("/" in value or "\\" in value) and key != "source"))
+    return ExperimentFeatures(train, train_labels, test, np.asarray(built.test_labels, dtype=np.int64), info)
 
 
 def resolve_feature_map(feature_map: str, dataset: str) -> str:
-    """The feature map that ``feature_map`` means for ``dataset``: ``"learned"`` becomes the data set's default.
-    """
+    """The feature map ``feature_map`` means for ``dataset``: ``"learned"`` becomes the data set's default."""
     if feature_map == "learned":
         if dataset not in DEFAULT_FEATURE_MAP:
             raise ValueError(f"no default learned features for {dataset!r}; choose a feature map from {FEATURE_MAPS}")
@@ -292,8 +239,7 @@ def resolve_feature_map(feature_map: str, dataset: str) -> str:
 
 
 def feature_map_applies(feature_map: str, dataset: str) -> bool:
-    """Whether ``feature_map`` exists for ``dataset`` (``"conv"`` is CIFAR-10's only).
-    """
+    """Whether ``feature_map`` exists for ``dataset`` (``"conv"`` is CIFAR-10's only)."""
     allowed = FEATURE_MAP_DATASETS.get(resolve_feature_map(feature_map, dataset) if dataset in DEFAULT_FEATURE_MAP
                                        else feature_map)
     return allowed is None or dataset in allowed
@@ -309,7 +255,8 @@ def _learned_loader(dataset, **kwargs):
 
 #: Feature map name -> loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed,
 #: design_seed) -> ExperimentFeatures (before constant features are dropped).
-FEATURE_LOADERS = {"learned": _learned_loader, "dbn": _dbn_loader, "conv": _conv_loader, "random": _random_loader,
+FEATURE_LOADERS = {"learned": _learned_loader, "dbn": functools.partial(_learned_features, kind="dbn"),
+                   "conv": functools.partial(_learned_features, kind="patches"), "random": _random_loader,
                    "pixels": _pixels_loader}
 
 
@@ -329,14 +276,10 @@ def register_feature_map(name: str, loader) -> None:
 
 
 def add_probe_accuracy(features: ExperimentFeatures, cache_dir=None) -> ExperimentFeatures:
-    """Set ``info["probe_accuracy"]``: test accuracy of the validated linear probe, the same for every feature map.
+    """Set ``info["probe_accuracy"]``: the validated linear probe's test accuracy, alike for every feature map.
 
-    The probe is :func:`tgreedy_lib.features.validated_probe` (10-class logistic regression on
-    standardised features, ``C`` chosen on a validation split of the training images, never on the
-    test images). The learnt features (``"dbn"``, ``"conv"``) arrive with it from
-    :func:`tgreedy_lib.features.feature_probe`; for the others (``"pixels"``, ``"random"``, a
-    registered map) it is measured here on the experiment's own training and test features
-    (:func:`tgreedy_lib.features.probe_arrays`, cached by a digest of the arrays).
+    Learnt features arrive with it (:func:`tgreedy_lib.features.feature_probe`); for the others it is
+    measured here (:func:`tgreedy_lib.features.probe_arrays`, cached by a digest of the arrays).
     """
     if features.info.get("probe_accuracy") is None:
         from ..features import probe_arrays
@@ -358,38 +301,21 @@ def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir
     Parameters
     ----------
     dataset : {"mnist", "cifar10"}
-    feature_map : {"learned", "dbn", "conv", "random", "pixels"}
-        ``"learned"``: the data set's default learned features (``"dbn"`` for MNIST, ``"conv"`` for
-        CIFAR-10; :data:`DEFAULT_FEATURE_MAP`); ``"dbn"``: the paper's deep-belief-network features (cached on disk after the first build);
-        ``"conv"``: the convolutional patch features of CIFAR-10 (:mod:`tgreedy_lib.features.patches`);
-        ``"random"``: random sigmoid units of the pixels, ``"pixels"``: raw pixels in [0, 1] --
-        fast stand-ins and nulls that are not the paper's setting.
+    feature_map : {"learned", "dbn", "conv", "random", "pixels"} or a registered name
     data_dir, cache_dir : path, optional
-        Where the images (default: ``TGREEDY_DATA_DIR``, then the bundled data) and the feature cache live.
-    progress : bool
-        Show progress while DBN features are trained.
+        The images (default: ``TGREEDY_DATA_DIR``, then the bundled data) and the feature cache.
     train_per_class : int or None
         Training images per class (the paper: 1,000), see :func:`experiment_images`.
     seed : int
-        The feature map's own seed: the DBN's (a new network is trained, then cached, for each
-        seed) or the random units'. Ignored by ``"pixels"``.
-    design_seed : int
-        Seeds the training subset.
+        The feature map's own seed (the DBN's, the random units'); ``design_seed`` seeds the training subset.
     probe : bool
         Also measure the linear-probe accuracy (:func:`add_probe_accuracy`).
-
-    Returns
-    -------
-    ExperimentFeatures
 
     Raises
     ------
     ValueError
-        For an unknown data set or feature map.
-    NotImplementedError
-        For a known feature map whose loader is not registered (a map whose module is not installed).
-    FileNotFoundError
-        When the images are not available (CIFAR-10 is not bundled).
+        For an unknown data set or feature map; NotImplementedError for a known one without a loader;
+        FileNotFoundError when the images are not available (CIFAR-10 is not bundled).
     """
     if dataset not in DATASETS:
         raise ValueError(f"dataset must be one of {DATASETS}, got {dataset!r}")
