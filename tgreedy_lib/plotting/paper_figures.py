@@ -1,23 +1,13 @@
-"""Figures 1-4 of Foster, Kakade & Salakhutdinov (AISTATS 2012), drawn from experiment results.
+"""Figures 1-4 of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+Approach" (AISTATS 2012), drawn from the JSON-ready results of :mod:`tgreedy_lib.experiments`.
 
-Every function takes the JSON-ready result of :mod:`tgreedy_lib.experiments` (a dict, as written to
-``<experiment>.json``) and returns a Matplotlib figure; nothing is computed here but means and
-spreads of the stored curves. Conventions follow the paper: each selector in its colour
-(:func:`tgreedy_lib.plotting.style.selector_style`: greedy red, T-greedy blue whichever reading a figure
-shows, a second blue for the signed reading where a figure shows both; titles name the colours from there)
-and a legend that names its rule (:func:`tgreedy_lib.plotting.style.legend_label`), dashed = held-out data
-of the source domains (black swatches in the legend), solid = the target (new) domain, a light grey dotted
-line at chance (AUROC 0.5, "chance" in the legend), a black
-dotted line for least squares on all features where a result has it, x = number of features added.
-
-The paper sets its panels in one row across a two-column page; here they are stacked three to a row,
-:data:`~tgreedy_lib.plotting.style.FIGURE_WIDTH` inches wide, with one legend in the free slot, so that
-the book shows them at their natural size (text of at least
-:data:`~tgreedy_lib.plotting.style.SMALLEST_TEXT_PT` points).
-
-Where the paper shows an average over splits (Figure 1's last panel, Figure 4), the shaded band is
-plus/minus one standard deviation across the splits, so the variability between domains stays
-visible (section 5).
+Nothing is computed here but means and spreads of the stored curves. As in the paper each selector has
+its colour (:func:`~tgreedy_lib.plotting.style.selector_style`; titles name it), dashed = held-out data
+of the source domains, solid = the target domain, x = features added; a grey dotted line marks chance
+(AUROC 0.5) and a black dotted one least squares on all features, where a result has it. The paper's
+one row of panels is stacked three to a row, :data:`~tgreedy_lib.plotting.style.FIGURE_WIDTH` inches
+wide, the legend in the free slot, so the book shows them at their natural size. Bands over splits
+are plus/minus one standard deviation (the variability between domains, section 5).
 """
 from __future__ import annotations
 
@@ -30,20 +20,8 @@ from ..datasets import CIFAR10_CLASSES  # one list of class names
 from ..experiments.runs import curve
 from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, legend_label, selector_key, selector_style  # one colour per selector
 
-__all__ = [
-    "split_title",
-    "plot_split",
-    "plot_average",
-    "plot_t_statistics",
-    "figure1",
-    "figure2",
-    "figure3",
-    "figure4",
-    "plot_all_splits",
-    "plot_band_summary",
-    "legend_key",
-    "save_figure",
-]
+__all__ = ["split_title", "plot_split", "plot_average", "plot_t_statistics", "figure1", "figure2", "figure3",
+           "figure4", "plot_all_splits", "plot_band_summary", "legend_key", "save_figure"]
 
 #: The splits the paper's Figures 1 and 2 show, left to right (held-out digit).
 PAPER_TWO_VS_OTHER_PANELS = (9, 3, 6, 1)
@@ -109,33 +87,25 @@ def _style(method: str, methods) -> tuple[str, object]:
     return legend_label(method), selector_style(method, among=list(methods)).color
 
 
-def _key(methods, all_features: bool = False, line_styles: bool = True):
-    """Legend handles and labels that say it once: one colour per selector, then what dashed and solid mean
-    (and the dotted all-features line), so that each entry is short enough for a narrow slot."""
+def legend_key(methods, all_features: bool = False):
+    """Legend handles and labels: a colour swatch per selector of ``methods``, then black dashed = held-out
+    source data, black solid = target domain, the chance line (and the dotted all-features line)."""
     from matplotlib.lines import Line2D
 
+    methods = list(methods)
     handles, labels = [], []
     for method in methods:
         label, color = _style(method, methods)
         handles.append(Line2D([], [], color=color, lw=2))
         labels.append(label)
-    if line_styles:
-        handles += [Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="--", lw=1.4),
-                    Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="-", lw=1.6),
-                    Line2D([], [], **CHANCE_STYLE)]
-        labels += ["source domains (held out)", "target domain", "chance (AUROC 0.5)"]
+    handles += [Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="--", lw=1.4),
+                Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="-", lw=1.6),
+                Line2D([], [], **CHANCE_STYLE)]
+    labels += ["source domains (held out)", "target domain", "chance (AUROC 0.5)"]
     if all_features:
         handles.append(Line2D([], [], color=ALL_FEATURES_COLOR, ls=":", lw=1.2))
         labels.append("all features (ridge), target")
     return handles, labels
-
-
-def legend_key(methods, all_features: bool = False):
-    """Legend handles and labels for a figure that draws ``methods``: one colour swatch per selector
-    (:func:`~tgreedy_lib.plotting.style.selector_style` among ``methods``), then black dashed = held-out source
-    data, black solid = target domain, and the dotted grey chance line.
-    """
-    return _key(list(methods), all_features)
 
 
 def _steps(result: dict) -> np.ndarray:
@@ -166,8 +136,7 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
 
 def plot_average(ax, result: dict, methods=None, band: bool = True, title: str | None = None,
                  legend: bool = False):
-    """AUROC averaged over all splits, with a band of one standard deviation across splits.
-    """
+    """AUROC averaged over all splits, with a band of one standard deviation across splits."""
     methods = _methods(result, methods)
     x = _steps(result)
     for method in methods:
@@ -194,8 +163,7 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
 
 
 def plot_t_statistics(ax, result: dict, target: int, methods=None, legend: bool = True):
-    """|T| of the feature added at each step (the paper's rightmost panels), for one split.
-    """
+    """|T| of the feature added at each step (the paper's rightmost panels), for one split."""
     methods = _methods(result, methods)
     k = _split_index(result, target)
     x = _steps(result)
@@ -228,11 +196,13 @@ def _stacked(n_panels: int, n_blocks: int = 1):
     return fig, blocks
 
 
-def _legend_in(slot, methods, title: str | None = None, all_features: bool = False) -> None:
-    """The key of ``methods`` (:func:`_key`) in the free ``slot`` (an axes drawn without frame)."""
-    handles, labels = _key(methods, all_features)
+def _legend_in(slot, methods, fallback, title: str | None = None) -> None:
+    """The key of ``methods`` in the free ``slot`` (an axes drawn without frame), else on ``fallback``."""
+    if slot is None:
+        fallback.legend(*legend_key(methods), fontsize=SMALLEST_TEXT_PT, loc="lower right")
+        return
     slot.axis("off")
-    slot.legend(handles, labels, loc="center", fontsize=SMALLEST_TEXT_PT, frameon=False, title=title,
+    slot.legend(*legend_key(methods), loc="center", fontsize=SMALLEST_TEXT_PT, frameon=False, title=title,
                 title_fontsize=SMALLEST_TEXT_PT + 1)
 
 
@@ -263,48 +233,31 @@ def _panels(result: dict, wanted) -> list[int]:
     return chosen
 
 
-def _two_lines(first: str, second: str) -> str:
-    return f"{first}\n{second}"
-
-
 def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
-    """Figure 1: greedy only, '2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1' and the average over all splits.
-    """
+    """Figure 1: greedy only, '2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1' and the average over all splits."""
     panels = _panels(result, panels)
     fig, [(axes, slot)] = _stacked(len(panels) + 1)
     _panels_row(result, panels, axes, ("greedy",), last="average")
-    if slot is not None:
-        _legend_in(slot, ("greedy",))
-    else:
-        axes[-1].legend(*_key(("greedy",)), fontsize=SMALLEST_TEXT_PT, loc="lower right")
-    fig.suptitle(_two_lines("greedy alone, AUROC as features are added",
-                            "dashed: held-out data of the source domains; solid: the target domain"), fontsize=TITLE_PT)
+    _legend_in(slot, ("greedy",), axes[-1])
+    fig.suptitle("greedy alone, AUROC as features are added\n"
+                 "dashed: held-out data of the source domains; solid: the target domain", fontsize=TITLE_PT)
     return fig
 
 
 def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
-    """Figure 2: greedy and T-greedy on the same splits, plus |T| of each added feature.
-
-    The title names each selector's colour (:func:`~tgreedy_lib.plotting.style.selector_style`: greedy
-    red, T-greedy blue whichever reading is drawn, the signed reading a second blue where both are).
-    """
+    """Figure 2: greedy and T-greedy on the same splits, plus |T| of each added feature."""
     panels = _panels(result, panels)
     methods = _methods(result, methods)
     fig, [(axes, slot)] = _stacked(len(panels) + 1)
     _panels_row(result, panels, axes, methods, last="t")
-    if slot is not None:
-        _legend_in(slot, methods)
-    else:
-        axes[0].legend(*_key(methods), fontsize=SMALLEST_TEXT_PT, loc="lower right")
-    fig.suptitle(_two_lines(f"predicting '{result.get('positive', 2)}', AUROC as features are added",
-                            f"{selector_key(methods)}; dashed: held-out source data, solid: target domain"),
-                 fontsize=TITLE_PT)
+    _legend_in(slot, methods, axes[0])
+    fig.suptitle(f"predicting '{result.get('positive', 2)}', AUROC as features are added\n"
+                 f"{selector_key(methods)}; dashed: held-out source data, solid: target domain", fontsize=TITLE_PT)
     return fig
 
 
 def figure3(results, panels=SIMILARITY_PANELS, methods=None):
-    """Figure 3: similarity learning, one block per data set (MNIST, CIFAR-10): four splits and |T|.
-    """
+    """Figure 3: similarity learning, one block per data set (MNIST, CIFAR-10): four splits and |T|."""
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
         raise ValueError("figure3 needs at least one similarity result")
@@ -321,19 +274,14 @@ def figure3(results, panels=SIMILARITY_PANELS, methods=None):
         axes[0].set_ylabel(f"{name}\nAUROC")
         if len(cols) >= COLUMNS:
             axes[COLUMNS].set_ylabel(f"{name}\nAUROC")
-        if slot is not None:
-            _legend_in(slot, methods, title=name)
-        else:
-            axes[0].legend(*_key(methods), fontsize=SMALLEST_TEXT_PT, loc="lower right")
-    fig.suptitle(_two_lines("similarity learning, AUROC as features are added",
-                            f"{selector_key(all_methods)}; dashed: source pairs, solid: target pairs"),
-                 fontsize=TITLE_PT)
+        _legend_in(slot, methods, axes[0], title=name)
+    fig.suptitle("similarity learning, AUROC as features are added\n"
+                 f"{selector_key(all_methods)}; dashed: source pairs, solid: target pairs", fontsize=TITLE_PT)
     return fig
 
 
 def figure4(results, methods=None):
-    """Figure 4: AUROC averaged over all splits for each task, bands = one standard deviation across splits.
-    """
+    """Figure 4: AUROC averaged over all splits for each task, bands = one standard deviation across splits."""
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
         raise ValueError("figure4 needs at least one result")
@@ -346,31 +294,15 @@ def figure4(results, methods=None):
         drawn += [m for m in _methods(result, methods) if m not in drawn]
     axes[0][0].set_ylabel("AUROC")
     dotted = len(drawn) > 1 and any(r.get("all_features_reference") for r in results)
-    handles, labels = _key(drawn, all_features=dotted)
+    handles, labels = legend_key(drawn, all_features=dotted)
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False)
-    fig.suptitle(_two_lines("averaged over all source/target splits",
-                            "band: +/- 1 s.d. across splits"), fontsize=TITLE_PT)
+    fig.suptitle("averaged over all source/target splits\nband: +/- 1 s.d. across splits", fontsize=TITLE_PT)
     return fig
 
 
 def plot_all_splits(result: dict, methods=None, reference: bool = True):
     """Every split of ``result`` in a grid, three to a row, on shared axes (section 5: the variability
-    between domains), with the least-squares fit on all features as a dotted yardstick.
-
-    Parameters
-    ----------
-    result : dict
-        An experiment result (:func:`~tgreedy_lib.experiments.run_two_vs_other` or
-        :func:`~tgreedy_lib.experiments.run_similarity`).
-    methods : sequence of str, optional
-        Selector names (default: every selector in ``result``).
-    reference : bool, default=True
-        Draw the target AUROC of all features together (``result["all_features_reference"]``), if present.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
+    between domains); with ``reference``, least squares on all features as a dotted yardstick."""
     methods = _methods(result, methods)
     splits = result["splits"]
     rows = -(-len(splits) // COLUMNS)
@@ -388,7 +320,7 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
             ax.set_xlabel("")
     for ax in cells[len(splits):]:
         ax.set_visible(False)
-    handles, labels = _key(methods, all_features=bool(reference and result.get("all_features_reference")))
+    handles, labels = legend_key(methods, all_features=bool(reference and result.get("all_features_reference")))
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False)
     fig.suptitle(f"all {len(splits)} held-out splits: {selector_key(methods)}; dashed: source, solid: target",
                  fontsize=TITLE_PT)
@@ -396,32 +328,13 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
 
 
 def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks=None, among=None):
-    """Figure 4 over seeds: per task, a comparison's two readings, source dashed and target solid, the mean
-    over seeds with its 95 % band (a :func:`~tgreedy_course.seeds.band_summary`).
+    """Figure 4 over seeds: per task, a comparison's two readings (source dashed, target solid), the mean
+    over seeds with its 95 % band, from :func:`~tgreedy_course.seeds.band_summary` (or a reference run's
+    ``bands``).
 
-    Parameters
-    ----------
-    summary : dict
-        :func:`~tgreedy_course.seeds.band_summary`'s output (or a reference run's ``bands``).
-    comparison : str, default="paper"
-        A name of :data:`~tgreedy_lib.experiments.readings.COMPARISONS`.
-    axes : sequence of Axes, optional
-        One per task (default: a new figure).
-    tasks : sequence of str, optional
-        Default: every section-4 task in ``summary``.
-    among : sequence of str, optional
-        Every selector the whole figure draws (default: the comparison's two), so that where a figure
-        draws both readings of T-greedy the second gets its lighter blue
-        (:func:`~tgreedy_lib.plotting.style.selector_style`).
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Raises
-    ------
-    ValueError
-        When ``summary`` holds none of the tasks.
+    ``axes``: one per task (default: a new figure); ``tasks``: default every section-4 task in
+    ``summary``; ``among``: every selector the whole figure draws (default: the comparison's two), so
+    that where both readings of T-greedy are drawn the signed one gets its lighter blue.
     """
     from ..experiments.readings import COMPARISON_LABELS, comparison_pair
 
@@ -468,8 +381,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
 
 
 def save_figure(fig, out_dir, name: str) -> list[pathlib.Path]:
-    """Write ``fig`` as ``<out_dir>/<name>.png`` and ``.pdf``; return the two paths.
-    """
+    """Write ``fig`` as ``<out_dir>/<name>.png`` and ``.pdf``; return the two paths."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / f"{name}.png", out_dir / f"{name}.pdf"]
