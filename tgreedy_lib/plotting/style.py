@@ -1,39 +1,20 @@
-"""The collection's figure conventions: the width figures are drawn for, the smallest text, colour names,
-and how each selector is drawn.
+"""The figures' conventions: the width they are drawn for, the smallest text, colour names, and how each
+selector is drawn.
 
-The book (``make book``) shows a figure across a column of :data:`BOOK_COLUMN_PX` CSS pixels;
-Matplotlib draws at 100 dpi, so a figure :data:`FIGURE_WIDTH` inches wide is shown at its natural
-size and its smallest text, :data:`SMALLEST_TEXT_PT` points, stays 12.5 pixels high. A wider figure
-is scaled down, its text with it (:func:`displayed_points` says by how much; :mod:`.legibility`
-measures the text a figure draws).
+The book shows a figure across a column of :data:`BOOK_COLUMN_PX` CSS pixels; at Matplotlib's 100 dpi a
+figure :data:`FIGURE_WIDTH` inches wide is shown at its natural size, and its smallest text,
+:data:`SMALLEST_TEXT_PT` points, stays 12.5 pixels high; a wider one is scaled down, its text with it
+(:func:`displayed_points`).
 
 Each selector of the registry (:mod:`tgreedy_lib.domain_adaptation.selectors`, which knows nothing of
-figures) is drawn in one colour and line style in every figure of the collection: the built-in ones as
-:data:`BUILTIN_SELECTOR_STYLES` says (greedy red and T-greedy blue, as in the figures of Foster, Kakade &
-Salakhutdinov [1]_), a new one as :func:`register_selector_style` says, and one registered without a
-style in a fallback colour (:func:`selector_style` gives the rule). The paper's T-greedy has two
-readings (section 3.3's signed arg max T and section 4's largest T, read as largest |T|): a figure that
-shows one of them draws it in the paper's blue, a figure that shows both draws the signed one in a
-second, lighter blue (``selector_style(name, among=...)``), and every legend names the rule
-(:func:`legend_label`). Titles that name a curve's colour take it from :func:`selector_style` through
-:func:`selector_key`, so that a title never says "blue" over curves of another colour.
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
-
-Examples
---------
->>> from tgreedy_lib.plotting.style import color_name, selector_key, selector_style
->>> color_name("tab:purple"), color_name("#d62728"), color_name("0.45")
-('purple', 'red', 'gray')
->>> selector_style("greedy-stepwise")
-SelectorStyle(color='tab:orange', linestyle='-.')
->>> selector_key(["greedy", "tgreedy-signed"])
-'red: greedy, blue: T-greedy (arg max T)'
->>> selector_key(["greedy", "tgreedy", "tgreedy-signed"])
-'red: greedy, blue: T-greedy (largest |T|), light blue: T-greedy (arg max T)'
+figures) has one colour and line style in every figure: the built-in ones' are
+:data:`BUILTIN_SELECTOR_STYLES` (greedy red and T-greedy blue, as in the figures of Foster, Kakade &
+Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach", AISTATS 2012), a new one's is
+registered (:func:`register_selector_style`), and one without a style gets a fallback colour
+(:func:`selector_style`). T-greedy has two readings (section 3.3's signed arg max T, section 4's largest
+|T|): a figure that shows one draws it in the paper's blue, one that shows both draws the signed one in a
+lighter blue (``selector_style(name, among=...)``); legends name the rule (:func:`legend_label`), and
+titles name the colours from the same styles (:func:`selector_key`).
 """
 from __future__ import annotations
 
@@ -64,17 +45,8 @@ _TABLEAU = {"blue": "#1f77b4", "orange": "#ff7f0e", "green": "#2ca02c", "red": "
 
 @dataclasses.dataclass(frozen=True)
 class SelectorStyle:
-    """How one selector is drawn: its colour and line style, the same in every figure.
-
-    Attributes
-    ----------
-    color : str or tuple
-        A Matplotlib colour (``"tab:blue"``, ``"#1f77b4"``, an RGB tuple).
-    linestyle : str or tuple, default "-"
-        A Matplotlib line style (``"-"``, ``"--"``, ``"-."``, ``":"``, or a dash tuple). The figures of
-        section 4 draw source data dashed and the target solid whatever it says; the simulation
-        figures (:func:`tgreedy_lib.plotting.theory_figures.plot_selector_paths`) use it.
-    """
+    """How one selector is drawn: a Matplotlib colour and line style, the same in every figure (section 4's
+    figures draw source data dashed and the target solid whatever the line style)."""
 
     color: str | tuple
     linestyle: str | tuple = "-"
@@ -114,33 +86,10 @@ _STYLES: dict[str, SelectorStyle] = dict(BUILTIN_SELECTOR_STYLES)
 
 
 def register_selector_style(name: str, *, color, linestyle="-", replace: bool = False) -> SelectorStyle:
-    """Draw the registered selector ``name`` in ``color`` and ``linestyle`` in every figure, and return its style.
+    """Draw the registered selector ``name`` in ``color`` and ``linestyle`` in every figure; return its style.
 
-    The selector must be registered first (:func:`~tgreedy_lib.domain_adaptation.selectors.register_selector`),
-    and a name that already has a style is a ValueError unless ``replace=True``, as the registry does with
-    names. A style is optional: a selector without one is drawn in a fallback colour (:func:`selector_style`).
-
-    Parameters
-    ----------
-    name : str
-        A registered selector name.
-    color : str or tuple
-        Any Matplotlib colour (``"tab:pink"``, ``"#e377c2"``, ``(0.9, 0.5, 0.8)``).
-    linestyle : str or tuple, default "-"
-        A visible Matplotlib line style (``"-"``, ``"--"``, ``"-."``, ``":"``, or a dash tuple such as
-        ``(0, (5, 2))``); ``"None"`` and ``""`` would hide the curve and are refused.
-    replace : bool, default False
-        Redefine the style of a selector that has one (a built-in's too).
-
-    Returns
-    -------
-    SelectorStyle
-
-    Raises
-    ------
-    ValueError
-        When ``name`` is not a registered selector, already has a style (and ``replace`` is False), or
-        ``color`` or ``linestyle`` is not something Matplotlib can draw; the message names the value.
+    A name that already has a style is a ValueError unless ``replace=True``; an unregistered name, a colour
+    or a line style Matplotlib cannot draw (or ``"None"``, which would hide the curve) too.
     """
     import matplotlib.colors as mcolors
     from matplotlib.lines import Line2D
@@ -168,12 +117,7 @@ def register_selector_style(name: str, *, color, linestyle="-", replace: bool = 
 
 
 def unregister_selector_style(name: str) -> None:
-    """Remove the style of ``name``, which is then drawn in its fallback colour (:func:`selector_style`).
-
-    A name without a style is a ValueError. Unregistering a selector
-    (:func:`~tgreedy_lib.domain_adaptation.selectors.unregister_selector`) leaves its style here: a selector
-    registered again under the name is drawn as before.
-    """
+    """Remove the style of ``name`` (a ValueError if it has none); it is drawn in its fallback colour."""
     if name not in _STYLES:
         raise ValueError(f"selector {name!r} has no style to remove; styled: {', '.join(_STYLES)}")
     del _STYLES[name]
@@ -182,32 +126,11 @@ def unregister_selector_style(name: str) -> None:
 def selector_style(name: str, among=None) -> SelectorStyle:
     """How the registered selector ``name`` is drawn: its registered style, or the fallback.
 
-    ``among``, the selectors a figure draws together (``name`` among them), decides the two readings of
-    T-greedy (:data:`T_GREEDY_READINGS`): where a figure shows only one of them, that one is drawn in the
-    paper's blue (T-greedy's built-in colour); where it shows both, or ``among`` is not given, each keeps its
-    own (the signed reading :data:`SECOND_BLUE`). A style registered with ``replace=True`` is kept as is.
-
-    A selector registered without a style (:func:`register_selector_style`) is drawn solid in
-    ``FALLBACK_COLORS[zlib.crc32(name.encode()) % len(FALLBACK_COLORS)]``: a colour that depends on the
-    name alone -- the same in every session and on every machine, whatever else is registered or in what
-    order -- and is never a built-in selector's. Two selectors without a style may share a colour; give
-    one of them a style.
-
-    Parameters
-    ----------
-    name : str
-        A registered selector name.
-    among : sequence of str, optional
-        The selectors drawn in the same figure.
-
-    Returns
-    -------
-    SelectorStyle
-
-    Raises
-    ------
-    ValueError
-        When ``name`` is not registered (from :func:`~tgreedy_lib.domain_adaptation.selectors.get_selector`).
+    ``among``, the selectors drawn in the same figure, decides the two readings of T-greedy: where a
+    figure shows only one of them, it is drawn in the paper's blue; a style registered with
+    ``replace=True`` is kept as is. A selector without a style is drawn solid in
+    ``FALLBACK_COLORS[zlib.crc32(name.encode()) % len(FALLBACK_COLORS)]``: the same colour in every
+    session whatever else is registered, never a built-in's.
     """
     get_selector(name)
     style = _STYLES.get(name)
@@ -220,46 +143,22 @@ def selector_style(name: str, among=None) -> SelectorStyle:
 
 
 def legend_label(name: str) -> str:
-    """What a legend calls the registered selector ``name``: the rule, for the paper's selectors
-    (:data:`RULE_LABELS`: "T-greedy (arg max T)", "T-greedy (largest |T|)"), the registry's label otherwise.
-
-    Reads no paper; the two rules are those of Foster, Kakade & Salakhutdinov (the module's References),
-    sections 3.3 and 4.
-
-    Raises
-    ------
-    ValueError
-        When ``name`` is not registered (from :func:`~tgreedy_lib.domain_adaptation.selectors.get_selector`).
-    """
+    """What a legend calls the registered selector ``name``: its rule (:data:`RULE_LABELS`), else its label."""
     label = get_selector(name).label
     return RULE_LABELS.get(name, label)
 
 
 def displayed_points(size_pt: float, figure_width_in: float, dpi: float = 100.0) -> float:
-    """The size, in points, at which text of ``size_pt`` points is seen in the book: a figure wider than the
-    column (:data:`BOOK_COLUMN_PX`) is scaled down to it, and its text with it.
-    """
+    """The size in points at which text of ``size_pt`` points is seen in the book, a figure wider than the
+    column (:data:`BOOK_COLUMN_PX`) being scaled down to it."""
     return size_pt * min(1.0, BOOK_COLUMN_PX / (figure_width_in * dpi))
 
 
 def color_name(color) -> str:
     """The plain English name of a Matplotlib colour, as a title would say it ("purple").
 
-    Tableau colours (``"tab:purple"``, or their hex codes) give their name; named CSS colours their
-    name; grey levels (``"0.45"``) "gray"; any other colour the name of its hue ("blue" for a pale
-    or a dark blue alike, "pale blue" when it is nearly white), "gray" when it has almost none.
-
-    This module reads no paper; it names the colours :func:`selector_style` gives the selectors of
-    Foster, Kakade & Salakhutdinov (AISTATS 2012), section 3.3.
-
-    Parameters
-    ----------
-    color : str or tuple
-        Anything :func:`matplotlib.colors.to_rgb` reads.
-
-    Returns
-    -------
-    str
+    Tableau and CSS colours give their name, grey levels "gray", any other colour its hue's name ("pale
+    blue" when nearly white, "gray" when it has almost none).
     """
     import matplotlib.colors as mcolors
 
@@ -300,25 +199,6 @@ def _hue_name(hsv) -> str:
 
 
 def selector_key(names) -> str:
-    """"red: greedy, blue: T-greedy (arg max T)": the colour (:func:`selector_style`, among ``names``) and
-    legend label (:func:`legend_label`) of each named selector, for a title or caption.
-
-    This module reads no paper; it names the colours :func:`selector_style` gives the selectors of
-    Foster, Kakade & Salakhutdinov (AISTATS 2012), section 3.3.
-
-    Parameters
-    ----------
-    names : sequence of str
-        Registered selector names.
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    ValueError
-        When a name is not registered (from :func:`~tgreedy_lib.domain_adaptation.selectors.get_selector`).
-    """
+    """"red: greedy, blue: T-greedy (arg max T)": each selector's colour (among ``names``) and legend label."""
     names = list(names)
     return ", ".join(f"{color_name(selector_style(name, among=names).color)}: {legend_label(name)}" for name in names)
