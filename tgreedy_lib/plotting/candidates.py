@@ -32,25 +32,10 @@ RULE_LABELS = {"tgreedy-signed": "signed rule: largest T", "tgreedy": "|T| rule:
 def rule_picks(t_statistics, greedy_scores=None) -> dict[str, np.ndarray]:
     """The candidate each rule of section 3.3 would add at each step: ``{selector name: index per step}``.
 
-    ``"tgreedy-signed"`` takes the largest T (the paper's :math:`\\arg\\max_i T_i`), ``"tgreedy"`` the
-    largest :math:`|T_i|`, and, when ``greedy_scores`` are given, ``"greedy"`` the largest loss decrease.
-    Not-a-number entries are not candidates (features already chosen).
-
-    Parameters
-    ----------
-    t_statistics : array_like, shape (n_steps, n_features)
-        Every feature's T-statistic before each step; NaN where a feature is no candidate.
-    greedy_scores : array_like, shape (n_steps, n_features), optional
-        Greedy's score :math:`\\hat\\mu_i^2/\\hat{\\mathbb{E}}[X_i^2]` at the same steps, NaN where not a candidate.
-
-    Returns
-    -------
-    dict of str to ndarray of int
-
-    Raises
-    ------
-    ValueError
-        When the arrays are not 2-d of one shape, or a step has no candidate left.
+    ``"tgreedy-signed"`` takes the largest T (the paper's :math:`\\arg\\max_i T_i`), ``"tgreedy"`` the largest
+    :math:`|T_i|`, and with ``greedy_scores`` (greedy's :math:`\\hat\\mu_i^2/\\hat{\\mathbb{E}}[X_i^2]`),
+    ``"greedy"`` the largest loss decrease. Both arrays are (n_steps, n_features), NaN where a feature is no
+    candidate; a step without a candidate, or arrays not 2-d of one shape, are a ValueError.
     """
     t = np.asarray(t_statistics, dtype=float)
     if t.ndim != 2:
@@ -68,32 +53,11 @@ def rule_picks(t_statistics, greedy_scores=None) -> dict[str, np.ndarray]:
 
 def plot_candidate_t(ax, t_statistics, picks, *, path_label: str | None = None, linthresh: float = 1.0,
                      legend: bool = True):
-    """Every candidate's signed T at each step (gray dots) and the candidate each rule would take there.
+    """Every candidate's signed T at each step (gray dots) and the candidate each rule of ``picks``
+    (selector name -> index per step, e.g. :func:`rule_picks`) would take there, in the selector's colour.
 
-    Parameters
-    ----------
-    ax : matplotlib Axes
-    t_statistics : array_like, shape (n_steps, n_features)
-        Every feature's T-statistic before each step (x = 1 is the first step); NaN where a feature
-        is no candidate.
-    picks : dict of str to array_like of int
-        Registered selector name (its colour and label) -> the candidate it would add at each step, e.g.
-        from :func:`rule_picks`.
-    path_label : str, optional
-        Whose path the steps follow, for the title.
-    linthresh : float, default=1.0
-        The y axis is symmetric-logarithmic, linear within plus or minus ``linthresh``, so T near
-        zero and T in the tens are both readable.
-    legend : bool, default=True
-
-    Returns
-    -------
-    matplotlib Axes
-
-    Raises
-    ------
-    ValueError
-        When a pick's length differs from the number of steps.
+    ``path_label`` says whose path the steps follow (for the title); the y axis is symmetric-logarithmic,
+    linear within plus or minus ``linthresh``, so T near zero and T in the tens are both readable.
     """
     t = np.asarray(t_statistics, dtype=float)
     if t.ndim != 2:

@@ -17,17 +17,9 @@ from .curves import coinciding_groups
 from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, legend_label, selector_style  # one colour, line style, label
 from ..domain_adaptation.theory.simulated_selection import SELECTORS
 
-__all__ = [
-    "plot_self_normalized_tails",
-    "plot_theorem2_excess",
-    "plot_threshold_map",
-    "plot_coverage_vs_features",
-    "plot_widths",
-    "plot_corollary_failure",
-    "plot_subset_regret",
-    "plot_selector_paths",
-    "plot_sweep",
-]
+__all__ = ["plot_self_normalized_tails", "plot_theorem2_excess", "plot_threshold_map", "plot_coverage_vs_features",
+           "plot_widths", "plot_corollary_failure", "plot_subset_regret", "plot_selector_paths", "plot_sweep"]
+
 
 def _legend_below(ax, wrap: int = 30) -> None:
     """The legend under the axes' x label, its labels wrapped at ``wrap`` characters, in two columns where
@@ -76,28 +68,10 @@ def plot_self_normalized_tails(curves: dict, ax=None):
 def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: str, label: str,
                        vmin: float | None = None, vmax: float | None = None):
     """Heat map of ``values`` (rows along ``y``, columns along ``x``) in two colour families split at
-    ``threshold``: every cell above it in red, at least as strong as
-    :data:`ABOVE_LIGHTEST` (never a pale pink that reads as neither), every cell at or below it in
-    blue (at least :data:`BELOW_LIGHTEST`), the threshold drawn as a black contour; the title says which colour means what.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-    x, y : array_like
-        Coordinates of the columns and rows.
-    values : array_like, shape (len(y), len(x))
-    threshold : float
-    above, below : str
-        What a cell above (red) and at or below (blue) the threshold means, for the title.
-    label : str
-        The colour bar's label.
-    vmin, vmax : float, optional
-        Ends of the colour scale (default: the smallest and largest value, widened to include the
-        threshold).
-
-    Returns
-    -------
-    matplotlib.collections.QuadMesh
+    ``threshold``: above it red (at least :data:`ABOVE_LIGHTEST`, never a pale pink that reads as neither),
+    at or below it blue (at least :data:`BELOW_LIGHTEST`), the threshold a black contour, and a title
+    saying what ``above`` and ``below`` mean. ``label`` names the colour bar; ``vmin``, ``vmax`` its ends
+    (default: the values' range, widened to the threshold). Returns the QuadMesh.
     """
     from matplotlib.colors import ListedColormap, TwoSlopeNorm
 
