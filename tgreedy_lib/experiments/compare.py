@@ -37,7 +37,7 @@ from ..domain_adaptation.evaluation import roc_auc
 from ..domain_adaptation.selection import greedy_path, tgreedy_path
 from ..domain_adaptation.statistics import DomainStatistics
 from ..domain_adaptation.theory.simulate import make_problem
-from . import domains
+from . import catalog, domains
 from .inputs import load_experiment_features
 from .runs import two_vs_other_columns, usable_similarity_columns
 
@@ -63,23 +63,12 @@ BASELINES = ("greedy", "omp", "lasso", "vrex", "icp", "t_filter")
 #: Methods whose points are numbers of steps 1..K (their curves share the x-axis).
 STEP_METHODS = ("tgreedy", "greedy", "omp", "icp", "t_filter")
 
-#: Settings per experiment. Simulated: notebook 05's problem (5 robust, 5 spurious, 40 null features).
-PAPER = {
-    "simulated-n4": {"n_domains": 4, "n_splits": 30, "n_steps": 15},
-    "simulated-n8": {"n_domains": 8, "n_splits": 30, "n_steps": 15},
-    "simulated-n16": {"n_domains": 16, "n_splits": 30, "n_steps": 15},
-    "mnist-2-vs-other": {"n_steps": 50},
-    "mnist-similarity": {"n_steps": 100},
-    "cifar-similarity": {"n_steps": 300},
-}
-QUICK = {
-    "simulated-n4": {"n_domains": 4, "n_splits": 10, "n_steps": 15},
-    "simulated-n8": {"n_domains": 8, "n_splits": 10, "n_steps": 15},
-    "simulated-n16": {"n_domains": 16, "n_splits": 10, "n_steps": 15},
-    "mnist-2-vs-other": {"n_steps": 15, "targets": (9, 3, 6, 1)},
-    "mnist-similarity": {"n_steps": 30, "targets": (9, 3, 6)},
-    "cifar-similarity": {"n_steps": 60, "targets": (9, 3, 6)},
-}
+#: Settings per experiment: notebook 05's simulated problem with 4, 8 or 16 domains, then the section-4
+#: experiments with the reproduction's settings (:data:`tgreedy_lib.experiments.catalog.PAPER`).
+PAPER = {**{f"simulated-n{n}": {"n_domains": n, "n_splits": 30, "n_steps": 15} for n in (4, 8, 16)},
+         **{name: dict(v) for name, v in catalog.PAPER.items() if name != "intro-logistic"}}
+QUICK = {**{f"simulated-n{n}": {"n_domains": n, "n_splits": 10, "n_steps": 15} for n in (4, 8, 16)},
+         **{name: dict(v) for name, v in catalog.QUICK.items() if name != "intro-logistic"}}
 EXPERIMENTS = tuple(PAPER)
 #: A rule or baseline that takes this long on a split is reported to ``progress``.
 STAGE_REPORT_SECONDS = 5.0
@@ -244,6 +233,12 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
     n_steps = int(n_steps)
     report = progress if callable(progress) else (lambda line: None)
     timings = {}
+
+    def timed(stage: str, name: str, tick: float) -> None:
+        timings[f"{stage}:{name}"] = seconds = time.perf_counter() - tick
+        if seconds >= STAGE_REPORT_SECONDS:
+            report(f"    {split.label}: {stage} {name} ({seconds:.1f} s)")
+
     tick = time.perf_counter()
     path = tgreedy_path(stats, n_steps)
     curve = split.target(_steps_matrix(path, n_steps))  # steps 0..K
@@ -271,9 +266,7 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
         auroc = float(curve[k])
         out["rules"][name] = {"k": int(k), "target_auroc": auroc, "gap": float(curve[oracle_k] - auroc),
                               "threshold": evidence.get("threshold")}
-        timings[f"rule:{name}"] = time.perf_counter() - tick
-        if timings[f"rule:{name}"] >= STAGE_REPORT_SECONDS:
-            report(f"    {split.label}: rule {name} ({timings[f'rule:{name}']:.1f} s)")
+        timed("rule", name, tick)
     for name in baselines:
         tick = time.perf_counter()
         if name == "greedy":
@@ -292,9 +285,7 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
             "chosen_auroc": float(target[chosen]), "chosen_n_selected": int(n_selected[chosen]),
             "best_auroc": float(np.max(target)),
         }
-        timings[f"baseline:{name}"] = time.perf_counter() - tick
-        if timings[f"baseline:{name}"] >= STAGE_REPORT_SECONDS:
-            report(f"    {split.label}: baseline {name} ({timings[f'baseline:{name}']:.1f} s)")
+        timed("baseline", name, tick)
     out["seconds"] = {k: round(v, 3) for k, v in timings.items()}
     return out
 
@@ -433,11 +424,8 @@ _FEATURE_MAP_OF_KIND = {"dbn": "dbn", "patches": "conv"}
 
 
 def default_feature_map(dataset: str) -> str:
-    """The feature map ``compare`` uses when none is given: the data set's default learned features.
-
-    That is :data:`tgreedy_lib.features.DEFAULT_KIND` (the DBN for MNIST, the convolutional patch
-    features ``"conv"`` for CIFAR-10) when they are in the feature cache, otherwise the random stand-in.
-    """
+    """The data set's default learned features (:data:`tgreedy_lib.features.DEFAULT_KIND`) when they are
+    in the feature cache, else the random stand-in: the feature map ``compare`` uses when none is given."""
     try:
         from ..features import DEFAULT_KIND, load_features
 
@@ -516,16 +504,12 @@ def run_compare_experiment(name: str, *, quick: bool = False, features=None, fea
                            progress=None, seed: int = 0, baselines=BASELINES, **overrides) -> dict:
     """Run one experiment of the comparison and return its JSON-ready result.
 
-    ``overrides`` change the experiment's settings (:data:`PAPER`, :data:`QUICK`): ``n_steps`` for
-    all, ``n_domains`` (at least 3) and ``n_splits`` (at least 1) for the simulated ones, ``targets``
-    for the image ones. An unknown setting is refused with the known ones listed, a value out of
-    range with what it must be, ``n_steps`` beyond the features with their number; so the settings
-    recorded in the result are those that ran. ``baselines`` are names from :data:`BASELINES`, each
-    at most once. ``progress``: a callable gets a line per split and per rule and baseline; ``True``
-    writes them to standard error, ``False`` nowhere, ``None`` (default) to standard error once the
-    run has lasted :data:`QUIET_SECONDS`. Memory stays bounded in the number of domains: leave-one-
-    domain-out subsets are kept up to :data:`SUBSET_CACHE_BYTES`, and T-greedy's and greedy's leave-
-    one-domain-out choices take no subsets at all.
+    ``overrides`` change the experiment's settings (:data:`PAPER`, :data:`QUICK`): ``n_steps``,
+    ``n_domains`` (at least 3) and ``n_splits`` for the simulated ones, ``targets`` for the image ones;
+    anything else, or out of range, is refused, so the settings recorded are those that ran.
+    ``baselines``: names of :data:`BASELINES`, each once. ``progress``: a callable gets a line per split
+    and slow stage; ``True`` writes them to standard error, ``False`` nowhere, ``None`` to standard error
+    once the run has lasted :data:`QUIET_SECONDS`.
     """
     if name not in EXPERIMENTS:
         raise ValueError(f"unknown experiment {name!r}; choose from {EXPERIMENTS}")
