@@ -626,3 +626,9 @@ def test_worked_examples(name, monkeypatch, tmp_path):
     with np.printoptions():
         runner.run(test)
     assert runner.summarize(verbose=False).failed == 0, f"the worked example of {name} failed (output above)"
+
+
+def test_coinciding_curves_are_grouped_in_order():
+    from tgreedy_lib.plotting.curves import coinciding_groups
+
+    assert coinciding_groups({"a": [1, 2], "b": [1, 2], "c": [0, 1]}) == [["a", "b"], ["c"]]

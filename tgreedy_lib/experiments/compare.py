@@ -371,20 +371,11 @@ def _choice_row(outcomes: list[dict]) -> dict | None:
 
 
 def summarize(splits: list[dict], *, per_experiment: list[list[dict]] | None = None) -> dict:
-    """Per rule, for the rule chosen on other splits and per baseline: target AUROC, gap to the oracle, share within TOLERANCE.
-
-    * ``rules``: one row per rule on the T-greedy path (descriptive);
-    * ``nested``: the rule chosen for each split on the other splits of its experiment
-      (:func:`choose_rule_on_other_splits`), a method; None with fewer than two splits;
-    * ``hindsight``: each experiment's best rule chosen on its own splits and scored on them
-      (descriptive, optimistic: what reading the best row off the table reports);
-    * ``best_rule``: the best rule over all of ``splits`` by the same criterion (descriptive);
-      ``goal_met``: whether it is within TOLERANCE on at least ``GOAL_SHARE`` of them;
-    * ``baselines``: each at its leave-one-domain-out choice, the procedure of the ``lodo`` rule.
-
-    ``per_experiment`` (used by :func:`pooled_summary`) groups ``splits`` by experiment, so that
-    the nested and hindsight choices are made within each experiment; by default all ``splits``
-    are one experiment.
+    """Target AUROC, gap to the oracle and share within ``TOLERANCE``: per rule on the T-greedy path
+    (``rules``, descriptive), for the rule chosen on the other splits of each experiment (``nested``, None
+    with fewer than two splits), for each experiment's best rule in hindsight (``hindsight``, optimistic),
+    per baseline at its leave-one-domain-out choice; ``best_rule`` over all ``splits`` and ``goal_met``
+    (within ``TOLERANCE`` on ``GOAL_SHARE`` of them). ``per_experiment`` groups ``splits`` by experiment.
     """
     groups = [splits] if per_experiment is None else per_experiment
     oracle = np.array([s["oracle_auroc"] for s in splits])

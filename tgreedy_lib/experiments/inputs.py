@@ -110,22 +110,12 @@ def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: in
                       cache_dir=None) -> tuple[datasets.ImageDataset, dict]:
     """The training and test images of section 4, and a description of how they were chosen.
 
-    "we use 10,000 digits (1,000 per class) for training and 10,000 digits for testing" (section 4).
-    MNIST: when the official training labels are found (``TGREEDY_DATA_DIR`` or the cache, e.g.
-    after ``python -m tgreedy_course download mnist``), ``train_per_class`` images of each class are
-    drawn at random (seeded) from the 60,000 official training images; otherwise the bundled 10,000
-    digits (the first 10,000 official ones, 863-1,127 a class) are used whole and the returned
-    description says how far their class counts are from ``train_per_class``. CIFAR-10: 1,000
-    images a class drawn at random (seeded) from the 50,000 official training images
-    (:func:`tgreedy_lib.datasets.load_cifar10_paper`).
-
-    Returns
-    -------
-    images : ImageDataset
-    description : dict
-        ``train_source``, ``train_class_counts``, ``train_per_class`` (asked), ``paper_training_set``
-        (whether every class holds exactly ``train_per_class`` images drawn from the official
-        training set) and ``max_class_count_deviation``.
+    MNIST: with the official training labels at hand (``TGREEDY_DATA_DIR`` or the cache),
+    ``train_per_class`` images a class drawn at random (seeded by ``seed``) from the 60,000; otherwise
+    the bundled 10,000 digits whole (863-1,127 a class). CIFAR-10: 1,000 a class from the 50,000. The
+    description holds ``train_source``, ``train_class_counts``, ``train_per_class``,
+    ``max_class_count_deviation`` and ``paper_training_set`` (exactly ``train_per_class`` official
+    images in every class).
     """
     images = datasets.load_paper_dataset(dataset, data_dir=data_dir, cache_dir=cache_dir)
     source = "bundled"
@@ -296,26 +286,14 @@ def add_probe_accuracy(features: ExperimentFeatures, cache_dir=None) -> Experime
 def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir=None, cache_dir=None,
                              progress: bool = False, train_per_class: int | None = 1000, seed: int = 0,
                              design_seed: int = 0, probe: bool = False) -> ExperimentFeatures:
-    """The training and test features of ``dataset`` (section 4), constant features dropped.
+    """The training and test features of ``dataset`` ("mnist", "cifar10") through ``feature_map`` (one of
+    :data:`FEATURE_MAPS`), constant features dropped.
 
-    Parameters
-    ----------
-    dataset : {"mnist", "cifar10"}
-    feature_map : {"learned", "dbn", "conv", "random", "pixels"} or a registered name
-    data_dir, cache_dir : path, optional
-        The images (default: ``TGREEDY_DATA_DIR``, then the bundled data) and the feature cache.
-    train_per_class : int or None
-        Training images per class (the paper: 1,000), see :func:`experiment_images`.
-    seed : int
-        The feature map's own seed (the DBN's, the random units'); ``design_seed`` seeds the training subset.
-    probe : bool
-        Also measure the linear-probe accuracy (:func:`add_probe_accuracy`).
-
-    Raises
-    ------
-    ValueError
-        For an unknown data set or feature map; NotImplementedError for a known one without a loader;
-        FileNotFoundError when the images are not available (CIFAR-10 is not bundled).
+    ``data_dir`` and ``cache_dir`` hold the images (default ``TGREEDY_DATA_DIR``, then the bundled data)
+    and the feature cache; ``train_per_class`` is the paper's 1,000 (:func:`experiment_images`), seeded by
+    ``design_seed``; ``seed`` is the feature map's own (the DBN's, the random units'); ``probe`` also
+    measures the linear-probe accuracy (:func:`add_probe_accuracy`). An unknown data set or feature map is
+    a ValueError, a known map without a loader NotImplementedError, missing images FileNotFoundError.
     """
     if dataset not in DATASETS:
         raise ValueError(f"dataset must be one of {DATASETS}, got {dataset!r}")

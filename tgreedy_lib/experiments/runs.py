@@ -242,24 +242,11 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
     For each held-out digit t (``targets``, default all), the source domains are '2 vs k' on the training
     images for the other digits k, the target '2 vs t' on the test images, balanced to
     ``design.target_per_class`` images a class; held-out source data are '2 vs k' on the test images.
-
-    Parameters
-    ----------
-    features : ExperimentFeatures
-    n_steps : int
-        Features each selector adds (with ``clip_steps``, at most the candidates; else more is a ValueError).
-    methods : sequence of str
-        Registered selector names (default: every reading).
-    progress : callable, optional
-        Called with a line per split.
-
-    Returns
-    -------
-    dict
-        ``experiment``, ``n_features`` (= ``n_steps``), ``splits``, ``curves`` (per method:
-        ``source_auroc``, ``target_auroc``, ``t_statistic``, ``features``, a list per split of one value
-        per step), ``all_features_reference``, ``target_sizes``, ``readings``, ``design``, ``data``,
-        ``seconds``, ``timings``.
+    Each reading of ``methods`` adds ``n_steps`` features (with ``clip_steps`` at most the candidates,
+    otherwise more is a ValueError); ``progress`` gets a line per split. The result holds ``curves``
+    (per method: ``source_auroc``, ``target_auroc``, ``t_statistic``, ``features``, a list per split of
+    one value per step), ``splits``, ``all_features_reference``, ``target_sizes``, ``readings``,
+    ``design``, ``data``, ``seconds`` and ``timings``.
     """
     design = _check_design(design)
     methods = [get_selector(m).name for m in methods]
@@ -378,11 +365,8 @@ def similarity_reference_auroc(train_features, train_labels, test_features, test
                                n_negative: int = 1000, seed: int = 0) -> dict:
     """How much pair signal features carry: :func:`run_similarity`'s ``all_features_reference`` alone.
 
-    Returns
-    -------
-    dict
-        ``source_auroc`` and ``target_auroc`` (means over the held-out classes), the per-class lists
-        ``source_auroc_per_class`` and ``target_auroc_per_class``, ``n_features`` used, ``seconds``.
+    Returns ``source_auroc`` and ``target_auroc`` (means over the held-out classes), their lists per class
+    (``..._per_class``), ``n_features`` used and ``seconds``.
     """
     features = drop_constant_features(ExperimentFeatures(
         np.asarray(train_features, dtype=np.float64), np.asarray(train_labels, dtype=np.int64),

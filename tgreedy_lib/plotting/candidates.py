@@ -1,17 +1,11 @@
 """Every candidate's T-statistic at each step of a selection path, and the candidate each rule would take.
 
-Section 3.3 of Foster, Kakade & Salakhutdinov (AISTATS 2012) adds "the feature with the highest
-T-statistic", :math:`i^\\star = \\arg\\max_i T_i`; section 4 says T-greedy "chooses a feature with the largest
-T-statistic", and greedy "the next feature which decreases the squared loss the most", the largest
-:math:`\\hat\\mu_i^2/\\hat{\\mathbb{E}}[X_i^2]`. The three rules read the same numbers: the residual covariances
-:math:`\\mathbb{E}[X_i(Y - w\\cdot X)\\mid d_k]` of every candidate, recomputed after each step. The figure draws
-all candidates' T, signed, step by step along one path, and marks the candidate each rule would add there.
-It makes visible what a signed rule does once the candidates with a positive T are used up: it takes the
-largest T left, near zero or below it, while the candidates with a large *negative* T, which the |T| rule
-and greedy would take, stay unused.
-
-The statistics are computed by the caller (a notebook writes the loop out: ``stats.residual_covariances``
-and :func:`tgreedy_lib.domain_adaptation.selection.t_statistics` after every step); this module only draws.
+Section 3.3 of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach"
+(AISTATS 2012) adds "the feature with the highest T-statistic"; section 4's T-greedy takes "the largest
+T-statistic" and greedy "the next feature which decreases the squared loss the most". The figure shows
+what the signed rule does once the candidates with a positive T are used up: it takes the largest T left,
+near zero or below, while those with a large *negative* T, which the |T| rule and greedy would take, stay
+unused. The caller computes the statistics (a notebook writes the loop out); this module only draws.
 """
 from __future__ import annotations
 
