@@ -1,9 +1,7 @@
-"""Figures of the theory notebooks (03-05): each function draws what the theory modules computed
-(:mod:`~tgreedy_lib.domain_adaptation.theory`) on a Matplotlib ``Axes`` and returns it; none
-computes or simulates anything itself.
-
-Foster, Kakade & Salakhutdinov (AISTATS 2012): Theorem 2 (self-normalized sums),
-Theorem 1 and Corollary 3 (T-statistic bounds), section 3.3 (T-greedy).
+"""Figures of the theory notebooks (03-05) of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small
+Sample Statistical Approach" (AISTATS 2012): Theorem 2 (self-normalized sums), Theorem 1 and Corollary 3
+(T-statistic bounds), section 3.3 (T-greedy on simulated domains). Each function draws on a Matplotlib
+``Axes`` what :mod:`tgreedy_lib.domain_adaptation.theory` computed, and returns it.
 """
 from __future__ import annotations
 
@@ -22,10 +20,8 @@ __all__ = ["plot_self_normalized_tails", "plot_theorem2_excess", "plot_threshold
 
 
 def _legend_below(ax, wrap: int = 30) -> None:
-    """The legend under the axes' x label, its labels wrapped at ``wrap`` characters, in two columns where
-    the axes are wide enough for two (five inches) and one otherwise: it reaches neither into the axes'
-    own labels (it hangs a fixed distance in points below the axes, room for tick labels and x label,
-    whatever the axes' height) nor into a neighbour's legend."""
+    """The legend a fixed distance in points below the axes (room for tick labels and x label), its labels
+    wrapped at ``wrap`` characters, in two columns where the axes are five inches wide."""
     import textwrap
 
     from matplotlib.transforms import ScaledTranslation
@@ -48,14 +44,12 @@ def _axes(ax):
 
 
 def plot_self_normalized_tails(curves: dict, ax=None):
-    """``Pr[(sum Z)^2 / sum Z^2 > t]`` against ``t`` for several laws, with the printed
-    ``exp(-t/2)`` and the proved ``2 exp(-t/2)`` (Theorem 2); ``curves`` is
-    :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.tail_curves`'s output.
-    """
+    """Theorem 2: ``Pr[(sum Z)^2 / sum Z^2 > t]`` for several laws, the printed ``exp(-t/2)`` and the proved
+    ``2 exp(-t/2)``, from :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.tail_curves`."""
     ax = _axes(ax)
     t = curves["t"]
     laws = {name: curves[name] for name in curves if name not in ("n", "t", "printed", "proof")}
-    for group in coinciding_groups(laws, atol=1e-9):      # identical curves (n = 1: R = 1 surely) drawn once, named together
+    for group in coinciding_groups(laws, atol=1e-9):  # identical curves (n = 1: R = 1 surely) drawn once
         label = " = ".join(describe_distribution(name) for name in group) + (" (identical)" if len(group) > 1 else "")
         ax.step(t, laws[group[0]], where="post", label=label, lw=1.4 if len(group) == 1 else 2.4)
     ax.plot(t, curves["printed"], "k--", lw=2, label="exp(-t/2) (as printed)")
@@ -98,10 +92,8 @@ ABOVE_LIGHTEST, BELOW_LIGHTEST = 0.5, 0.5
 
 
 def plot_theorem2_excess(table: dict, ax=None):
-    """Heat map of ``worst_case_tail_lower_bound(n, t) - exp(-t/2)``: red cells are (n, t) pairs
-    where a symmetric law provably violates Theorem 2 as printed, blue cells pairs where no violation
-    was found (:func:`plot_threshold_map` at 0); ``table`` is
-    :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.theorem2_excess`'s output.
+    """Theorem 2: ``worst_case_tail_lower_bound(n, t) - exp(-t/2)`` as a :func:`plot_threshold_map` at 0 (red: the
+    printed bound provably fails), from :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.theorem2_excess`.
     """
     ax = _axes(ax)
     plot_threshold_map(ax, table["t"], table["n"], table["excess"], 0.0, "the printed bound fails", "it holds",
@@ -112,13 +104,12 @@ def plot_theorem2_excess(table: dict, ax=None):
 
 
 def plot_coverage_vs_features(curves: dict, ax=None):
-    """Draw :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`: the probability that
-    Theorem 1's width covers *every* one of ``|F|`` independent features, against ``|F|``.
+    """Theorem 1: the probability that the width covers every one of ``|F|`` independent features, from
+    :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`.
 
-    Exact curves are solid. A Monte Carlo curve is dashed where some draw failed and is replaced, where
-    none did, by its one-sided lower bound (rule of three), drawn dotted with a shaded band down to it:
-    an estimate of 0 failures is not a coverage of 1. The target ``1 - delta`` and the largest admitted
-    ``|F|`` are marked; the legend sits below the axes.
+    Exact curves solid; a Monte Carlo curve dashed where a draw failed, else its one-sided lower bound (rule
+    of three) dotted with a band up to 1 (0 failures is not a coverage of 1); the target ``1 - delta`` and the
+    largest admitted ``|F|`` marked.
     """
     ax = _axes(ax)
     f, n, delta = curves["n_features"], curves["n"], curves["delta"]
@@ -144,11 +135,8 @@ def plot_coverage_vs_features(curves: dict, ax=None):
 
 
 def plot_widths(table: dict, ax=None):
-    """Width factors (units of ``sigma_hat/sqrt(n)``): the paper's ``sqrt(4 log(2|F|/delta))``,
-    the exact Bonferroni ``t_{n-1}`` quantile for Gaussian effects, the normal quantile
-    ("4 would become 2") and the width the proof supports without the size condition; ``table``
-    is :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.width_table`'s output.
-    """
+    """Theorem 1's width factors (units of ``sigma_hat/sqrt(n)``): the paper's, the Bonferroni ``t_{n-1}``, the
+    normal quantile and the proof's, from :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.width_table`."""
     ax = _axes(ax)
     f = table["n_features"]
     ax.plot(f, table["paper"], "k-", lw=2.2, label="paper: sqrt(4 log(2|F|/delta))")
@@ -165,10 +153,8 @@ def plot_widths(table: dict, ax=None):
 
 
 def plot_corollary_failure(curves: dict, ax=None):
-    """Exact ``Pr[some subset's regret exceeds its bound]`` for ``q = 1``, printed factor against
-    the proof's, with the target ``delta`` (Corollary 3); ``curves`` is
-    :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.corollary_failure_curves`'s output.
-    """
+    """Corollary 3: exact ``Pr[some subset's regret exceeds its bound]`` (q = 1), printed factor against the
+    proof's, from :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.corollary_failure_curves`."""
     ax = _axes(ax)
     deltas = curves["delta"]
     for p in curves["printed"]:
@@ -184,10 +170,8 @@ def plot_corollary_failure(curves: dict, ax=None):
 
 
 def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
-    """Regret of each simulated training set's worst subset against its
-    ``sum sigma_hat^2 / n``, with the lines ``regret = factor * sum sigma_hat^2 / n`` of the
-    printed and the proved factor: points above a line violate that bound (Corollary 3).
-    """
+    """Corollary 3: each simulated training set's worst subset, regret against ``sum sigma_hat^2 / n``, with the
+    printed and the proved bound as lines (points above a line violate it)."""
     ax = _axes(ax)
     worst = np.argmax(simulation["regret"] / np.maximum(simulation["variance_over_n"], 1e-300), axis=1)
     rows = np.arange(worst.size)
@@ -199,7 +183,8 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
     printed, proof = simulation["factor_printed"], simulation["factor_proof"]
     above_printed = float(np.mean(simulation["worst_ratio_printed"] > 1))
     above_proof = float(np.mean(simulation["worst_ratio_proof"] > 1))
-    ax.plot(grid, printed * grid, color="tab:red", lw=2, label=f"printed factor {printed:.2f} ({above_printed:.1%} above)")
+    ax.plot(grid, printed * grid, color="tab:red", lw=2,
+            label=f"printed factor {printed:.2f} ({above_printed:.1%} above)")
     ax.plot(grid, proof * grid, "k--", lw=2, label=f"proof's factor {proof:.2f} ({above_proof:.1%} above)")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -210,9 +195,8 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
 
 
 def plot_selector_paths(result: dict, axes=None):
-    """Two panels: mean regret on a new random domain as features are added, and the share
-    of picks that are spurious at each step, for each selector (``compare_selectors`` output).
-    """
+    """Section 3.3 on simulated domains (``compare_selectors`` output): mean regret on a new domain as features
+    are added, and the share of spurious picks at each step, per selector."""
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(FIGURE_WIDTH, 3.8), layout="constrained")
     steps = result["steps"]
@@ -237,10 +221,9 @@ def plot_selector_paths(result: dict, axes=None):
 
 
 def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELECTORS):
-    """Mean regret (``metric="regret"``, with 1 s.e. bars), median regret (``"regret_median"``) or spurious share (``"spurious"``) after a fixed
-    number of steps against the number of training domains, one line per selector and
-    samples-per-domain setting (``sweep_selectors`` output, run with the same ``selectors``).
-    """
+    """Mean regret (``metric="regret"``, 1 s.e. bars), median regret (``"regret_median"``) or spurious share
+    (``"spurious"``) against the number of training domains, per selector and samples per domain
+    (``sweep_selectors`` output)."""
     ax = _axes(ax)
     settings = sorted({r["n_samples"] for r in rows}, key=lambda s: (s is None, s or 0))
     styles = ["-", "--", ":", "-."]
@@ -259,6 +242,7 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
         ax.axhline(rows[0]["null_regret"], color="k", lw=1, ls=":", label="null predictor")
         ax.set_yscale("log")
     ax.set_xscale("log", base=2)
-    ax.set(xlabel="training domains n", ylabel={"regret": "mean regret (bars: 1 s.e.)", "regret_median": "median regret"}.get(metric, "spurious share"))
+    ax.set(xlabel="training domains n", ylabel={"regret": "mean regret (bars: 1 s.e.)",
+                                                "regret_median": "median regret"}.get(metric, "spurious share"))
     _legend_below(ax, wrap=36)
     return ax
