@@ -1,23 +1,13 @@
 """When to stop, and what else to try: stopping rules and baselines scored on the target domains.
 
 Beyond the paper (Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-Approach", AISTATS 2012): its Discussion (section 5) names three ways to decide how many features to keep
-and tests none; its experiments (section 4) compare T-greedy only with greedy. On the same splits this
-module scores
-
-* the stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` on the T-greedy path against the
-  *oracle* (the number of steps with the best target AUROC, which no rule can know): per rule the target
-  AUROC it reaches, its gap to the oracle's, the share of splits within ``TOLERANCE`` of it. Reading the
-  best row off that table chooses the rule on the splits it is scored on (descriptive only);
-* the honest version, :func:`choose_rule_on_other_splits`: each split gets the rule that did best on the
-  *other* splits of its experiment (nested, like cross-validation over splits);
-* the baselines of :mod:`tgreedy_lib.domain_adaptation.baselines` (OMP, the lasso, V-REx, an invariance
-  filter in the spirit of ICP, the univariate T filter) and greedy, each with its number of features (or
-  penalty) chosen by leave-one-domain-out cross-validation on the source domains' squared loss;
-
-on simulated domains (notebook 05's generator), MNIST '2 vs other' (section 4.1) and the MNIST and
-CIFAR-10 similarity tasks (section 4.2). No method's choice looks at a target domain.
-``python -m tgreedy_course compare`` writes the tables.
+Approach", AISTATS 2012), whose Discussion (section 5) names ways to decide how many features to keep and
+tests none. On simulated domains (notebook 05's), MNIST '2 vs other' (4.1) and the similarity tasks (4.2),
+this module scores the rules of :mod:`tgreedy_lib.domain_adaptation.stopping` on the T-greedy path against
+the *oracle* (the number of steps with the best target AUROC, which no rule can know); the honest choice
+of a rule, :func:`choose_rule_on_other_splits` (each split gets the rule that did best on the *other*
+splits); and the baselines of :mod:`tgreedy_lib.domain_adaptation.baselines` and greedy, each tuned by
+leave-one-domain-out cross-validation on the source domains. No choice looks at a target domain.
 """
 from __future__ import annotations
 
@@ -43,9 +33,7 @@ from .runs import two_vs_other_columns, usable_similarity_columns
 
 #: A rule "reaches the oracle" on a split when its target AUROC is within this of the oracle's.
 TOLERANCE = 0.01
-#: A bar fixed before any run: a rule that is within TOLERANCE of the oracle on at least this share of
-#: splits would be as good as knowing the oracle in practice. ``goal_met`` of a summary compares the
-#: rule that is best in hindsight (descriptive) with it; ``nested["share_within"]`` is the honest figure.
+#: A bar fixed before any run: within TOLERANCE of the oracle on this share of splits is as good as knowing it.
 GOAL_SHARE = 0.8
 #: Family-wise level of the Bonferroni, Theorem 1 and chance rules.
 ALPHA = 0.05
@@ -78,12 +66,8 @@ SIMULATED_FEATURES = 50
 
 @dataclasses.dataclass
 class Split:
-    """One source/target split: the source statistics and how to score weights on the domains.
-
-    ``target(W)`` gives the target AUROC of each row of ``W`` (m, p); ``source_auroc(label, W)``
-    the AUROC on source domain ``label``'s own training samples (for the AUROC version of the
-    leave-one-domain-out rule).
-    """
+    """One split: the source statistics, ``target(W)`` (the target AUROC of each row of ``W``) and
+    ``source_auroc(label, W)`` (on source domain ``label``'s own samples, for the AUROC leave-one-out rule)."""
 
     label: str
     stats: DomainStatistics
@@ -178,8 +162,7 @@ def _steps_matrix(path, n_steps: int) -> np.ndarray:
     return stopping._steps_curve(path, n_steps)
 
 
-#: Bytes of leave-one-domain-out subsets :func:`_with_cached_subsets` keeps (the subsets past it are taken
-#: afresh each time): MNIST's 8 subsets of p = 2,000 (1.8 GB) fit, 3,000 domains' (171 GB) do not.
+#: Bytes of leave-one-domain-out subsets kept: MNIST's 8 subsets of p = 2,000 (1.8 GB) fit, 3,000 domains' do not.
 SUBSET_CACHE_BYTES = 2 * 2**30
 
 

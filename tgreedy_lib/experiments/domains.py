@@ -178,10 +178,9 @@ class PairDesign:
     """Index pairs of images for the similarity domains (section 4.2), drawn once per image set.
 
     ``positives[c]``: pairs of two images of c; ``negatives[c]``: a pool of pairs (image of c, image of
-    another class) and ``partners[c]`` the second image's class. ``"random"`` sampling: the negatives of
-    domain c when t is held out are the first ``n_negative`` pool pairs whose partner is not t (a
-    uniform sample of the remaining source classes' images); ``"stratified"``: the pool holds
-    ``per_partner`` pairs with each other class, and the negatives are those whose partner is not t.
+    another class), ``partners[c]`` the second's class. The negatives of domain c when t is held out are
+    the pool pairs whose partner is not t: all of them (``"stratified"``, ``per_partner`` with each
+    class), or the first ``n_negative`` (``"random"``: a uniform sample of the remaining classes' images).
     """
 
     classes: tuple[int, ...]

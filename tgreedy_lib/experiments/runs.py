@@ -1,17 +1,10 @@
 """The experiments of sections 1 and 4 of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small
 Sample Statistical Approach" (AISTATS 2012), run on feature vectors and returned as JSON-ready dicts.
 
-* :func:`run_intro_logistic` -- section 1: logistic regression for '2' vs the other even digits,
-  tested against even and against odd digits.
-* :func:`run_two_vs_other` -- section 4.1 (Figures 1, 2, 4 left): '2 vs k' source domains, one
-  held-out digit at a time.
-* :func:`run_similarity` -- section 4.2 (Figures 3, 4 middle and right): a similarity function
-  y = sgn(sum_i w_i phi_i(x1) phi_i(x2)) learnt on pairs, one held-out class at a time.
-
 Each path is scored after every step by the AUROC of w.x on held-out data of the source domains (the
 mean over domains, the paper's dashed curves) and of the target domain (solid), with the T-statistic of
-the feature added (the paper's rightmost panels). Beside the paths, least squares on all features
-(:func:`all_features_reference`) is a yardstick that is not in the paper.
+the feature added (the rightmost panels); least squares on all features (:func:`all_features_reference`)
+is a yardstick that is not in the paper.
 """
 from __future__ import annotations
 
