@@ -189,37 +189,26 @@ def run_intro_logistic(features: ExperimentFeatures, positive: int = domains.POS
             mask = np.isin(test_labels, (positive,) + tuple(classes))
             return float(np.mean(predicted[mask] != truth[mask]))
 
-        fpr = {str(k): float(np.mean(predicted[test_labels == k])) for k in sorted(set(train_negatives) | set(test_negatives))}
+        fpr = {str(k): float(np.mean(predicted[test_labels == k]))
+               for k in sorted(set(train_negatives) | set(test_negatives))}
         fnr = float(np.mean(~predicted[truth]))
-        return {
-            "C": float(c_value),
-            "error_even": error_on(train_negatives),
-            "error_odd": error_on(test_negatives),
-            "balanced_error_even": 0.5 * (fnr + float(np.mean([fpr[str(k)] for k in train_negatives]))),
-            "balanced_error_odd": 0.5 * (fnr + float(np.mean([fpr[str(k)] for k in test_negatives]))),
-            "false_negative_rate": fnr,
-            "false_positive_rate": fpr,
-            "training_error": float(np.mean(model.predict(X_train) != y_train)),
-        }
+        return {"C": float(c_value), "error_even": error_on(train_negatives), "error_odd": error_on(test_negatives),
+                "balanced_error_even": 0.5 * (fnr + float(np.mean([fpr[str(k)] for k in train_negatives]))),
+                "balanced_error_odd": 0.5 * (fnr + float(np.mean([fpr[str(k)] for k in test_negatives]))),
+                "false_negative_rate": fnr, "false_positive_rate": fpr,
+                "training_error": float(np.mean(model.predict(X_train) != y_train))}
 
     main = errors_for(C)
     sweep = [main if c == C else errors_for(c) for c in (c_grid or ())]
-    result = {
-        "experiment": "intro-logistic",
-        "error_even": main["error_even"],
-        "error_odd": main["error_odd"],
-        "increase_percent": 100.0 * (main["error_odd"] - main["error_even"]) / main["error_even"]
-        if main["error_even"] > 0 else float("inf"),
-        "positive": int(positive),
-        "train_negatives": [int(k) for k in train_negatives],
-        "test_negatives": [int(k) for k in test_negatives],
-        "main": main,
-        "c_sweep": sweep,
-        "train_size": int(train_rows.sum()),
-        "test_size_even": int(np.isin(test_labels, train_classes).sum()),
-        "test_size_odd": int(np.isin(test_labels, (positive,) + tuple(test_negatives)).sum()),
-        "data": features.data_summary(),
-    }
+    even, odd = main["error_even"], main["error_odd"]
+    increase = 100.0 * (odd - even) / even if even > 0 else float("inf")
+    result = {"experiment": "intro-logistic", "error_even": main["error_even"], "error_odd": main["error_odd"],
+              "increase_percent": increase, "positive": int(positive),
+              "train_negatives": [int(k) for k in train_negatives], "test_negatives": [int(k) for k in test_negatives],
+              "main": main, "c_sweep": sweep, "train_size": int(train_rows.sum()),
+              "test_size_even": int(np.isin(test_labels, train_classes).sum()),
+              "test_size_odd": int(np.isin(test_labels, (positive,) + tuple(test_negatives)).sum()),
+              "data": features.data_summary()}
     result["seconds"] = round(time.perf_counter() - start, 3)
     return result
 
