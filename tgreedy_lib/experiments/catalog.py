@@ -7,7 +7,7 @@ import json
 import pathlib
 import time
 
-from .. import _json
+from .._json import write_json as _write_json
 from . import runs
 from .design import EARLIER_DESIGN, PAPER_DESIGN, Design
 from .inputs import ExperimentFeatures, load_experiment_features
@@ -74,8 +74,8 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
 
 
 def write_json(path: pathlib.Path, payload) -> None:
-    """Write ``payload`` as indented JSON (numpy scalars converted; see :mod:`tgreedy_lib._json`)."""
-    _json.write_json(path, payload, indent=1)
+    """Write ``payload`` as indented JSON, numpy scalars converted."""
+    _write_json(path, payload, indent=1)
 
 
 def read_result(path) -> dict:
