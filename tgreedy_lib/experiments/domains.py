@@ -206,9 +206,9 @@ class PairDesign:
 
     def domain_pairs(self, c: int, held_out: int) -> tuple[np.ndarray, np.ndarray]:
         """Pairs (m, 2) and labels +1/-1 of domain ``c`` when class ``held_out`` is the target."""
-        negatives = self.negatives[c][self.negative_rows(c, held_out)] if c in self.negatives else None
-        if negatives is None:
+        if c not in self.negatives:
             raise ValueError(f"class {c} is not in the pair design {self.classes}")
+        negatives = self.negatives[c][self.negative_rows(c, held_out)]
         pairs = np.concatenate([self.positives[c], negatives])
         y = np.concatenate([np.ones(len(self.positives[c])), -np.ones(len(negatives))])
         return pairs, y

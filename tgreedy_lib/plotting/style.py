@@ -34,8 +34,7 @@ __all__ = ["BOOK_COLUMN_PX", "FIGURE_WIDTH", "SMALLEST_TEXT_PT", "SelectorStyle"
 BOOK_COLUMN_PX = 720
 #: Width in inches of a figure that spans the book's column at Matplotlib's 100 dpi without being scaled.
 FIGURE_WIDTH = 7.0
-#: The smallest font size, in points, that the collection's figures use (legends, annotations): what a reader
-#: sees of it at the book's width, for a figure at most :data:`FIGURE_WIDTH` inches wide.
+#: The smallest font size, in points, of the figures (legends, annotations), as seen at the book's width.
 SMALLEST_TEXT_PT = 9.0
 
 # Matplotlib's Tableau palette (its default colour cycle) by name.
@@ -58,16 +57,11 @@ T_GREEDY_READINGS = ("tgreedy", "tgreedy-signed")
 #: The second shade of blue: the signed reading's colour in a figure that shows both readings.
 SECOND_BLUE = "#6baed6"
 #: What a legend calls each of the paper's selectors: the rule it follows, so that two T-greedys are told apart.
-RULE_LABELS: Mapping[str, str] = types.MappingProxyType({
-    "greedy": "greedy",
-    "tgreedy": "T-greedy (largest |T|)",
-    "tgreedy-signed": "T-greedy (arg max T)",
-})
+RULE_LABELS: Mapping[str, str] = types.MappingProxyType({"greedy": "greedy", "tgreedy": "T-greedy (largest |T|)",
+                                                          "tgreedy-signed": "T-greedy (arg max T)"})
 
-#: How the built-in selectors (:data:`tgreedy_lib.domain_adaptation.selectors.BUILTIN_SELECTORS`) are drawn:
-#: the paper's two as in its figures (greedy red, T-greedy blue), the signed-T reading in a second blue
-#: (the paper's blue where a figure shows it alone: :func:`selector_style`), the stepwise greedy orange, and
-#: the baselines that are paths in colours and line styles of their own.
+#: How the built-in selectors are drawn: greedy red and T-greedy blue as in the paper's figures, the signed
+#: reading a second blue (the paper's where a figure shows it alone), the others colours of their own.
 BUILTIN_SELECTOR_STYLES: Mapping[str, SelectorStyle] = types.MappingProxyType({
     "greedy": SelectorStyle("tab:red"),
     "tgreedy": SelectorStyle("tab:blue"),
