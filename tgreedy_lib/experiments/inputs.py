@@ -141,7 +141,7 @@ def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: in
         source = ("bundled MNIST digits (the first 10,000 official training images)"
                   + ("" if images.official_test else ", every 5th digit of a class held out as test set"))
     counts = np.bincount(np.asarray(images.train_labels, dtype=np.int64), minlength=10).tolist()
-    wanted = train_per_class if train_per_class is not None else None
+    wanted = train_per_class
     deviation = max(abs(c - wanted) for c in counts) if wanted is not None else None
     description = {"train_source": source, "train_class_counts": counts, "train_per_class": wanted,
                    "max_class_count_deviation": deviation,

@@ -57,22 +57,15 @@ def _split_index(result: dict, target: int) -> int:
     return targets.index(target)
 
 
-def _class_name(result: dict, label: int) -> str:
-    if result.get("data", {}).get("dataset") == "cifar10":
-        return CIFAR10_CLASSES[label]
-    return f"'{label}'"
-
-
 def split_title(result: dict, target: int) -> str:
-    """Panel title of one split: '2 vs 9' for section 4.1, "'9' held out" for similarity.
-    """
+    """Panel title of one split: '2 vs 9' for section 4.1, "'9' held out" for similarity."""
     if result["experiment"] == "mnist-2-vs-other":
         return f"{result.get('positive', 2)} vs {target}"
-    return f"{_class_name(result, target)} held out"
+    name = CIFAR10_CLASSES[target] if result.get("data", {}).get("dataset") == "cifar10" else f"'{target}'"
+    return f"{name} held out"
 
 
-#: How the line at chance (AUROC 0.5) is drawn: dotted light grey, so that it is not read as a solid
-#: target-domain curve; the legend names it "chance".
+#: The line at chance (AUROC 0.5): dotted light grey, never read as a solid target-domain curve.
 CHANCE_STYLE = {"color": "0.65", "ls": ":", "lw": 1.1}
 #: Colour of the line-style swatches in the legends (dashed = source, solid = target): black, not a selector's.
 LINE_STYLE_KEY_COLOR = "black"
