@@ -276,7 +276,7 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
 # --------------------------------------------------------------------------- summaries: choosing a rule fairly
 
 def _best_rule(names: list[str], gaps: np.ndarray) -> str:
-    """The rule within TOLERANCE of the oracle on the most splits of ``gaps`` (rules, splits); ties: smaller mean gap, then first."""
+    """The rule within TOLERANCE of the oracle on most splits of ``gaps`` (rules, splits); ties: smaller mean gap."""
     share = np.mean(gaps <= TOLERANCE, axis=1)
     mean_gap = gaps.mean(axis=1)
     return names[min(range(len(names)), key=lambda r: (-share[r], mean_gap[r], r))]

@@ -282,14 +282,9 @@ def draw_pair_design(labels: np.ndarray, classes: Sequence[int], n_positive: int
 
 def target_pairs(labels: np.ndarray, split: Split, n_positive: int = 1000, n_negative: int = 1000,
                  seed: int = 0, negatives: str = "random") -> tuple[np.ndarray, np.ndarray]:
-    """The target domain of a similarity split: pairs of the held-out class and their labels.
-
-    ``n_positive`` pairs of two different images of ``split.target`` (y = +1) and ``n_negative``
-    pairs of an image of ``split.target`` with another image (y = -1): "1000 negative examples,
-    randomly sampled from images of 0-to-8" (section 4.2) -- uniform over the images of the source
-    classes (``negatives="random"``), or a source class drawn uniformly and then one of its images
-    (``"stratified"``).
-    """
+    """The target domain of a similarity split: ``n_positive`` pairs of two images of ``split.target`` (y = +1)
+    and ``n_negative`` of one with an image of a source class (y = -1), "randomly sampled from images of
+    0-to-8" (section 4.2): uniform over those images (``"random"``), or a class first (``"stratified"``)."""
     labels = np.asarray(labels)
     _check_sampling(negatives)
     check_classes_present(labels, (split.target,) + tuple(split.sources), "target pairs")
@@ -322,11 +317,9 @@ def pair_products(F: np.ndarray, pairs: np.ndarray, columns: np.ndarray | None =
 class SimilarityMoments:
     """Moments of the training pairs, assembled into each split's DomainStatistics.
 
-    For each class c it keeps the Gram matrix and signed column sums of the positives together with
-    U_c, the union over all held-out classes of the negative pool pairs a split may use; a split
-    holding out t subtracts the few pool pairs of U_c that it does not use (those with partner t,
-    and for random negatives the tail of the pool beyond its first ``n_negative`` eligible pairs).
-    Memory: one p x p matrix per class.
+    Per class c: the Gram matrix and signed column sums of the positives and of U_c, the negative pool
+    pairs some split uses; a split holding out t subtracts those of U_c it does not use. Memory: one
+    p x p matrix per class.
     """
 
     def __init__(self, F: np.ndarray, design: PairDesign):

@@ -275,15 +275,13 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
                    clip_steps: bool = False) -> dict:
     """Section 4.2: learn a similarity function that transfers to a class never seen.
 
-    The regression features of a pair (x1, x2) are the products phi_i(x1) phi_i(x2), y = +1 for two
-    images of one class, -1 otherwise. For each held-out class t, source domain c (every other class)
-    holds ``n_positive`` pairs of training images of c and ``n_negative`` pairs of an image of c with
-    one of another source class (:func:`~tgreedy_lib.experiments.domains.draw_pair_design`); the target
-    holds such pairs of test images of t (:func:`~tgreedy_lib.experiments.domains.target_pairs`), and
-    the held-out source data are the source domains drawn again from the test images. The pair counts
-    and the seed default to the design's (the paper: 1,000 and 1,000). Other parameters and the result
-    are :func:`run_two_vs_other`'s, the result with ``pairs`` added; ``experiment`` names it (default
-    ``"<dataset>-similarity"``).
+    A pair's regression features are phi_i(x1) phi_i(x2), y = +1 for two images of one class, -1
+    otherwise. For each held-out class t, source domain c holds pairs of training images of c
+    (:func:`~tgreedy_lib.experiments.domains.draw_pair_design`), the target pairs of test images of t
+    (:func:`~tgreedy_lib.experiments.domains.target_pairs`), the held-out source data the source domains
+    drawn again from the test images. Pair counts and seed default to the design's (the paper: 1,000 and
+    1,000); the rest is :func:`run_two_vs_other`'s, the result with ``pairs`` added and named ``experiment``
+    (default ``"<dataset>-similarity"``).
     """
     design = _with_pairs(_check_design(design), n_positive, n_negative, seed)
     n_positive, n_negative, seed = design.n_positive_pairs, design.n_negative_pairs, design.seed

@@ -40,7 +40,8 @@ def rule_picks(t_statistics, greedy_scores=None) -> dict[str, np.ndarray]:
     if greedy_scores is not None:
         scores = np.asarray(greedy_scores, dtype=float)
         if scores.shape != t.shape:
-            raise ValueError(f"greedy_scores has shape {scores.shape}, t_statistics {t.shape}; give both per step and feature")
+            raise ValueError(f"greedy_scores has shape {scores.shape}, t_statistics {t.shape}; "
+                             "give both per step and feature")
         picks["greedy"] = np.nanargmax(scores, axis=1)
     return picks
 
