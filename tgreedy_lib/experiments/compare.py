@@ -80,9 +80,13 @@ class Split:
 def _auroc_rows(y, scores: np.ndarray) -> np.ndarray:
     """AUROC of each column of scores; a constant column (w = 0) scores 0.5."""
     auc = np.atleast_1d(roc_auc(y, scores))
-    constant = np.all(scores == scores[:1], axis=0)
-    auc[constant] = 0.5
+    auc[np.all(scores == scores[:1], axis=0)] = 0.5
     return auc
+
+
+def _scorer(X: np.ndarray, y):
+    """``W -> AUROC`` of the scores ``X w`` of each row ``w`` of ``W`` on labels ``y``."""
+    return lambda W: _auroc_rows(y, X @ np.atleast_2d(W).T)
 
 
 def simulated_splits(n_domains: int = 8, n_splits: int = 10, *, n_samples: int = 500, n_target: int = 4000,
@@ -99,14 +103,11 @@ def simulated_splits(n_domains: int = 8, n_splits: int = 10, *, n_samples: int =
         (Xt, yt), = problem.draw_samples(rng, 1, n_target)
         stats = DomainStatistics.from_domains(data, lazy=False)
 
-        def target(W, Xt=Xt, yt=yt):
-            return _auroc_rows(yt > 0, Xt @ np.atleast_2d(W).T)
-
         def source_auroc(label, W, data=data):
             X, y = data[int(label)]
-            return _auroc_rows(y > 0, X @ np.atleast_2d(W).T)
+            return _scorer(X, y > 0)(W)
 
-        yield Split(f"repeat {s}", stats, target, source_auroc)
+        yield Split(f"repeat {s}", stats, _scorer(Xt, yt > 0), source_auroc)
 
 
 def two_vs_other_compare_splits(features, targets=None, positive: int = domains.POSITIVE_DIGIT):
@@ -125,8 +126,7 @@ def two_vs_other_compare_splits(features, targets=None, positive: int = domains.
 
         def source_auroc(label, W):
             rows = np.concatenate([positive_rows, np.flatnonzero(features.train_labels == int(label))])
-            y = np.where(features.train_labels[rows] == positive, 1, -1)
-            return _auroc_rows(y, X_train[rows] @ np.atleast_2d(W).T)
+            return _scorer(X_train[rows], np.where(features.train_labels[rows] == positive, 1, -1))(W)
 
         yield Split(f"target {split.target}", stats, target, source_auroc)
 
@@ -145,14 +145,11 @@ def similarity_compare_splits(features, targets=None, *, n_positive: int = 1000,
         pairs, y_target = domains.target_pairs(features.test_labels, split, n_positive, n_negative, seed + 2)
         target_products = domains.pair_products(F_test, pairs)
 
-        def target(W, P=target_products, y=y_target):
-            return _auroc_rows(y, P @ np.atleast_2d(W).T)
-
         def source_auroc(label, W, held=split.target):
             pairs_c, y_c = train_design.domain_pairs(int(label), held)
-            return _auroc_rows(y_c, domains.pair_products(F_train, pairs_c) @ np.atleast_2d(W).T)
+            return _scorer(domains.pair_products(F_train, pairs_c), y_c)(W)
 
-        yield Split(f"target {split.target}", stats, target, source_auroc)
+        yield Split(f"target {split.target}", stats, _scorer(target_products, y_target), source_auroc)
 
 
 # --------------------------------------------------------------------------- scoring one split
