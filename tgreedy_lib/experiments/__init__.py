@@ -1,22 +1,14 @@
 """The experiments of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-Approach" (AISTATS 2012), sections 1 and 4, run for real on the deep-belief-network features:
+Approach" (AISTATS 2012), sections 1 and 4, run for real: ``intro-logistic`` (section 1),
+``mnist-2-vs-other`` (4.1, Figures 1, 2, 4 left), ``mnist-similarity`` and ``cifar-similarity`` (4.2,
+Figures 3, 4), each class held out in turn as the target domain.
 
-``intro-logistic``
-    Section 1: logistic regression for '2' vs the other even digits, tested against even and odd digits.
-``mnist-2-vs-other``
-    Section 4.1 (Figures 1, 2, 4 left): greedy and T-greedy on source domains '2 vs k', each digit held
-    out in turn as the target.
-``mnist-similarity``, ``cifar-similarity``
-    Section 4.2 (Figures 3, 4 middle and right): a similarity function learnt from pairs, each class held
-    out in turn.
-
-:mod:`.design` holds the paper's design (:data:`~.design.PAPER_DESIGN`), :mod:`.readings` the readings
-of section 3.3 run side by side, :mod:`.catalog` the four experiments by name
-(:func:`~.catalog.run_experiment`), :mod:`.inputs`, :mod:`.domains` and :mod:`.runs` the features,
-domains and runners, :mod:`.compare` stopping rules and baselines against the oracle. The data are the
-official ones when ``TGREEDY_DATA_DIR`` points at them, the bundled ones otherwise; every result records
-which (``data``) and its ``design``. The command line, the claims and the reference results are the
-course's (:mod:`tgreedy_course`), built on this package.
+:mod:`.design` is the paper's design, :mod:`.readings` the readings of section 3.3 run side by side,
+:mod:`.catalog` the experiments by name (:func:`~.catalog.run_experiment`), :mod:`.inputs`,
+:mod:`.domains` and :mod:`.runs` the features, domains and runners, :mod:`.compare` stopping rules and
+baselines against the oracle. Data are the official ones when ``TGREEDY_DATA_DIR`` points at them, the
+bundled ones otherwise; every result records which. The command line, the claims and the reference
+results are the course's (:mod:`tgreedy_course`), built on this package.
 """
 from __future__ import annotations
 

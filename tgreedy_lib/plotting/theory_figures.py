@@ -105,12 +105,8 @@ def plot_theorem2_excess(table: dict, ax=None):
 
 def plot_coverage_vs_features(curves: dict, ax=None):
     """Theorem 1: the probability that the width covers every one of ``|F|`` independent features, from
-    :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`.
-
-    Exact curves solid; a Monte Carlo curve dashed where a draw failed, else its one-sided lower bound (rule
-    of three) dotted with a band up to 1 (0 failures is not a coverage of 1); the target ``1 - delta`` and the
-    largest admitted ``|F|`` marked.
-    """
+    :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`: exact curves solid, a Monte Carlo
+    curve dashed where a draw failed, else its rule-of-three lower bound dotted with a band up to 1."""
     ax = _axes(ax)
     f, n, delta = curves["n_features"], curves["n"], curves["delta"]
     for law, coverage in curves["exact"].items():
