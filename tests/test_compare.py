@@ -140,7 +140,7 @@ def test_unknown_experiment_is_a_clear_error():
 
 def test_cached_subsets_are_taken_once_and_leave_the_results_unchanged():
     split = next(compare.simulated_splits(n_domains=4, n_splits=1, seed=5))
-    cached = compare._with_cached_subsets(split.stats)
+    cached = experiments_compare._with_cached_subsets(split.stats)
     assert cached.subset([0, 1, 2]) is cached.subset(np.array([0, 1, 2]))
     np.testing.assert_array_equal(cached.subset([0, 2, 3]).xx, split.stats.subset([0, 2, 3]).xx)
     assert not hasattr(split.stats.__dict__, "subset") and "subset" not in vars(split.stats)
@@ -247,3 +247,14 @@ def test_the_comparison_reports_progress_to_a_callable_and_by_default_on_long_ru
     monkeypatch.setattr(experiments_compare, "QUIET_SECONDS", 0.0)
     compare.run_compare_experiment("simulated-n4", quick=True, n_splits=1, n_steps=3, baselines=("t_filter",))
     assert "simulated-n4: repeat 0 done" in capsys.readouterr().err
+
+
+def test_a_simulated_split_scores_every_rule_at_or_below_the_oracle():
+    from tgreedy_lib.experiments import compare as scoring
+
+    split = next(scoring.simulated_splits(n_domains=6, n_splits=1, seed=0))
+    result = scoring.score_split(split, 5, baselines=("t_filter",))
+    assert sorted(result["rules"]) == sorted(scoring.RULES)
+    assert result["oracle_auroc"] >= max(r["target_auroc"] for r in result["rules"].values())
+    assert scoring.choose_rule_on_other_splits({"a": [0.9, 0.5, 0.5], "b": [0.5, 0.6, 0.6]},
+                                               [0.9, 0.6, 0.6]) == ["b", "a", "a"]

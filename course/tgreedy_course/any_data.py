@@ -41,7 +41,7 @@ from tgreedy_lib._validation import as_real_array, as_value_vector, factorize, v
 from . import claims as claims_module
 from tgreedy_lib.experiments.design import Design
 from tgreedy_lib.experiments.inputs import ExperimentFeatures, drop_constant_features
-from tgreedy_lib.experiments.runs import METHODS, _usable_similarity_columns, run_similarity, run_two_vs_other
+from tgreedy_lib.experiments.runs import METHODS, run_similarity, run_two_vs_other, usable_similarity_columns
 
 ANY_DATA_EXPERIMENTS = ("two-vs-other", "similarity")
 #: The experiment names the claims table knows the two tasks by.
@@ -258,7 +258,7 @@ def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_fil
                                                    progress=progress, design=design)
         results["two-vs-other"]["experiment"] = f"{name}-{shown}-vs-other"
     if "similarity" in experiments:
-        usable = int(_usable_similarity_columns(features.train_features, features.train_labels, classes).sum())
+        usable = int(usable_similarity_columns(features.train_features, features.train_labels, classes).sum())
         if usable == 0:
             raise ValueError("no feature is nonzero often enough in every class for similarity learning")
         steps = min(similarity_steps, usable)

@@ -27,7 +27,7 @@ import numpy as np
 from tgreedy_lib._command import parse_and_run
 from tgreedy_lib._io import atomic_write_text, check_outputs
 from tgreedy_lib.experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, PAPER, QUICK, RULES, STEP_METHODS,
-                                   TOLERANCE, Split, _features, _with_cached_subsets,  # noqa: F401
+                                   TOLERANCE, Split, features_for,
                                    choose_rule_on_other_splits,
                                    data_available, default_feature_map, pooled_summary, run_compare_experiment,
                                    score_split, similarity_compare_splits, simulated_splits, summarize,
@@ -278,7 +278,7 @@ def run_compare(experiments=None, *, quick: bool = False, feature_map: str | Non
     for name in experiments:
         dataset = None if name.startswith("simulated") else ("cifar10" if name.startswith("cifar") else "mnist")
         if dataset is not None and dataset not in loaded:
-            loaded = {dataset: _features(dataset, feature_map)}  # keep one data set in memory at a time
+            loaded = {dataset: features_for(dataset, feature_map)}  # keep one data set in memory at a time
         out[name] = run_compare_experiment(name, quick=quick, features=loaded.get(dataset), progress=progress,
                                            seed=seed, baselines=baselines)
         payload = {"experiments": out, "pooled": pooled_summary(out), "tolerance": TOLERANCE,
