@@ -34,7 +34,7 @@ COMMANDS = {
     "student-copy": Command("tgreedy_course.student_copy",
                             "what students get: notebooks, student assignments, data, library; no solutions or "
                             "hidden tests"),
-    "compare": Command("tgreedy_course.compare",
+    "compare": Command("tgreedy_course.compare_tables",
                        "stopping rules against the oracle, and baselines: JSON and Markdown tables"),
     "download": Command("tgreedy_lib.datasets",
                         "fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified"),

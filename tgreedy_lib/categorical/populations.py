@@ -299,7 +299,7 @@ def simulate_deviations(kind, n_values, m, trials, rng, which):
 
     See Also
     --------
-    tgreedy_course.verify.categorical.theorem2_check, tgreedy_course.verify.categorical.theorem4_check : The checks that use them.
+    tgreedy_course.verify.categorical_checks.theorem2_check, tgreedy_course.verify.categorical_checks.theorem4_check : The checks that use them.
 
     References
     ----------

@@ -20,7 +20,7 @@ T-greedy only with greedy. ``python -m tgreedy_course compare`` runs, on the sam
 
 on simulated domains (notebook 05's generator, several numbers of domains), MNIST '2 vs other'
 (section 4.1) and the MNIST and CIFAR-10 similarity tasks (section 4.2). This module scores the
-splits (:func:`run_compare_experiment`); :mod:`tgreedy_course.compare` writes the tables,
+splits (:func:`run_compare_experiment`); :mod:`tgreedy_course.compare_tables` writes the tables,
 ``results/compare.json`` and ``results/compare.md``, and the README's block.
 
 References

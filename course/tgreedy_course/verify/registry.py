@@ -40,7 +40,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import categorical, domain_adaptation
+from . import categorical_checks as categorical, domains_checks as domain_adaptation
 from .result import CheckResult, exact
 
 __all__ = ["CheckResult", "BUILTIN_CHECKS", "register_check", "available_checks", "run_checks", "exact"]

@@ -67,7 +67,7 @@ def features_cached(dataset: str, feature_map: str = "learned", data_dir=None, c
     An empty cache holds nothing:
 
     >>> import tempfile
-    >>> from tgreedy_course.inputs import features_cached
+    >>> from tgreedy_course.notebook_features import features_cached
     >>> features_cached("mnist", cache_dir=tempfile.mkdtemp())
     False
     """
@@ -120,7 +120,7 @@ def experiment_features(dataset: str, feature_map: str = "learned", *, build: bo
     With an empty cache and ``build=False`` the pixels stand in, in a second:
 
     >>> import tempfile
-    >>> from tgreedy_course.inputs import experiment_features
+    >>> from tgreedy_course.notebook_features import experiment_features
     >>> features = experiment_features("mnist", cache_dir=tempfile.mkdtemp())
     >>> features.info["feature_map"], features.info["stand_in"].startswith("raw pixels stand in")
     ('pixels', True)
@@ -147,7 +147,7 @@ def describe(features) -> str:
 
     Examples
     --------
-    >>> from tgreedy_course.inputs import describe
+    >>> from tgreedy_course.notebook_features import describe
     >>> from tgreedy_lib.experiments import ExperimentFeatures
     >>> import numpy as np
     >>> info = {"dataset": "mnist", "official": False, "feature_map": "pixels", "stand_in": "pixels stand in"}
@@ -169,7 +169,7 @@ def short_config(dataset: str = "mnist", unlabeled: bool = False):
 
     Examples
     --------
-    >>> from tgreedy_course.inputs import short_config
+    >>> from tgreedy_course.notebook_features import short_config
     >>> config = short_config()
     >>> config.layer_sizes, [t.epochs for t in config.training]
     ((784, 500, 500, 2000), [3, 2, 3])
@@ -211,7 +211,7 @@ def mnist_network(full: bool = False, progress: bool = True, data_dir=None, cach
 
     Examples
     --------
-    >>> from tgreedy_course.inputs import mnist_network
+    >>> from tgreedy_course.notebook_features import mnist_network
     >>> network = mnist_network()  # doctest: +SKIP
     >>> network.info["stand_in"]  # doctest: +SKIP
     """
@@ -258,7 +258,7 @@ def quick_probe(feature_set) -> dict:
 
     Examples
     --------
-    >>> from tgreedy_course.inputs import quick_probe, mnist_network
+    >>> from tgreedy_course.notebook_features import quick_probe, mnist_network
     >>> report = quick_probe(mnist_network())  # doctest: +SKIP
     """
     from threadpoolctl import threadpool_limits

@@ -81,7 +81,7 @@ def dominant_ratio_minimum(n: int) -> Fraction:
 
     Examples
     --------
-    >>> from tgreedy_course.verify.domain_adaptation import dominant_ratio_minimum
+    >>> from tgreedy_course.verify.domains_checks import dominant_ratio_minimum
     >>> float(dominant_ratio_minimum(10)) > 0.99  # so Pr[ratio > 0.99] = 1 > exp(-0.99/2)
     True
     """
@@ -148,7 +148,7 @@ def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_course.verify.domain_adaptation import check_theorem2
+    >>> from tgreedy_course.verify.domains_checks import check_theorem2
     >>> result = check_theorem2(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id, result.holds_as_printed  # doctest: +SKIP
     ('domains.theorem2', ...)
@@ -404,7 +404,7 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_course.verify.domain_adaptation import check_theorem1
+    >>> from tgreedy_course.verify.domains_checks import check_theorem1
     >>> result = check_theorem1(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id, result.holds_as_printed  # doctest: +SKIP
     ('domains.theorem1', ...)
@@ -571,7 +571,7 @@ def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_course.verify.domain_adaptation import check_corollary3
+    >>> from tgreedy_course.verify.domains_checks import check_corollary3
     >>> result = check_corollary3(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id, result.holds_as_printed  # doctest: +SKIP
     ('domains.corollary3', ...)

@@ -107,7 +107,7 @@ def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical import theorem1_check
+    >>> from tgreedy_course.verify.categorical_checks import theorem1_check
     >>> result = theorem1_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id  # doctest: +SKIP
     'categorical.theorem1'
@@ -239,7 +239,7 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical import theorem2_check
+    >>> from tgreedy_course.verify.categorical_checks import theorem2_check
     >>> result = theorem2_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id  # doctest: +SKIP
     'categorical.theorem2'
@@ -295,7 +295,7 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical import theorem4_check
+    >>> from tgreedy_course.verify.categorical_checks import theorem4_check
     >>> result = theorem4_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id  # doctest: +SKIP
     'categorical.theorem4'
@@ -382,7 +382,7 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical import theorem3_check
+    >>> from tgreedy_course.verify.categorical_checks import theorem3_check
     >>> result = theorem3_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
     >>> result.id  # doctest: +SKIP
     'categorical.theorem3'
@@ -572,7 +572,7 @@ def lemma11_failure_probability(k, q, delta):
 
     Examples
     --------
-    >>> from tgreedy_course.verify.categorical import lemma11_failure_probability
+    >>> from tgreedy_course.verify.categorical_checks import lemma11_failure_probability
     >>> probability, level = lemma11_failure_probability(200, 0.6, 1e-4)
     >>> round(float(probability), 6)  # 17 times delta: the lemma fails here
     0.001685
@@ -621,7 +621,7 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical import lemma11_check
+    >>> from tgreedy_course.verify.categorical_checks import lemma11_check
     >>> result = lemma11_check(quick=True, rng=np.random.default_rng(0))
     >>> result.id, result.holds_as_printed
     ('categorical.lemma11', False)

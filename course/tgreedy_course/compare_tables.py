@@ -1,17 +1,9 @@
 """The tables, files and command line of ``python -m tgreedy_course compare``.
 
 :mod:`tgreedy_lib.experiments.compare` scores stopping rules and baselines on the splits of each
-experiment; this module runs it over the experiments (:func:`run_compare`), writes
-``results/compare.json`` and ``results/compare.md``, reads the committed paper-scale run
-(:func:`load_reference`, in ``reference_results/compare-paper``) and renders the README's block
-(:func:`update_readme`). The scoring names are re-exported here, so that ``compare.X`` reaches both.
-
-Examples
---------
->>> from tgreedy_course import compare
->>> reference = compare.load_reference()          # the committed paper-scale run
->>> reference is None or "| experiment | rule |" in compare.readme_tables(reference)
-True
+experiment; this module runs it over the experiments (:func:`run_compare`), writes ``compare.json``
+and ``compare.md``, reads the committed paper-scale run (:func:`load_reference`) and renders the
+book's block (:func:`update_readme`).
 """
 from __future__ import annotations
 
@@ -26,21 +18,9 @@ import numpy as np
 
 from tgreedy_lib._command import parse_and_run
 from tgreedy_lib._io import atomic_write_text, check_outputs
-from tgreedy_lib.experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, PAPER, QUICK, RULES, STEP_METHODS,
-                                   TOLERANCE, Split, _features, _with_cached_subsets,  # noqa: F401
-                                   choose_rule_on_other_splits,
-                                   data_available, default_feature_map, pooled_summary, run_compare_experiment,
-                                   score_split, similarity_compare_splits, simulated_splits, summarize,
-                                   two_vs_other_compare_splits)
-
-__all__ = ["ALPHA", "BASELINES", "EXPERIMENTS", "GOAL_SHARE", "PAPER", "QUICK", "RULES", "STEP_METHODS", "TOLERANCE",
-           "Split", "choose_rule_on_other_splits", "data_available", "default_feature_map", "pooled_summary",
-           "run_compare_experiment", "score_split", "similarity_compare_splits", "simulated_splits", "summarize",
-           "two_vs_other_compare_splits", "RULE_LABELS", "NESTED_LABEL", "MethodNames", "METHOD_NAMES",
-           "rule_table_markdown", "method_table_markdown", "READING", "pooled_sentence", "markdown_report",
-           "REFERENCE_DIR", "README_BEGIN", "README_END", "load_reference", "feature_maps_text", "readme_tables",
-           "write_reference", "update_readme", "write_results", "run_compare", "add_arguments", "run", "main"]
-
+from tgreedy_lib.experiments import load_experiment_features
+from tgreedy_lib.experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, TOLERANCE, data_available,
+                                             default_feature_map, pooled_summary, run_compare_experiment)
 
 RULE_LABELS = {
     "lodo": "leave one domain out (held-out squared loss)",
@@ -57,7 +37,6 @@ NESTED_LABEL = "rule chosen on the other splits (nested)"
 
 class MethodNames(NamedTuple):
     """How the comparison names one method: in a sentence, and as its row of the method table."""
-
     prose: str
     row: str
 
@@ -185,16 +164,7 @@ README_BEGIN, README_END = "<!-- compare-tables:begin -->", "<!-- compare-tables
 
 
 def load_reference(folder=None) -> dict | None:
-    """The committed paper-scale ``compare.json`` (``python -m tgreedy_course compare`` on the cached
-    features, every experiment), or None when it is absent.
-
-    Examples
-    --------
-    >>> from tgreedy_course import compare
-    >>> reference = compare.load_reference()
-    >>> reference is None or set(reference["experiments"]) <= set(compare.EXPERIMENTS)
-    True
-    """
+    """The committed paper-scale ``compare.json`` (every experiment, cached features), or None when absent."""
     path = pathlib.Path(REFERENCE_DIR if folder is None else folder) / "compare.json"
     return json.loads(path.read_text()) if path.is_file() else None
 
@@ -278,7 +248,7 @@ def run_compare(experiments=None, *, quick: bool = False, feature_map: str | Non
     for name in experiments:
         dataset = None if name.startswith("simulated") else ("cifar10" if name.startswith("cifar") else "mnist")
         if dataset is not None and dataset not in loaded:
-            loaded = {dataset: _features(dataset, feature_map)}  # keep one data set in memory at a time
+            loaded = {dataset: load_experiment_features(dataset, feature_map or default_feature_map(dataset))}
         out[name] = run_compare_experiment(name, quick=quick, features=loaded.get(dataset), progress=progress,
                                            seed=seed, baselines=baselines)
         payload = {"experiments": out, "pooled": pooled_summary(out), "tolerance": TOLERANCE,
