@@ -1,11 +1,6 @@
-"""``python -m tgreedy_course reproduce`` and ``reference``: run the paper's experiments (by name, from
-:mod:`tgreedy_lib.experiments.catalog`), write JSON, figures and the claims table; make a paper-scale run
-the committed reference results.
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
+"""``python -m tgreedy_course reproduce`` and ``reference``: run the experiments of Foster, Kakade & Salakhutdinov
+(AISTATS 2012), sections 1 and 4 (by name, from :mod:`tgreedy_lib.experiments.catalog`), write JSON, Figures 1-4
+and the claims table, over seeds and feature maps; make a paper-scale run the committed reference results.
 """
 from __future__ import annotations
 
@@ -17,12 +12,10 @@ import sys
 import time
 
 from tgreedy_lib import _io
-from tgreedy_lib._command import parse_and_run
 from . import claims as claims_module
 from . import seeds
-# QUICK and PAPER are the catalog's own dicts: ``cli.QUICK`` and ``catalog.QUICK`` are one object.
-from tgreedy_lib.experiments.catalog import (DATASET_OF, DESIGNS, EXPERIMENTS, PAPER, QUICK, read_result,  # noqa: F401
-                                  read_results, run_experiment, write_json)
+from tgreedy_lib.experiments.catalog import (DATASET_OF, DESIGNS, EXPERIMENTS, QUICK, read_result,  # noqa: F401
+                                             read_results, run_experiment, write_json)
 from tgreedy_lib.experiments.design import Design
 from tgreedy_lib.experiments import inputs
 from tgreedy_lib.experiments.inputs import ExperimentFeatures, FeatureMapNotApplicable, load_experiment_features
@@ -73,27 +66,8 @@ def _readings_text() -> str:
 
 
 def write_outputs(results: dict, out_dir, figures: bool = True) -> list[pathlib.Path]:
-    """Figures 1-4 (PNG and PDF, unless ``figures`` is false), ``claims.json`` and ``claims.md``.
-
-    The claims are evaluated under the paper's reading (``claims``) and under every comparison of
-    readings (``comparisons``); ``claims.md`` shows the first in full and all of them side by side.
-
-    See Also
-    --------
-    run_experiment : The results it writes.
-    tgreedy_lib.plotting.paper_figures.figure1 : The figures.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments import run_experiment
-    >>> from tgreedy_course.cli import write_outputs
-    >>> results = {"mnist-2-vs-other": run_experiment("mnist-2-vs-other", quick=True)}  # doctest: +SKIP
-    >>> write_outputs(results, "results")  # doctest: +SKIP
-    """
+    """Figures 1-4 (unless ``figures`` is false), ``claims.json`` and ``claims.md``: the claims under the paper's
+    reading in full, and under every comparison of readings side by side."""
     out_dir = pathlib.Path(out_dir)
     written = write_figures(results, out_dir) if figures else []
     tables = claims_module.claims_by_comparison(results)
@@ -129,15 +103,7 @@ def describe_design(design: dict | None) -> str:
 
 
 def _training_subsets_text(seed_data: list[dict]) -> str:
-    """Whether the seeds' training images differ, per data set, read from the results' ``training_images``.
-
-    Examples
-    --------
-    >>> one = lambda s: {"training_images": {"train_source": f"1,000 a class at random, seed {s}"}}
-    >>> _training_subsets_text([{"mnist-similarity": one(0), "cifar-similarity": one(0)},
-    ...                         {"mnist-similarity": one(1), "cifar-similarity": one(0)}])
-    '; training images: mnist: its own subset each seed; cifar10: the same for every seed (1,000 a class at random, seed 0)'
-    """
+    """Whether the seeds' training images differ, per data set, read from the results' ``training_images``."""
     sources: dict[str, set] = {}
     for results in seed_data:
         for name, data in results.items():
@@ -162,22 +128,9 @@ VERDICT_METHOD = (
 
 
 def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | None = None) -> list[pathlib.Path]:
-    """``claims.json`` / ``claims.md`` over seeds and feature maps, and the seed-band figures.
-
-    Parameters
-    ----------
-    per_map : dict
-        Feature map name -> list (one per seed) of results dicts (experiment name -> result).
-
-    Notes
-    -----
-    The primary claims table (``claims`` in the JSON, in full in the Markdown, under every reading)
-    is :func:`tgreedy_course.seeds.primary_runs`: every experiment from its data set's
-    learned features (``learned``: dbn for MNIST, conv for CIFAR-10) when those maps were run, else
-    the first map. With more than one feature map, one feature-map table follows: a row per claim, a
-    column per map run, the verdict with its seed counts, ``n/a`` where the map does not exist for
-    the claim's data set.
-    """
+    """``claims.json`` / ``claims.md`` over seeds and feature maps (``per_map``: map -> one results dict a seed),
+    and the seed-band figures. The primary claims are :func:`tgreedy_course.seeds.primary_runs`'; with several maps
+    a feature-map table follows (``n/a`` where a map does not exist for a claim's data set)."""
     out_dir = pathlib.Path(out_dir)
     primary, runs_of = seeds.primary_runs(per_map)
     with_primary = {primary: runs_of, **per_map} if primary not in per_map else per_map
@@ -397,16 +350,8 @@ PROBES: dict = {}
 
 
 def parse_feature_builds(text: str | None, feature_maps, seeds: int) -> dict:
-    """``--feature-builds`` as ``{(feature map, data set or None): K}``: ``"dbn:cifar10=1,random=2"``.
-
-    ``MAP=K`` sets every data set of a map, ``MAP:DATASET=K`` one of them (it wins over ``MAP=K``);
-    each ``K`` must lie in 1..``seeds``.
-
-    Examples
-    --------
-    >>> parse_feature_builds("dbn:cifar10=1,random=2", ["dbn", "random"], 5)
-    {('dbn', 'cifar10'): 1, ('random', None): 2}
-    """
+    """``--feature-builds`` as ``{(feature map, data set or None): K}``: ``"dbn:cifar10=1,random=2"`` gives
+    ``{('dbn', 'cifar10'): 1, ('random', None): 2}``; ``MAP:DATASET=K`` wins over ``MAP=K``; K in 1..``seeds``."""
     out: dict = {}
     for part in (text or "").split(","):
         part = part.strip()
@@ -498,7 +443,6 @@ def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timi
 
 
 def add_reference_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_course reference``."""
     parser.description = ("Copy the summary of a paper-scale `reproduce --seeds N` run into "
                           "course/tgreedy_course/reference_results/NAME and rewrite the reference-verdicts block "
                           "of the book's claims page from it (maintainers).")
@@ -513,13 +457,8 @@ def add_reference_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_course reference RESULTS``: make a paper-scale run the committed reference results.
-
-    Maintainers only (``make reference``): copies ``claims.json``, ``claims.md``, ``bands.json`` and
-    ``timings.json`` of a ``reproduce --seeds N`` output folder into
-    ``course/tgreedy_course/reference_results/<name>/`` and rewrites the README's block of
-    reference verdicts from them (:func:`tgreedy_course.seeds.write_reference`).
-    """
+    """``python -m tgreedy_course reference RESULTS`` (``make reference``): copy a ``reproduce --seeds N`` folder's
+    summary into ``reference_results/<name>/`` and rewrite the book's block of reference verdicts."""
     results = pathlib.Path(args.results)
     if not results.is_dir():
         parser.error(f"{results} is not a folder")
@@ -540,13 +479,14 @@ def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     return 0
 
 
-def reference_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course reference") -> int:
-    """``python -m tgreedy_course reference`` from Python: :func:`run_reference` on ``argv``."""
-    return parse_and_run(add_reference_arguments, run_reference, argv, prog)
+def reference_main(argv: list[str]) -> int:
+    """``python -m tgreedy_course reference ARGV`` from Python; returns the exit code."""
+    from .__main__ import main as course_main
+
+    return course_main(["reference", *argv])
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_course reproduce``."""
     parser.description = (
         "Run the experiments of Foster, Kakade & Salakhutdinov (AISTATS 2012), sections 1 and 4, "
         "on learned features; write <experiment>.json, Figures 1-4 (PNG, PDF) and the "
@@ -662,13 +602,8 @@ def _write_over_seeds(per_map: dict, timings: dict, requested, out_dir: pathlib.
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_course reproduce``: check the arguments and the output folder, run every experiment for
-    each feature map and seed, then write the figures and claims (one run) or the claims over seeds.
-
-    See Also
-    --------
-    run_experiment : One experiment from Python.
-    """
+    """Check the arguments and ``--out``, run every experiment for each feature map and seed, then write the
+    figures and claims (one run) or the claims over seeds."""
     _check_arguments(args, parser)
     if "matplotlib.pyplot" not in sys.modules:
         import matplotlib
@@ -699,20 +634,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return status
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course reproduce") -> int:
-    """``python -m tgreedy_course reproduce`` from Python; returns the exit code.
+def main(argv: list[str]) -> int:
+    """``python -m tgreedy_course reproduce ARGV`` from Python; returns the exit code."""
+    from .__main__ import main as course_main
 
-    ``python -m tgreedy_course`` parses every command with one parser (:mod:`tgreedy_course.__main__`) and calls
-    :func:`run` or :func:`run_reference`. This function, for callers from Python, parses ``argv`` as
-    ``reproduce`` does; :func:`reference_main` does the same for ``reference``.
-
-    See Also
-    --------
-    run_experiment : The same from Python.
-
-    Examples
-    --------
-    >>> from tgreedy_course.cli import main
-    >>> main(["mnist-2-vs-other", "--quick", "--out", "results"])  # doctest: +SKIP
-    """
-    return parse_and_run(add_arguments, run, argv, prog)
+    return course_main(["reproduce", *argv])

@@ -16,7 +16,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tgreedy_lib._command import parse_and_run
 from tgreedy_lib._io import atomic_write_text, check_outputs
 from tgreedy_lib.experiments import load_experiment_features
 from tgreedy_lib.experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, TOLERANCE, data_available,
@@ -261,7 +260,6 @@ def run_compare(experiments=None, *, quick: bool = False, feature_map: str | Non
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_course compare``."""
     parser.description = ("When to stop, and what else to try: stopping rules and baselines scored on the target "
                           "domains.")
     parser.add_argument("experiments", nargs="*",
@@ -278,7 +276,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_course compare``: score the stopping rules and baselines, write the JSON and Markdown tables."""
     if check_outputs(parser.prog, folders={"--out": args.out}) is not None:  # before any work
         return 2
     names = args.experiments or None
@@ -297,7 +294,3 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"wrote {path}")
     return 0
 
-
-def main(argv=None, prog: str = "python -m tgreedy_course compare") -> int:
-    """``python -m tgreedy_course compare`` from Python; returns the exit code."""
-    return parse_and_run(add_arguments, run, argv, prog)

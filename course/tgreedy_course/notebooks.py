@@ -19,7 +19,6 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-from tgreedy_lib._command import parse_and_run
 from tgreedy_lib._io import atomic_write_text, check_outputs
 
 #: The executing kernel loads the figure-legibility extension: every figure's PNG carries the size of its
@@ -90,7 +89,6 @@ def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_course execute-notebooks``."""
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("names", nargs="*", help="notebook files (default: every numbered notebook)")
@@ -104,7 +102,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_course execute-notebooks``: check the output folders, then execute each notebook."""
     prog = parser.prog
     try:
         paths = [pathlib.Path(n) for n in args.names] or notebook_paths(args.notebooks)
@@ -126,6 +123,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course execute-notebooks") -> int:
-    """``python -m tgreedy_course execute-notebooks`` from Python; returns the exit code."""
-    return parse_and_run(add_arguments, run, argv, prog)
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tgreedy_course execute-notebooks ARGV`` from Python; returns the exit code."""
+    from .__main__ import main as course_main
+
+    return course_main(["execute-notebooks", *(argv or [])])
