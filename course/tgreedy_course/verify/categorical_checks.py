@@ -1,18 +1,11 @@
-"""Numerical checks of Theorems 1-4 (and Lemma 11) of the categorical-ranking paper.
+"""The checks ``categorical.theorem1`` .. ``categorical.theorem4`` and ``categorical.lemma11`` of S. Sabato and
+S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization Properties", Journal of Machine Learning
+Research 9:1083-1114, 2008.
 
-Listed in :data:`tgreedy_course.verify.registry.BUILTIN_CHECKS` under the ids
-``categorical.theorem1`` .. ``categorical.theorem4`` and ``categorical.lemma11``.
-Exact quantities are binomial sums (:mod:`tgreedy_lib.categorical`); the
-concentration statements are checked by simulating training sets with the
-generator handed in by the registry, so the same command gives the same JSON.
-Each worst case is the largest ratio of the observed quantity (a bias, a simulated
-quantile, a failure probability) to its printed bound, with its parameters unrounded and
-rational where they are exact.
-
-References
-----------
-.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+Exact quantities are binomial sums (:mod:`tgreedy_lib.categorical`); the concentration statements are checked by
+simulating training sets with the registry's seeded generator. Each worst case is the largest ratio of the observed
+quantity (a bias, a simulated quantile, a failure probability) to its printed bound, with its parameters unrounded
+and rational where they are exact.
 """
 from __future__ import annotations
 
@@ -25,14 +18,6 @@ from scipy.optimize import minimize, minimize_scalar
 
 from tgreedy_lib import categorical as cat
 from .result import CheckResult
-
-__all__ = [
-    "theorem1_check",
-    "theorem2_check",
-    "theorem3_check",
-    "theorem4_check",
-    "lemma11_check",
-]
 
 
 def _exact_list(values, limit: int = 30):
@@ -94,23 +79,6 @@ THEOREM1_CLAIM = (
 
 def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Exact bias over random, adversarial and optimized distributions, plus a simulation.
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical_checks import theorem1_check
-    >>> result = theorem1_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
-    >>> result.id  # doctest: +SKIP
-    'categorical.theorem1'
     """
     sizes = [1, 2, 3, 5, 10, 30, 100] if quick else [1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 100, 300, 1000]
     search = _GiniBiasSearch()
@@ -226,23 +194,6 @@ THEOREM2_CLAIM = (
 
 def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds.
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical_checks import theorem2_check
-    >>> result = theorem2_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
-    >>> result.id  # doctest: +SKIP
-    'categorical.theorem2'
     """
     sizes = [10, 100, 1000, 100000] if quick else [10, 30, 100, 300, 1000, 10000, 100000, 1000000]
     deltas = [0.05] if quick else [0.05, 0.01]
@@ -282,23 +233,6 @@ THEOREM4_CLAIM = (
 def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Empirical (1-delta)-quantiles of |l(h_Bayes) - E l(h_Bayes)| (exact mean) against the bound,
     and each term A_1..A_4 of Eq. (26) against its own lemma (8, 9, 12, 13).
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem2_check, theorem3_check, lemma11_check : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical_checks import theorem4_check
-    >>> result = theorem4_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
-    >>> result.id  # doctest: +SKIP
-    'categorical.theorem4'
     """
     sizes = [8, 30, 100, 1000, 10000] if quick else [8, 30, 100, 300, 1000, 10000, 100000]
     deltas = [0.05] if quick else [0.05, 0.01]
@@ -369,23 +303,6 @@ def _optimality_certificate(p, q, m):
 
 def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search).
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem2_check, theorem4_check, lemma11_check : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical_checks import theorem3_check
-    >>> result = theorem3_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
-    >>> result.id  # doctest: +SKIP
-    'categorical.theorem3'
     """
     # part 1: optimality of h_Bayes among symmetric hypotheses
     optimality_gap, certificate_min, rules_tried = _symmetric_rule_optimality(rng, quick)
@@ -562,14 +479,6 @@ def lemma11_failure_probability(k, q, delta):
         ``min |deviation / bound - 1|`` over the three outcomes with positive probability:
         how far the comparison is from a tie (a tie would make the verdict a rounding matter).
 
-    See Also
-    --------
-    tgreedy_lib.categorical.theory.lemma11_exceedance : The same as an excess over delta.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
     Examples
     --------
     >>> from tgreedy_course.verify.categorical_checks import lemma11_failure_probability
@@ -608,23 +517,6 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     ``sqrt(2 ln(1/delta)/(e k))``, a wrong majority costs more than the bound and, for large k,
     has a probability near the normal tail at ``sqrt(2 ln(1/delta)/e)``, which is of order
     ``delta^(1/e)`` (up to a factor polynomial in ``ln(1/delta)``), far above delta.
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem2_check, theorem3_check, theorem4_check : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical_checks import lemma11_check
-    >>> result = lemma11_check(quick=True, rng=np.random.default_rng(0))
-    >>> result.id, result.holds_as_printed
-    ('categorical.lemma11', False)
     """
     k_all, q_exact = _lemma11_grid(*((150, 100) if quick else (1000, 300)))
     q_all = np.array([float(q) for q in q_exact])
