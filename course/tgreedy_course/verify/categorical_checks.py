@@ -54,10 +54,7 @@ def _concentration_result(check_id, claim, bound_function, worst, lemma_failures
                   "explicit_bound_below_1_from_m": useful_m,
                   **extra}
     return CheckResult(
-        id=check_id,
-        claim=claim,
-        holds_as_printed=bool(holds),
-        trials=trials,
+        id=check_id, claim=claim, holds_as_printed=bool(holds), trials=trials,
         worst_case={"parameters": parameters, "observed": worst["quantile"], "bound": worst["bound"],
                     "ratio": float(worst["ratio"])},
         summary={
@@ -157,19 +154,13 @@ def _theorem1_result(search: _GiniBiasSearch, trials: int, largest_z: float) -> 
     worst, lowest = search.worst, search.lowest
     holds = worst["ratio"] <= 1 + 1e-12 and lowest >= -1e-15
     return CheckResult(
-        id="categorical.theorem1",
-        claim=THEOREM1_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=trials,
+        id="categorical.theorem1", claim=THEOREM1_CLAIM, holds_as_printed=bool(holds), trials=trials,
         worst_case={
             "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
-                           "p": worst["p"], "q": worst["q"],
-                           "smallest_signed_bias": float(lowest),
+                           "p": worst["p"], "q": worst["q"], "smallest_signed_bias": float(lowest),
                            "simulation_largest_z": round(largest_z, 3),
                            "sup_over_distributions_at_this_m": float((1 - 1 / worst["m"]) ** (worst["m"] - 1) / (2 * worst["m"]))},
-            "observed": float(worst["bias"]),
-            "bound": 1 / (2 * worst["m"]),
-            "ratio": float(worst["ratio"]),
+            "observed": float(worst["bias"]), "bound": 1 / (2 * worst["m"]), "ratio": float(worst["ratio"]),
         },
         summary={
             "worst_case": (f"largest bias / (1/(2m)) searched: {worst['ratio']:.4g} at m = {worst['m']} "
@@ -406,24 +397,18 @@ def _theorem3_result(search: _BayesBiasSearch, optimality_gap: float, certificat
     # the proof's inequality step replaces Pr[q_hat < 1/2] + Pr[q_hat = 1/2]/2 by Pr[q_hat <= 1/2]:
     weak_k2 = minimize_scalar(lambda q: -(2 * q - 1) * (1 - q * q), bounds=(0.5, 1), method="bounded")
     return CheckResult(
-        id="categorical.theorem3",
-        claim=THEOREM3_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=trials,
+        id="categorical.theorem3", claim=THEOREM3_CLAIM, holds_as_printed=bool(holds), trials=trials,
         worst_case={
             "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
                            "p": worst["p"], "q": worst["q"],
                            "tolerance": "ratio <= 1 + 1e-9 (equality cases differ from the bound by rounding)",
                            "optimality_smallest_gap": float(optimality_gap),
-                           "optimality_certificate_min": float(certificate_min),
-                           "per_count_worst_k": worst_k,
+                           "optimality_certificate_min": float(certificate_min), "per_count_worst_k": worst_k,
                            "per_count_worst_ratio": float(per_count_ratio[worst_k]),
                            "max_q_t1": float(maxima[1]), "max_q_t2": float(maxima[2]),
                            "max_q_t3_times_sqrt_3e": float(maxima[3] * math.sqrt(3 * math.e)),
                            "proof_step_k2_with_Pr_le_half": float(-weak_k2.fun)},
-            "observed": float(worst["bias"]),
-            "bound": float(worst["bound"]),
-            "ratio": float(worst["ratio"]),
+            "observed": float(worst["bias"]), "bound": float(worst["bound"]), "ratio": float(worst["ratio"]),
         },
         summary={
             "worst_case": (f"largest bias / bound searched: {worst['bias']:.4g} / {worst['bound']:.4g} = "
@@ -589,20 +574,14 @@ def _lemma11_result(k_all: np.ndarray, q_exact: list[Fraction], ratio: np.ndarra
                                f"largest Pr/delta at k = {LEMMA11_LARGE_K[-1]}"))
     by_delta = {d: float(ratio[:, i].max()) for i, d in enumerate(LEMMA11_DELTAS)}
     return CheckResult(
-        id="categorical.lemma11",
-        claim=LEMMA11_CLAIM,
-        holds_as_printed=holds,
-        trials=int(ratio.size),
+        id="categorical.lemma11", claim=LEMMA11_CLAIM, holds_as_printed=holds, trials=int(ratio.size),
         worst_case={
             "parameters": {"k": worst_k, "q": worst_q, "delta": worst_delta,
                            "deviation_over_bound_closest_to_1": worst["deviation_over_bound_closest_to_1"],
                            "statistic": "exact Pr[|f(Z) - E f| > sqrt(2 ln(1/delta) / (e k))]",
-                           "fraction_of_search_failing": float(np.mean(ratio > 1.0)),
-                           "worst_ratio_by_delta": by_delta,
+                           "fraction_of_search_failing": float(np.mean(ratio > 1.0)), "worst_ratio_by_delta": by_delta,
                            "corrected_bound_largest_ratio": corrected_ratio},
-            "observed": worst["observed"],
-            "bound": worst["bound"],
-            "ratio": worst["ratio"],
+            "observed": worst["observed"], "bound": worst["bound"], "ratio": worst["ratio"],
         },
         cases=cases,
         summary={

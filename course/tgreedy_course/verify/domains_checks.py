@@ -290,16 +290,9 @@ def _theorem2_result(search: _Theorem2Search, dominant_cases: list, every_n: boo
            if every_n else "")
     )
     return CheckResult(
-        id="domains.theorem2",
-        claim=THEOREM2_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=int(search.trials),
-        worst_case={
-            "parameters": parameters,
-            "observed": float(worst["tail"]),
-            "bound": bound_at_worst,
-            "ratio": float(worst["ratio"]),
-        },
+        id="domains.theorem2", claim=THEOREM2_CLAIM, holds_as_printed=bool(holds), trials=int(search.trials),
+        worst_case={"parameters": parameters, "observed": float(worst["tail"]), "bound": bound_at_worst,
+                    "ratio": float(worst["ratio"])},
         cases=dominant_cases,
         summary={"worst_case": summary_worst,
                  "holds_instead": "Pr[(sum Z)^2 / sum Z^2 > t] <= 2 e^(-t/2), what the appendix proof gives "
@@ -472,16 +465,9 @@ def _theorem1_result(search: _Theorem1Search) -> CheckResult:
     if worst["standard_error"] is not None:
         parameters["standard_error_per_feature"] = worst["standard_error"]
     return CheckResult(
-        id="domains.theorem1",
-        claim=THEOREM1_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=int(search.trials),
-        worst_case={
-            "parameters": parameters,
-            "observed": worst["failure"],
-            "bound": worst["delta"],
-            "ratio": worst["ratio"],
-        },
+        id="domains.theorem1", claim=THEOREM1_CLAIM, holds_as_printed=bool(holds), trials=int(search.trials),
+        worst_case={"parameters": parameters, "observed": worst["failure"], "bound": worst["delta"],
+                    "ratio": worst["ratio"]},
         cases=thresholds + outside,
         summary=_theorem1_summary(worst, thresholds, outside, holds),
         corrected_claim=None if holds else (
@@ -613,16 +599,9 @@ def _corollary3_result(search: _Corollary3Search, exact_cases: dict, n: int, con
     if worst["standard_error"] is not None:
         parameters["standard_error"] = worst["standard_error"]
     return CheckResult(
-        id="domains.corollary3",
-        claim=COROLLARY3_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=int(search.trials),
-        worst_case={
-            "parameters": parameters,
-            "observed": float(worst["failure"]),
-            "bound": float(worst["delta"]),
-            "ratio": float(worst["ratio"]),
-        },
+        id="domains.corollary3", claim=COROLLARY3_CLAIM, holds_as_printed=bool(holds), trials=int(search.trials),
+        worst_case={"parameters": parameters, "observed": float(worst["failure"]), "bound": float(worst["delta"]),
+                    "ratio": float(worst["ratio"])},
         cases=quoted,
         summary={
             "worst_case": (f"largest failure probability / delta searched: p = {worst['p']}, q = {worst['q']}, "
