@@ -58,26 +58,18 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")  # |T| inside a table cell
 
 
-def _times_chosen(nested: dict) -> str:
-    counts = sorted(nested["times_chosen"].items(), key=lambda item: (-item[1], item[0]))
-    return ", ".join(f"{rule} {n}" for rule, n in counts)
-
-
 def rule_table_markdown(experiments: dict) -> str:
-    """The stopping rules on the T-greedy path: each rule's own row (descriptive), then the nested choice.
-
-    One row per rule and experiment (mean k, mean target AUROC, the oracle's, mean and largest gap,
-    share of splits within TOLERANCE), then the rule chosen for each split on the other splits
-    (:func:`choose_rule_on_other_splits`), with how often each rule was chosen. The oracle column
-    reads the target domain: a yardstick, not a method.
-    """
+    """The stopping rules on the T-greedy path: each rule's own row (descriptive), then the rule chosen for each
+    split on the other splits (nested), with how often each rule was chosen; the oracle is a yardstick."""
     lines = ["| experiment | rule | splits | mean k | target AUROC | oracle AUROC (not a method) | mean gap | max gap | "
              f"share within {TOLERANCE} |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, e in experiments.items():
         s = e["summary"]
         rows = [(_cell(RULE_LABELS.get(rule, rule)) + " (descriptive)", r) for rule, r in s["rules"].items()]
         if s.get("nested"):
-            rows.append((f"**{NESTED_LABEL}**: {_cell(_times_chosen(s['nested']))}", s["nested"]))
+            counts = sorted(s["nested"]["times_chosen"].items(), key=lambda item: (-item[1], item[0]))
+            chosen = ", ".join(f"{rule} {n}" for rule, n in counts)
+            rows.append((f"**{NESTED_LABEL}**: {_cell(chosen)}", s["nested"]))
         for label, r in rows:
             lines.append(f"| {name} | {label} | {r['n_splits']} | {r['mean_k']:.1f} | "
                          f"{r['mean_auroc']:.3f} | {s['oracle_mean_auroc']:.3f} | {r['mean_gap']:.3f} | "
@@ -86,13 +78,8 @@ def rule_table_markdown(experiments: dict) -> str:
 
 
 def method_table_markdown(experiments: dict) -> str:
-    """T-greedy and every baseline stopped by the same procedure: leave-one-domain-out CV on the source domains.
-
-    T-greedy's row is its ``lodo`` rule (held-out squared loss), the procedure every baseline's
-    row uses for its number of features or penalty; target AUROC at that choice (mean and s.d.
-    over splits), features kept, the best target AUROC anywhere on the method's path and the gap
-    to T-greedy's oracle (both read the target: descriptive).
-    """
+    """T-greedy (its ``lodo`` rule) and every baseline, each stopped by leave-one-domain-out CV on the source
+    domains' squared loss: target AUROC, features kept, the best on its path and the gap to T-greedy's oracle."""
     lines = ["| experiment | method (same choice procedure for all) | target AUROC (mean ± sd) | features kept | "
              "best on its path (hindsight) | gap to T-greedy oracle |", "|---|---|---:|---:|---:|---:|"]
     for name, e in experiments.items():
@@ -188,16 +175,6 @@ def readme_tables(payload: dict) -> str:
     return "\n".join(lines).rstrip("\n")
 
 
-def write_reference(payload: dict, folder=None) -> list[pathlib.Path]:
-    """Commit-ready copy of a paper-scale run: ``compare.json`` (compact, every split) and ``compare.md``."""
-    folder = pathlib.Path(REFERENCE_DIR if folder is None else folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    json_path, md_path = folder / "compare.json", folder / "compare.md"
-    atomic_write_text(json_path, json.dumps(payload, separators=(",", ":"), default=_json_default) + "\n")
-    atomic_write_text(md_path, markdown_report(payload))
-    return [json_path, md_path]
-
-
 def update_readme(readme, payload: dict) -> bool:
     """Rewrite the block between ``README_BEGIN`` and ``README_END`` of ``readme`` from ``payload``; True if it changed."""
     readme = pathlib.Path(readme)
@@ -222,23 +199,22 @@ def _json_default(value):
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
 
 
-def write_results(payload: dict, out_dir) -> list[pathlib.Path]:
-    """Write ``compare.json`` and ``compare.md`` into ``out_dir``."""
+def write_results(payload: dict, out_dir, compact: bool = False) -> list[pathlib.Path]:
+    """Write ``compare.json`` and ``compare.md`` into ``out_dir``; ``compact`` as committed in :data:`REFERENCE_DIR`
+    (``write_results(payload, REFERENCE_DIR, compact=True)``)."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path, md_path = out_dir / "compare.json", out_dir / "compare.md"
-    atomic_write_text(json_path, json.dumps(payload, indent=1, default=_json_default) + "\n")
+    layout = {"separators": (",", ":")} if compact else {"indent": 1}
+    atomic_write_text(json_path, json.dumps(payload, **layout, default=_json_default) + "\n")
     atomic_write_text(md_path, markdown_report(payload))
     return [json_path, md_path]
 
 
 def run_compare(experiments=None, *, quick: bool = False, feature_map: str | None = None, progress=None,
                 seed: int = 0, baselines=BASELINES, out_dir=None) -> dict:
-    """Run the comparison on ``experiments`` (default: every one whose data are available).
-
-    With ``out_dir`` the tables are (re)written after each experiment, so a long run leaves its
-    finished experiments behind.
-    """
+    """Run the comparison on ``experiments`` (default: every one whose data are available); with ``out_dir`` the
+    tables are rewritten after each experiment, so a long run leaves its finished experiments behind."""
     if experiments is None:
         experiments = [e for e in EXPERIMENTS if not e.startswith("cifar") or data_available("cifar10")]
     start, start_cpu = time.perf_counter(), time.process_time()
