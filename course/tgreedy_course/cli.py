@@ -18,7 +18,7 @@ from tgreedy_lib.experiments.catalog import (DATASET_OF, DESIGNS, EXPERIMENTS, Q
                                              read_results, run_experiment, write_json)
 from tgreedy_lib.experiments.design import Design
 from tgreedy_lib.experiments import inputs
-from tgreedy_lib.experiments.inputs import ExperimentFeatures, FeatureMapNotApplicable, load_experiment_features
+from tgreedy_lib.experiments.inputs import load_experiment_features
 from tgreedy_lib.experiments.readings import ALL_READINGS, COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, PAPER_READINGS, reading_json
 
 
@@ -265,19 +265,25 @@ def _feature_map_section(payload: dict) -> str:
                               for fmap in maps_run))
 
 
-def _write_band_figures(runs_of: list[dict], out_dir: pathlib.Path) -> list[pathlib.Path]:
-    """The seed-band figure of each comparison of readings (PNG and PDF) for the primary claims' runs."""
+def _save(drawings, out_dir: pathlib.Path) -> list[pathlib.Path]:
+    """Draw each ``(name, draw)`` figure and save it as PNG and PDF."""
     import matplotlib.pyplot as plt
 
-    from tgreedy_lib.plotting import paper_figures as figures_module
+    from tgreedy_lib.plotting.paper_figures import save_figure
 
     written = []
-    summary = seeds.band_summary(runs_of)
-    for comparison in COMPARISONS:
-        fig = seeds.plot_band_summary(summary, comparison)
-        written += figures_module.save_figure(fig, out_dir, f"figure4-seeds-{comparison}")
+    for name, draw in drawings:
+        fig = draw()
+        written += save_figure(fig, out_dir, name)
         plt.close(fig)
     return written
+
+
+def _write_band_figures(runs_of: list[dict], out_dir: pathlib.Path) -> list[pathlib.Path]:
+    """The seed-band figure of each comparison of readings for the primary claims' runs."""
+    summary = seeds.band_summary(runs_of)
+    return _save([(f"figure4-seeds-{c}", lambda c=c: seeds.plot_band_summary(summary, c)) for c in COMPARISONS],
+                 out_dir)
 
 
 def _paper_pair(result: dict):
@@ -287,32 +293,20 @@ def _paper_pair(result: dict):
 
 def write_figures(results: dict, out_dir) -> list[pathlib.Path]:
     """Figures 1-4 as PNG and PDF for whichever results are present."""
-    import matplotlib.pyplot as plt
-
     from tgreedy_lib.plotting import paper_figures as figures
 
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
     two = results.get("mnist-2-vs-other")
-    if two:
-        for name, draw in (("figure1", figures.figure1), ("figure2", figures.figure2)):
-            fig = draw(two) if draw is figures.figure1 else draw(two, methods=_paper_pair(two))
-            written += figures.save_figure(fig, out_dir, name)
-            plt.close(fig)
-    similarity = [results.get("mnist-similarity"), results.get("cifar-similarity")]
-    if any(similarity):
-        present = [r for r in similarity if r]
-        fig = figures.figure3(present, methods=_paper_pair(present[0]))
-        written += figures.save_figure(fig, out_dir, "figure3")
-        plt.close(fig)
-    tasks = [results.get(n) for n in ("mnist-2-vs-other", "mnist-similarity", "cifar-similarity")]
-    if any(tasks):
-        present = [r for r in tasks if r]
-        fig = figures.figure4(present, methods=_paper_pair(present[0]))
-        written += figures.save_figure(fig, out_dir, "figure4")
-        plt.close(fig)
-    return written
+    similarity = [r for r in (results.get("mnist-similarity"), results.get("cifar-similarity")) if r]
+    tasks = [r for r in (two, *similarity) if r]
+    drawings = [("figure1", lambda: figures.figure1(two)),
+                ("figure2", lambda: figures.figure2(two, methods=_paper_pair(two)))] if two else []
+    if similarity:
+        drawings.append(("figure3", lambda: figures.figure3(similarity, methods=_paper_pair(similarity[0]))))
+    if tasks:
+        drawings.append(("figure4", lambda: figures.figure4(tasks, methods=_paper_pair(tasks[0]))))
+    return _save(drawings, out_dir)
 
 
 def _describe_data(data: dict) -> str:
@@ -385,7 +379,7 @@ def feature_builds(args, feature_map: str, dataset: str) -> int:
 def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timings) -> tuple[dict, int]:
     """Run the requested experiments for one feature map and one seed; write their JSON into ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    features_of: dict[str, ExperimentFeatures | None] = {}
+    features_of: dict[str, inputs.ExperimentFeatures | None] = {}
     feature_seconds: dict[str, float] = {}
     status = 0
     ran = {}
@@ -414,7 +408,7 @@ def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timi
             except NotImplementedError as error:
                 features_of[dataset] = None
                 print(f"{tag}{name}: skipped, {error}")
-                if not isinstance(error, FeatureMapNotApplicable):   # a map that exists nowhere else is no failure
+                if not isinstance(error, inputs.FeatureMapNotApplicable):   # a map that exists nowhere else is no failure
                     status = 1
             except FileNotFoundError as error:
                 features_of[dataset] = None

@@ -75,8 +75,7 @@ THEOREM1_CLAIM = (
 
 
 def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Exact bias over random, adversarial and optimized distributions, plus a simulation.
-    """
+    """Exact bias over random, adversarial and optimized distributions, plus a simulation."""
     sizes = [1, 2, 3, 5, 10, 30, 100] if quick else [1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 100, 300, 1000]
     search = _GiniBiasSearch()
     for m in sizes:
@@ -184,8 +183,7 @@ THEOREM2_CLAIM = (
 
 
 def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds.
-    """
+    """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds."""
     sizes = [10, 100, 1000, 100000] if quick else [10, 30, 100, 300, 1000, 10000, 100000, 1000000]
     deltas = [0.05] if quick else [0.05, 0.01]
     simulations = 300 if quick else 600
@@ -293,8 +291,7 @@ def _optimality_certificate(p, q, m):
 
 
 def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search).
-    """
+    """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search)."""
     # part 1: optimality of h_Bayes among symmetric hypotheses
     optimality_gap, certificate_min, rules_tried = _symmetric_rule_optimality(rng, quick)
     # part 2a: the per-count reduction, for k = 0 .. K

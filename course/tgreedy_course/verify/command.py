@@ -22,17 +22,8 @@ def format_table(results: list[CheckResult]) -> str:
     rows = [("id", "as printed", "trials", "worst observed", "bound", "ratio", "seconds")]
     for r in results:
         record = r.to_json()["worst_case"]
-        rows.append(
-            (
-                r.id,
-                "holds" if r.holds_as_printed else "FAILS",
-                str(r.trials),
-                _short(record["observed"]),
-                _short(record["bound"]),
-                _short(record["ratio"]),
-                f"{r.seconds:.1f}",
-            )
-        )
+        rows.append((r.id, "holds" if r.holds_as_printed else "FAILS", str(r.trials),
+                     *(_short(record[k]) for k in ("observed", "bound", "ratio")), f"{r.seconds:.1f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
