@@ -274,10 +274,8 @@ THEOREM3_CLAIM = (
 
 
 def _optimality_certificate(p, q, m):
-    """Coefficients d(k, i), i < k/2, with E[l(h_f)] = const + sum d(k, i) f(k, i) over symmetric f.
-
-    All d >= 0 means f(k, i) = 0 for minority counts (h_Bayes) minimizes E[l] over H_S.
-    """
+    """Coefficients d(k, i), i < k/2, with E[l(h_f)] = const + sum d(k, i) f(k, i) over symmetric f: all d >= 0
+    means that h_Bayes (f = 0 for minority counts) minimizes E[l] over H_S."""
     k = np.arange(m + 1)
     pmf = cat.count_probabilities(p, m)  # (V, k)
     from scipy.stats import binom
@@ -306,11 +304,8 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
 
 def _symmetric_rule_optimality(rng, quick: bool) -> tuple[float, float, int]:
-    """Part 1: E[l(h)] - E[l(h_Bayes)] over symmetric rules h on random distributions, and the optimality certificate.
-
-    Returns the smallest gap (min over rules tried), the smallest certificate coefficient and the
-    number of rules tried.
-    """
+    """Part 1: the smallest E[l(h)] - E[l(h_Bayes)] over symmetric rules h on random distributions, the smallest
+    coefficient of the optimality certificate, and the number of rules tried."""
     optimality_gap = np.inf  # min over tried rules of E[l(h)] - E[l(h_Bayes)]
     certificate_min = np.inf
     rules_tried = 0
@@ -451,19 +446,10 @@ def lemma11_failure_probability(k, q, delta):
     from its own tail so that none loses precision by a subtraction. The deviations are
     ``(2q-1)(beta + gamma/2)``, ``(2q-1)(alpha + gamma/2)`` and ``(2q-1)|alpha - beta|/2``
     (the paper's proof prints the last without the 1/2, which only overstates it).
-    Broadcasts over ``k``, ``q`` and ``delta``.
+    Broadcasts over ``k``, ``q`` and ``delta``. Returns the failure probability (Lemma 11 claims at most
+    ``delta``) and ``min |deviation / bound - 1|`` over the outcomes with positive probability (how far the
+    comparison is from a tie, which would make the verdict a rounding matter).
 
-    Returns
-    -------
-    probability : ndarray
-        The failure probability; Lemma 11 claims it is at most ``delta``.
-    closest : ndarray
-        ``min |deviation / bound - 1|`` over the three outcomes with positive probability:
-        how far the comparison is from a tie (a tie would make the verdict a rounding matter).
-
-    Examples
-    --------
-    >>> from tgreedy_course.verify.categorical_checks import lemma11_failure_probability
     >>> probability, level = lemma11_failure_probability(200, 0.6, 1e-4)
     >>> round(float(probability), 6)  # 17 times delta: the lemma fails here
     0.001685
@@ -489,17 +475,9 @@ def lemma11_failure_probability(k, q, delta):
 
 
 def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Exact failure probabilities of Lemma 11 over rational q, k and an exact delta grid.
-
-    The searched cases are every ``k = 1..K`` with ``q = 1/2 + j/(2N)``, ``j = 0..N``
-    (K, N = 150, 100 quick; 1000, 300 full), and the large ``k`` of :data:`LEMMA11_LARGE_K`
-    with ``q`` near 1/2 on the scale ``1/sqrt(k)``, each at every delta of
-    :data:`LEMMA11_DELTAS`. The worst case is the largest ``Pr / delta``, and it grows as
-    delta falls (``worst_ratio_by_delta``): with ``2q - 1`` just above the bound
-    ``sqrt(2 ln(1/delta)/(e k))``, a wrong majority costs more than the bound and, for large k,
-    has a probability near the normal tail at ``sqrt(2 ln(1/delta)/e)``, which is of order
-    ``delta^(1/e)`` (up to a factor polynomial in ``ln(1/delta)``), far above delta.
-    """
+    """Exact failure probabilities of Lemma 11 on the grid of :func:`_lemma11_grid` at every delta of
+    :data:`LEMMA11_DELTAS`. The largest ``Pr / delta`` grows as delta falls: with ``2q - 1`` just above the bound, a
+    wrong majority costs more than the bound and, for large k, has a probability of order ``delta^(1/e)``."""
     k_all, q_exact = _lemma11_grid(*((150, 100) if quick else (1000, 300)))
     q_all = np.array([float(q) for q in q_exact])
     deltas = np.array([_delta_value(d) for d in LEMMA11_DELTAS])

@@ -52,18 +52,8 @@ DOMINANT_QUOTED_N = (1, 2, 10, 50, 1000, 1_000_000, 10**9)
 
 
 def dominant_ratio_minimum(n: int) -> Fraction:
-    """The smallest value of ``(sum Z)^2 / sum Z^2`` when ``Z_1 = +-1``, ``Z_i = +-eps`` (``eps = 1e-4/n``), exactly.
-
-    ``|sum Z| >= 1 - (n-1) eps`` and ``sum Z^2 = 1 + (n-1) eps^2`` whatever the signs, so the
-    ratio is at least ``(1 - (n-1) eps)^2 / (1 + (n-1) eps^2)``, attained when every small
-    term opposes ``Z_1``; it exceeds ``(1 - 1e-4)^2 / (1 + 1e-8) > 0.9997`` at every ``n``.
-
-    Examples
-    --------
-    >>> from tgreedy_course.verify.domains_checks import dominant_ratio_minimum
-    >>> float(dominant_ratio_minimum(10)) > 0.99  # so Pr[ratio > 0.99] = 1 > exp(-0.99/2)
-    True
-    """
+    """The smallest ``(sum Z)^2 / sum Z^2`` when ``Z_1 = +-1``, ``Z_i = +-eps`` (``eps = 1e-4/n``), exactly: every small
+    term opposing ``Z_1``, ``(1 - (n-1) eps)^2 / (1 + (n-1) eps^2) > 0.9997`` at every ``n``."""
     eps = DOMINANT_SCALE / int(n)
     return (1 - (n - 1) * eps) ** 2 / (1 + (n - 1) * eps**2)
 
@@ -78,10 +68,8 @@ def _t_below(atom: float) -> Fraction:
 
 
 def _worst_ratio_discrete(values, probs, bound):
-    """Largest ``Pr[R > t] / bound(t)`` of a discrete ``R`` over exact ``t`` just below its atoms.
-
-    Returns ``(ratio, t, tail)`` with ``t`` a ``Fraction``, or ``None`` when no atom is positive.
-    """
+    """Largest ``Pr[R > t] / bound(t)`` of a discrete ``R`` over exact ``t`` just below its atoms: ``(ratio, t, tail)``
+    with ``t`` a ``Fraction``, or ``None`` when no atom is positive."""
     values = np.asarray(values, dtype=float)
     probs = np.asarray(probs, dtype=float)
     order = np.argsort(values)
@@ -188,10 +176,8 @@ DOMINANT_LAW = "Z_1 = +-1, Z_2..Z_n = +-1e-4/n (independent fair signs, bounded)
 
 
 def _search_dominant_magnitude(search: _Theorem2Search, n_values) -> tuple[list, bool]:
-    """One dominant magnitude (Z_1 = +-1, the others +-1e-4/n): exact for every n, all moments exist.
-
-    Returns the quoted cases and whether the printed bound fails for every n.
-    """
+    """One dominant magnitude (Z_1 = +-1, the others +-1e-4/n), exact for every n: the quoted cases and whether the
+    printed bound fails for every n."""
     dominant_cases = []
     bound_at_t = math.exp(-float(DOMINANT_T) / 2)
     for n in list(n_values) + list(DOMINANT_LARGE_N):
