@@ -482,12 +482,9 @@ def reference_main(argv: list[str]) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
-        "Run the experiments of Foster, Kakade & Salakhutdinov (AISTATS 2012), sections 1 and 4, "
-        "on learned features; write <experiment>.json, Figures 1-4 (PNG, PDF) and the "
-        "claims table, under every reading of the selectors. Paper scale when TGREEDY_DATA_DIR holds "
-        "the official data, bundled data otherwise. The primary claims use each data set's learned "
-        "features: the deep belief network for MNIST (the paper's), the convolutional patch features "
-        "for CIFAR-10 (of the kind of Krizhevsky 2009, which section 4 cites).")
+        "Run the paper's experiments (sections 1 and 4) on learned features (the DBN for MNIST, the convolutional "
+        "patch features for CIFAR-10); write <experiment>.json, Figures 1-4 and the claims table under every reading "
+        "of the selectors. Paper scale when TGREEDY_DATA_DIR holds the official data, bundled data otherwise.")
     parser.add_argument("experiments", nargs="*", metavar="EXPERIMENT",
                         help=f"any of {', '.join(EXPERIMENTS)} (default: all whose data are available)")
     parser.add_argument("--quick", action="store_true", help="fewer steps and splits (for CI)")
@@ -498,11 +495,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "as the paper, the convolutional patch features for CIFAR-10), dbn (the deep belief "
                              "network for both), conv (CIFAR-10 only), or the nulls pixels / random")
     parser.add_argument("--feature-maps", default=None, metavar="MAP[,MAP...]",
-                        help="several feature maps, e.g. dbn,conv,pixels,random: the claims under each in one "
-                             "feature-map table ('n/a' where a map does not apply, e.g. conv on MNIST). The primary "
-                             "claims table takes every experiment from its data set's learned features (dbn for "
-                             "MNIST, conv for CIFAR-10) when those maps are run, else from the first map "
-                             "(overrides --features)")
+                        help="several feature maps, e.g. dbn,conv,pixels,random: the claims under each in one table "
+                             "('n/a' where a map does not apply); the primary claims take each data set's learned "
+                             "features when those maps are run, else the first map (overrides --features)")
     parser.add_argument("--seeds", type=int, default=1,
                         help="independent repetitions (feature learner, training subset, test domains, pairs); "
                              "claims get per-seed values, a 95%% interval and verdict counts (default 1)")
