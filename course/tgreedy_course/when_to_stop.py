@@ -123,7 +123,7 @@ def findings(simulated: dict[int, dict], reference: dict, real: list[str]) -> li
     Parameters
     ----------
     simulated : dict of int to dict
-        For each number of domains, the ``"summary"`` of :func:`~tgreedy_course.compare.run_compare_experiment`
+        For each number of domains, the ``"summary"`` of :func:`~tgreedy_lib.experiments.compare.run_compare_experiment`
         on simulated training sets (notebook 09, section 2).
     reference : dict
         The committed paper-scale run, :func:`~tgreedy_course.compare_tables.load_reference`.
@@ -137,7 +137,7 @@ def findings(simulated: dict[int, dict], reference: dict, real: list[str]) -> li
 
     See Also
     --------
-    tgreedy_course.compare.choose_rule_on_other_splits : The fair choice of a rule.
+    tgreedy_lib.experiments.compare.choose_rule_on_other_splits : The fair choice of a rule.
     tgreedy_course.prose.render : How the numbers are written.
 
     References
