@@ -10,6 +10,7 @@ import pytest
 
 from tgreedy_lib import DomainStatistics
 from tgreedy_course import claims, cli
+from tgreedy_course.__main__ import main as course_main
 from tgreedy_lib.experiments import ExperimentFeatures, domains, run_intro_logistic, run_similarity, run_two_vs_other
 from tgreedy_lib.experiments.design import EARLIER_DESIGN, PAPER_DESIGN, Design
 
@@ -732,7 +733,7 @@ def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature
     readme = tmp_path / "README.md"
     readme.write_text("intro\n<!-- reference-verdicts:begin -->\nold\n<!-- reference-verdicts:end -->\nrest\n")
     monkeypatch.setattr(seeds, "REFERENCE_DIR", tmp_path / "reference")
-    assert cli.reference_main([str(tmp_path), "--name", "paper-scale", "--readme", str(readme)]) == 0
+    assert course_main(["reference", str(tmp_path), "--name", "paper-scale", "--readme", str(readme)]) == 0
     ref = seeds.load_reference()
     assert ref["claims"] == table and ref["bands"] is not None
     text = readme.read_text()
@@ -743,7 +744,7 @@ def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature
     low, high = min(table["pair_signal"]["conv"]["cifar10"]), max(table["pair_signal"]["conv"]["cifar10"])
     assert f"conv on cifar10 50.0 % / {low:.3f}-{high:.3f}" in carry
     with pytest.raises(SystemExit):  # a folder without a summary over seeds
-        cli.reference_main([str(tmp_path / "dbn")])
+        course_main(["reference", str(tmp_path / "dbn")])
 
 
 def test_learned_feature_map_resolves_per_data_set():

@@ -473,13 +473,6 @@ def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     return 0
 
 
-def reference_main(argv: list[str]) -> int:
-    """``python -m tgreedy_course reference ARGV`` from Python; returns the exit code."""
-    from .__main__ import main as course_main
-
-    return course_main(["reference", *argv])
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Run the paper's experiments (sections 1 and 4) on learned features (the DBN for MNIST, the convolutional "

@@ -109,9 +109,3 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"executed {path.name} in {seconds:.1f} s -> {target or path}")
     return 0
 
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m tgreedy_course execute-notebooks ARGV`` from Python; returns the exit code."""
-    from .__main__ import main as course_main
-
-    return course_main(["execute-notebooks", *(argv or [])])
