@@ -6,4 +6,5 @@ Foster, Kakade & Salakhutdinov (ids ``domains.*``), :mod:`.categorical_checks` S
 """
 from __future__ import annotations
 
-from .registry import BUILTIN_CHECKS, CheckResult, available_checks, exact, register_check, run_checks  # noqa: F401
+from .registry import BUILTIN_CHECKS, available_checks, register_check, run_checks  # noqa: F401
+from .result import CheckResult, exact  # noqa: F401

@@ -1,18 +1,12 @@
 """Numerical checks of the papers' theorems, by id: :data:`BUILTIN_CHECKS`, :func:`register_check`, :func:`run_checks`.
 
 A check is ``function(quick, rng) -> CheckResult``: ``quick`` asks for a smaller budget (CI, ``--quick``) and
-``rng`` is seeded from the check's id alone, so running one check or all of them gives the same numbers and the
-same command the same JSON. ``python -m tgreedy_course verify --json PATH`` writes::
-
-    {"checks": [{"id", "claim", "holds_as_printed", "trials",
-                 "worst_case": {"parameters", "observed", "bound", "ratio"},
-                 "cases", "summary", "corrected_claim"}]}
-
-``worst_case`` is the case of the check's search with the largest ``ratio = observed / bound`` (above 1 the
-printed claim fails there); its ``parameters`` are exact (integers, decimals as written, rationals as strings
-such as ``"349/600"``). ``cases`` lists further computed cases the README quotes (``{"label", "parameters",
-"observed", "bound", "ratio"}``, or a computed constant with ``"value"``); ``summary`` holds the README's two
-cells (``"worst_case"``, ``"holds_instead"``); ``corrected_claim`` is ``null`` where the claim holds as printed.
+``rng`` is seeded from the check's id alone, so one check or all give the same numbers and the same JSON:
+``{"checks": [{"id", "claim", "holds_as_printed", "trials", "worst_case": {"parameters", "observed", "bound",
+"ratio"}, "cases", "summary", "corrected_claim"}]}``. ``worst_case`` is the searched case with the largest
+``ratio = observed / bound`` (above 1 the printed claim fails), its ``parameters`` exact (rationals as ``"349/600"``);
+``cases`` are further cases the README quotes; ``summary`` its two cells (``"worst_case"``, ``"holds_instead"``);
+``corrected_claim`` is ``null`` where the claim holds as printed.
 
 Examples
 --------
@@ -31,7 +25,7 @@ import numpy as np
 
 from . import categorical_checks as cc
 from . import domains_checks as dc
-from .result import CheckResult, exact  # noqa: F401  (the package's names)
+from .result import CheckResult
 
 
 class _Check(NamedTuple):
