@@ -2,7 +2,8 @@
 
 One parser with a subcommand each. A command is named by its module and two functions there: one that
 adds its arguments to its subparser, one that runs it on the parsed arguments (``run(args, parser)``).
-A command's module is imported only when that command is asked for, so ``verify`` never loads torch.
+A command's module is imported only when that command is asked for, so ``verify`` never loads torch. From
+Python, ``main(["reproduce", "--quick"])`` runs a command exactly as the shell does and returns its exit status.
 """
 from __future__ import annotations
 

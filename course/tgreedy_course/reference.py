@@ -17,8 +17,6 @@ Examples
 """
 from __future__ import annotations
 
-from tgreedy_lib.experiments.inputs import resolve_feature_map
-
 
 def feature_maps(reference: dict | None) -> list[str]:
     """The feature maps the reference ran, the primary one first."""
@@ -47,4 +45,8 @@ def concrete_map(reference: dict | None, feature_map: str | None, dataset: str) 
     if feature_map != "learned":
         return feature_map
     resolved = ((reference or {}).get("claims") or {}).get("primary_feature_maps") or {}
-    return resolved[dataset] if dataset in resolved else resolve_feature_map(feature_map, dataset)
+    if dataset in resolved:
+        return resolved[dataset]
+    from tgreedy_lib.experiments.inputs import resolve_feature_map  # the record does not say: the library's default
+
+    return resolve_feature_map(feature_map, dataset)
