@@ -167,7 +167,7 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
 
     See Also
     --------
-    tgreedy_course.claims.verdict_matrix_markdown : The same for tables of equal length.
+    tgreedy_course.summary.verdict_matrix_markdown : The same for tables of equal length.
 
     References
     ----------
@@ -198,7 +198,7 @@ def feature_map_verdicts(reference: dict | None, ids=None) -> tuple[list[str], l
 def _runs(claim: dict) -> str:
     """`` (single runs: reproduced in 14, partly in 6 of 20)``: the verdicts of the seeds' own runs, each counted
     ("" for one run, n/a, not run)."""
-    from .claims import claim_one_run, single_runs_text
+    from .summary import claim_one_run, single_runs_text
 
     rate = claim_one_run(claim)
     if not rate or not rate.get("runs") or claim["verdict"] in ("n/a", "not run"):
@@ -268,7 +268,7 @@ def seed_sd(curve: dict, n_seeds: int) -> list[float] | None:
     ----------
     .. [1] Student, "The probable error of a mean", Biometrika 6 (1908) (the t interval).
     """
-    from .claims import t_quantile_975
+    from .seeds import t_quantile_975
 
     if n_seeds is None or n_seeds < 2:
         return None
@@ -279,7 +279,7 @@ def seed_sd(curve: dict, n_seeds: int) -> list[float] | None:
 def compact_claims(claims: list[dict]) -> str:
     """Claims as a four-column Markdown table (id, the paper, measured, verdict), the quotes and rules in a collapsible block.
 
-    The full seven-column table of :func:`tgreedy_course.claims.claims_markdown` is too wide
+    The full seven-column table of :func:`tgreedy_course.summary.claims_markdown` is too wide
     to read in a notebook; here each row keeps what a reader compares, and the quote and the rule that
     decided follow below the table, one line per claim. Pipes are escaped.
 
@@ -300,7 +300,7 @@ def compact_claims(claims: list[dict]) -> str:
 
     See Also
     --------
-    tgreedy_course.claims.claims_markdown : Every column, for claims.md.
+    tgreedy_course.summary.claims_markdown : Every column, for claims.md.
 
     References
     ----------
@@ -604,7 +604,7 @@ def verdict_groups(claims: list[dict], seeds: int | None = None) -> list[str]:
     >>> print(verdict_groups([claim], seeds=20)[0])
     **Unsettled on average** (1 of 1 claims, 20 seeds): the gap is small (`y`; partly in 63 %, reproduced in 37 % of the bootstrap replicates; reproduced in 9, partly in 11 of 20 runs).
     """
-    from .claims import claim_one_run
+    from .summary import claim_one_run
 
     out = []
     words = dict(_VERDICT_WORDS) if seeds else {"reproduced": "Reproduced", "partly": "Partly reproduced",
