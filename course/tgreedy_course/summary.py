@@ -65,15 +65,8 @@ def load_verify_records(path=None) -> dict[str, dict]:
 
 
 def find_claims(quick_dir=None) -> tuple[list[dict], str]:
-    """The experimental claims with their computed verdicts, and a sentence saying where they come from.
-
-    The committed reference results when present; otherwise a run at the bundled ``--quick`` scale with random
-    features into ``quick_dir`` (a temporary folder if None).
-
-    >>> claims, source = find_claims()
-    >>> source
-    'the committed reference results (...claims.json)'
-    """
+    """The experimental claims with their computed verdicts, and a sentence saying where they come from: the
+    committed reference results, else a run at the bundled ``--quick`` scale with random features into ``quick_dir``."""
     for name in seeds.REFERENCE_NAMES:
         reference = seeds.load_reference(name)
         if reference is not None:
@@ -119,14 +112,6 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
 
     The verdict is read from the record (``holds`` or ``false as printed``), with a note where the bound is
     vacuous at the paper's sizes (computed, not typed); a theorem without a record is ``not checked``.
-
-    >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
-    ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
-    >>> rows = theorem_rows({"domains.theorem1": record})
-    >>> rows[0][1:3]                                          # no record for Theorem 2
-    ['Theorem 2, section 3.1; appendix', 'not checked']
-    >>> rows[1][1:]
-    ['Theorem 1, section 3.1; appendix', "holds, but vacuous at the paper's n = 8, 9 (admits |F| <= 0.077 at delta = 0.05)", 'largest observed / bound = 0.62', '04_t_statistic_bounds']
     """
     rows = []
     for check_id, (paper, location, notebook) in THEOREMS.items():
@@ -149,11 +134,7 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
 
 def claim_data(claim_id: str) -> str:
     """The data and task an experimental claim is about, from its experiments (the paper states some sentences
-    once for two data sets).
-
-    >>> claim_data("mnist_sim.t_higher"), claim_data("cifar_sim.t_higher"), claim_data("disc.variability")
-    ('MNIST, similarity', 'CIFAR-10, similarity', 'all three section-4 experiments')
-    """
+    once for two data sets)."""
     spec = next((c for c in CLAIMS if c.id == claim_id), None)
     if spec is None:
         return ""
@@ -172,11 +153,7 @@ def _every_some_none(claims: Sequence[dict]) -> tuple[int, int, int]:
 
 def verdict_headline(claims: list[dict]) -> str:
     """One sentence: how many experimental claims got each verdict; over seeds, the counts of the on-average
-    verdicts and then the one-run answers.
-
-    >>> verdict_headline([{"verdict": "reproduced"}, {"verdict": "partly"}, {"verdict": "reproduced"}])
-    'Of 3 experimental claims, 2 are reproduced, 1 partly reproduced, 0 not reproduced and 0 unsettled.'
-    """
+    verdicts and then the one-run answers."""
     counts = {}
     for claim in claims:
         counts[claim["verdict"]] = counts.get(claim["verdict"], 0) + 1
@@ -209,22 +186,7 @@ def _claims_record(reference: dict | None) -> dict:
 
 def verdict_method_markdown(reference: dict | None = None) -> str:
     """How the verdicts over seeds are called (the record's ``verdict_method``), and how many claims stay
-    unsettled as seeds are added (its ``convergence``); empty without them.
-
-    >>> record = {"claims": {"verdict_method": "Each claim gets two answers.", "convergence": {
-    ...     "5": {"counts": {"reproduced": 2, "unsettled": 1}, "unsettled": ["a"]},
-    ...     "10": {"counts": {"reproduced": 3}, "unsettled": []}}}}
-    >>> print(verdict_method_markdown(record))
-    Each claim gets two answers.
-    <BLANKLINE>
-    **Unsettled claims as seeds are added** (the verdicts recomputed from only the first seeds of the reference run): 1 at 5 seeds, 0 at 10 seeds.
-    <BLANKLINE>
-    | seeds | reproduced | partly | not reproduced | unsettled | unsettled claims |
-    | --- | --- | --- | --- | --- | --- |
-    | 5 | 2 | 0 | 0 | 1 | a |
-    | 10 | 3 | 0 | 0 | 0 | - |
-    <BLANKLINE>
-    """
+    unsettled as seeds are added (its ``convergence``); empty without them."""
     record = _claims_record(reference)
     parts = [record["verdict_method"]] if record.get("verdict_method") else []
     convergence = record.get("convergence") or {}
@@ -239,11 +201,6 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     """One row per experimental claim: location, data and task (:func:`claim_data`), the quote, verdict, notebook.
 
     Over seeds the verdict cell gives both answers (:func:`claim_answers`, :func:`single_runs_text`).
-
-    >>> claim = {"id": "fig1.degrades", "section": "4.1", "figure": 1, "claim": "T-greedy beats greedy", "verdict": "partly",
-    ...          "seeds": {"verdicts": ["partly"] * 4 + ["reproduced"]}}
-    >>> claim_rows([claim])
-    [['section 4.1, Figure 1', "MNIST, '2' against each other digit", '"T-greedy beats greedy"', 'on average: partly; single runs: reproduced in 1, partly in 4 of 5', '07_mnist_2_vs_other']]
     """
     rows = []
     for claim in claims:
@@ -260,15 +217,7 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
 
 def verify_table(results) -> str:
     """A compact Markdown table of ``verify`` results (``CheckResult`` objects or their JSON records): check, holds
-    as printed, worst case; the corrected claims follow in a collapsible block.
-
-    >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
-    ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
-    >>> print(verify_table([record]))
-    | check | holds as printed | worst case found | observed against bound |
-    |---|---|---|---|
-    | domains.theorem1 | yes | n = 8, p = 30 | 0.031 against 0.05 |
-    """
+    as printed, worst case; the corrected claims follow in a collapsible block."""
     records = [r.to_json() if hasattr(r, "to_json") else r for r in results]
     rows, notes = [], []
     for record in records:
@@ -311,14 +260,8 @@ def claims_markdown(claims: list[dict]) -> str:
 
 
 def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
-    """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts.
-
-    Over seeds a cell holds both answers, the on-average verdict and then the single runs' (:func:`single_runs_text`).
-
-    >>> rows = [{"id": "a", "verdict": "partly", "seeds": {"verdicts": ["partly"] * 20}}]
-    >>> print(verdict_matrix_markdown({"x": rows}).splitlines()[-1])
-    | a | partly (single runs: partly in all 20) |
-    """
+    """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts; over
+    seeds a cell holds the on-average verdict and then the single runs' (:func:`single_runs_text`)."""
     names = list(tables)
     labels = labels or {}
     lines = ["| claim | " + " | ".join(_cell(labels.get(n, n)) for n in names) + " |",
@@ -335,13 +278,7 @@ def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
 
 def single_runs_text(rate: dict | None) -> str:
     """The verdicts of the single runs, each counted, none left out: a claim that each run reproduces only partly
-    reads ``partly in all 20``, not "reproduced in 0 of 20".
-
-    >>> single_runs_text(seeds.one_run_rate(["reproduced"] * 17 + ["partly"] * 2 + ["not reproduced"]))
-    'reproduced in 17, partly in 2, not reproduced in 1 of 20'
-    >>> single_runs_text(seeds.one_run_rate(["not reproduced"])), single_runs_text(None)
-    ('not reproduced in its one run', 'not run')
-    """
+    reads ``partly in all 20``, not "reproduced in 0 of 20"."""
     if not rate or not rate.get("runs"):
         return NOT_RUN
     n = rate["runs"]
@@ -515,14 +452,9 @@ READING_LABELS = {"paper": "signed T-greedy (arg max T) vs stagewise greedy: the
 
 
 def audit_appendix_markdown(reference: dict | None = None) -> str:
-    """The claims page's audit appendix (default: of the committed reference results): every claim with its id,
-    rule, verdicts and per-seed values, each table saying which features and seeds it uses.
-
-    (A) every claim under the paper's reading, with its rule, measured mean and both answers; (B) the verdicts
-    under the two readings of T-greedy's rule and against stepwise greedy; (C) under each feature map; a
-    paragraph on why A and C differ where they do (A takes CIFAR-10 from one feature map, C's DBN column from
-    another); (D) the per-seed values.
-    """
+    """The claims page's audit appendix (default: of the committed reference results): (A) every claim under the
+    paper's reading with its rule, measured mean and both answers; (B) its verdicts under each reading; (C) under
+    each feature map, and why A and C differ where they do; (D) the per-seed values."""
     record = _claims_record(reference)
     if not record.get("comparisons"):
         return ""
@@ -683,15 +615,7 @@ DATA_GROUPS = (("MNIST, '2' against even digits, tested on odd ones", "section 1
 
 
 def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
-    """``{data group: {verdict: [claims]}}`` in the order of :data:`DATA_GROUPS` and reproduced, partly, not
-    reproduced, unsettled (others after).
-
-    Examples
-    --------
-    >>> groups = verdicts_by_data([{"id": "mnist_sim.t_higher", "verdict": "partly"}])
-    >>> {k: {v: len(c) for v, c in g.items()} for k, g in groups.items()}
-    {'MNIST, similarity': {'partly': 1}}
-    """
+    """``{data group: {verdict: [claims]}}`` in the order of :data:`DATA_GROUPS` and of ``COUNT_ORDER``."""
     rank = {v: i for i, v in enumerate(COUNT_ORDER)}
     out: dict[str, dict[str, list[dict]]] = {}
     for label, _, _ in DATA_GROUPS:
@@ -706,14 +630,7 @@ def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
 
 def what_holds_story(claims: list[dict]) -> str:
     """Notebook 11's account of the experiments: per data set and task, how many claims got each verdict and
-    what each of them asserts, in plain words (the claim's ``paper`` text); no ids, rules or per-seed values.
-
-    Examples
-    --------
-    >>> print(what_holds_story([{"id": "mnist_sim.t_higher", "verdict": "not reproduced",
-    ...                          "paper": "|T| of T-greedy's picks above greedy's"}]))
-    * **MNIST, similarity** (section 4.2, notebook 08_similarity_learning): 1 claim, not reproduced: |T| of T-greedy's picks above greedy's.
-    """
+    what each asserts in plain words (the claim's ``paper`` text); no ids, rules or per-seed values."""
     words = {"reproduced": "reproduced", "partly": "partly reproduced", "not reproduced": "not reproduced",
              "unsettled": "unsettled"}
     where = {label: (section, notebook) for label, section, notebook in DATA_GROUPS}
@@ -766,12 +683,11 @@ _ASCII_TEX = [
     (" >= ", r" $\ge$ "), (" <= ", r" $\le$ "),
 ]
 
+
 def tex_math(text: str) -> str:
     """A verify record's ASCII math as a page shows it: the common formulas typeset, and a list that repeats one
     law at many n ("Pareto n=1, Pareto n=2") as that law once with its n.
 
-    Examples
-    --------
     >>> print(tex_math("w.p. >= 1-delta, Pr > e^(-t/2)"))
     with probability $\\ge 1-\\delta$, Pr > $e^{-t/2}$
     >>> tex_math("Cauchy n=1, Pareto (index 1/4) n=1, Pareto (index 1/4) n=2, Pareto (index 1/4) n=5.")
@@ -786,13 +702,7 @@ def tex_math(text: str) -> str:
 
 def corrected_statements(records: dict[str, dict]) -> str:
     """The statements that hold where a printed one fails, one bullet each, named by paper and theorem (no check ids):
-    the typeset statement of :data:`CORRECTED_TEX` with the record's evidence collapsed behind it.
-
-    Examples
-    --------
-    >>> print(corrected_statements({"categorical.lemma11": {"corrected_claim": "no factor 1/e"}}))
-    * **Lemma 11** (Sabato & Shalev-Shwartz (2008)): $\\lvert f(Z) - \\mathbb{E} f \\rvert \\le \\sqrt{\\frac{2 \\ln(1/\\delta)}{k}}$ with probability $\\ge 1 - \\delta$: no factor $1/e$. <details><summary>why, and the checks</summary>no factor 1/e</details>
-    """
+    the typeset statement of :data:`CORRECTED_TEX` with the record's evidence collapsed behind it."""
     lines = []
     for check_id, record in records.items():
         if record.get("corrected_claim"):
@@ -806,15 +716,7 @@ def corrected_statements(records: dict[str, dict]) -> str:
 
 
 def central_findings(claims: list[dict]) -> str:
-    """The paper's central comparisons in two sentences, each verdict read from ``claims`` (notebook 11).
-
-    Examples
-    --------
-    >>> claims = [{"id": i, "verdict": "not reproduced"} for i in ("fig2.target_better", "fig2.t_higher",
-    ...           "mnist_sim.overfits_less", "cifar_sim.overfits_less")]
-    >>> central_findings(claims).startswith("The comparison at the heart of section 4.1")
-    True
-    """
+    """The paper's central comparisons in two sentences, each verdict read from ``claims`` (notebook 11)."""
     by_id = {c["id"]: c["verdict"] for c in claims}
     words = {"partly": "partly reproduced"}
 
