@@ -292,22 +292,10 @@ def _dataset_of(name: str, result: dict | None = None) -> str:
 
 
 def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
-    """The primary claims' feature map and its per-seed results.
-
-    ``"learned"`` when it was run itself, or when every data set's default learned map
-    (:data:`~tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`: dbn for MNIST, conv for CIFAR-10)
-    was run: then each seed's results take every experiment from its data set's default map (no
-    experiment is run twice). Otherwise the first feature map.
-
-    Examples
-    --------
-    >>> runs = {"dbn": [{"mnist-similarity": "m-dbn", "cifar-similarity": "c-dbn"}],
-    ...         "conv": [{"cifar-similarity": "c-conv"}], "pixels": [{"mnist-similarity": "m-pix"}]}
-    >>> primary_runs(runs)
-    ('learned', [{'mnist-similarity': 'm-dbn', 'cifar-similarity': 'c-conv'}])
-    >>> primary_runs({"pixels": runs["pixels"], "dbn": runs["dbn"]})[0]
-    'pixels'
-    """
+    """The primary claims' feature map and its per-seed results: ``"learned"`` when it was run itself, or when
+    every data set's default learned map (:data:`~tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`: dbn for
+    MNIST, conv for CIFAR-10) was run; then each seed's results take every experiment from its data set's default
+    map (no experiment is run twice). Otherwise the first feature map."""
     from tgreedy_lib.experiments.inputs import DEFAULT_FEATURE_MAP
 
     if LEARNED in per_map:
@@ -349,11 +337,8 @@ def mark_not_applicable(table: list[dict], feature_map: str) -> list[dict]:
 
 
 def feature_builds_of(per_map: dict) -> dict:
-    """``{feature map: {data set: number of distinct feature builds}}`` read from the results' ``data`` blocks.
-
-    A build is a distinct ``feature_seed`` (learnt features) or ``random_seed`` (random units); raw
-    pixels have no learner and count 0.
-    """
+    """``{feature map: {data set: number of distinct feature builds}}`` read from the results' ``data`` blocks:
+    a build is a distinct ``feature_seed`` (learnt features) or ``random_seed`` (random units); pixels count 0."""
     out: dict = {}
     for fmap, runs in per_map.items():
         seen: dict = {}
@@ -370,15 +355,7 @@ def feature_builds_of(per_map: dict) -> dict:
 
 
 def seed_counts_text(seeds_per_map: dict) -> str:
-    """How many seeds each feature map ran, in one sentence (maps with the same count together).
-
-    Examples
-    --------
-    >>> seed_counts_text({"dbn": 20, "conv": 20, "pixels": 5, "random": 5})
-    'Seeds per feature map: dbn and conv at 20 seeds, pixels and random at 5 seeds.'
-    >>> seed_counts_text({"dbn": 5, "pixels": 5})
-    'Seeds per feature map: every map at 5 seeds.'
-    """
+    """``Seeds per feature map: dbn and conv at 20 seeds, pixels and random at 5 seeds.``"""
     groups: dict = {}
     for fmap, n in seeds_per_map.items():
         groups.setdefault(n, []).append(fmap)
@@ -426,11 +403,8 @@ def band(curves: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | None = None) -> dict:
-    """The split-averaged curves over seeds, compact: ``{task: {reading: {metric: {mean, lo, hi}}}}`` plus ``seeds``.
-
-    ``lo`` and ``hi`` bound the 95 % t interval of the mean over seeds at each step. Small enough to
-    commit as reference results and to draw without the per-seed files (:func:`plot_band_summary`).
-    """
+    """The split-averaged curves over seeds, compact enough to commit: ``{"seeds": n, "tasks": {task: {reading:
+    {metric: {mean, lo, hi}}}}}``, ``lo`` and ``hi`` the 95 % t interval of the mean over seeds at each step."""
     out = {"seeds": len(per_seed_results), "tasks": {}}
     for task in TASK_TITLES:
         if not any(r.get(task) for r in per_seed_results):
@@ -454,12 +428,10 @@ def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | Non
 def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
     """The per-seed results a ``reproduce --seeds N`` run wrote: ``{feature_map: [results of seed 0, 1, ...]}``.
 
-    Feature maps named in ``order`` come first, in that order (the first is the primary one). The map
-    folders may come from different runs (links to them in one folder) and hold different numbers of
-    seeds; each must hold ``seed-0`` to ``seed-<n-1>``, every seed with the same experiments (a ValueError
-    names the seeds or results missing).
+    Feature maps named in ``order`` come first (the first is the primary one). The map folders may come from
+    different runs (links to them in one folder) and hold different numbers of seeds; each must hold ``seed-0``
+    to ``seed-<n-1>``, every seed with the same experiments (a ValueError names the seeds or results missing).
     """
-
     out_dir = pathlib.Path(out_dir)
     found = {}
     for map_dir in sorted(p for p in out_dir.iterdir() if p.is_dir()):
@@ -487,7 +459,6 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
 
 def _read_seed_json(path):
     """One per-seed result; a ValueError naming the file when it is damaged (a run killed while writing it)."""
-
     try:
         return json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -496,9 +467,8 @@ def _read_seed_json(path):
 
 
 #: Committed reference results of ``reproduce --seeds N`` at paper scale (claims, bands, timings).
-REFERENCE_DIR = __import__("pathlib").Path(__file__).resolve().parent / "reference_results"
-#: The reference results :func:`load_reference` reads by default, first found: ``paper-scale`` (written by
-#: ``python -m tgreedy_course reference``, primary claims on each data set's learned features).
+REFERENCE_DIR = pathlib.Path(__file__).resolve().parent / "reference_results"
+#: The reference results :func:`load_reference` reads by default, first found.
 REFERENCE_NAMES = ("paper-scale",)
 #: The README's block of reference verdicts lies between these two lines.
 README_MARKERS = ("<!-- reference-verdicts:begin -->", "<!-- reference-verdicts:end -->")
@@ -507,13 +477,9 @@ REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
 
 
 def load_reference(name: str | None = None) -> dict | None:
-    """The committed reference results ``name`` (``claims``, ``bands``, ``timings``), or None if absent.
-
-    They were computed by ``python -m tgreedy_course reproduce --seeds N`` at paper scale; the
-    ``claims.md`` beside them says how (seeds, feature builds, data, design). ``name=None``: the
-    first of :data:`REFERENCE_NAMES` that is committed.
-    """
-
+    """The committed reference results ``name`` (``claims``, ``bands``, ``timings``), or None if absent;
+    ``name=None``: the first of :data:`REFERENCE_NAMES` that is committed. The ``claims.md`` beside them says how
+    they were computed (seeds, feature builds, data, design)."""
     if name is None:
         name = next((n for n in REFERENCE_NAMES if (REFERENCE_DIR / n / "claims.json").is_file()), REFERENCE_NAMES[0])
     folder = REFERENCE_DIR / name
@@ -527,16 +493,8 @@ def load_reference(name: str | None = None) -> dict | None:
 
 
 def pair_signal(result: dict | None) -> float | None:
-    """How much pair signal a similarity experiment's features carry: the mean over its splits of the
-    held-out source AUROC of the all-features fit (``all_features_reference``), or ``None`` without one.
-
-    Examples
-    --------
-    >>> pair_signal({"all_features_reference": {"source_auroc": [0.6, 0.7], "target_auroc": [0.5, 0.5]}})
-    0.65
-    >>> pair_signal(None) is None
-    True
-    """
+    """How much pair signal a similarity experiment's features carry: the mean over its splits of the held-out
+    source AUROC of the all-features fit (``all_features_reference``), or ``None`` without one."""
     reference = (result or {}).get("all_features_reference") or {}
     values = reference.get("source_auroc")
     return round(float(np.mean(values)), 4) if values else None
@@ -548,19 +506,7 @@ def map_seed_counts(claims_record: dict) -> dict:
 
 
 def replace_readme_block(readme_text: str, block: str) -> str:
-    """``readme_text`` with the lines between :data:`README_MARKERS` replaced by ``block``.
-
-    Examples
-    --------
-    >>> text = "a\\n<!-- reference-verdicts:begin -->\\nold\\n<!-- reference-verdicts:end -->\\nb\\n"
-    >>> print(replace_readme_block(text, "new"))
-    a
-    <!-- reference-verdicts:begin -->
-    new
-    <!-- reference-verdicts:end -->
-    b
-    <BLANKLINE>
-    """
+    """``readme_text`` with the lines between :data:`README_MARKERS` replaced by ``block``."""
     begin, end = README_MARKERS
     if readme_text.count(begin) != 1 or readme_text.count(end) != 1 or readme_text.index(begin) > readme_text.index(end):
         raise ValueError(f"the README must hold the lines {begin} and {end} once each, in that order")
@@ -572,9 +518,7 @@ def replace_readme_block(readme_text: str, block: str) -> str:
 def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
     """Make a ``reproduce --seeds N`` output folder the committed reference results, and quote it in the README.
 
-    Copies :data:`REFERENCE_FILES` of ``results_dir`` (``claims.json`` must be there: the summary of a
-    run with ``--seeds`` or several feature maps; ``python -m tgreedy_course reproduce`` writes it, and
-    :func:`tgreedy_course.cli.summarize` rewrites it from the per-seed files) into
+    Copies :data:`REFERENCE_FILES` of ``results_dir`` (its ``claims.json`` the summary of a run over seeds) into
     ``reference_dir / name`` (default: :data:`REFERENCE_DIR`), then replaces the block between
     :data:`README_MARKERS` of ``readme`` (if given) by :func:`~tgreedy_course.summary.readme_verdicts` of the
     copy. Returns the files written.
