@@ -64,30 +64,15 @@ def load_verify_records(path=None) -> dict[str, dict]:
     return {record["id"]: record for record in json.loads(path.read_text())["checks"]}
 
 
-def find_claims(quick_dir=None) -> tuple[list[dict], str]:
-    """The experimental claims with their computed verdicts, and a sentence saying where they come from: the
-    committed reference results, else a run at the bundled ``--quick`` scale with random features into ``quick_dir``."""
+def find_claims() -> tuple[list[dict], str]:
+    """The experimental claims of the committed reference results, and a sentence saying where they come from."""
     for name in seeds.REFERENCE_NAMES:
-        reference = seeds.load_reference(name)
-        if reference is not None:
+        if (reference := seeds.load_reference(name)) is not None:
             folder = seeds.REFERENCE_DIR
             where = f"{folder.parent.parent.name}/{folder.parent.name}/{folder.name}/{name}/claims.json"
             return reference["claims"]["claims"], f"the committed reference results ({where})"
-    import contextlib
-    import io
-    import tempfile
-
-    from .cli import main as reproduce
-    out = Path(quick_dir or tempfile.mkdtemp(prefix="tgreedy-quick-"))
-    with contextlib.redirect_stdout(io.StringIO()):
-        code = reproduce(["--quick", "--no-figures", "--features", "random", "--out", str(out)])
-    if code:
-        raise ValueError(f"python -m tgreedy_course reproduce --quick failed with exit code {code}")
-    claims = json.loads((out / "claims.json").read_text())["claims"]
-    return claims, ("a run here at the bundled --quick scale with random features in place of the DBN "
-                    "(`reproduce --quick --features random`): no paper-scale reference results are committed yet; "
-                    "`python -m tgreedy_course reproduce` writes them. These verdicts are about the method on random "
-                    "features in place of the learned ones, not the paper's numbers")
+    raise ValueError("no reference results are committed; write them with `python -m tgreedy_course reproduce "
+                     "--seeds N` and `python -m tgreedy_course reference`")
 
 
 def _vacuous_note(check_id: str) -> str:
