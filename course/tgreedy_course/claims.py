@@ -18,6 +18,7 @@ the held-out source data overstate performance on the new domain); "mean" is ove
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from typing import Callable, Sequence
 
 import numpy as np
@@ -569,8 +570,6 @@ CLAIM_IDS = tuple(c.id for c in CLAIMS)
 
 # --------------------------------------------------------------------------- the evaluator
 
-# --------------------------------------------------------------------------- the evaluator
-
 def comparison_view(results: dict, comparison: str = PAPER_COMPARISON) -> dict:
     """``results`` with each result's curves ``greedy`` / ``tgreedy`` set to the comparison's two readings.
 
@@ -629,7 +628,6 @@ def claims_by_comparison(results: dict, comparisons: Sequence[str] = tuple(COMPA
     return {c: all_claims(results, c) for c in comparisons}
 
 
-
 def two_vs_other_claims(result: dict | None, comparison: str = PAPER_COMPARISON) -> list[dict]:
     """Section 1 (Figure 1) and section 4.1 (Figures 2 and 4, left)."""
     return all_claims({"mnist-2-vs-other": result}, comparison, [c.id for c in CLAIMS if c.id.startswith("fig")])
@@ -641,8 +639,10 @@ def verdict_counts(claims: list[dict]) -> dict:
     >>> verdict_counts([{"verdict": "unsettled"}, {"verdict": "reproduced"}, {"verdict": "unsettled"}])
     {'reproduced': 1, 'unsettled': 2}
     """
-    counts = {}
-    for c in claims:
-        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
+    return in_count_order(Counter(c["verdict"] for c in claims))
+
+
+def in_count_order(counts: dict) -> dict:
+    """``counts`` (verdict -> number) in the order of :data:`COUNT_ORDER`, other verdicts after."""
     rank = {v: i for i, v in enumerate(COUNT_ORDER)}
     return dict(sorted(counts.items(), key=lambda kv: rank.get(kv[0], len(rank))))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .claims import (CLAIMS, COUNT_ORDER, NOT_REPRODUCED, NOT_RUN, PARTLY, REPRODUCED, SECTION4_TASKS, UNSETTLED,
-                     verdict_counts)
+                     in_count_order, verdict_counts)
 from .prose import fmt, markdown_table, plural, render
 from . import seeds
 from tgreedy_lib.experiments.readings import PAPER_COMPARISON
@@ -318,8 +318,7 @@ def claim_answers(claim: dict) -> tuple[str, str]:
 
 def counts_text(counts: dict) -> str:
     """``"2 reproduced, 1 unsettled, 17 n/a"``: counts of verdicts in the order of ``COUNT_ORDER``."""
-    rank = {v: i for i, v in enumerate(COUNT_ORDER)}
-    return ", ".join(f"{v} {k}" for k, v in sorted(counts.items(), key=lambda kv: rank.get(kv[0], len(rank))))
+    return ", ".join(f"{v} {k}" for k, v in in_count_order(counts).items())
 
 
 # --------------------------------------------------------------------------- the README's block of reference verdicts
