@@ -366,10 +366,10 @@ def test_the_evaluator_reads_the_comparison_and_marks_missing_results():
     assert by_id["intro.even"]["verdict"] == claims.NOT_RUN
     assert by_id["disc.variability"]["verdict"] != claims.NOT_RUN
     # a result that holds only "greedy" and "tgreedy" (|T|)
-    legacy = {k: v for k, v in result.items() if k != "readings"}
-    legacy["curves"] = {"greedy": result["curves"]["greedy"], "tgreedy": result["curves"]["tgreedy"]}
-    assert claims.all_claims({"mnist-2-vs-other": legacy}, "abs-T") == abs_t
-    assert {c["verdict"] for c in claims.all_claims({"mnist-2-vs-other": legacy}, "paper")} == {claims.NOT_RUN}
+    two_curves = {k: v for k, v in result.items() if k != "readings"}
+    two_curves["curves"] = {"greedy": result["curves"]["greedy"], "tgreedy": result["curves"]["tgreedy"]}
+    assert claims.all_claims({"mnist-2-vs-other": two_curves}, "abs-T") == abs_t
+    assert {c["verdict"] for c in claims.all_claims({"mnist-2-vs-other": two_curves}, "paper")} == {claims.NOT_RUN}
     with pytest.raises(ValueError, match="comparison"):
         claims.all_claims({}, "signed")
 

@@ -20,6 +20,7 @@ import json
 import math
 import pathlib
 import warnings
+from collections import Counter
 from typing import Sequence
 
 import numpy as np
@@ -130,10 +131,7 @@ def average_verdict(rule: Rule, rows: Sequence[dict], replicates: int = BOOTSTRA
                 "mean_values": means}
     draws = np.random.default_rng(seed).integers(0, n, size=(replicates, n))
     boot = {k: _nanmean(v[draws], axis=1) for k, v in values.items()}
-    tally: dict[str, int] = {}
-    for b in range(replicates):
-        verdict = rule.verdict({k: float(v[b]) for k, v in boot.items()})
-        tally[verdict] = tally.get(verdict, 0) + 1
+    tally = Counter(rule.verdict({k: float(v[b]) for k, v in boot.items()}) for b in range(replicates))
     shares = {v: tally[v] / replicates for v in (REPRODUCED, PARTLY, NOT_REPRODUCED) if v in tally}
     verdict = point if shares.get(point, 0.0) >= SETTLED_SHARE else UNSETTLED
     return {"verdict": verdict, "point_verdict": point, "shares": shares, "replicates": int(replicates),
