@@ -45,14 +45,14 @@ THEOREMS = {
     "categorical.lemma11": (CAT, "Lemma 11, section 4", "02c_bayes_hypothesis_theorems"),
 }
 
-#: claim id prefix -> notebook that shows it
-CLAIM_NOTEBOOKS = {"intro": "07_mnist_2_vs_other", "fig1": "07_mnist_2_vs_other", "fig2": "07_mnist_2_vs_other",
-                   "mnist_sim": "08_similarity_learning", "cifar_sim": "08_similarity_learning",
-                   "disc": "08b_claims_over_seeds"}
-#: experiment -> the data and task it stands for (the data-set label of a claim)
-TASK_LABELS = {"intro-logistic": "MNIST, '2' against even digits, tested on odd ones",
-               "mnist-2-vs-other": "MNIST, '2' against each other digit",
-               "mnist-similarity": "MNIST, similarity", "cifar-similarity": "CIFAR-10, similarity"}
+#: experiment -> the data and task it stands for (its claims' data group), the section and the notebook that show it,
+#: in the paper's order; the claims of section 5 read every section-4 experiment.
+DATA_GROUPS = {"intro-logistic": ("MNIST, '2' against even digits, tested on odd ones", "section 1", "07_mnist_2_vs_other"),
+               "mnist-2-vs-other": ("MNIST, '2' against each other digit", "section 4.1", "07_mnist_2_vs_other"),
+               "mnist-similarity": ("MNIST, similarity", "section 4.2", "08_similarity_learning"),
+               "cifar-similarity": ("CIFAR-10, similarity", "section 4.2", "08_similarity_learning"),
+               SECTION4_TASKS: ("all three section-4 experiments", "section 5", "08b_claims_over_seeds")}
+_SPECS = {spec.id: spec for spec in CLAIMS}
 
 
 def load_verify_records(path=None) -> dict[str, dict]:
@@ -120,12 +120,12 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
 def claim_data(claim_id: str) -> str:
     """The data and task an experimental claim is about, from its experiments (the paper states some sentences
     once for two data sets)."""
-    spec = next((c for c in CLAIMS if c.id == claim_id), None)
+    spec = _SPECS.get(claim_id)
     if spec is None:
         return ""
     if set(spec.experiments) >= set(SECTION4_TASKS) and len(spec.experiments) > 1:
-        return "all three section-4 experiments"
-    return "; ".join(TASK_LABELS.get(task, task) for task in spec.experiments)
+        return DATA_GROUPS[SECTION4_TASKS][0]
+    return "; ".join(DATA_GROUPS[task][0] if task in DATA_GROUPS else task for task in spec.experiments)
 
 
 def _every_some_none(claims: Sequence[dict]) -> tuple[int, int, int]:
@@ -187,16 +187,16 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
 
     Over seeds the verdict cell gives both answers (:func:`claim_answers`, :func:`single_runs_text`).
     """
+    notebooks = {label: notebook for label, _, notebook in DATA_GROUPS.values()}
     rows = []
     for claim in claims:
-        prefix = claim["id"].split(".")[0]
         figure = f", Figure {claim['figure']}" if claim.get("figure") not in (None, "", "-") else ""
         verdict = claim["verdict"]
         if claim_one_run(claim) is not None:
             average, _ = claim_answers(claim)
             verdict = f"on average: {average}; single runs: {single_runs_text(claim_one_run(claim))}"
         rows.append([f"section {claim['section']}{figure}", claim_data(claim["id"]), f"\"{claim['claim']}\"",
-                     verdict, CLAIM_NOTEBOOKS.get(prefix, "")])
+                     verdict, notebooks.get(claim_data(claim["id"]), "")])
     return rows
 
 
@@ -523,10 +523,8 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
 
 def _claim_datasets(claim_id: str) -> set[str]:
     """The data sets a claim reads (``mnist``, ``cifar10``), from its experiments."""
-    spec = next((c for c in CLAIMS if c.id == claim_id), None)
-    if spec is None:
-        return set()
-    return {"cifar10" if task.startswith("cifar") else "mnist" for task in spec.experiments}
+    spec = _SPECS.get(claim_id)
+    return {"cifar10" if task.startswith("cifar") else "mnist" for task in spec.experiments} if spec else set()
 
 
 def _same_mnist(concrete: dict, feature_map: str, claim_id: str) -> bool:
@@ -590,19 +588,11 @@ def seed_story(reference: dict | None = None) -> str:
     return "\n\n".join(lines)
 
 
-#: The data groups of the experimental claims, in the paper's order, with the section and notebook.
-DATA_GROUPS = (("MNIST, '2' against even digits, tested on odd ones", "section 1", "07_mnist_2_vs_other"),
-               ("MNIST, '2' against each other digit", "section 4.1", "07_mnist_2_vs_other"),
-               ("MNIST, similarity", "section 4.2", "08_similarity_learning"),
-               ("CIFAR-10, similarity", "section 4.2", "08_similarity_learning"),
-               ("all three section-4 experiments", "section 5", "08b_claims_over_seeds"))
-
-
 def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
     """``{data group: {verdict: [claims]}}`` in the order of :data:`DATA_GROUPS` and of ``COUNT_ORDER``."""
     rank = {v: i for i, v in enumerate(COUNT_ORDER)}
     out: dict[str, dict[str, list[dict]]] = {}
-    for label, _, _ in DATA_GROUPS:
+    for label, _, _ in DATA_GROUPS.values():
         these = [c for c in claims if claim_data(c["id"]) == label]
         if these:
             by_verdict: dict[str, list[dict]] = {}
@@ -615,9 +605,8 @@ def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
 def what_holds_story(claims: list[dict]) -> str:
     """Notebook 11's account of the experiments: per data set and task, how many claims got each verdict and
     what each asserts in plain words (the claim's ``paper`` text); no ids, rules or per-seed values."""
-    words = {"reproduced": "reproduced", "partly": "partly reproduced", "not reproduced": "not reproduced",
-             "unsettled": "unsettled"}
-    where = {label: (section, notebook) for label, section, notebook in DATA_GROUPS}
+    words = {"partly": "partly reproduced"}
+    where = {label: (section, notebook) for label, section, notebook in DATA_GROUPS.values()}
     lines = []
     for label, by_verdict in verdicts_by_data(claims).items():
         n = sum(len(v) for v in by_verdict.values())
