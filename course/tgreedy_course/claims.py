@@ -281,26 +281,25 @@ def early_gaps(results):
             f"mean gap over the first 5 features: T-greedy {_fmt(t_early)}, greedy {_fmt(g_early)}")
 
 
+def _splits_won(t_curves, g_curves, smaller: bool, what: str) -> tuple[dict, str]:
+    """In how many splits T-greedy's mean ``what`` over the first 10 features is smaller (or higher) than greedy's."""
+    n_splits, n_steps = g_curves.shape
+    h = min(10, n_steps)
+    t_mean, g_mean = t_curves[:, :h].mean(1), g_curves[:, :h].mean(1)
+    wins = int(((t_mean < g_mean) if smaller else (t_mean > g_mean)).sum())
+    text = (f"T-greedy's mean {what} over the first {h} features is {'smaller' if smaller else 'higher'} in {wins} of "
+            f"{n_splits} splits (mean {_fmt(t_curves[:, :h].mean())} vs {_fmt(g_curves[:, :h].mean())})")
+    return {"splits_won": wins, "splits": n_splits, "share_won": wins / n_splits}, text
+
+
 def splits_with_smaller_gap(results):
     r = results["mnist-2-vs-other"]
-    g_gap, t_gap = _gap(r, "greedy"), _gap(r, "tgreedy")
-    n_splits, n_steps = g_gap.shape
-    h = min(10, n_steps)
-    wins = int((t_gap[:, :h].mean(1) < g_gap[:, :h].mean(1)).sum())
-    text = (f"T-greedy's mean gap over the first {h} features is smaller in {wins} of {n_splits} splits "
-            f"(mean {_fmt(t_gap[:, :h].mean())} vs {_fmt(g_gap[:, :h].mean())})")
-    return {"splits_won": wins, "splits": n_splits, "share_won": wins / n_splits}, text
+    return _splits_won(_gap(r, "tgreedy"), _gap(r, "greedy"), True, "gap")
 
 
 def splits_with_better_target(results):
     r = results["mnist-2-vs-other"]
-    g_tgt, t_tgt = _curve(r, "greedy", "target_auroc"), _curve(r, "tgreedy", "target_auroc")
-    n_splits, n_steps = g_tgt.shape
-    h = min(10, n_steps)
-    wins = int((t_tgt[:, :h].mean(1) > g_tgt[:, :h].mean(1)).sum())
-    text = (f"T-greedy's mean target AUROC over the first {h} features is higher in {wins} of {n_splits} splits "
-            f"(mean {_fmt(t_tgt[:, :h].mean())} vs {_fmt(g_tgt[:, :h].mean())})")
-    return {"splits_won": wins, "splits": n_splits, "share_won": wins / n_splits}, text
+    return _splits_won(_curve(r, "tgreedy", "target_auroc"), _curve(r, "greedy", "target_auroc"), False, "target AUROC")
 
 
 def t_of_picks(results, task="mnist-2-vs-other"):
