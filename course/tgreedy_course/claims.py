@@ -633,11 +633,7 @@ def two_vs_other_claims(result: dict | None, comparison: str = PAPER_COMPARISON)
 
 
 def verdict_counts(claims: list[dict]) -> dict:
-    """How many claims got each verdict, in the order of :data:`COUNT_ORDER` (others after).
-
-    >>> verdict_counts([{"verdict": "unsettled"}, {"verdict": "reproduced"}, {"verdict": "unsettled"}])
-    {'reproduced': 1, 'unsettled': 2}
-    """
+    """How many claims got each verdict, in the order of :data:`COUNT_ORDER` (others after)."""
     return in_count_order(Counter(c["verdict"] for c in claims))
 
 

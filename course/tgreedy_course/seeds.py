@@ -65,9 +65,6 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
 
     With :math:`\hat p = k / n` and :math:`z` the :math:`(1 + c) / 2` normal quantile,
     :math:`\frac{\hat p + z^2 / 2n \pm z \sqrt{\hat p (1 - \hat p) / n + z^2 / 4n^2}}{1 + z^2 / n}`.
-
-    >>> [round(x, 3) for x in wilson_interval(14, 20)], wilson_interval(0, 5)[0]
-    ([0.481, 0.855], 0.0)
     """
     from scipy import stats
 
@@ -140,12 +137,7 @@ def average_verdict(rule: Rule, rows: Sequence[dict], replicates: int = BOOTSTRA
 
 def one_run_rate(verdicts: Sequence[str], confidence: float = 0.95) -> dict:
     """How often a single run shows the claim: the verdict counts over the seeds run, and the Wilson interval of
-    the share of runs that reproduce it.
-
-    >>> rate = one_run_rate(["reproduced"] * 14 + ["partly"] * 6)
-    >>> rate["reproduced"], rate["runs"], [round(x, 2) for x in rate["wilson95"]], one_run_text(rate)
-    (14, 20, [0.48, 0.85], 'one run: reproduced in 14 of 20 runs (48-85 %)')
-    """
+    the share of runs that reproduce it (``wilson95``)."""
     ran = [v for v in verdicts if v != NOT_RUN]
     out: dict = {v: ran.count(v) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)}
     out["runs"] = len(ran)
@@ -258,14 +250,7 @@ def convergence(per_seed_results: Sequence[dict], sizes: Sequence[int] = CONVERG
 
 
 def convergence_markdown(table: dict) -> str:
-    """:func:`convergence` as a Markdown table: a row per number of seeds, a column per verdict.
-
-    >>> print(convergence_markdown({"5": {"counts": {"reproduced": 2, "unsettled": 1}, "unsettled": ["a"]}}))
-    | seeds | reproduced | partly | not reproduced | unsettled | unsettled claims |
-    | --- | --- | --- | --- | --- | --- |
-    | 5 | 2 | 0 | 0 | 1 | a |
-    <BLANKLINE>
-    """
+    """:func:`convergence` as a Markdown table: a row per number of seeds, a column per verdict."""
     verdicts = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED)
     lines = ["| seeds | " + " | ".join(verdicts) + " | unsettled claims |", "| --- |" + " --- |" * (len(verdicts) + 1)]
     for k, entry in table.items():

@@ -119,12 +119,7 @@ def _significance_words(k: float) -> str:
 def findings_from_reference(reference: dict, real: list[str] | None = None) -> str:
     """Notebook 09's "What we saw" as a Markdown list: what the stopping rules and the other methods did on the
     simulated experiments of the paper-scale run (:func:`tgreedy_course.compare.load_reference`) and on its image
-    experiments ``real`` (default: all), every number rendered from the results.
-
-    >>> text = findings_from_reference(compare.load_reference())
-    >>> "1.0 features" in text, "(s)" in text, text.startswith("* **")
-    (False, False, True)
-    """
+    experiments ``real`` (default: all), every number rendered from the results."""
     experiments = reference["experiments"]
     sim = {int(name.split("-n")[1]): e["summary"] for name, e in experiments.items() if name.startswith("simulated-n")}
     real = [name for name in experiments if not name.startswith("simulated")] if real is None else real
@@ -263,11 +258,7 @@ def nested_sentence(summary: dict, hindsight: str) -> str:
 
 
 def _runs_of(rules: list[str]) -> str:
-    """How often each rule is chosen, one entry per rule in the order of first choice.
-
-    >>> _runs_of(["lodo", "lodo", "bonferroni", "lodo"])
-    'leave one domain out (squared loss) on 3 splits, Bonferroni on 1 split'
-    """
+    """How often each rule is chosen, one entry per rule in the order of first choice."""
     counts: dict[str, int] = {}
     for rule in rules:
         counts[rule] = counts.get(rule, 0) + 1
