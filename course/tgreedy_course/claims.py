@@ -160,11 +160,8 @@ def _split(result: dict, target: int) -> int | None:
 
 
 def useful_steps(target_curve: np.ndarray, tolerance: float = 0.005) -> int:
-    """Features after which a target-AUROC curve first comes within ``tolerance`` of its maximum.
-
-    Our reading of "T-greedy is able to select up to 25 reliable features": the number of features
-    that still help on the new domain before the curve levels off or turns down.
-    """
+    """Features after which a target-AUROC curve first comes within ``tolerance`` of its maximum: our reading of
+    "T-greedy is able to select up to 25 reliable features"."""
     curve = np.asarray(target_curve, dtype=float)
     return int(np.flatnonzero(curve >= curve.max() - tolerance)[0]) + 1
 
@@ -570,10 +567,8 @@ CLAIM_IDS = tuple(c.id for c in CLAIMS)
 # --------------------------------------------------------------------------- the evaluator
 
 def comparison_view(results: dict, comparison: str = PAPER_COMPARISON) -> dict:
-    """``results`` with each result's curves ``greedy`` / ``tgreedy`` set to the comparison's two readings.
-
-    A result that lacks one of the two readings is left out (its claims are then 'not run').
-    """
+    """``results`` with each result's curves ``greedy`` / ``tgreedy`` set to the comparison's two readings; a
+    result that lacks one of them is left out (its claims are then 'not run')."""
     greedy, tgreedy = comparison_pair(comparison)
     view = {}
     for name, result in results.items():
@@ -596,11 +591,8 @@ def _json_value(v):
 
 
 def evaluate_claim(spec: ClaimSpec, results: dict) -> dict:
-    """The claim's row with ``measured`` text, ``values``, the ``rule`` text and the ``verdict``.
-
-    ``results`` maps experiment names to results whose curves ``greedy`` and ``tgreedy`` are the
-    two readings compared (see :func:`comparison_view`).
-    """
+    """The claim's row with ``measured`` text, ``values``, the ``rule`` text and the ``verdict``, for ``results``
+    as :func:`comparison_view` gives them."""
     row = {"id": spec.id, "section": spec.section, "figure": spec.figure, "claim": spec.quote, "paper": spec.paper,
            "rule": spec.rule.text(), "headline": spec.headline}
     needs_any = spec.experiments == SECTION4_TASKS

@@ -168,10 +168,9 @@ def average_text(average: dict) -> str:
 def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = None) -> list[dict]:
     """Combine the claims tables of several seeds (each from :func:`~tgreedy_course.claims.all_claims`, same order).
 
-    ``rules``: claim id -> :class:`~tgreedy_course.claims.Rule` (default: those of ``CLAIMS``). Each claim keeps
-    the first seed's quote, rule and paper value; ``verdict`` is the on-average verdict, ``verdict_count``
-    says both answers in words, ``measured`` the mean and interval of the headline value, and ``seeds`` holds
-    the values and verdicts per seed, ``counts``, ``mean``, ``ci95``, ``average`` and ``one_run``.
+    Each claim keeps the first seed's row, with ``verdict`` the on-average verdict, ``verdict_count`` both answers
+    in words, ``measured`` the headline value's mean and interval, and ``seeds`` the per-seed values and verdicts,
+    ``counts``, ``mean``, ``ci95``, ``average`` and ``one_run``; ``rules``: claim id -> rule (default: ``CLAIMS``').
     """
     if not per_seed:
         raise ValueError("aggregate_seeds needs the claims of at least one seed")
@@ -499,13 +498,9 @@ def replace_readme_block(readme_text: str, block: str) -> str:
 
 
 def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
-    """Make a ``reproduce --seeds N`` output folder the committed reference results, and quote it in the README.
-
-    Copies :data:`REFERENCE_FILES` of ``results_dir`` (its ``claims.json`` the summary of a run over seeds) into
-    ``reference_dir / name`` (default: :data:`REFERENCE_DIR`), then replaces the block between
-    :data:`README_MARKERS` of ``readme`` (if given) by :func:`~tgreedy_course.summary.readme_verdicts` of the
-    copy. Returns the files written.
-    """
+    """Make a ``reproduce --seeds N`` output folder the committed reference results (:data:`REFERENCE_FILES` into
+    ``reference_dir / name``), and rewrite the block between :data:`README_MARKERS` of ``readme`` (if given) with
+    :func:`~tgreedy_course.summary.readme_verdicts` of the copy. Returns the files written."""
     results_dir = pathlib.Path(results_dir)
     source = results_dir / "claims.json"
     if not source.is_file():

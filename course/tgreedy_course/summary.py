@@ -330,11 +330,8 @@ def _range_text(values, scale: float = 1.0, digits: int = 1, unit: str = "") -> 
 
 
 def readme_verdicts(reference: dict) -> str:
-    """The README's short verdict list, rendered from reference results (:func:`~tgreedy_course.seeds.load_reference`).
-
-    Each claim gets both answers under the paper's reading, then its on-average verdicts under the other readings;
-    the headline counts, how the unsettled count falls with seeds and the counts per feature map follow.
-    """
+    """The README's short verdict list of reference results: each claim's two answers under the paper's reading and
+    its verdicts under the others, then the counts, how the unsettled count falls with seeds, and each feature map."""
     ref = reference["claims"]
     primary = ref["primary_feature_map"]
     resolved = ref.get("primary_feature_maps") or {}

@@ -150,12 +150,8 @@ def _experiment_header(name: str, e: dict) -> str:
 
 
 def rule_table(reference: dict) -> str:
-    """Which rule comes closest to the oracle: one row a rule, one column an experiment of the paper-scale run.
-
-    A cell is the share of the experiment's splits on which the rule's target AUROC is within the tolerance of the
-    oracle's, to the precision the number of splits supports, and the mean number of steps the rule keeps. The
-    last row chooses the rule on the other splits (the fair choice); the other rows only describe.
-    """
+    """Which rule comes closest to the oracle: a row a rule (the last: chosen on the other splits, the fair
+    choice), a column an experiment; a cell is the share of splits within the tolerance and the mean steps kept."""
     experiments = reference["experiments"]
     names = list(experiments)
     rules = list(next(iter(experiments.values()))["summary"]["rules"])
@@ -173,11 +169,8 @@ def rule_table(reference: dict) -> str:
 
 
 def method_table(reference: dict) -> str:
-    """Which method transfers best: one row a method, one column an experiment; every method stopped by LODO.
-
-    A cell is the mean target AUROC at the method's own leave-one-domain-out choice, with the mean number of
-    features it keeps; the best of each column in bold.
-    """
+    """Which method transfers best: a row a method, a column an experiment; a cell is the mean target AUROC at the
+    method's own leave-one-domain-out choice and the features it keeps, the best of each column in bold."""
     experiments = reference["experiments"]
     names = list(experiments)
     per = {n: {"tgreedy": (experiments[n]["summary"]["rules"]["lodo"]["mean_auroc"],
