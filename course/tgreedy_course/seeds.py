@@ -273,6 +273,12 @@ def _dataset_of(name: str, result: dict | None = None) -> str:
     return DATASET_OF.get(name) or (result or {}).get("data", {}).get("dataset", "mnist")
 
 
+def claim_datasets(claim_id: str) -> set[str]:
+    """The data sets (``mnist``, ``cifar10``) a claim's experiments read; empty for an id not in ``CLAIMS``."""
+    spec = next((spec for spec in CLAIMS if spec.id == claim_id), None)
+    return {_dataset_of(name) for name in spec.experiments} if spec else set()
+
+
 def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
     """The primary claims' feature map and its per-seed results: ``"learned"`` when it was run itself, or when
     every data set's default learned map (:data:`~tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`: dbn for
@@ -305,11 +311,9 @@ def mark_not_applicable(table: list[dict], feature_map: str) -> list[dict]:
     """``table`` with the verdict ``"n/a"`` for every claim none of whose experiments' data sets ``feature_map`` exists for."""
     from tgreedy_lib.experiments.inputs import feature_map_applies
 
-    specs = {spec.id: spec for spec in CLAIMS}
     out = []
     for row in table:
-        spec = specs.get(row["id"])
-        datasets = {_dataset_of(name) for name in spec.experiments} if spec else set()
+        datasets = claim_datasets(row["id"])
         if datasets and not any(feature_map_applies(feature_map, ds) for ds in datasets):
             row = {**row, "verdict": NOT_APPLICABLE, "verdict_count": "",
                    "measured": f"the {feature_map} features do not exist for {', '.join(sorted(datasets))}",

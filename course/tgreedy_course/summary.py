@@ -518,15 +518,9 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
     return "\n".join(out)
 
 
-def _claim_datasets(claim_id: str) -> set[str]:
-    """The data sets a claim reads (``mnist``, ``cifar10``), from its experiments."""
-    spec = _SPECS.get(claim_id)
-    return {"cifar10" if task.startswith("cifar") else "mnist" for task in spec.experiments} if spec else set()
-
-
 def _same_mnist(concrete: dict, feature_map: str, claim_id: str) -> bool:
     """True when a column of table C differs from table A only in its CIFAR-10 features for this claim."""
-    datasets = _claim_datasets(claim_id)
+    datasets = seeds.claim_datasets(claim_id)
     if "cifar10" not in datasets or concrete.get("cifar10") == feature_map:
         return False
     return "mnist" not in datasets or concrete.get("mnist") == feature_map
@@ -567,7 +561,7 @@ def seed_story(reference: dict | None = None) -> str:
     if "dbn" in maps and concrete.get("cifar10") and concrete.get("cifar10") != "dbn":
         dbn = {x["id"]: x for x in maps["dbn"]}
         moved = sum(1 for c in paper if c["id"] in dbn and dbn[c["id"]]["verdict"] not in ("n/a", "not run", c["verdict"])
-                    and "cifar10" in _claim_datasets(c["id"]))
+                    and "cifar10" in seeds.claim_datasets(c["id"]))
         parts.append(f"on CIFAR-10 the verdict of {plural(moved, 'claim')} changes when the features come from the "
                      f"DBN instead of {_map_words(concrete.get('cifar10'))}")
     if "random" in maps and "dbn" in maps:
