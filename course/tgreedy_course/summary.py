@@ -2,10 +2,9 @@
 
 The theorems' verdicts come from the ``verify`` record (``results/verify.json``, written by
 ``python -m tgreedy_course verify --json results/verify.json``); the experimental claims' verdicts from a
-``claims.json`` written by ``python -m tgreedy_course reproduce`` (the committed paper-scale reference results,
-else a run at the bundled ``--quick`` scale, which the text says). Only the paper locations and the notebook
-that shows each result are written here; every verdict is read, and rendered as the Markdown of ``claims.md``,
-the README's block, the book's claims page and notebooks 08b and 11.
+``claims.json`` written by ``python -m tgreedy_course reproduce`` (the committed paper-scale reference results).
+Only the paper locations and the notebook that shows each result are written here; every verdict is read, and
+rendered as the Markdown of ``claims.md``, the README's block, the book's claims page and notebooks 08b and 11.
 
 Papers: Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*, AISTATS 2012
 (ids ``domains.*``, the claims); S. Sabato and S. Shalev-Shwartz, *Ranking Categorical Features Using
@@ -47,7 +46,8 @@ THEOREMS = {
 
 #: experiment -> the data and task it stands for (its claims' data group), the section and the notebook that show it,
 #: in the paper's order; the claims of section 5 read every section-4 experiment.
-DATA_GROUPS = {"intro-logistic": ("MNIST, '2' against even digits, tested on odd ones", "section 1", "07_mnist_2_vs_other"),
+DATA_GROUPS = {"intro-logistic": ("MNIST, '2' against even digits, tested on odd ones", "section 1",
+                                  "07_mnist_2_vs_other"),
                "mnist-2-vs-other": ("MNIST, '2' against each other digit", "section 4.1", "07_mnist_2_vs_other"),
                "mnist-similarity": ("MNIST, similarity", "section 4.2", "08_similarity_learning"),
                "cifar-similarity": ("CIFAR-10, similarity", "section 4.2", "08_similarity_learning"),
