@@ -141,7 +141,7 @@ def test_unknown_experiment_is_a_clear_error():
 
 def test_cached_subsets_are_taken_once_and_leave_the_results_unchanged():
     split = next(compare.simulated_splits(n_domains=4, n_splits=1, seed=5))
-    cached = experiments_compare._with_cached_subsets(split.stats)
+    cached = compare._with_cached_subsets(split.stats)
     assert cached.subset([0, 1, 2]) is cached.subset(np.array([0, 1, 2]))
     np.testing.assert_array_equal(cached.subset([0, 2, 3]).xx, split.stats.subset([0, 2, 3]).xx)
     assert not hasattr(split.stats.__dict__, "subset") and "subset" not in vars(split.stats)

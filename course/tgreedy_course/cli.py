@@ -14,6 +14,7 @@ import time
 from tgreedy_lib import _io
 from . import claims as claims_module
 from . import seeds
+from . import summary as summary_module
 from tgreedy_lib.experiments.catalog import (DATASET_OF, DESIGNS, EXPERIMENTS, QUICK, read_result,  # noqa: F401
                                              read_results, run_experiment, write_json)
 from tgreedy_lib.experiments.design import Design
@@ -84,9 +85,9 @@ def write_outputs(results: dict, out_dir, figures: bool = True) -> list[pathlib.
         + "".join(f"- `{name}`: {_describe_data(data)}\n" for name, data in sources.items())
         + "".join(f"- design of `{name}`: {describe_design(d)}\n" for name, d in designs.items()) + "\n"
         + "## Under the paper's reading (signed T against stagewise greedy)\n\n"
-        + claims_module.claims_markdown(table)
+        + summary_module.claims_markdown(table)
         + "\n## Verdicts under each reading\n\n" + _readings_text() + "\n"
-        + claims_module.verdict_matrix_markdown(tables, COMPARISON_LABELS))
+        + summary_module.verdict_matrix_markdown(tables, COMPARISON_LABELS))
     return written + [out_dir / "claims.json", out_dir / "claims.md"]
 
 
@@ -120,9 +121,9 @@ def _training_subsets_text(seed_data: list[dict]) -> str:
 #: How claims over seeds are called, in the words claims.md and notebook 11 print.
 VERDICT_METHOD = (
     "Each claim gets two answers. *On average*: the claim's rule applied to the means over seeds of its measured "
-    f"values; {claims_module.BOOTSTRAP_REPLICATES:,} bootstrap replicates over seeds (seeds drawn with replacement, "
+    f"values; {seeds.BOOTSTRAP_REPLICATES:,} bootstrap replicates over seeds (seeds drawn with replacement, "
     "the means recomputed, the rule applied) say how stable that verdict is: it stands when at least "
-    f"{100 * claims_module.SETTLED_SHARE:.0f} % of the replicates give it, and the claim is *unsettled* otherwise. "
+    f"{100 * seeds.SETTLED_SHARE:.0f} % of the replicates give it, and the claim is *unsettled* otherwise. "
     "*In one run*: the share of seeds whose own run reproduces the claim, with a Wilson 95 % interval. "
     "Intervals of headline values: 95 % t intervals over seeds.")
 
@@ -239,10 +240,10 @@ def _summary_markdown(payload: dict) -> str:
           + "".join(f"- `{name}` ({primary}, seed 0): {_describe_data(d)}\n" for name, d in data[0].items())
           + probe_lines
           + f"\n## Under the paper's reading (signed T against stagewise greedy), {primary} features\n\n"
-          + claims_module.claims_markdown(payload["claims"])
+          + summary_module.claims_markdown(payload["claims"])
           + f"\n## Verdicts under each reading ({primary} features; each cell: the verdict on average, then how many "
             "of the seeds' own runs reproduce the claim)\n\n"
-          + _readings_text() + "\n" + claims_module.verdict_matrix_markdown(payload["comparisons"], COMPARISON_LABELS))
+          + _readings_text() + "\n" + summary_module.verdict_matrix_markdown(payload["comparisons"], COMPARISON_LABELS))
     if len(payload["feature_maps"]) > 1:
         md += _feature_map_section(payload)
     if payload["convergence"]:
@@ -257,11 +258,11 @@ def _feature_map_section(payload: dict) -> str:
     return ("\n## Verdicts under each feature map (the paper's reading; each cell: the verdict on average, then how "
             "many of the map's runs reproduce the claim; n/a: the map does not exist for the claim's data set)\n\n"
             + seeds.seed_counts_text({fmap: seeds_per_map[fmap] for fmap in maps_run}) + "\n\n"
-            + claims_module.verdict_matrix_markdown(payload["feature_maps"],
+            + summary_module.verdict_matrix_markdown(payload["feature_maps"],
                                                     {fmap: f"{fmap} features, {seeds_per_map[fmap]} seeds"
                                                      for fmap in maps_run})
             + "\n" + "".join(f"- `{fmap}` ({seeds_per_map[fmap]} seeds): "
-                              + claims_module.counts_text(payload["feature_map_counts"][fmap]) + "\n"
+                              + summary_module.counts_text(payload["feature_map_counts"][fmap]) + "\n"
                               for fmap in maps_run))
 
 
@@ -281,9 +282,10 @@ def _save(drawings, out_dir: pathlib.Path) -> list[pathlib.Path]:
 
 def _write_band_figures(runs_of: list[dict], out_dir: pathlib.Path) -> list[pathlib.Path]:
     """The seed-band figure of each comparison of readings for the primary claims' runs."""
+    from tgreedy_lib.plotting.paper_figures import plot_band_summary
+
     summary = seeds.band_summary(runs_of)
-    return _save([(f"figure4-seeds-{c}", lambda c=c: seeds.plot_band_summary(summary, c)) for c in COMPARISONS],
-                 out_dir)
+    return _save([(f"figure4-seeds-{c}", lambda c=c: plot_band_summary(summary, c)) for c in COMPARISONS], out_dir)
 
 
 def _paper_pair(result: dict):
@@ -580,7 +582,7 @@ def _write_over_seeds(per_map: dict, timings: dict, requested, out_dir: pathlib.
     written = write_summary(per_map, out_dir, figures=not args.no_figures, timings=summary)
     print(f"wrote {len(written)} files (claims.json, claims.md, seed-band figures) into {out_dir.name}/")
     counts = json.loads((out_dir / "claims.json").read_text())["counts"]
-    print(f"claims over {args.seeds} seeds (paper's reading, on average): " + claims_module.counts_text(counts))
+    print(f"claims over {args.seeds} seeds (paper's reading, on average): " + summary_module.counts_text(counts))
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
