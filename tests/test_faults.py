@@ -665,7 +665,7 @@ def test_a_cifar_archive_that_unpacks_too_large_or_too_many_is_refused_before_wr
     archive.write_bytes(_tar_gz([(huge, b"")]))
     out = tmp_path / "out"
     with pytest.raises(ValueError, match="MiB unpacked"):
-        datasets.formats._extract_safely(archive, out)
+        datasets.formats.extract_safely(archive, out)
     assert not out.exists()
     many = []
     for i in range(datasets.formats.ARCHIVE_MEMBER_LIMIT + 1):
@@ -674,7 +674,7 @@ def test_a_cifar_archive_that_unpacks_too_large_or_too_many_is_refused_before_wr
         many.append((info, bytes(512)))
     archive.write_bytes(_tar_gz(many))
     with pytest.raises(ValueError, match="more than 64 members"):
-        datasets.formats._extract_safely(archive, out)
+        datasets.formats.extract_safely(archive, out)
     assert not out.exists()
 
 

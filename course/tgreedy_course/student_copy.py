@@ -451,7 +451,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course student-copy") -> int:
     """``python -m tgreedy_course student-copy`` from Python (or ``python student_copy.py``); returns the exit code."""
-    # its own parser, not tgreedy_lib._command.parse_and_run: this file runs as a script before anything is installed
+    # its own parser, not tgreedy_course.subcommand.parse_and_run: this file runs as a script before anything is installed
     parser = argparse.ArgumentParser(prog=prog)
     add_arguments(parser)
     return run(parser.parse_args(sys.argv[1:] if argv is None else argv), parser)

@@ -15,7 +15,7 @@ import json
 import pathlib
 import time
 
-from .. import _json
+from .. import files
 from . import runs
 from .design import EARLIER_DESIGN, PAPER_DESIGN, Design
 from .inputs import ExperimentFeatures, load_experiment_features
@@ -113,8 +113,8 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
 
 
 def write_json(path: pathlib.Path, payload) -> None:
-    """Write ``payload`` as indented JSON (numpy scalars converted; see :mod:`tgreedy_lib._json`)."""
-    _json.write_json(path, payload, indent=1)
+    """Write ``payload`` as indented JSON (numpy scalars converted; see :mod:`tgreedy_lib.files`)."""
+    files.write_json(path, payload, indent=1)
 
 
 def read_result(path) -> dict:

@@ -37,7 +37,7 @@ import dataclasses
 import numpy as np
 
 from .. import datasets
-from .._json import jsonable
+from ..files import jsonable
 
 #: The feature maps the experiments know (see :func:`register_feature_map`); "conv" is the CIFAR-10
 #: convolutional patch features (:mod:`tgreedy_lib.features.patches`; MNIST has none); "learned" is

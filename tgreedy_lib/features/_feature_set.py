@@ -50,18 +50,6 @@ class FeatureSet:
     train_images, test_images : numpy.ndarray of uint8
         The images behind the features (for raw-pixel baselines and pictures).
 
-    See Also
-    --------
-    load_features : The features, built once and then read from the cache.
-    build_features : Train the DBN and compute the features.
-    default_config : The tuned configuration of each data set.
-    probe_report : A linear probe of the features against raw pixels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
-
     Examples
     --------
     >>> from tgreedy_lib.features import load_features

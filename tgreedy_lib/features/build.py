@@ -83,18 +83,6 @@ class FeatureConfig:
     seed : int
         Seeds the DBN's generator.
 
-    See Also
-    --------
-    load_features : The features, built once and then read from the cache.
-    build_features : Train the DBN and compute the features.
-    default_config : The tuned configuration of each data set.
-    probe_report : A linear probe of the features against raw pixels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
-
     Examples
     --------
     >>> from tgreedy_lib.features import default_config
@@ -156,22 +144,11 @@ def default_config(dataset: str, unlabeled: bool = False) -> FeatureConfig:
     -------
     config : FeatureConfig
 
-    See Also
-    --------
-    load_features : The features, built once and then read from the cache.
-    build_features : Train the DBN and compute the features.
-    probe_report : A linear probe of the features against raw pixels.
-
     Notes
     -----
     Tuned on a 2-core CPU (see ``benchmarks/README.md`` for the probe accuracies and times). These
     are DBN configurations (``kind="dbn"``); CIFAR-10's default features are the patch features,
     configured by :class:`tgreedy_lib.features.patches.PatchFeatureConfig`.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
 
     Examples
     --------
@@ -250,10 +227,6 @@ def _resolve_config(dataset: str, config, unlabeled: bool = False, kind: str = "
 def dataset_digest(data: datasets.ImageDataset) -> str:
     """SHA-256 over the shapes, dtypes and bytes of the arrays of ``data`` (the unlabeled images too, if any).
 
-    See Also
-    --------
-    cache_key : The key of the feature cache, built on this digest.
-
     Examples
     --------
     >>> from tgreedy_lib.datasets import load_mnist_paper
@@ -275,11 +248,6 @@ def dataset_digest(data: datasets.ImageDataset) -> str:
 def cache_key(data: datasets.ImageDataset, config: FeatureConfig | PatchFeatureConfig) -> str:
     """SHA-256 of the data digest, the configuration and the pipeline version.
 
-    See Also
-    --------
-    dataset_digest : The data's part of the key.
-    feature_cache_paths : Where the files of a key live.
-
     Examples
     --------
     >>> from tgreedy_lib.datasets import load_mnist_paper
@@ -296,10 +264,6 @@ def cache_key(data: datasets.ImageDataset, config: FeatureConfig | PatchFeatureC
 
 def feature_cache_paths(dataset: str, key: str, cache_dir=None, kind: str = "dbn") -> dict[str, pathlib.Path]:
     """Where the features, the learnt weights, the probe report and the validated probe of one cache key live.
-
-    See Also
-    --------
-    cache_key : The key.
 
     Examples
     --------
@@ -324,17 +288,6 @@ def build_features(data: datasets.ImageDataset, config: FeatureConfig, progress:
     Returns
     -------
     train_features, test_features, dbn, whitening, seconds
-
-    See Also
-    --------
-    load_features : The features, built once and then read from the cache.
-    default_config : The tuned configuration of each data set.
-    probe_report : A linear probe of the features against raw pixels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
 
     Examples
     --------
@@ -415,17 +368,6 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     CacheWarning
         When the cached entry is damaged or does not match its key or the data (it is rebuilt), or
         when the cache cannot be written (the features are computed and returned, not stored).
-
-    See Also
-    --------
-    build_features : Train the DBN and compute the features.
-    default_config : The tuned configuration of each data set.
-    probe_report : A linear probe of the features against raw pixels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
 
     Examples
     --------

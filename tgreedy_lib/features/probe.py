@@ -66,12 +66,6 @@ def linear_probe(train_x, train_y, test_x, test_y, regularization: float = 0.1, 
     dict
         ``test_accuracy``, ``train_accuracy``, ``n_features``, ``C``, ``iterations``, ``seconds``.
 
-    See Also
-    --------
-    probe_report : The probe of the DBN features against raw pixels.
-    build_features : Train the DBN and compute the features.
-    default_config : The tuned configuration of each data set.
-
     Examples
     --------
     >>> import numpy as np
@@ -244,17 +238,6 @@ def probe_report(feature_set: FeatureSet, rebuild: bool = False, regularization:
     dict
         ``dataset``, ``official``, ``train_size``, ``test_size``, ``dbn_features`` and ``raw_pixels``
         (each a :func:`linear_probe` result), ``gain`` (feature minus pixel test accuracy).
-
-    See Also
-    --------
-    load_features : The features, built once and then read from the cache.
-    build_features : Train the DBN and compute the features.
-    default_config : The tuned configuration of each data set.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
 
     Examples
     --------

@@ -13,7 +13,7 @@ import dataclasses
 import fractions  # noqa: F401  (the examples write exact parameters as Fractions)
 from typing import Any
 
-from tgreedy_lib._json import jsonable
+from tgreedy_lib.files import jsonable
 
 __all__ = ["CheckResult", "exact"]
 

@@ -1,10 +1,8 @@
-"""A command of ``python -m tgreedy_course`` run from Python, with a parser of its own: :func:`parse_and_run`.
+"""A command of ``python -m tgreedy_course`` run from Python: :func:`parse_and_run`.
 
-``python -m tgreedy_course`` (:mod:`tgreedy_course.__main__`) parses every command with one parser, a
-subcommand each. A command's module gives two functions: one adds its arguments to a parser, the
-other runs the command on the parsed arguments (``run(args, parser)``). Its ``main(argv)``, for
-callers from Python, is :func:`parse_and_run` of those two, so that it parses ``argv`` exactly as
-the subcommand does.
+A command's module gives two functions: one adds its arguments to a parser, the other runs the
+command on the parsed arguments (``run(args, parser)``). Its ``main(argv)`` is :func:`parse_and_run`
+of the two, so that it parses ``argv`` exactly as the subcommand of ``python -m tgreedy_course`` does.
 """
 from __future__ import annotations
 
@@ -18,8 +16,6 @@ def parse_and_run(add_arguments: Callable[[argparse.ArgumentParser], None],
                   run: Callable[[argparse.Namespace, argparse.ArgumentParser], int],
                   argv: Sequence[str] | None, prog: str) -> int:
     """Parse ``argv`` (``None``: ``sys.argv[1:]``) with the arguments ``add_arguments`` declares; ``run(args, parser)``.
-
-    ``prog`` names the command in the usage line, in ``--help`` and in usage errors.
 
     Examples
     --------
