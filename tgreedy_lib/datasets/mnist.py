@@ -64,15 +64,6 @@ MNIST_HOWTO = (
 )
 
 
-def _mnist_candidates(stem: str, data_dir: pathlib.Path | None, bundled_dir: pathlib.Path,
-                      cache_dir: pathlib.Path) -> list[pathlib.Path]:
-    folders = []
-    if data_dir is not None:
-        folders += [data_dir / "mnist", data_dir]
-    folders += [bundled_dir / "mnist", bundled_dir, cache_dir / "mnist"]
-    return [folder / (stem + suffix) for folder in folders for suffix in (".gz", "")]
-
-
 def find_mnist_file(stem: str, data_dir=None, download: bool = False, cache_dir=None,
                     bundled_dir: str | os.PathLike | None = None) -> pathlib.Path:
     """Path of the official MNIST file ``stem`` (e.g. ``"t10k-images-idx3-ubyte"``), gzipped or not.
@@ -83,8 +74,9 @@ def find_mnist_file(stem: str, data_dir=None, download: bool = False, cache_dir=
     data_dir = resolve_data_dir(data_dir)
     cache_dir = resolve_cache_dir(cache_dir)
     bundled_dir = pathlib.Path(bundled_dir) if bundled_dir is not None else BUNDLED_DIR
-    candidates = _mnist_candidates(stem, data_dir, bundled_dir, cache_dir)
-    for candidate in candidates:
+    folders = ([data_dir / "mnist", data_dir] if data_dir is not None else []) + \
+        [bundled_dir / "mnist", bundled_dir, cache_dir / "mnist"]
+    for candidate in (folder / (stem + suffix) for folder in folders for suffix in (".gz", "")):
         if candidate.is_file():
             return candidate
     if download:
@@ -184,7 +176,7 @@ def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None,
 
 
 def bundled_test_mask(labels: np.ndarray, every: int = BUNDLED_TEST_EVERY) -> np.ndarray:
-    """The bundled digits held out as test digits when the official test set is absent: positions ``every - 1, 2 * every - 1, ...`` of each class."""
+    """The bundled digits held out as test digits without the official test set: positions ``every - 1, 2 * every - 1``, ... of each class."""
     labels = np.asarray(labels)
     mask = np.zeros(len(labels), dtype=bool)
     for digit in np.unique(labels):

@@ -163,30 +163,17 @@ def _resolve_kind(dataset: str, kind: str | None) -> str:
     return kind
 
 
-def _resolve_patch_config(config) -> PatchFeatureConfig:
-    if config is None:
-        return PatchFeatureConfig()
-    if isinstance(config, PatchFeatureConfig):
-        return config
-    if isinstance(config, dict):
-        return PatchFeatureConfig.from_dict({**PatchFeatureConfig().to_dict(), **config})
-    raise TypeError(f"config for kind='patches' must be a PatchFeatureConfig, a dict of settings or None, "
-                    f"got {type(config).__name__}")
-
-
 def _resolve_config(dataset: str, config, unlabeled: bool = False, kind: str = "dbn"):
-    if kind == "patches":
-        return _resolve_patch_config(config)
-    if isinstance(config, PatchFeatureConfig):
-        raise TypeError("a PatchFeatureConfig needs kind='patches'")
+    kind_class = PatchFeatureConfig if kind == "patches" else FeatureConfig
+    default = PatchFeatureConfig() if kind == "patches" else default_config(dataset, unlabeled)
     if config is None:
-        return default_config(dataset, unlabeled)
-    if isinstance(config, FeatureConfig):
-        return config
+        return default
     if isinstance(config, dict):
-        return FeatureConfig.from_dict({**default_config(dataset, unlabeled).to_dict(), **config})
-    raise TypeError(f"config must be a FeatureConfig, a dict of settings or None, got {type(config).__name__}")
-
+        return kind_class.from_dict({**default.to_dict(), **config})
+    if not isinstance(config, kind_class):
+        raise TypeError(f"config for kind={kind!r} must be a {kind_class.__name__}, a dict of settings or None, "
+                        f"got {type(config).__name__}")
+    return config
 
 
 def _data_digest(data: datasets.ImageDataset) -> str:
