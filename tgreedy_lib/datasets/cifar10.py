@@ -58,7 +58,7 @@ def find_cifar10_folder(data_dir=None, download: bool = False, cache_dir=None,
 
 def load_cifar10(split: str = "test", data_dir=None, download: bool = False, cache_dir=None,
                  bundled_dir=None) -> tuple[np.ndarray, np.ndarray]:
-    """The official CIFAR-10 ``split``: ``"train"`` (50,000 images) or ``"test"`` (10,000); uint8 (n, 32, 32, 3), int64 labels."""
+    """The official CIFAR-10 ``split``: ``"train"`` (50,000 images) or ``"test"`` (10,000), channels last."""
     if split not in ("train", "test"):
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
     folder = find_cifar10_folder(data_dir, download, cache_dir, bundled_dir)

@@ -176,7 +176,7 @@ def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None,
 
 
 def bundled_test_mask(labels: np.ndarray, every: int = BUNDLED_TEST_EVERY) -> np.ndarray:
-    """The bundled digits held out as test digits without the official test set: positions ``every - 1, 2 * every - 1``, ... of each class."""
+    """The bundled digits held out as test digits without the official test set: every ``every``-th of each class."""
     labels = np.asarray(labels)
     mask = np.zeros(len(labels), dtype=bool)
     for digit in np.unique(labels):

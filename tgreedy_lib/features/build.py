@@ -150,7 +150,6 @@ def default_config(dataset: str, unlabeled: bool = False) -> FeatureConfig:
     raise ValueError(f"dataset must be one of {FEATURE_DATASETS}, got {dataset!r}")
 
 
-
 def _resolve_kind(dataset: str, kind: str | None) -> str:
     if dataset not in FEATURE_DATASETS:
         raise ValueError(f"dataset must be one of {FEATURE_DATASETS}, got {dataset!r}")

@@ -52,7 +52,6 @@ def _as_tensor(data, name: str, device: torch.device, dtype=torch.float32) -> to
     return tensor
 
 
-
 @dataclasses.dataclass(frozen=True)
 class RBMTraining:
     """How one RBM is trained (Hinton's practical guide, 2010).
@@ -109,10 +108,9 @@ class RBMTraining:
                              f"{self.sparsity_target!r}, {self.sparsity_cost!r}")
 
 
-
 @dataclasses.dataclass
 class _TrainingState:
-    """What :meth:`RBM.fit` carries across mini-batches: momentum velocities, the hidden units' running mean activity, PCD chains."""
+    """What :meth:`RBM.fit` carries across mini-batches: velocities, the running mean activity, the PCD chains."""
 
     velocity_w: torch.Tensor
     velocity_b: torch.Tensor
@@ -311,7 +309,7 @@ class RBM:
 
     def _negative_phase(self, reconstruction: torch.Tensor, training: RBMTraining,
                         state: _TrainingState) -> torch.Tensor:
-        """The visible vectors of the model's expectation: ``cd_steps`` Gibbs steps on the PCD chains, or ``cd_steps - 1`` further steps from the reconstruction (CD)."""
+        """The negative phase: ``cd_steps`` Gibbs steps on the PCD chains, or ``cd_steps - 1`` more from the reconstruction."""
         if training.persistent:
             negative_visible = state.chains
             for _ in range(training.cd_steps):
@@ -345,7 +343,6 @@ class RBM:
         return rbm
 
 
-
 class DeepBeliefNetwork:
     """A stack of RBMs trained greedily, layer by layer (Hinton, Osindero & Teh 2006).
 
@@ -373,7 +370,7 @@ class DeepBeliefNetwork:
 
     def fit(self, data, training: RBMTraining | Sequence[RBMTraining] = RBMTraining(),
             progress: bool = True) -> "DeepBeliefNetwork":
-        """Greedy layer-wise training: each RBM learns from the hidden probabilities of the one below (``training``: one for all layers or one per layer)."""
+        """Greedy layer-wise training: each RBM learns from the hidden probabilities of the one below."""
         trainings = [training] * len(self.rbms) if isinstance(training, RBMTraining) else list(training)
         if len(trainings) != len(self.rbms):
             raise ValueError(f"got {len(trainings)} training settings for {len(self.rbms)} layers")
@@ -448,7 +445,6 @@ class DeepBeliefNetwork:
 def dbn_inputs(images: np.ndarray) -> np.ndarray:
     """Images as float32 rows of intensities in [0, 1]: the DBN's inputs, and the probe's raw pixels."""
     return images.reshape(len(images), -1).astype(np.float32) / 255.0
-
 
 
 class Whitening:

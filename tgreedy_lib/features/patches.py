@@ -145,7 +145,6 @@ def _check_images(images, name: str = "images") -> np.ndarray:
     return images
 
 
-
 def sample_patches(images: np.ndarray, n_patches: int, patch_size: int = 6, seed: int = 0) -> np.ndarray:
     """``n_patches`` random ``patch_size`` x ``patch_size`` x 3 patches of uint8 ``images`` (n, height, width, 3).
 
@@ -178,7 +177,6 @@ def normalize_patches(patches, epsilon: float = 10.0):
     patches = np.asarray(patches, dtype=np.float32)
     centred = patches - patches.mean(axis=1, keepdims=True)
     return centred / np.sqrt((centred ** 2).sum(1, keepdims=True) / (patches.shape[1] - 1) + epsilon)
-
 
 
 def spherical_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
@@ -264,7 +262,6 @@ def euclidean_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
         if len(empty):
             centroids[empty] = data[torch.randint(0, len(data), (len(empty),), generator=generator)]
     return centroids.numpy()
-
 
 
 @dataclasses.dataclass

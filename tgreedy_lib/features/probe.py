@@ -2,13 +2,12 @@
 
 Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) runs greedy and T-greedy on 2,000
 learnt features; how much they carry is measured the usual way: a multinomial logistic regression
-on the standardised features (:func:`linear_probe`). :func:`validated_probe` chooses ``C`` on a validation split of the training rows, refits and scores
-the test rows once: the ``probe_accuracy`` every feature map of the experiments reports
-(:func:`feature_probe` for the learnt features, cached beside them; :func:`probe_arrays` for any
-matrix, such as raw pixels or random units, cached by a digest of the arrays). :func:`probe_report`
-sets the learnt features against raw pixels at the fixed ``C`` of :data:`PROBE_REGULARIZATION`.
-Each report is a JSON file in the feature cache, computed once and read back (a damaged one is
-recomputed).
+on the standardised features (:func:`linear_probe`). :func:`validated_probe` chooses ``C`` on a
+validation split of the training rows, then scores the test rows once: the ``probe_accuracy`` every
+feature map of the experiments reports (:func:`feature_probe` for the learnt features,
+:func:`probe_arrays` for any matrix). :func:`probe_report` sets the learnt features against raw
+pixels at the fixed ``C`` of :data:`PROBE_REGULARIZATION`. Each report is a JSON file in the
+feature cache, computed once and read back.
 """
 from __future__ import annotations
 
@@ -156,7 +155,7 @@ def feature_probe(feature_set: FeatureSet, rebuild: bool = False) -> dict:
 
 
 def probe_arrays(train_x, train_y, test_x, test_y, cache_dir=None) -> dict:
-    """The validated probe of any feature matrix, cached in ``features/probe-<digest>.json`` by the SHA-256 of the arrays and the probe's settings.
+    """The validated probe of any feature matrix, cached by the SHA-256 of the arrays and the probe's settings.
 
     The same number for every feature map: the DBN and patch features go through :func:`feature_probe`,
     raw pixels and random units through this function.
