@@ -354,3 +354,10 @@ def test_missing_or_incomplete_cifar10_raises_clear_error(tmp_path):
     (folder / "data_batch_3").unlink()
     with pytest.raises(FileNotFoundError, match="only 5 of the 6"):
         datasets.load_cifar10("test", data_dir=tmp_path, bundled_dir=tmp_path / "empty")
+
+
+def test_balanced_subset_draws_per_class_sorted_and_refuses_a_small_class():
+    labels = np.repeat(np.arange(3), 4)  # 4 examples of each of 3 classes
+    np.testing.assert_array_equal(datasets.balanced_subset(labels, per_class=2), [2, 3, 4, 5, 8, 11])
+    with pytest.raises(ValueError, match="fewer than the 5 asked for"):
+        datasets.balanced_subset(labels, per_class=5)

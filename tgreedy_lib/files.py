@@ -45,15 +45,6 @@ def atomic_writer(path, mode: str = "w", encoding: str | None = "utf-8", newline
 
     The parent folder is created if missing; a replaced file keeps its permission bits. On an
     exception ``path`` is untouched and the temporary file removed.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> target = pathlib.Path(tempfile.mkdtemp()) / "result.json"
-    >>> with atomic_writer(target) as f:
-    ...     _ = f.write('{"auroc": 0.9}')
-    >>> target.read_text(), [p.name for p in target.parent.iterdir()]
-    ('{"auroc": 0.9}', ['result.json'])
     """
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

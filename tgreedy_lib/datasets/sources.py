@@ -20,11 +20,6 @@ def resolve_data_dir(data_dir: str | os.PathLike | None = None) -> pathlib.Path 
     """The data folder: ``data_dir`` if given, else ``$TGREEDY_DATA_DIR``, else ``None``.
 
     A folder that is named but does not exist raises ``FileNotFoundError``.
-
-    Examples
-    --------
-    >>> resolve_data_dir() is None  # TGREEDY_DATA_DIR unset
-    True
     """
     origin = "the data_dir argument" if data_dir is not None else f"the environment variable {ENV_DATA_DIR}"
     if data_dir is None:

@@ -66,12 +66,6 @@ class FeatureConfig:
         Eigenvalue regulariser of the whitening, relative to the mean eigenvalue.
     seed : int
         Seeds the DBN's generator.
-
-    Examples
-    --------
-    >>> config = default_config("mnist")
-    >>> config.layer_sizes, config.visible, config.whitening_components
-    ((784, 500, 500, 2000), 'bernoulli', None)
     """
 
     layer_sizes: tuple[int, ...]
@@ -196,14 +190,7 @@ def cache_key(data: datasets.ImageDataset, config: FeatureConfig | PatchFeatureC
 
 
 def feature_cache_paths(dataset: str, key: str, cache_dir=None, kind: str = "dbn") -> dict[str, pathlib.Path]:
-    """Where the features, the learnt weights, the probe report and the validated probe of one cache key live.
-
-    Examples
-    --------
-    >>> paths = feature_cache_paths("mnist", "0123456789abcdef0123", cache_dir="cache")
-    >>> {name: path.as_posix() for name, path in paths.items()}
-    {'features': 'cache/features/mnist-0123456789abcdef-features.npz', 'weights': 'cache/features/mnist-0123456789abcdef-dbn.npz', 'probe': 'cache/features/mnist-0123456789abcdef-probe.json', 'linear_probe': 'cache/features/mnist-0123456789abcdef-linear-probe.json'}
-    """
+    """Where the features, the learnt weights, the probe report and the validated probe of one cache key live."""
     folder = datasets.resolve_cache_dir(cache_dir) / "features"
     stem = f"{dataset}-{key[:16]}"
     return {"features": folder / f"{stem}-features.npz", "weights": folder / f"{stem}-{kind}.npz",
