@@ -1,12 +1,10 @@
-"""The library's file writing: every file whole or not at all, outputs checked first, one JSON encoder.
+"""The library's file writing: every file whole or not at all, and one JSON encoder.
 
 * :func:`atomic_writer` writes to a temporary file beside the target, flushes it to disk and renames
   it into place (``os.replace``): a reader sees the old file or the new one, never half of one. The
   temporary file is named ``<target>.<pid>@<host>.<token>.tmp``, so :func:`remove_leftovers` can tell
   the leftover of a killed writer (its process is gone, or it is :data:`STALE_SECONDS` old) from a
   file another process is writing now.
-* :func:`check_outputs` says, before a command computes anything, why an output cannot be written
-  (a file where a folder should be, a read-only folder), in one line, and returns the exit status 2.
 * :func:`jsonable` turns numpy scalars and arrays into plain Python (a ``Fraction`` into ``"p/q"``);
   non-finite floats stay floats (``nonfinite="keep"``) or become ``"inf"``, ``"-inf"``, ``"nan"``
   (``"string"``, strict JSON). :func:`write_json` writes it atomically.
@@ -23,14 +21,12 @@ import re
 import secrets
 import socket
 import stat
-import sys
-import tempfile
 import time
 from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["STALE_SECONDS", "atomic_write_bytes", "atomic_write_text", "atomic_writer", "check_outputs", "jsonable",
+__all__ = ["STALE_SECONDS", "atomic_write_bytes", "atomic_write_text", "atomic_writer", "jsonable",
            "remove_leftovers", "write_json"]
 
 #: A temporary file untouched this long belongs to no live writer.
@@ -106,68 +102,6 @@ def remove_leftovers(folder, now: float | None = None) -> list[pathlib.Path]:
         except OSError:
             continue
     return removed
-
-
-def _folder_problem(folder) -> str | None:
-    folder = pathlib.Path(folder)
-    if folder.exists() and not folder.is_dir():
-        return "it is a file, not a folder"
-    existing = folder
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if existing.exists() and not existing.is_dir():
-        return f"{existing} is a file, so no folder can be made under it"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        return f"it cannot be created ({error.strerror or error})"
-    try:  # creating a file is the only test that holds for every user (root too) and file system
-        handle, probe = tempfile.mkstemp(dir=folder, prefix=".write-test-")
-        os.close(handle)
-        os.remove(probe)
-    except OSError as error:
-        return f"it is not writable ({error.strerror or error})"
-    return None
-
-
-def _file_problem(path, must_exist: bool = False) -> str | None:
-    path = pathlib.Path(path)
-    if path.is_dir():
-        return "it is a folder, not a file"
-    if must_exist and not path.is_file():
-        return "it does not exist"
-    problem = _folder_problem(path.parent if str(path.parent) else pathlib.Path("."))
-    return None if problem is None else f"its folder {path.parent}: {problem}"
-
-
-def check_outputs(prog: str, *, folders: dict | None = None, files: dict | None = None,
-                  existing_files: dict | None = None, stream=None) -> int | None:
-    """Check every output a command will write before it computes anything.
-
-    ``folders``, ``files`` and ``existing_files`` map the option naming an output (``"--out"``) to
-    its path (``None``: not given). On the first problem one line goes to ``stream`` (stderr) and 2
-    is returned; ``None`` when everything can be written.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> base = pathlib.Path(tempfile.mkdtemp()); _ = (base / "taken").write_text("")
-    >>> check_outputs("reproduce", folders={"--out": base / "taken"}, stream=sys.stdout)
-    reproduce: cannot write to --out ... it is a file, not a folder; choose a folder that can be written (it is created if missing)
-    2
-    """
-    checks = [(option, path, _folder_problem, "choose a folder that can be written (it is created if missing)")
-              for option, path in (folders or {}).items()]
-    checks += [(option, path, _file_problem, "choose a file in a folder that can be written")
-               for option, path in (files or {}).items()]
-    checks += [(option, path, lambda p: _file_problem(p, must_exist=True),
-                "name an existing file in a folder that can be written") for option, path in (existing_files or {}).items()]
-    for option, path, problem_of, fix in checks:
-        problem = None if path is None else problem_of(path)
-        if problem is not None:
-            print(f"{prog}: cannot write to {option} {path}: {problem}; {fix}", file=stream or sys.stderr)
-            return 2
-    return None
 
 
 _DROP = object()

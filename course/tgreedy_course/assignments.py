@@ -681,7 +681,7 @@ def _grade_arguments(r: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``python -m tgreedy_course assignments ...`` and ``grade``: check the outputs, then generate, check or grade."""
-    from tgreedy_lib.files import check_outputs
+    from .subcommand import check_outputs
 
     status = check_outputs(parser.prog, folders={"--out": args.out if args.command == "generate" else None},
                            files={"--out": args.out if args.command == "grade" else None})

@@ -17,7 +17,7 @@ import sys
 import time
 
 from tgreedy_lib import files
-from .subcommand import parse_and_run
+from .subcommand import check_outputs, parse_and_run
 from . import claims as claims_module
 from . import seeds
 # QUICK and PAPER are the catalog's own dicts: ``cli.QUICK`` and ``catalog.QUICK`` are one object.
@@ -523,7 +523,7 @@ def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     results = pathlib.Path(args.results)
     if not results.is_dir():
         parser.error(f"{results} is not a folder")
-    status = files.check_outputs(parser.prog, folders={"the reference folder": seeds.REFERENCE_DIR / args.name,
+    status = check_outputs(parser.prog, folders={"the reference folder": seeds.REFERENCE_DIR / args.name,
                                                      "RESULTS (--summarize rewrites its summary)":
                                                          results if args.summarize else None},
                                existing_files={"--readme": args.readme or None})
@@ -677,7 +677,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     requested = list(dict.fromkeys(args.experiments)) or list(EXPERIMENTS)
     explicit = bool(args.experiments)
     design = DESIGNS[args.design]
-    status = files.check_outputs(parser.prog, folders={"--out": args.out})  # before any work: never lose it at the end
+    status = check_outputs(parser.prog, folders={"--out": args.out})  # before any work: never lose it at the end
     if status is not None:
         return status
     out_dir = pathlib.Path(args.out)

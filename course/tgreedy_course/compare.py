@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tgreedy_lib.files import atomic_write_text, check_outputs
-from .subcommand import parse_and_run
+from tgreedy_lib.files import atomic_write_text
+from .subcommand import check_outputs, parse_and_run
 from tgreedy_lib.experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, PAPER, QUICK, RULES, STEP_METHODS,
                                    TOLERANCE, Split, _features, _with_cached_subsets,  # noqa: F401
                                    choose_rule_on_other_splits,

@@ -5,9 +5,8 @@ import argparse
 import sys
 
 from tgreedy_lib import datasets
-from tgreedy_lib.files import check_outputs
 
-from .subcommand import parse_and_run
+from .subcommand import check_outputs, parse_and_run
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

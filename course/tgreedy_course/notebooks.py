@@ -19,8 +19,8 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-from tgreedy_lib.files import atomic_write_text, check_outputs
-from .subcommand import parse_and_run
+from tgreedy_lib.files import atomic_write_text
+from .subcommand import check_outputs, parse_and_run
 
 #: The executing kernel loads the figure-legibility extension: every figure's PNG carries the size of its
 #: smallest text and the texts drawn over each other (the book's browser tests check them as displayed).

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from tgreedy_lib.files import atomic_write_text, check_outputs, write_json
-from ..subcommand import parse_and_run
+from tgreedy_lib.files import atomic_write_text, write_json
+from ..subcommand import check_outputs, parse_and_run
 from . import registry
 from .registry import CheckResult, available_checks, exact, register_check, run_checks
 
