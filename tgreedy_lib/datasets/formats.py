@@ -27,23 +27,12 @@ _IDX_TYPES = {0x08: np.dtype(">u1"), 0x09: np.dtype(">i1"), 0x0B: np.dtype(">i2"
 
 @dataclasses.dataclass
 class ImageDataset:
-    """Training and test images with labels, and where they came from.
+    """Training and test images with labels (int64), and where they came from.
 
-    Attributes
-    ----------
-    name : str
-        ``"mnist"`` or ``"cifar10"``.
-    train_images, test_images : numpy.ndarray of uint8
-        MNIST: (n, 28, 28); CIFAR-10: (n, 32, 32, 3), channels last.
-    train_labels, test_labels : numpy.ndarray of int64
-    official_test : bool
-        Whether the test set is the data set's official test set.
-    source : str
-        One line saying where the images came from (no machine paths).
-    unlabeled_images : numpy.ndarray of uint8 or None
-        Images a feature learner may use without their labels (the paper's DBN was "trained on
-        unlabeled data"): MNIST's 60,000 official training images when they are found. They include
-        the training images and never a test image. ``None``: learn from ``train_images`` only.
+    Images are uint8, MNIST (n, 28, 28), CIFAR-10 (n, 32, 32, 3) channels last. ``official_test``
+    says whether the test set is the official one; ``source`` where the images came from, in one
+    line. ``unlabeled_images`` are images a feature learner may use without their labels (the paper's
+    DBN was "trained on unlabeled data"), never a test image; ``None``: the training images only.
     """
 
     name: str

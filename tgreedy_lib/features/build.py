@@ -205,32 +205,24 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     Parameters
     ----------
     dataset : {"mnist", "cifar10"}
-    data_dir : path, optional
-        Data folder (default ``$TGREEDY_DATA_DIR``; :mod:`tgreedy_lib.datasets`). MNIST always works
-        offline (the bundled digits; without the official test set ``info["official"]`` is false);
-        CIFAR-10 needs a local copy or ``download=True``, else ``FileNotFoundError``.
-    cache_dir : path, optional
-        Default ``$TGREEDY_CACHE_DIR`` or ``~/.cache/tgreedy``.
+    data_dir, cache_dir, download :
+        Where the images are looked for (:mod:`tgreedy_lib.datasets`; MNIST always works offline, from
+        the bundled digits, CIFAR-10 needs a local copy or ``download=True``) and where the cache is.
     config : FeatureConfig, PatchFeatureConfig, dict or None
-        ``None``: :func:`default_config` for the data found, or ``PatchFeatureConfig()`` for
-        ``kind="patches"``; a dict overrides some of its settings.
+        ``None``: :func:`default_config` for the data found, or ``PatchFeatureConfig()``; a dict
+        overrides some of its settings.
     rebuild : bool
         Ignore (and overwrite) a cached copy.
-    progress : bool
-        Progress bars while training.
-    download : bool
-        Allow downloading the official files (checksum-verified).
-    device : optional
-        Torch device for training (default: a GPU when present).
     only_cached : bool
-        Never train: raise ``LookupError`` when the features are not in the cache (or their entry is damaged).
+        Never train: ``LookupError`` when the features are not cached (or their entry is damaged).
     unlabeled : bool
-        Let the DBN learn from MNIST's 60,000 official training images when they are found;
-        ``False``: from the 10,000 training digits only.
+        Let the DBN learn from MNIST's 60,000 official training images when they are found.
     kind : {"dbn", "patches"} or None
         The feature learner (default :data:`DEFAULT_KIND`).
     probe : bool
-        Add ``info["probe_accuracy"]``, the probe of :func:`feature_probe` (cached beside the features).
+        Add ``info["probe_accuracy"]`` (:func:`feature_probe`, cached beside the features).
+    progress, device :
+        Progress bars while training; the torch device (default: a GPU when present).
 
     A damaged cache entry is rebuilt, and a cache that cannot be written computes without storing,
     each with a :class:`CacheWarning`.

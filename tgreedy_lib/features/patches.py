@@ -14,12 +14,13 @@ such features from unlabeled images on a CPU:
    eigenvalue regulariser ``whitening_epsilon`` times the mean eigenvalue: 1.0, chosen on the
    probe's validation split among 0.1 (Coates et al.'s value), 0.3, 1 and 3).
 4. **Dictionary** of ``n_units`` (500) on the whitened patches: spherical k-means
-   (:func:`spherical_kmeans`) or a Gaussian-Bernoulli RBM (:class:`tgreedy_lib.features.dbn.RBM`).
+   (:func:`spherical_kmeans`, ``"kmeans"``), plain k-means (:func:`euclidean_kmeans`,
+   ``"kmeans-euclidean"``) or a Gaussian-Bernoulli RBM (:class:`tgreedy_lib.features.dbn.RBM`, ``"rbm"``).
 5. **Encoding at every position** (stride 1, 27 x 27 positions of a 32 x 32 image): every patch is
-   normalized and whitened as in 2-3, then encoded: k-means ``"triangle"``
+   normalized and whitened as in 2-3, then encoded: k-means ``"triangle"`` (the default)
    ``f_k = max(0, mean_j z_j - z_k)`` with ``z_k = ||x - d_k||``, or ``"soft-threshold"``
    ``f_k = max(0, d_k'x - threshold)``; RBM ``"probability"`` ``sigmoid(c_k + w_k'x)`` or
-   ``"rectified"`` ``max(0, c_k + w_k'x)``.
+   ``"rectified"`` (the default) ``max(0, c_k + w_k'x)``.
 6. **Quadrant pooling.** The 27 x 27 maps are summed over the four quadrants (rows and columns
    0-13 and 14-26, as Coates et al.'s code), giving ``4 * n_units`` = 2,000 features, ordered
    quadrant-major: feature ``q * n_units + k`` is unit ``k`` summed over quadrant ``q`` (0 top left,
@@ -50,32 +51,13 @@ DEFAULT_RBM_TRAINING = RBMTraining(epochs=10, learning_rate=0.01, batch_size=100
 
 @dataclasses.dataclass(frozen=True)
 class PatchFeatureConfig:
-    """Everything that determines the patch features besides the images.
+    """Everything that determines the patch features besides the images: the settings of steps 1-6 above.
 
-    Attributes
-    ----------
-    dictionary : {"kmeans", "kmeans-euclidean", "rbm"}
-        Spherical k-means centroids, plain Euclidean k-means centroids (Coates, Lee & Ng's) or the
-        weights of a Gaussian-Bernoulli RBM.
-    encoder : str or None
-        ``"triangle"`` or ``"soft-threshold"`` (k-means), ``"probability"`` or ``"rectified"`` (RBM);
-        ``None``: ``"triangle"`` for k-means, ``"rectified"`` for the RBM.
-    n_units, patch_size, n_patches : int
-        Dictionary size (4 x ``n_units`` features), side of the receptive field, random patches learnt from.
-    normalization_epsilon : float
-        Added to each patch's pixel variance (0-255 scale) before dividing (Coates et al.: 10).
-    whitening_epsilon : float
-        ZCA eigenvalue regulariser, relative to the mean eigenvalue (Coates et al.'s code: 0.1).
-    kmeans_iterations : int
-    threshold : float
-        ``alpha`` of the soft-threshold encoder.
-    rbm_training : RBMTraining
-    seed : int
-        Seeds the patch draw, the k-means start and the RBM.
+    ``encoder=None`` takes the dictionary's default; ``seed`` seeds the patch draw, the k-means start
+    and the RBM. Coates et al. use ``normalization_epsilon=10`` and ``whitening_epsilon=0.1``; the
+    defaults were chosen on the probe's validation split only (``benchmarks/README.md``).
     """
 
-    # Defaults chosen on the validated probe's validation split only (never the test set); the
-    # measurements are in benchmarks/README.md (`bench_patch_features.py --sweep`).
     dictionary: str = "kmeans"
     encoder: str | None = None
     n_units: int = 500
