@@ -122,22 +122,10 @@ class _TrainingState:
 class RBM:
     """A restricted Boltzmann machine with binary hidden units (Smolensky 1986; Hinton 2002).
 
-    Parameters
-    ----------
-    n_visible, n_hidden : int
-    visible : {"bernoulli", "gaussian"}
-        Visible unit type; Gaussian visibles have unit variance (whiten the data first).
-    generator : torch.Generator, optional
-        Source of all randomness; a new one seeded with ``seed`` if not given.
-    device : str or torch.device, optional
-        Default: a GPU when present, else the CPU.
-
-    Attributes
-    ----------
-    weights, visible_bias, hidden_bias : torch.Tensor
-        (n_visible, n_hidden), (n_visible,), (n_hidden,).
-    history : dict
-        ``"reconstruction_error"``: one entry per epoch of :meth:`fit`.
+    ``visible`` is ``"bernoulli"`` or ``"gaussian"`` (unit variance: whiten the data first); all
+    randomness comes from ``generator`` (a new one seeded with ``seed`` if not given); ``device``
+    defaults to a GPU when present. ``weights`` (n_visible, n_hidden), ``visible_bias`` and
+    ``hidden_bias`` are tensors; ``history["reconstruction_error"]`` gains one entry per epoch of :meth:`fit`.
     """
 
     def __init__(self, n_visible: int, n_hidden: int, visible: str = "bernoulli",
