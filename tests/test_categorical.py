@@ -17,6 +17,7 @@ from scipy.stats import binom
 
 from tgreedy_lib import categorical as cat
 from tgreedy_course import verify
+from tgreedy_course.__main__ import main as course_main
 
 
 # ----------------------------------------------------------------------------- brute force
@@ -432,7 +433,7 @@ def test_bad_sizes_rules_and_deltas():
 @pytest.fixture(scope="module")
 def quick_json(tmp_path_factory):
     path = tmp_path_factory.mktemp("verify") / "categorical.json"
-    assert verify.main(["categorical.", "--quick", "--json", str(path)]) == 0
+    assert course_main(["verify", "categorical.", "--quick", "--json", str(path)]) == 0
     return json.loads(path.read_text())
 
 
