@@ -401,7 +401,7 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
 
 
 def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
-    from tgreedy_lib._io import atomic_writer
+    from tgreedy_lib.files import atomic_writer
 
     with atomic_writer(out, "w", newline="") as f:  # a killed grader never leaves half a table
         writer = csv.writer(f)
@@ -463,7 +463,7 @@ def _grade_arguments(r: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``python -m tgreedy_course assignments ...`` and ``grade``: check the outputs, then generate, check or grade."""
-    from tgreedy_lib._io import check_outputs
+    from .subcommand import check_outputs
 
     status = check_outputs(parser.prog, folders={"--out": args.out if args.command == "generate" else None},
                            files={"--out": args.out if args.command == "grade" else None})
@@ -494,14 +494,14 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course assignments") -> int:
     """``python -m tgreedy_course assignments`` from Python; returns the exit code."""
-    from tgreedy_lib._command import parse_and_run
+    from .subcommand import parse_and_run
 
     return parse_and_run(add_arguments, run, argv, prog)
 
 
 def grade_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course grade") -> int:
     """``python -m tgreedy_course grade`` from Python; returns the exit code."""
-    from tgreedy_lib._command import parse_and_run
+    from .subcommand import parse_and_run
 
     return parse_and_run(add_grade_arguments, run, argv, prog)
 
