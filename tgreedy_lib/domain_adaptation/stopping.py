@@ -111,6 +111,7 @@ _STOPPING_CONSTRAINTS = {
 
 #: The rules by name (section 5 of the paper names the ideas; the thresholds are ours).
 RULES = _STOPPING_RULES
+RULE_OPTIONS, RULE_CONSTRAINTS = _STOPPING_OPTIONS, _STOPPING_CONSTRAINTS  # read by the selectors' stopping=
 
 #: The declared constraints of every option of this module's functions (checked before they run, each wrong
 #: option named): the rules' options are the selectors' (``_STOPPING_CONSTRAINTS``), the rest are declared here.
