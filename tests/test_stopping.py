@@ -292,10 +292,11 @@ def test_selector_lodo_needs_three_domains():
 
 
 def test_selector_stopping_rules_are_the_stopping_modules_rules():
-    from tgreedy_lib.domain_adaptation import estimators as selection
+    from tgreedy_lib import TGreedy
 
-    assert selection._STOPPING_RULES == stopping.RULES
-    assert set(selection._STOPPING_OPTIONS) == set(stopping.RULES)
+    assert set(stopping.RULE_OPTIONS) == set(stopping.RULES)
+    with pytest.raises(ValueError, match="unknown stopping rule"):
+        TGreedy(2, stopping="aic").fit_statistics(_moment_stats())
 
 
 # ------------------------------------------------------------------ leave one domain out: pooled sums, edge features
