@@ -36,7 +36,6 @@ _EXPORTS = {
     "Greedy": "domain_adaptation.estimators",
     "tgreedy_path": "domain_adaptation.selection",
     "greedy_path": "domain_adaptation.selection",
-    "t_statistics": "domain_adaptation.selection",
     "register_selector": "domain_adaptation.selectors",
     "get_selector": "domain_adaptation.selectors",
     "available_selectors": "domain_adaptation.selectors",

@@ -27,9 +27,9 @@ from scipy import linalg
 
 from .._validation import check_whole_number
 from ._gram_rows import RowFeed
-from .statistics import DomainStatistics, t_moments, t_statistic
+from .statistics import DomainStatistics, t_moments
 
-__all__ = ["SelectionPath", "t_statistics", "tgreedy_path", "greedy_path", "trace_path"]
+__all__ = ["SelectionPath", "tgreedy_path", "greedy_path", "trace_path"]
 
 #: Chosen Gram rows the stepwise refit keeps on lazy statistics, in units of their row budget; past them it
 #: reads the samples (``X_k^T (X_k w) / m_k``), so no (steps x domains x p) array is held.
@@ -99,18 +99,6 @@ class SelectionPath:
         return chosen[np.sort(first)]
 
 
-def t_statistics(residual_covariances) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(T_i, mu_i, sigma_i)`` of the residual covariances r_k,i, domains on axis 0 (:func:`.statistics.t_statistic`).
-
-    >>> import numpy as np
-    >>> from tgreedy_lib import t_statistics
-    >>> t, mu, sigma = t_statistics(np.array([[0.9, 0.5], [1.1, -0.4], [1.0, 0.8]]))
-    >>> t.round(3), mu.round(3), sigma.round(3)
-    (array([17.321,  0.832]), array([1. , 0.3]), array([0.1  , 0.624]))
-    """
-    return t_statistic(residual_covariances, moments=True)
-
-
 def _score(method: str, sign: str, t: np.ndarray, mu: np.ndarray, second_moment: np.ndarray) -> np.ndarray:
     """The criterion a step maximizes: |T_i| or T_i (T-greedy), mu_i^2 / E[X_i^2] (greedy)."""
     if method == "tgreedy":
@@ -171,15 +159,16 @@ def trace_path(stats: DomainStatistics, method: str, n_steps: int, *, sign: str 
         rows = RowFeed(stats, rule, _best_feature, second_moment, chosen, allow_reselect, n_steps)
     else:
         stepwise = _StepwiseRefit(stats, n_steps, denominator, coef)
-    records = {key: [] for key in ("features", "t", "score", "mu", "sigma", "loss")}
+    steps = []  # (feature, T, score, mu, sigma, loss) of every step
+    abs_t = method == "tgreedy" and sign == "abs"
     coef_path = np.empty((n_steps, p))  # filled in place: a list of copies would hold the history twice
     buffer = np.empty_like(residual)  # the squared deviations of every step's T
     changed, stop_reason = None, "n_steps"  # changed: the features a sparse row touched (None: all)
     for step in range(n_steps):
         if changed is None:  # T_i, mu_i and sigma_i of every feature
             t, mu, sigma = t_moments(residual, buffer)
-            score = _score(method, sign, t, mu, second_moment)
-            if not allow_reselect:
+            score = np.abs(t) if abs_t else _score(method, sign, t, mu, second_moment)
+            if not allow_reselect and step:
                 score[chosen] = -np.inf
         else:  # only these changed: the same values a full pass gives
             t[changed], mu[changed], sigma[changed] = t_moments(residual[:, changed])
@@ -203,16 +192,14 @@ def trace_path(stats: DomainStatistics, method: str, n_steps: int, *, sign: str 
             residual, loss = stepwise.add(step, i, score)
         chosen[i] = True
         coef_path[step] = coef
-        for key, value in zip(records, (i, t[i], score[i], mu[i], sigma[i], loss)):
-            records[key].append(value)
+        steps.append((i, t[i], score[i], mu[i], sigma[i], loss))
     options = dict(n_steps=n_steps, sign=sign, denominator=denominator, refit=refit,
                    threshold=threshold, allow_reselect=allow_reselect)
-    as_array = lambda key: np.asarray(records[key], dtype=np.float64)  # noqa: E731
-    return SelectionPath(method=method, features=np.asarray(records["features"], dtype=np.intp),
-                         coef=coef_path[:len(records["features"])], t_statistic=as_array("t"),
-                         score=as_array("score"), mean_residual_covariance=as_array("mu"),
-                         std_residual_covariance=as_array("sigma"), training_loss=as_array("loss"),
-                         initial_loss=initial_loss, stop_reason=stop_reason, options=options)
+    columns = list(zip(*steps)) or [()] * 6  # per quantity
+    t, score, mu, sigma, loss = (np.asarray(column, dtype=np.float64) for column in columns[1:])
+    return SelectionPath(method=method, features=np.asarray(columns[0], dtype=np.intp), coef=coef_path[:len(steps)],
+                         t_statistic=t, score=score, mean_residual_covariance=mu, std_residual_covariance=sigma,
+                         training_loss=loss, initial_loss=initial_loss, stop_reason=stop_reason, options=options)
 
 
 def _subtract_row(residual: np.ndarray, delta: float, row):

@@ -49,6 +49,9 @@ def t_statistic(values, axis: int = 0, *, center=0.0, moments: bool = False):
     array([17.321,  0.832])
     >>> t_statistic(np.ones((4, 1)))  # the same effect in every domain: the limit, +inf
     array([inf])
+    >>> t, mu, sigma = t_statistic(covariances, moments=True)
+    >>> mu.round(3), sigma.round(3)
+    (array([1. , 0.3]), array([0.1  , 0.624]))
     """
     values = np.asarray(values, dtype=np.float64)
     check_domain_count(values.shape[axis] if values.ndim else 0, "the number of domains")

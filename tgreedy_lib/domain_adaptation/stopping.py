@@ -61,7 +61,7 @@ from scipy import stats as scipy_stats
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._validation import validate_options
-from .selection import SelectionPath, t_statistics  # noqa: F401  (t_statistics: the statistic the nulls are of)
+from .selection import SelectionPath
 from .selectors import available_selectors, get_selector
 from .statistics import DomainStatistics
 from .theory.t_bounds import paper_factor
