@@ -322,7 +322,17 @@ def tgreedy_path(stats: DomainStatistics, n_steps: int = 10, *, sign: str = "abs
 def greedy_path(stats: DomainStatistics, n_steps: int = 10, *, denominator: str = "sample", refit: str = "stagewise",
                 threshold: float | None = None, allow_reselect: bool = False) -> SelectionPath:
     """Greedy (sections 3.3 and 4, the paper's baseline): add the feature whose step lowers the pooled training loss
-    most, mu_i^2 / E[X_i^2]; the update and the options are :func:`tgreedy_path`'s."""
+    most, mu_i^2 / E[X_i^2]; the update and the options are :func:`tgreedy_path`'s.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from tgreedy_lib import DomainStatistics, greedy_path
+    >>> xx = np.broadcast_to(np.eye(2), (3, 2, 2))  # orthonormal features in 3 domains
+    >>> xy = np.array([[1.0, 3.0], [1.1, -1.0], [0.9, 2.0]])  # feature 1 swings, but is larger on average
+    >>> greedy_path(DomainStatistics.from_moments(xx, xy), n_steps=1).features  # T-greedy takes feature 0
+    array([1])
+    """
     return _checked_path(stats, "greedy", n_steps, "abs", denominator, refit, threshold, allow_reselect)
 
 

@@ -81,19 +81,11 @@ def t_moments(values: np.ndarray, buffer: np.ndarray | None = None, axis: int = 
     return t, mu, sigma
 
 
-#: A feature whose pooled variance is below this fraction of its mean square counts as constant.
-CONSTANT_RTOL = 1e-9
-#: Moments larger than this are refused: T-statistics and the greedy score square them
-#: (the largest float64 is 1.8e308; the headroom covers sums over the domains).
-LARGEST_MOMENT = 1e150
-#: A mean square below this is recomputed from the feature scaled by its largest |value|
-#: (its square may have underflowed; float64 squares underflow below |x| = 1.5e-154).
-SMALLEST_MOMENT = 1e-250
-#: Products of the scales of y and of a feature (root mean squares) below this are refused: the residual
-#: covariances are of that size, and their spread across domains, squared, would underflow float64.
-SMALLEST_PRODUCT = 1e-140
-#: A pooled E[Y^2] below this means y's square underflowed (|y| below about 1e-150).
-SMALLEST_SQUARE = 1e-290
+#: Scales refused (module docstring): a feature whose pooled variance is below CONSTANT_RTOL of its mean square
+#: is constant; moments above LARGEST_MOMENT overflow when squared; a mean square below SMALLEST_MOMENT is
+#: recomputed from the feature scaled by its largest |x|; products of the scales of y and a feature below
+#: SMALLEST_PRODUCT underflow when squared; a pooled E[Y^2] below SMALLEST_SQUARE means y's square underflowed.
+CONSTANT_RTOL, LARGEST_MOMENT, SMALLEST_MOMENT, SMALLEST_PRODUCT, SMALLEST_SQUARE = 1e-9, 1e150, 1e-250, 1e-140, 1e-290
 
 
 class DomainStatistics:
@@ -578,11 +570,7 @@ def _check_not_underflowing(features: np.ndarray, largest: np.ndarray) -> None:
 
 
 def _check_target_varies(mean: float, mean_square: float) -> None:
-    """Refuse a target ``y`` that is the same in every sample (pooled over the domains): nothing to select for.
-
-    With y = 0 every residual covariance is 0 and every T-statistic 0/0; with another constant the
-    "target" carries no label (e.g. one class only).
-    """
+    """Refuse a target that is the same in every sample: every T would be 0/0 or meaningless."""
     if not np.isfinite(mean_square):
         return  # overflow: reported by _check_moment_scale with its own fix
     if mean_square == 0 or mean_square - mean**2 <= CONSTANT_RTOL * mean_square:
@@ -593,12 +581,8 @@ def _check_target_varies(mean: float, mean_square: float) -> None:
 
 
 def _check_not_constant(mean: np.ndarray, mean_square: np.ndarray, *, features=None, scale=None, skip=None) -> None:
-    """Raise ValueError naming the first feature that is constant over all samples of all domains.
-
-    ``features`` names the columns ``mean`` and ``mean_square`` belong to (all by default), and
-    ``scale`` the factor they were divided by (so the message gives the value in X's units);
-    ``skip`` are columns not to check (checked scaled instead).
-    """
+    """Name the first feature constant over all samples (``features``: the columns given, divided by ``scale``;
+    ``skip``: columns checked scaled instead)."""
     features = np.arange(mean.size) if features is None else np.asarray(features)
     variance = mean_square - mean**2
     flagged = variance <= CONSTANT_RTOL * np.maximum(mean_square, np.finfo(float).tiny)
@@ -642,9 +626,8 @@ def _check_target_not_tiny(mean: float, mean_square: float, y_abs_max=None) -> N
 
 
 def _check_products_not_underflowing(y_mean_square: float, x_mean_square: np.ndarray, tiny=None, largest=None) -> None:
-    """Refuse scales of y and X whose products (the residual covariances) underflow float64 when squared.
-
-    ``tiny`` features (whose mean square may have underflowed) are measured by their ``largest`` |x|."""
+    """Refuse scales of y and X whose products (the residual covariances) underflow when squared (``tiny``
+    features measured by their ``largest`` |x|)."""
     y_scale = math.sqrt(y_mean_square)
     x_scale = np.sqrt(x_mean_square)
     if tiny is not None and np.size(tiny):
