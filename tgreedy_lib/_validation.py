@@ -178,12 +178,8 @@ def as_data_matrix(X, name: str = "X", *, sparse: str = "accept"):
         return X
     try:
         arr = as_real_array(X, name)
-    except TypeError as error:
-        raise ValueError(f"{name} has entries that are not numbers{_first_bad_column(X)} ({error}); "
-                         "missing values (pd.NA, None) must be imputed or their rows dropped, "
-                         "categorical columns encoded (e.g. one-hot) first") from None
-    except ValueError as error:
-        if "complex" in str(error):
+    except (TypeError, ValueError) as error:
+        if isinstance(error, ValueError) and "complex" in str(error):
             raise
         raise ValueError(f"{name} has entries that are not numbers{_first_bad_column(X)} ({error}); "
                          "missing values (pd.NA, None) must be imputed or their rows dropped, "

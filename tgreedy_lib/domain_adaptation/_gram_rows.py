@@ -1,13 +1,11 @@
-"""The Gram-row engine behind :class:`~.statistics.DomainStatistics`: per-domain rows E[X_i X^T | d_k] on demand.
+"""The Gram-row engine behind :class:`~.statistics.DomainStatistics`: rows E[X_i X^T | d_k] on demand.
 
-A path of T-greedy or greedy needs only the Gram rows of the features it adds, so
-:class:`~.statistics.DomainStatistics` forms them lazily, from one of two sources: the samples in memory
-(:class:`SampleSource`, dense or scipy.sparse, never densified) or chunks read again on each pass
-(:class:`ChunkSource`, data larger than memory; a pass that drops, repeats or changes a chunk is refused).
-:class:`GramRows` keeps the rows within a memory budget (``max_row_memory``, default
-:data:`DEFAULT_ROW_MEMORY`), computes them in blocks with BLAS on one thread, and evicts the rows the path
-is least likely to need. A whole Gram that would not fit in the memory available is refused before it
-is allocated (:class:`GramTooLargeError`).
+A path needs only the Gram rows of the features it adds. :class:`GramRows` forms them in blocks from a source,
+the samples in memory (:class:`SampleSource`, dense or scipy.sparse, never densified) or chunks read again on
+each pass (:class:`ChunkSource`; a pass that drops, repeats or changes a chunk is refused), and keeps them
+within ``max_row_memory`` bytes; :class:`ChosenRows` forms only the rows asked for (short paths);
+:class:`RowFeed` chooses the rows to form with each one by running the path ahead. A whole Gram that would
+not fit in the memory available is refused before it is allocated (:class:`GramTooLargeError`).
 """
 from __future__ import annotations
 
@@ -20,7 +18,8 @@ import numpy as np
 
 from .._validation import align_columns, as_data_matrix, as_float_array, check_whole_number, column_names, factorize, is_sparse
 
-__all__ = ["DEFAULT_ROW_MEMORY", "GramTooLargeError"]
+__all__ = ["DEFAULT_ROW_MEMORY", "GramTooLargeError", "SampleSums", "SampleSource", "ChunkSource", "GramRows", "ChosenRows",
+           "RowFeed", "check_gram_fits", "rows_as_slice"]
 
 #: Default budget (bytes) of the lazily computed Gram rows kept in memory (``max_row_memory``).
 DEFAULT_ROW_MEMORY = 256 * 2**20

@@ -61,11 +61,7 @@ def _check_stopping(stopping) -> tuple[str, dict] | None:
 
 def _check_numeric_target(y, name: str) -> None:
     """Refuse class labels that are not numbers (strings) in one line naming the fix."""
-    kind = getattr(getattr(y, "dtype", None), "kind", None)
-    if kind is None:
-        y = np.asarray(y)
-        kind = y.dtype.kind
-    if kind not in "OUS":
+    if (y if hasattr(y, "dtype") else np.asarray(y)).dtype.kind not in "OUS":
         return
     values = np.asarray(y).ravel()
     try:

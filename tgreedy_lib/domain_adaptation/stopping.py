@@ -985,7 +985,7 @@ class _PooledMoments:
 def _fold_path_curve(pooled: _PooledMoments, k: int, n_steps: int, options: dict, method: str) -> np.ndarray:
     """The weights after 0..n_steps steps of the stagewise path on every domain but ``k`` (the rows of
     :func:`_steps_curve`), from the pooled sums: the same choices as
-    :func:`~.selection.selection_path` on ``stats.subset(others)``, to rounding.
+    :func:`~.selection.trace_path` on ``stats.subset(others)``, to rounding.
 
     A feature that is zero in every domain but ``k`` (a one-hot dummy of that domain) has no second
     moment in this fold: it is simply not a candidate here.

@@ -11,7 +11,7 @@ largest T left, near zero or below it, while the candidates with a large *negati
 and greedy would take, stay unused.
 
 The statistics are computed by the caller (a notebook writes the loop out: ``stats.residual_covariances``
-and :func:`tgreedy_lib.domain_adaptation.selection.t_statistics` after every step); this module only draws.
+and :func:`tgreedy_lib.domain_adaptation.statistics.t_statistic` after every step); this module only draws.
 """
 from __future__ import annotations
 
