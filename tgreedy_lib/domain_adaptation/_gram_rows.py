@@ -465,6 +465,11 @@ class GramRows:
         """The most rows a block may have (64, within half the budget): a block of predicted rows has it."""
         return int(np.clip(self.max_memory // (2 * self.row_bytes), 1, self.max_block_size))
 
+    @property
+    def complete(self) -> bool:
+        """Whether the whole Gram is known (the samples are then released)."""
+        return self._full is not None
+
     def is_known(self, i: int) -> bool:
         return self._full is not None or int(i) in self.cache
 

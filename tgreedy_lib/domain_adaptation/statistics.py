@@ -445,6 +445,11 @@ class DomainStatistics:
     def n_features(self) -> int:
         return self.xy.shape[1]
 
+    @property
+    def diagonal(self) -> np.ndarray:
+        """``E[X_i^2 | d_k]``, shape (n_domains, n_features): the Gram's diagonal, known without the Gram."""
+        return self._diagonal
+
     def _domains(self, value):
         """``value`` (one entry per domain of the shared rows) restricted to this object's domains."""
         return value if self._keep is None else value[self._keep]
@@ -476,14 +481,14 @@ class DomainStatistics:
     @property
     def block_rows(self) -> int | None:
         """Rows formed per block of lazy rows; None when the whole Gram is known or rows come one at a time (sparse)."""
-        if self._xx is not None or self._rows._full is not None or self._rows.sparse:
+        if self._xx is not None or self._rows.complete or self._rows.sparse:
             return None
         return self._rows.max_block_rows
 
     @property
     def row_budget(self) -> int | None:
         """Bytes of lazily formed Gram rows kept (``max_row_memory``); None when the whole Gram is known."""
-        if self._xx is not None or self._rows._full is not None:
+        if self._xx is not None or self._rows.complete:
             return None
         return self._rows.max_memory
 
