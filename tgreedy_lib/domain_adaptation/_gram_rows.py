@@ -42,7 +42,7 @@ class SampleSums:
 
 
 class GramTooLargeError(MemoryError, ValueError):
-    """A whole per-domain Gram ``E[X X^T | d_k]`` that would not fit in memory (refused before allocating)."""
+    """A whole Gram ``E[X X^T | d_k]`` that would not fit in memory (refused before allocating)."""
 
 
 def _available_memory() -> int:
@@ -115,10 +115,8 @@ class SampleSource:
             self._by_rows = [Xk.tocsr() for Xk in self.blocks]
         for k, Xk in enumerate(self.blocks):
             if self.sparse:
-                # X_k[:, B]^T X_k: the few documents where the features of B occur (a CSC column slice),
-                # times those documents' rows (CSR). The cost is the nonzeros of those rows, not p: a
-                # product X_k^T X_k[:, B] instead runs over all p rows of X_k^T (measured 0.1 s a call
-                # at p = 10^6).
+                # the documents where B occurs (a CSC column slice) times their rows (CSR): the cost is their
+                # nonzeros, not p (X_k^T X_k[:, B] runs over all p rows: 0.1 s a call at p = 10^6)
                 out.append((Xk[:, block].T.tocsr() @ self._by_rows[k]) / self.counts[k])
             else:
                 G = np.ascontiguousarray(Xk[:, block].T) @ Xk
@@ -133,8 +131,7 @@ class SampleSource:
             for k, Xk in enumerate(self.blocks):
                 out[k] = (Xk[:, rows].T @ Xk[:, columns]).toarray() / self.counts[k]
             return out
-        # Small products (a few hundred squared): one BLAS thread. Threads cost more than they
-        # gain at this size (measured 7 against 12 CPU ms for 566 x 500 x 566 on 2 cores).
+        # small products: one BLAS thread (7 against 12 CPU ms for 566 x 500 x 566 on 2 cores)
         with _single_blas_thread():
             for k, Xk in enumerate(self.blocks):
                 A = np.ascontiguousarray(Xk[:, rows].T)  # contiguous rows: the product runs at full speed

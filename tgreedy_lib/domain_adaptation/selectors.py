@@ -28,8 +28,7 @@ __all__ = ["Selector", "BUILTIN_SELECTORS", "register_selector", "unregister_sel
 @dataclasses.dataclass(frozen=True)
 class Selector:
     """One registered selector: ``name`` (results, JSON, arguments), ``label`` (figures, tables), ``path``
-    (``path(stats, n_steps, **options) -> SelectionPath``, or ``"module:function"`` loaded on first use) and
-    its default ``options``.
+    (``path(stats, n_steps, **options) -> SelectionPath``) and its default ``options``.
 
     Examples
     --------
@@ -46,16 +45,8 @@ class Selector:
 
     name: str
     label: str
-    path: Callable[..., SelectionPath] | str
+    path: Callable[..., SelectionPath]
     options: Mapping[str, Any]
-
-    def __getattribute__(self, attribute):
-        value = object.__getattribute__(self, attribute)
-        if attribute == "path" and isinstance(value, str):  # "module:function", relative to this package
-            module, function = value.split(":")
-            value = getattr(importlib.import_module(module, __package__), function)
-            object.__setattr__(self, "path", value)
-        return value
 
     def run(self, stats: DomainStatistics, n_steps: int, **options) -> SelectionPath:
         """``path(stats, n_steps, **{**self.options, **options})``."""
@@ -66,6 +57,15 @@ def _builtin(name, label, path, **options) -> Selector:
     return Selector(name, label, path, types.MappingProxyType(options))
 
 
+def _loaded_on_first_use(module: str, function: str) -> Callable[..., SelectionPath]:
+    """``module.function`` (relative to this package), imported when first called."""
+    def path(stats, n_steps, **options):
+        return getattr(importlib.import_module(module, __package__), function)(stats, n_steps, **options)
+
+    path.__name__ = path.__qualname__ = function
+    return path
+
+
 #: The built-in selectors, in the order :func:`available_selectors` lists them: the paper's two; the two
 #: other readings of section 3.3 the reproduction runs (:mod:`tgreedy_lib.experiments.readings`); then the
 #: baselines that are paths (:mod:`.baselines`).
@@ -74,9 +74,9 @@ BUILTIN_SELECTORS = (
     _builtin("tgreedy", "T-greedy", tgreedy_path),
     _builtin("tgreedy-signed", "T-greedy (signed T)", tgreedy_path, sign="positive"),
     _builtin("greedy-stepwise", "greedy (stepwise refit)", greedy_path, refit="stepwise"),
-    _builtin("omp", "OMP (pooled)", ".baselines:omp_selection_path"),
-    _builtin("t_filter", "univariate T filter", ".baselines:t_filter_selection_path"),
-    _builtin("icp", "ICP-style filter", ".baselines:icp_selection_path"),
+    _builtin("omp", "OMP (pooled)", _loaded_on_first_use(".baselines", "omp_selection_path")),
+    _builtin("t_filter", "univariate T filter", _loaded_on_first_use(".baselines", "t_filter_selection_path")),
+    _builtin("icp", "ICP-style filter", _loaded_on_first_use(".baselines", "icp_selection_path")),
 )
 
 _REGISTRY: dict[str, Selector] = {selector.name: selector for selector in BUILTIN_SELECTORS}
