@@ -666,11 +666,12 @@ class RowFeed:
     def __init__(self, stats, rule, best, second_moment, chosen, allow_reselect: bool, n_steps: int):
         self.stats, self.rule, self.best = stats, rule, best
         self.second_moment, self.chosen, self.allow_reselect, self.n_steps = second_moment, chosen, allow_reselect, n_steps
+        self.predicts = (stats.block_rows or 2) > 1  # not where rows come one at a time (the chosen rows only)
 
     def row(self, step: int, i: int, residual: np.ndarray, score: np.ndarray):
         """``E[X_i X^T | d_k]`` for every domain: an ndarray (n_domains, p), or CSR for sparse samples."""
         predicted = None
-        if not self.stats.row_known(i):
+        if self.predicts and not self.stats.row_known(i):
             ahead = min(self.stats.block_rows or 0, self.n_steps - step)
             # the last step, or rows formed one at a time (sparse, or the chosen rows only): row i alone
             predicted = np.array([i]) if ahead <= 1 else self.predict(residual, i, score, ahead)

@@ -59,7 +59,7 @@ def t_statistic(values, axis: int = 0, *, center=0.0, moments: bool = False):
     return result if moments else result[0]
 
 
-def t_moments(values: np.ndarray, buffer: np.ndarray | None = None, axis: int = 0, center=0.0):
+def t_moments(values: np.ndarray, buffer: np.ndarray | None = None, axis: int = 0, center=None):
     """``(T, mu, sigma)`` of a float64 array of at least two domains, unchecked (the paths call it every step).
 
     numpy's own ``mean`` and ``std(ddof=1)`` operations (a sum, a division by the count, the squared
@@ -70,7 +70,7 @@ def t_moments(values: np.ndarray, buffer: np.ndarray | None = None, axis: int = 
     deviation = np.subtract(values, np.expand_dims(mu, axis) if axis else mu, out=buffer)
     np.multiply(deviation, deviation, out=deviation)
     sigma = np.sqrt(np.add.reduce(deviation, axis=axis) / (n - 1))
-    effect = (mu - center) * math.sqrt(n)
+    effect = (mu if center is None else mu - center) * math.sqrt(n)
     if np.minimum.reduce(sigma, axis=None) > 0:  # no spread is 0 (nor NaN): one reduction instead of a mask
         return effect / sigma, mu, sigma
     zero = sigma == 0
@@ -463,7 +463,8 @@ class DomainStatistics:
         """
         if self._xx is not None:
             return self._xx[:, i, :]
-        return self._domains(self._rows.row(int(i), priority, remaining, predicted, dense))
+        row = self._rows.row(int(i), priority, remaining, predicted, dense)
+        return row if self._keep is None else row[self._keep]
 
     def gram_entries(self, rows, columns) -> np.ndarray:
         """``E[X_rows X_columns^T | d_k]``, (n_domains, |rows|, |columns|), without forming whole rows."""
