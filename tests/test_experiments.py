@@ -10,6 +10,7 @@ import pytest
 
 from tgreedy_lib import DomainStatistics
 from tgreedy_course import claims, cli
+from tgreedy_course.__main__ import main as course_main
 from tgreedy_lib.experiments import ExperimentFeatures, domains, run_intro_logistic, run_similarity, run_two_vs_other
 from tgreedy_lib.experiments.design import EARLIER_DESIGN, PAPER_DESIGN, Design
 
@@ -542,7 +543,6 @@ def _seeded_reference(n_seeds=20, null_seeds=5):
 
 
 def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts():
-    from tgreedy_course import reference as committed
     from tgreedy_course import summary
 
     ref, seeds = _seeded_reference()
@@ -572,16 +572,6 @@ def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts(
     method = summary.verdict_method_markdown(ref)
     assert method.startswith(cli.VERDICT_METHOD) and "| seeds | reproduced | partly | not reproduced | unsettled |" in method
     assert f"{unsettled[2]} at 20 seeds" in method
-    # notebook 08b: each map with its seeds, each cell with the runs that reproduce the claim
-    header, cells = committed.feature_map_verdicts(ref)
-    assert header == ["claim", "dbn (20 seeds)", "pixels (5 seeds)"]
-    null = {c["id"]: c for c in ref["claims"]["feature_maps"]["pixels"]}
-    for row in cells:
-        rate = null[row[0]]["seeds"]["one_run"]
-        assert row[2] == f"{null[row[0]]['verdict']} (single runs: {claims.single_runs_text(rate)})"
-        assert "reproduced in 0 of" not in row[2]   # every verdict the runs gave is counted, none reads as a contradiction
-    groups = "\n".join(committed.seed_findings(ref))
-    assert all(groups.count(f"`{c['id']}`") == 1 for c in table) and "of 20 runs" in groups
 
 
 def test_aggregate_seeds_on_synthetic_per_seed_claims():
@@ -743,7 +733,7 @@ def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature
     readme = tmp_path / "README.md"
     readme.write_text("intro\n<!-- reference-verdicts:begin -->\nold\n<!-- reference-verdicts:end -->\nrest\n")
     monkeypatch.setattr(seeds, "REFERENCE_DIR", tmp_path / "reference")
-    assert cli.reference_main([str(tmp_path), "--name", "paper-scale", "--readme", str(readme)]) == 0
+    assert course_main(["reference", str(tmp_path), "--name", "paper-scale", "--readme", str(readme)]) == 0
     ref = seeds.load_reference()
     assert ref["claims"] == table and ref["bands"] is not None
     text = readme.read_text()
@@ -754,7 +744,7 @@ def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature
     low, high = min(table["pair_signal"]["conv"]["cifar10"]), max(table["pair_signal"]["conv"]["cifar10"])
     assert f"conv on cifar10 50.0 % / {low:.3f}-{high:.3f}" in carry
     with pytest.raises(SystemExit):  # a folder without a summary over seeds
-        cli.reference_main([str(tmp_path / "dbn")])
+        course_main(["reference", str(tmp_path / "dbn")])
 
 
 def test_learned_feature_map_resolves_per_data_set():
@@ -1041,3 +1031,132 @@ def test_pair_products_are_the_elementwise_products_of_each_pair():
     before = F.copy()
     domains.pair_products(F, pairs[:, ::-1])  # writes into its own gather, never into F
     np.testing.assert_array_equal(F, before)
+
+
+#: Worked examples of the experiments' functions, run as doctests (kept out of the library's docstrings).
+EXAMPLES = {
+    "tgreedy_lib.experiments.compare.choose_rule_on_other_splits": """
+>>> from tgreedy_lib.experiments.compare import choose_rule_on_other_splits
+>>> oracle = [0.80, 0.80, 0.80, 0.80]
+>>> auroc = {"a": [0.80, 0.80, 0.70, 0.70], "b": [0.60, 0.75, 0.80, 0.80]}
+>>> choose_rule_on_other_splits(auroc, oracle)   # in hindsight "a" and "b" both reach it twice; "a" is closer
+['b', 'b', 'a', 'a']
+
+Split 0 and 1, where "a" reaches the oracle, are the splits on which "a" is not chosen.
+""",
+    "tgreedy_lib.experiments.inputs.ExperimentFeatures": """
+Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
+that the example runs in a moment; the experiments use the paper's DBN features:
+
+>>> import numpy as np
+>>> from tgreedy_lib.experiments import ExperimentFeatures
+>>> rng = np.random.default_rng(0)
+>>> centres = rng.standard_normal((10, 20))
+>>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
+>>> features = ExperimentFeatures(
+...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
+...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
+...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+>>> features.n_features, features.classes.tolist()
+(20, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+""",
+    "tgreedy_lib.experiments.inputs.drop_constant_features": """
+>>> import numpy as np
+>>> from tgreedy_lib.experiments.inputs import ExperimentFeatures, drop_constant_features
+>>> X = np.column_stack([np.arange(4.0), np.ones(4)])
+>>> kept = drop_constant_features(ExperimentFeatures(X, np.arange(4), X, np.arange(4), {}))
+>>> kept.n_features, kept.info["dropped_constant_features"]
+(1, 1)
+""",
+    "tgreedy_lib.experiments.inputs.resolve_feature_map": """
+>>> from tgreedy_lib.experiments.inputs import resolve_feature_map
+>>> resolve_feature_map("learned", "mnist"), resolve_feature_map("learned", "cifar10"), resolve_feature_map("pixels", "mnist")
+('dbn', 'conv', 'pixels')
+""",
+    "tgreedy_lib.experiments.inputs.feature_map_applies": """
+>>> from tgreedy_lib.experiments.inputs import feature_map_applies
+>>> feature_map_applies("conv", "mnist"), feature_map_applies("conv", "cifar10"), feature_map_applies("learned", "mnist")
+(False, True, True)
+""",
+    "tgreedy_lib.experiments.runs.all_features_reference": """
+>>> import numpy as np
+>>> from tgreedy_lib import DomainStatistics
+>>> from tgreedy_lib.experiments.runs import all_features_reference
+>>> rng = np.random.default_rng(0)
+>>> X = rng.standard_normal((300, 3)); y = X @ [1.0, -0.5, 0.0] + 0.1 * rng.standard_normal(300)
+>>> w = all_features_reference(DomainStatistics.from_samples(X, y, np.arange(300) % 3))
+>>> w[:2].round(2), bool(abs(w[2]) < 0.05)  # the true weights are 1, -0.5 and 0
+(array([ 1.  , -0.49]), True)
+""",
+    "tgreedy_lib.experiments.runs.run_intro_logistic": """
+Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
+that the example runs in a moment; the experiments use the paper's DBN features:
+
+>>> import numpy as np
+>>> from tgreedy_lib.experiments import ExperimentFeatures
+>>> rng = np.random.default_rng(0)
+>>> centres = rng.standard_normal((10, 20))
+>>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
+>>> features = ExperimentFeatures(
+...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
+...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
+...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+>>> from tgreedy_lib.experiments import run_intro_logistic
+>>> result = run_intro_logistic(features)
+>>> result["train_size"], result["test_size_even"], result["test_size_odd"]
+(300, 150, 180)
+""",
+    "tgreedy_lib.experiments.runs.run_two_vs_other": """
+Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
+that the example runs in a moment; the experiments use the paper's DBN features:
+
+>>> import numpy as np
+>>> from tgreedy_lib.experiments import ExperimentFeatures
+>>> rng = np.random.default_rng(0)
+>>> centres = rng.standard_normal((10, 20))
+>>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
+>>> features = ExperimentFeatures(
+...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
+...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
+...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+>>> from tgreedy_lib.experiments import run_two_vs_other
+>>> result = run_two_vs_other(features, n_steps=3, targets=[7])
+>>> {m: np.round(c["target_auroc"][0], 3).tolist() for m, c in result["curves"].items()}
+{'greedy': [0.778, 0.54, 0.573], 'tgreedy-signed': [0.634, 0.776, 0.888], 'tgreedy': [0.778, 0.797, 0.6], 'greedy-stepwise': [0.778, 0.472, 0.473]}
+""",
+    "tgreedy_lib.experiments.runs.run_similarity": """
+Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
+that the example runs in a moment; the experiments use the paper's DBN features:
+
+>>> import numpy as np
+>>> from tgreedy_lib.experiments import ExperimentFeatures
+>>> rng = np.random.default_rng(0)
+>>> centres = rng.standard_normal((10, 20))
+>>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
+>>> features = ExperimentFeatures(
+...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
+...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
+...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+>>> from tgreedy_lib.experiments import run_similarity
+>>> result = run_similarity(features, n_steps=3, targets=[3], n_positive=100, n_negative=100)
+>>> {m: np.round(c["target_auroc"][0], 3).tolist() for m, c in result["curves"].items()}
+{'greedy': [0.611, 0.785, 0.848], 'tgreedy-signed': [0.895, 0.841, 0.831], 'tgreedy': [0.895, 0.841, 0.831], 'greedy-stepwise': [0.611, 0.791, 0.856]}
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_worked_examples(name, monkeypatch, tmp_path):
+    import doctest
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.delenv("TGREEDY_DATA_DIR", raising=False)
+    monkeypatch.setenv("TGREEDY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    test = doctest.DocTestParser().get_doctest(EXAMPLES[name], {}, name, None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    with np.printoptions():
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0, f"the worked example of {name} failed (output above)"

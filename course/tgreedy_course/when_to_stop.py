@@ -3,7 +3,7 @@
 The Discussion (section 5) of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample
 Statistical Approach* (AISTATS 2012) leaves open when to stop T-greedy. Notebook 09 compares the
 stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` with the oracle on simulated domains
-and, from the committed paper-scale run of :mod:`tgreedy_course.compare`, on MNIST and
+and, from the committed paper-scale run of :mod:`tgreedy_course.compare_tables`, on MNIST and
 CIFAR-10; :func:`findings` states in sentences what those results say, every number computed.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from tgreedy_lib.domain_adaptation import stopping
-from . import compare
+from . import compare_tables as compare
 from .prose import markdown_table, percent, plural, render
 
 __all__ = ["findings", "findings_from_reference", "one_path_sentence", "rule_table", "nested_sentence",
@@ -21,7 +21,7 @@ SIGNIFICANCE_RULES = ("bonferroni", "theorem1", "chance")
 
 
 def _name(method: str) -> str:
-    """A method's name in a sentence (:data:`tgreedy_course.compare.METHOD_NAMES`)."""
+    """A method's name in a sentence (:data:`tgreedy_course.compare_tables.METHOD_NAMES`)."""
     return compare.METHOD_NAMES[method].prose
 
 
@@ -123,10 +123,10 @@ def findings(simulated: dict[int, dict], reference: dict, real: list[str]) -> li
     Parameters
     ----------
     simulated : dict of int to dict
-        For each number of domains, the ``"summary"`` of :func:`~tgreedy_course.compare.run_compare_experiment`
+        For each number of domains, the ``"summary"`` of :func:`~tgreedy_lib.experiments.compare.run_compare_experiment`
         on simulated training sets (notebook 09, section 2).
     reference : dict
-        The committed paper-scale run, :func:`~tgreedy_course.compare.load_reference`.
+        The committed paper-scale run, :func:`~tgreedy_course.compare_tables.load_reference`.
     real : list of str
         The image experiments of ``reference`` to describe, in order.
 
@@ -137,7 +137,7 @@ def findings(simulated: dict[int, dict], reference: dict, real: list[str]) -> li
 
     See Also
     --------
-    tgreedy_course.compare.choose_rule_on_other_splits : The fair choice of a rule.
+    tgreedy_lib.experiments.compare.choose_rule_on_other_splits : The fair choice of a rule.
     tgreedy_course.prose.render : How the numbers are written.
 
     References
@@ -147,7 +147,7 @@ def findings(simulated: dict[int, dict], reference: dict, real: list[str]) -> li
     Examples
     --------
     >>> from tgreedy_course.when_to_stop import findings
-    >>> from tgreedy_course import compare
+    >>> from tgreedy_course import compare_tables as compare
     >>> reference = compare.load_reference()
     >>> sim = {n: reference["experiments"][f"simulated-n{n}"]["summary"] for n in (4, 8, 16)
     ...        if f"simulated-n{n}" in reference["experiments"]}
@@ -164,7 +164,7 @@ def findings_from_reference(reference: dict, real: list[str] | None = None) -> s
 
     Examples
     --------
-    >>> from tgreedy_course import compare
+    >>> from tgreedy_course import compare_tables as compare
     >>> text = findings_from_reference(compare.load_reference())
     >>> "1.0 features" in text, "(s)" in text, text.startswith("* **")
     (False, False, True)
@@ -213,7 +213,7 @@ def rule_table(reference: dict) -> str:
 
     Examples
     --------
-    >>> from tgreedy_course import compare
+    >>> from tgreedy_course import compare_tables as compare
     >>> table = rule_table(compare.load_reference())
     >>> table.count("(descriptive)"), "chosen on the other splits" in table
     (0, True)
@@ -242,7 +242,7 @@ def method_table(reference: dict) -> str:
 
     Examples
     --------
-    >>> from tgreedy_course import compare
+    >>> from tgreedy_course import compare_tables as compare
     >>> print(method_table(compare.load_reference()).splitlines()[2].split("|")[1].strip())
     T-greedy
     """

@@ -571,11 +571,11 @@ def tail_curves(n: int, t=None, distributions=("rademacher", "gaussian", "cauchy
 
     ``t`` defaults to 400 points from 0.02 to ``max(6, min(n, 12))``. Returns a dict with keys
     ``"n"``, ``"t"``, ``"printed"``, ``"proof"`` and one per distribution, in the order given
-    (what :func:`tgreedy_lib.plotting.theory.plot_self_normalized_tails` draws).
+    (what :func:`tgreedy_lib.plotting.theory_figures.plot_self_normalized_tails` draws).
 
     See Also
     --------
-    tgreedy_lib.plotting.theory.plot_self_normalized_tails : Draws these curves.
+    tgreedy_lib.plotting.theory_figures.plot_self_normalized_tails : Draws these curves.
 
     References
     ----------
@@ -618,7 +618,7 @@ def theorem2_excess(n_values=range(1, 51), t=None) -> dict[str, np.ndarray]:
     See Also
     --------
     worst_case_tail_lower_bound : The tail lower bound on the grid.
-    tgreedy_lib.plotting.theory.plot_theorem2_excess : Draws the table.
+    tgreedy_lib.plotting.theory_figures.plot_theorem2_excess : Draws the table.
 
     References
     ----------

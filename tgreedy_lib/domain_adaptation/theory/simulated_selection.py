@@ -143,7 +143,7 @@ def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domain
     See Also
     --------
     sweep_selectors : The same over a grid of domain and sample counts.
-    tgreedy_lib.plotting.theory.plot_selector_paths : Draws the result.
+    tgreedy_lib.plotting.theory_figures.plot_selector_paths : Draws the result.
 
     References
     ----------
@@ -194,7 +194,7 @@ def sweep_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains_
     See Also
     --------
     compare_selectors : One setting.
-    tgreedy_lib.plotting.theory.plot_sweep : Draws the rows.
+    tgreedy_lib.plotting.theory_figures.plot_sweep : Draws the rows.
 
     References
     ----------

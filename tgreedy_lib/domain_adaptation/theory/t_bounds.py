@@ -413,7 +413,7 @@ def coverage_curves(n: int, delta: float, n_features, rng: np.random.Generator |
     --------
     coverage_monte_carlo : Coverage by simulating whole training sets.
     first_features_below : Where the exact coverage falls below a target.
-    tgreedy_lib.plotting.theory.plot_coverage_vs_features : Draws the curves.
+    tgreedy_lib.plotting.theory_figures.plot_coverage_vs_features : Draws the curves.
 
     References
     ----------
@@ -655,7 +655,7 @@ def corollary_failure_curves(deltas, p_values=(1, 2, 3), law: str = "gaussian") 
     See Also
     --------
     corollary_printed_factor, corollary_proof_factor : The two factors compared.
-    tgreedy_lib.plotting.theory.plot_corollary_failure : Draws the curves.
+    tgreedy_lib.plotting.theory_figures.plot_corollary_failure : Draws the curves.
 
     References
     ----------
@@ -726,7 +726,7 @@ def subset_regret_simulation(rng: np.random.Generator, distribution: str, n: int
     See Also
     --------
     corollary_printed_factor, corollary_proof_factor : The bounds compared with.
-    tgreedy_lib.plotting.theory.plot_subset_regret : Draws the result.
+    tgreedy_lib.plotting.theory_figures.plot_subset_regret : Draws the result.
 
     References
     ----------
