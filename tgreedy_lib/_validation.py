@@ -8,14 +8,13 @@ from numbers import Integral, Real
 import numpy as np
 
 
-def as_float_array(value, name: str, ndim: int | tuple[int, ...], dtype=np.float64, *, check: bool = True) -> np.ndarray:
-    """``value`` as a float array of ``ndim`` dimensions, finite unless ``check=False`` (the caller checks later)."""
-    arr = as_real_array(value, name, dtype)
+def as_float_array(value, name: str, ndim: int | tuple[int, ...]) -> np.ndarray:
+    """``value`` as a finite float64 array of ``ndim`` dimensions."""
+    arr = as_real_array(value, name)
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     if arr.ndim not in allowed:
         raise ValueError(f"{name} must have {' or '.join(map(str, allowed))} dimension(s), got shape {arr.shape}")
-    if check:
-        check_finite(arr, name)
+    check_finite(arr, name)
     return arr
 
 
@@ -151,16 +150,13 @@ def is_sparse(value) -> bool:
     return scipy.sparse.issparse(value)
 
 
-def as_data_matrix(X, name: str = "X", *, sparse: str = "accept"):
+def as_data_matrix(X, name: str = "X"):
     """``X`` (array-like, DataFrame or scipy.sparse) as a 2-D float64 ndarray, or CSR/CSC (never densified).
 
     Entries that are not numbers are named by column; NaN and infinity of dense ``X`` are left to the
     caller (found more cheaply in its moments, then named by :func:`check_finite`).
     """
     if is_sparse(X):
-        if sparse == "refuse":
-            raise ValueError(f"{name} is a scipy.sparse matrix, which this function does not support; "
-                             f"pass {name}.toarray() if it fits in memory")
         import scipy.sparse
 
         if X.dtype.kind == "c":

@@ -317,12 +317,8 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         return self._fit_path(stats, stopping)
 
     def _rows_only(self, p: int, n: int) -> bool:
-        """Whether the path should form only the Gram rows of the features it picks, one per step.
-
-        k stagewise steps read k rows: k passes over the samples (2 n p flops each, memory-bound) against
-        2 n p^2 (compute-bound) for the whole Gram; measured (one BLAS thread), a row costs about p / 5.4
-        columns of the Gram, so rows win where p > 6 k. Stopping rules, the stepwise refit and "auto" read more.
-        """
+        """Whether to form only the k rows a fixed stagewise path picks: a row costs about p / 5.4 columns of the
+        Gram (measured, one BLAS thread), so rows win where p > 6 k; stopping rules and the refit read more."""
         k = self.n_features_to_select
         if isinstance(k, str) or self.refit != "stagewise" or self.stopping is not None:
             return False
@@ -376,12 +372,9 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         return self
 
     def _auto_path(self, stats: DomainStatistics, stopping, p: int):
-        """``(path, rule's result or None)`` for ``n_features_to_select="auto"``: a path the rule stops inside.
-
-        A rule that adds until the first failing step chooses the same k on any path reaching past it, so
-        the path doubles (16, 32, ... steps) until the rule stops inside it or every feature is in;
-        ``"lodo"`` compares all steps, so its path has every feature.
-        """
+        """``(path, rule's result or None)`` for ``"auto"``: the path doubles (16, 32, ... steps) until the rule
+        stops inside it or every feature is in (a rule that stops at the first failing step chooses the same k
+        on any longer path); ``"lodo"`` compares all steps, so its path has every feature."""
         from .stopping import choose_k
 
         rule, options = stopping
