@@ -115,27 +115,6 @@ class Diagnosis:
         The verdict in a sentence, with the numbers behind it.
     tgreedy_features, greedy_features : tuple of str
         The features the two methods pick first on all domains, in order (largest k of the grid).
-
-    See Also
-    --------
-    diagnose : Computes it.
-    tgreedy_lib.plotting.diagnosis.plot_diagnosis : Its figure (``plot()``).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import diagnose
-    >>> rng = np.random.default_rng(1)
-    >>> X = rng.standard_normal((500, 6)); domains = np.repeat(list("abcde"), 100)
-    >>> result = diagnose(X, X[:, 0] + rng.standard_normal(500), domains, k=[1, 3], n_bootstrap=100)
-    >>> result
-    Diagnosis(verdict='does not help', n_domains=5, n_features=6, k_grid=[1, 3])
-    >>> result.held_out.shape      # (methods, held-out domains, k)
-    (4, 5, 2)
     """
 
     methods: tuple
@@ -531,17 +510,6 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
     -------
     Diagnosis
         ``print(result)`` gives the recommendation and the tables, ``result.plot()`` the figure.
-
-    See Also
-    --------
-    Diagnosis : The result, its summary and its figure.
-    tgreedy_lib.TGreedy, tgreedy_lib.Greedy : The selectors compared.
-    tgreedy_lib.domain_adaptation.baselines.omp_path, tgreedy_lib.domain_adaptation.baselines.lasso_path :
-        The baselines on the same moments.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 3.1, 3.3 and 5.
 
     Raises
     ------

@@ -149,32 +149,6 @@ class BaselinePath:
         Index of the point chosen by :func:`lodo_choice` (or -1 when not chosen).
     info : dict
         ``lodo_loss`` (mean held-out loss of each point) and baseline-specific entries.
-
-    See Also
-    --------
-    omp_path, lasso_path, vrex_path, icp_path, t_filter_path : The baselines.
-    run_baseline : Any of them by name.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import omp_path
-    >>> path = omp_path(stats, 3)
-    >>> path.name, path.n_selected.tolist(), path.chosen
-    ('omp', [1, 2, 3], 0)
-    >>> path.chosen_coef.round(2)
-    array([0.99, 0.  , 0.  , 0.  , 0.  , 0.  ])
     """
 
     name: str
@@ -210,30 +184,6 @@ def pooled_moments(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, flo
     gram : ndarray (p, p)
     xy : ndarray (p,)
     yy : float
-
-    See Also
-    --------
-    domain_losses : The per-domain losses instead of their mean.
-    omp_path, lasso_path : Run on these moments.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import pooled_moments
-    >>> gram, xy, yy = pooled_moments(stats)
-    >>> gram.shape, xy.round(2)[:2], round(yy, 2)
-    ((6, 6), array([ 0.94, -0.08]), 1.11)
     """
     _check_stats(stats)
     return stats.xx.mean(axis=0), stats.xy.mean(axis=0), float(stats.yy.mean())
@@ -253,31 +203,6 @@ def domain_losses(stats: DomainStatistics, coef) -> np.ndarray:
     Returns
     -------
     ndarray (m, n_domains)
-
-    See Also
-    --------
-    pooled_moments : The pooled moments.
-    vrex_objective : The mean and variance of these losses.
-    lodo_choice : The loss on held-out domains.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import domain_losses
-    >>> domain_losses(stats, np.eye(6)[:2]).round(2)      # w = e_0 fits every domain, w = e_1 none
-    array([[0.64, 0.03, 0.17, 0.07, 0.01],
-           [3.77, 2.47, 1.48, 1.36, 2.25]])
     """
     W = np.atleast_2d(np.asarray(coef, dtype=np.float64))
     n, p = stats.xy.shape
@@ -303,30 +228,6 @@ def lodo_choice(stats: DomainStatistics, fit: Callable[[DomainStatistics], np.nd
         Index of the point with the least mean held-out squared loss.
     mean_loss : ndarray (n_points,)
         Mean held-out squared loss of every point.
-
-    See Also
-    --------
-    domain_losses : The squared loss on each domain.
-    tgreedy_lib.domain_adaptation.stopping.stop_lodo : The same for selection paths.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import lodo_choice
-    >>> chosen, mean_loss = lodo_choice(stats, lambda s: np.eye(6)[:2])   # a fixed two-point "path"
-    >>> chosen, mean_loss.round(2)
-    (0, array([0.18, 2.27]))
     """
     _check_stats(stats)
     if stats.n_domains < 3:
@@ -384,33 +285,6 @@ def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True)
     -------
     BaselinePath
         ``parameter`` is k = 1..n_steps.
-
-    See Also
-    --------
-    omp_selection_path : The same as a selector (a SelectionPath).
-    lasso_path, vrex_path, icp_path, t_filter_path : The other baselines.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] Y. C. Pati, R. Rezaiifar and P. S. Krishnaprasad, "Orthogonal matching pursuit: recursive
-           function approximation with applications to wavelet decomposition", Proc. 27th Asilomar
-           Conference on Signals, Systems and Computers, 1993.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import omp_path
-    >>> path = omp_path(stats, 3)
-    >>> path.n_selected.tolist(), path.chosen, int(np.argmax(np.abs(path.chosen_coef)))
-    ([1, 2, 3], 0, 0)
     """
     _check_stats(stats)
     W = _omp_coefs(stats, n_steps)
@@ -468,33 +342,6 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
     -------
     BaselinePath
         ``parameter`` is the penalty grid (decreasing).
-
-    See Also
-    --------
-    omp_path, vrex_path, icp_path, t_filter_path : The other baselines.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] R. Tibshirani, "Regression shrinkage and selection via the lasso", Journal of the Royal
-           Statistical Society B 58(1):267-288, 1996.
-    .. [3] B. Efron, T. Hastie, I. Johnstone and R. Tibshirani, "Least angle regression", Annals of
-           Statistics 32(2):407-499, 2004.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import lasso_path
-    >>> path = lasso_path(stats, 3, n_alphas=5)
-    >>> path.n_selected.tolist(), path.chosen, path.parameter.round(3)
-    ([0, 1, 1, 3, 3], 2, array([0.936, 0.258, 0.071, 0.02 , 0.005]))
     """
     _check_stats(stats)
     if not np.any(stats.xy):
@@ -537,33 +384,6 @@ def vrex_objective(coef, stats: DomainStatistics, beta: float, ridge: float = 0.
     -------
     value : float
     gradient : ndarray (p,)
-
-    See Also
-    --------
-    vrex_fit : Minimizes it.
-    vrex_path : One minimizer per beta, beta chosen by CV.
-    domain_losses : The losses L_k.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
-           A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import vrex_objective
-    >>> value, gradient = vrex_objective(np.eye(6)[0], stats, beta=1.0)
-    >>> round(value, 3), gradient.shape
-    (0.24, (6,))
     """
     w = np.asarray(coef, dtype=np.float64)
     n, p = stats.xy.shape
@@ -600,31 +420,6 @@ def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None
     Returns
     -------
     ndarray (p,)
-
-    See Also
-    --------
-    vrex_objective : The objective and its analytic gradient.
-    vrex_path : A grid of beta chosen by leave-one-domain-out CV.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
-           A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import vrex_fit
-    >>> round(float(vrex_fit(stats, 0.0)[1]), 2), round(float(vrex_fit(stats, 10.0 / stats.yy.mean())[1]), 2)
-    (-0.06, -0.2)
     """
     _check_stats(stats)
     if not (np.isfinite(beta) and beta >= 0):
@@ -660,32 +455,6 @@ def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True,
     -------
     BaselinePath
         One point per beta (all features); ``info["ridge"]`` is the ridge used.
-
-    See Also
-    --------
-    vrex_fit : One beta.
-    omp_path, lasso_path, icp_path, t_filter_path : The other baselines.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
-           A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import vrex_path
-    >>> path = vrex_path(stats, betas=(0.0, 10.0))
-    >>> path.parameter.tolist(), path.chosen, path.coef[:, 0].round(2)
-    ([0.0, 10.0], 0, array([0.99, 0.96]))
     """
     _check_stats(stats)
     betas = np.asarray(betas, dtype=np.float64)
@@ -734,35 +503,6 @@ def icp_pvalues(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, np.nda
     pooled_slope : ndarray (p,)
     pooled_z : ndarray (p,)
         ``b_i / sqrt(1 / sum_k 1/v_ki)``.
-
-    See Also
-    --------
-    icp_path : Keeps the features this test cannot reject.
-    icp_selection_path : The same as a selector.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
-           identification and confidence intervals", Journal of the Royal Statistical Society B
-           78(5):947-1012, 2016.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import icp_pvalues
-    >>> pvalue, slope, z = icp_pvalues(stats)
-    >>> pvalue.round(3)                  # feature 1's slope differs across domains
-    array([0.639, 0.   , 0.444, 0.647, 0.441, 0.095])
-    >>> slope.round(2)[:2]
-    array([ 1.01, -0.09])
     """
     _check_stats(stats)
     if stats.counts is None:
@@ -815,33 +555,6 @@ def icp_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05,
     -------
     BaselinePath
         ``info["n_invariant"]`` counts the features kept.
-
-    See Also
-    --------
-    icp_pvalues : The test.
-    omp_path, lasso_path, vrex_path, t_filter_path : The other baselines.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
-           identification and confidence intervals", Journal of the Royal Statistical Society B
-           78(5):947-1012, 2016.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import icp_path
-    >>> path = icp_path(stats, 2)
-    >>> path.info["n_invariant"], np.flatnonzero(path.coef[0]).tolist(), path.chosen
-    (5, [0], 0)
     """
     def order_of(s):
         pvalue, _, z = icp_pvalues(s)
@@ -875,30 +588,6 @@ def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = 
     Returns
     -------
     BaselinePath
-
-    See Also
-    --------
-    t_filter_selection_path : The same as a selector.
-    omp_path, lasso_path, vrex_path, icp_path : The other baselines.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import t_filter_path
-    >>> path = t_filter_path(stats, 2)
-    >>> path.n_selected.tolist(), int(np.flatnonzero(path.coef[0])[0]), path.chosen
-    ([1, 2], 0, 0)
     """
     def order_of(s):
         t, _, _ = t_statistics(s.xy)
@@ -931,30 +620,6 @@ def run_baseline(name: str, stats: DomainStatistics, n_steps: int = 10, **option
     Returns
     -------
     BaselinePath
-
-    See Also
-    --------
-    omp_path, lasso_path, vrex_path, icp_path, t_filter_path : The baselines.
-    run_baseline : Any of them by name.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import run_baseline
-    >>> path = run_baseline("omp", stats, 3, choose=False)
-    >>> path.name, path.chosen
-    ('omp', -1)
     """
     if name not in BASELINES:
         raise ValueError(f"unknown baseline {name!r}; choose from {sorted(BASELINES)}")
@@ -985,29 +650,6 @@ def as_selection_path(stats: DomainStatistics, method: str, coef: np.ndarray, fe
     Returns
     -------
     SelectionPath
-
-    See Also
-    --------
-    omp_selection_path, icp_selection_path, t_filter_selection_path : Use it.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import as_selection_path
-    >>> path = as_selection_path(stats, "first_feature", np.eye(6)[:1], [0])
-    >>> path.features.tolist(), path.t_statistic.round(2)
-    ([0], array([27.91]))
     """
     coef = np.atleast_2d(np.asarray(coef, dtype=np.float64))
     features = np.asarray(features, dtype=np.intp)
@@ -1053,33 +695,6 @@ def omp_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionP
     Returns
     -------
     SelectionPath
-
-    See Also
-    --------
-    omp_path : The baseline with its CV choice.
-    icp_selection_path, t_filter_selection_path : The other selectors here.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] Y. C. Pati, R. Rezaiifar and P. S. Krishnaprasad, "Orthogonal matching pursuit: recursive
-           function approximation with applications to wavelet decomposition", Proc. 27th Asilomar
-           Conference on Signals, Systems and Computers, 1993.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import omp_selection_path
-    >>> path = omp_selection_path(stats, 3)
-    >>> path.features.tolist(), path.t_statistic.round(2)
-    ([0, 1, 3], array([27.91, -0.3 ,  1.36]))
     """
     W = _omp_coefs(stats, n_steps)
     order = _entering(W)
@@ -1098,29 +713,6 @@ def t_filter_selection_path(stats: DomainStatistics, n_steps: int = 10) -> Selec
     Returns
     -------
     SelectionPath
-
-    See Also
-    --------
-    t_filter_path : The baseline with its CV choice.
-    omp_selection_path, icp_selection_path : The other selectors here.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import t_filter_selection_path
-    >>> t_filter_selection_path(stats, 2).features.tolist()
-    [0, 2]
     """
     t, _, _ = t_statistics(stats.xy)
     order = np.argsort(-np.abs(t), kind="stable")[:n_steps]
@@ -1143,33 +735,6 @@ def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: flo
     Returns
     -------
     SelectionPath
-
-    See Also
-    --------
-    icp_path : The baseline with its CV choice.
-    icp_pvalues : The invariance test.
-    omp_selection_path, t_filter_selection_path : The other selectors here.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
-           identification and confidence intervals", Journal of the Royal Statistical Society B
-           78(5):947-1012, 2016.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> rng = np.random.default_rng(0)
-    >>> data = []
-    >>> for k in range(5):     # feature 0 helps equally everywhere, feature 1's slope varies by domain
-    ...     X = rng.standard_normal((200, 6))
-    ...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
-    >>> stats = DomainStatistics.from_domains(data, lazy=False)
-    >>> from tgreedy_lib.domain_adaptation.baselines import icp_selection_path
-    >>> icp_selection_path(stats, 2).features.tolist()
-    [0, 2]
     """
     pvalue, _, z = icp_pvalues(stats)
     keep = np.flatnonzero(pvalue >= alpha)

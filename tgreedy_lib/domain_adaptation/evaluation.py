@@ -38,11 +38,6 @@ def roc_auc(y_true, scores) -> np.ndarray | float:
     auroc : float or ndarray of shape (n_columns,)
         The area under the ROC curve of each column of ``scores``.
 
-    See Also
-    --------
-    path_auroc : The AUROC after every step of a selection path.
-    sklearn.metrics.roc_auc_score : The same number for a single score.
-
     Notes
     -----
     With :math:`R_+` the sum of the (average) ranks of the :math:`n_+` positives among all scores,
@@ -54,18 +49,6 @@ def roc_auc(y_true, scores) -> np.ndarray | float:
 
     and the right-hand count is what is computed, from one sort of each column (no average
     ranks). The two sides are equal exactly, also in floating point.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> from tgreedy_lib import roc_auc
-    >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-    0.75
-    >>> roc_auc([0, 1], [[1.0, 0.0], [2.0, 0.0]])  # one AUROC per column; a tie counts one half
-    array([1. , 0.5])
     """
     positive, _ = check_binary_labels(y_true, "y_true")
     scores = as_float_array(scores, "scores", (1, 2))
@@ -130,28 +113,6 @@ def path_scores(path: SelectionPath, X) -> np.ndarray:
     -------
     scores : ndarray of shape (n_samples, n_steps)
         Column s is the score after step s + 1.
-
-    See Also
-    --------
-    path_auroc : The AUROC of these scores.
-    path_squared_loss : Their mean squared error.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import DomainStatistics, tgreedy_path, path_scores
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.standard_normal((600, 4)); domains = np.arange(600) % 3
-    >>> y = np.where(X[:, 1] - 0.5 * X[:, 3] + 0.5 * rng.standard_normal(600) > 0, 1.0, -1.0)
-    >>> path = tgreedy_path(DomainStatistics.from_samples(X[:300], y[:300], domains[:300]), n_steps=2)
-    >>> path.features
-    array([1, 3])
-    >>> path_scores(path, X[300:]).shape
-    (300, 2)
     """
     X = _held_out(X)
     if X.shape[1] != path.n_features:
@@ -183,29 +144,6 @@ def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
     -------
     auroc : ndarray of shape (n_steps,)
         The AUROC of the score ``X @ w_s`` after each step (:func:`roc_auc`, ties one half).
-
-    See Also
-    --------
-    roc_auc : The AUROC of any scores.
-    path_scores : The scores themselves.
-    path_squared_loss : The mean squared error along the path.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import DomainStatistics, tgreedy_path, path_auroc
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.standard_normal((600, 4)); domains = np.arange(600) % 3
-    >>> y = np.where(X[:, 1] - 0.5 * X[:, 3] + 0.5 * rng.standard_normal(600) > 0, 1.0, -1.0)
-    >>> path = tgreedy_path(DomainStatistics.from_samples(X[:300], y[:300], domains[:300]), n_steps=2)
-    >>> path.features
-    array([1, 3])
-    >>> path_auroc(path, X[300:], y[300:]).round(3)
-    array([0.911, 0.953])
     """
     positive, _ = check_binary_labels(y, "y")
     X = _held_out(X)
@@ -230,28 +168,6 @@ def path_squared_loss(path: SelectionPath, X, y) -> np.ndarray:
     -------
     loss : ndarray of shape (n_steps,)
         The mean of (y - w_s . x)^2 over the rows, after each step.
-
-    See Also
-    --------
-    path_auroc : The AUROC along the path.
-    SelectionPath.training_loss : The pooled training loss the path itself reports.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import DomainStatistics, tgreedy_path, path_squared_loss
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.standard_normal((600, 4)); domains = np.arange(600) % 3
-    >>> y = np.where(X[:, 1] - 0.5 * X[:, 3] + 0.5 * rng.standard_normal(600) > 0, 1.0, -1.0)
-    >>> path = tgreedy_path(DomainStatistics.from_samples(X[:300], y[:300], domains[:300]), n_steps=2)
-    >>> path.features
-    array([1, 3])
-    >>> path_squared_loss(path, X[300:], y[300:]).round(3)
-    array([0.536, 0.462])
     """
     X = _held_out(X)
     y = as_float_array(y, "y", 1)

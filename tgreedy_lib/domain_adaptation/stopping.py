@@ -150,30 +150,6 @@ class StoppingResult:
     evidence : dict
         What the decision rests on; the keys depend on the rule (``threshold``, ``abs_t``,
         ``null_quantile``, ``held_out`` ...), all JSON-ready.
-
-    See Also
-    --------
-    choose_k : Returns one of these for any rule.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
-    >>> rng = np.random.default_rng(0)
-    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
-    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
-    >>> path = tgreedy_path(stats, 10)
-    >>> from tgreedy_lib.domain_adaptation.stopping import choose_k
-    >>> result = choose_k(path, stats, rule="bonferroni")
-    >>> result.rule, result.k, round(result.evidence["threshold"], 3)
-    ('bonferroni', 3, 4.944)
-    >>> result.coef(path)[:5].round(3)
-    array([0.993, 1.014, 1.005, 0.   , 0.   ])
     """
 
     rule: str
@@ -230,21 +206,6 @@ def bonferroni_threshold(n_domains: int, n_features: int, alpha: float = 0.05) -
     -------
     float
         The two-sided threshold for |T|.
-
-    See Also
-    --------
-    theorem1_threshold : Theorem 1's distribution-free width, larger.
-    stop_bonferroni : Stops at the first chosen |T| below either threshold.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.stopping import bonferroni_threshold
-    >>> round(bonferroni_threshold(8, 30, alpha=0.05), 3)
-    4.944
     """
     if int(n_domains) != n_domains or n_domains < 2:
         raise ValueError(f"n_domains must be an integer of at least 2, got {n_domains!r}")
@@ -271,21 +232,6 @@ def theorem1_threshold(n_features: int, alpha: float = 0.05) -> float:
     Returns
     -------
     float
-
-    See Also
-    --------
-    bonferroni_threshold : The Gaussian-effects (t quantile) threshold.
-    stop_bonferroni : Uses either threshold with ``variant=``.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.stopping import theorem1_threshold
-    >>> round(theorem1_threshold(30, alpha=0.05), 3)
-    5.325
     """
     if int(n_features) != n_features or n_features < 1:
         raise ValueError(f"n_features must be a positive integer, got {n_features!r}")
@@ -314,29 +260,6 @@ def stop_bonferroni(path: SelectionPath, n_domains: int, *, alpha: float = 0.05,
     -------
     StoppingResult
         ``rule`` is ``"bonferroni"`` or ``"theorem1"``; ``evidence`` holds ``threshold`` and ``abs_t``.
-
-    See Also
-    --------
-    stop_chance : The data-driven null of max |T| instead of a fixed threshold.
-    stop_lodo : Leave one domain out instead of a test.
-    choose_k : Any rule by name.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
-    >>> rng = np.random.default_rng(0)
-    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
-    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
-    >>> path = tgreedy_path(stats, 10)
-    >>> from tgreedy_lib.domain_adaptation.stopping import stop_bonferroni
-    >>> stop_bonferroni(path, 8).k, stop_bonferroni(path, 8, variant="theorem1").k
-    (3, 3)
     """
     _check_path(path)
     if variant == "t":
@@ -373,31 +296,6 @@ def residual_path(stats: DomainStatistics, path: SelectionPath, n_steps: int | N
     ------
     ndarray of shape (n_domains, n_features)
         The residual covariances before step 0, 1, ...
-
-    See Also
-    --------
-    stop_chance : Tests each step on these.
-    sign_flip_max_t : The null law of max |T| computed from them.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
-    >>> rng = np.random.default_rng(0)
-    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
-    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
-    >>> path = tgreedy_path(stats, 10)
-    >>> from tgreedy_lib.domain_adaptation.stopping import residual_path
-    >>> residuals = list(residual_path(stats, path, 4))
-    >>> len(residuals), residuals[0].shape
-    (4, (8, 30))
-    >>> float(np.abs(residuals[3][:, :3]).max().round(3))      # the three robust features are explained
-    0.101
     """
     _check_path(path, stats)
     n_steps = path.n_steps if n_steps is None else min(int(n_steps), path.n_steps)
@@ -441,24 +339,6 @@ def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, 
     -------
     ndarray of shape (n_patterns,)
         max |T| for each sign vector.
-
-    See Also
-    --------
-    gaussian_max_t : The same null simulated for independent Gaussian features.
-    stop_chance : Stops when the chosen |T| is inside this null law.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.stopping import sign_flip_max_t
-    >>> r = np.random.default_rng(0).standard_normal((8, 27))      # 8 domains, 27 null features
-    >>> draws = sign_flip_max_t(r, n_flips=1024)                    # all 2^7 sign vectors
-    >>> draws.shape
-    (128,)
     """
     r = np.asarray(residual_covariances, dtype=np.float64)
     if r.ndim != 2 or r.shape[0] < 2:
@@ -510,23 +390,6 @@ def gaussian_max_t(n_domains: int, n_features: int, *, n_draws: int = 2000, seed
     Returns
     -------
     ndarray of shape (n_draws,)
-
-    See Also
-    --------
-    sign_flip_max_t : The null law from the data's own sign flips.
-    bonferroni_threshold : A union-bound version of this quantile.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.stopping import gaussian_max_t
-    >>> draws = gaussian_max_t(8, 27, n_draws=2000, seed=0)
-    >>> draws.shape, round(float(np.quantile(draws, 0.95)), 3)
-    ((2000,), 4.792)
     """
     if int(n_domains) != n_domains or n_domains < 2:
         raise ValueError(f"n_domains must be an integer of at least 2, got {n_domains!r}")
@@ -563,30 +426,6 @@ def stop_chance(path: SelectionPath, stats: DomainStatistics, *, alpha: float = 
     -------
     StoppingResult
         ``evidence`` holds ``null_quantile`` (one per step examined) and ``abs_t``.
-
-    See Also
-    --------
-    sign_flip_max_t, gaussian_max_t : The null laws.
-    stop_bonferroni : A fixed threshold instead.
-    stop_lodo : Leave one domain out instead.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
-    >>> rng = np.random.default_rng(0)
-    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
-    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
-    >>> path = tgreedy_path(stats, 10)
-    >>> from tgreedy_lib.domain_adaptation.stopping import stop_chance
-    >>> result = stop_chance(path, stats, n_flips=128)
-    >>> result.k, [round(q, 2) for q in result.evidence["null_quantile"]]
-    (3, [5.35, 5.35, 5.35, 5.21])
     """
     _check_path(path, stats)
     alpha = _check_alpha(alpha)
@@ -634,29 +473,6 @@ def moment_squared_loss(stats: DomainStatistics, coef) -> np.ndarray:
     Returns
     -------
     ndarray of shape (n_domains,) or (m, n_domains)
-
-    See Also
-    --------
-    stop_lodo : Scores held-out domains with this loss.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
-    >>> rng = np.random.default_rng(0)
-    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
-    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
-    >>> path = tgreedy_path(stats, 10)
-    >>> from tgreedy_lib.domain_adaptation.stopping import moment_squared_loss
-    >>> moment_squared_loss(stats, np.zeros(30))
-    array([4., 4., 4., 4., 4., 4., 4., 4.])
-    >>> moment_squared_loss(stats, path.coef[:3]).shape
-    (3, 8)
     """
     coef = np.asarray(coef, dtype=np.float64)
     single = coef.ndim == 1
@@ -701,28 +517,6 @@ def lodo_paths(stats: DomainStatistics, n_steps: int, path_function: Callable) -
     Returns
     -------
     list of (label, SelectionPath)
-
-    See Also
-    --------
-    stop_lodo : Scores these paths on their held-out domains.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
-    >>> rng = np.random.default_rng(0)
-    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
-    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
-    >>> path = tgreedy_path(stats, 10)
-    >>> from tgreedy_lib.domain_adaptation.stopping import lodo_paths
-    >>> paths = lodo_paths(stats, 3, tgreedy_path)
-    >>> len(paths), paths[0][0], paths[0][1].features.tolist()
-    (8, 0, [0, 2, 1])
     """
     if stats.n_domains < 3:
         raise ValueError(f"leave-one-domain-out needs at least 3 domains (2 to fit a T-statistic), got {stats.n_domains}")
@@ -785,30 +579,6 @@ def stop_lodo(path: SelectionPath, stats: DomainStatistics, *, score: str | Call
 
     *Features present in one domain only* (a one-hot site dummy, a rare word) have no second moment
     once that domain is left out: in that fold they are not candidates, which is not an error.
-
-    See Also
-    --------
-    lodo_paths : The paths fitted without each domain.
-    moment_squared_loss : The held-out loss.
-    stop_chance, stop_bonferroni : Test-based rules.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
-    >>> rng = np.random.default_rng(0)
-    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
-    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
-    >>> path = tgreedy_path(stats, 10)
-    >>> from tgreedy_lib.domain_adaptation.stopping import stop_lodo
-    >>> result = stop_lodo(path, stats)
-    >>> result.k, np.round(result.evidence["mean_held_out"][:5], 2)
-    (5, array([-4.  , -3.01, -2.  , -0.98, -0.98]))
     """
     _check_path(path, stats)
     K = path.n_steps
@@ -1078,27 +848,6 @@ def choose_k(path: SelectionPath, stats: DomainStatistics, rule: str = "chance",
     Returns
     -------
     StoppingResult
-
-    See Also
-    --------
-    stop_bonferroni, stop_chance, stop_lodo : The rules themselves.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion); Theorems 1-2, section 3.1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-    >>> from tgreedy_lib.domain_adaptation.selection import tgreedy_path
-    >>> rng = np.random.default_rng(0)
-    >>> xy = 0.05 * rng.standard_normal((8, 30)); xy[:, :3] += 1.0     # three robust features
-    >>> stats = DomainStatistics.from_moments(np.broadcast_to(np.eye(30), (8, 30, 30)), xy, np.full(8, 4.0))
-    >>> path = tgreedy_path(stats, 10)
-    >>> from tgreedy_lib.domain_adaptation.stopping import choose_k
-    >>> [choose_k(path, stats, rule=rule).k for rule in ("bonferroni", "theorem1", "chance")]
-    [3, 3, 3]
     """
     _check_path(path, stats)
     if rule == "bonferroni":

@@ -73,13 +73,6 @@ def printed_bound(t):
     bound : ndarray
         ``exp(-t/2)``.
 
-    See Also
-    --------
-    rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
-    exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
-    monte_carlo_tail : Any symmetric law, by simulation.
-    proof_bound : Theorem 2's bound as printed and as proved.
-
     Notes
     -----
     Theorem 2 of [1]_ (after [2]_): for independent symmetric :math:`Z_1, \dots, Z_n`,
@@ -89,45 +82,12 @@ def printed_bound(t):
         \Pr\left[\frac{(\sum_i Z_i)^2}{\sum_i Z_i^2} > t\right] \le e^{-t/2}.
 
     The two-sided Hoeffding step of the proof gives :math:`2 e^{-t/2}` (:func:`proof_bound`).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import (
-    ...     printed_bound, proof_bound, worst_case_tail_lower_bound)
-    >>> printed_bound([0.5, 2.0, 8.0]).round(4)
-    array([0.7788, 0.3679, 0.0183])
-    >>> proof_bound([0.5, 2.0, 8.0]).round(4)
-    array([1.5576, 0.7358, 0.0366])
-    >>> worst_case_tail_lower_bound(10, [0.5, 2.0, 8.0]).round(4)  # at t = 0.5 above exp(-t/2)
-    array([1.    , 0.25  , 0.0039])
     """
     return np.exp(-_check_t(t) / 2.0)
 
 
 def proof_bound(t):
     """The bound the appendix proof establishes (two-sided Hoeffding): ``2 exp(-t/2)``.
-
-    See Also
-    --------
-    printed_bound : The bound as printed, ``exp(-t/2)``.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import proof_bound
-    >>> proof_bound([1.0, 4.0]).round(4)
-    array([1.2131, 0.2707])
     """
     return 2.0 * np.exp(-_check_t(t) / 2.0)
 
@@ -147,26 +107,6 @@ def self_normalized_ratio(z, axis: int = -1) -> np.ndarray:
     -------
     ratio : ndarray
         ``z`` with ``axis`` removed.
-
-    See Also
-    --------
-    rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
-    exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
-    monte_carlo_tail : Any symmetric law, by simulation.
-    printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import self_normalized_ratio
-    >>> self_normalized_ratio(np.array([[1.0, 1.0, 1.0], [1.0, -1.0, 0.0]]))
-    array([3., 0.])
     """
     z = np.asarray(z, dtype=float)
     numerator = np.sum(z, axis=axis) ** 2
@@ -181,25 +121,6 @@ def sign_patterns(n: int) -> np.ndarray:
 
     The ratio is unchanged when every sign flips, so these represent all ``2^n``
     patterns, each standing for two equally likely ones.
-
-    See Also
-    --------
-    sign_pattern_distribution : The law of the ratio over these patterns.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import sign_patterns
-    >>> sign_patterns(3)
-    array([[ 1.,  1.,  1.],
-           [ 1., -1.,  1.],
-           [ 1.,  1., -1.],
-           [ 1., -1., -1.]])
     """
     n = _check_n(n)
     if n > MAX_ENUMERATION_N:
@@ -220,23 +141,6 @@ def sign_pattern_distribution(magnitudes) -> tuple[np.ndarray, np.ndarray]:
         The sorted ratios over all sign patterns (each pattern equally likely).
     weights : numpy.ndarray
         Probability of each entry of ``values`` (all equal to ``2^-(n-1)``).
-
-    See Also
-    --------
-    exact_tail_given_magnitudes : The tail of this law.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import sign_pattern_distribution
-    >>> values, weights = sign_pattern_distribution([1.0, 1.0, 2.0])
-    >>> values.round(3), weights
-    (array([0.   , 0.667, 0.667, 2.667]), array([0.25, 0.25, 0.25, 0.25]))
     """
     m = np.abs(np.asarray(magnitudes, dtype=float))
     if m.ndim != 1 or m.size < 1:
@@ -266,26 +170,6 @@ def exact_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
     -------
     tail : ndarray
         ``Pr_eps[ratio > t]`` for each ``t``.
-
-    See Also
-    --------
-    rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
-    monte_carlo_tail : Any symmetric law, by simulation.
-    printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import exact_tail_given_magnitudes, printed_bound
-    >>> exact_tail_given_magnitudes([1.0, 1.0, 1.0, 1.0], [1.0, 3.0])  # Rademacher, n = 4
-    array([0.125, 0.125])
-    >>> printed_bound([1.0, 3.0]).round(3)
-    array([0.607, 0.223])
     """
     t = _check_t(t)
     values, _ = sign_pattern_distribution(magnitudes)
@@ -296,22 +180,6 @@ def one_sided_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
     """``Pr_eps[sum eps_i z_i > sqrt(t sum z_i^2)]`` exactly (all ``2^n`` patterns).
 
     The one-sided event is what de la Pena, Lai & Shao (2009, Thm 2.15) bound by ``exp(-t/2)``.
-
-    See Also
-    --------
-    exact_tail_given_magnitudes : The two-sided event of Theorem 2.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import one_sided_tail_given_magnitudes
-    >>> float(one_sided_tail_given_magnitudes([1.0, 1.0, 1.0, 1.0], 3.0))
-    0.0625
     """
     t = _check_t(t)
     m = np.abs(np.asarray(magnitudes, dtype=float))
@@ -325,22 +193,6 @@ def rademacher_atoms(n: int) -> tuple[np.ndarray, np.ndarray]:
     """Exact law of the ratio for equal magnitudes (Rademacher ``Z_i``): atoms and probabilities.
 
     With ``B ~ Binomial(n, 1/2)`` heads, ``sum Z_i = 2B - n`` and the ratio is ``(2B - n)^2 / n``.
-
-    See Also
-    --------
-    rademacher_tail : The tail of this law.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import rademacher_atoms
-    >>> rademacher_atoms(4)
-    (array([0., 1., 4.]), array([0.375, 0.5  , 0.125]))
     """
     n = _check_n(n)
     heads = np.arange(n + 1)
@@ -359,24 +211,6 @@ def dominant_magnitude_atoms(n: int, epsilon: float = 1e-3) -> tuple[np.ndarray,
     with ``B ~ Binomial(n - 1, 1/2)`` plus signs among the others the ratio is
     ``(1 + epsilon (2B - n + 1))^2 / (1 + (n - 1) epsilon^2)``, close to 1 for small ``epsilon``:
     so ``Pr[ratio > t]`` is 1 for ``t`` a little below 1, for every ``n``.
-
-    See Also
-    --------
-    rademacher_atoms : Equal magnitudes.
-    worst_excess_discrete : How far such a law exceeds the bound.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import dominant_magnitude_atoms
-    >>> values, probs = dominant_magnitude_atoms(3, epsilon=0.1)
-    >>> values.round(4), probs
-    (array([0.6275, 0.9804, 1.4118]), array([0.25, 0.5 , 0.25]))
     """
     n = _check_n(n)
     if not (np.isfinite(epsilon) and epsilon >= 0):
@@ -401,27 +235,6 @@ def rademacher_tail(n: int, t) -> np.ndarray:
     Returns
     -------
     tail : ndarray
-
-    See Also
-    --------
-    gaussian_tail : Exact tails for two symmetric laws.
-    exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
-    monte_carlo_tail : Any symmetric law, by simulation.
-    printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import rademacher_tail, printed_bound
-    >>> rademacher_tail(20, [1.0, 4.0, 9.0]).round(4)
-    array([0.2632, 0.0414, 0.0026])
-    >>> printed_bound([1.0, 4.0, 9.0]).round(4)
-    array([0.6065, 0.1353, 0.0111])
     """
     t = _check_t(t)
     values, probs = rademacher_atoms(n)
@@ -444,25 +257,6 @@ def gaussian_tail(n: int, t) -> np.ndarray:
     Returns
     -------
     tail : ndarray
-
-    See Also
-    --------
-    rademacher_tail : Exact tails for two symmetric laws.
-    exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
-    monte_carlo_tail : Any symmetric law, by simulation.
-    printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import gaussian_tail
-    >>> gaussian_tail(20, [1.0, 4.0, 9.0]).round(4)
-    array([0.3299, 0.0421, 0.0009])
     """
     n = _check_n(n)
     t = _check_t(t)
@@ -493,26 +287,6 @@ def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_t
     n_trials : int, default=20000
     df : float, default=3.0
         Degrees of freedom of the Student t law.
-
-    See Also
-    --------
-    rademacher_tail, gaussian_tail : Exact tails for two symmetric laws.
-    exact_tail_given_magnitudes : The exact tail given the magnitudes, over the random signs.
-    printed_bound, proof_bound : Theorem 2's bound as printed and as proved.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import monte_carlo_tail
-    >>> estimate, se = monte_carlo_tail(np.random.default_rng(0), "cauchy", 10, [1.0, 4.0], n_trials=2000)
-    >>> estimate.round(3), se.round(3)
-    (array([0.399, 0.015]), array([0.011, 0.003]))
     """
     n = _check_n(n)
     t = _check_t(t)
@@ -534,23 +308,6 @@ def worst_excess_discrete(values, probs, bound=printed_bound) -> tuple[float, fl
     -------
     excess, atom, tail_at_left : float
         The supremum, the atom ``a`` where it is approached, and ``Pr[R >= a]``.
-
-    See Also
-    --------
-    rademacher_atoms, dominant_magnitude_atoms : Discrete laws of the ratio.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import rademacher_atoms, worst_excess_discrete
-    >>> excess, atom, tail = worst_excess_discrete(*rademacher_atoms(4))
-    >>> round(excess, 4), atom, tail  # Pr[R > t] tends to 0.625 > exp(-1/2) as t rises to 1
-    (0.0185, 1.0, 0.625)
     """
     values = np.asarray(values, dtype=float)
     probs = np.asarray(probs, dtype=float)
@@ -572,26 +329,6 @@ def tail_curves(n: int, t=None, distributions=("rademacher", "gaussian", "cauchy
     ``t`` defaults to 400 points from 0.02 to ``max(6, min(n, 12))``. Returns a dict with keys
     ``"n"``, ``"t"``, ``"printed"``, ``"proof"`` and one per distribution, in the order given
     (what :func:`tgreedy_lib.plotting.theory.plot_self_normalized_tails` draws).
-
-    See Also
-    --------
-    tgreedy_lib.plotting.theory.plot_self_normalized_tails : Draws these curves.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import tail_curves
-    >>> curves = tail_curves(8, np.array([1.0, 4.0]), distributions=("rademacher", "gaussian"))
-    >>> sorted(curves)
-    ['gaussian', 'n', 'printed', 'proof', 'rademacher', 't']
-    >>> curves["gaussian"].round(4)
-    array([0.3506, 0.0331])
     """
     t = np.linspace(0.02, max(6.0, min(float(n), 12.0)), 400) if t is None else t
     t = _check_t(t)
@@ -614,25 +351,6 @@ def theorem2_excess(n_values=range(1, 51), t=None) -> dict[str, np.ndarray]:
 
     ``t`` defaults to 300 points from 0.05 to 50, geometrically spaced. Returns ``{"n", "t",
     "excess"}`` with ``excess`` of shape (len(n_values), len(t)).
-
-    See Also
-    --------
-    worst_case_tail_lower_bound : The tail lower bound on the grid.
-    tgreedy_lib.plotting.theory.plot_theorem2_excess : Draws the table.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import theorem2_excess
-    >>> table = theorem2_excess(n_values=[1, 2, 3], t=np.array([0.5, 1.5]))
-    >>> table["excess"].round(4)  # positive: a symmetric law exceeds exp(-t/2)
-    array([[ 0.2212, -0.4724],
-           [ 0.2212,  0.0276],
-           [ 0.2212,  0.0276]])
     """
     t = np.geomspace(0.05, 50, 300) if t is None else np.asarray(t, float)
     n_values = np.asarray(list(n_values))
@@ -648,24 +366,6 @@ def worst_case_tail_lower_bound(n: int, t) -> np.ndarray:
     ``max_k rademacher_tail(k, t)``. With ``k = 1`` the ratio is identically 1, so the
     bound is 1 for every ``t < 1`` and every ``n`` (non-degenerate versions: one
     dominant magnitude, or i.i.d. laws with very heavy tails such as ``"pareto"``).
-
-    See Also
-    --------
-    rademacher_tail : The laws the bound is taken over.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Theorem 2 and its proof in the appendix.
-    .. [2] V. H. de la Pena, T. L. Lai and Q.-M. Shao, "Self-Normalized Processes: Limit Theory
-       and Statistical Applications", Springer, 2009, Theorem 2.15.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import worst_case_tail_lower_bound, printed_bound
-    >>> worst_case_tail_lower_bound(10, [0.5, 2.0]).round(4)
-    array([1.  , 0.25])
-    >>> printed_bound([0.5, 2.0]).round(4)
-    array([0.7788, 0.3679])
     """
     n = _check_n(n)
     t = _check_t(t)

@@ -62,16 +62,6 @@ def _check_distribution(distribution: str, df: float) -> None:
 
 def has_mean(distribution: str, df: float = 3.0) -> bool:
     """Whether the named law has a mean (Student t needs ``df > 1``).
-
-    See Also
-    --------
-    describe_distribution : The law's name.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import has_mean
-    >>> has_mean("cauchy"), has_mean("student_t", df=3.0)
-    (False, True)
     """
     _check_distribution(distribution, df)
     if distribution == "student_t":
@@ -81,12 +71,6 @@ def has_mean(distribution: str, df: float = 3.0) -> bool:
 
 def describe_distribution(distribution: str, df: float = 3.0) -> str:
     """A short human-readable name, e.g. ``'Student t (df=3)'``.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import describe_distribution
-    >>> describe_distribution("student_t", df=3)
-    'Student t (df=3)'
     """
     _check_distribution(distribution, df)
     if distribution == "student_t":
@@ -110,17 +94,6 @@ def symmetric_magnitudes(rng: np.random.Generator, distribution: str, size, df: 
         Output shape.
     df : float
         Degrees of freedom of ``"student_t"`` (ignored otherwise).
-
-    See Also
-    --------
-    symmetric_noise : The symmetric draws themselves.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import symmetric_magnitudes
-    >>> symmetric_magnitudes(np.random.default_rng(0), "rademacher", 4)
-    array([1., 1., 1., 1.])
     """
     _check_distribution(distribution, df)
     if distribution == "gaussian":
@@ -151,23 +124,6 @@ def symmetric_noise(rng: np.random.Generator, distribution: str, size, df: float
     Because the sign is a fair coin independent of the magnitude, ``Z`` and ``-Z``
     have exactly the same law; this is the symmetry assumption of the paper's
     Theorems 1-2 (section 3.1).
-
-    See Also
-    --------
-    symmetric_magnitudes : The magnitudes.
-    domain_effects : Per-domain covariances built from these draws.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import symmetric_noise
-    >>> z = symmetric_noise(np.random.default_rng(0), "cauchy", 100_000)
-    >>> round(float(np.mean(z > 0)), 2)  # symmetric about 0
-    0.5
     """
     magnitudes = symmetric_magnitudes(rng, distribution, size, df=df)
     signs = rng.integers(0, 2, size=magnitudes.shape) * 2 - 1
@@ -204,22 +160,6 @@ def domain_effects(
     numpy.ndarray, shape (n_domains, n_features)
         Row ``k`` is the vector ``E[XY | d_k]``; each column is i.i.d. across rows and
         ``effects - mean`` has the same law as ``mean - effects``.
-
-    See Also
-    --------
-    make_problem : A whole simulated world with robust, spurious and null features.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import domain_effects
-    >>> effects = domain_effects(np.random.default_rng(0), [1.0, 0.0], n_domains=5)
-    >>> effects.shape  # (n_domains, n_features)
-    (5, 2)
     """
     mean = np.atleast_1d(np.asarray(mean, dtype=float))
     if mean.ndim != 1:
@@ -245,22 +185,6 @@ def risk_on_domains(coef, xx, xy, yy) -> np.ndarray:
     Returns
     -------
     numpy.ndarray, shape (n_steps, m) (or (m,) for one weight vector)
-
-    See Also
-    --------
-    DomainProblem.regret : The population regret of a weight vector.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import risk_on_domains
-    >>> xx = np.eye(2)[None]; xy = np.array([[1.0, 0.5]]); yy = np.array([2.0])
-    >>> risk_on_domains(np.array([1.0, 0.5]), xx, xy, yy)  # 2 - 2 (1.25) + 1.25
-    array([0.75])
     """
     coef = np.asarray(coef, dtype=float)
     single = coef.ndim == 1
@@ -298,26 +222,6 @@ class DomainProblem:
         Law of the swings (see :data:`DISTRIBUTIONS`).
     noise_sd : float
         Within-domain noise standard deviation.
-
-    See Also
-    --------
-    make_problem : Builds one.
-    tgreedy_lib.domain_adaptation.theory.simulated_selection.compare_selectors : Runs the selectors on it.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> problem = make_problem(n_robust=2, n_spurious=2, n_null=4)
-    >>> problem.n_features, problem.robust.tolist(), problem.spurious.tolist()
-    (8, [0, 1], [2, 3])
-    >>> xx, xy, yy = problem.draw_moments(np.random.default_rng(0), 3)
-    >>> xx.shape, xy.shape, yy.shape
-    ((3, 8, 8), (3, 8), (3,))
     """
 
     effect: np.ndarray
@@ -414,24 +318,6 @@ def make_problem(
         Law of the swings (a key of :data:`DISTRIBUTIONS`).
     noise_sd : float
         Within-domain noise standard deviation (non-negative).
-
-    See Also
-    --------
-    DomainProblem : The problem and its methods.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> problem = make_problem()
-    >>> problem.n_features
-    50
-    >>> round(float(problem.regret(np.zeros(problem.n_features))), 3)  # the regret of w = 0
-    0.9
     """
     counts = {"n_robust": n_robust, "n_spurious": n_spurious, "n_null": n_null}
     for name, value in counts.items():

@@ -31,22 +31,6 @@ SELECTORS = ("tgreedy", "greedy")
 def training_statistics(problem: DomainProblem, rng: np.random.Generator, n_domains: int,
                         n_samples: int | None = None) -> DomainStatistics:
     """Per-domain statistics of ``n_domains`` fresh training domains (population moments if ``n_samples`` is None).
-
-    See Also
-    --------
-    run_selectors : The selectors on these statistics.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import training_statistics
-    >>> training_statistics(make_problem(), np.random.default_rng(0), n_domains=8)
-    DomainStatistics(n_domains=8, n_features=50, gram='dense')
     """
     check_domain_count(n_domains, "n_domains")
     if n_samples is None:
@@ -70,25 +54,6 @@ def run_selectors(problem: DomainProblem, stats: DomainStatistics, n_steps: int 
     """Run the ``selectors`` (registered names) on one training set; return, per selector, the path's
     ``"coef"`` (n_steps + 1, p) starting at w = 0, ``"regret"`` (n_steps + 1,),
     ``"features"`` and ``"spurious"`` (n_steps,) booleans: was step k's feature spurious.
-
-    See Also
-    --------
-    compare_selectors : Many training sets.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import run_selectors, training_statistics
-    >>> problem = make_problem()
-    >>> stats = training_statistics(problem, np.random.default_rng(0), n_domains=8)
-    >>> runs = run_selectors(problem, stats, n_steps=5)
-    >>> {name: int(r["spurious"].sum()) for name, r in runs.items()}  # spurious picks in 5 steps
-    {'tgreedy': 0, 'greedy': 4}
     """
     out = {}
     spurious_mask = problem.kind == "spurious"
@@ -139,24 +104,6 @@ def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domain
         ``"steps"`` (n_steps + 1,); per selector name a dict with ``"regret"``
         (n_repeats, n_steps + 1), ``"spurious"`` (n_repeats, n_steps) and, if requested,
         ``"new_domain_excess"`` (n_repeats, n_steps + 1); plus the settings and ``"selectors"``.
-
-    See Also
-    --------
-    sweep_selectors : The same over a grid of domain and sample counts.
-    tgreedy_lib.plotting.theory.plot_selector_paths : Draws the result.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors
-    >>> res = compare_selectors(make_problem(), np.random.default_rng(0), n_domains=8, n_steps=5, n_repeats=5)
-    >>> {name: round(float(res[name]["regret"][:, 5].mean()), 3) for name in res["selectors"]}
-    {'tgreedy': 0.455, 'greedy': 1.512}
     """
     check_whole_number(n_repeats, "n_repeats", 1)
     selectors = [get_selector(name).name for name in selectors]
@@ -190,25 +137,6 @@ def sweep_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains_
     ``n_samples``, ``null_regret``, and for each selector ``"<name>_regret"``,
     ``"<name>_regret_se"``, ``"<name>_regret_median"`` and ``"<name>_spurious"`` (share of the first ``at_step`` picks
     that were spurious).
-
-    See Also
-    --------
-    compare_selectors : One setting.
-    tgreedy_lib.plotting.theory.plot_sweep : Draws the rows.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import sweep_selectors
-    >>> rows = sweep_selectors(make_problem(), np.random.default_rng(0), n_domains_values=(4, 16),
-    ...                        n_steps=3, n_repeats=3, at_step=3)
-    >>> [(r["n_domains"], round(r["tgreedy_spurious"], 2), round(r["greedy_spurious"], 2)) for r in rows]
-    [(4, 0.0, 1.0), (16, 0.0, 0.78)]
     """
     if not 1 <= at_step <= n_steps:
         raise ValueError(f"at_step must lie in 1..n_steps = {n_steps}, got {at_step}")
