@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from tgreedy_lib.domain_adaptation.selection import greedy_path, tgreedy_path
+from tgreedy_lib.domain_adaptation.selection import greedy_path, t_statistics, tgreedy_path
 from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-from tgreedy_lib.domain_adaptation import stopping
+from tgreedy_lib.domain_adaptation import lodo, stopping
 
 
 def _moment_stats(seed=0, n=6, p=12, strong=3):
@@ -111,7 +111,7 @@ def test_sign_flip_null_quantile_is_calibrated_for_symmetric_null_features():
     repeats = 200
     for _ in range(repeats):
         r = rng.standard_t(3, size=(8, 30))
-        observed = np.max(np.abs(stopping.t_statistics(r)[0]))
+        observed = np.max(np.abs(t_statistics(r)[0]))
         q = np.quantile(stopping.sign_flip_max_t(r), 0.95)
         exceed += observed > q
     assert exceed / repeats <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / repeats)
@@ -197,7 +197,7 @@ def test_moment_squared_loss_equals_the_sample_loss():
     data, stats = _sample_stats(seed=4)
     w = np.linspace(-0.5, 0.5, stats.n_features)
     expected = [np.mean((y - X @ w) ** 2) for X, y in data]
-    np.testing.assert_allclose(stopping.moment_squared_loss(stats, w), expected, rtol=1e-10)
+    np.testing.assert_allclose(lodo.moment_squared_loss(stats, w), expected, rtol=1e-10)
 
 
 def test_choose_k_rejects_unknown_rules_and_mismatched_statistics():
@@ -292,10 +292,7 @@ def test_selector_lodo_needs_three_domains():
 
 
 def test_selector_stopping_rules_are_the_stopping_modules_rules():
-    from tgreedy_lib.domain_adaptation import estimators as selection
-
-    assert selection._STOPPING_RULES == stopping.RULES
-    assert set(selection._STOPPING_OPTIONS) == set(stopping.RULES)
+    assert set(stopping.RULE_OPTIONS) == set(stopping.RULES)
 
 
 # ------------------------------------------------------------------ leave one domain out: pooled sums, edge features

@@ -26,7 +26,7 @@ from sklearn.utils.validation import _check_sample_weight, check_array, check_is
 from .._validation import align_columns, check_options, column_names, factorize, is_sparse
 from .selection import SelectionPath, _selection_path
 from .statistics import DomainStatistics
-from .stopping import _STOPPING_CONSTRAINTS, _STOPPING_OPTIONS, _STOPPING_RULES, choose_k
+from .stopping import RULE_CONSTRAINTS, RULE_OPTIONS, RULES, choose_k
 
 __all__ = ["TGreedy", "Greedy"]
 
@@ -63,14 +63,14 @@ def _check_stopping(stopping) -> tuple[str, dict] | None:
         options = dict(stopping)
         rule = options.pop("rule", None)
         if rule is None:
-            raise ValueError(f"stopping={stopping!r} names no rule; give one of {_STOPPING_RULES} as "
+            raise ValueError(f"stopping={stopping!r} names no rule; give one of {RULES} as "
                              "stopping='chance' or stopping={'rule': 'chance', 'alpha': 0.1}")
-    if rule not in _STOPPING_RULES:
-        raise ValueError(f"unknown stopping rule {rule!r}; choose one of {_STOPPING_RULES}")
-    unknown = sorted(set(options) - set(_STOPPING_OPTIONS[rule]))
+    if rule not in RULES:
+        raise ValueError(f"unknown stopping rule {rule!r}; choose one of {RULES}")
+    unknown = sorted(set(options) - set(RULE_OPTIONS[rule]))
     if unknown:
-        raise ValueError(f"stopping rule {rule!r} takes the options {_STOPPING_OPTIONS[rule]}, not {unknown}")
-    check_options(_STOPPING_CONSTRAINTS, options, f"stopping rule {rule!r}")
+        raise ValueError(f"stopping rule {rule!r} takes the options {RULE_OPTIONS[rule]}, not {unknown}")
+    check_options(RULE_CONSTRAINTS, options, f"stopping rule {rule!r}")
     return rule, options
 
 
@@ -146,7 +146,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         "refit": [StrOptions({"stagewise", "stepwise"})],
         "threshold": [Interval(Real, None, None, closed="neither"), None],
         "allow_reselect": ["boolean"],
-        "stopping": [None, StrOptions(set(_STOPPING_RULES)), dict],
+        "stopping": [None, StrOptions(set(RULES)), dict],
     }
 
     def __sklearn_tags__(self):

@@ -65,6 +65,7 @@ from sklearn.utils._param_validation import Interval
 from ..domain_adaptation import baselines as baselines_module
 from ..domain_adaptation import stopping
 from ..domain_adaptation.evaluation import roc_auc
+from ..domain_adaptation.lodo import steps_curve
 from ..domain_adaptation.selection import greedy_path, tgreedy_path
 from ..domain_adaptation.statistics import DomainStatistics
 from ..domain_adaptation.theory.simulate import make_problem
@@ -217,7 +218,7 @@ def similarity_compare_splits(features, targets=None, *, n_positive: int = 1000,
 
 def _steps_matrix(path, n_steps: int) -> np.ndarray:
     """Weights after 0..n_steps steps (row 0 = no feature)."""
-    return stopping._steps_curve(path, n_steps)
+    return steps_curve(path, n_steps)
 
 
 #: Bytes of leave-one-domain-out subsets :func:`_with_cached_subsets` keeps (the subsets past it are taken
