@@ -15,7 +15,7 @@ import numpy as np
 from .._validation import as_data_matrix, as_float_array, check_binary_labels, check_finite, is_sparse
 from .selection import SelectionPath
 
-__all__ = ["roc_auc", "path_scores", "path_auroc", "path_squared_loss"]
+__all__ = ["roc_auc", "mann_whitney_u", "path_scores", "path_auroc", "path_squared_loss"]
 
 
 def roc_auc(y_true, scores) -> np.ndarray | float:
@@ -56,12 +56,13 @@ def roc_auc(y_true, scores) -> np.ndarray | float:
         raise ValueError(f"scores has {scores.shape[0]} rows but y_true has {positive.size} labels")
     n_pos = int(positive.sum())
     n_neg = positive.size - n_pos
-    auc = _mann_whitney_u(positive, scores.reshape(scores.shape[0], -1)) / (n_pos * n_neg)
+    auc = mann_whitney_u(positive, scores.reshape(scores.shape[0], -1)) / (n_pos * n_neg)
     return float(auc[0]) if scores.ndim == 1 else auc
 
 
-def _mann_whitney_u(positive: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """#{s+ > s-} + #{s+ = s-} / 2 of every column of ``scores`` (n, m), exact, in one sort a column.
+def mann_whitney_u(positive: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """The Mann-Whitney U, #{s+ > s-} + #{s+ = s-} / 2, of every column of ``scores`` (n, m), exact, in one
+    sort a column; ``positive`` is a boolean vector (n,). Unchecked: :func:`roc_auc` is the checked entry.
 
     After sorting each column, a positive's score has below it the negatives before its group of
     tied scores, and at or below it those up to the group's end; twice U is the sum of the two

@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .._validation import check_whole_number
-from ..domain_adaptation.evaluation import _mann_whitney_u, path_scores, roc_auc
+from ..domain_adaptation.evaluation import mann_whitney_u, path_scores, roc_auc
 from ..domain_adaptation.selection import SelectionPath
 from ..domain_adaptation.selectors import get_selector
 from . import domains
@@ -573,7 +573,7 @@ def _pair_auroc(y: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """:func:`roc_auc` of each column of ``scores`` for labels y = +1 / -1 drawn by this module (no second validation)."""
     positive = y > 0
     n_positive = int(positive.sum())
-    return _mann_whitney_u(positive, scores) / (n_positive * (positive.size - n_positive))
+    return mann_whitney_u(positive, scores) / (n_positive * (positive.size - n_positive))
 
 
 def similarity_reference_auroc(train_features, train_labels, test_features, test_labels, n_positive: int = 1000,
