@@ -17,10 +17,10 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from tgreedy_lib.domain_adaptation.selectors import get_selector  # noqa: E402
-from tgreedy_lib.domain_adaptation.theory import self_normalized as sn  # noqa: E402
-from tgreedy_lib.domain_adaptation.theory import t_bounds as tb  # noqa: E402
-from tgreedy_lib.domain_adaptation.theory.simulate import make_problem  # noqa: E402
-from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems import self_normalized as sn  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
 from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # noqa: E402
 from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
 from tgreedy_course.seeds import load_reference  # noqa: E402

@@ -7,7 +7,7 @@ course tools and command line (the contracts in ``pyproject.toml`` hold the dire
 =================================  ==================================================================
 :mod:`.domain_adaptation`          Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small
                                    Sample Statistical Approach* (AISTATS 2012): statistics (section
-                                   2), selection (3.3), evaluation, ``theory/`` (Theorems 1-2,
+                                   2), selection (3.3), evaluation, ``theorems/`` (Theorems 1-2,
                                    Corollary 3, simulations)
 :mod:`.categorical`                Sabato & Shalev-Shwartz, *Ranking Categorical Features Using
                                    Generalization Properties* (JMLR 2008)
@@ -22,7 +22,7 @@ course tools and command line (the contracts in ``pyproject.toml`` hold the dire
 =================================  ==================================================================
 
 The names below (the domain-adaptation paper's main entry points) load their module on first use,
-so that ``import tgreedy_lib.domain_adaptation.theory.simulate`` does not pay for scikit-learn.
+so that ``import tgreedy_lib.domain_adaptation.theorems.simulate`` does not pay for scikit-learn.
 """
 import importlib
 

@@ -9,13 +9,14 @@
                                     (:mod:`._stagewise`, :mod:`._stepwise`)
 :mod:`.estimators`                  the scikit-learn selectors :class:`TGreedy`, :class:`Greedy`
 :mod:`.stopping`                    section 5: when to stop adding features
+:mod:`.lodo`                        section 5: the paths refitted without each domain
 :mod:`.selectors`                   the selector registry (name, label, path function, options),
                                     the built-in selectors in one table
 :mod:`.baselines`                   other selection methods on the same statistics
 :mod:`.evaluation`                  exact AUROC and scores along a path
-:mod:`.theory`                      Theorems 1-2, Corollary 3 and the simulated domains
+:mod:`.theorems`                    Theorems 1-2, Corollary 3 and the simulated domains
 ==================================  ================================================================
 
 The subpackages are imported by name; this package imports none of them, so that
-``import tgreedy_lib.domain_adaptation.theory.simulate`` does not pay for scikit-learn.
+``import tgreedy_lib.domain_adaptation.theorems.simulate`` does not pay for scikit-learn.
 """

@@ -2,7 +2,7 @@
 
 Foster, Kakade & Salakhutdinov (AISTATS 2012) compare two selectors, greedy and T-greedy
 (section 3.3). Everything that runs selectors by name -- the experiments of section 4
-(:mod:`tgreedy_lib.experiments`), the simulations (:mod:`.theory.simulated_selection`), the figures
+(:mod:`tgreedy_lib.experiments`), the simulations (:mod:`.theorems.simulated_selection`), the figures
 (:mod:`tgreedy_lib.plotting`) and the notebooks -- reads this registry, so a new selector is one
 call::
 

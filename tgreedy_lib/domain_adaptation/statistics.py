@@ -530,7 +530,7 @@ class DomainStatistics:
         """Per-domain statistics (section 2 of the paper) from given moments ``E[XX^T|d_k]``, ``E[XY|d_k]``, ``E[Y^2|d_k]``.
 
         For population moments, as in the paper's analysis (infinitely many samples a domain),
-        and in simulations (:mod:`tgreedy_lib.domain_adaptation.theory.simulate`).
+        and in simulations (:mod:`tgreedy_lib.domain_adaptation.theorems.simulate`).
 
         Parameters
         ----------

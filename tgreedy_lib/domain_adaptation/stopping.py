@@ -172,7 +172,7 @@ def bonferroni_threshold(n_domains: int, n_features: int, alpha: float = 0.05) -
     float
         The two-sided threshold for |T|.
     """
-    from .theory.t_bounds import bonferroni_t_factor
+    from .theorems.t_bounds import bonferroni_t_factor
 
     return float(bonferroni_t_factor(int(n_domains), n_features, float(alpha)))
 
@@ -195,7 +195,7 @@ def theorem1_threshold(n_features: int, alpha: float = 0.05) -> float:
     -------
     float
     """
-    from .theory.t_bounds import paper_factor  # the theory loads with the rule that needs it
+    from .theorems.t_bounds import paper_factor  # the theory loads with the rule that needs it
 
     return float(paper_factor(int(n_features), float(alpha)))
 

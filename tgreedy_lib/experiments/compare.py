@@ -68,7 +68,7 @@ from ..domain_adaptation.evaluation import roc_auc
 from ..domain_adaptation.lodo import steps_curve
 from ..domain_adaptation.selection import greedy_path, tgreedy_path
 from ..domain_adaptation.statistics import DomainStatistics
-from ..domain_adaptation.theory.simulate import make_problem
+from ..domain_adaptation.theorems.simulate import make_problem
 from . import domains
 
 #: A rule "reaches the oracle" on a split when its target AUROC is within this of the oracle's.

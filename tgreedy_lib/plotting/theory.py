@@ -1,5 +1,5 @@
 """Figures of the theory notebooks (03-05): each function draws what the theory modules computed
-(:mod:`~tgreedy_lib.domain_adaptation.theory`) on a Matplotlib ``Axes`` and returns it; none
+(:mod:`~tgreedy_lib.domain_adaptation.theorems`) on a Matplotlib ``Axes`` and returns it; none
 computes or simulates anything itself.
 
 Foster, Kakade & Salakhutdinov (AISTATS 2012): Theorem 2 (self-normalized sums),
@@ -12,10 +12,10 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..domain_adaptation.theory.simulate import describe_distribution
+from ..domain_adaptation.theorems.simulate import describe_distribution
 from .curves import coinciding_groups
 from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, legend_label, selector_style  # one colour, line style, label
-from ..domain_adaptation.theory.simulated_selection import SELECTORS
+from ..domain_adaptation.theorems.simulated_selection import SELECTORS
 
 __all__ = [
     "plot_self_normalized_tails",
@@ -58,7 +58,7 @@ def _axes(ax):
 def plot_self_normalized_tails(curves: dict, ax=None):
     """``Pr[(sum Z)^2 / sum Z^2 > t]`` against ``t`` for several laws, with the printed
     ``exp(-t/2)`` and the proved ``2 exp(-t/2)`` (Theorem 2); ``curves`` is
-    :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.tail_curves`'s output.
+    :func:`~tgreedy_lib.domain_adaptation.theorems.self_normalized.tail_curves`'s output.
 
     See Also
     --------
@@ -76,7 +76,7 @@ def plot_self_normalized_tails(curves: dict, ax=None):
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
     >>> from tgreedy_lib.plotting import theory as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import tail_curves
+    >>> from tgreedy_lib.domain_adaptation.theorems.self_normalized import tail_curves
     >>> ax = plots.plot_self_normalized_tails(tail_curves(10, np.linspace(0.1, 8, 50), distributions=("rademacher", "gaussian")))
     >>> plt.close("all")
     """
@@ -170,7 +170,7 @@ def plot_theorem2_excess(table: dict, ax=None):
     """Heat map of ``worst_case_tail_lower_bound(n, t) - exp(-t/2)``: red cells are (n, t) pairs
     where a symmetric law provably violates Theorem 2 as printed, blue cells pairs where no violation
     was found (:func:`plot_threshold_map` at 0); ``table`` is
-    :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.theorem2_excess`'s output.
+    :func:`~tgreedy_lib.domain_adaptation.theorems.self_normalized.theorem2_excess`'s output.
 
     See Also
     --------
@@ -188,7 +188,7 @@ def plot_theorem2_excess(table: dict, ax=None):
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
     >>> from tgreedy_lib.plotting import theory as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.self_normalized import theorem2_excess
+    >>> from tgreedy_lib.domain_adaptation.theorems.self_normalized import theorem2_excess
     >>> ax = plots.plot_theorem2_excess(theorem2_excess(n_values=range(1, 6), t=np.linspace(0.1, 4, 20)))
     >>> ax.get_title()
     'worst-case tail minus exp(-t/2)\\nred: the printed bound fails; blue: it holds'
@@ -203,7 +203,7 @@ def plot_theorem2_excess(table: dict, ax=None):
 
 
 def plot_coverage_vs_features(curves: dict, ax=None):
-    """Draw :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`: the probability that
+    """Draw :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.coverage_curves`: the probability that
     Theorem 1's width covers *every* one of ``|F|`` independent features, against ``|F|``.
 
     Exact curves are solid. A Monte Carlo curve is dashed where some draw failed and is replaced, where
@@ -227,7 +227,7 @@ def plot_coverage_vs_features(curves: dict, ax=None):
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
     >>> from tgreedy_lib.plotting import theory as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import coverage_curves
+    >>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import coverage_curves
     >>> ax = plots.plot_coverage_vs_features(coverage_curves(16, 0.5, [1, 2, 4], monte_carlo_laws=()))
     >>> plt.close("all")
     """
@@ -258,7 +258,7 @@ def plot_widths(table: dict, ax=None):
     """Width factors (units of ``sigma_hat/sqrt(n)``): the paper's ``sqrt(4 log(2|F|/delta))``,
     the exact Bonferroni ``t_{n-1}`` quantile for Gaussian effects, the normal quantile
     ("4 would become 2") and the width the proof supports without the size condition; ``table``
-    is :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.width_table`'s output.
+    is :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.width_table`'s output.
 
     See Also
     --------
@@ -276,7 +276,7 @@ def plot_widths(table: dict, ax=None):
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
     >>> from tgreedy_lib.plotting import theory as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import width_table
+    >>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import width_table
     >>> ax = plots.plot_widths(width_table([10, 20, 40, 80], [10, 100, 1000], 0.05))
     >>> plt.close("all")
     """
@@ -298,7 +298,7 @@ def plot_widths(table: dict, ax=None):
 def plot_corollary_failure(curves: dict, ax=None):
     """Exact ``Pr[some subset's regret exceeds its bound]`` for ``q = 1``, printed factor against
     the proof's, with the target ``delta`` (Corollary 3); ``curves`` is
-    :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.corollary_failure_curves`'s output.
+    :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.corollary_failure_curves`'s output.
 
     See Also
     --------
@@ -316,7 +316,7 @@ def plot_corollary_failure(curves: dict, ax=None):
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
     >>> from tgreedy_lib.plotting import theory as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_failure_curves
+    >>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import corollary_failure_curves
     >>> ax = plots.plot_corollary_failure(corollary_failure_curves([0.05, 0.1, 0.2], p_values=(1, 2)))
     >>> plt.close("all")
     """
@@ -355,7 +355,7 @@ def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
     >>> from tgreedy_lib.plotting import theory as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import subset_regret_simulation
+    >>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import subset_regret_simulation
     >>> simulation = subset_regret_simulation(np.random.default_rng(0), "gaussian", 200, 5, 2, 0.05, n_trials=30)
     >>> ax = plots.plot_subset_regret(simulation)
     >>> plt.close("all")
@@ -401,8 +401,8 @@ def plot_selector_paths(result: dict, axes=None):
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
     >>> from tgreedy_lib.plotting import theory as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors
+    >>> from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem
+    >>> from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_selectors
     >>> result = compare_selectors(make_problem(), np.random.default_rng(0), n_steps=4, n_repeats=5)
     >>> axes = plots.plot_selector_paths(result)
     >>> plt.close("all")
@@ -451,8 +451,8 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
     >>> import numpy as np
     >>> import matplotlib.pyplot as plt
     >>> from tgreedy_lib.plotting import theory as plots
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import sweep_selectors
+    >>> from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem
+    >>> from tgreedy_lib.domain_adaptation.theorems.simulated_selection import sweep_selectors
     >>> rows = sweep_selectors(make_problem(), np.random.default_rng(0), n_domains_values=(4, 8),
     ...                        n_steps=3, n_repeats=3, at_step=3)
     >>> ax = plots.plot_sweep(rows)

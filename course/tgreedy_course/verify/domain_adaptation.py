@@ -25,9 +25,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from tgreedy_lib.domain_adaptation.theory import self_normalized as sn
-from tgreedy_lib.domain_adaptation.theory import t_bounds as tb
-from tgreedy_lib.domain_adaptation.theory.simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
+from tgreedy_lib.domain_adaptation.theorems import self_normalized as sn
+from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
+from tgreedy_lib.domain_adaptation.theorems.simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
 from .result import CheckResult
 
 __all__ = ["check_theorem1", "check_theorem2", "check_corollary3"]
@@ -73,7 +73,7 @@ def dominant_ratio_minimum(n: int) -> Fraction:
     See Also
     --------
     check_theorem2 : The check that uses it.
-    tgreedy_lib.domain_adaptation.theory.self_normalized.dominant_magnitude_atoms : The law of the ratio.
+    tgreedy_lib.domain_adaptation.theorems.self_normalized.dominant_magnitude_atoms : The law of the ratio.
 
     References
     ----------

@@ -278,7 +278,7 @@ def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_t
     ----------
     rng : numpy.random.Generator
     distribution : str
-        A symmetric law of :mod:`tgreedy_lib.domain_adaptation.theory.simulate` (``"gaussian"``,
+        A symmetric law of :mod:`tgreedy_lib.domain_adaptation.theorems.simulate` (``"gaussian"``,
         ``"rademacher"``, ``"cauchy"``, ``"student_t"`` ...).
     n : int
         Number of terms.

@@ -188,7 +188,7 @@ def failure_probability_exact(distribution: str, n: int, c) -> np.ndarray:
 
 def failure_probability_monte_carlo(rng: np.random.Generator, distribution: str, n: int, c,
                                     n_trials: int = 20000, df: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
-    """Monte Carlo ``Pr[|T| > c]`` for one feature (any law of :mod:`tgreedy_lib.domain_adaptation.theory.simulate`), with its s.e.
+    """Monte Carlo ``Pr[|T| > c]`` for one feature (any law of :mod:`tgreedy_lib.domain_adaptation.theorems.simulate`), with its s.e.
     """
     n = check_domain_count(n)
     n_trials = check_whole_number(n_trials, "n_trials", 2)

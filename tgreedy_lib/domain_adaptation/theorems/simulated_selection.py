@@ -1,6 +1,6 @@
 """T-greedy against greedy on simulated domains (paper, section 3.3 and the claims of section 4).
 
-Training domains are drawn from a :class:`tgreedy_lib.domain_adaptation.theory.simulate.DomainProblem`, either as
+Training domains are drawn from a :class:`tgreedy_lib.domain_adaptation.theorems.simulate.DomainProblem`, either as
 population moments (``n_samples=None``: the paper's abstraction of section 2, where
 ``E[XY|d_k]`` and ``E[XX'|d_k]`` are known) or as ``n_samples`` draws per domain.
 Both selectors run on the same :class:`tgreedy_lib.domain_adaptation.statistics.DomainStatistics`, and each
@@ -79,7 +79,7 @@ def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domain
     Parameters
     ----------
     problem : DomainProblem
-        The simulated world (see :func:`tgreedy_lib.domain_adaptation.theory.simulate.make_problem`).
+        The simulated world (see :func:`tgreedy_lib.domain_adaptation.theorems.simulate.make_problem`).
     rng : numpy.random.Generator
         Seeded source of all randomness.
     n_domains : int
