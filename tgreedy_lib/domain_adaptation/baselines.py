@@ -81,7 +81,6 @@ __all__ = [
     "BASELINES",
     "BaselinePath",
     "pooled_moments",
-    "domain_losses",
     "lodo_choice",
     "omp_path",
     "lasso_path",
@@ -104,8 +103,6 @@ RIDGE = 1e-3
 VREX_BETAS = (0.0, 10.0)
 
 
-#: The declared constraints of the baselines' options (scikit-learn's ``_parameter_constraints`` style, as the
-#: selectors declare theirs), checked before a baseline runs so that each wrong option is named.
 _CONSTRAINTS = {
     "stats": [DomainStatistics],
     "n_steps": [Interval(Integral, 1, None, closed="left")],
@@ -126,7 +123,6 @@ _CONSTRAINTS = {
 
 
 def _options(*names):
-    """:func:`validate_options` with the constraints of ``names`` (one declaration for the module)."""
     return validate_options({name: _CONSTRAINTS[name] for name in names})
 
 
@@ -163,13 +159,6 @@ class BaselinePath:
         return self.coef[self.chosen]
 
 
-def _check_stats(stats) -> DomainStatistics:
-    if not isinstance(stats, DomainStatistics):
-        raise TypeError(f"expected DomainStatistics, got {type(stats).__name__}")
-    return stats
-
-
-@_options('stats')
 def pooled_moments(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, float]:
     """Pooled moments (section 2 of [1]_): ``(mean_k E[XX'|d_k], mean_k E[XY|d_k], mean_k E[Y^2|d_k])``.
 
@@ -185,29 +174,7 @@ def pooled_moments(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, flo
     xy : ndarray (p,)
     yy : float
     """
-    _check_stats(stats)
     return stats.xx.mean(axis=0), stats.xy.mean(axis=0), float(stats.yy.mean())
-
-
-@_options('stats', 'coef')
-def domain_losses(stats: DomainStatistics, coef) -> np.ndarray:
-    """Squared loss of each weight vector on each domain (section 2 of [1]_), from the moments.
-
-    ``L_k(w) = E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w``.
-
-    Parameters
-    ----------
-    stats : DomainStatistics
-    coef : array-like (m, p) or (p,)
-
-    Returns
-    -------
-    ndarray (m, n_domains)
-    """
-    W = np.atleast_2d(np.asarray(coef, dtype=np.float64))
-    n, p = stats.xy.shape
-    quad = np.einsum("kpm,mp->mk", (stats.xx.reshape(n * p, p) @ W.T).reshape(n, p, -1), W)  # w' E[XX'|d_k] w
-    return stats.yy[None, :] - 2.0 * W @ stats.xy.T + quad
 
 
 @_options('stats', 'fit')
@@ -229,7 +196,6 @@ def lodo_choice(stats: DomainStatistics, fit: Callable[[DomainStatistics], np.nd
     mean_loss : ndarray (n_points,)
         Mean held-out squared loss of every point.
     """
-    _check_stats(stats)
     if stats.n_domains < 3:
         raise ValueError(f"leave-one-domain-out needs at least 3 domains, got {stats.n_domains}")
     labels = stats.domain_labels.tolist()
@@ -286,7 +252,6 @@ def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True)
     BaselinePath
         ``parameter`` is k = 1..n_steps.
     """
-    _check_stats(stats)
     W = _omp_coefs(stats, n_steps)
     chosen, cv = lodo_choice(stats, lambda s: _omp_coefs(s, n_steps)) if choose else (-1, None)
     return BaselinePath("omp", W, (W != 0).sum(axis=1), np.arange(1, n_steps + 1), chosen,
@@ -343,7 +308,6 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
     BaselinePath
         ``parameter`` is the penalty grid (decreasing).
     """
-    _check_stats(stats)
     if not np.any(stats.xy):
         raise ValueError("lasso_path: every E[X_i Y | d_k] is 0 (y is 0, or no feature covaries with it in any "
                          "domain), so the lasso keeps no feature at any penalty and its penalty grid is empty; "
@@ -421,7 +385,6 @@ def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None
     -------
     ndarray (p,)
     """
-    _check_stats(stats)
     if not (np.isfinite(beta) and beta >= 0):
         raise ValueError(f"beta must be a finite non-negative number, got {beta!r}")
     ridge = _ridge(stats) if ridge is None else float(ridge)
@@ -456,7 +419,6 @@ def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True,
     BaselinePath
         One point per beta (all features); ``info["ridge"]`` is the ridge used.
     """
-    _check_stats(stats)
     betas = np.asarray(betas, dtype=np.float64)
     if betas.ndim != 1 or betas.size == 0 or not np.all(np.isfinite(betas)) or np.any(betas < 0):
         raise ValueError(f"betas must be a non-empty sequence of finite non-negative penalties, got {betas.tolist()!r} "
@@ -504,7 +466,6 @@ def icp_pvalues(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, np.nda
     pooled_z : ndarray (p,)
         ``b_i / sqrt(1 / sum_k 1/v_ki)``.
     """
-    _check_stats(stats)
     if stats.counts is None:
         raise ValueError("the ICP filter needs the number of samples per domain (counts); population moments "
                          "(from_moments without counts) have no sampling error to test against")
@@ -519,6 +480,19 @@ def icp_pvalues(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, np.nda
     pvalue = scipy_stats.chi2.sf(q, stats.n_domains - 1)
     z = pooled * np.sqrt(weight.sum(axis=0))
     return pvalue, pooled, z
+
+
+def _icp_order(stats: DomainStatistics, alpha: float) -> np.ndarray:
+    """The features :func:`icp_pvalues` keeps at level ``alpha``, by pooled |z|."""
+    pvalue, _, z = icp_pvalues(stats)
+    keep = np.flatnonzero(pvalue >= alpha)
+    return keep[np.argsort(-np.abs(z[keep]), kind="stable")]
+
+
+def _t_order(stats: DomainStatistics, n_steps: int) -> np.ndarray:
+    """The first ``n_steps`` features by |T| of ``E[X_i Y|d_k]``."""
+    t, _, _ = t_statistics(stats.xy)
+    return np.argsort(-np.abs(t), kind="stable")[:n_steps]
 
 
 def _marginal_path(stats: DomainStatistics, order: np.ndarray, n_steps: int) -> np.ndarray:
@@ -556,14 +530,10 @@ def icp_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05,
     BaselinePath
         ``info["n_invariant"]`` counts the features kept.
     """
-    def order_of(s):
-        pvalue, _, z = icp_pvalues(s)
-        keep = np.flatnonzero(pvalue >= alpha)
-        return keep[np.argsort(-np.abs(z[keep]), kind="stable")]
-
-    order = order_of(stats)
+    order = _icp_order(stats, alpha)
     W = _marginal_path(stats, order, n_steps)
-    chosen, cv = lodo_choice(stats, lambda s: _marginal_path(s, order_of(s), n_steps)) if choose else (-1, None)
+    chosen, cv = (lodo_choice(stats, lambda s: _marginal_path(s, _icp_order(s, alpha), n_steps)) if choose
+                  else (-1, None))
     return BaselinePath("icp", W, (W != 0).sum(axis=1), np.arange(1, n_steps + 1), chosen,
                         {"n_invariant": int(order.size), "alpha": alpha,
                          "lodo_loss": None if cv is None else cv.tolist()})
@@ -589,19 +559,11 @@ def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = 
     -------
     BaselinePath
     """
-    def order_of(s):
-        t, _, _ = t_statistics(s.xy)
-        return np.argsort(-np.abs(t), kind="stable")[:n_steps]
-
-    W = _marginal_path(stats, order_of(stats), n_steps)
-    chosen, cv = lodo_choice(stats, lambda s: _marginal_path(s, order_of(s), n_steps)) if choose else (-1, None)
+    W = _marginal_path(stats, _t_order(stats, n_steps), n_steps)
+    chosen, cv = (lodo_choice(stats, lambda s: _marginal_path(s, _t_order(s, n_steps), n_steps)) if choose
+                  else (-1, None))
     return BaselinePath("t_filter", W, (W != 0).sum(axis=1), np.arange(1, n_steps + 1), chosen,
                         {"lodo_loss": None if cv is None else cv.tolist()})
-
-
-#: The baselines by name: ``{name: function(stats, n_steps, **options) -> BaselinePath}`` (``vrex`` takes no
-#: ``n_steps``); OMP [2]_, the lasso by LARS [3]_ [4]_, V-REx [5]_, the ICP-style filter [6]_, the T filter ([1]_, 3.1).
-BASELINES = {"omp": omp_path, "lasso": lasso_path, "vrex": vrex_path, "icp": icp_path, "t_filter": t_filter_path}
 
 
 @_options('stats', 'n_steps')
@@ -714,8 +676,7 @@ def t_filter_selection_path(stats: DomainStatistics, n_steps: int = 10) -> Selec
     -------
     SelectionPath
     """
-    t, _, _ = t_statistics(stats.xy)
-    order = np.argsort(-np.abs(t), kind="stable")[:n_steps]
+    order = _t_order(stats, n_steps)
     return as_selection_path(stats, "t_filter", _marginal_path(stats, order, n_steps), order)
 
 
@@ -736,9 +697,7 @@ def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: flo
     -------
     SelectionPath
     """
-    pvalue, _, z = icp_pvalues(stats)
-    keep = np.flatnonzero(pvalue >= alpha)
-    order = keep[np.argsort(-np.abs(z[keep]), kind="stable")][:n_steps]
+    order = _icp_order(stats, alpha)[:n_steps]
     return as_selection_path(stats, "icp", _marginal_path(stats, order, n_steps)[:len(order)], order,
                              {"alpha": alpha})
 
@@ -747,7 +706,7 @@ def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: flo
 
 #: The baselines run on the moments as given while the root mean squares of X (over the features) and of
 #: y lie within 2**-SCALE_BAND .. 2**SCALE_BAND (1/256 .. 256); past it they run on moments rescaled by
-#: powers of two (the lasso chose another penalty at y x 1e-5 before).
+#: powers of two.
 SCALE_BAND = 8
 
 
@@ -811,4 +770,6 @@ lasso_path = _at_any_scale(lasso_path, parameter_power=1)   # the penalty scales
 vrex_path = _at_any_scale(vrex_path, info_powers={"lodo_loss": (0, 2), "ridge": (2, 0)})
 icp_path = _at_any_scale(icp_path)
 t_filter_path = _at_any_scale(t_filter_path)
+#: The baselines by name: ``{name: function(stats, n_steps, **options) -> BaselinePath}`` (``vrex`` takes no
+#: ``n_steps``); OMP [2]_, the lasso by LARS [3]_ [4]_, V-REx [5]_, the ICP-style filter [6]_, the T filter ([1]_, 3.1).
 BASELINES = {"omp": omp_path, "lasso": lasso_path, "vrex": vrex_path, "icp": icp_path, "t_filter": t_filter_path}
