@@ -164,10 +164,6 @@ def pooled_moments(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, flo
 
     Every domain weighs the same, as in the paper's pooled (greedy) objective.
 
-    Parameters
-    ----------
-    stats : DomainStatistics
-
     Returns
     -------
     gram : ndarray (p, p)
@@ -242,8 +238,6 @@ def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True)
 
     Parameters
     ----------
-    stats : DomainStatistics
-    n_steps : int, default=10
     choose : bool, default=True
         Choose k by :func:`lodo_choice` (else ``chosen = -1``).
 
@@ -296,12 +290,10 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
 
     Parameters
     ----------
-    stats : DomainStatistics
     n_steps : int, default=10
         LARS steps that set the smallest penalty of the grid.
     n_alphas : int, default=30
         Points of the penalty grid.
-    choose : bool, default=True
 
     Returns
     -------
@@ -339,10 +331,8 @@ def vrex_objective(coef, stats: DomainStatistics, beta: float, ridge: float = 0.
     Parameters
     ----------
     coef : array-like (p,)
-    stats : DomainStatistics
     beta : float
         Weight of the variance of the domain losses.
-    ridge : float, default=0.0
 
     Returns
     -------
@@ -372,14 +362,12 @@ def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None
 
     Parameters
     ----------
-    stats : DomainStatistics
     beta : float
         Finite and non-negative; 0 returns the ridge solution on the pooled moments.
     ridge : float, optional
         Default: ``RIDGE`` times the mean diagonal of the pooled E[XX'].
     start : array-like (p,), optional
         Starting point (default: the ridge solution).
-    max_iter : int, default=500
 
     Returns
     -------
@@ -408,9 +396,6 @@ def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True,
 
     Parameters
     ----------
-    stats : DomainStatistics
-    betas : sequence of float, default=VREX_BETAS
-    choose : bool, default=True
     max_iter : int, default=30
         L-BFGS iterations per beta (each starts from the previous beta's weights).
 
@@ -521,9 +506,6 @@ def icp_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05,
     ----------
     stats : DomainStatistics
         With ``counts``.
-    n_steps : int, default=10
-    alpha : float, default=0.05
-    choose : bool, default=True
 
     Returns
     -------
@@ -548,16 +530,6 @@ def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = 
     Features are added in that order with their marginal weights ``mu_i / E[X_i^2]``
     (T-greedy's first-step weight), without residuals; the number kept is chosen by
     leave-one-domain-out CV (``choose``).
-
-    Parameters
-    ----------
-    stats : DomainStatistics
-    n_steps : int, default=10
-    choose : bool, default=True
-
-    Returns
-    -------
-    BaselinePath
     """
     W = _marginal_path(stats, _t_order(stats, n_steps), n_steps)
     chosen, cv = (lodo_choice(stats, lambda s: _marginal_path(s, _t_order(s, n_steps), n_steps)) if choose
@@ -573,15 +545,10 @@ def run_baseline(name: str, stats: DomainStatistics, n_steps: int = 10, **option
     Parameters
     ----------
     name : {"omp", "lasso", "vrex", "icp", "t_filter"}
-    stats : DomainStatistics
     n_steps : int, default=10
         Ignored by ``vrex`` (one point per beta).
     **options
         Passed to the baseline's function.
-
-    Returns
-    -------
-    BaselinePath
     """
     if name not in BASELINES:
         raise ValueError(f"unknown baseline {name!r}; choose from {sorted(BASELINES)}")
@@ -602,16 +569,10 @@ def as_selection_path(stats: DomainStatistics, method: str, coef: np.ndarray, fe
 
     Parameters
     ----------
-    stats : DomainStatistics
     method : str
         Name recorded in the path.
     coef : array-like (n_steps, p)
     features : sequence of int (n_steps,)
-    options : dict, optional
-
-    Returns
-    -------
-    SelectionPath
     """
     coef = np.atleast_2d(np.asarray(coef, dtype=np.float64))
     features = np.asarray(features, dtype=np.intp)
@@ -648,15 +609,6 @@ def _entering(coef: np.ndarray) -> np.ndarray:
 @_options('stats', 'n_steps')
 def omp_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionPath:
     """OMP [2]_ on the pooled moments as a selector (``get_selector("omp")``), T recorded as in [1]_.
-
-    Parameters
-    ----------
-    stats : DomainStatistics
-    n_steps : int, default=10
-
-    Returns
-    -------
-    SelectionPath
     """
     W = _omp_coefs(stats, n_steps)
     order = _entering(W)
@@ -666,15 +618,6 @@ def omp_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionP
 @_options('stats', 'n_steps')
 def t_filter_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionPath:
     """The univariate T filter (section 3.1 of [1]_, w = 0) as a selector (``get_selector("t_filter")``).
-
-    Parameters
-    ----------
-    stats : DomainStatistics
-    n_steps : int, default=10
-
-    Returns
-    -------
-    SelectionPath
     """
     order = _t_order(stats, n_steps)
     return as_selection_path(stats, "t_filter", _marginal_path(stats, order, n_steps), order)
@@ -690,12 +633,6 @@ def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: flo
     ----------
     stats : DomainStatistics
         With ``counts``.
-    n_steps : int, default=10
-    alpha : float, default=0.05
-
-    Returns
-    -------
-    SelectionPath
     """
     order = _icp_order(stats, alpha)[:n_steps]
     return as_selection_path(stats, "icp", _marginal_path(stats, order, n_steps)[:len(order)], order,

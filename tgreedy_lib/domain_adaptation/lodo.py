@@ -61,7 +61,6 @@ def moment_squared_loss(stats: DomainStatistics, coef) -> np.ndarray:
 
     Parameters
     ----------
-    stats : DomainStatistics
     coef : array-like of shape (p,) or (m, p)
         One weight vector, or m of them.
 

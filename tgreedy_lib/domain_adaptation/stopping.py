@@ -190,10 +190,6 @@ def theorem1_threshold(n_features: int, alpha: float = 0.05) -> float:
         Number p of candidate features.
     alpha : float, default=0.05
         Family-wise level, in (0, 1).
-
-    Returns
-    -------
-    float
     """
     from .theorems.t_bounds import paper_factor  # the theory loads with the rule that needs it
 
@@ -247,7 +243,6 @@ def residual_path(stats: DomainStatistics, path: SelectionPath, n_steps: int | N
     ----------
     stats : DomainStatistics
         The statistics the path was computed from.
-    path : SelectionPath
     n_steps : int, optional
         Yield this many (default: all steps of the path).
 
@@ -291,8 +286,6 @@ def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, 
     residual_covariances : array-like (n_domains, n_features)
     exclude : array of int or bool mask, optional
         Features left out of the maximum (e.g. those already chosen).
-    n_flips : int, default=1024
-    seed : int or numpy.random.Generator, default=0
 
     Returns
     -------
@@ -341,8 +334,6 @@ def gaussian_max_t(n_domains: int, n_features: int, *, n_draws: int = 2000, seed
         Number n of domains (at least 2).
     n_features : int
         Number of null features in the maximum.
-    n_draws : int, default=2000
-    seed : int or numpy.random.Generator, default=0
 
     Returns
     -------
@@ -367,15 +358,11 @@ def stop_chance(path: SelectionPath, stats: DomainStatistics, *, alpha: float = 
 
     Parameters
     ----------
-    path : SelectionPath
     stats : DomainStatistics
         The statistics the path was computed from.
-    alpha : float, default=0.05
     null : {"sign_flip", "gaussian"}, default="sign_flip"
     n_flips : int, default=1024
         Passed to :func:`sign_flip_max_t`.
-    seed : int or numpy.random.Generator, default=0
-    full : bool, default=False
 
     Returns
     -------
@@ -471,17 +458,12 @@ def choose_k(path: SelectionPath, stats: DomainStatistics, rule: str = "chance",
 
     Parameters
     ----------
-    path : SelectionPath
     stats : DomainStatistics
         The statistics the path was computed from.
     rule : {"lodo", "bonferroni", "theorem1", "chance"}, default="chance"
     **options
         Passed to the rule: ``alpha`` (bonferroni, theorem1, chance), ``null``, ``n_flips``,
         ``seed`` (chance), ``score``, ``path_function``, ``min_k`` (lodo).
-
-    Returns
-    -------
-    StoppingResult
     """
     _check_path(path, stats)
     if rule == "bonferroni":

@@ -101,7 +101,6 @@ def self_normalized_ratio(z, axis: int = -1) -> np.ndarray:
     ----------
     z : array-like
         Samples, the ``n`` of one sum along ``axis``.
-    axis : int, default=-1
 
     Returns
     -------
@@ -276,7 +275,6 @@ def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_t
 
     Parameters
     ----------
-    rng : numpy.random.Generator
     distribution : str
         A symmetric law of :mod:`tgreedy_lib.domain_adaptation.theorems.simulate` (``"gaussian"``,
         ``"rademacher"``, ``"cauchy"``, ``"student_t"`` ...).
@@ -284,7 +282,6 @@ def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_t
         Number of terms.
     t : float or array-like
         Thresholds, t > 0.
-    n_trials : int, default=20000
     df : float, default=3.0
         Degrees of freedom of the Student t law.
     """
