@@ -128,23 +128,10 @@ def _options(*names):
 
 @dataclasses.dataclass(frozen=True)
 class BaselinePath:
-    """Weights along a baseline's path and the point leave-one-domain-out CV chose.
-
-    The baselines compare T-greedy (section 3 of [1]_) with what a researcher would try instead;
-    each returns one of these.
-
-    Attributes
-    ----------
-    name : str
-    coef : ndarray (n_points, n_features)
-    n_selected : ndarray of int (n_points,)
-        Nonzero weights at each point.
-    parameter : ndarray (n_points,)
-        The path's parameter at each point (k, the penalty, beta ...).
-    chosen : int
-        Index of the point chosen by :func:`lodo_choice` (or -1 when not chosen).
-    info : dict
-        ``lodo_loss`` (mean held-out loss of each point) and baseline-specific entries.
+    """A baseline's weights ``coef`` (n_points, p) along its path, the ``parameter`` of each point (k, the
+    penalty, beta ...), their ``n_selected`` nonzero weights, the point ``chosen`` by :func:`lodo_choice`
+    (-1: not chosen) and ``info`` (``lodo_loss``, the mean held-out loss of each point, and the
+    baseline's own entries).
     """
 
     name: str
@@ -160,37 +147,17 @@ class BaselinePath:
 
 
 def pooled_moments(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, float]:
-    """Pooled moments (section 2 of [1]_): ``(mean_k E[XX'|d_k], mean_k E[XY|d_k], mean_k E[Y^2|d_k])``.
-
-    Every domain weighs the same, as in the paper's pooled (greedy) objective.
-
-    Returns
-    -------
-    gram : ndarray (p, p)
-    xy : ndarray (p,)
-    yy : float
+    """``(mean_k E[XX'|d_k], mean_k E[XY|d_k], mean_k E[Y^2|d_k])``: every domain weighs the same, as in
+    the paper's pooled (greedy) objective.
     """
     return stats.xx.mean(axis=0), stats.xy.mean(axis=0), float(stats.yy.mean())
 
 
 @_options('stats', 'fit')
 def lodo_choice(stats: DomainStatistics, fit: Callable[[DomainStatistics], np.ndarray]) -> tuple[int, np.ndarray]:
-    """Leave one domain out (section 5 of [1]_): the point of ``fit``'s path with the least mean held-out loss.
-
-    Parameters
-    ----------
-    stats : DomainStatistics
-        At least 3 domains.
-    fit : callable
-        ``fit(stats) -> W`` (n_points, p); must return the same number of points for every
-        subset (a fixed grid).
-
-    Returns
-    -------
-    chosen : int
-        Index of the point with the least mean held-out squared loss.
-    mean_loss : ndarray (n_points,)
-        Mean held-out squared loss of every point.
+    """Leave one domain out (section 5 of [1]_): the index of the point of ``fit(stats) -> W`` (n_points, p;
+    the same number of points on every subset) with the least mean held-out squared loss, and that
+    mean loss of every point.
     """
     if stats.n_domains < 3:
         raise ValueError(f"leave-one-domain-out needs at least 3 domains, got {stats.n_domains}")
@@ -229,22 +196,9 @@ def _omp_coefs(stats: DomainStatistics, n_steps: int) -> np.ndarray:
 
 @_options('stats', 'n_steps', 'choose')
 def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True) -> BaselinePath:
-    """Orthogonal matching pursuit [2]_ on the pooled moments (greedy's stepwise form, section 4 of [1]_).
-
-    Runs scikit-learn's ``orthogonal_mp_gram``. Point k - 1 holds the least-squares weights on
-    the first k features OMP picked: the stepwise form of greedy (``greedy_path(refit="stepwise")``
-    picks by the same residual correlation, scaled by E[X_i^2]). k is chosen by
-    leave-one-domain-out CV when ``choose``.
-
-    Parameters
-    ----------
-    choose : bool, default=True
-        Choose k by :func:`lodo_choice` (else ``chosen = -1``).
-
-    Returns
-    -------
-    BaselinePath
-        ``parameter`` is k = 1..n_steps.
+    """OMP [2]_ on the pooled moments (scikit-learn's ``orthogonal_mp_gram``): point k - 1 holds the
+    least-squares weights on the first k features it picked (``parameter`` k = 1..n_steps); k chosen by
+    :func:`lodo_choice` when ``choose``.
     """
     W = _omp_coefs(stats, n_steps)
     chosen, cv = lodo_choice(stats, lambda s: _omp_coefs(s, n_steps)) if choose else (-1, None)
@@ -255,11 +209,8 @@ def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True)
 # --------------------------------------------------------------------------- lasso
 
 def _lars_lasso(stats: DomainStatistics, max_steps: int, alpha_min: float = 0.0):
-    """LARS knots of the lasso on the pooled moments; with ``alpha_min`` the path stops there.
-
-    Stopping at ``alpha_min`` (scikit-learn puts a last knot exactly at it, on the piecewise-linear
-    path) leaves the weights at every penalty above it as they were: the leave-one-domain-out
-    folds only need the path down to the smallest penalty of the grid, not ``max_steps`` knots.
+    """LARS knots of the lasso on the pooled moments down to ``alpha_min`` (the folds need the path only
+    down to the grid's smallest penalty; the weights above it are unchanged).
     """
     from sklearn.linear_model import lars_path_gram
 
@@ -281,24 +232,10 @@ def _lasso_at(alphas: np.ndarray, coefs: np.ndarray, grid: np.ndarray) -> np.nda
 
 @_options('stats', 'n_steps', 'n_alphas', 'choose')
 def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30, choose: bool = True) -> BaselinePath:
-    """The lasso [2]_ on the pooled moments, ``(1/2) w'Gw - q.w + alpha ||w||_1``, by LARS [3]_.
-
-    Runs scikit-learn's ``lars_path_gram``. The path's points are the penalties of a geometric
-    grid from the smallest penalty with no feature down to the penalty where LARS has taken
-    ``n_steps`` steps; the penalty is chosen by leave-one-domain-out CV (section 5 of [1]_) on
-    the held-out domains' squared loss (``choose``).
-
-    Parameters
-    ----------
-    n_steps : int, default=10
-        LARS steps that set the smallest penalty of the grid.
-    n_alphas : int, default=30
-        Points of the penalty grid.
-
-    Returns
-    -------
-    BaselinePath
-        ``parameter`` is the penalty grid (decreasing).
+    """The lasso [3]_ on the pooled moments, ``(1/2) w'Gw - q.w + alpha ||w||_1``, by LARS [4]_
+    (scikit-learn's ``lars_path_gram``), at ``n_alphas`` penalties (``parameter``, decreasing) of a
+    geometric grid from the smallest with no feature to where LARS has taken ``n_steps`` steps; the
+    penalty chosen by :func:`lodo_choice` when ``choose``.
     """
     if not np.any(stats.xy):
         raise ValueError("lasso_path: every E[X_i Y | d_k] is 0 (y is 0, or no feature covaries with it in any "
@@ -322,22 +259,8 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
 
 @_options('coef', 'stats', 'beta', 'ridge')
 def vrex_objective(coef, stats: DomainStatistics, beta: float, ridge: float = 0.0) -> tuple[float, np.ndarray]:
-    """V-REx's objective [2]_ (eq. 4) on the per-domain moments of [1]_, and its gradient.
-
-    ``mean_k L_k(w) + beta Var_k L_k(w) + ridge ||w||^2`` with
-    ``L_k(w) = E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w``; Var is the population variance
-    over the n domains.
-
-    Parameters
-    ----------
-    coef : array-like (p,)
-    beta : float
-        Weight of the variance of the domain losses.
-
-    Returns
-    -------
-    value : float
-    gradient : ndarray (p,)
+    """V-REx's objective [5]_ (eq. 4) and its gradient: ``mean_k L_k(w) + beta Var_k L_k(w) + ridge ||w||^2``
+    with ``L_k(w) = E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w`` and Var over the n domains.
     """
     w = np.asarray(coef, dtype=np.float64)
     n, p = stats.xy.shape
@@ -358,20 +281,9 @@ def _ridge(stats: DomainStatistics) -> float:
 @_options('stats', 'beta', 'ridge', 'start', 'max_iter')
 def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None, start=None,
              max_iter: int = 500) -> np.ndarray:
-    """Minimize V-REx's objective [2]_ on the moments of [1]_ (L-BFGS from the ridge solution).
-
-    Parameters
-    ----------
-    beta : float
-        Finite and non-negative; 0 returns the ridge solution on the pooled moments.
-    ridge : float, optional
-        Default: ``RIDGE`` times the mean diagonal of the pooled E[XX'].
-    start : array-like (p,), optional
-        Starting point (default: the ridge solution).
-
-    Returns
-    -------
-    ndarray (p,)
+    """Minimize :func:`vrex_objective` by L-BFGS from ``start`` (default: the ridge solution on the pooled
+    moments, which ``beta = 0`` returns); ``ridge`` defaults to ``RIDGE`` times the mean diagonal of the
+    pooled E[XX'].
     """
     if not (np.isfinite(beta) and beta >= 0):
         raise ValueError(f"beta must be a finite non-negative number, got {beta!r}")
@@ -392,17 +304,9 @@ def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None
 
 @_options('stats', 'betas', 'choose', 'max_iter')
 def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True, max_iter: int = 30) -> BaselinePath:
-    """V-REx [2]_ weights for each beta (in units of 1 / mean E[Y^2]), beta chosen by leave-one-domain-out CV ([1]_, section 5).
-
-    Parameters
-    ----------
-    max_iter : int, default=30
-        L-BFGS iterations per beta (each starts from the previous beta's weights).
-
-    Returns
-    -------
-    BaselinePath
-        One point per beta (all features); ``info["ridge"]`` is the ridge used.
+    """V-REx weights for each of ``betas`` (in units of 1 / mean E[Y^2]; ``max_iter`` L-BFGS iterations
+    each, from the previous beta's weights), beta chosen by :func:`lodo_choice` when ``choose``;
+    ``info["ridge"]`` is the ridge used.
     """
     betas = np.asarray(betas, dtype=np.float64)
     if betas.ndim != 1 or betas.size == 0 or not np.all(np.isfinite(betas)) or np.any(betas < 0):
@@ -431,25 +335,13 @@ def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True,
 
 @_options('stats')
 def icp_pvalues(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Invariance test in the spirit of ICP [2]_: homogeneity of each feature's per-domain slope, on the moments of [1]_.
+    """The invariance test of the ICP-style filter [6]_: ``(pvalue, pooled_slope, pooled_z)`` per feature.
 
-    Per domain k and feature i: slope ``b_ki = E[X_i Y|d_k] / E[X_i^2|d_k]`` (no intercept) with
-    variance ``v_ki = (E[Y^2|d_k] - b_ki^2 E[X_i^2|d_k]) / (m_k E[X_i^2|d_k])`` from the domain's
-    ``m_k`` samples. Cochran's Q ``sum_k (b_ki - b_i)^2 / v_ki`` around the inverse-variance mean
-    ``b_i`` is chi-square with n - 1 df when the slopes are equal.
-
-    Parameters
-    ----------
-    stats : DomainStatistics
-        With ``counts`` (samples per domain).
-
-    Returns
-    -------
-    pvalue : ndarray (p,)
-        Of the test that the slopes are equal (small: the domains disagree).
-    pooled_slope : ndarray (p,)
-    pooled_z : ndarray (p,)
-        ``b_i / sqrt(1 / sum_k 1/v_ki)``.
+    Per domain k: slope ``b_ki = E[X_i Y|d_k] / E[X_i^2|d_k]`` with variance
+    ``v_ki = (E[Y^2|d_k] - b_ki^2 E[X_i^2|d_k]) / (m_k E[X_i^2|d_k])`` from the domain's ``m_k`` samples
+    (``stats.counts``). Cochran's Q ``sum_k (b_ki - b_i)^2 / v_ki`` around the inverse-variance mean
+    ``b_i`` is chi-square with n - 1 df when the slopes are equal (a small p-value: the domains
+    disagree); ``pooled_z = b_i / sqrt(1 / sum_k 1/v_ki)``.
     """
     if stats.counts is None:
         raise ValueError("the ICP filter needs the number of samples per domain (counts); population moments "
@@ -496,21 +388,9 @@ def _marginal_path(stats: DomainStatistics, order: np.ndarray, n_steps: int) -> 
 
 @_options('stats', 'n_steps', 'alpha', 'choose')
 def icp_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05, choose: bool = True) -> BaselinePath:
-    """ICP-style invariance filter [2]_ on the moments of [1]_: invariant features by pooled |z|, marginal weights.
-
-    Keeps the features whose slopes :func:`icp_pvalues` cannot tell apart at level ``alpha``,
-    adds them in order of pooled |z|, each with its marginal weight ``mu_i / E[X_i^2]``; the
-    number kept is chosen by leave-one-domain-out CV (``choose``).
-
-    Parameters
-    ----------
-    stats : DomainStatistics
-        With ``counts``.
-
-    Returns
-    -------
-    BaselinePath
-        ``info["n_invariant"]`` counts the features kept.
+    """The ICP-style filter [6]_: the features :func:`icp_pvalues` keeps at level ``alpha``, by pooled |z|,
+    each with its marginal weight; the number kept chosen by :func:`lodo_choice` when ``choose``
+    (``info["n_invariant"]``: the features kept).
     """
     order = _icp_order(stats, alpha)
     W = _marginal_path(stats, order, n_steps)
@@ -525,11 +405,9 @@ def icp_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05,
 
 @_options('stats', 'n_steps', 'choose')
 def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True) -> BaselinePath:
-    """The univariate T filter: rank once by |T| of ``E[X_i Y|d_k]`` (section 3.1 of [1]_ with w = 0).
-
-    Features are added in that order with their marginal weights ``mu_i / E[X_i^2]``
-    (T-greedy's first-step weight), without residuals; the number kept is chosen by
-    leave-one-domain-out CV (``choose``).
+    """The univariate T filter: the features by |T| of ``E[X_i Y|d_k]`` (w = 0, no residuals), each with its
+    marginal weight ``mu_i / E[X_i^2]`` (T-greedy's first-step weight); the number kept chosen by
+    :func:`lodo_choice` when ``choose``.
     """
     W = _marginal_path(stats, _t_order(stats, n_steps), n_steps)
     chosen, cv = (lodo_choice(stats, lambda s: _marginal_path(s, _t_order(s, n_steps), n_steps)) if choose
@@ -540,16 +418,7 @@ def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = 
 
 @_options('stats', 'n_steps')
 def run_baseline(name: str, stats: DomainStatistics, n_steps: int = 10, **options) -> BaselinePath:
-    """Run one of :data:`BASELINES` by name (the comparisons beyond section 4 of [1]_).
-
-    Parameters
-    ----------
-    name : {"omp", "lasso", "vrex", "icp", "t_filter"}
-    n_steps : int, default=10
-        Ignored by ``vrex`` (one point per beta).
-    **options
-        Passed to the baseline's function.
-    """
+    """Run one of :data:`BASELINES` by ``name`` with ``options`` (``vrex`` ignores ``n_steps``)."""
     if name not in BASELINES:
         raise ValueError(f"unknown baseline {name!r}; choose from {sorted(BASELINES)}")
     if name == "vrex":
@@ -561,18 +430,9 @@ def run_baseline(name: str, stats: DomainStatistics, n_steps: int = 10, **option
 
 @_options('stats', 'method', 'coef', 'features', 'options')
 def as_selection_path(stats: DomainStatistics, method: str, coef: np.ndarray, features, options=None) -> SelectionPath:
-    """Wrap weights that add one feature a step as a :class:`~.selection.SelectionPath` (T as in section 3.1 of [1]_).
-
-    ``features[s]`` is the feature added at step s and ``coef[s]`` the weights after it. The
-    recorded T-statistic, mu and sigma are those of the added feature on the residual covariances
-    before the step (as T-greedy records them), so the stopping rules of :mod:`.stopping` apply.
-
-    Parameters
-    ----------
-    method : str
-        Name recorded in the path.
-    coef : array-like (n_steps, p)
-    features : sequence of int (n_steps,)
+    """Weights ``coef[s]`` after adding ``features[s]`` at step s as a :class:`~.selection.SelectionPath`
+    named ``method``, recording the T-statistic, mu and sigma of the added feature before the step (as
+    T-greedy does), so that the rules of :mod:`.stopping` apply.
     """
     coef = np.atleast_2d(np.asarray(coef, dtype=np.float64))
     features = np.asarray(features, dtype=np.intp)
@@ -608,8 +468,7 @@ def _entering(coef: np.ndarray) -> np.ndarray:
 
 @_options('stats', 'n_steps')
 def omp_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionPath:
-    """OMP [2]_ on the pooled moments as a selector (``get_selector("omp")``), T recorded as in [1]_.
-    """
+    """OMP on the pooled moments as a selector (``get_selector("omp")``)."""
     W = _omp_coefs(stats, n_steps)
     order = _entering(W)
     return as_selection_path(stats, "omp", W[:len(order)], order)
@@ -617,22 +476,15 @@ def omp_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionP
 
 @_options('stats', 'n_steps')
 def t_filter_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionPath:
-    """The univariate T filter (section 3.1 of [1]_, w = 0) as a selector (``get_selector("t_filter")``).
-    """
+    """The univariate T filter as a selector (``get_selector("t_filter")``)."""
     order = _t_order(stats, n_steps)
     return as_selection_path(stats, "t_filter", _marginal_path(stats, order, n_steps), order)
 
 
 @_options('stats', 'n_steps', 'alpha')
 def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05) -> SelectionPath:
-    """The ICP-style invariance filter [2]_ as a selector (``get_selector("icp")``), T recorded as in [1]_.
-
-    Fewer than ``n_steps`` steps when fewer features pass the invariance test.
-
-    Parameters
-    ----------
-    stats : DomainStatistics
-        With ``counts``.
+    """The ICP-style filter as a selector (``get_selector("icp")``); fewer than ``n_steps`` steps when
+    fewer features pass the invariance test.
     """
     order = _icp_order(stats, alpha)[:n_steps]
     return as_selection_path(stats, "icp", _marginal_path(stats, order, n_steps)[:len(order)], order,
@@ -667,14 +519,10 @@ def _rescaled(stats: DomainStatistics, a: int, b: int) -> DomainStatistics:
 
 
 def _at_any_scale(function, parameter_power: int = 0, info_powers=None):
-    """``function(stats, ...)`` run on the moments rescaled by powers of two when X or y lies far from 1.
-
-    Every baseline is meant to be invariant to a common rescaling of X and of y (the lasso's and OMP's
-    weights scale as ``2**(b - a)``, V-REx's penalties are in units of 1 / E[Y^2] and its ridge in units
-    of E[X^2]), but their solvers hold absolute tolerances and square the losses: at y x 1e-60 OMP
-    selected nothing, at y x 1e150 the lasso nothing. Run on ``X / 2**a`` and ``y / 2**b`` (exact) and
-    scaled back (exact), each gives at any scale what it gives at scale 1. ``parameter_power`` and
-    ``info_powers`` say how the path's parameter and info entries scale: as ``2**(a * i + b * j)``.
+    """``function(stats, ...)`` run on the moments of ``X / 2**a``, ``y / 2**b`` (exact) when X or y lies far
+    from scale 1, and scaled back (exact): the solvers hold absolute tolerances and square the losses
+    (at y x 1e-60 OMP selected nothing). The path's parameter scales as ``2**((a + b) parameter_power)``,
+    its info entries as ``2**(a i + b j)`` for ``info_powers[key] = (i, j)``.
     """
     import functools
 

@@ -113,17 +113,9 @@ def _options(*names):
 
 @dataclasses.dataclass(frozen=True)
 class StoppingResult:
-    """The number of steps a stopping rule of section 5 of [1]_ keeps, with its evidence.
-
-    Attributes
-    ----------
-    rule : str
-        One of :data:`RULES`.
-    k : int
-        Steps kept (0 means no feature at all; the path's first ``k`` steps otherwise).
-    evidence : dict
-        What the decision rests on; the keys depend on the rule (``threshold``, ``abs_t``,
-        ``null_quantile``, ``held_out`` ...), all JSON-ready.
+    """The number of steps a rule keeps, ``k`` (0: no feature; else the path's first ``k`` steps), with
+    its ``rule`` (one of :data:`RULES`) and ``evidence``: what the decision rests on (``threshold``,
+    ``abs_t``, ``null_quantile``, ``held_out`` ..., by rule), JSON-ready.
     """
 
     rule: str
@@ -153,24 +145,8 @@ def _first_failure(passes: np.ndarray) -> int:
 
 @_options('n_domains', 'n_features', 'alpha')
 def bonferroni_threshold(n_domains: int, n_features: int, alpha: float = 0.05) -> float:
-    """Bonferroni threshold for |T| (section 5 of [1]_): the t_{n-1} quantile at ``1 - alpha / (2 p)``.
-
-    A feature with no effect has (for Gaussian domain effects) |T| above it with probability
-    ``alpha / p``; so among p such features, one passes with probability at most ``alpha``.
-
-    Parameters
-    ----------
-    n_domains : int
-        Number n of training domains (at least 2); the t law has n - 1 degrees of freedom.
-    n_features : int
-        Number p of candidate features.
-    alpha : float, default=0.05
-        Family-wise level, in (0, 1).
-
-    Returns
-    -------
-    float
-        The two-sided threshold for |T|.
+    """The Bonferroni threshold for |T| of the ``"bonferroni"`` rule: the t_{n-1} quantile at
+    ``1 - alpha / (2 p)``, n = ``n_domains``, p = ``n_features``, alpha the family-wise level.
     """
     from .theorems.t_bounds import bonferroni_t_factor
 
@@ -179,17 +155,8 @@ def bonferroni_threshold(n_domains: int, n_features: int, alpha: float = 0.05) -
 
 @_options('n_features', 'alpha')
 def theorem1_threshold(n_features: int, alpha: float = 0.05) -> float:
-    """Theorem 1's width (section 3.1 of [1]_) in units of sigma/sqrt(n): ``sqrt(4 log(2 p / alpha))``.
-
-    Valid for any symmetric law of the domain effects (Theorem 2), so stricter than
-    :func:`bonferroni_threshold`; section 5 of [1]_ suggests such a threshold as the stopping rule.
-
-    Parameters
-    ----------
-    n_features : int
-        Number p of candidate features.
-    alpha : float, default=0.05
-        Family-wise level, in (0, 1).
+    """Theorem 1's width ``sqrt(4 log(2 p / alpha))`` (in units of sigma / sqrt(n)), the ``"theorem1"`` rule's
+    threshold for |T|.
     """
     from .theorems.t_bounds import paper_factor  # the theory loads with the rule that needs it
 
@@ -198,26 +165,9 @@ def theorem1_threshold(n_features: int, alpha: float = 0.05) -> float:
 
 @_options('path', 'n_domains', 'alpha', 'variant')
 def stop_bonferroni(path: SelectionPath, n_domains: int, *, alpha: float = 0.05, variant: str = "t") -> StoppingResult:
-    """Bonferroni stopping (section 5 of [1]_): keep the leading steps whose |T| clears the threshold.
-
-    The threshold is :func:`bonferroni_threshold` (``variant="t"``) or Theorem 1's
-    :func:`theorem1_threshold` (``variant="theorem1"``).
-
-    Parameters
-    ----------
-    path : SelectionPath
-        Any path; its ``t_statistic`` (the chosen feature's T when it was chosen) is used.
-    n_domains : int
-        The number n of training domains of the path.
-    alpha : float, default=0.05
-        Family-wise level over the p candidate features.
-    variant : {"t", "theorem1"}, default="t"
-        ``"t"``: the t_{n-1} quantile at ``1 - alpha/(2p)``; ``"theorem1"``: ``sqrt(4 log(2p/alpha))``.
-
-    Returns
-    -------
-    StoppingResult
-        ``rule`` is ``"bonferroni"`` or ``"theorem1"``; ``evidence`` holds ``threshold`` and ``abs_t``.
+    """Keep the leading steps of ``path`` whose |T| (``path.t_statistic``) clears
+    :func:`bonferroni_threshold` (``variant="t"``) or :func:`theorem1_threshold` (``variant="theorem1"``)
+    for ``n_domains`` training domains. ``evidence`` holds ``threshold`` and ``abs_t``.
     """
     if variant == "t":
         threshold = bonferroni_threshold(n_domains, path.n_features, alpha)
@@ -234,22 +184,9 @@ def stop_bonferroni(path: SelectionPath, n_domains: int, *, alpha: float = 0.05,
 
 @_options('stats', 'path', 'n_steps')
 def residual_path(stats: DomainStatistics, path: SelectionPath, n_steps: int | None = None):
-    """The residual covariances ``E[X (Y - w.X) | d_k]`` (section 3 of [1]_) before each step of ``path``.
-
-    A generator of arrays of shape (n_domains, n_features), updated incrementally, reading only
-    the Gram rows of features whose weight changed.
-
-    Parameters
-    ----------
-    stats : DomainStatistics
-        The statistics the path was computed from.
-    n_steps : int, optional
-        Yield this many (default: all steps of the path).
-
-    Yields
-    ------
-    ndarray of shape (n_domains, n_features)
-        The residual covariances before step 0, 1, ...
+    """The residual covariances ``E[X (Y - w.X) | d_k]``, shape (n_domains, p), before each of the first
+    ``n_steps`` steps of ``path`` (default: all), updated from the Gram rows of the features whose
+    weight changed.
     """
     _check_path(path, stats)
     n_steps = path.n_steps if n_steps is None else min(int(n_steps), path.n_steps)
@@ -273,24 +210,10 @@ def _sign_patterns(n: int, n_flips: int, rng: np.random.Generator) -> tuple[np.n
 
 @_options('residual_covariances', 'exclude', 'n_flips', 'seed')
 def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, seed=0):
-    """Null draws of max_i |T_i| by sign flips of the per-domain vectors (Theorem 2's symmetry, [1]_).
-
-    For each sign vector eps in {-1, +1}^n, the values ``eps_k r_k,i`` replace ``r_k,i`` and the
-    largest |T_i| over the features not in ``exclude`` is recorded. Under the null hypothesis that
-    every ``r_k`` is symmetric about 0, these draws have the law of the observed max |T|, given
-    the magnitudes. All ``2^(n-1)`` sign vectors (|T| is unchanged by a global flip) are used
-    when they are at most ``n_flips``; otherwise ``n_flips`` random ones.
-
-    Parameters
-    ----------
-    residual_covariances : array-like (n_domains, n_features)
-    exclude : array of int or bool mask, optional
-        Features left out of the maximum (e.g. those already chosen).
-
-    Returns
-    -------
-    ndarray of shape (n_patterns,)
-        max |T| for each sign vector.
+    """Null draws of max_i |T_i| over the features not in ``exclude`` (indices or a mask) when the rows
+    ``r_k`` of ``residual_covariances`` (n_domains, p) are replaced by ``eps_k r_k``: every sign vector
+    eps up to a global flip (2^(n-1)) when that many are at most ``n_flips``, else ``n_flips`` random
+    ones. Returns max |T| for each sign vector.
     """
     r = np.asarray(residual_covariances, dtype=np.float64)
     if r.ndim != 2 or r.shape[0] < 2:
@@ -324,20 +247,8 @@ def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, 
 
 @_options('n_domains', 'n_features', 'n_draws', 'seed')
 def gaussian_max_t(n_domains: int, n_features: int, *, n_draws: int = 2000, seed=0) -> np.ndarray:
-    """Simulated null draws of max |T| over independent Gaussian null features (section 5 of [1]_).
-
-    Each draw is the largest of ``n_features`` independent |t_{n-1}| variables.
-
-    Parameters
-    ----------
-    n_domains : int
-        Number n of domains (at least 2).
-    n_features : int
-        Number of null features in the maximum.
-
-    Returns
-    -------
-    ndarray of shape (n_draws,)
+    """``n_draws`` null draws of max |T| over ``n_features`` independent Gaussian null features: each the
+    largest of that many independent |t_{n-1}| variables.
     """
     rng = np.random.default_rng(seed)
     # |t_{n-1}| draws directly: the max of p of them per draw.
@@ -348,26 +259,11 @@ def gaussian_max_t(n_domains: int, n_features: int, *, n_draws: int = 2000, seed
 @_options('path', 'stats', 'alpha', 'null', 'n_flips', 'seed', 'full')
 def stop_chance(path: SelectionPath, stats: DomainStatistics, *, alpha: float = 0.05, null: str = "sign_flip",
                 n_flips: int = 1024, seed=0, full: bool = False) -> StoppingResult:
-    """Stop when the chosen |T| behaves like chance (section 5 of [1]_; null law from Theorem 2).
-
-    Step s is kept while the chosen feature's |T| exceeds the ``1 - alpha`` quantile of the null
-    law of max |T| over the features still available (not chosen before step s); the null law is
-    recomputed at each step from that step's residual covariances (``null="sign_flip"``) or
-    simulated once (``null="gaussian"``). With ``full=True`` the quantiles of every step are
-    computed (for plots); the chosen k is the same.
-
-    Parameters
-    ----------
-    stats : DomainStatistics
-        The statistics the path was computed from.
-    null : {"sign_flip", "gaussian"}, default="sign_flip"
-    n_flips : int, default=1024
-        Passed to :func:`sign_flip_max_t`.
-
-    Returns
-    -------
-    StoppingResult
-        ``evidence`` holds ``null_quantile`` (one per step examined) and ``abs_t``.
+    """Keep step s while the chosen |T| exceeds the ``1 - alpha`` quantile of the null law of max |T| over
+    the features not chosen before it: :func:`sign_flip_max_t` of that step's residual covariances
+    (``null="sign_flip"``), or :func:`gaussian_max_t` once (``null="gaussian"``). ``full=True`` computes
+    the quantiles of every step (for plots), with the same k. ``evidence`` holds ``null_quantile`` (one
+    per step examined) and ``abs_t``.
     """
     _check_path(path, stats)
     alpha = float(alpha)
@@ -403,33 +299,27 @@ def stop_chance(path: SelectionPath, stats: DomainStatistics, *, alpha: float = 
 @_options('path', 'stats', 'score', 'path_function', 'min_k', 'progress')
 def stop_lodo(path: SelectionPath, stats: DomainStatistics, *, score: str | Callable = "squared_loss",
               path_function: Callable | None = None, min_k: int = 1, progress=None) -> StoppingResult:
-    """Leave one domain out and cycle (section 5 of [1]_): pick k by the mean held-out score.
+    """Leave one domain out and cycle: the k (at least ``min_k``) of the best mean held-out score of
+    :func:`.lodo.held_out_scores`.
 
     Parameters
     ----------
-    path : SelectionPath
-        The path on all n domains; its length is the largest k considered.
-    stats : DomainStatistics
-        The statistics the path was fitted on.
     score : "squared_loss" or callable, default="squared_loss"
-        ``"squared_loss"``: the held-out domain's squared loss from its moments (lower is better).
-        A callable ``score(label, W) -> array (n_steps + 1,)`` scores weight vectors ``W`` (row s =
-        weights after s steps) on the samples of domain ``label``, higher is better (e.g. AUROC).
+        The held-out domain's squared loss from its moments (lower is better), or
+        ``score(label, W) -> array (K + 1,)``, the score (higher is better, e.g. AUROC) on domain
+        ``label``'s samples of the weights ``W`` after 0..K steps.
     path_function : callable, optional
         ``path_function(stats, n_steps) -> SelectionPath``; by default the path's own selector and options.
-    min_k : int, default=1
-        Smallest k considered (at least one feature).
     progress : callable, bool or None, default=None
-        Where to report the folds done on a long run: a callable gets one line at a time; ``None``
-        writes them to standard error once the run has taken more than
-        :data:`.lodo.LODO_QUIET_SECONDS` seconds (every as many seconds); ``True`` from the start;
-        ``False`` never.
+        Where the folds done are reported: to a callable; ``None``: to standard error once the run has
+        taken :data:`.lodo.LODO_QUIET_SECONDS` (and every as many seconds); ``True``: from the start;
+        ``False``: never.
 
     Returns
     -------
     StoppingResult
-        ``evidence["mean_held_out"]`` is the mean held-out score after 0..K steps (higher is
-        better; the negative loss for ``"squared_loss"``).
+        ``evidence["mean_held_out"]``: the mean held-out score after 0..K steps (higher is better; the
+        negative loss for ``"squared_loss"``), ``evidence["held_out"]`` each domain's.
     """
     _check_path(path, stats)
     K = path.n_steps
@@ -454,16 +344,8 @@ def stop_lodo(path: SelectionPath, stats: DomainStatistics, *, score: str | Call
 
 @_options('path', 'stats', 'rule')
 def choose_k(path: SelectionPath, stats: DomainStatistics, rule: str = "chance", **options) -> StoppingResult:
-    """How many steps of ``path`` to keep, by one of the :data:`RULES` (section 5 of [1]_).
-
-    Parameters
-    ----------
-    stats : DomainStatistics
-        The statistics the path was computed from.
-    rule : {"lodo", "bonferroni", "theorem1", "chance"}, default="chance"
-    **options
-        Passed to the rule: ``alpha`` (bonferroni, theorem1, chance), ``null``, ``n_flips``,
-        ``seed`` (chance), ``score``, ``path_function``, ``min_k`` (lodo).
+    """How many steps of ``path`` (computed from ``stats``) to keep by one of the :data:`RULES`; ``options``
+    go to the rule (:data:`RULE_OPTIONS`).
     """
     _check_path(path, stats)
     if rule == "bonferroni":
