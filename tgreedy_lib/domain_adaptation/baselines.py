@@ -77,25 +77,10 @@ from .._validation import validate_options
 from .selection import SelectionPath, t_statistics
 from .statistics import DomainStatistics
 
-__all__ = [
-    "BASELINES",
-    "BaselinePath",
-    "pooled_moments",
-    "lodo_choice",
-    "omp_path",
-    "lasso_path",
-    "vrex_objective",
-    "vrex_fit",
-    "vrex_path",
-    "icp_pvalues",
-    "icp_path",
-    "t_filter_path",
-    "run_baseline",
-    "as_selection_path",
-    "omp_selection_path",
-    "icp_selection_path",
-    "t_filter_selection_path",
-]
+__all__ = ["BASELINES", "BaselinePath", "pooled_moments", "lodo_choice", "omp_path", "lasso_path",
+           "vrex_objective", "vrex_fit", "vrex_path", "icp_pvalues", "icp_path", "t_filter_path",
+           "run_baseline", "as_selection_path", "omp_selection_path", "icp_selection_path",
+           "t_filter_selection_path"]
 
 #: Ridge of V-REx (and the lasso's numerical guard), relative to the mean diagonal of the pooled E[XX'].
 RIDGE = 1e-3

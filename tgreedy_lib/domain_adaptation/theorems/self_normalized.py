@@ -25,25 +25,11 @@ from scipy import stats
 from ..._validation import check_whole_number
 from .simulate import symmetric_noise
 
-__all__ = [
-    "MAX_ENUMERATION_N",
-    "self_normalized_ratio",
-    "sign_patterns",
-    "sign_pattern_distribution",
-    "exact_tail_given_magnitudes",
-    "rademacher_tail",
-    "rademacher_atoms",
-    "dominant_magnitude_atoms",
-    "gaussian_tail",
-    "monte_carlo_tail",
-    "printed_bound",
-    "proof_bound",
-    "one_sided_tail_given_magnitudes",
-    "worst_excess_discrete",
-    "tail_curves",
-    "theorem2_excess",
-    "worst_case_tail_lower_bound",
-]
+__all__ = ["MAX_ENUMERATION_N", "self_normalized_ratio", "sign_patterns", "sign_pattern_distribution",
+           "exact_tail_given_magnitudes", "rademacher_tail", "rademacher_atoms", "dominant_magnitude_atoms",
+           "gaussian_tail", "monte_carlo_tail", "printed_bound", "proof_bound",
+           "one_sided_tail_given_magnitudes", "worst_excess_discrete", "tail_curves", "theorem2_excess",
+           "worst_case_tail_lower_bound"]
 
 #: Largest ``n`` for which :func:`sign_patterns` enumerates (2^(n-1) patterns).
 MAX_ENUMERATION_N = 22
@@ -72,23 +58,12 @@ def printed_bound(t):
     -------
     bound : ndarray
         ``exp(-t/2)``.
-
-    Notes
-    -----
-    Theorem 2 of [1]_ (after [2]_): for independent symmetric :math:`Z_1, \dots, Z_n`,
-
-    .. math::
-
-        \Pr\left[\frac{(\sum_i Z_i)^2}{\sum_i Z_i^2} > t\right] \le e^{-t/2}.
-
-    The two-sided Hoeffding step of the proof gives :math:`2 e^{-t/2}` (:func:`proof_bound`).
     """
     return np.exp(-_check_t(t) / 2.0)
 
 
 def proof_bound(t):
-    """The bound the appendix proof establishes (two-sided Hoeffding): ``2 exp(-t/2)``.
-    """
+    """The bound the appendix proof establishes (two-sided Hoeffding): ``2 exp(-t/2)``."""
     return 2.0 * np.exp(-_check_t(t) / 2.0)
 
 

@@ -22,18 +22,8 @@ import numpy as np
 
 from ..._validation import check_whole_number
 
-__all__ = [
-    "DISTRIBUTIONS",
-    "HEAVY_TAILED",
-    "has_mean",
-    "describe_distribution",
-    "symmetric_magnitudes",
-    "symmetric_noise",
-    "domain_effects",
-    "DomainProblem",
-    "make_problem",
-    "risk_on_domains",
-]
+__all__ = ["DISTRIBUTIONS", "HEAVY_TAILED", "has_mean", "describe_distribution", "symmetric_magnitudes",
+           "symmetric_noise", "domain_effects", "DomainProblem", "make_problem", "risk_on_domains"]
 
 #: Symmetric laws available for domain effects, with a one-line description.
 DISTRIBUTIONS: dict[str, str] = {
@@ -61,8 +51,7 @@ def _check_distribution(distribution: str, df: float) -> None:
 
 
 def has_mean(distribution: str, df: float = 3.0) -> bool:
-    """Whether the named law has a mean (Student t needs ``df > 1``).
-    """
+    """Whether the named law has a mean (Student t needs ``df > 1``)."""
     _check_distribution(distribution, df)
     if distribution == "student_t":
         return df > 1
@@ -70,8 +59,7 @@ def has_mean(distribution: str, df: float = 3.0) -> bool:
 
 
 def describe_distribution(distribution: str, df: float = 3.0) -> str:
-    """A short human-readable name, e.g. ``'Student t (df=3)'``.
-    """
+    """A short human-readable name, e.g. ``'Student t (df=3)'``."""
     _check_distribution(distribution, df)
     if distribution == "student_t":
         return f"Student t (df={df:g})"

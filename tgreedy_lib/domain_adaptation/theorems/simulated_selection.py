@@ -30,8 +30,7 @@ SELECTORS = ("tgreedy", "greedy")
 
 def training_statistics(problem: DomainProblem, rng: np.random.Generator, n_domains: int,
                         n_samples: int | None = None) -> DomainStatistics:
-    """Per-domain statistics of ``n_domains`` fresh training domains (population moments if ``n_samples`` is None).
-    """
+    """Per-domain statistics of ``n_domains`` fresh training domains (population moments if ``n_samples`` is None)."""
     check_domain_count(n_domains, "n_domains")
     if n_samples is None:
         xx, xy, yy = problem.draw_moments(rng, int(n_domains))

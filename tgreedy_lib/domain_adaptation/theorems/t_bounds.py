@@ -37,42 +37,21 @@ from ..statistics import t_statistic
 from .self_normalized import self_normalized_ratio
 from .simulate import domain_effects, symmetric_noise
 
-__all__ = [
-    "t_statistic",
-    "tilde_t_squared",
-    "tilde_from_t_printed",
-    "tilde_from_t",
-    "max_features",
-    "min_domains",
-    "paper_factor",
-    "coverage_curves",
-    "first_features_below",
-    "bonferroni_t_factor",
-    "normal_factor",
-    "proof_factor",
-    "failure_probability_exact",
-    "failure_probability_monte_carlo",
-    "coverage_monte_carlo",
-    "coverage_independent",
-    "width_table",
-    "corollary_printed_factor",
-    "corollary_proof_factor",
-    "corollary_proof_factor_simplified",
-    "corollary_failure_curves",
-    "corollary_min_domains",
-    "subset_regret_simulation",
-]
+__all__ = ["t_statistic", "tilde_t_squared", "tilde_from_t_printed", "tilde_from_t", "max_features",
+           "min_domains", "paper_factor", "coverage_curves", "first_features_below", "bonferroni_t_factor",
+           "normal_factor", "proof_factor", "failure_probability_exact", "failure_probability_monte_carlo",
+           "coverage_monte_carlo", "coverage_independent", "width_table", "corollary_printed_factor",
+           "corollary_proof_factor", "corollary_proof_factor_simplified", "corollary_failure_curves",
+           "corollary_min_domains", "subset_regret_simulation"]
 
 
 def tilde_t_squared(deviations, axis: int = 0) -> np.ndarray:
-    """``Ttilde^2 = (sum Z_k)^2 / sum Z_k^2`` for the centred effects ``Z_k`` (proof of Theorem 1).
-    """
+    """``Ttilde^2 = (sum Z_k)^2 / sum Z_k^2`` for the centred effects ``Z_k`` (proof of Theorem 1)."""
     return self_normalized_ratio(deviations, axis=axis)
 
 
 def tilde_from_t_printed(t, n: int) -> np.ndarray:
-    """The appendix identity as printed: ``Ttilde^2 = (n/(n-1)) T^2 / (1 + T^2/(n-1))``.
-    """
+    """The appendix identity as printed: ``Ttilde^2 = (n/(n-1)) T^2 / (1 + T^2/(n-1))``."""
     n = check_domain_count(n)
     t2 = np.asarray(t, dtype=float) ** 2
     with np.errstate(invalid="ignore"):
@@ -80,16 +59,7 @@ def tilde_from_t_printed(t, n: int) -> np.ndarray:
 
 
 def tilde_from_t(t, n: int) -> np.ndarray:
-    r"""The same identity simplified: ``Ttilde^2 = n T^2 / (n - 1 + T^2)`` (``= n`` when ``|T| = inf``).
-
-    Notes
-    -----
-    With :math:`T` the T-statistic of :math:`n` centred values,
-
-    .. math::
-
-        \tilde T^2 = \frac{(\sum_k Z_k)^2}{\sum_k Z_k^2} = \frac{n T^2}{n - 1 + T^2}.
-    """
+    r"""The same identity simplified: ``Ttilde^2 = n T^2 / (n - 1 + T^2)`` (``= n`` when ``|T| = inf``)."""
     n = check_domain_count(n)
     t2 = np.asarray(t, dtype=float) ** 2
     with np.errstate(invalid="ignore"):
@@ -97,32 +67,20 @@ def tilde_from_t(t, n: int) -> np.ndarray:
 
 
 def max_features(n, delta) -> np.ndarray:
-    """The largest ``|F|`` Theorem 1 admits: ``(delta/2) e^(n/8)`` (a real number; floor it for a count).
-    """
+    """The largest ``|F|`` Theorem 1 admits: ``(delta/2) e^(n/8)`` (a real number; floor it for a count)."""
     delta = check_delta(delta)
     return delta / 2.0 * np.exp(np.asarray(n, dtype=float) / 8.0)
 
 
 def min_domains(n_features, delta) -> int:
-    """The fewest domains for which Theorem 1 admits ``n_features``: ``ceil(8 log(2|F|/delta))``.
-    """
+    """The fewest domains for which Theorem 1 admits ``n_features``: ``ceil(8 log(2|F|/delta))``."""
     delta = check_delta(delta)
     n_features = check_whole_number(n_features, "n_features")
     return int(math.ceil(8.0 * math.log(2.0 * n_features / delta) - 1e-12))
 
 
 def paper_factor(n_features, delta) -> np.ndarray:
-    r"""Theorem 1's width in units of ``sigma_hat/sqrt(n)``: ``sqrt(4 log(2|F|/delta))``.
-
-    Notes
-    -----
-    Theorem 1 of [1]_: if :math:`|F| \le (\delta/2) e^{n/8}`, then with probability greater than
-    :math:`1 - \delta`, for all features :math:`i \in F`,
-
-    .. math::
-
-        |\hat\mu_i - E[X_i Y]| \le \frac{\hat\sigma_i}{\sqrt{n}} \sqrt{4 \log \frac{2|F|}{\delta}}.
-    """
+    r"""Theorem 1's width in units of ``sigma_hat/sqrt(n)``: ``sqrt(4 log(2|F|/delta))``."""
     delta = check_delta(delta)
     f = np.asarray(n_features, dtype=float)
     if np.any(f < 1):
@@ -131,8 +89,7 @@ def paper_factor(n_features, delta) -> np.ndarray:
 
 
 def bonferroni_t_factor(n: int, n_features, delta) -> np.ndarray:
-    """The exact two-sided Bonferroni width for Gaussian effects: ``t_{n-1}`` quantile at ``1 - delta/(2|F|)``.
-    """
+    """The exact two-sided Bonferroni width for Gaussian effects: ``t_{n-1}`` quantile at ``1 - delta/(2|F|)``."""
     n = check_domain_count(n)
     delta = check_delta(delta)
     return stats.t.isf(delta / (2.0 * np.asarray(n_features, dtype=float)), n - 1)
@@ -200,8 +157,7 @@ def failure_probability_monte_carlo(rng: np.random.Generator, distribution: str,
 
 
 def coverage_independent(p_fail, n_features) -> np.ndarray:
-    """Probability that all ``|F|`` independent features are covered: ``(1 - p)^|F|``.
-    """
+    """Probability that all ``|F|`` independent features are covered: ``(1 - p)^|F|``."""
     return np.exp(np.asarray(n_features, dtype=float) * np.log1p(-np.minimum(np.asarray(p_fail, float), 1.0)))
 
 
@@ -326,32 +282,19 @@ def _check_pq(p, q) -> tuple[int, int]:
 
 
 def corollary_printed_factor(p: int, q: int, delta: float) -> float:
-    r"""Corollary 3 as printed: ``8 q log p + log(2/delta)`` (multiplies ``sum sigma_hat^2 / n``).
-
-    Notes
-    -----
-    Corollary 3 of [1]_: if :math:`q p^q \le (\delta/2) e^{n/8}`, then for all subsets
-    :math:`S` of :math:`q` of the :math:`p` features, in an orthonormal basis of :math:`S`,
-
-    .. math::
-
-        L(\hat\mu_S) - L(\mu_S) \le \Big(\sum_{i \in S} [\hat\sigma_S]_i^2\Big)
-        \frac{8 q \log p + \log(2/\delta)}{n}.
-    """
+    r"""Corollary 3 as printed: ``8 q log p + log(2/delta)`` (multiplies ``sum sigma_hat^2 / n``)."""
     p, q = _check_pq(p, q)
     return 8.0 * q * math.log(p) + math.log(2.0 / check_delta(delta))
 
 
 def corollary_proof_factor(p: int, q: int, delta: float) -> float:
-    """What the proof (Theorem 1 on ``q p^q`` basis elements) supports: ``4 log(2 q p^q / delta)``.
-    """
+    """What the proof (Theorem 1 on ``q p^q`` basis elements) supports: ``4 log(2 q p^q / delta)``."""
     p, q = _check_pq(p, q)
     return 4.0 * (math.log(2.0 / check_delta(delta)) + math.log(q) + q * math.log(p))
 
 
 def corollary_proof_factor_simplified(p: int, q: int, delta: float) -> float:
-    """The proof's factor with ``log(q p^q) <= 2 q log p``: ``8 q log p + 4 log(2/delta)``.
-    """
+    """The proof's factor with ``log(q p^q) <= 2 q log p``: ``8 q log p + 4 log(2/delta)``."""
     p, q = _check_pq(p, q)
     return 8.0 * q * math.log(p) + 4.0 * math.log(2.0 / check_delta(delta))
 
@@ -377,8 +320,7 @@ def corollary_failure_curves(deltas, p_values=(1, 2, 3), law: str = "gaussian") 
 
 
 def corollary_min_domains(p: int, q: int, delta: float) -> int:
-    """The fewest domains meeting Corollary 3's condition ``q p^q <= (delta/2) e^(n/8)``.
-    """
+    """The fewest domains meeting Corollary 3's condition ``q p^q <= (delta/2) e^(n/8)``."""
     p, q = _check_pq(p, q)
     return int(math.ceil(8.0 * (math.log(2.0 / check_delta(delta)) + math.log(q) + q * math.log(p)) - 1e-12))
 
