@@ -19,36 +19,12 @@ __all__ = ["roc_auc", "mann_whitney_u", "path_scores", "path_auroc", "path_squar
 
 
 def roc_auc(y_true, scores) -> np.ndarray | float:
-    r"""Exact area under the ROC curve, ties counted one half: the metric of section 4 (Figures 1-4) of [1]_.
+    r"""Exact area under the ROC curve, ties counted one half: the metric of section 4 (Figures 1-4).
 
-    AUROC = Pr[s(X+) > s(X-)] + 1/2 Pr[s(X+) = s(X-)] over all positive/negative pairs: the
-    Mann-Whitney U statistic divided by n+ n-, counted exactly (ties one half) by sorting the
-    scores of each column once and counting, for every positive, the negatives below it and tied
-    with it. Exact for any ties: U is a sum of integers and halves, exact in floating point.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        Binary labels in {0, 1}, {-1, 1} or booleans; both classes must occur.
-    scores : array-like of shape (n_samples,) or (n_samples, n_columns)
-        Scores; a 2-D array gives one AUROC per column (e.g. one per step of a path).
-
-    Returns
-    -------
-    auroc : float or ndarray of shape (n_columns,)
-        The area under the ROC curve of each column of ``scores``.
-
-    Notes
-    -----
-    With :math:`R_+` the sum of the (average) ranks of the :math:`n_+` positives among all scores,
-
-    .. math::
-
-        \mathrm{AUROC} = \frac{R_+ - n_+ (n_+ + 1) / 2}{n_+ n_-}
-        = \frac{\#\{s_+ > s_-\} + \tfrac12 \#\{s_+ = s_-\}}{n_+ n_-},
-
-    and the right-hand count is what is computed, from one sort of each column (no average
-    ranks). The two sides are equal exactly, also in floating point.
+    ``Pr[s(X+) > s(X-)] + 1/2 Pr[s(X+) = s(X-)]`` over all positive/negative pairs, the Mann-Whitney U
+    over n+ n- (:func:`mann_whitney_u`), exact for any ties. ``y_true``: binary labels in {0, 1},
+    {-1, 1} or booleans, both classes present; ``scores`` (n_samples,) or (n_samples, n_columns): one
+    AUROC per column (e.g. one per step of a path).
     """
     positive, _ = check_binary_labels(y_true, "y_true")
     scores = as_float_array(scores, "scores", (1, 2))
@@ -97,23 +73,8 @@ def mann_whitney_u(positive: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 
 def path_scores(path: SelectionPath, X) -> np.ndarray:
-    """Linear scores X @ w_s after every step s of a selection path (section 3.3 of [1]_).
-
-    One matrix product over the path's support: ``X[:, support] @ coef[:, support].T``,
-    instead of recomputing each step's score from scratch. ``X`` may be a scipy.sparse matrix
-    (it is not densified) or a DataFrame.
-
-    Parameters
-    ----------
-    path : SelectionPath
-        A path from :func:`tgreedy_path` or :func:`greedy_path`.
-    X : array-like, DataFrame or scipy.sparse matrix of shape (n_samples, n_features)
-        Rows to score, with the path's features.
-
-    Returns
-    -------
-    scores : ndarray of shape (n_samples, n_steps)
-        Column s is the score after step s + 1.
+    """Linear scores ``X @ w_s`` (n_samples, n_steps) after every step s of ``path``, in one product over the
+    path's support; ``X`` (dense, a DataFrame or scipy.sparse, not densified) has the path's features.
     """
     X = _held_out(X)
     if X.shape[1] != path.n_features:
@@ -130,21 +91,8 @@ def _held_out(X):
 
 
 def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
-    """AUROC after every step of a selection path on held-out data: the curves of Figures 1-4 of [1]_.
-
-    Parameters
-    ----------
-    path : SelectionPath
-        A path from :func:`tgreedy_path` or :func:`greedy_path`.
-    X : array-like of shape (n_samples, n_features)
-        Held-out rows (a source domain's test rows or a target domain).
-    y : array-like of shape (n_samples,)
-        Binary labels in {0, 1}, {-1, 1} or booleans.
-
-    Returns
-    -------
-    auroc : ndarray of shape (n_steps,)
-        The AUROC of the score ``X @ w_s`` after each step (:func:`roc_auc`, ties one half).
+    """AUROC (:func:`roc_auc`) of the score after every step of ``path`` on held-out rows ``X`` with binary
+    labels ``y``: the curves of Figures 1-4.
     """
     positive, _ = check_binary_labels(y, "y")
     X = _held_out(X)
@@ -154,21 +102,8 @@ def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
 
 
 def path_squared_loss(path: SelectionPath, X, y) -> np.ndarray:
-    """Mean squared error (y - w_s.x)^2 after every step of a selection path: the paper's loss L(w) (section 2 of [1]_).
-
-    Parameters
-    ----------
-    path : SelectionPath
-        A path from :func:`tgreedy_path` or :func:`greedy_path`.
-    X : array-like of shape (n_samples, n_features)
-        Held-out rows.
-    y : array-like of shape (n_samples,)
-        Real-valued targets.
-
-    Returns
-    -------
-    loss : ndarray of shape (n_steps,)
-        The mean of (y - w_s . x)^2 over the rows, after each step.
+    """Mean squared error ``(y - w_s.x)^2`` over the held-out rows after every step of ``path``: the
+    paper's loss L(w) (section 2).
     """
     X = _held_out(X)
     y = as_float_array(y, "y", 1)

@@ -47,18 +47,7 @@ def _check_n(n) -> int:
 
 
 def printed_bound(t):
-    r"""Theorem 2's bound on the self-normalized tail, as printed in [1]_: ``exp(-t/2)``.
-
-    Parameters
-    ----------
-    t : float or array-like
-        Thresholds, t > 0.
-
-    Returns
-    -------
-    bound : ndarray
-        ``exp(-t/2)``.
-    """
+    r"""Theorem 2's bound as printed: ``exp(-t/2)`` (t > 0)."""
     return np.exp(-_check_t(t) / 2.0)
 
 
@@ -68,20 +57,7 @@ def proof_bound(t):
 
 
 def self_normalized_ratio(z, axis: int = -1) -> np.ndarray:
-    """``(sum_i z_i)^2 / sum_i z_i^2`` along ``axis`` (Theorem 2); 0 where all ``z_i`` are 0.
-
-    The ratio lies in ``[0, n]`` (Cauchy-Schwarz) and equals ``Ttilde^2`` in the proof of Theorem 1.
-
-    Parameters
-    ----------
-    z : array-like
-        Samples, the ``n`` of one sum along ``axis``.
-
-    Returns
-    -------
-    ratio : ndarray
-        ``z`` with ``axis`` removed.
-    """
+    """``(sum_i z_i)^2 / sum_i z_i^2`` along ``axis`` (Theorem 2), in ``[0, n]``; 0 where all ``z_i`` are 0."""
     z = np.asarray(z, dtype=float)
     numerator = np.sum(z, axis=axis) ** 2
     denominator = np.sum(z**2, axis=axis)
@@ -127,23 +103,9 @@ def sign_pattern_distribution(magnitudes) -> tuple[np.ndarray, np.ndarray]:
 
 
 def exact_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
-    """``Pr_eps[(sum eps_i z_i)^2 / sum z_i^2 > t]`` exactly, by enumerating sign patterns.
-
-    This is the quantity the appendix proof of Theorem 2 bounds "for every
-    realization of ``Z_i``"; averaging it over the law of ``|Z|`` gives the tail of
-    any symmetric law.
-
-    Parameters
-    ----------
-    magnitudes : array-like of shape (n,)
-        ``|z_1|, ..., |z_n|`` (``n`` at most :data:`MAX_ENUMERATION_N`).
-    t : float or array-like
-        Thresholds, t > 0.
-
-    Returns
-    -------
-    tail : ndarray
-        ``Pr_eps[ratio > t]`` for each ``t``.
+    """``Pr_eps[(sum eps_i z_i)^2 / sum z_i^2 > t]`` given ``|z| = magnitudes`` (n at most
+    :data:`MAX_ENUMERATION_N`), exactly by enumerating the sign patterns: what the appendix proof of
+    Theorem 2 bounds "for every realization of ``Z_i``".
     """
     t = _check_t(t)
     values, _ = sign_pattern_distribution(magnitudes)
@@ -197,40 +159,15 @@ def dominant_magnitude_atoms(n: int, epsilon: float = 1e-3) -> tuple[np.ndarray,
 
 
 def rademacher_tail(n: int, t) -> np.ndarray:
-    """``Pr[(sum Z_i)^2 / sum Z_i^2 > t]`` for i.i.d. Rademacher ``Z_i``, exactly (any ``n``).
-
-    Parameters
-    ----------
-    n : int
-        Number of terms.
-    t : float or array-like
-        Thresholds, t > 0.
-
-    Returns
-    -------
-    tail : ndarray
-    """
+    """``Pr[(sum Z_i)^2 / sum Z_i^2 > t]`` for ``n`` i.i.d. Rademacher ``Z_i``, exactly (any ``n``)."""
     t = _check_t(t)
     values, probs = rademacher_atoms(n)
     return np.sum(probs * (values > t[..., None]), axis=-1)
 
 
 def gaussian_tail(n: int, t) -> np.ndarray:
-    """``Pr[(sum Z_i)^2 / sum Z_i^2 > t]`` for i.i.d. ``N(0, s^2)`` ``Z_i``, exactly.
-
-    The direction ``Z/|Z|`` is uniform on the sphere, so ``ratio / n ~ Beta(1/2, (n-1)/2)``;
-    for ``n = 1`` the ratio is identically 1.
-
-    Parameters
-    ----------
-    n : int
-        Number of terms.
-    t : float or array-like
-        Thresholds, t > 0.
-
-    Returns
-    -------
-    tail : ndarray
+    """``Pr[(sum Z_i)^2 / sum Z_i^2 > t]`` for ``n`` i.i.d. Gaussian ``Z_i``, exactly: the ratio over n is
+    ``Beta(1/2, (n-1)/2)`` (identically 1 for ``n = 1``).
     """
     n = _check_n(n)
     t = _check_t(t)
@@ -241,24 +178,8 @@ def gaussian_tail(n: int, t) -> np.ndarray:
 
 def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_trials: int = 20000,
                      df: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
-    """Monte Carlo estimate of the tail for i.i.d. ``Z_i`` of a symmetric law, with its standard error.
-
-    Returns
-    -------
-    estimate, standard_error : numpy.ndarray
-        Same shape as ``t``.
-
-    Parameters
-    ----------
-    distribution : str
-        A symmetric law of :mod:`tgreedy_lib.domain_adaptation.theorems.simulate` (``"gaussian"``,
-        ``"rademacher"``, ``"cauchy"``, ``"student_t"`` ...).
-    n : int
-        Number of terms.
-    t : float or array-like
-        Thresholds, t > 0.
-    df : float, default=3.0
-        Degrees of freedom of the Student t law.
+    """Monte Carlo tail of the ratio for ``n`` i.i.d. ``Z_i`` of a symmetric law of :mod:`.simulate`
+    (``df`` for Student t) from ``n_trials`` draws: ``(estimate, standard_error)``, shaped as ``t``.
     """
     n = _check_n(n)
     t = _check_t(t)

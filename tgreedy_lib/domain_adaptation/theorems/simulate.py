@@ -70,18 +70,8 @@ def describe_distribution(distribution: str, df: float = 3.0) -> str:
 
 
 def symmetric_magnitudes(rng: np.random.Generator, distribution: str, size, df: float = 3.0) -> np.ndarray:
-    """Draws of ``|Z|`` for a symmetric ``Z`` of the named law (see :data:`DISTRIBUTIONS`).
-
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-        Source of randomness.
-    distribution : str
-        A key of :data:`DISTRIBUTIONS`.
-    size : int or tuple of int
-        Output shape.
-    df : float
-        Degrees of freedom of ``"student_t"`` (ignored otherwise).
+    """Draws of ``|Z|`` (shape ``size``) for a symmetric ``Z`` of the law ``distribution`` (a key of
+    :data:`DISTRIBUTIONS`; ``df`` for ``"student_t"``).
     """
     _check_distribution(distribution, df)
     if distribution == "gaussian":
@@ -126,28 +116,9 @@ def domain_effects(
     scale=1.0,
     df: float = 3.0,
 ) -> np.ndarray:
-    """Per-domain covariances ``E[X_i Y | d_k]``, symmetric about ``E[X_i Y] = mean[i]``.
-
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-        Source of randomness.
-    mean : array_like, shape (n_features,)
-        The centre of symmetry ``E[X_i Y]`` of each feature (the paper's ``w*_i``, section 3.1).
-    n_domains : int
-        Number of independently drawn domains ``n`` (at least 1).
-    distribution : str
-        Law of the deviations, a key of :data:`DISTRIBUTIONS`.
-    scale : float or array_like, shape (n_features,)
-        Spread of each feature's deviations (non-negative).
-    df : float
-        Degrees of freedom of ``"student_t"``.
-
-    Returns
-    -------
-    numpy.ndarray, shape (n_domains, n_features)
-        Row ``k`` is the vector ``E[XY | d_k]``; each column is i.i.d. across rows and
-        ``effects - mean`` has the same law as ``mean - effects``.
+    """Per-domain covariances ``E[X_i Y | d_k]`` (n_domains, p), symmetric about ``E[X_i Y] = mean[i]`` (the
+    paper's ``w*_i``, section 3.1): ``mean + scale * Z`` with i.i.d. symmetric ``Z`` of the law
+    ``distribution`` (``scale`` per feature, non-negative).
     """
     mean = np.atleast_1d(np.asarray(mean, dtype=float))
     if mean.ndim != 1:
@@ -161,18 +132,9 @@ def domain_effects(
 
 
 def risk_on_domains(coef, xx, xy, yy) -> np.ndarray:
-    """Squared-error risk ``L_d(w) = E[Y^2|d] - 2 w.E[XY|d] + w' E[XX'|d] w`` (section 2).
-
-    Parameters
-    ----------
-    coef : array_like, shape (p,) or (n_steps, p)
-        One weight vector or a path of them.
-    xx, xy, yy : arrays of shape (m, p, p), (m, p), (m,)
-        Population moments of ``m`` domains.
-
-    Returns
-    -------
-    numpy.ndarray, shape (n_steps, m) (or (m,) for one weight vector)
+    """Squared-error risk ``L_d(w) = E[Y^2|d] - 2 w.E[XY|d] + w' E[XX'|d] w`` (section 2) of one weight
+    vector (p,) or a path (n_steps, p) on ``m`` domains of population moments ``xx, xy, yy`` (shapes
+    (m, p, p), (m, p), (m,)); shape (m,) or (n_steps, m).
     """
     coef = np.asarray(coef, dtype=float)
     single = coef.ndim == 1
@@ -287,25 +249,14 @@ def make_problem(
     df: float = 3.0,
     noise_sd: float = 1.0,
 ) -> DomainProblem:
-    """Build a :class:`DomainProblem` with robust, spurious and null features (in that order).
+    """Build a :class:`DomainProblem` with ``n_robust``, ``n_spurious`` and ``n_null`` features (in that order).
 
-    The defaults make the trap of the paper's Figure 1: a spurious feature has the
-    same average effect as a robust one but swings between domains with a spread
-    15 times larger, so its pooled covariance on a few training domains is often
-    large (greedy likes it) while its T-statistic is small (T-greedy does not).
-
-    Parameters
-    ----------
-    n_robust, n_spurious, n_null : int
-        Number of features of each kind (non-negative, at least one feature in all).
-    robust_effect, spurious_effect : float
-        Average effect ``E[X_i Y]`` of robust and spurious features (null ones have 0).
-    robust_spread, spurious_spread, null_spread : float
-        Scale of the swing between domains of each kind (non-negative).
-    distribution, df : str, float
-        Law of the swings (a key of :data:`DISTRIBUTIONS`).
-    noise_sd : float
-        Within-domain noise standard deviation (non-negative).
+    Each kind has its average effect ``E[X_i Y]`` (null features 0) and its spread between domains
+    (non-negative); ``distribution`` and ``df`` give the law of the swings, ``noise_sd`` the noise
+    within a domain. The defaults make the trap of the paper's Figure 1: a spurious feature has the
+    same average effect as a robust one but swings between domains 15 times more, so its pooled
+    covariance on a few training domains is often large (greedy likes it) while its T-statistic is
+    small (T-greedy does not).
     """
     counts = {"n_robust": n_robust, "n_spurious": n_spurious, "n_null": n_null}
     for name, value in counts.items():

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._validation import check_domain_count, check_whole_number
+from ..lodo import steps_curve
 from ..selectors import get_selector
 from ..statistics import DomainStatistics
 from .simulate import DomainProblem, risk_on_domains
@@ -38,16 +39,6 @@ def training_statistics(problem: DomainProblem, rng: np.random.Generator, n_doma
     return DomainStatistics.from_domains(problem.draw_samples(rng, int(n_domains), n_samples))
 
 
-def _padded_coef(path, n_steps: int, p: int) -> np.ndarray:
-    """Weights after 0, 1, ..., n_steps steps; a path that stopped early keeps its last weights."""
-    coef = np.zeros((n_steps + 1, p))
-    k = path.coef.shape[0]
-    coef[1 : k + 1] = path.coef[:n_steps]
-    if k < n_steps:
-        coef[k + 1 :] = coef[k]
-    return coef
-
-
 def run_selectors(problem: DomainProblem, stats: DomainStatistics, n_steps: int = 10,
                   refit: str = "stagewise", selectors=SELECTORS) -> dict[str, dict[str, np.ndarray]]:
     """Run the ``selectors`` (registered names) on one training set; return, per selector, the path's
@@ -58,7 +49,7 @@ def run_selectors(problem: DomainProblem, stats: DomainStatistics, n_steps: int 
     spurious_mask = problem.kind == "spurious"
     for name in selectors:
         path = get_selector(name).run(stats, n_steps, refit=refit)
-        coef = _padded_coef(path, n_steps, problem.n_features)
+        coef = steps_curve(path, n_steps)
         features = np.full(n_steps, -1)
         features[: path.features.size] = path.features[:n_steps]
         out[name] = {
@@ -73,36 +64,14 @@ def run_selectors(problem: DomainProblem, stats: DomainStatistics, n_steps: int 
 def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains: int = 8,
                       n_samples: int | None = None, n_steps: int = 10, n_repeats: int = 50,
                       refit: str = "stagewise", n_new_domains: int = 0, selectors=SELECTORS) -> dict:
-    """Repeat: draw training domains, run the selectors (T-greedy and greedy), score on new domains.
+    """Repeat ``n_repeats`` times: draw ``n_domains`` training domains (population moments, or
+    ``n_samples`` draws each), run the ``selectors`` (registered names) for ``n_steps`` steps with
+    ``refit``, and score their paths by the regret on a new domain.
 
-    Parameters
-    ----------
-    problem : DomainProblem
-        The simulated world (see :func:`tgreedy_lib.domain_adaptation.theorems.simulate.make_problem`).
-    rng : numpy.random.Generator
-        Seeded source of all randomness.
-    n_domains : int
-        Training domains per repeat (the paper's ``n``).
-    n_samples : int, optional
-        Samples per training domain; ``None`` uses the population moments.
-    n_steps : int
-        Features added by each selector.
-    n_repeats : int
-        Independent training sets.
-    refit : {"stagewise", "stepwise"}
-        Passed to the selectors.
-    n_new_domains : int
-        If positive, also draw this many new domains per repeat and record the
-        empirical mean excess risk ``L_d(w) - L_d(E[XY])`` over them (it estimates the regret).
-    selectors : sequence of str
-        Registered selector names (:mod:`tgreedy_lib.domain_adaptation.selectors`).
-
-    Returns
-    -------
-    dict
-        ``"steps"`` (n_steps + 1,); per selector name a dict with ``"regret"``
-        (n_repeats, n_steps + 1), ``"spurious"`` (n_repeats, n_steps) and, if requested,
-        ``"new_domain_excess"`` (n_repeats, n_steps + 1); plus the settings and ``"selectors"``.
+    With ``n_new_domains`` > 0 each repeat also draws that many new domains and records the mean
+    excess risk ``L_d(w) - L_d(E[XY])`` over them (an estimate of the regret). Returns ``"steps"``
+    (n_steps + 1,), the settings, ``"selectors"`` and per selector ``"regret"`` (n_repeats,
+    n_steps + 1), ``"spurious"`` (n_repeats, n_steps) and, if asked, ``"new_domain_excess"``.
     """
     check_whole_number(n_repeats, "n_repeats", 1)
     selectors = [get_selector(name).name for name in selectors]
