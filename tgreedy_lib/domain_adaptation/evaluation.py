@@ -76,18 +76,23 @@ def path_scores(path: SelectionPath, X) -> np.ndarray:
     """Linear scores ``X @ w_s`` (n_samples, n_steps) after every step s of ``path``, in one product over the
     path's support; ``X`` (dense, a DataFrame or scipy.sparse, not densified) has the path's features.
     """
-    X = _held_out(X)
+    return _scores(path, _held_out(X))
+
+
+def _held_out(X, n_rows: int | None = None, what: str = ""):
+    """Held-out ``X`` as a finite float matrix (dense, or sparse CSR/CSC, not densified) of ``n_rows`` rows."""
+    X = as_data_matrix(X, "X")
+    check_finite(X.data if is_sparse(X) else X, "X")
+    if n_rows is not None and X.shape[0] != n_rows:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {n_rows} {what}")
+    return X
+
+
+def _scores(path: SelectionPath, X) -> np.ndarray:
     if X.shape[1] != path.n_features:
         raise ValueError(f"X has {X.shape[1]} features, the path was fitted with {path.n_features}")
     support = np.unique(path.features)
     return np.asarray(X[:, support] @ path.coef[:, support].T)
-
-
-def _held_out(X):
-    """Held-out ``X`` as a finite float matrix: dense, or sparse (CSR/CSC, not densified)."""
-    X = as_data_matrix(X, "X")
-    check_finite(X.data if is_sparse(X) else X, "X")
-    return X
 
 
 def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
@@ -95,10 +100,9 @@ def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
     labels ``y``: the curves of Figures 1-4.
     """
     positive, _ = check_binary_labels(y, "y")
-    X = _held_out(X)
-    if X.shape[0] != positive.size:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {positive.size} labels")
-    return roc_auc(y, path_scores(path, X))
+    scores = as_float_array(_scores(path, _held_out(X, positive.size, "labels")), "scores", 2)
+    n_positive = int(positive.sum())
+    return mann_whitney_u(positive, scores) / (n_positive * (positive.size - n_positive))
 
 
 def path_squared_loss(path: SelectionPath, X, y) -> np.ndarray:
@@ -109,4 +113,4 @@ def path_squared_loss(path: SelectionPath, X, y) -> np.ndarray:
     y = as_float_array(y, "y", 1)
     if X.shape[0] != y.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
-    return ((y[:, None] - path_scores(path, X)) ** 2).mean(axis=0)
+    return ((y[:, None] - _scores(path, X)) ** 2).mean(axis=0)
