@@ -45,7 +45,7 @@ from numbers import Integral
 import numpy as np
 
 from ._validation import as_data_matrix, as_real_array, factorize, is_sparse
-from .domain_adaptation.baselines import omp_path, pad_rows, pooled_moments
+from .domain_adaptation.baselines import lasso_knots, omp_path, pad_rows
 from .domain_adaptation.selection import greedy_path, tgreedy_path
 from .domain_adaptation.statistics import DomainStatistics
 
@@ -406,13 +406,9 @@ class _Fold:
 def _lasso_at_k(stats: DomainStatistics, kmax: int) -> np.ndarray:
     """Lasso weights (LARS on the pooled moments) with at most k nonzero weights, k = 1..kmax: the last knot
     of the path with no more than k features (the smallest penalty that keeps at most k)."""
-    from sklearn.linear_model import lars_path_gram
-
-    G, q, _ = pooled_moments(stats)
     with warnings.catch_warnings():  # collinear features: LARS drops them and says so; the path stays valid
         warnings.simplefilter("ignore")
-        _, _, coefs = lars_path_gram(Xy=q, Gram=G, n_samples=1, max_iter=2 * kmax + 10, method="lasso")
-    coefs = coefs.T
+        _, coefs = lasso_knots(stats, 2 * kmax + 10)
     size = (coefs != 0).sum(axis=1)
     out = np.empty((kmax, coefs.shape[1]))
     for k in range(1, kmax + 1):
@@ -502,8 +498,8 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
         (default: :data:`DEFAULT_K_GRID` up to the number of features). k above the number of features
         warns and compares all of them.
     n_bootstrap : int, default=1000
-        Draws of the weighted chi-square shape that gives the interval of the spread (the name is kept
-        for existing calls; domains are not resampled).
+        Draws of the weighted chi-square shape that gives the interval of the spread (domains are not
+        resampled).
     seed : int or numpy.random.Generator, default=0
         For those draws (the rest is deterministic).
 
@@ -521,19 +517,14 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
 
     Notes
     -----
-    With :math:`\\theta_{di} = \\hat E[X_i y \\mid d]` on standardised features and centred y, the spread of
-    feature i is
-
-    .. math:: r_i = \\frac{\\frac{1}{n-1} \\sum_d (\\theta_{di} - \\bar\\theta_i)^2}
-                          {\\frac{1}{n} \\sum_d \\widehat{\\operatorname{Var}}(X_i y \\mid d) / n_d},
-
-    the paper's :math:`\\hat\\sigma_i^2` (section 3.1) over its value when every domain had the same effect
-    (section 5). Methods are scored by leave-one-domain-out; the chosen k comes from a second
-    leave-one-domain-out over the training domains only, the same for every method. The verdict:
-    "helps" when the 95 % Student-t interval of T-greedy's paired gain over greedy at the chosen k lies
-    above 0 and the mean gain is at least :data:`MIN_GAIN`; "does not help" when the mean gain is below
-    :data:`MIN_GAIN`, or the spread's upper bound stays below :data:`LITTLE_SPREAD` (the domains differ
-    little beyond sampling error); "unclear" otherwise.
+    The spread of a feature (step 1 of the module's list) is the paper's :math:`\\hat\\sigma_i^2`
+    (section 3.1) over its value when every domain had the same effect (section 5). Methods are scored
+    by leave-one-domain-out; the chosen k comes from a second leave-one-domain-out over the training
+    domains only, the same for every method. The verdict: "helps" when the 95 % Student-t interval of
+    T-greedy's paired gain over greedy at the chosen k lies above 0 and the mean gain is at least
+    :data:`MIN_GAIN`; "does not help" when the mean gain is below :data:`MIN_GAIN`, or the spread's upper
+    bound stays below :data:`LITTLE_SPREAD` (the domains differ little beyond sampling error); "unclear"
+    otherwise.
 
     Examples
     --------

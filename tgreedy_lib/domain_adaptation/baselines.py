@@ -77,7 +77,7 @@ from .._validation import validate_options
 from .selection import SelectionPath, t_statistics
 from .statistics import DomainStatistics
 
-__all__ = ["BASELINES", "BaselinePath", "pooled_moments", "lodo_choice", "omp_path", "lasso_path",
+__all__ = ["BASELINES", "BaselinePath", "pooled_moments", "lodo_choice", "omp_path", "lasso_path", "lasso_knots",
            "vrex_objective", "vrex_fit", "vrex_path", "icp_pvalues", "icp_path", "t_filter_path",
            "run_baseline", "as_selection_path", "omp_selection_path", "icp_selection_path",
            "t_filter_selection_path"]
@@ -193,9 +193,9 @@ def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True)
 
 # --------------------------------------------------------------------------- lasso
 
-def _lars_lasso(stats: DomainStatistics, max_steps: int, alpha_min: float = 0.0):
-    """LARS knots of the lasso on the pooled moments down to ``alpha_min`` (the folds need the path only
-    down to the grid's smallest penalty; the weights above it are unchanged).
+def lasso_knots(stats: DomainStatistics, max_steps: int, alpha_min: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The LARS knots of the lasso on the pooled moments, at most ``max_steps``, down to ``alpha_min``:
+    ``(alphas, coefs)``, the penalties decreasing and the weights (n_knots, p) at each.
     """
     from sklearn.linear_model import lars_path_gram
 
@@ -226,12 +226,12 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
         raise ValueError("lasso_path: every E[X_i Y | d_k] is 0 (y is 0, or no feature covaries with it in any "
                          "domain), so the lasso keeps no feature at any penalty and its penalty grid is empty; "
                          "check that the statistics hold the target y")
-    alphas, coefs = _lars_lasso(stats, n_steps)
+    alphas, coefs = lasso_knots(stats, n_steps)
     top, bottom = float(alphas[0]), float(max(alphas[-1], alphas[0] * 1e-4))
     grid = np.geomspace(top, bottom, n_alphas)
 
     def fit(s):
-        a, c = _lars_lasso(s, 4 * n_steps, alpha_min=bottom)  # the grid ends at bottom
+        a, c = lasso_knots(s, 4 * n_steps, alpha_min=bottom)  # the grid ends at bottom
         return _lasso_at(a, c, grid)
 
     W = _lasso_at(alphas, coefs, grid)
