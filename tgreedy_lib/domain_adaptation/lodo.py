@@ -26,6 +26,11 @@ from .statistics import DomainStatistics
 
 __all__ = ["LODO_QUIET_SECONDS", "LODO_MEMORY", "held_out_scores", "moment_squared_loss", "steps_curve"]
 
+#: ``stop_lodo(progress=None)`` stays quiet for this many seconds, then reports every as many.
+LODO_QUIET_SECONDS = 10.0
+#: Bytes of pooled sums (:class:`_PooledMoments`) kept before the pair sums are dropped and recomputed.
+LODO_MEMORY = 256 * 2**20
+
 
 def steps_curve(path: SelectionPath, n_steps: int) -> np.ndarray:
     """The weights after 0..n_steps steps of ``path``, shape (n_steps + 1, p); a path that stopped early
@@ -55,19 +60,9 @@ def held_out_scores(path: SelectionPath, stats: DomainStatistics, score, path_fu
     return np.asarray(per_domain)
 
 
-
 def moment_squared_loss(stats: DomainStatistics, coef) -> np.ndarray:
-    """Per-domain squared loss from the moments (section 2 of [1]_), ``E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w``.
-
-    Parameters
-    ----------
-    coef : array-like of shape (p,) or (m, p)
-        One weight vector, or m of them.
-
-    Returns
-    -------
-    ndarray of shape (n_domains,) or (m, n_domains)
-    """
+    """Per-domain squared loss ``E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w`` (section 2) of one weight
+    vector (p,) or m of them (m, p): shape (n_domains,) or (m, n_domains)."""
     coef = np.asarray(coef, dtype=np.float64)
     single = coef.ndim == 1
     W = np.atleast_2d(coef)
@@ -81,8 +76,6 @@ def moment_squared_loss(stats: DomainStatistics, coef) -> np.ndarray:
         quad = np.einsum("ms,kst,mt->mk", Ws, rows, Ws)
     loss = stats.yy[None, :] - 2.0 * W @ stats.xy.T + quad
     return loss[0] if single else loss
-
-
 
 
 def _domain_loss(stats: DomainStatistics, index: int, W: np.ndarray) -> np.ndarray:
@@ -110,14 +103,8 @@ def _refit_function(path: SelectionPath, path_function):
     return lambda stats, n_steps: selector.run(stats, n_steps, **options)
 
 
-#: ``stop_lodo(progress=None)`` stays quiet for this many seconds, then reports every as many.
-LODO_QUIET_SECONDS = 10.0
-#: Bytes of pooled sums (:class:`_PooledMoments`) kept before the pair sums are dropped and recomputed.
-LODO_MEMORY = 256 * 2**20
-
-
 class _Progress:
-    """Reports ``"leave-one-domain-out: fold i of n"`` lines as :func:`stop_lodo`'s ``progress`` says:
+    """Reports ``"leave-one-domain-out: fold i of n"`` lines as :func:`~.stopping.stop_lodo`'s ``progress`` says:
     to a callable or (``True``) standard error at most once a second, from the start; by default
     (``None``) to standard error every :data:`LODO_QUIET_SECONDS` once a run has lasted that long."""
 

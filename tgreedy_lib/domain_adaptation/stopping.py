@@ -67,7 +67,7 @@ from .selection import SelectionPath
 from .statistics import DomainStatistics
 
 __all__ = ["RULES", "RULE_OPTIONS", "RULE_CONSTRAINTS", "StoppingResult", "choose_k", "bonferroni_threshold",
-           "theorem1_threshold", "sign_flip_max_t", "gaussian_max_t", "residual_path", "stop_bonferroni",
+           "theorem1_threshold", "sign_flip_max_t", "gaussian_max_t", "stop_bonferroni",
            "stop_chance", "stop_lodo"]
 
 #: The rules by name (section 5 of the paper names the ideas; the thresholds are ours).
@@ -97,7 +97,6 @@ _CONSTRAINTS = {
     "n_domains": [Interval(Integral, 2, None, closed="left")],
     "n_features": [Interval(Integral, 1, None, closed="left")],
     "variant": [StrOptions({"t", "theorem1"})],
-    "n_steps": [Interval(Integral, 0, None, closed="left"), None],
     "residual_covariances": ["array-like"],
     "exclude": ["array-like", None],
     "n_draws": [Interval(Integral, 1, None, closed="left")],
@@ -182,17 +181,12 @@ def stop_bonferroni(path: SelectionPath, n_domains: int, *, alpha: float = 0.05,
 
 # --------------------------------------------------------------------------- behaving like chance
 
-@_options('stats', 'path', 'n_steps')
-def residual_path(stats: DomainStatistics, path: SelectionPath, n_steps: int | None = None):
-    """The residual covariances ``E[X (Y - w.X) | d_k]``, shape (n_domains, p), before each of the first
-    ``n_steps`` steps of ``path`` (default: all), updated from the Gram rows of the features whose
-    weight changed.
-    """
-    _check_path(path, stats)
-    n_steps = path.n_steps if n_steps is None else min(int(n_steps), path.n_steps)
+def _residual_path(stats: DomainStatistics, path: SelectionPath):
+    """The residual covariances ``E[X (Y - w.X) | d_k]`` (n_domains, p) before each step of ``path``, updated
+    from the Gram rows of the features whose weight changed."""
     residual = np.array(stats.xy, dtype=np.float64)
     previous = np.zeros(path.n_features)
-    for step in range(n_steps):
+    for step in range(path.n_steps):
         yield residual
         delta = path.coef[step] - previous
         for i in np.flatnonzero(delta):
@@ -227,7 +221,10 @@ def sign_flip_max_t(residual_covariances, *, exclude=None, n_flips: int = 1024, 
             keep[exclude.astype(np.intp)] = False
     if not keep.any():
         raise ValueError("every feature is excluded; there is no maximum to take")
-    r = r[:, keep]
+    return _sign_flip_max_t(r[:, keep], n_flips, seed)
+
+
+def _sign_flip_max_t(r: np.ndarray, n_flips: int, seed) -> np.ndarray:
     n = r.shape[0]
     rng = np.random.default_rng(seed)
     signs, _ = _sign_patterns(n, int(n_flips), rng)
@@ -278,10 +275,10 @@ def stop_chance(path: SelectionPath, stats: DomainStatistics, *, alpha: float = 
         k = _first_failure(abs_t > q)
     else:
         chosen = np.zeros(p, dtype=bool)
-        for step, residual in enumerate(residual_path(stats, path)):
+        for step, residual in enumerate(_residual_path(stats, path)):
             if chosen.all():
                 break
-            draws = sign_flip_max_t(residual, exclude=chosen, n_flips=n_flips, seed=seed)
+            draws = _sign_flip_max_t(residual[:, ~chosen], n_flips, seed)
             quantiles.append(float(np.quantile(draws, 1 - alpha)))
             if k is None and not abs_t[step] > quantiles[-1]:
                 k = step
