@@ -44,12 +44,15 @@ def main(argv=None):
     X = np.column_stack([rng.integers(0, k, args.m) for k in cardinalities])
     y = rng.integers(0, 2, args.m)
 
+    filters = (cat.misclassification_error, cat.gini_index, cat.information_gain, cat.gain_ratio,
+               cat.gini_error_estimate)
+
     def per_column():
         for j in range(X.shape[1]):
             _, codes = np.unique(X[:, j], return_inverse=True)
             counts, positives = cat.count_table(codes, y)
-            for name in cat.FILTERS:
-                cat.filters._FILTER_FUNCTIONS[name](counts, positives)
+            for function in filters:
+                function(counts, positives)
 
     p = rng.dirichlet(np.ones(500))
     q = rng.uniform(0, 1, 500)

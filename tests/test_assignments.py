@@ -400,6 +400,7 @@ def test_compare_trees_ignores_volatile_metadata_and_finds_changes(tmp_path):
 
 def test_course_folders_are_found_from_the_current_directory_not_from_the_package(tmp_path, monkeypatch, capsys):
     from tgreedy_course import notebooks
+    from tgreedy_course.__main__ import main as course_main
 
     root = ASSIGNMENTS_DIR.parent
     assert A.find_assignments_dir(root / "notebooks") == ASSIGNMENTS_DIR
@@ -414,4 +415,4 @@ def test_course_folders_are_found_from_the_current_directory_not_from_the_packag
         notebooks.notebook_paths()
     assert A.main(["check"]) == 2
     assert "run the command inside the course repository" in capsys.readouterr().err
-    assert notebooks.main([]) == 2
+    assert course_main(["execute-notebooks"]) == 2

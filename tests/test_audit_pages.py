@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tgreedy_course import claims
+from tgreedy_course import claims, summary
 from tgreedy_course.prose import percent, plural
 from tgreedy_course.seeds import load_reference
 from tgreedy_course.summary import audit_appendix_markdown
@@ -69,7 +69,7 @@ def test_a_verdict_cell_counts_every_verdict_of_the_single_runs():
     partly = {"id": "a", "verdict": claims.PARTLY, "seeds": {"verdicts": [claims.PARTLY] * 20}}
     mixed = {"id": "b", "verdict": claims.UNSETTLED,
              "seeds": {"verdicts": [claims.REPRODUCED] * 9 + [claims.PARTLY] * 11}}
-    matrix = claims.verdict_matrix_markdown({"x": [partly, mixed]})
+    matrix = summary.verdict_matrix_markdown({"x": [partly, mixed]})
     assert "| a | partly (single runs: partly in all 20) |" in matrix
     assert "| b | unsettled (single runs: reproduced in 9, partly in 11 of 20) |" in matrix
     assert "reproduced in 0 of" not in matrix

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ from scipy.stats import binom
 
 from tgreedy_lib import categorical as cat
 from tgreedy_course import verify
+from tgreedy_course.__main__ import main as course_main
 
 
 # ----------------------------------------------------------------------------- brute force
@@ -150,6 +152,10 @@ def test_identifier_fools_training_filters_but_not_estimator():
     assert cat.feature_ranking(scores["gini_estimate"], "gini_estimate")[0] == 1
 
 
+FILTER_FUNCTIONS = (cat.misclassification_error, cat.gini_index, cat.information_gain, cat.gain_ratio,
+                    cat.gini_error_estimate)
+
+
 def test_vectorized_counts_match_per_column():
     rng = np.random.default_rng(7)
     X = np.column_stack([rng.integers(0, 3, 50), rng.integers(0, 40, 50), rng.choice(list("abcde"), 50)])
@@ -161,8 +167,8 @@ def test_vectorized_counts_match_per_column():
     for j in range(X.shape[1]):
         _, codes = np.unique(X[:, j], return_inverse=True)
         c, cp = cat.count_table(codes, y)
-        for name in cat.FILTERS:
-            assert scores[name][j] == pytest.approx(float(cat.filters._FILTER_FUNCTIONS[name](c, cp)), abs=1e-14)
+        for name, function in zip(cat.FILTERS, FILTER_FUNCTIONS):
+            assert scores[name][j] == pytest.approx(float(function(c, cp)), abs=1e-14)
 
 
 def test_single_example_gives_one_half():
@@ -180,6 +186,81 @@ def test_generalization_error_and_missing_mass():
     counts = np.array([[2, 0, 0], [0, 1, 1]])
     np.testing.assert_allclose(cat.missing_mass(counts, p, 0), [0.5, 0.5])
     np.testing.assert_allclose(cat.missing_mass(counts, p, 1), [0.0, 0.5])
+
+
+P3, Q3 = [0.5, 0.3, 0.2], [0.9, 0.5, 0.1]
+C4, CP4 = np.array([3, 1, 0, 4]), np.array([2, 1, 0, 0])  # m = 8
+#: Worked values, rounded to 4 digits: each call and what it gives.
+WORKED_VALUES = [
+    (lambda: cat.estimated_probabilities(C4, CP4), ([0.375, 0.125, 0, 0.5], [0.6667, 1, 0.5, 0])),
+    (lambda: cat.misclassification_error(C4, CP4), 0.125),
+    (lambda: cat.gini_index(C4, CP4), 0.1667),
+    (lambda: cat.information_gain(C4, CP4), 0.6101),
+    (lambda: cat.gain_ratio(C4, CP4), 0.434),
+    (lambda: cat.gini_error_estimate(C4, CP4), 0.3125),
+    (lambda: cat.gini_hypothesis(C4, CP4), [0.6667, 1, 0.5, 0]),
+    (lambda: cat.bayes_hypothesis(C4, CP4), [1, 1, 0.5, 0]),
+    (lambda: cat.gini_error_estimate_pairs([0, 0, 0, 1, 2, 2], [1, 1, 0, 1, 0, 0]), 0.4167),
+    (lambda: cat.count_table([0, 0, 1, 2, 2, 2], [1, 0, 1, 0, 0, 1]), ([2, 1, 3], [1, 1, 1])),
+    (lambda: cat.count_tables(np.array([["a", "x"], ["b", "x"], ["a", "y"]]), [1, 0, 1]),
+     ([[2, 1], [2, 1]], [[2, 0], [1, 1]])),
+    (lambda: cat.sample_counts(P3, Q3, 10, 2, np.random.default_rng(0)),
+     ([[6, 3, 1], [2, 8, 0]], [[5, 3, 0], [2, 4, 0]])),
+    (lambda: cat.generalization_error([1.0, 0.0], [0.5, 0.5], [0.9, 0.2]), 0.15),
+    (lambda: cat.missing_mass([3, 1, 0, 0], [0.4, 0.3, 0.2, 0.1], 1), 0.3),
+    (lambda: cat.feature_ranking([0.3, 0.1, 0.2], "gini"), [1, 2, 0]),
+    (lambda: cat.count_probabilities([0.5, 0.5], 2), [[0.25, 0.5, 0.25], [0.25, 0.5, 0.25]]),
+    (lambda: cat.expected_missing_mass(P3, 10, [0, 1]), [0.0304, 0.0949]),
+    (lambda: cat.expected_gini_estimate(P3, Q3, 10), 0.2849),
+    (lambda: cat.expected_gini_error(P3, Q3, 10), 0.283),
+    (lambda: cat.gini_estimate_bias(P3, Q3, 10), 0.0019),
+    (lambda: cat.expected_symmetric_error(P3, Q3, 10, cat.bayes_rule_table(10)), 0.2467),
+    (lambda: cat.expected_bayes_error(P3, Q3, 10) - cat.bayes_optimal_error(P3, Q3), 0.0267),
+    (lambda: cat.bayes_bias_bound(P3, 10), 0.255),
+    (lambda: cat.gini_rule_table(2), [[0.5, 0, 0], [0, 1, 0], [0, 0.5, 1]]),
+    (lambda: cat.smoothed_rule_table(2), [[0.5, 0, 0], [0.3333, 0.6667, 0], [0.25, 0.5, 0.75]]),
+    (lambda: cat.bayes_regret_per_count(0.7, [1, 2, 3]), [0.12, 0.12, 0.0864]),
+    (lambda: cat.per_count_regret_maximum([0, 1, 2, 3])[0], [0.5, 0.125, 0.125, 0.087]),
+    (lambda: cat.bias_bound_coefficients([0, 1, 2, 3, 4]), [0.5, 0.125, 0.125, 0.3502, 0.3033]),
+    (lambda: cat.lemma3_bound(1000, 0.05), 0.5154),
+    (lambda: cat.lemma7_bound(1000, 0.05), 6.3425),
+    (lambda: cat.theorem2_bound([10**3, 10**6], 0.05), [7.8073, 0.3789]),
+    (lambda: cat.lemma8_bound(10**6, 0.05), 28.5273),
+    (lambda: cat.lemma9_bound(10**6, 0.05), 0.4401),
+    (lambda: cat.lemma12_bound(10**4), 0.1),
+    (lambda: cat.lemma13_bound(10**6), 0.1),
+    (lambda: cat.theorem4_bound([10**3, 10**9], 0.05), [78.3616, 16.2236]),
+    (lambda: [cat.lemma11_bound(10, 0.05), cat.lemma11_bound(10, 0.05, corrected=True)], [0.4695, 0.774]),
+    (lambda: cat.lemma11_exceedance(10, 0.6, 0.05), -0.05),
+    (lambda: cat.lemma11_deviation_quantile(10, 0.6, 0.05), 0.1467),
+    (lambda: cat.first_m_below(lambda m: 10 / m, 0.5), 21),
+    (lambda: cat.estimator_bounded_difference(4, 2), 0.625),
+    (lambda: cat.random_symmetric_table(4, np.random.default_rng(0))[2, 1], 0.5),
+]
+
+
+@pytest.mark.parametrize("call, expected", WORKED_VALUES)
+def test_worked_values(call, expected):
+    got = call()
+    if isinstance(expected, tuple):
+        for part, value in zip(got, expected):
+            np.testing.assert_allclose(np.round(part, 4), value, atol=1e-12)
+    else:
+        np.testing.assert_allclose(np.round(np.asarray(got, dtype=float), 4), expected, atol=1e-12)
+
+
+def test_populations_and_families():
+    population = cat.flag_versus_code_population(20, np.random.default_rng(0), n_people=2000)
+    assert (population.names, population.n_features, population.n_values.tolist()) == (("flag", "code"), 2, [2, 20])
+    assert cat.ssn_population(np.random.default_rng(0), n_people=5000).names == (
+        "ssn", "mortgage", "education", "region", "birthday", "zip_code")
+    p, q = cat.distribution_family("identifier", 4, 10, np.random.default_rng(0))
+    assert p.tolist() == [0.25] * 4 and set(q.tolist()) <= {0.0, 1.0}
+    assert sorted(cat.simulate_deviations("uniform_half", 5, 20, 50, np.random.default_rng(0), "gini")) == [
+        "estimator_gap", "lemma3", "lemma7"]
+    counts, positives = cat.sample_counts(P3, Q3, 100, 3, np.random.default_rng(0))
+    assert sorted(cat.bayes_error_decomposition(counts, positives, P3, Q3, 0.05)) == [
+        "A1", "A2", "A3", "A4", "deviation", "n_values_in_part"]
 
 
 # ----------------------------------------------------------------------------- theorems
@@ -352,7 +433,7 @@ def test_bad_sizes_rules_and_deltas():
 @pytest.fixture(scope="module")
 def quick_json(tmp_path_factory):
     path = tmp_path_factory.mktemp("verify") / "categorical.json"
-    assert verify.main(["categorical.", "--quick", "--json", str(path)]) == 0
+    assert course_main(["verify", "categorical.", "--quick", "--json", str(path)]) == 0
     return json.loads(path.read_text())
 
 
@@ -397,12 +478,9 @@ _LOOK_ALIKE = [
 
 @pytest.mark.parametrize("pair,how", _LOOK_ALIKE)
 def test_values_of_different_types_that_look_alike_are_refused_not_merged(pair, how):
-    import tgreedy_lib.categorical as cat
-    from tgreedy_lib.categorical.gini_estimator import gini_error_estimate_leave_one_out, gini_error_estimate_pairs
-
     x = [pair[0], pair[1]] * 3 + ["other", "other"]
     y = [1, 0] * 3 + [0, 1]
-    for estimate in (gini_error_estimate_leave_one_out, gini_error_estimate_pairs):
+    for estimate in (cat.gini_error_estimate_leave_one_out, cat.gini_error_estimate_pairs):
         with pytest.raises(ValueError, match=how + ".*one type"):
             estimate(x, y)
     with pytest.raises(ValueError, match="column 0 of X .*" + how):
@@ -412,15 +490,11 @@ def test_values_of_different_types_that_look_alike_are_refused_not_merged(pair, 
 
 
 def test_values_of_one_type_or_distinct_values_of_several_types_are_counted():
-    import tgreedy_lib.categorical as cat
-    from tgreedy_lib.categorical.gini_estimator import gini_error_estimate_pairs
-
     y = [1, 0, 1, 1, 0, 0]
     mixed = [1, "one", 1, "one", None, None]          # different types, nothing alike: three values
     counts, positives = cat.count_tables([[v] for v in mixed], y)
     assert sorted(counts[0].tolist()) == [2, 2, 2]
-    assert gini_error_estimate_pairs(mixed, y) == gini_error_estimate_pairs([0, 1, 0, 1, 2, 2], y)
-    import numpy as np
+    assert cat.gini_error_estimate_pairs(mixed, y) == cat.gini_error_estimate_pairs([0, 1, 0, 1, 2, 2], y)
     same = [np.int64(1), 1, 2, 2, 1, 2]                 # numpy and Python ints of one kind: one value each
     assert sorted(cat.count_tables([[v] for v in same], y)[0][0].tolist()) == [3, 3]
 
@@ -428,58 +502,46 @@ def test_values_of_one_type_or_distinct_values_of_several_types_are_counted():
 # ------------------------------------------------------------------ exact expectations at large m: closed forms, bounded memory
 
 def _large_problem(n_values=100, seed=0):
-    import numpy as np
-
     rng = np.random.default_rng(seed)
     return rng.dirichlet(np.ones(n_values)), rng.uniform(size=n_values)
 
 
 def test_expected_gini_estimate_at_large_m_is_eq14_without_a_table():
-    import tracemalloc
-
-    from tgreedy_lib.categorical import theory
-
     p, q = _large_problem()
     tracemalloc.start()
-    value = theory.expected_gini_estimate(p, q, 10**7)
+    value = cat.expected_gini_estimate(p, q, 10**7)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert value == theory.expected_gini_estimate_eq14(p, q, 10**7)
+    assert value == cat.expected_gini_estimate_eq14(p, q, 10**7)
     assert peak < 10 * 2**20   # the binomial table would be 8 GB
 
 
 def test_expected_bayes_error_by_windows_equals_the_table_and_stays_small(monkeypatch):
-    import tracemalloc
-
-    import numpy as np
-    from tgreedy_lib.categorical import theory
+    from tgreedy_lib.categorical import expectations
 
     p, q = _large_problem(30, seed=1)
-    table_value = theory.expected_bayes_error(p, q, 2000)
-    table_bound = theory.bayes_bias_bound(p, 2000)
-    rule = theory.bayes_rule_table(40)
-    table_symmetric = theory.expected_symmetric_error(p, q, 40, rule)
-    monkeypatch.setattr(theory, "TABLE_ENTRIES", 10)          # force the window sums
-    assert theory.expected_bayes_error(p, q, 2000) == pytest.approx(table_value, rel=1e-13, abs=1e-16)
-    assert theory.bayes_bias_bound(p, 2000) == pytest.approx(table_bound, rel=1e-13)
-    assert theory.expected_symmetric_error(p, q, 40, rule) == pytest.approx(table_symmetric, rel=1e-13)
+    table_value = expectations.expected_bayes_error(p, q, 2000)
+    table_bound = expectations.bayes_bias_bound(p, 2000)
+    rule = expectations.bayes_rule_table(40)
+    table_symmetric = expectations.expected_symmetric_error(p, q, 40, rule)
+    monkeypatch.setattr(expectations, "TABLE_ENTRIES", 10)          # force the window sums
+    assert expectations.expected_bayes_error(p, q, 2000) == pytest.approx(table_value, rel=1e-13, abs=1e-16)
+    assert expectations.bayes_bias_bound(p, 2000) == pytest.approx(table_bound, rel=1e-13)
+    assert expectations.expected_symmetric_error(p, q, 40, rule) == pytest.approx(table_symmetric, rel=1e-13)
     monkeypatch.undo()
     p, q = _large_problem(100)
     tracemalloc.start()
-    big = theory.expected_bayes_error(p, q, 10**6)
+    big = expectations.expected_bayes_error(p, q, 10**6)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    from tgreedy_lib.categorical.gini_estimator import bayes_optimal_error
-    assert bayes_optimal_error(p, q) <= big <= 0.5 and np.isfinite(big)
+    assert cat.bayes_optimal_error(p, q) <= big <= 0.5 and np.isfinite(big)
     assert peak < 50 * 2**20   # the binomial table would be 800 MB
 
 
 def test_sums_and_tables_past_their_size_are_refused_in_one_line():
-    from tgreedy_lib.categorical import theory
-
     p, q = _large_problem(1000)
     with pytest.raises(ValueError, match=r"needs .* binomial terms .* more than") as info:
-        theory.expected_bayes_error(p, q, 10**12)
+        cat.expected_bayes_error(p, q, 10**12)
     assert "\n" not in str(info.value)
     with pytest.raises(ValueError, match=r"table of Pr\[c_v = k\] would have .* entries"):
-        theory.count_probabilities(p, 10**6)
+        cat.count_probabilities(p, 10**6)

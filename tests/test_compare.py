@@ -4,7 +4,8 @@ import json
 import numpy as np
 import pytest
 
-from tgreedy_course import compare
+from tgreedy_course import compare_tables
+from tgreedy_lib.experiments import compare
 
 
 def _split(oracle, rules):
@@ -88,24 +89,24 @@ def test_method_table_stops_every_method_by_the_same_procedure():
     splits = [_split(0.80, {"lodo": (0.78, 2), "all_steps": (0.80, 5)}),
               _split(0.90, {"lodo": (0.86, 3), "all_steps": (0.90, 5)})]
     experiments = {"toy": {"splits": splits, "summary": compare.summarize(splits)}}
-    table = compare.method_table_markdown(experiments)
+    table = compare_tables.method_table_markdown(experiments)
     rows = [line for line in table.splitlines() if line.startswith("| toy |")]
-    assert rows[0].startswith(f"| toy | {compare.METHOD_NAMES['tgreedy'].row} | 0.820 ± 0.057 | 2.5 |")  # lodo, not the best
+    assert rows[0].startswith(f"| toy | {compare_tables.METHOD_NAMES['tgreedy'].row} | 0.820 ± 0.057 | 2.5 |")  # lodo, not the best
     assert len(rows) == 2 and "best rule" not in table and "all_steps" not in table
-    rules = compare.rule_table_markdown(experiments)
-    assert "(descriptive)" in rules and "not a method" in rules and f"**{compare.NESTED_LABEL}**" in rules
+    rules = compare_tables.rule_table_markdown(experiments)
+    assert "(descriptive)" in rules and "not a method" in rules and f"**{compare_tables.NESTED_LABEL}**" in rules
 
 
 def test_every_method_of_the_comparison_has_one_name_for_sentences_and_one_for_the_table():
     """One table names the methods: the method table's rows and notebook 09's sentences read the same entry."""
-    assert list(compare.METHOD_NAMES) == ["tgreedy", *compare.BASELINES]
-    assert all(n.prose and n.row.endswith("by LODO") for n in compare.METHOD_NAMES.values())
+    assert list(compare_tables.METHOD_NAMES) == ["tgreedy", *compare.BASELINES]
+    assert all(n.prose and n.row.endswith("by LODO") for n in compare_tables.METHOD_NAMES.values())
     splits = [_split(0.80, {"lodo": (0.78, 2)}), _split(0.90, {"lodo": (0.86, 3)})]
     summary = compare.summarize(splits)
     summary["baselines"] = {b: {"mean_auroc": 0.5, "sd_auroc": 0.1, "mean_n_selected": 3.0, "mean_best_auroc": 0.6,
                                 "mean_gap_to_tgreedy_oracle": 0.3} for b in compare.BASELINES}
-    table = compare.method_table_markdown({"toy": {"splits": splits, "summary": summary}})
-    assert [line.split(" | ")[1] for line in table.splitlines()[2:]] == [n.row for n in compare.METHOD_NAMES.values()]
+    table = compare_tables.method_table_markdown({"toy": {"splits": splits, "summary": summary}})
+    assert [line.split(" | ")[1] for line in table.splitlines()[2:]] == [n.row for n in compare_tables.METHOD_NAMES.values()]
 
 
 def test_score_split_oracle_is_the_best_target_auroc_and_rules_read_the_same_curve():
@@ -122,14 +123,14 @@ def test_score_split_oracle_is_the_best_target_auroc_and_rules_read_the_same_cur
 
 
 def test_compare_writes_json_and_markdown(tmp_path):
-    payload = compare.run_compare(["simulated-n4"], quick=True, baselines=("omp",))
+    payload = compare_tables.run_compare(["simulated-n4"], quick=True, baselines=("omp",))
     assert len(payload["experiments"]["simulated-n4"]["splits"]) == compare.QUICK["simulated-n4"]["n_splits"]
-    json_path, md_path = compare.write_results(payload, tmp_path)
+    json_path, md_path = compare_tables.write_results(payload, tmp_path)
     back = json.loads(json_path.read_text())
     summary = back["experiments"]["simulated-n4"]["summary"]
     assert summary["best_rule"] in compare.RULES and set(summary["nested"]["chosen_rules"]) <= set(compare.RULES)
     text = md_path.read_text()
-    assert "| simulated-n4 |" in text and "share within 0.01" in text and compare.NESTED_LABEL in text
+    assert "| simulated-n4 |" in text and "share within 0.01" in text and compare_tables.NESTED_LABEL in text
     assert "issue" not in text.lower() and "goal" not in text.lower()
 
 
@@ -161,23 +162,23 @@ def test_default_feature_maps_are_each_data_sets_learned_features(monkeypatch):
 
 
 def test_readme_block_is_rendered_from_the_payload_and_replaced_in_place(tmp_path):
-    payload = compare.run_compare(["simulated-n4"], quick=True, baselines=("omp",))
-    block = compare.readme_tables(payload)
+    payload = compare_tables.run_compare(["simulated-n4"], quick=True, baselines=("omp",))
+    block = compare_tables.readme_tables(payload)
     assert block.startswith("Quick settings, seed 0") and "| simulated-n4 |" in block
     readme = tmp_path / "README.md"
-    readme.write_text(f"intro\n{compare.README_BEGIN}\nold\n{compare.README_END}\nafter\n")
-    assert compare.update_readme(readme, payload)
-    assert readme.read_text() == f"intro\n{compare.README_BEGIN}\n{block}\n{compare.README_END}\nafter\n"
-    assert not compare.update_readme(readme, payload)
+    readme.write_text(f"intro\n{compare_tables.README_BEGIN}\nold\n{compare_tables.README_END}\nafter\n")
+    assert compare_tables.update_readme(readme, payload)
+    assert readme.read_text() == f"intro\n{compare_tables.README_BEGIN}\n{block}\n{compare_tables.README_END}\nafter\n"
+    assert not compare_tables.update_readme(readme, payload)
     (tmp_path / "plain.md").write_text("no block")
     with pytest.raises(ValueError, match="no <!-- compare-tables:begin -->"):
-        compare.update_readme(tmp_path / "plain.md", payload)
+        compare_tables.update_readme(tmp_path / "plain.md", payload)
 
 
 def test_committed_paper_scale_tables_are_complete_and_quoted_in_the_readme():
     import pathlib
 
-    reference = compare.load_reference()
+    reference = compare_tables.load_reference()
     if reference is None:
         pytest.skip("no paper-scale compare results committed")
     assert not any(e["quick"] for e in reference["experiments"].values())
@@ -188,13 +189,12 @@ def test_committed_paper_scale_tables_are_complete_and_quoted_in_the_readme():
             assert e["data"]["feature_map"] == {"mnist": "dbn", "cifar10": "conv"}[e["data"]["dataset"]]
     assert reference["pooled"] == compare.pooled_summary(reference["experiments"])
     page = (pathlib.Path(__file__).resolve().parent.parent / "book" / "_generated" / "compare-tables.md").read_text()
-    assert compare.readme_tables(reference) in page, \
-        "run compare.update_readme('book/_generated/compare-tables.md', compare.load_reference())"
+    assert compare_tables.readme_tables(reference) in page, \
+        "run compare_tables.update_readme('book/_generated/compare-tables.md', compare_tables.load_reference())"
 
 
 # ------------------------------------------------------------------ options checked, memory bounded, progress
 
-from tgreedy_lib.experiments import compare as experiments_compare  # noqa: E402
 
 
 @pytest.mark.parametrize("overrides,match", [
@@ -230,8 +230,8 @@ def test_score_split_refuses_more_steps_than_features():
 
 def test_cached_subsets_stay_within_their_budget():
     split = next(compare.simulated_splits(n_domains=6, n_splits=1, seed=5))
-    one = experiments_compare._subset_bytes(split.stats, 5)
-    cached = experiments_compare._with_cached_subsets(split.stats, budget=2 * one)
+    one = compare._subset_bytes(split.stats, 5)
+    cached = compare._with_cached_subsets(split.stats, budget=2 * one)
     labels = split.stats.domain_labels.tolist()
     subsets = [cached.subset([lab for lab in labels if lab != k]) for k in labels]
     again = [cached.subset([lab for lab in labels if lab != k]) for k in labels]
@@ -244,6 +244,17 @@ def test_the_comparison_reports_progress_to_a_callable_and_by_default_on_long_ru
     compare.run_compare_experiment("simulated-n4", quick=True, n_splits=2, n_steps=3, baselines=("t_filter",),
                                    progress=lines.append)
     assert [line.strip().split(":")[1].split(" done")[0].strip() for line in lines] == ["repeat 0", "repeat 1"]
-    monkeypatch.setattr(experiments_compare, "QUIET_SECONDS", 0.0)
+    monkeypatch.setattr(compare, "QUIET_SECONDS", 0.0)
     compare.run_compare_experiment("simulated-n4", quick=True, n_splits=1, n_steps=3, baselines=("t_filter",))
     assert "simulated-n4: repeat 0 done" in capsys.readouterr().err
+
+
+def test_a_simulated_split_scores_every_rule_at_or_below_the_oracle():
+    from tgreedy_lib.experiments import compare as scoring
+
+    split = next(scoring.simulated_splits(n_domains=6, n_splits=1, seed=0))
+    result = scoring.score_split(split, 5, baselines=("t_filter",))
+    assert sorted(result["rules"]) == sorted(scoring.RULES)
+    assert result["oracle_auroc"] >= max(r["target_auroc"] for r in result["rules"].values())
+    assert scoring.choose_rule_on_other_splits({"a": [0.9, 0.5, 0.5], "b": [0.5, 0.6, 0.6]},
+                                               [0.9, 0.6, 0.6]) == ["b", "a", "a"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tgreedy_course.verify.domain_adaptation import _ranges
+from tgreedy_course.verify.domains_checks import _ranges
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 EARLY = ["00_", "01_", "02_gini", "02b_", "02c_", "03_", "04_", "04c_"]

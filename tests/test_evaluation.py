@@ -99,13 +99,10 @@ def test_auroc_equals_rank_sum_formula_bit_for_bit(seed):
 
 
 def test_similarity_pair_auroc_equals_roc_auc_column_by_column():
-    """The similarity experiment scores pairs with a private AUROC (labels +1/-1 of its own, no second validation):
-    every column, ties included, equals roc_auc and the pair count."""
-    from tgreedy_lib.experiments.runs import _pair_auroc
-
+    """The similarity experiment scores pairs with labels +1/-1: every column, ties included, is the pair count."""
     rng = np.random.default_rng(3)
     y = np.where(rng.random(301) < 0.4, 1.0, -1.0)
     scores = np.column_stack([rng.standard_normal(301), rng.integers(0, 4, 301).astype(float), np.zeros(301)])
     expected = [np.mean([(a > b) + 0.5 * (a == b) for a in s[y > 0] for b in s[y < 0]]) for s in scores.T]
-    np.testing.assert_array_equal(_pair_auroc(y, scores), roc_auc(y > 0, scores))
-    np.testing.assert_allclose(_pair_auroc(y, scores), expected, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(roc_auc(y, scores), roc_auc(y > 0, scores))
+    np.testing.assert_allclose(roc_auc(y, scores), expected, rtol=0, atol=1e-12)

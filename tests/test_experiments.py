@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from tgreedy_lib import DomainStatistics
-from tgreedy_course import claims, cli
+from tgreedy_course import claims, cli, seeds, summary
+from tgreedy_course.__main__ import main as course_main
 from tgreedy_lib.experiments import ExperimentFeatures, domains, run_intro_logistic, run_similarity, run_two_vs_other
 from tgreedy_lib.experiments.design import EARLIER_DESIGN, PAPER_DESIGN, Design
 
@@ -243,7 +244,7 @@ def test_claims_have_verdicts_and_mark_missing_experiments():
     assert by_id["cifar_sim.reliable"]["verdict"] == claims.NOT_RUN
     assert by_id["intro.even"]["values"]["error_even"] == results["intro-logistic"]["error_even"]
     assert by_id["fig2.t_higher"]["verdict"] != claims.NOT_RUN
-    assert "| id |" in claims.claims_markdown(table)
+    assert "| id |" in summary.claims_markdown(table)
 
 
 def test_useful_steps_and_hanley_mcneil():
@@ -309,7 +310,6 @@ def test_every_claim_is_a_row_with_a_known_measure_and_a_rule():
         assert spec.measure in claims.MEASURES
         assert spec.rule.text().startswith("reproduced if ")
         assert spec.quote and spec.paper and spec.headline
-        json.dumps(spec.as_json())
 
 
 @pytest.mark.parametrize("values, verdict", [
@@ -366,11 +366,11 @@ def test_the_evaluator_reads_the_comparison_and_marks_missing_results():
          > np.abs(result["curves"]["greedy"]["t_statistic"])).mean()))
     assert by_id["intro.even"]["verdict"] == claims.NOT_RUN
     assert by_id["disc.variability"]["verdict"] != claims.NOT_RUN
-    # a result written before the readings existed holds "greedy" and "tgreedy" (|T|) only
-    legacy = {k: v for k, v in result.items() if k != "readings"}
-    legacy["curves"] = {"greedy": result["curves"]["greedy"], "tgreedy": result["curves"]["tgreedy"]}
-    assert claims.all_claims({"mnist-2-vs-other": legacy}, "abs-T") == abs_t
-    assert {c["verdict"] for c in claims.all_claims({"mnist-2-vs-other": legacy}, "paper")} == {claims.NOT_RUN}
+    # a result that holds only "greedy" and "tgreedy" (|T|)
+    two_curves = {k: v for k, v in result.items() if k != "readings"}
+    two_curves["curves"] = {"greedy": result["curves"]["greedy"], "tgreedy": result["curves"]["tgreedy"]}
+    assert claims.all_claims({"mnist-2-vs-other": two_curves}, "abs-T") == abs_t
+    assert {c["verdict"] for c in claims.all_claims({"mnist-2-vs-other": two_curves}, "paper")} == {claims.NOT_RUN}
     with pytest.raises(ValueError, match="comparison"):
         claims.all_claims({}, "signed")
 
@@ -381,13 +381,13 @@ def test_mean_interval_is_the_t_interval_over_seeds():
     from scipy import stats
 
     values = [0.61, 0.64, 0.58, 0.66, 0.60]
-    summary = claims.mean_interval(values)
+    summary = seeds.mean_interval(values)
     x = np.asarray(values)
     half = stats.t.ppf(0.975, 4) * x.std(ddof=1) / np.sqrt(5)
     assert summary["mean"] == pytest.approx(x.mean())
     assert summary["ci95"] == pytest.approx([x.mean() - half, x.mean() + half])
     assert half == pytest.approx(2.776 * x.std(ddof=1) / np.sqrt(5), rel=1e-3)
-    assert claims.mean_interval([0.5])["ci95"] is None and claims.mean_interval([])["mean"] is None
+    assert seeds.mean_interval([0.5])["ci95"] is None and seeds.mean_interval([])["mean"] is None
 
 
 def test_wilson_interval_is_the_set_of_proportions_the_score_test_keeps():
@@ -398,19 +398,19 @@ def test_wilson_interval_is_the_set_of_proportions_the_score_test_keeps():
     grid = np.linspace(0, 1, 200_001)
     for k, n in [(0, 5), (3, 5), (5, 5), (14, 20), (1, 1), (37, 50)]:
         kept = grid[np.abs(k / n - grid) <= z * np.sqrt(grid * (1 - grid) / n) + 1e-15]
-        lo, hi = claims.wilson_interval(k, n)
+        lo, hi = seeds.wilson_interval(k, n)
         assert lo == pytest.approx(kept.min(), abs=2e-5) and hi == pytest.approx(kept.max(), abs=2e-5)
     with pytest.raises(ValueError, match="successes"):
-        claims.wilson_interval(3, 2)
+        seeds.wilson_interval(3, 2)
 
 
 def test_one_run_rate_counts_each_verdict_and_leaves_out_seeds_not_run():
     R, P, N, X = claims.REPRODUCED, claims.PARTLY, claims.NOT_REPRODUCED, claims.NOT_RUN
-    rate = claims.one_run_rate([R, R, P, N, X])
+    rate = seeds.one_run_rate([R, R, P, N, X])
     assert (rate[R], rate[P], rate[N], rate["runs"]) == (2, 1, 1, 4)
-    assert rate["wilson95"] == pytest.approx(list(claims.wilson_interval(2, 4)))
-    assert claims.one_run_text(rate) == "one run: reproduced in 2 of 4 runs (15-85 %)"
-    assert claims.one_run_rate([X, X])["runs"] == 0 and claims.one_run_text(claims.one_run_rate([X])) == "one run: not run"
+    assert rate["wilson95"] == pytest.approx(list(seeds.wilson_interval(2, 4)))
+    assert seeds.one_run_text(rate) == "one run: reproduced in 2 of 4 runs (15-85 %)"
+    assert seeds.one_run_rate([X, X])["runs"] == 0 and seeds.one_run_text(seeds.one_run_rate([X])) == "one run: not run"
 
 
 def test_average_verdict_is_a_bootstrap_of_the_rule_on_seed_means():
@@ -420,7 +420,7 @@ def test_average_verdict_is_a_bootstrap_of_the_rule_on_seed_means():
     rows = [{"values": {"a": float(a), "b": float(b), "per_split": [1, 2]}} for a, b in rng.uniform(0.2, 0.8, (7, 2))]
     rows[2]["values"]["b"] = float("nan")
     del rows[4]["values"]["b"]
-    out = claims.average_verdict(rule, rows, replicates=300, seed=11)
+    out = seeds.average_verdict(rule, rows, replicates=300, seed=11)
     draws = np.random.default_rng(11).integers(0, 7, size=(300, 7))
     tally = {}
     for d in draws:
@@ -432,7 +432,7 @@ def test_average_verdict_is_a_bootstrap_of_the_rule_on_seed_means():
     assert out["shares"] == {v: c / 300 for v, c in tally.items()}
     means = {k: float(np.nanmean([r["values"].get(k, np.nan) for r in rows])) for k in ("a", "b")}
     assert out["mean_values"] == pytest.approx(means) and out["point_verdict"] == rule.verdict(means)
-    settled = out["shares"].get(out["point_verdict"], 0) >= claims.SETTLED_SHARE
+    settled = out["shares"].get(out["point_verdict"], 0) >= seeds.SETTLED_SHARE
     assert out["verdict"] == (out["point_verdict"] if settled else claims.UNSETTLED)
 
 
@@ -444,21 +444,21 @@ def test_average_verdicts_settle_as_seeds_are_added_where_unanimity_does_not():
     shares = np.clip(rng.normal(0.85, 0.1, 40), 0, 1)
     tables = [[{"id": "x", "headline": "share", "measured": "m", "values": {"share": float(v)},
                 "verdict": rule.verdict({"share": float(v)})}] for v in shares]
-    calls = {k: claims.aggregate_seeds(tables[:k], rules={"x": rule})[0] for k in (3, 40)}
+    calls = {k: seeds.aggregate_seeds(tables[:k], rules={"x": rule})[0] for k in (3, 40)}
     assert calls[40]["verdict"] == claims.REPRODUCED
     assert calls[40]["seeds"]["average"]["shares"][claims.REPRODUCED] >= calls[3]["seeds"]["average"]["shares"].get(
         claims.REPRODUCED, 0)
     assert len({t[0]["verdict"] for t in tables}) > 1  # single runs disagree: unanimity would call it unsettled
     assert "one run: reproduced in" in calls[40]["verdict_count"]
     with pytest.raises(ValueError, match="no rule"):
-        claims.aggregate_seeds(tables[:2], rules={})
+        seeds.aggregate_seeds(tables[:2], rules={})
 
 
 def test_wilson_interval_of_14_in_20_is_48_to_85_percent():
     """The textbook value (Wilson 1927; e.g. Agresti & Coull 1998): 14 successes in 20 give 0.481-0.855."""
-    low, high = claims.wilson_interval(14, 20)
+    low, high = seeds.wilson_interval(14, 20)
     assert (round(low, 3), round(high, 3)) == (0.481, 0.855)
-    assert claims.one_run_text(claims.one_run_rate([claims.REPRODUCED] * 14 + [claims.NOT_REPRODUCED] * 6)) == \
+    assert seeds.one_run_text(seeds.one_run_rate([claims.REPRODUCED] * 14 + [claims.NOT_REPRODUCED] * 6)) == \
         "one run: reproduced in 14 of 20 runs (48-85 %)"
 
 
@@ -473,33 +473,32 @@ def test_average_verdict_shares_converge_to_the_exact_bootstrap_distribution():
     for pick in itertools.product(range(3), repeat=3):
         verdict = rule.verdict({"share": float(np.mean([rows[i]["values"]["share"] for i in pick]))})
         exact[verdict] = exact.get(verdict, 0) + 1 / 27
-    out = claims.average_verdict(rule, rows, replicates=20_000)
+    out = seeds.average_verdict(rule, rows, replicates=20_000)
     assert set(out["shares"]) == set(exact)
     for verdict, share in exact.items():
         assert out["shares"][verdict] == pytest.approx(share, abs=0.012)  # 3.5 binomial standard errors at most
     assert out["point_verdict"] == claims.PARTLY  # mean 0.667
     assert out["verdict"] == claims.UNSETTLED  # exact share of 'partly' 15/27 < 0.95
-    one = claims.average_verdict(rule, rows[:1])
+    one = seeds.average_verdict(rule, rows[:1])
     assert one["verdict"] == claims.REPRODUCED and one["replicates"] == 0  # one seed: its own verdict
 
 
 def test_convergence_counts_the_claims_over_the_first_k_seeds_of_the_same_run(monkeypatch):
     """convergence(k) is aggregate_seeds of the first k seeds' tables, for k = 5, 10, 20 and the seeds run."""
-    from tgreedy_course import seeds
 
     def fake_all_claims(results, comparison="paper"):
         share = results["share"]
         return [{"id": "fig2.t_higher", "headline": "share_higher", "measured": "m", "values": {"share_higher": share},
                  "verdict": claims.REPRODUCED if share >= 0.75 else claims.PARTLY if share >= 0.5 else claims.NOT_REPRODUCED}]
 
-    monkeypatch.setattr(claims, "all_claims", fake_all_claims)
+    monkeypatch.setattr(seeds, "all_claims", fake_all_claims)
     # the first five seeds straddle the thresholds (unsettled), the later ones hold the claim clearly
     shares = [0.3, 0.9, 0.55, 0.95, 0.6] + [0.9, 0.85, 0.95, 0.9, 0.88] * 3 + [0.9, 0.92]
     runs = [{"share": v} for v in shares]
     table = seeds.convergence(runs)
     assert list(table) == ["5", "10", "20", "22"]
     for k, entry in table.items():
-        expected = claims.aggregate_seeds([fake_all_claims(r) for r in runs[:int(k)]])
+        expected = seeds.aggregate_seeds([fake_all_claims(r) for r in runs[:int(k)]])
         assert entry["counts"] == claims.verdict_counts(expected)
         assert entry["unsettled"] == [r["id"] for r in expected if r["verdict"] == claims.UNSETTLED]
     assert table["5"]["unsettled"] == ["fig2.t_higher"] and table["22"]["counts"] == {claims.REPRODUCED: 1}
@@ -510,7 +509,6 @@ def test_convergence_counts_the_claims_over_the_first_k_seeds_of_the_same_run(mo
 
 def _seeded_reference(n_seeds=20, null_seeds=5):
     """A reference record as write_summary writes it, from synthetic per-seed claims (no experiments run)."""
-    from tgreedy_course import seeds
 
     rng = np.random.default_rng(4)
 
@@ -530,10 +528,10 @@ def _seeded_reference(n_seeds=20, null_seeds=5):
     rule = claims.Rule(claims.cond("share", ">=", 0.75), claims.cond("share", ">=", 0.5))
     rules = {spec.id: rule for spec in claims.CLAIMS}
     learned, nulls = tables(n_seeds, 0.1), tables(null_seeds, -0.2)
-    table = claims.aggregate_seeds(learned, rules=rules)
-    convergence = {str(k): {"counts": claims.verdict_counts(rows := claims.aggregate_seeds(learned[:k], rules=rules)),
+    table = seeds.aggregate_seeds(learned, rules=rules)
+    convergence = {str(k): {"counts": claims.verdict_counts(rows := seeds.aggregate_seeds(learned[:k], rules=rules)),
                             "unsettled": [r["id"] for r in rows if r["verdict"] == claims.UNSETTLED]} for k in (5, 10, 20)}
-    by_map = {"dbn": table, "pixels": claims.aggregate_seeds(nulls, rules=rules)}
+    by_map = {"dbn": table, "pixels": seeds.aggregate_seeds(nulls, rules=rules)}
     return {"claims": {"claims": table, "counts": claims.verdict_counts(table), "seeds": n_seeds,
                        "seeds_per_map": {"dbn": n_seeds, "pixels": null_seeds}, "primary_feature_map": "dbn",
                        "comparisons": {"paper": table, "abs-T": table}, "feature_maps": by_map,
@@ -542,19 +540,18 @@ def _seeded_reference(n_seeds=20, null_seeds=5):
 
 
 def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts():
-    from tgreedy_course import reference as committed
     from tgreedy_course import summary
 
     ref, seeds = _seeded_reference()
     table = ref["claims"]["claims"]
-    block = seeds.readme_verdicts(ref)
+    block = summary.readme_verdicts(ref)
     for claim in table:
         line = next(line for line in block.splitlines() if line.startswith(f"- `{claim['id']}`:"))
         rate = claim["seeds"]["one_run"]
         assert f"on average **{claim['verdict']}**" in line
         assert f"in one run reproduced in {rate[claims.REPRODUCED]} of 20 runs" in line
     counts = claims.verdict_counts(table)
-    assert f"on average over 20 seeds: {claims.counts_text(counts)};" in block
+    assert f"on average over 20 seeds: {summary.counts_text(counts)};" in block
     every = sum(c["seeds"]["one_run"][claims.REPRODUCED] == 20 for c in table)
     none = sum(c["seeds"]["one_run"][claims.REPRODUCED] == 0 for c in table)
     assert f"every run reproduces {every} claim" in block and f"no run {none}." in block
@@ -572,16 +569,6 @@ def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts(
     method = summary.verdict_method_markdown(ref)
     assert method.startswith(cli.VERDICT_METHOD) and "| seeds | reproduced | partly | not reproduced | unsettled |" in method
     assert f"{unsettled[2]} at 20 seeds" in method
-    # notebook 08b: each map with its seeds, each cell with the runs that reproduce the claim
-    header, cells = committed.feature_map_verdicts(ref)
-    assert header == ["claim", "dbn (20 seeds)", "pixels (5 seeds)"]
-    null = {c["id"]: c for c in ref["claims"]["feature_maps"]["pixels"]}
-    for row in cells:
-        rate = null[row[0]]["seeds"]["one_run"]
-        assert row[2] == f"{null[row[0]]['verdict']} (single runs: {claims.single_runs_text(rate)})"
-        assert "reproduced in 0 of" not in row[2]   # every verdict the runs gave is counted, none reads as a contradiction
-    groups = "\n".join(committed.seed_findings(ref))
-    assert all(groups.count(f"`{c['id']}`") == 1 for c in table) and "of 20 runs" in groups
 
 
 def test_aggregate_seeds_on_synthetic_per_seed_claims():
@@ -593,7 +580,7 @@ def test_aggregate_seeds_on_synthetic_per_seed_claims():
                  "headline": "max_first_gap", "measured": "m", "values": {"max_first_gap": gap},
                  "verdict": claims.REPRODUCED}]
     shares, gaps = [0.8, 0.9, 0.7, 0.85], [0.01, 0.02, 0.015, 0.01]
-    out = claims.aggregate_seeds([table(s, g) for s, g in zip(shares, gaps)])
+    out = seeds.aggregate_seeds([table(s, g) for s, g in zip(shares, gaps)])
     average = out[0]["seeds"]["average"]
     assert average["point_verdict"] == claims.REPRODUCED  # the mean share 0.8125 clears 0.75
     assert out[0]["verdict"] == (claims.REPRODUCED if average["shares"][claims.REPRODUCED] >= 0.95 else claims.UNSETTLED)
@@ -603,12 +590,12 @@ def test_aggregate_seeds_on_synthetic_per_seed_claims():
     assert out[1]["verdict"] == claims.REPRODUCED and out[1]["seeds"]["ci95"][0] < np.mean(gaps) < out[1]["seeds"]["ci95"][1]
     assert out[1]["seeds"]["average"]["shares"] == {claims.REPRODUCED: 1.0}
     assert "4 seeds" in out[1]["measured"]
-    md = claims.claims_markdown(out)
+    md = summary.claims_markdown(out)
     assert "one run: reproduced in 3 of 4 runs" in md
-    matrix = claims.verdict_matrix_markdown({"a": out, "b": out})
+    matrix = summary.verdict_matrix_markdown({"a": out, "b": out})
     assert f"| fig2.t_higher | {out[0]['verdict']} (single runs: reproduced in 3, partly in 1 of 4) |" in matrix
     with pytest.raises(ValueError, match="same claims"):
-        claims.aggregate_seeds([table(0.8, 0.01), table(0.8, 0.01)[:1]])
+        seeds.aggregate_seeds([table(0.8, 0.01), table(0.8, 0.01)[:1]])
 
 
 def test_cli_seeds_and_feature_maps_write_intervals_counts_and_bands(tmp_path, monkeypatch):
@@ -676,7 +663,6 @@ def test_cli_seeds_and_feature_maps_write_intervals_counts_and_bands(tmp_path, m
 def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature_map_table(tmp_path, monkeypatch):
     """--feature-maps dbn,conv,pixels,random: the primary claims come from dbn (MNIST) and conv (CIFAR-10)
     without running anything twice; the feature-map table says n/a for conv on MNIST; builds per map and data set."""
-    from tgreedy_course import seeds
     from tgreedy_lib.experiments import inputs
 
     calls = []
@@ -715,7 +701,7 @@ def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature
         used = table["results_used"]["learned"][seed]
         assert used["cifar-similarity"]["feature_map"] == "conv" and used["mnist-2-vs-other"]["feature_map"] == "dbn"
     learned = seeds.primary_runs(seeds.read_seed_results(tmp_path))[1]
-    expected = claims.aggregate_seeds([claims.all_claims(r) for r in learned])
+    expected = seeds.aggregate_seeds([claims.all_claims(r) for r in learned])
     assert [r["verdict"] for r in table["claims"]] == [r["verdict"] for r in expected]
     by_map = table["feature_maps"]
     assert list(by_map) == ["dbn", "conv", "pixels", "random"]
@@ -743,18 +729,18 @@ def test_cli_primary_claims_take_each_data_sets_learned_features_and_one_feature
     readme = tmp_path / "README.md"
     readme.write_text("intro\n<!-- reference-verdicts:begin -->\nold\n<!-- reference-verdicts:end -->\nrest\n")
     monkeypatch.setattr(seeds, "REFERENCE_DIR", tmp_path / "reference")
-    assert cli.reference_main([str(tmp_path), "--name", "paper-scale", "--readme", str(readme)]) == 0
+    assert course_main(["reference", str(tmp_path), "--name", "paper-scale", "--readme", str(readme)]) == 0
     ref = seeds.load_reference()
     assert ref["claims"] == table and ref["bands"] is not None
     text = readme.read_text()
-    assert seeds.readme_verdicts(ref) in text and "old" not in text and text.startswith("intro\n") and text.endswith("rest\n")
+    assert summary.readme_verdicts(ref) in text and "old" not in text and text.startswith("intro\n") and text.endswith("rest\n")
     assert "learned features (cifar10: conv, mnist: dbn)" in text and "Under each feature map" in text
     carry = next(line for line in text.splitlines() if line.startswith("What the features carry"))
     assert "conv on cifar10 50.0 % / " in carry and "learned on" not in carry  # the composed map is not repeated
     low, high = min(table["pair_signal"]["conv"]["cifar10"]), max(table["pair_signal"]["conv"]["cifar10"])
     assert f"conv on cifar10 50.0 % / {low:.3f}-{high:.3f}" in carry
     with pytest.raises(SystemExit):  # a folder without a summary over seeds
-        cli.reference_main([str(tmp_path / "dbn")])
+        course_main(["reference", str(tmp_path / "dbn")])
 
 
 def test_learned_feature_map_resolves_per_data_set():
@@ -949,19 +935,7 @@ def test_cli_feature_seeds_reuse_builds_and_say_so(tmp_path, monkeypatch):
         cli.main(["--seeds", "2", "--feature-seeds", "3", "--out", str(tmp_path)])
 
 
-def test_verdict_sentences_and_differences_come_from_the_tables():
-    row = {"id": "fig2.t_higher", "paper": "|T| higher", "verdict": claims.REPRODUCED, "headline": "share_higher",
-           "values": {"share_higher": 0.8125}}
-    assert claims.verdict_sentence(row) == "`fig2.t_higher` (|T| higher): **reproduced**; share_higher = 0.812."
-    seeded = {**row, "verdict": claims.UNSETTLED, "verdict_count": "reproduced in 4 of 5 seeds, partly in 1 of 5 seeds",
-              "seeds": {"mean": 0.8, "ci95": [0.7, 0.9]}}
-    assert claims.verdict_sentence(seeded).endswith("share_higher 0.800, 95% interval [0.700, 0.900].")
-    a = [row, {**row, "id": "x"}]
-    b = [row, {**row, "id": "x", "verdict": claims.PARTLY}]
-    assert claims.verdicts_that_differ({"paper": a, "abs-T": b}) == [
-        ("x", {"paper": claims.REPRODUCED, "abs-T": claims.PARTLY})]
-    c = [row, {**row, "id": "x", "verdict": claims.NOT_RUN}]
-    assert claims.verdicts_that_differ({"paper": a, "other": c}) == []  # not run is no difference
+def test_a_measured_value_never_shows_a_negative_zero():
     assert claims._fmt(-0.0001) == "0.000" and claims._fmt(-0.02) == "-0.020"
 
 
@@ -970,7 +944,6 @@ def test_verdict_sentences_and_differences_come_from_the_tables():
 def test_committed_reference_results_are_consistent_and_quoted_in_the_readme():
     import pathlib
 
-    from tgreedy_course import seeds
 
     folders = sorted(p for p in seeds.REFERENCE_DIR.glob("*") if (p / "claims.json").is_file()) \
         if seeds.REFERENCE_DIR.is_dir() else []
@@ -990,7 +963,7 @@ def test_committed_reference_results_are_consistent_and_quoted_in_the_readme():
                 average, one_run = row["seeds"]["average"], row["seeds"]["one_run"]
                 assert row["verdict"] == average["verdict"]
                 if average["verdict"] != claims.NOT_RUN:
-                    settled = average["shares"].get(average["point_verdict"], 0) >= claims.SETTLED_SHARE
+                    settled = average["shares"].get(average["point_verdict"], 0) >= seeds.SETTLED_SHARE
                     assert row["verdict"] == (average["point_verdict"] if settled else claims.UNSETTLED)
                     assert one_run["runs"] == n - row["seeds"]["counts"].get(claims.NOT_RUN, 0)
                     assert one_run[claims.REPRODUCED] == row["seeds"]["verdicts"].count(claims.REPRODUCED)
@@ -1002,7 +975,7 @@ def test_committed_reference_results_are_consistent_and_quoted_in_the_readme():
                 curve = reading["target_auroc"]
                 assert all(lo <= m + 1e-9 and m <= hi + 1e-9 for lo, m, hi in zip(curve["lo"], curve["mean"], curve["hi"]))
     page = (pathlib.Path(__file__).resolve().parent.parent / "book" / "_generated" / "reference-verdicts.md").read_text()
-    assert seeds.readme_verdicts(seeds.load_reference()) in page  # the book's claims page quotes the committed verdicts
+    assert summary.readme_verdicts(seeds.load_reference()) in page  # the book's claims page quotes the committed verdicts
 
 
 def test_conv_feature_map_is_cifar10s_only():
@@ -1041,3 +1014,132 @@ def test_pair_products_are_the_elementwise_products_of_each_pair():
     before = F.copy()
     domains.pair_products(F, pairs[:, ::-1])  # writes into its own gather, never into F
     np.testing.assert_array_equal(F, before)
+
+
+#: Worked examples of the experiments' functions, run as doctests (kept out of the library's docstrings).
+EXAMPLES = {
+    "tgreedy_lib.experiments.compare.choose_rule_on_other_splits": """
+>>> from tgreedy_lib.experiments.compare import choose_rule_on_other_splits
+>>> oracle = [0.80, 0.80, 0.80, 0.80]
+>>> auroc = {"a": [0.80, 0.80, 0.70, 0.70], "b": [0.60, 0.75, 0.80, 0.80]}
+>>> choose_rule_on_other_splits(auroc, oracle)   # in hindsight "a" and "b" both reach it twice; "a" is closer
+['b', 'b', 'a', 'a']
+
+Split 0 and 1, where "a" reaches the oracle, are the splits on which "a" is not chosen.
+""",
+    "tgreedy_lib.experiments.inputs.ExperimentFeatures": """
+Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
+that the example runs in a moment; the experiments use the paper's DBN features:
+
+>>> import numpy as np
+>>> from tgreedy_lib.experiments import ExperimentFeatures
+>>> rng = np.random.default_rng(0)
+>>> centres = rng.standard_normal((10, 20))
+>>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
+>>> features = ExperimentFeatures(
+...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
+...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
+...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+>>> features.n_features, features.classes.tolist()
+(20, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+""",
+    "tgreedy_lib.experiments.inputs.drop_constant_features": """
+>>> import numpy as np
+>>> from tgreedy_lib.experiments.inputs import ExperimentFeatures, drop_constant_features
+>>> X = np.column_stack([np.arange(4.0), np.ones(4)])
+>>> kept = drop_constant_features(ExperimentFeatures(X, np.arange(4), X, np.arange(4), {}))
+>>> kept.n_features, kept.info["dropped_constant_features"]
+(1, 1)
+""",
+    "tgreedy_lib.experiments.inputs.resolve_feature_map": """
+>>> from tgreedy_lib.experiments.inputs import resolve_feature_map
+>>> resolve_feature_map("learned", "mnist"), resolve_feature_map("learned", "cifar10"), resolve_feature_map("pixels", "mnist")
+('dbn', 'conv', 'pixels')
+""",
+    "tgreedy_lib.experiments.inputs.feature_map_applies": """
+>>> from tgreedy_lib.experiments.inputs import feature_map_applies
+>>> feature_map_applies("conv", "mnist"), feature_map_applies("conv", "cifar10"), feature_map_applies("learned", "mnist")
+(False, True, True)
+""",
+    "tgreedy_lib.experiments.runs.all_features_reference": """
+>>> import numpy as np
+>>> from tgreedy_lib import DomainStatistics
+>>> from tgreedy_lib.experiments.runs import all_features_reference
+>>> rng = np.random.default_rng(0)
+>>> X = rng.standard_normal((300, 3)); y = X @ [1.0, -0.5, 0.0] + 0.1 * rng.standard_normal(300)
+>>> w = all_features_reference(DomainStatistics.from_samples(X, y, np.arange(300) % 3))
+>>> w[:2].round(2), bool(abs(w[2]) < 0.05)  # the true weights are 1, -0.5 and 0
+(array([ 1.  , -0.49]), True)
+""",
+    "tgreedy_lib.experiments.runs.run_intro_logistic": """
+Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
+that the example runs in a moment; the experiments use the paper's DBN features:
+
+>>> import numpy as np
+>>> from tgreedy_lib.experiments import ExperimentFeatures
+>>> rng = np.random.default_rng(0)
+>>> centres = rng.standard_normal((10, 20))
+>>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
+>>> features = ExperimentFeatures(
+...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
+...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
+...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+>>> from tgreedy_lib.experiments import run_intro_logistic
+>>> result = run_intro_logistic(features)
+>>> result["train_size"], result["test_size_even"], result["test_size_odd"]
+(300, 150, 180)
+""",
+    "tgreedy_lib.experiments.runs.run_two_vs_other": """
+Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
+that the example runs in a moment; the experiments use the paper's DBN features:
+
+>>> import numpy as np
+>>> from tgreedy_lib.experiments import ExperimentFeatures
+>>> rng = np.random.default_rng(0)
+>>> centres = rng.standard_normal((10, 20))
+>>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
+>>> features = ExperimentFeatures(
+...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
+...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
+...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+>>> from tgreedy_lib.experiments import run_two_vs_other
+>>> result = run_two_vs_other(features, n_steps=3, targets=[7])
+>>> {m: np.round(c["target_auroc"][0], 3).tolist() for m, c in result["curves"].items()}
+{'greedy': [0.778, 0.54, 0.573], 'tgreedy-signed': [0.634, 0.776, 0.888], 'tgreedy': [0.778, 0.797, 0.6], 'greedy-stepwise': [0.778, 0.472, 0.473]}
+""",
+    "tgreedy_lib.experiments.runs.run_similarity": """
+Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
+that the example runs in a moment; the experiments use the paper's DBN features:
+
+>>> import numpy as np
+>>> from tgreedy_lib.experiments import ExperimentFeatures
+>>> rng = np.random.default_rng(0)
+>>> centres = rng.standard_normal((10, 20))
+>>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
+>>> features = ExperimentFeatures(
+...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
+...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
+...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+>>> from tgreedy_lib.experiments import run_similarity
+>>> result = run_similarity(features, n_steps=3, targets=[3], n_positive=100, n_negative=100)
+>>> {m: np.round(c["target_auroc"][0], 3).tolist() for m, c in result["curves"].items()}
+{'greedy': [0.611, 0.785, 0.848], 'tgreedy-signed': [0.895, 0.841, 0.831], 'tgreedy': [0.895, 0.841, 0.831], 'greedy-stepwise': [0.611, 0.791, 0.856]}
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_worked_examples(name, monkeypatch, tmp_path):
+    import doctest
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.delenv("TGREEDY_DATA_DIR", raising=False)
+    monkeypatch.setenv("TGREEDY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    test = doctest.DocTestParser().get_doctest(EXAMPLES[name], {}, name, None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    with np.printoptions():
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0, f"the worked example of {name} failed (output above)"

@@ -542,13 +542,13 @@ def test_reproduce_refuses_an_output_path_it_cannot_write_before_any_work(tmp_pa
 def test_every_command_checks_its_outputs_before_any_work(tmp_path, monkeypatch, capsys):
     from tgreedy_course import __main__ as entry
     from tgreedy_course import assignments, notebooks
-    from tgreedy_course import compare
+    from tgreedy_course import compare_tables
     from tgreedy_course.verify import registry
 
     blocked = tmp_path / "a-file"
     blocked.write_text("")
     never = lambda *a, **k: pytest.fail("computed before checking the outputs")  # noqa: E731
-    monkeypatch.setattr(compare, "run_compare", never)
+    monkeypatch.setattr(compare_tables, "run_compare", never)
     monkeypatch.setattr(registry, "run_checks", never)
     monkeypatch.setattr(notebooks, "execute_notebook", never)
     monkeypatch.setattr(assignments, "_run", never)

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from tgreedy_course import compare, when_to_stop  # noqa: E402
+from tgreedy_course import compare_tables, when_to_stop  # noqa: E402
 from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # noqa: E402
 from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
 from tgreedy_lib.plotting import paper_figures  # noqa: E402
@@ -64,7 +64,7 @@ def test_one_path_sentence_names_rules_in_words_and_groups_equal_choices():
 
 
 def test_findings_write_no_rule_ids_and_no_zero_steps_on_average():
-    text = when_to_stop.findings_from_reference(compare.load_reference())
+    text = when_to_stop.findings_from_reference(compare_tables.load_reference())
     assert "0 steps on average" not in text and "with 1 feature on average" not in text
     assert not RULE_IDS.search(text), text
     run = {"nested": {"n_splits": 8, "share_within": 0.25, "times_chosen": {"all_steps": 7, "lodo_auroc": 1}},

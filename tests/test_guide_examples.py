@@ -102,13 +102,13 @@ def test_generated_tables_speak_plainly(path):
 def test_the_sentences_behind_the_tables_speak_plainly():
     from fractions import Fraction
 
-    from tgreedy_course import compare
-    from tgreedy_course.verify.categorical import LEMMA11_DELTAS, _lemma11_summary_worst
+    from tgreedy_course import compare_tables
+    from tgreedy_course.verify.categorical_checks import LEMMA11_DELTAS, _lemma11_summary_worst
 
     short = {"n_splits": 10, "share_within": 0.5, "mean_gap": 0.05}
     for pooled in ({"hindsight": short}, {"hindsight": short, "nested": short},
                    {"hindsight": {**short, "share_within": 0.9}}):
-        sentence = compare.pooled_sentence(pooled)
+        sentence = compare_tables.pooled_sentence(pooled)
         assert "the target we set before running the experiments" in sentence.lower(), sentence
         assert not [w for w in IN_HOUSE if w in sentence], sentence
     case = {"parameters": {"k": 511, "q": Fraction(291, 500), "delta": "0.0001"}, "observed": 9.4e-05, "ratio": 0.94}

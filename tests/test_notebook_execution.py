@@ -5,6 +5,7 @@ import nbformat
 import pytest
 
 from tgreedy_course import notebooks
+from tgreedy_course.__main__ import main as course_main
 
 
 @pytest.fixture()
@@ -23,7 +24,7 @@ def tiny_notebook(tmp_path):
 def test_executes_into_the_output_folder_and_leaves_the_notebook_alone(tiny_notebook, tmp_path, capfd):
     before = tiny_notebook.read_bytes()
     out = tmp_path / "results" / "notebooks"
-    assert notebooks.main([str(tiny_notebook), "--out", str(out)]) == 0
+    assert course_main(["execute-notebooks", str(tiny_notebook), "--out", str(out)]) == 0
     assert tiny_notebook.read_bytes() == before
     executed = nbformat.read(out / tiny_notebook.name, as_version=4)
     assert executed.cells[2].outputs[0]["text"] == "42\n"
@@ -37,12 +38,12 @@ def test_executes_into_the_output_folder_and_leaves_the_notebook_alone(tiny_note
 
 
 def test_in_place_rewrites_the_notebook(tiny_notebook):
-    assert notebooks.main([str(tiny_notebook), "--in-place"]) == 0
+    assert course_main(["execute-notebooks", str(tiny_notebook), "--in-place"]) == 0
     executed = json.loads(tiny_notebook.read_text())
     assert executed["cells"][2]["outputs"][0]["text"] == ["42\n"]
 
 
 def test_out_and_in_place_exclude_each_other(tiny_notebook, capsys):
     with pytest.raises(SystemExit):
-        notebooks.main([str(tiny_notebook), "--in-place", "--out", "elsewhere"])
+        course_main(["execute-notebooks", str(tiny_notebook), "--in-place", "--out", "elsewhere"])
     assert "not allowed with" in capsys.readouterr().err

@@ -24,7 +24,7 @@ from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_s
 from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # noqa: E402
 from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
 from tgreedy_course.seeds import load_reference  # noqa: E402
-from tgreedy_lib.plotting import paper_figures, theory  # noqa: E402
+from tgreedy_lib.plotting import paper_figures, theory_figures as theory  # noqa: E402
 from tgreedy_course.legibility import png_with_report, read_png_report, text_report  # noqa: E402
 from tgreedy_lib.plotting.style import FIGURE_WIDTH, SMALLEST_TEXT_PT, color_name, legend_label  # noqa: E402
 
@@ -287,3 +287,348 @@ def test_band_summary_gives_the_second_reading_its_own_blue_where_a_figure_draws
 def test_task_titles_name_cifar_10():
     assert all("CIFAR" not in title or "CIFAR-10" in title
                for title in {**paper_figures.TASK_TITLES, **paper_figures.BAND_TASK_TITLES}.values())
+
+
+#: Worked examples of the figures, run as doctests (kept out of the library's docstrings).
+EXAMPLES = {
+    "tgreedy_lib.plotting.candidates.rule_picks": """
+>>> import numpy as np
+>>> from tgreedy_lib.plotting.candidates import rule_picks
+>>> t = np.array([[3.0, -5.0, 0.5], [np.nan, -4.0, -0.2]])
+>>> {name: picks.tolist() for name, picks in rule_picks(t).items()}
+{'tgreedy-signed': [0, 2], 'tgreedy': [1, 1]}
+""",
+    "tgreedy_lib.plotting.candidates.plot_candidate_t": """
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.plotting.candidates import plot_candidate_t, rule_picks
+>>> t = np.array([[3.0, -5.0, 0.5], [np.nan, -4.0, -0.2]])
+>>> fig, ax = plt.subplots()
+>>> ax = plot_candidate_t(ax, t, rule_picks(t), path_label="T-greedy (signed T)")
+>>> ax.get_title()
+'every candidate, before each step of T-greedy (signed T)'
+>>> [line.get_label() for line in ax.get_lines()][:2]
+['signed rule: largest T would add', '|T| rule: largest |T| would add']
+>>> plt.close(fig)
+""",
+    "tgreedy_lib.plotting.style.SelectorStyle": """
+>>> from tgreedy_lib.plotting.style import selector_style
+>>> style = selector_style("tgreedy")
+>>> style.color, style.linestyle
+('tab:blue', '-')
+""",
+    "tgreedy_lib.plotting.style.register_selector_style": """
+T-greedy with the paper's literal ``argmax T_i`` as a selector of its own, drawn pink and dashed:
+
+>>> from tgreedy_lib.domain_adaptation.selectors import register_selector, tgreedy_path, unregister_selector
+>>> from tgreedy_lib.plotting.style import register_selector_style, unregister_selector_style
+>>> _ = register_selector("tgreedy-positive", label="T-greedy (T > 0)", path=tgreedy_path,
+...                       options={"sign": "positive"})
+>>> register_selector_style("tgreedy-positive", color="pinkish")
+Traceback (most recent call last):
+...
+ValueError: color='pinkish' is not a Matplotlib colour; give a name ('tab:pink'), a hex code ('#e377c2') or an RGB tuple
+>>> register_selector_style("tgreedy-positive", color="tab:pink", linestyle="--")
+SelectorStyle(color='tab:pink', linestyle='--')
+>>> unregister_selector_style("tgreedy-positive"); unregister_selector("tgreedy-positive")
+""",
+    "tgreedy_lib.plotting.style.unregister_selector_style": """
+>>> from tgreedy_lib.domain_adaptation.selectors import register_selector, tgreedy_path, unregister_selector
+>>> from tgreedy_lib.plotting.style import register_selector_style, selector_style, unregister_selector_style
+>>> _ = register_selector("copy", label="copy", path=tgreedy_path)
+>>> register_selector_style("copy", color="black").color
+'black'
+>>> unregister_selector_style("copy")
+>>> selector_style("copy").color  # the fallback for the name "copy"
+'magenta'
+>>> unregister_selector("copy")
+""",
+    "tgreedy_lib.plotting.style.selector_style": """
+>>> from tgreedy_lib.domain_adaptation.selectors import register_selector, tgreedy_path, unregister_selector
+>>> from tgreedy_lib.plotting.style import selector_style
+>>> selector_style("greedy"), selector_style("tgreedy").color
+(SelectorStyle(color='tab:red', linestyle='-'), 'tab:blue')
+>>> selector_style("tgreedy-signed", among=["greedy", "tgreedy-signed"]).color   # the only T-greedy drawn
+'tab:blue'
+>>> selector_style("tgreedy-signed", among=["tgreedy", "tgreedy-signed"]).color  # both readings drawn
+'#6baed6'
+>>> _ = register_selector("my-selector", label="my selector", path=tgreedy_path)
+>>> selector_style("my-selector")  # no style registered: the name's fallback colour
+SelectorStyle(color='navy', linestyle='-')
+>>> unregister_selector("my-selector")
+""",
+    "tgreedy_lib.plotting.style.legend_label": """
+>>> from tgreedy_lib.plotting.style import legend_label
+>>> legend_label("tgreedy"), legend_label("tgreedy-signed"), legend_label("omp")
+('T-greedy (largest |T|)', 'T-greedy (arg max T)', 'OMP (pooled)')
+""",
+    "tgreedy_lib.plotting.style.displayed_points": """
+>>> from tgreedy_lib.plotting.style import displayed_points
+>>> displayed_points(9, 7.2), round(displayed_points(8, 11.0), 2), round(displayed_points(15, 12.0), 2)
+(9.0, 5.24, 9.0)
+""",
+    "tgreedy_lib.plotting.style.color_name": """
+>>> from tgreedy_lib.plotting.style import color_name
+>>> color_name("tab:blue"), color_name("darkorange"), color_name((0.1, 0.45, 0.7)), color_name((1.0, 0.8, 0.8))
+('blue', 'darkorange', 'blue', 'pale red')
+""",
+    "tgreedy_lib.plotting.style.selector_key": """
+>>> from tgreedy_lib.plotting.style import selector_key
+>>> selector_key(["greedy", "tgreedy"])
+'red: greedy, blue: T-greedy (largest |T|)'
+""",
+    "tgreedy_lib.plotting.theory_figures.plot_self_normalized_tails": """
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.plotting import theory_figures as plots
+>>> from tgreedy_lib.domain_adaptation.theorems.self_normalized import tail_curves
+>>> ax = plots.plot_self_normalized_tails(tail_curves(10, np.linspace(0.1, 8, 50), distributions=("rademacher", "gaussian")))
+>>> plt.close("all")
+""",
+    "tgreedy_lib.plotting.theory_figures.plot_threshold_map": """
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.plotting import theory_figures as plots
+>>> from tgreedy_lib.plotting.style import color_name
+>>> fig, ax = plt.subplots()
+>>> values = np.array([[0.2, 0.99], [1.01, 1.6]])
+>>> mesh = plots.plot_threshold_map(ax, [0, 1], [0, 1], values, 1.0, "fails", "holds", "ratio")
+>>> [color_name(mesh.cmap(mesh.norm(v))[:3]) for v in values.ravel()]
+['blue', 'blue', 'red', 'red']
+>>> ax.get_title()
+'red: fails; blue: holds'
+>>> plt.close(fig)
+""",
+    "tgreedy_lib.plotting.theory_figures.plot_theorem2_excess": """
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.plotting import theory_figures as plots
+>>> from tgreedy_lib.domain_adaptation.theorems.self_normalized import theorem2_excess
+>>> ax = plots.plot_theorem2_excess(theorem2_excess(n_values=range(1, 6), t=np.linspace(0.1, 4, 20)))
+>>> ax.get_title()
+'worst-case tail minus exp(-t/2)\\nred: the printed bound fails; blue: it holds'
+>>> plt.close("all")
+""",
+    "tgreedy_lib.plotting.theory_figures.plot_coverage_vs_features": """
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.plotting import theory_figures as plots
+>>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import coverage_curves
+>>> ax = plots.plot_coverage_vs_features(coverage_curves(16, 0.5, [1, 2, 4], monte_carlo_laws=()))
+>>> plt.close("all")
+""",
+    "tgreedy_lib.plotting.theory_figures.plot_widths": """
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.plotting import theory_figures as plots
+>>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import width_table
+>>> ax = plots.plot_widths(width_table([10, 20, 40, 80], [10, 100, 1000], 0.05))
+>>> plt.close("all")
+""",
+    "tgreedy_lib.plotting.theory_figures.plot_corollary_failure": """
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.plotting import theory_figures as plots
+>>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import corollary_failure_curves
+>>> ax = plots.plot_corollary_failure(corollary_failure_curves([0.05, 0.1, 0.2], p_values=(1, 2)))
+>>> plt.close("all")
+""",
+    "tgreedy_lib.plotting.theory_figures.plot_subset_regret": """
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.plotting import theory_figures as plots
+>>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import subset_regret_simulation
+>>> simulation = subset_regret_simulation(np.random.default_rng(0), "gaussian", 200, 5, 2, 0.05, n_trials=30)
+>>> ax = plots.plot_subset_regret(simulation)
+>>> plt.close("all")
+""",
+    "tgreedy_lib.plotting.theory_figures.plot_selector_paths": """
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.plotting import theory_figures as plots
+>>> from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem
+>>> from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_selectors
+>>> result = compare_selectors(make_problem(), np.random.default_rng(0), n_steps=4, n_repeats=5)
+>>> axes = plots.plot_selector_paths(result)
+>>> plt.close("all")
+""",
+    "tgreedy_lib.plotting.theory_figures.plot_sweep": """
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.plotting import theory_figures as plots
+>>> from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem
+>>> from tgreedy_lib.domain_adaptation.theorems.simulated_selection import sweep_selectors
+>>> rows = sweep_selectors(make_problem(), np.random.default_rng(0), n_domains_values=(4, 8),
+...                        n_steps=3, n_repeats=3, at_step=3)
+>>> ax = plots.plot_sweep(rows)
+>>> plt.close("all")
+""",
+    "tgreedy_lib.plotting.paper_figures.split_title": """
+Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+:func:`tgreedy_lib.experiments.run_experiment`):
+
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+>>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+>>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+>>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+>>> from tgreedy_lib.plotting.paper_figures import split_title
+>>> split_title(result, 9)
+'2 vs 9'
+""",
+    "tgreedy_lib.plotting.paper_figures.legend_key": """
+>>> from tgreedy_lib.plotting.paper_figures import legend_key
+>>> legend_key(["greedy", "tgreedy-signed", "tgreedy"])[1]
+['greedy', 'T-greedy (arg max T)', 'T-greedy (largest |T|)', 'source domains (held out)', 'target domain', 'chance (AUROC 0.5)']
+""",
+    "tgreedy_lib.plotting.paper_figures.plot_split": """
+Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+:func:`tgreedy_lib.experiments.run_experiment`):
+
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+>>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+>>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+>>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+>>> from tgreedy_lib.plotting.paper_figures import plot_split
+>>> fig, ax = plt.subplots()
+>>> plot_split(ax, result, 9, legend=True).get_title()
+'2 vs 9'
+>>> plt.close(fig)
+""",
+    "tgreedy_lib.plotting.paper_figures.plot_average": """
+Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+:func:`tgreedy_lib.experiments.run_experiment`):
+
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+>>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+>>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+>>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+>>> from tgreedy_lib.plotting.paper_figures import plot_average
+>>> fig, ax = plt.subplots()
+>>> plot_average(ax, result, legend=True).get_title()
+'average of 4 splits'
+>>> plt.close(fig)
+""",
+    "tgreedy_lib.plotting.paper_figures.plot_t_statistics": """
+Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+:func:`tgreedy_lib.experiments.run_experiment`):
+
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+>>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+>>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+>>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+>>> from tgreedy_lib.plotting.paper_figures import plot_t_statistics
+>>> fig, ax = plt.subplots()
+>>> plot_t_statistics(ax, result, 9).get_title()
+'|T| of added feature, 2 vs 9'
+>>> plt.close(fig)
+""",
+    "tgreedy_lib.plotting.paper_figures.figure1": """
+Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+:func:`tgreedy_lib.experiments.run_experiment`):
+
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+>>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+>>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+>>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+>>> from tgreedy_lib.plotting.paper_figures import figure1
+>>> fig = figure1(result)
+>>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison]  # four splits and their average
+['2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1', 'average of 4 splits']
+>>> plt.close(fig)
+""",
+    "tgreedy_lib.plotting.paper_figures.figure2": """
+Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+:func:`tgreedy_lib.experiments.run_experiment`):
+
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+>>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+>>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+>>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+>>> from tgreedy_lib.plotting.paper_figures import figure2
+>>> fig = figure2(result, methods=("greedy", "tgreedy-signed"))
+>>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison][-1]  # after the four splits
+'|T| of added feature, 2 vs 9'
+>>> fig.get_suptitle().splitlines()[1]
+'red: greedy, blue: T-greedy (arg max T); dashed: held-out source data, solid: target domain'
+>>> plt.close(fig)
+""",
+    "tgreedy_lib.plotting.paper_figures.figure4": """
+Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+:func:`tgreedy_lib.experiments.run_experiment`):
+
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+>>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+>>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+>>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+>>> from tgreedy_lib.plotting.paper_figures import figure4
+>>> fig = figure4([result])
+>>> fig.axes[0].get_title()
+"Recognizing digit '2' (4 splits)"
+>>> plt.close(fig)
+""",
+    "tgreedy_lib.plotting.paper_figures.plot_all_splits": """
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+>>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+>>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+>>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+>>> from tgreedy_lib.plotting.paper_figures import plot_all_splits
+>>> fig = plot_all_splits(result, methods=("greedy", "tgreedy"))
+>>> [ax.get_title() for ax in fig.axes if ax.get_visible()]
+['2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1']
+>>> fig.get_suptitle()
+'all 4 held-out splits: red: greedy, blue: T-greedy (largest |T|); dashed: source, solid: target'
+>>> plt.close(fig)
+""",
+    "tgreedy_lib.plotting.paper_figures.plot_band_summary": """
+A summary of three steps over 5 seeds (what ``band_summary`` returns, or a reference run's ``bands``):
+
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.plotting.paper_figures import plot_band_summary
+>>> band = {"mean": [0.6, 0.7, 0.72], "lo": [0.55, 0.65, 0.7], "hi": [0.65, 0.75, 0.74]}
+>>> readings = {name: {"source_auroc": band, "target_auroc": band} for name in ("greedy", "tgreedy-signed")}
+>>> summary = {"seeds": 5, "tasks": {"mnist-similarity": readings}}
+>>> fig = plot_band_summary(summary, "paper", tasks=["mnist-similarity"])
+>>> fig.axes[0].get_title()
+'MNIST similarity (4.2)'
+>>> plt.close(fig)
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_worked_examples(name, monkeypatch, tmp_path):
+    import doctest
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.delenv("TGREEDY_DATA_DIR", raising=False)
+    monkeypatch.setenv("TGREEDY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    test = doctest.DocTestParser().get_doctest(EXAMPLES[name], {}, name, None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    with np.printoptions():
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0, f"the worked example of {name} failed (output above)"
+
+
+def test_coinciding_curves_are_grouped_in_order():
+    from tgreedy_lib.plotting.curves import coinciding_groups
+
+    assert coinciding_groups({"a": [1, 2], "b": [1, 2], "c": [0, 1]}) == [["a", "b"], ["c"]]

@@ -18,7 +18,7 @@ from tgreedy_lib.domain_adaptation.selectors import (  # noqa: E402
     BUILTIN_SELECTORS, register_selector, tgreedy_path, unregister_selector)
 from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem  # noqa: E402
 from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_selectors  # noqa: E402
-from tgreedy_lib.plotting import theory  # noqa: E402
+from tgreedy_lib.plotting import theory_figures as theory  # noqa: E402
 from tgreedy_lib.plotting.style import (  # noqa: E402
     BUILTIN_SELECTOR_STYLES, FALLBACK_COLORS, SelectorStyle, color_name, register_selector_style, selector_key,
     selector_style, unregister_selector_style)
@@ -204,3 +204,13 @@ def test_displayed_size_shrinks_with_a_figure_wider_than_the_column():
     assert FIGURE_WIDTH * 100 <= BOOK_COLUMN_PX and SMALLEST_TEXT_PT >= 9
     assert displayed_points(SMALLEST_TEXT_PT, FIGURE_WIDTH) == SMALLEST_TEXT_PT
     assert displayed_points(8, 11) < 6 and displayed_points(15, 12) == pytest.approx(9)
+
+
+def test_colours_and_keys_as_titles_name_them():
+    from tgreedy_lib.plotting.style import color_name, selector_key, selector_style
+
+    assert (color_name("tab:purple"), color_name("#d62728"), color_name("0.45")) == ("purple", "red", "gray")
+    assert repr(selector_style("greedy-stepwise")) == "SelectorStyle(color='tab:orange', linestyle='-.')"
+    assert selector_key(["greedy", "tgreedy-signed"]) == "red: greedy, blue: T-greedy (arg max T)"
+    assert (selector_key(["greedy", "tgreedy", "tgreedy-signed"])
+            == "red: greedy, blue: T-greedy (largest |T|), light blue: T-greedy (arg max T)")

@@ -22,7 +22,8 @@ from tgreedy_lib.domain_adaptation.statistics import t_statistic  # noqa: E402
 from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem  # noqa: E402
 from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
 from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other  # noqa: E402
-from tgreedy_lib.plotting import paper_figures, register_selector_style, theory, unregister_selector_style  # noqa: E402
+from tgreedy_lib.plotting import paper_figures, register_selector_style, unregister_selector_style  # noqa: E402
+from tgreedy_lib.plotting import theory_figures as theory  # noqa: E402
 
 
 def first_features_path(stats, n_steps, **options):

@@ -4,7 +4,9 @@ import json
 import numpy as np
 import pytest
 
+from tgreedy_course import __main__ as entry
 from tgreedy_course import verify
+from tgreedy_course.verify import command
 
 
 @verify.register_check("test.dummy", "a dummy claim used by the tests")
@@ -31,7 +33,7 @@ def test_seeded_by_id_and_json_shape(tmp_path, capsys):
     b = verify.run_checks(["test.dummy"], quick=True)[0].to_json()
     assert a == b
     out = tmp_path / "v.json"
-    assert verify.main(["test.dummy", "--quick", "--json", str(out)]) == 0
+    assert entry.main(["verify", "test.dummy", "--quick", "--json", str(out)]) == 0
     data = json.loads(out.read_text())
     (record,) = data["checks"]
     assert set(record) == {"id", "claim", "holds_as_printed", "trials", "worst_case", "cases", "summary",
@@ -65,15 +67,15 @@ def test_readme_table_is_rewritten_between_the_markers(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text("no markers here\n")
     with pytest.raises(ValueError, match="verify-table markers"):
-        verify.update_readme(readme, records)
-    readme.write_text(f"before\n{verify.README_BEGIN}\nold table\n{verify.README_END}\nafter\n")
-    assert verify.update_readme(readme, records) is True
+        command.update_readme(readme, records)
+    readme.write_text(f"before\n{command.README_BEGIN}\nold table\n{command.README_END}\nafter\n")
+    assert command.update_readme(readme, records) is True
     text = readme.read_text()
     assert "old table" not in text and text.startswith("before\n") and text.endswith("after\n")
-    assert verify.markdown_table(records) in text and "`test.dummy`" in text
-    assert verify.update_readme(readme, records) is False  # already up to date
+    assert command.markdown_table(records) in text and "`test.dummy`" in text
+    assert command.update_readme(readme, records) is False  # already up to date
     out = tmp_path / "v.json"
-    assert verify.main(["test.dummy", "--quick", "--json", str(out)]) == 0
-    readme.write_text(f"{verify.README_BEGIN}\n{verify.README_END}\n")
-    assert verify.main(["--from-json", str(out), "--readme", str(readme)]) == 0
-    assert verify.markdown_table(records) in readme.read_text()
+    assert entry.main(["verify", "test.dummy", "--quick", "--json", str(out)]) == 0
+    readme.write_text(f"{command.README_BEGIN}\n{command.README_END}\n")
+    assert entry.main(["verify", "--from-json", str(out), "--readme", str(readme)]) == 0
+    assert command.markdown_table(records) in readme.read_text()

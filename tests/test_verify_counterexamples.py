@@ -18,6 +18,7 @@ import mpmath
 import pytest
 
 from tgreedy_course import verify
+from tgreedy_course.verify import command
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results" / "verify.json"
@@ -51,8 +52,8 @@ def mp(x):
 
 def test_generated_table_is_the_rendered_json(records):
     readme = (ROOT / "book" / "_generated" / "verify-table.md").read_text()
-    table = readme.split(verify.README_BEGIN)[1].split(verify.README_END)[0].strip()
-    assert table == verify.markdown_table(list(records.values()))
+    table = readme.split(command.README_BEGIN)[1].split(command.README_END)[0].strip()
+    assert table == command.markdown_table(list(records.values()))
 
 
 def test_every_worst_case_ratio_is_observed_over_bound(records):
@@ -132,7 +133,7 @@ def test_lemma11_quoted_cases_recomputed_exactly(records):
 
 
 def test_lemma11_fast_code_matches_the_exact_sum():
-    from tgreedy_course.verify.categorical import lemma11_failure_probability
+    from tgreedy_course.verify.categorical_checks import lemma11_failure_probability
 
     for k, q, delta in ((53, Fraction(63, 100), "0.01"), (200, Fraction(3, 5), "0.0001"), (7, Fraction(1, 2), "0.5"),
                         (1, Fraction(1), "0.1"), (8, Fraction(5, 8), "exp(-1/2)")):

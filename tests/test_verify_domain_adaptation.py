@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tgreedy_course import __main__ as entry
 from tgreedy_course import verify
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +62,6 @@ def test_verdicts(quick_json):
 def test_deterministic_json(quick_json, tmp_path):
     data, _ = quick_json
     path = tmp_path / "again.json"
-    assert verify.main(["domains.theorem2", "domains.theorem1", "domains.corollary3", "--quick", "--json", str(path)]) == 0
+    assert entry.main(["verify", "domains.theorem2", "domains.theorem1", "domains.corollary3", "--quick", "--json", str(path)]) == 0
     again = json.loads(path.read_text())
     assert sorted(again["checks"], key=lambda c: c["id"]) == data["checks"]

@@ -2,7 +2,8 @@
 
 One parser with a subcommand each. A command is named by its module and two functions there: one that
 adds its arguments to its subparser, one that runs it on the parsed arguments (``run(args, parser)``).
-A command's module is imported only when that command is asked for, so ``verify`` never loads torch.
+A command's module is imported only when that command is asked for, so ``verify`` never loads torch. From
+Python, ``main(["reproduce", "--quick"])`` runs a command exactly as the shell does and returns its exit status.
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ COMMANDS = {
     "student-copy": Command("tgreedy_course.student_copy",
                             "what students get: notebooks, student assignments, data, library; no solutions or "
                             "hidden tests"),
-    "compare": Command("tgreedy_course.compare",
+    "compare": Command("tgreedy_course.compare_tables",
                        "stopping rules against the oracle, and baselines: JSON and Markdown tables"),
     "download": Command("tgreedy_lib.datasets",
                         "fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified"),

@@ -1,18 +1,10 @@
-"""Sections 4.1 and 4.2 on any labelled data set, in one call.
+"""Sections 4.1 and 4.2 of Foster, Kakade & Salakhutdinov (AISTATS 2012) on any labelled data set, in one call.
 
-:func:`run_on_data` takes training and test data -- feature matrices, images (any shape; flattened,
-and scaled to [0, 1] when they are bytes), or IDX files in the MNIST layout -- and runs the paper's
-two transfer experiments on them with every reading of the selectors:
-
-* '*positive* vs other' (section 4.1): source domains 'positive vs k', each other class held out
-  in turn as the target domain;
-* similarity learning (section 4.2): a linear similarity on products of features, each class held
-  out in turn.
-
-It returns the results (the same JSON-ready dicts as :func:`run_two_vs_other` and
-:func:`run_similarity`) and the claims of sections 4 and 5 evaluated on them under the paper's
-reading. A researcher's own representation goes in as the feature matrix; the selection, the
-evaluation and the claims are the paper's.
+:func:`run_on_data` takes training and test data (feature matrices, images of any shape, or IDX files in the
+MNIST layout) and runs the paper's two transfer experiments on them with every reading of the selectors:
+'*positive* vs other' (section 4.1, each other class held out in turn) and similarity learning (section 4.2,
+each class held out in turn). It returns the results and the claims of sections 4 and 5 under the paper's
+reading. A researcher's own representation goes in as the feature matrix; the rest is the paper's.
 
 Examples
 --------
@@ -41,12 +33,11 @@ from tgreedy_lib._validation import as_real_array, as_value_vector, factorize, v
 from . import claims as claims_module
 from tgreedy_lib.experiments.design import Design
 from tgreedy_lib.experiments.inputs import ExperimentFeatures, drop_constant_features
-from tgreedy_lib.experiments.runs import METHODS, _usable_similarity_columns, run_similarity, run_two_vs_other
+from tgreedy_lib.experiments.runs import METHODS, run_similarity, run_two_vs_other, usable_similarity_columns
 
 ANY_DATA_EXPERIMENTS = ("two-vs-other", "similarity")
 #: The experiment names the claims table knows the two tasks by.
 CLAIM_NAMES = {"two-vs-other": "mnist-2-vs-other", "similarity": "mnist-similarity"}
-
 
 #: Class labels that are whole numbers in ``[0, LABEL_ID_LIMIT)`` are used as they are (they name the
 #: splits and seed the draws); any other labels (strings, negative or huge numbers, tuples ...) are
@@ -96,16 +87,9 @@ def _jsonable_label(value):
 
 
 def encode_class_labels(train_y, test_y) -> tuple[np.ndarray, np.ndarray, list | None]:
-    """Class ids for any hashable labels: ``(train_ids, test_ids, labels)``.
+    """Class ids for any hashable labels: ``(train_ids, test_ids, labels)``; ``labels[i]`` is the label of id ``i``
+    (None when the labels are whole numbers in ``[0, LABEL_ID_LIMIT)``, their own ids). Missing labels are refused.
 
-    Whole numbers in ``[0, LABEL_ID_LIMIT)`` are their own ids (``labels`` is None); anything else is
-    numbered in sorted order (order of first appearance when the labels cannot be sorted), and
-    ``labels[i]`` is the label of id ``i``. Missing labels (NaN, None) are refused.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.any_data import encode_class_labels
     >>> encode_class_labels(np.array(["cat", "dog", "cat"]), np.array(["dog"]))
     (array([0, 1, 0]), array([1]), ['cat', 'dog'])
     >>> encode_class_labels(np.array([3, 5]), np.array([5]))[2] is None
@@ -122,12 +106,7 @@ def encode_class_labels(train_y, test_y) -> tuple[np.ndarray, np.ndarray, list |
 
 
 def load_idx_data(train_images, train_labels, test_images, test_labels) -> tuple[np.ndarray, ...]:
-    """Four IDX files in the MNIST layout (optionally gzipped): train/test images and labels.
-
-    Returns
-    -------
-    train_X, train_y, test_X, test_y : ndarray
-    """
+    """``train_X, train_y, test_X, test_y`` from four IDX files in the MNIST layout (optionally gzipped)."""
     arrays = []
     for path in (train_images, train_labels, test_images, test_labels):
         path = pathlib.Path(path)
@@ -139,10 +118,8 @@ def load_idx_data(train_images, train_labels, test_images, test_labels) -> tuple
 
 def as_experiment_features(train_X, train_y, test_X, test_y, name: str = "custom",
                            train_per_class: int | None = None, seed: int = 0) -> ExperimentFeatures:
-    """Wrap arrays as :class:`ExperimentFeatures` (images flattened, bytes scaled to [0, 1], constant features dropped).
-
-    ``train_per_class`` keeps that many training examples of each class, drawn at random (seeded).
-    """
+    """Arrays as ``ExperimentFeatures`` (images flattened, bytes scaled to [0, 1], constant features dropped;
+    ``train_per_class`` training examples a class drawn at random, seeded)."""
     train_X, test_X = _as_matrix(train_X, "train_X"), _as_matrix(test_X, "test_X")
     train_y, test_y = _as_labels(train_y, len(train_X), "train_y"), _as_labels(test_y, len(test_X), "test_y")
     train_y, test_y, labels = encode_class_labels(train_y, test_y)
@@ -179,50 +156,27 @@ def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_fil
                 n_steps: int = 50, similarity_steps: int = 100, n_pairs: int = 1000,
                 design: Design | None = None, methods: Sequence[str] = METHODS, name: str = "custom",
                 progress: Callable[[str], None] | None = None) -> dict:
-    """Run sections 4.1 and 4.2 of Foster, Kakade & Salakhutdinov (AISTATS 2012) on any labelled data.
+    """Run sections 4.1 and 4.2 on any labelled data; returns ``results`` (``"two-vs-other"`` and/or
+    ``"similarity"``), ``claims`` (sections 4.1, 4.2 and 5 under the paper's reading) and ``features``.
 
     Parameters
     ----------
     train_X, test_X : array-like
-        Feature matrices (n, p), or images (n, ...) flattened to rows (uint8 scaled to [0, 1]).
-        Features should be nonnegative and vary within each class (like DBN features); a
-        feature constant over the training set is dropped.
+        Feature matrices (n, p), or images (n, ...) flattened to rows (uint8 scaled to [0, 1]). Features should
+        be nonnegative and vary within each class (like DBN features); a feature constant in training is dropped.
     train_y, test_y : array-like
-        Class labels: any hashable values (numbers, strings, tuples). Whole numbers in
-        ``[0, LABEL_ID_LIMIT)`` name the classes in the results as they are; other labels are
-        numbered 0, 1, ... in sorted order and every result records them as ``class_labels``
-        (id i is ``class_labels[i]``). '2 vs other' needs ``positive`` plus at least three other
-        classes; similarity learning at least four classes.
-    idx_files : sequence of 4 paths, optional
-        Instead of arrays: train images, train labels, test images, test labels in the MNIST IDX layout.
+        Any hashable class labels; other than whole numbers in ``[0, LABEL_ID_LIMIT)`` they are numbered 0, 1,
+        ... in sorted order and recorded as ``class_labels``. '2 vs other' needs ``positive`` and three other
+        classes, similarity learning four classes.
+    idx_files : four paths, optional
+        Instead of arrays: train images, train labels, test images, test labels (MNIST IDX layout).
     positive : hashable, optional
-        The class recognised in '2 vs other', one of the labels (default: the smallest label).
-    experiments : sequence of {"two-vs-other", "similarity"}
-    n_steps, similarity_steps : int
-        Features added by each selector (at most the number of usable features).
-    n_pairs : int
-        Positive and negative pairs per similarity domain (the paper: 1,000).
+        The class recognised in '2 vs other' (default: the smallest label).
+    experiments, n_steps, similarity_steps, n_pairs, methods, name, progress
+        Which experiments, features added by each selector, pairs per similarity domain (the paper: 1,000),
+        selector names, the data set's recorded name, a progress callable.
     design : Design, optional
-        Default: the paper's settings, all given training examples (``train_per_class=None``) and
-        ``n_pairs`` pairs.
-    methods : sequence of str
-        Registered selector names (default: every reading of :mod:`tgreedy_lib.experiments.readings`).
-    name : str
-        Recorded as the data set's name.
-    progress : callable, optional
-
-    Returns
-    -------
-    dict
-        ``results`` (``"two-vs-other"`` and/or ``"similarity"``), ``claims`` (sections 4.1, 4.2 and
-        5 under the paper's reading; claims about another data set are "not run") and ``features``
-        (a summary of the data used).
-
-    Raises
-    ------
-    ValueError
-        For mismatched shapes, missing labels, too few classes, an unknown experiment, or an option
-        out of its range (the message names it).
+        Default: the paper's settings with every given training example and ``n_pairs`` pairs.
     """
     unknown = [e for e in experiments if e not in ANY_DATA_EXPERIMENTS]
     if unknown or not experiments:
@@ -258,7 +212,7 @@ def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_fil
                                                    progress=progress, design=design)
         results["two-vs-other"]["experiment"] = f"{name}-{shown}-vs-other"
     if "similarity" in experiments:
-        usable = int(_usable_similarity_columns(features.train_features, features.train_labels, classes).sum())
+        usable = int(usable_similarity_columns(features.train_features, features.train_labels, classes).sum())
         if usable == 0:
             raise ValueError("no feature is nonzero often enough in every class for similarity learning")
         steps = min(similarity_steps, usable)

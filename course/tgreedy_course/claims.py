@@ -1,45 +1,38 @@
 """The paper's claims of sections 1, 4 and 5 as data, checked against our measured curves by one evaluator.
 
-Each claim is a row of :data:`CLAIMS` (a :class:`ClaimSpec`): an id, the section and figure, the
-sentence quoted from Foster, Kakade & Salakhutdinov (AISTATS 2012), what the paper asserts, the
-*measured quantity* (the name of a function in :data:`MEASURES` that turns our results into named
-values and one line of text) and the *rule* (two conditions on those values: when the claim is
-``reproduced``, and when it is ``partly`` reproduced; otherwise ``not reproduced``). Only the
-paper's side is typed in (it is the claim); every value and verdict is computed by
-:func:`evaluate_claim` from the results written by :mod:`tgreedy_lib.experiments`, and the rule's
-wording is generated from the same condition that decides, so text and verdict cannot disagree.
+Each claim of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*
+(AISTATS 2012) is a row of :data:`CLAIMS`: its id, section and figure, the sentence quoted from the paper,
+what the paper asserts, the *measured quantity* (a function of :data:`MEASURES` that turns our results
+into named values and one line of text) and the *rule*: two conditions on those values, when the claim is
+``reproduced`` and when ``partly`` (otherwise ``not reproduced``). Only the paper's side is typed in;
+:func:`evaluate_claim` computes every value and verdict, and the rule's wording is generated from the
+conditions that decide, so text and verdict cannot disagree.
 
-The claims are evaluated for a *comparison* of two selector readings (see
-:mod:`tgreedy_lib.experiments.readings`): ``"paper"`` (signed T against stagewise greedy, the
-default), ``"abs-T"`` and ``"stepwise-greedy"``. Over several seeds (:func:`aggregate_seeds`)
-each claim gets two answers, each of which settles as seeds are added:
+The claims are evaluated for a *comparison* of two selector readings
+(:mod:`tgreedy_lib.experiments.readings`): ``"paper"`` (signed T against stagewise greedy, the default),
+``"abs-T"`` and ``"stepwise-greedy"``. :mod:`tgreedy_course.seeds` combines the claims of several seeds.
 
-- *on average*: the rule applied to the seed means of the claim's measured values, its
-  uncertainty from a bootstrap over seeds (:func:`average_verdict`): the verdict stands when at
-  least 95 % of the bootstrap replicates give it, and the claim is ``unsettled`` otherwise;
-- *in one run*: the share of seeds whose own run reproduces the claim, with a Wilson 95 %
-  interval (:func:`one_run_rate`).
-
-Conventions: curves are arrays (n_splits, n_steps); "gap" is source AUROC minus target AUROC (how
-much the held-out source data overstate performance on the new domain); "mean" is over splits.
+Conventions: curves are arrays (n_splits, n_steps); "gap" is source AUROC minus target AUROC (how much
+the held-out source data overstate performance on the new domain); "mean" is over splits.
 """
 from __future__ import annotations
 
 import dataclasses
-import math
-import warnings
+from collections import Counter
 from typing import Callable, Sequence
 
 import numpy as np
 
 from .prose import fmt, plural
 from tgreedy_lib.experiments.readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
-from tgreedy_lib.experiments.runs import curve
+from tgreedy_lib.experiments.runs import curve as _curve
 
 REPRODUCED, PARTLY, NOT_REPRODUCED = "reproduced", "partly", "not reproduced"
 NOT_RUN = "not run"
 UNSETTLED = "unsettled"
 VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_RUN)
+#: The order in which verdict counts are listed.
+COUNT_ORDER = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED, NOT_RUN, "n/a")
 
 #: Differences of mean AUROC gaps below this are treated as no difference (AUROC points).
 GAP_TOLERANCE = 0.005
@@ -50,8 +43,11 @@ SECTION4_TASKS = ("mnist-2-vs-other", "mnist-similarity", "cifar-similarity")
 
 # --------------------------------------------------------------------------- rules as data
 
+_OPS = {"<=": np.less_equal, "<": np.less, ">=": np.greater_equal, ">": np.greater, "==": np.equal}
+
+
 @dataclasses.dataclass(frozen=True)
-class Atom:
+class Cond:
     """The condition ``values[left] op scale * values[right] + offset`` (``right=None``: ``op offset``)."""
 
     left: str
@@ -60,21 +56,15 @@ class Atom:
     right: str | None = None
     scale: float = 1.0
 
-    _OPS = {"<=": np.less_equal, "<": np.less, ">=": np.greater_equal, ">": np.greater, "==": np.equal}
-
     def holds(self, values: dict) -> bool:
-        """Whether the condition holds for ``values`` (a missing or NaN value makes it false)."""
-        if self.op not in self._OPS:
-            raise ValueError(f"unknown comparison {self.op!r}; use one of {sorted(self._OPS)}")
         left = values.get(self.left)
         right = self.offset if self.right is None else (
             None if values.get(self.right) is None else self.scale * values[self.right] + self.offset)
         if left is None or right is None or np.isnan(left) or np.isnan(right):
             return False  # an infinite value compares as such (an error ratio over a zero error)
-        return bool(self._OPS[self.op](left, right))
+        return bool(_OPS[self.op](left, right))
 
     def text(self) -> str:
-        """The condition in words, e.g. ``drop >= 0.05`` or ``error_odd >= 3 x error_even``."""
         if self.right is None:
             return f"{self.left} {self.op} {self.offset:g}"
         rhs = self.right if self.scale == 1 else f"{self.scale:g} x {self.right}"
@@ -84,50 +74,33 @@ class Atom:
 
 
 @dataclasses.dataclass(frozen=True)
-class AllOf:
-    """Every condition holds."""
+class Join:
+    """Every part holds (``word="and"``) or at least one does (``"or"``)."""
 
+    word: str
     parts: tuple
 
     def holds(self, values: dict) -> bool:
-        return all(p.holds(values) for p in self.parts)
+        return (all if self.word == "and" else any)(p.holds(values) for p in self.parts)
 
     def text(self) -> str:
-        return " and ".join(_wrap(p) for p in self.parts)
+        return f" {self.word} ".join(f"({p.text()})" if isinstance(p, Join) and len(p.parts) > 1 else p.text()
+                                     for p in self.parts)
 
 
-@dataclasses.dataclass(frozen=True)
-class AnyOf:
-    """At least one condition holds."""
-
-    parts: tuple
-
-    def holds(self, values: dict) -> bool:
-        return any(p.holds(values) for p in self.parts)
-
-    def text(self) -> str:
-        return " or ".join(_wrap(p) for p in self.parts)
+def all_of(*parts) -> Join:
+    return Join("and", parts)
 
 
-def _wrap(part) -> str:
-    return f"({part.text()})" if isinstance(part, (AllOf, AnyOf)) and len(part.parts) > 1 else part.text()
+def any_of(*parts) -> Join:
+    return Join("or", parts)
 
 
-def all_of(*parts) -> AllOf:
-    """Conjunction of conditions (:class:`Atom`, :class:`AllOf`, :class:`AnyOf`)."""
-    return AllOf(tuple(parts))
-
-
-def any_of(*parts) -> AnyOf:
-    """Disjunction of conditions."""
-    return AnyOf(tuple(parts))
-
-
-def cond(left: str, op: str, right: float | str, scale: float = 1.0, offset: float = 0.0) -> Atom:
+def cond(left: str, op: str, right: float | str, scale: float = 1.0, offset: float = 0.0) -> Cond:
     """``cond("drop", ">=", 0.05)`` or ``cond("error_odd", ">=", "error_even", scale=3)``."""
     if isinstance(right, str):
-        return Atom(left, op, float(offset), right, float(scale))
-    return Atom(left, op, float(right))
+        return Cond(left, op, float(offset), right, float(scale))
+    return Cond(left, op, float(right))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,7 +112,6 @@ class Rule:
     note: str = ""
 
     def verdict(self, values: dict) -> str:
-        """The verdict for measured ``values``."""
         if self.reproduced.holds(values):
             return REPRODUCED
         if self.partly is not None and self.partly.holds(values):
@@ -147,7 +119,6 @@ class Rule:
         return NOT_REPRODUCED
 
     def text(self) -> str:
-        """The rule in words, generated from the conditions."""
         out = f"reproduced if {self.reproduced.text()}"
         if self.partly is not None:
             out += f"; partly if {self.partly.text()}"
@@ -156,26 +127,9 @@ class Rule:
 
 @dataclasses.dataclass(frozen=True)
 class ClaimSpec:
-    """One claim of the paper: what it says, what we measure, and the rule that decides.
-
-    Attributes
-    ----------
-    id, section, figure : str
-    quote : str
-        The paper's sentence.
-    paper : str
-        The number or behaviour it asserts.
-    experiments : tuple of str
-        Results the measure needs (all of them; for section 5, any section-4 task).
-    measure : str
-        Name of the function in :data:`MEASURES`: ``measure(results, **params) -> (values, text)``,
-        or a string saying why it cannot be measured.
-    rule : Rule
-    headline : str
-        The value aggregated over seeds (mean and interval).
-    params : dict
-        Keyword arguments of the measure.
-    """
+    """One claim: the paper's ``quote`` and the value it asserts (``paper``); the ``experiments`` its measure needs
+    (for section 5, any section-4 task); the ``measure`` (a name in :data:`MEASURES`, called with ``params``),
+    the ``rule``, and the ``headline`` value aggregated over seeds."""
 
     id: str
     section: str
@@ -188,18 +142,8 @@ class ClaimSpec:
     headline: str
     params: dict = dataclasses.field(default_factory=dict)
 
-    def as_json(self) -> dict:
-        """The row as data (the rule as its text)."""
-        return {"id": self.id, "section": self.section, "figure": self.figure, "claim": self.quote,
-                "paper": self.paper, "experiments": list(self.experiments), "measure": self.measure,
-                "rule": self.rule.text(), "headline": self.headline, "params": dict(self.params)}
-
 
 # --------------------------------------------------------------------------- helpers of the measures
-
-def _curve(result: dict, method: str, metric: str) -> np.ndarray:
-    return curve(result, method, metric)  # the one reader of a stored curve (tgreedy_lib.experiments.runs)
-
 
 def _gap(result: dict, method: str) -> np.ndarray:
     return _curve(result, method, "source_auroc") - _curve(result, method, "target_auroc")
@@ -216,21 +160,15 @@ def _split(result: dict, target: int) -> int | None:
 
 
 def useful_steps(target_curve: np.ndarray, tolerance: float = 0.005) -> int:
-    """Features after which a target-AUROC curve first comes within ``tolerance`` of its maximum.
-
-    Our reading of "T-greedy is able to select up to 25 reliable features": the number of features
-    that still help on the new domain before the curve levels off or turns down.
-    """
+    """Features after which a target-AUROC curve first comes within ``tolerance`` of its maximum: our reading of
+    "T-greedy is able to select up to 25 reliable features"."""
     curve = np.asarray(target_curve, dtype=float)
     return int(np.flatnonzero(curve >= curve.max() - tolerance)[0]) + 1
 
 
 def hanley_mcneil_se(auc, n_pos: int, n_neg: int):
-    """Standard error of an AUROC estimate from one sample (Hanley & McNeil, 1982).
-
-    The within-domain sampling spread: how much the AUROC of one domain would move with a fresh
-    sample of the same size from the same domain.
-    """
+    """Standard error of an AUROC estimate from one sample (Hanley & McNeil, 1982): how much the AUROC of one
+    domain would move with a fresh sample of the same size from the same domain."""
     a = np.asarray(auc, dtype=float)
     q1 = a / (2 - a)
     q2 = 2 * a**2 / (1 + a)
@@ -239,16 +177,11 @@ def hanley_mcneil_se(auc, n_pos: int, n_neg: int):
 
 
 def _fmt(value: float, digits: int = 3) -> str:
-    """A measured value in a claim's text: the course's one number format (never "-0.000")."""
     return fmt(value, digits=digits)
 
 
 def _pct(value: float) -> str:
     return fmt(value, digits=2, percent=True)
-
-
-def _first_last_max(curve):
-    return float(curve[0]), float(curve[-1]), float(curve.max())
 
 
 # --------------------------------------------------------------------------- measures: section 1
@@ -313,7 +246,8 @@ def greedy_near_random_two_vs_nine(results):
 
 def greedy_source_rises(results):
     r = results["mnist-2-vs-other"]
-    first, last, best = _first_last_max(_curve(r, "greedy", "source_auroc").mean(axis=0))
+    mean_src = _curve(r, "greedy", "source_auroc").mean(axis=0)
+    first, last, best = float(mean_src[0]), float(mean_src[-1]), float(mean_src.max())
     return ({"first": first, "last": last, "max": best},
             f"mean greedy source AUROC {_fmt(first)} -> {_fmt(last)} (max {_fmt(best)})")
 
@@ -344,26 +278,25 @@ def early_gaps(results):
             f"mean gap over the first 5 features: T-greedy {_fmt(t_early)}, greedy {_fmt(g_early)}")
 
 
+def _splits_won(t_curves, g_curves, smaller: bool, what: str) -> tuple[dict, str]:
+    """In how many splits T-greedy's mean ``what`` over the first 10 features is smaller (or higher) than greedy's."""
+    n_splits, n_steps = g_curves.shape
+    h = min(10, n_steps)
+    t_mean, g_mean = t_curves[:, :h].mean(1), g_curves[:, :h].mean(1)
+    wins = int(((t_mean < g_mean) if smaller else (t_mean > g_mean)).sum())
+    text = (f"T-greedy's mean {what} over the first {h} features is {'smaller' if smaller else 'higher'} in {wins} of "
+            f"{n_splits} splits (mean {_fmt(t_curves[:, :h].mean())} vs {_fmt(g_curves[:, :h].mean())})")
+    return {"splits_won": wins, "splits": n_splits, "share_won": wins / n_splits}, text
+
+
 def splits_with_smaller_gap(results):
     r = results["mnist-2-vs-other"]
-    g_gap, t_gap = _gap(r, "greedy"), _gap(r, "tgreedy")
-    n_splits, n_steps = g_gap.shape
-    h = min(10, n_steps)
-    wins = int((t_gap[:, :h].mean(1) < g_gap[:, :h].mean(1)).sum())
-    text = (f"T-greedy's mean gap over the first {h} features is smaller in {wins} of {n_splits} splits "
-            f"(mean {_fmt(t_gap[:, :h].mean())} vs {_fmt(g_gap[:, :h].mean())})")
-    return {"splits_won": wins, "splits": n_splits, "share_won": wins / n_splits}, text
+    return _splits_won(_gap(r, "tgreedy"), _gap(r, "greedy"), True, "gap")
 
 
 def splits_with_better_target(results):
     r = results["mnist-2-vs-other"]
-    g_tgt, t_tgt = _curve(r, "greedy", "target_auroc"), _curve(r, "tgreedy", "target_auroc")
-    n_splits, n_steps = g_tgt.shape
-    h = min(10, n_steps)
-    wins = int((t_tgt[:, :h].mean(1) > g_tgt[:, :h].mean(1)).sum())
-    text = (f"T-greedy's mean target AUROC over the first {h} features is higher in {wins} of {n_splits} splits "
-            f"(mean {_fmt(t_tgt[:, :h].mean())} vs {_fmt(g_tgt[:, :h].mean())})")
-    return {"splits_won": wins, "splits": n_splits, "share_won": wins / n_splits}, text
+    return _splits_won(_curve(r, "tgreedy", "target_auroc"), _curve(r, "greedy", "target_auroc"), False, "target AUROC")
 
 
 def t_of_picks(results, task="mnist-2-vs-other"):
@@ -634,10 +567,8 @@ CLAIM_IDS = tuple(c.id for c in CLAIMS)
 # --------------------------------------------------------------------------- the evaluator
 
 def comparison_view(results: dict, comparison: str = PAPER_COMPARISON) -> dict:
-    """``results`` with each result's curves ``greedy`` / ``tgreedy`` set to the comparison's two readings.
-
-    A result that lacks one of the two readings is left out (its claims are then 'not run').
-    """
+    """``results`` with each result's curves ``greedy`` / ``tgreedy`` set to the comparison's two readings; a
+    result that lacks one of them is left out (its claims are then 'not run')."""
     greedy, tgreedy = comparison_pair(comparison)
     view = {}
     for name, result in results.items():
@@ -660,11 +591,8 @@ def _json_value(v):
 
 
 def evaluate_claim(spec: ClaimSpec, results: dict) -> dict:
-    """The claim's row with ``measured`` text, ``values``, the ``rule`` text and the ``verdict``.
-
-    ``results`` maps experiment names to results whose curves ``greedy`` and ``tgreedy`` are the
-    two readings compared (see :func:`comparison_view`).
-    """
+    """The claim's row with ``measured`` text, ``values``, the ``rule`` text and the ``verdict``, for ``results``
+    as :func:`comparison_view` gives them."""
     row = {"id": spec.id, "section": spec.section, "figure": spec.figure, "claim": spec.quote, "paper": spec.paper,
            "rule": spec.rule.text(), "headline": spec.headline}
     needs_any = spec.experiments == SECTION4_TASKS
@@ -691,469 +619,17 @@ def claims_by_comparison(results: dict, comparisons: Sequence[str] = tuple(COMPA
     return {c: all_claims(results, c) for c in comparisons}
 
 
-def intro_claims(result: dict | None, comparison: str = PAPER_COMPARISON) -> list[dict]:
-    """Section 1's claims."""
-    return all_claims({"intro-logistic": result}, comparison, [c.id for c in CLAIMS if c.id.startswith("intro.")])
-
-
 def two_vs_other_claims(result: dict | None, comparison: str = PAPER_COMPARISON) -> list[dict]:
     """Section 1 (Figure 1) and section 4.1 (Figures 2 and 4, left)."""
     return all_claims({"mnist-2-vs-other": result}, comparison, [c.id for c in CLAIMS if c.id.startswith("fig")])
 
 
-def similarity_claims(result: dict | None, dataset: str, comparison: str = PAPER_COMPARISON) -> list[dict]:
-    """Section 4.2 for ``dataset`` "mnist" or "cifar"."""
-    name = "mnist-similarity" if dataset == "mnist" else "cifar-similarity"
-    return all_claims({name: result}, comparison, [c.id for c in CLAIMS if c.id.startswith(f"{dataset}_sim.")])
-
-
-def discussion_claims(results: dict, comparison: str = PAPER_COMPARISON) -> list[dict]:
-    """Section 5 over every task that was run (``results`` maps experiment name to result)."""
-    return all_claims(results, comparison, [c.id for c in CLAIMS if c.id.startswith("disc.")])
-
-
-# --------------------------------------------------------------------------- seeds
-
-def t_quantile_975(df: int) -> float:
-    """The 0.975 quantile of Student's t with ``df`` degrees of freedom (scipy)."""
-    from scipy import stats
-
-    if df < 1:
-        raise ValueError(f"degrees of freedom must be >= 1, got {df}")
-    return float(stats.t.ppf(0.975, df))
-
-
-def mean_interval(values: Sequence[float]) -> dict:
-    """Mean and 95 % t interval over seeds: mean +- t_{0.975, n-1} s / sqrt(n) (none for one seed)."""
-    x = np.asarray([v for v in values if v is not None and np.isfinite(v)], dtype=float)
-    if len(x) == 0:
-        return {"mean": None, "ci95": None, "n": 0}
-    mean = float(x.mean())
-    if len(x) < 2:
-        return {"mean": mean, "ci95": None, "n": 1}
-    half = t_quantile_975(len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
-    return {"mean": mean, "ci95": [mean - half, mean + half], "n": int(len(x))}
-
-
-#: Bootstrap replicates over seeds behind the "on average" verdict, and the seed of their draws.
-BOOTSTRAP_REPLICATES = 2000
-BOOTSTRAP_SEED = 0
-#: Share of the bootstrap replicates that must give the verdict for it to stand (else ``unsettled``).
-SETTLED_SHARE = 0.95
-
-
-def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    r"""Wilson score interval of a binomial proportion [1]_.
-
-    Parameters
-    ----------
-    successes, trials : int
-        ``0 <= successes <= trials``, ``trials >= 1``.
-    confidence : float
-        Two-sided confidence level.
-
-    Returns
-    -------
-    (low, high) : tuple of float
-        Within [0, 1]; unlike the Wald interval it is not degenerate at 0 or ``trials`` successes.
-
-    Notes
-    -----
-    With :math:`\hat p = k / n` and :math:`z` the :math:`(1 + c) / 2` normal quantile,
-
-    .. math:: \frac{\hat p + z^2 / 2n \pm z \sqrt{\hat p (1 - \hat p) / n + z^2 / 4n^2}}{1 + z^2 / n}.
-
-    References
-    ----------
-    .. [1] E. B. Wilson, "Probable inference, the law of succession, and statistical inference",
-       Journal of the American Statistical Association 22(158):209-212, 1927.
-
-    Examples
-    --------
-    >>> low, high = wilson_interval(14, 20)
-    >>> round(low, 3), round(high, 3)
-    (0.481, 0.855)
-    >>> wilson_interval(0, 5)[0]
-    0.0
-    """
-    from scipy import stats
-
-    if trials < 1 or not 0 <= successes <= trials:
-        raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes} of {trials}")
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
-    p = successes / trials
-    centre = p + z * z / (2 * trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    scale = 1 + z * z / trials
-    return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
-
-
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
-
-
-def _numeric_values(rows: Sequence[dict]) -> dict[str, np.ndarray]:
-    """``{name: per-seed array}`` of every scalar measured value (NaN where a seed lacks it)."""
-    names = dict.fromkeys(k for r in rows for k, v in r.get("values", {}).items() if _is_number(v))
-    return {k: np.array([float(r["values"][k]) if _is_number(r.get("values", {}).get(k)) else np.nan for r in rows])
-            for k in names}
-
-
-def _nanmean(x: np.ndarray, axis=None):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a value that no seed has stays NaN (its condition fails)
-        return np.nanmean(x, axis=axis)
-
-
-def average_verdict(rule: Rule, rows: Sequence[dict], replicates: int = BOOTSTRAP_REPLICATES,
-                    seed: int = BOOTSTRAP_SEED) -> dict:
-    """The rule on the seed means of the measured values, and how stable it is under a bootstrap over seeds.
-
-    Parameters
-    ----------
-    rule : Rule
-    rows : sequence of dict
-        The claim's row of every seed where it was run (each with ``values``).
-    replicates : int
-        Bootstrap replicates: seeds drawn with replacement, the means recomputed, the rule applied.
-    seed : int
-        Seed of the bootstrap draws (the verdict is reproducible).
-
-    Returns
-    -------
-    dict
-        ``verdict`` (the rule on the means when at least :data:`SETTLED_SHARE` of the replicates give
-        it, else ``unsettled``), ``point_verdict``, ``shares`` (verdict -> share of replicates),
-        ``replicates``, ``mean_values``.
-
-    Notes
-    -----
-    A rule is one or two thresholds on measured values. Applied to their means over seeds it answers
-    "does the claim hold on average?", and the bootstrap agreement converges as seeds are added (to
-    1 wherever the mean lies clear of the thresholds), unlike a call that needs every seed to agree,
-    which only becomes harder to meet. With one seed the verdict is that seed's.
-
-    References
-    ----------
-    .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap", Chapman & Hall, 1993.
-
-    Examples
-    --------
-    >>> rule = Rule(cond("share", ">=", 0.75), cond("share", ">=", 0.5))
-    >>> rows = [{"values": {"share": s}} for s in (0.9, 0.8, 0.85, 0.95, 0.7)]
-    >>> average_verdict(rule, rows)["verdict"]
-    'reproduced'
-    >>> rows = [{"values": {"share": s}} for s in (0.9, 0.4, 0.8, 0.5, 0.7)]
-    >>> average_verdict(rule, rows)["verdict"]
-    'unsettled'
-    """
-    values = _numeric_values(rows)
-    means = {k: float(_nanmean(v)) for k, v in values.items()}
-    point = rule.verdict(means)
-    n = len(rows)
-    if n < 2:
-        return {"verdict": point, "point_verdict": point, "shares": {point: 1.0}, "replicates": 0,
-                "mean_values": means}
-    draws = np.random.default_rng(seed).integers(0, n, size=(replicates, n))
-    boot = {k: _nanmean(v[draws], axis=1) for k, v in values.items()}
-    tally: dict[str, int] = {}
-    for b in range(replicates):
-        verdict = rule.verdict({k: float(v[b]) for k, v in boot.items()})
-        tally[verdict] = tally.get(verdict, 0) + 1
-    shares = {v: tally[v] / replicates for v in (REPRODUCED, PARTLY, NOT_REPRODUCED) if v in tally}
-    verdict = point if shares.get(point, 0.0) >= SETTLED_SHARE else UNSETTLED
-    return {"verdict": verdict, "point_verdict": point, "shares": shares, "replicates": int(replicates),
-            "mean_values": means}
-
-
-def one_run_rate(verdicts: Sequence[str], confidence: float = 0.95) -> dict:
-    """How often a single run shows the claim: the verdict counts over the seeds run, and the Wilson
-    interval of the share of runs that reproduce it.
-
-    Examples
-    --------
-    >>> rate = one_run_rate(["reproduced"] * 14 + ["partly"] * 6)
-    >>> rate["reproduced"], rate["runs"], [round(x, 2) for x in rate["wilson95"]]
-    (14, 20, [0.48, 0.85])
-    >>> one_run_text(rate)
-    'one run: reproduced in 14 of 20 runs (48-85 %)'
-    """
-    ran = [v for v in verdicts if v != NOT_RUN]
-    out: dict = {v: ran.count(v) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)}
-    out["runs"] = len(ran)
-    if ran:
-        out["rate"] = out[REPRODUCED] / len(ran)
-        out["wilson95"] = list(wilson_interval(out[REPRODUCED], len(ran), confidence))
-    return out
-
-
-def one_run_text(rate: dict) -> str:
-    """``"one run: reproduced in 14 of 20 runs (48-85 %)"``, from :func:`one_run_rate`."""
-    if not rate.get("runs"):
-        return "one run: not run"
-    lo, hi = rate["wilson95"]
-    return f"one run: reproduced in {rate[REPRODUCED]} of {rate['runs']} runs ({100 * lo:.0f}-{100 * hi:.0f} %)"
-
-
-def average_text(average: dict) -> str:
-    """How settled the on-average verdict is, in words, from :func:`average_verdict`.
-
-    Examples
-    --------
-    >>> average_text({"replicates": 2000, "shares": {"partly": 0.3, "reproduced": 0.7}})
-    'on average: reproduced in 70 % of 2,000 bootstrap replicates, partly in 30 %'
-    """
-    if not average.get("replicates"):
-        return "one seed"
-    ranked = sorted(average["shares"].items(), key=lambda kv: -kv[1])
-    head, rest = ranked[0], ranked[1:]
-    text = f"on average: {head[0]} in {100 * head[1]:.0f} % of {average['replicates']:,} bootstrap replicates"
-    return text + "".join(f", {v} in {100 * s:.0f} %" for v, s in rest)
-
-
-def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = None) -> list[dict]:
-    """Combine the claims of several seeds (each a list from :func:`all_claims`, same order).
-
-    Parameters
-    ----------
-    per_seed : sequence of lists of dict
-        One claims table per seed.
-    rules : dict, optional
-        Claim id -> :class:`Rule`; default: the rules of :data:`CLAIMS`.
-
-    Returns
-    -------
-    list of dict
-        Each claim with the first seed's quote, rule and paper value, and ``seeds``: the headline
-        value per seed, its ``mean`` and 95 % t interval ``ci95``, the verdict per seed, ``counts``,
-        ``average`` (:func:`average_verdict`) and ``one_run`` (:func:`one_run_rate`). ``verdict`` is
-        the on-average verdict (``unsettled`` when the bootstrap does not settle it);
-        ``verdict_count`` says both answers in words; ``measured`` gives the mean and interval.
-    """
-    if not per_seed:
-        raise ValueError("aggregate_seeds needs the claims of at least one seed")
-    n = len(per_seed[0])
-    if any(len(table) != n for table in per_seed):
-        raise ValueError("every seed must have the same claims in the same order")
-    rules = rules if rules is not None else {spec.id: spec.rule for spec in CLAIMS}
-    out = []
-    for i in range(n):
-        rows = [table[i] for table in per_seed]
-        ids = {r["id"] for r in rows}
-        if len(ids) != 1:
-            raise ValueError(f"claims out of order across seeds: {sorted(ids)}")
-        claim_id = next(iter(ids))
-        if claim_id not in rules:
-            raise ValueError(f"no rule for the claim {claim_id!r}; pass rules={{claim id: Rule}}")
-        first = next((r for r in rows if r["verdict"] != NOT_RUN), rows[0])
-        key = first.get("headline")
-        values = [r["values"].get(key) if r["verdict"] != NOT_RUN else None for r in rows]
-        verdicts = [r["verdict"] for r in rows]
-        ran = [r for r in rows if r["verdict"] != NOT_RUN]
-        summary = mean_interval([v for v in values if v is not None])
-        counts = {v: verdicts.count(v) for v in VERDICTS if verdicts.count(v)}
-        rate = one_run_rate(verdicts)
-        if ran:
-            average = average_verdict(rules[claim_id], ran)
-            count_text = f"{average_text(average)}; {one_run_text(rate)}"
-        else:
-            average = {"verdict": NOT_RUN, "point_verdict": NOT_RUN, "shares": {}, "replicates": 0, "mean_values": {}}
-            count_text = f"not run in {plural(len(verdicts), 'seed')}"
-        if summary["mean"] is None:
-            measured = first["measured"]
-        elif summary["ci95"] is None:
-            measured = f"{key} = {_fmt(summary['mean'])} (one seed): {first['measured']}"
-        else:
-            lo, hi = summary["ci95"]
-            measured = (f"{key}: mean {_fmt(summary['mean'])}, 95% interval [{_fmt(lo)}, {_fmt(hi)}] over "
-                        f"{summary['n']} seeds; per seed " + ", ".join("-" if v is None else _fmt(v) for v in values))
-        out.append({**first, "verdict": average["verdict"], "verdict_count": count_text, "measured": measured,
-                    "seeds": {"values": values, "verdicts": verdicts, "counts": counts, **summary,
-                              "average": average, "one_run": rate}})
-    return out
-
-
-# --------------------------------------------------------------------------- output
-
-def _cell(x) -> str:
-    return str(x).replace("|", "\\|")
-
-
-def claims_markdown(claims: list[dict]) -> str:
-    """A Markdown table: claim (quoted), paper, measured, verdict (with the seed count), rule."""
-    lines = ["| id | section / fig. | the paper says | paper | measured | verdict | rule |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
-    for c in claims:
-        verdict = f"**{c['verdict']}**" + (f" ({c['verdict_count']})" if c.get("verdict_count") else "")
-        cells = [c["id"], f"{c['section']} / {c['figure']}", f"\"{c['claim']}\"", c["paper"], c["measured"],
-                 verdict, c["rule"]]
-        lines.append("| " + " | ".join(_cell(x) for x in cells) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
-    """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts.
-
-    Over seeds a cell holds both answers: the on-average verdict, then the verdicts of the seeds' own runs
-    (:func:`single_runs_text`): ``partly (single runs: reproduced in 14, partly in 6 of 20)``. A claim partly
-    reproduced on average whose runs are each partly reproduced reads ``partly (single runs: partly in all 20)``,
-    never "partly (reproduced in 0 of 20 runs)".
-
-    Examples
-    --------
-    >>> rows = [{"id": "a", "verdict": "partly", "seeds": {"verdicts": ["partly"] * 20}}]
-    >>> print(verdict_matrix_markdown({"x": rows}).splitlines()[-1])
-    | a | partly (single runs: partly in all 20) |
-    """
-    names = list(tables)
-    labels = labels or {}
-    lines = ["| claim | " + " | ".join(_cell(labels.get(n, n)) for n in names) + " |",
-             "| --- |" + " --- |" * len(names)]
-    ids = [c["id"] for c in next(iter(tables.values()))]
-    for i, cid in enumerate(ids):
-        cells = []
-        for n in names:
-            c = tables[n][i]
-            counted = c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a")
-            cells.append(c["verdict"] + (f" ({_count_short(c)})" if counted else ""))
-        lines.append(f"| {cid} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def _count_short(claim: dict) -> str:
-    return "single runs: " + single_runs_text(claim_one_run(claim))
-
-
-def single_runs_text(rate: dict | None) -> str:
-    """The verdicts of the single runs, each counted, none left out: what a claim does run by run.
-
-    Every verdict that some run gave is named with its count, so a claim that each run reproduces only
-    partly reads ``partly in all 20``, not "reproduced in 0 of 20".
-
-    Examples
-    --------
-    >>> single_runs_text(one_run_rate(["partly"] * 20))
-    'partly in all 20'
-    >>> single_runs_text(one_run_rate(["reproduced"] * 17 + ["partly"] * 2 + ["not reproduced"]))
-    'reproduced in 17, partly in 2, not reproduced in 1 of 20'
-    >>> single_runs_text(one_run_rate(["not reproduced"])), single_runs_text(None)
-    ('not reproduced in its one run', 'not run')
-    """
-    if not rate or not rate.get("runs"):
-        return NOT_RUN
-    n = rate["runs"]
-    shown = [(v, rate[v]) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED) if rate.get(v)]
-    if len(shown) == 1:
-        return f"{shown[0][0]} in all {n}" if n > 1 else f"{shown[0][0]} in its one run"
-    return ", ".join(f"{v} in {k}" for v, k in shown) + f" of {n}"
-
-
-def claim_one_run(claim: dict) -> dict | None:
-    """A claim's one-run answer (:func:`one_run_rate`) over its seeds, or None for a claim of one run.
-
-    Read from ``seeds["one_run"]``; a record that has only the per-seed ``verdicts`` gets it computed from them.
-    """
-    seeds = claim.get("seeds") if isinstance(claim.get("seeds"), dict) else None
-    if not seeds:
-        return None
-    if seeds.get("one_run"):
-        return seeds["one_run"]
-    return one_run_rate(seeds["verdicts"]) if seeds.get("verdicts") else None
-
-
-def claim_answers(claim: dict) -> tuple[str, str]:
-    """A claim's two answers in a few words: ``(on average, in one run)``.
-
-    *On average*: the verdict of the rule on the seed means, with the share of bootstrap replicates that
-    give it (for an unsettled claim, the verdicts the replicates split between). *In one run*: how many of
-    the seeds' own runs reproduce the claim, with the Wilson 95 % interval. A claim of a single run has no
-    average: its verdict is both answers.
-
-    Examples
-    --------
-    >>> claim = {"verdict": "unsettled", "seeds": {
-    ...     "verdicts": ["reproduced"] * 14 + ["partly"] * 6,
-    ...     "average": {"verdict": "unsettled", "point_verdict": "reproduced", "replicates": 2000,
-    ...                 "shares": {"reproduced": 0.62, "partly": 0.38}}}}
-    >>> claim_answers(claim)
-    ('unsettled (reproduced in 62 %, partly in 38 % of the replicates)', 'reproduced in 14 of 20 runs (48-85 %), partly in 6')
-    >>> claim_answers({"verdict": "partly"})
-    ('partly (one run)', 'partly')
-    """
-    verdict = claim["verdict"]
-    rate = claim_one_run(claim)
-    if rate is None:
-        return (f"{verdict} (one run)" if verdict in (REPRODUCED, PARTLY, NOT_REPRODUCED) else verdict), verdict
-    if not rate.get("runs"):
-        return verdict, NOT_RUN
-    lo, hi = rate["wilson95"]
-    one = f"reproduced in {rate[REPRODUCED]} of {rate['runs']} runs ({100 * lo:.0f}-{100 * hi:.0f} %)"
-    if rate.get(PARTLY):
-        one += f", partly in {rate[PARTLY]}"
-    average = claim["seeds"].get("average") or {}
-    shares = average.get("shares") or {}
-    if not average.get("replicates") or not shares:
-        return verdict, one
-    if verdict == UNSETTLED:
-        ranked = sorted(shares.items(), key=lambda kv: -kv[1])
-        return (f"{verdict} (" + ", ".join(f"{v} in {100 * s:.0f} %" for v, s in ranked) + " of the replicates)"), one
-    return f"{verdict} ({100 * shares.get(verdict, 0.0):.0f} % of the replicates)", one
-
-
-#: The order in which verdict counts are listed.
-COUNT_ORDER = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED, NOT_RUN, "n/a")
-
-
 def verdict_counts(claims: list[dict]) -> dict:
-    """How many claims got each verdict, in the order of :data:`COUNT_ORDER` (others after).
+    """How many claims got each verdict, in the order of :data:`COUNT_ORDER` (others after)."""
+    return in_count_order(Counter(c["verdict"] for c in claims))
 
-    Examples
-    --------
-    >>> verdict_counts([{"verdict": "unsettled"}, {"verdict": "reproduced"}, {"verdict": "unsettled"}])
-    {'reproduced': 1, 'unsettled': 2}
-    """
-    counts = {}
-    for c in claims:
-        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
+
+def in_count_order(counts: dict) -> dict:
+    """``counts`` (verdict -> number) in the order of :data:`COUNT_ORDER`, other verdicts after."""
     rank = {v: i for i, v in enumerate(COUNT_ORDER)}
     return dict(sorted(counts.items(), key=lambda kv: rank.get(kv[0], len(rank))))
-
-
-def counts_text(counts: dict) -> str:
-    """``"9 reproduced, 4 partly, 10 not reproduced, 3 unsettled"``: counts of verdicts in the order of :data:`COUNT_ORDER`.
-
-    Examples
-    --------
-    >>> counts_text({"n/a": 17, "unsettled": 1, "reproduced": 2})
-    '2 reproduced, 1 unsettled, 17 n/a'
-    """
-    rank = {v: i for i, v in enumerate(COUNT_ORDER)}
-    return ", ".join(f"{v} {k}" for k, v in sorted(counts.items(), key=lambda kv: rank.get(kv[0], len(rank))))
-
-
-def verdict_sentence(claim: dict) -> str:
-    """One Markdown sentence for a claim: its id, the paper's assertion, our verdict (with the seed count) and value."""
-    text = f"`{claim['id']}` ({claim['paper']}): **{claim['verdict']}**"
-    if claim.get("verdict_count"):
-        text += f" ({claim['verdict_count']})"
-    seeds = claim.get("seeds") or {}
-    if seeds.get("ci95"):
-        lo, hi = seeds["ci95"]
-        text += f"; {claim['headline']} {_fmt(seeds['mean'])}, 95% interval [{_fmt(lo)}, {_fmt(hi)}]"
-    elif claim["verdict"] != NOT_RUN and claim.get("headline") in claim.get("values", {}):
-        text += f"; {claim['headline']} = {_fmt(claim['values'][claim['headline']])}"
-    return text + "."
-
-
-def verdicts_that_differ(tables: dict) -> list[tuple[str, dict]]:
-    """``(claim id, {table name: verdict})`` for every claim whose verdict is not the same in all ``tables``.
-
-    Tables where the claim was not run are left out of the comparison (and of the returned verdicts).
-    """
-    names = list(tables)
-    out = []
-    for i, first in enumerate(tables[names[0]]):
-        verdicts = {n: tables[n][i]["verdict"] for n in names if tables[n][i]["verdict"] != NOT_RUN}
-        if len(set(verdicts.values())) > 1:
-            out.append((first["id"], verdicts))
-    return out

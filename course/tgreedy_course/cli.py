@@ -1,11 +1,6 @@
-"""``python -m tgreedy_course reproduce`` and ``reference``: run the paper's experiments (by name, from
-:mod:`tgreedy_lib.experiments.catalog`), write JSON, figures and the claims table; make a paper-scale run
-the committed reference results.
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
+"""``python -m tgreedy_course reproduce`` and ``reference``: run the experiments of Foster, Kakade & Salakhutdinov
+(AISTATS 2012), sections 1 and 4 (by name, from :mod:`tgreedy_lib.experiments.catalog`), write JSON, Figures 1-4
+and the claims table, over seeds and feature maps; make a paper-scale run the committed reference results.
 """
 from __future__ import annotations
 
@@ -17,15 +12,14 @@ import sys
 import time
 
 from tgreedy_lib import _io
-from tgreedy_lib._command import parse_and_run
 from . import claims as claims_module
 from . import seeds
-# QUICK and PAPER are the catalog's own dicts: ``cli.QUICK`` and ``catalog.QUICK`` are one object.
-from tgreedy_lib.experiments.catalog import (DATASET_OF, DESIGNS, EXPERIMENTS, PAPER, QUICK, read_result,  # noqa: F401
-                                  read_results, run_experiment, write_json)
+from . import summary as summary_module
+from tgreedy_lib.experiments.catalog import (DATASET_OF, DESIGNS, EXPERIMENTS, QUICK, read_result,  # noqa: F401
+                                             read_results, run_experiment, write_json)
 from tgreedy_lib.experiments.design import Design
 from tgreedy_lib.experiments import inputs
-from tgreedy_lib.experiments.inputs import ExperimentFeatures, FeatureMapNotApplicable, load_experiment_features
+from tgreedy_lib.experiments.inputs import load_experiment_features
 from tgreedy_lib.experiments.readings import ALL_READINGS, COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, PAPER_READINGS, reading_json
 
 
@@ -73,27 +67,8 @@ def _readings_text() -> str:
 
 
 def write_outputs(results: dict, out_dir, figures: bool = True) -> list[pathlib.Path]:
-    """Figures 1-4 (PNG and PDF, unless ``figures`` is false), ``claims.json`` and ``claims.md``.
-
-    The claims are evaluated under the paper's reading (``claims``) and under every comparison of
-    readings (``comparisons``); ``claims.md`` shows the first in full and all of them side by side.
-
-    See Also
-    --------
-    run_experiment : The results it writes.
-    tgreedy_lib.plotting.paper_figures.figure1 : The figures.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments import run_experiment
-    >>> from tgreedy_course.cli import write_outputs
-    >>> results = {"mnist-2-vs-other": run_experiment("mnist-2-vs-other", quick=True)}  # doctest: +SKIP
-    >>> write_outputs(results, "results")  # doctest: +SKIP
-    """
+    """Figures 1-4 (unless ``figures`` is false), ``claims.json`` and ``claims.md``: the claims under the paper's
+    reading in full, and under every comparison of readings side by side."""
     out_dir = pathlib.Path(out_dir)
     written = write_figures(results, out_dir) if figures else []
     tables = claims_module.claims_by_comparison(results)
@@ -110,9 +85,9 @@ def write_outputs(results: dict, out_dir, figures: bool = True) -> list[pathlib.
         + "".join(f"- `{name}`: {_describe_data(data)}\n" for name, data in sources.items())
         + "".join(f"- design of `{name}`: {describe_design(d)}\n" for name, d in designs.items()) + "\n"
         + "## Under the paper's reading (signed T against stagewise greedy)\n\n"
-        + claims_module.claims_markdown(table)
+        + summary_module.claims_markdown(table)
         + "\n## Verdicts under each reading\n\n" + _readings_text() + "\n"
-        + claims_module.verdict_matrix_markdown(tables, COMPARISON_LABELS))
+        + summary_module.verdict_matrix_markdown(tables, COMPARISON_LABELS))
     return written + [out_dir / "claims.json", out_dir / "claims.md"]
 
 
@@ -129,15 +104,7 @@ def describe_design(design: dict | None) -> str:
 
 
 def _training_subsets_text(seed_data: list[dict]) -> str:
-    """Whether the seeds' training images differ, per data set, read from the results' ``training_images``.
-
-    Examples
-    --------
-    >>> one = lambda s: {"training_images": {"train_source": f"1,000 a class at random, seed {s}"}}
-    >>> _training_subsets_text([{"mnist-similarity": one(0), "cifar-similarity": one(0)},
-    ...                         {"mnist-similarity": one(1), "cifar-similarity": one(0)}])
-    '; training images: mnist: its own subset each seed; cifar10: the same for every seed (1,000 a class at random, seed 0)'
-    """
+    """Whether the seeds' training images differ, per data set, read from the results' ``training_images``."""
     sources: dict[str, set] = {}
     for results in seed_data:
         for name, data in results.items():
@@ -154,30 +121,17 @@ def _training_subsets_text(seed_data: list[dict]) -> str:
 #: How claims over seeds are called, in the words claims.md and notebook 11 print.
 VERDICT_METHOD = (
     "Each claim gets two answers. *On average*: the claim's rule applied to the means over seeds of its measured "
-    f"values; {claims_module.BOOTSTRAP_REPLICATES:,} bootstrap replicates over seeds (seeds drawn with replacement, "
+    f"values; {seeds.BOOTSTRAP_REPLICATES:,} bootstrap replicates over seeds (seeds drawn with replacement, "
     "the means recomputed, the rule applied) say how stable that verdict is: it stands when at least "
-    f"{100 * claims_module.SETTLED_SHARE:.0f} % of the replicates give it, and the claim is *unsettled* otherwise. "
+    f"{100 * seeds.SETTLED_SHARE:.0f} % of the replicates give it, and the claim is *unsettled* otherwise. "
     "*In one run*: the share of seeds whose own run reproduces the claim, with a Wilson 95 % interval. "
     "Intervals of headline values: 95 % t intervals over seeds.")
 
 
 def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | None = None) -> list[pathlib.Path]:
-    """``claims.json`` / ``claims.md`` over seeds and feature maps, and the seed-band figures.
-
-    Parameters
-    ----------
-    per_map : dict
-        Feature map name -> list (one per seed) of results dicts (experiment name -> result).
-
-    Notes
-    -----
-    The primary claims table (``claims`` in the JSON, in full in the Markdown, under every reading)
-    is :func:`tgreedy_course.seeds.primary_runs`: every experiment from its data set's
-    learned features (``learned``: dbn for MNIST, conv for CIFAR-10) when those maps were run, else
-    the first map. With more than one feature map, one feature-map table follows: a row per claim, a
-    column per map run, the verdict with its seed counts, ``n/a`` where the map does not exist for
-    the claim's data set.
-    """
+    """``claims.json`` / ``claims.md`` over seeds and feature maps (``per_map``: map -> one results dict a seed),
+    and the seed-band figures. The primary claims are :func:`tgreedy_course.seeds.primary_runs`'; with several maps
+    a feature-map table follows (``n/a`` where a map does not exist for a claim's data set)."""
     out_dir = pathlib.Path(out_dir)
     primary, runs_of = seeds.primary_runs(per_map)
     with_primary = {primary: runs_of, **per_map} if primary not in per_map else per_map
@@ -286,10 +240,10 @@ def _summary_markdown(payload: dict) -> str:
           + "".join(f"- `{name}` ({primary}, seed 0): {_describe_data(d)}\n" for name, d in data[0].items())
           + probe_lines
           + f"\n## Under the paper's reading (signed T against stagewise greedy), {primary} features\n\n"
-          + claims_module.claims_markdown(payload["claims"])
+          + summary_module.claims_markdown(payload["claims"])
           + f"\n## Verdicts under each reading ({primary} features; each cell: the verdict on average, then how many "
             "of the seeds' own runs reproduce the claim)\n\n"
-          + _readings_text() + "\n" + claims_module.verdict_matrix_markdown(payload["comparisons"], COMPARISON_LABELS))
+          + _readings_text() + "\n" + summary_module.verdict_matrix_markdown(payload["comparisons"], COMPARISON_LABELS))
     if len(payload["feature_maps"]) > 1:
         md += _feature_map_section(payload)
     if payload["convergence"]:
@@ -304,27 +258,34 @@ def _feature_map_section(payload: dict) -> str:
     return ("\n## Verdicts under each feature map (the paper's reading; each cell: the verdict on average, then how "
             "many of the map's runs reproduce the claim; n/a: the map does not exist for the claim's data set)\n\n"
             + seeds.seed_counts_text({fmap: seeds_per_map[fmap] for fmap in maps_run}) + "\n\n"
-            + claims_module.verdict_matrix_markdown(payload["feature_maps"],
+            + summary_module.verdict_matrix_markdown(payload["feature_maps"],
                                                     {fmap: f"{fmap} features, {seeds_per_map[fmap]} seeds"
                                                      for fmap in maps_run})
             + "\n" + "".join(f"- `{fmap}` ({seeds_per_map[fmap]} seeds): "
-                              + claims_module.counts_text(payload["feature_map_counts"][fmap]) + "\n"
+                              + summary_module.counts_text(payload["feature_map_counts"][fmap]) + "\n"
                               for fmap in maps_run))
 
 
-def _write_band_figures(runs_of: list[dict], out_dir: pathlib.Path) -> list[pathlib.Path]:
-    """The seed-band figure of each comparison of readings (PNG and PDF) for the primary claims' runs."""
+def _save(drawings, out_dir: pathlib.Path) -> list[pathlib.Path]:
+    """Draw each ``(name, draw)`` figure and save it as PNG and PDF."""
     import matplotlib.pyplot as plt
 
-    from tgreedy_lib.plotting import paper_figures as figures_module
+    from tgreedy_lib.plotting.paper_figures import save_figure
 
     written = []
-    summary = seeds.band_summary(runs_of)
-    for comparison in COMPARISONS:
-        fig = seeds.plot_band_summary(summary, comparison)
-        written += figures_module.save_figure(fig, out_dir, f"figure4-seeds-{comparison}")
+    for name, draw in drawings:
+        fig = draw()
+        written += save_figure(fig, out_dir, name)
         plt.close(fig)
     return written
+
+
+def _write_band_figures(runs_of: list[dict], out_dir: pathlib.Path) -> list[pathlib.Path]:
+    """The seed-band figure of each comparison of readings for the primary claims' runs."""
+    from tgreedy_lib.plotting.paper_figures import plot_band_summary
+
+    summary = seeds.band_summary(runs_of)
+    return _save([(f"figure4-seeds-{c}", lambda c=c: plot_band_summary(summary, c)) for c in COMPARISONS], out_dir)
 
 
 def _paper_pair(result: dict):
@@ -334,32 +295,20 @@ def _paper_pair(result: dict):
 
 def write_figures(results: dict, out_dir) -> list[pathlib.Path]:
     """Figures 1-4 as PNG and PDF for whichever results are present."""
-    import matplotlib.pyplot as plt
-
     from tgreedy_lib.plotting import paper_figures as figures
 
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
     two = results.get("mnist-2-vs-other")
-    if two:
-        for name, draw in (("figure1", figures.figure1), ("figure2", figures.figure2)):
-            fig = draw(two) if draw is figures.figure1 else draw(two, methods=_paper_pair(two))
-            written += figures.save_figure(fig, out_dir, name)
-            plt.close(fig)
-    similarity = [results.get("mnist-similarity"), results.get("cifar-similarity")]
-    if any(similarity):
-        present = [r for r in similarity if r]
-        fig = figures.figure3(present, methods=_paper_pair(present[0]))
-        written += figures.save_figure(fig, out_dir, "figure3")
-        plt.close(fig)
-    tasks = [results.get(n) for n in ("mnist-2-vs-other", "mnist-similarity", "cifar-similarity")]
-    if any(tasks):
-        present = [r for r in tasks if r]
-        fig = figures.figure4(present, methods=_paper_pair(present[0]))
-        written += figures.save_figure(fig, out_dir, "figure4")
-        plt.close(fig)
-    return written
+    similarity = [r for r in (results.get("mnist-similarity"), results.get("cifar-similarity")) if r]
+    tasks = [r for r in (two, *similarity) if r]
+    drawings = [("figure1", lambda: figures.figure1(two)),
+                ("figure2", lambda: figures.figure2(two, methods=_paper_pair(two)))] if two else []
+    if similarity:
+        drawings.append(("figure3", lambda: figures.figure3(similarity, methods=_paper_pair(similarity[0]))))
+    if tasks:
+        drawings.append(("figure4", lambda: figures.figure4(tasks, methods=_paper_pair(tasks[0]))))
+    return _save(drawings, out_dir)
 
 
 def _describe_data(data: dict) -> str:
@@ -397,16 +346,8 @@ PROBES: dict = {}
 
 
 def parse_feature_builds(text: str | None, feature_maps, seeds: int) -> dict:
-    """``--feature-builds`` as ``{(feature map, data set or None): K}``: ``"dbn:cifar10=1,random=2"``.
-
-    ``MAP=K`` sets every data set of a map, ``MAP:DATASET=K`` one of them (it wins over ``MAP=K``);
-    each ``K`` must lie in 1..``seeds``.
-
-    Examples
-    --------
-    >>> parse_feature_builds("dbn:cifar10=1,random=2", ["dbn", "random"], 5)
-    {('dbn', 'cifar10'): 1, ('random', None): 2}
-    """
+    """``--feature-builds`` as ``{(feature map, data set or None): K}``: ``"dbn:cifar10=1,random=2"`` gives
+    ``{('dbn', 'cifar10'): 1, ('random', None): 2}``; ``MAP:DATASET=K`` wins over ``MAP=K``; K in 1..``seeds``."""
     out: dict = {}
     for part in (text or "").split(","):
         part = part.strip()
@@ -440,7 +381,7 @@ def feature_builds(args, feature_map: str, dataset: str) -> int:
 def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timings) -> tuple[dict, int]:
     """Run the requested experiments for one feature map and one seed; write their JSON into ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    features_of: dict[str, ExperimentFeatures | None] = {}
+    features_of: dict[str, inputs.ExperimentFeatures | None] = {}
     feature_seconds: dict[str, float] = {}
     status = 0
     ran = {}
@@ -469,7 +410,7 @@ def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timi
             except NotImplementedError as error:
                 features_of[dataset] = None
                 print(f"{tag}{name}: skipped, {error}")
-                if not isinstance(error, FeatureMapNotApplicable):   # a map that exists nowhere else is no failure
+                if not isinstance(error, inputs.FeatureMapNotApplicable):   # a map that exists nowhere else is no failure
                     status = 1
             except FileNotFoundError as error:
                 features_of[dataset] = None
@@ -498,7 +439,6 @@ def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timi
 
 
 def add_reference_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_course reference``."""
     parser.description = ("Copy the summary of a paper-scale `reproduce --seeds N` run into "
                           "course/tgreedy_course/reference_results/NAME and rewrite the reference-verdicts block "
                           "of the book's claims page from it (maintainers).")
@@ -513,13 +453,8 @@ def add_reference_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_course reference RESULTS``: make a paper-scale run the committed reference results.
-
-    Maintainers only (``make reference``): copies ``claims.json``, ``claims.md``, ``bands.json`` and
-    ``timings.json`` of a ``reproduce --seeds N`` output folder into
-    ``course/tgreedy_course/reference_results/<name>/`` and rewrites the README's block of
-    reference verdicts from them (:func:`tgreedy_course.seeds.write_reference`).
-    """
+    """``python -m tgreedy_course reference RESULTS`` (``make reference``): copy a ``reproduce --seeds N`` folder's
+    summary into ``reference_results/<name>/`` and rewrite the book's block of reference verdicts."""
     results = pathlib.Path(args.results)
     if not results.is_dir():
         parser.error(f"{results} is not a folder")
@@ -540,20 +475,11 @@ def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     return 0
 
 
-def reference_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course reference") -> int:
-    """``python -m tgreedy_course reference`` from Python: :func:`run_reference` on ``argv``."""
-    return parse_and_run(add_reference_arguments, run_reference, argv, prog)
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_course reproduce``."""
     parser.description = (
-        "Run the experiments of Foster, Kakade & Salakhutdinov (AISTATS 2012), sections 1 and 4, "
-        "on learned features; write <experiment>.json, Figures 1-4 (PNG, PDF) and the "
-        "claims table, under every reading of the selectors. Paper scale when TGREEDY_DATA_DIR holds "
-        "the official data, bundled data otherwise. The primary claims use each data set's learned "
-        "features: the deep belief network for MNIST (the paper's), the convolutional patch features "
-        "for CIFAR-10 (of the kind of Krizhevsky 2009, which section 4 cites).")
+        "Run the paper's experiments (sections 1 and 4) on learned features (the DBN for MNIST, the convolutional "
+        "patch features for CIFAR-10); write <experiment>.json, Figures 1-4 and the claims table under every reading "
+        "of the selectors. Paper scale when TGREEDY_DATA_DIR holds the official data, bundled data otherwise.")
     parser.add_argument("experiments", nargs="*", metavar="EXPERIMENT",
                         help=f"any of {', '.join(EXPERIMENTS)} (default: all whose data are available)")
     parser.add_argument("--quick", action="store_true", help="fewer steps and splits (for CI)")
@@ -564,11 +490,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "as the paper, the convolutional patch features for CIFAR-10), dbn (the deep belief "
                              "network for both), conv (CIFAR-10 only), or the nulls pixels / random")
     parser.add_argument("--feature-maps", default=None, metavar="MAP[,MAP...]",
-                        help="several feature maps, e.g. dbn,conv,pixels,random: the claims under each in one "
-                             "feature-map table ('n/a' where a map does not apply, e.g. conv on MNIST). The primary "
-                             "claims table takes every experiment from its data set's learned features (dbn for "
-                             "MNIST, conv for CIFAR-10) when those maps are run, else from the first map "
-                             "(overrides --features)")
+                        help="several feature maps, e.g. dbn,conv,pixels,random: the claims under each in one table "
+                             "('n/a' where a map does not apply); the primary claims take each data set's learned "
+                             "features when those maps are run, else the first map (overrides --features)")
     parser.add_argument("--seeds", type=int, default=1,
                         help="independent repetitions (feature learner, training subset, test domains, pairs); "
                              "claims get per-seed values, a 95%% interval and verdict counts (default 1)")
@@ -658,17 +582,12 @@ def _write_over_seeds(per_map: dict, timings: dict, requested, out_dir: pathlib.
     written = write_summary(per_map, out_dir, figures=not args.no_figures, timings=summary)
     print(f"wrote {len(written)} files (claims.json, claims.md, seed-band figures) into {out_dir.name}/")
     counts = json.loads((out_dir / "claims.json").read_text())["counts"]
-    print(f"claims over {args.seeds} seeds (paper's reading, on average): " + claims_module.counts_text(counts))
+    print(f"claims over {args.seeds} seeds (paper's reading, on average): " + summary_module.counts_text(counts))
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_course reproduce``: check the arguments and the output folder, run every experiment for
-    each feature map and seed, then write the figures and claims (one run) or the claims over seeds.
-
-    See Also
-    --------
-    run_experiment : One experiment from Python.
-    """
+    """Check the arguments and ``--out``, run every experiment for each feature map and seed, then write the
+    figures and claims (one run) or the claims over seeds."""
     _check_arguments(args, parser)
     if "matplotlib.pyplot" not in sys.modules:
         import matplotlib
@@ -699,20 +618,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return status
 
 
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course reproduce") -> int:
-    """``python -m tgreedy_course reproduce`` from Python; returns the exit code.
+def main(argv: list[str]) -> int:
+    """``python -m tgreedy_course reproduce ARGV`` from Python; returns the exit code."""
+    from .__main__ import main as course_main
 
-    ``python -m tgreedy_course`` parses every command with one parser (:mod:`tgreedy_course.__main__`) and calls
-    :func:`run` or :func:`run_reference`. This function, for callers from Python, parses ``argv`` as
-    ``reproduce`` does; :func:`reference_main` does the same for ``reference``.
-
-    See Also
-    --------
-    run_experiment : The same from Python.
-
-    Examples
-    --------
-    >>> from tgreedy_course.cli import main
-    >>> main(["mnist-2-vs-other", "--quick", "--out", "results"])  # doctest: +SKIP
-    """
-    return parse_and_run(add_arguments, run, argv, prog)
+    return course_main(["reproduce", *argv])

@@ -1,10 +1,8 @@
 """Execute the notebook collection (the ``execute-notebooks`` command).
 
-By default every numbered notebook is executed and written to ``--out`` (``results/notebooks``), so the
-committed notebooks are left as they are; ``--in-place`` (the maintainer's ``make notebooks``) rewrites
-them. Every executed notebook keeps its widget state (``metadata.widgets``, the last value each
-ipywidget was shown with), so a static rendering (nbconvert, the book of ``make book``) can draw the
-sliders and the output they produced.
+Every numbered notebook is executed into ``--out`` (``results/notebooks``), or with ``--in-place`` (``make
+notebooks``) rewritten. Each keeps its widget state (``metadata.widgets``), so a static rendering (the book) can
+draw the sliders and the output they produced.
 """
 from __future__ import annotations
 
@@ -19,7 +17,6 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-from tgreedy_lib._command import parse_and_run
 from tgreedy_lib._io import atomic_write_text, check_outputs
 
 #: The executing kernel loads the figure-legibility extension: every figure's PNG carries the size of its
@@ -28,12 +25,8 @@ KERNEL_ARGUMENTS = ["--IPKernelApp.extensions=tgreedy_course.legibility"]
 
 
 def find_notebook_dir(start=None) -> pathlib.Path:
-    """The collection's ``notebooks/`` folder, found from ``start`` (default: the current directory).
-
-    ``start`` may be the repository, ``notebooks/`` itself or any folder below the repository; its
-    parents are searched too. The package never looks next to its own files, so an installed copy
-    works on any checkout. FileNotFoundError otherwise.
-    """
+    """The collection's ``notebooks/`` folder, found from ``start`` (default: the current directory) or its parents
+    (never next to this package, so an installed copy works on any checkout); FileNotFoundError otherwise."""
     here = pathlib.Path(os.getcwd() if start is None else start).resolve()
     for folder in (here, *here.parents):
         if folder.name == "notebooks" and any(folder.glob("[0-9][0-9]*_*.ipynb")):
@@ -53,12 +46,8 @@ def notebook_paths(directory: pathlib.Path | None = None) -> list[pathlib.Path]:
 
 
 def _stop_kernel(km: KernelManager) -> None:
-    """Shut the kernel down by a shutdown request, then a kill if it lingers.
-
-    ``KernelManager.shutdown_kernel`` always sends SIGINT first; a kernel that is inside an event-loop
-    integration when it arrives prints "KeyboardInterrupt caught in kernel" (ipykernel's eventloops and
-    kernelbase). A shutdown request needs no interrupt.
-    """
+    """Shut the kernel down by a shutdown request, then a kill if it lingers (``shutdown_kernel`` sends SIGINT
+    first, which a kernel inside an event-loop integration reports as "KeyboardInterrupt caught in kernel")."""
     if not km.has_kernel:
         return
     km.request_shutdown()
@@ -67,11 +56,8 @@ def _stop_kernel(km: KernelManager) -> None:
 
 
 def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path | None = None) -> float:
-    """Run ``path`` top to bottom in a fresh kernel, in its own folder; return seconds.
-
-    The executed notebook is written to ``out`` (a file path), or back to ``path`` when ``out`` is None.
-    Widget state is stored (``store_widget_state``), outputs of ``Output`` widgets included.
-    """
+    """Run ``path`` top to bottom in a fresh kernel, in its own folder, and write it to ``out`` (default: back to
+    ``path``) with its widget state; return seconds."""
     path = pathlib.Path(path)
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
@@ -90,7 +76,6 @@ def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_course execute-notebooks``."""
     parser.description = __doc__
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("names", nargs="*", help="notebook files (default: every numbered notebook)")
@@ -104,7 +89,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_course execute-notebooks``: check the output folders, then execute each notebook."""
     prog = parser.prog
     try:
         paths = [pathlib.Path(n) for n in args.names] or notebook_paths(args.notebooks)
@@ -125,7 +109,3 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"executed {path.name} in {seconds:.1f} s -> {target or path}")
     return 0
 
-
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course execute-notebooks") -> int:
-    """``python -m tgreedy_course execute-notebooks`` from Python; returns the exit code."""
-    return parse_and_run(add_arguments, run, argv, prog)

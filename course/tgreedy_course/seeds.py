@@ -1,32 +1,231 @@
-"""Results over several seeds and feature maps: claims with intervals and verdict counts, curves with bands.
+"""Results over several seeds and feature maps: claims with intervals and verdicts, curves with bands.
 
-A *seed* fixes everything random in one run of the reproduction: the feature learner (the DBN's
-seed, or the random units'), the 1,000-a-class training subset, the balanced test domains and the
-similarity pairs. :func:`claims_over_seeds` evaluates every claim once per seed and combines them
-with :func:`tgreedy_course.claims.aggregate_seeds`; :func:`plot_seed_bands` draws the
-split-averaged curves of Figure 4 as the mean over seeds with a 95 % t band.
+A *seed* fixes everything random in one run of the reproduction: the feature learner (the DBN's seed, or
+the random units'), the 1,000-a-class training subset, the balanced test domains and the similarity pairs.
+:func:`aggregate_seeds` combines the claims of :mod:`tgreedy_course.claims` evaluated once per seed, and
+gives each claim two answers, each of which settles as seeds are added:
+
+- *on average*: the rule applied to the seed means of the claim's measured values; it stands when at least
+  :data:`SETTLED_SHARE` of the replicates of a bootstrap over seeds give it (Efron & Tibshirani, *An
+  Introduction to the Bootstrap*, 1993), and the claim is ``unsettled`` otherwise (:func:`average_verdict`);
+- *in one run*: the share of seeds whose own run reproduces the claim, with its Wilson 95 % interval
+  (:func:`one_run_rate`).
+
+The headline value of a claim, and each step of a split-averaged curve (:func:`band_summary`), get the
+mean over seeds with its 95 % t interval. The committed reference results are read and written here too.
 """
 from __future__ import annotations
 
+import json
+import math
+import pathlib
+import warnings
+from collections import Counter
 from typing import Sequence
 
 import numpy as np
 
-from . import claims as claims_module
-from tgreedy_lib.experiments.readings import COMPARISONS, PAPER_COMPARISON, comparison_pair
-
+from .claims import (CLAIMS, NOT_REPRODUCED, NOT_RUN, PARTLY, REPRODUCED, UNSETTLED, VERDICTS, Rule, all_claims,
+                     verdict_counts)
+from .prose import fmt, plural
+from tgreedy_lib.experiments.readings import COMPARISONS, PAPER_COMPARISON
 from tgreedy_lib.plotting.paper_figures import BAND_TASK_TITLES as TASK_TITLES
+
+#: Bootstrap replicates over seeds behind the "on average" verdict, and the seed of their draws.
+BOOTSTRAP_REPLICATES = 2000
+BOOTSTRAP_SEED = 0
+#: Share of the bootstrap replicates that must give the verdict for it to stand (else ``unsettled``).
+SETTLED_SHARE = 0.95
+
+
+# --------------------------------------------------------------------------- intervals
+
+def t_quantile_975(df: int) -> float:
+    """The 0.975 quantile of Student's t with ``df`` degrees of freedom."""
+    from scipy import stats
+
+    return float(stats.t.ppf(0.975, df))
+
+
+def mean_interval(values: Sequence[float]) -> dict:
+    """Mean and 95 % t interval over seeds: mean +- t_{0.975, n-1} s / sqrt(n) (none for one seed)."""
+    x = np.asarray([v for v in values if v is not None and np.isfinite(v)], dtype=float)
+    if len(x) == 0:
+        return {"mean": None, "ci95": None, "n": 0}
+    mean = float(x.mean())
+    if len(x) < 2:
+        return {"mean": mean, "ci95": None, "n": 1}
+    half = t_quantile_975(len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
+    return {"mean": mean, "ci95": [mean - half, mean + half], "n": int(len(x))}
+
+
+def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    r"""Wilson score interval of a binomial proportion (E. B. Wilson, JASA 22, 1927); unlike the Wald interval
+    it is not degenerate at 0 or ``trials`` successes.
+
+    With :math:`\hat p = k / n` and :math:`z` the :math:`(1 + c) / 2` normal quantile,
+    :math:`\frac{\hat p + z^2 / 2n \pm z \sqrt{\hat p (1 - \hat p) / n + z^2 / 4n^2}}{1 + z^2 / n}`.
+    """
+    from scipy import stats
+
+    if trials < 1 or not 0 <= successes <= trials:
+        raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes} of {trials}")
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
+
+
+# --------------------------------------------------------------------------- the two answers over seeds
+
+def _fmt(value: float) -> str:
+    return fmt(value, digits=3)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+
+
+def _numeric_values(rows: Sequence[dict]) -> dict[str, np.ndarray]:
+    """``{name: per-seed array}`` of every scalar measured value (NaN where a seed lacks it)."""
+    names = dict.fromkeys(k for r in rows for k, v in r.get("values", {}).items() if _is_number(v))
+    return {k: np.array([float(r["values"][k]) if _is_number(r.get("values", {}).get(k)) else np.nan for r in rows])
+            for k in names}
+
+
+def _nanmean(x: np.ndarray, axis=None):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a value that no seed has stays NaN (its condition fails)
+        return np.nanmean(x, axis=axis)
+
+
+def average_verdict(rule: Rule, rows: Sequence[dict], replicates: int = BOOTSTRAP_REPLICATES,
+                    seed: int = BOOTSTRAP_SEED) -> dict:
+    """The rule on the seed means of the claim's values (``rows``: its row of every seed where it ran), and how
+    stable it is under a bootstrap over seeds: seeds drawn with replacement, the means recomputed, the rule applied.
+
+    Returns ``verdict`` (the rule on the means when at least :data:`SETTLED_SHARE` of the replicates give it,
+    else ``unsettled``), ``point_verdict``, ``shares`` (verdict -> share of replicates), ``replicates`` and
+    ``mean_values``. Unlike a call that needs every seed to agree, which only becomes harder to meet, the
+    agreement converges as seeds are added (to 1 wherever the mean lies clear of the thresholds). With one
+    seed the verdict is that seed's.
+
+    >>> from tgreedy_course.claims import cond
+    >>> rule = Rule(cond("share", ">=", 0.75), cond("share", ">=", 0.5))
+    >>> average_verdict(rule, [{"values": {"share": s}} for s in (0.9, 0.8, 0.85, 0.95, 0.7)])["verdict"]
+    'reproduced'
+    >>> average_verdict(rule, [{"values": {"share": s}} for s in (0.9, 0.4, 0.8, 0.5, 0.7)])["verdict"]
+    'unsettled'
+    """
+    values = _numeric_values(rows)
+    means = {k: float(_nanmean(v)) for k, v in values.items()}
+    point = rule.verdict(means)
+    n = len(rows)
+    if n < 2:
+        return {"verdict": point, "point_verdict": point, "shares": {point: 1.0}, "replicates": 0,
+                "mean_values": means}
+    draws = np.random.default_rng(seed).integers(0, n, size=(replicates, n))
+    boot = {k: _nanmean(v[draws], axis=1) for k, v in values.items()}
+    tally = Counter(rule.verdict({k: float(v[b]) for k, v in boot.items()}) for b in range(replicates))
+    shares = {v: tally[v] / replicates for v in (REPRODUCED, PARTLY, NOT_REPRODUCED) if v in tally}
+    verdict = point if shares.get(point, 0.0) >= SETTLED_SHARE else UNSETTLED
+    return {"verdict": verdict, "point_verdict": point, "shares": shares, "replicates": int(replicates),
+            "mean_values": means}
+
+
+def one_run_rate(verdicts: Sequence[str], confidence: float = 0.95) -> dict:
+    """How often a single run shows the claim: the verdict counts over the seeds run, and the Wilson interval of
+    the share of runs that reproduce it (``wilson95``)."""
+    ran = [v for v in verdicts if v != NOT_RUN]
+    out: dict = {v: ran.count(v) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)}
+    out["runs"] = len(ran)
+    if ran:
+        out["rate"] = out[REPRODUCED] / len(ran)
+        out["wilson95"] = list(wilson_interval(out[REPRODUCED], len(ran), confidence))
+    return out
+
+
+def one_run_text(rate: dict) -> str:
+    """``"one run: reproduced in 14 of 20 runs (48-85 %)"``, from :func:`one_run_rate`."""
+    if not rate.get("runs"):
+        return "one run: not run"
+    lo, hi = rate["wilson95"]
+    return f"one run: reproduced in {rate[REPRODUCED]} of {rate['runs']} runs ({100 * lo:.0f}-{100 * hi:.0f} %)"
+
+
+def average_text(average: dict) -> str:
+    """``on average: reproduced in 70 % of 2,000 bootstrap replicates, partly in 30 %``, from :func:`average_verdict`."""
+    if not average.get("replicates"):
+        return "one seed"
+    ranked = sorted(average["shares"].items(), key=lambda kv: -kv[1])
+    head, rest = ranked[0], ranked[1:]
+    text = f"on average: {head[0]} in {100 * head[1]:.0f} % of {average['replicates']:,} bootstrap replicates"
+    return text + "".join(f", {v} in {100 * s:.0f} %" for v, s in rest)
+
+
+def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = None) -> list[dict]:
+    """Combine the claims tables of several seeds (each from :func:`~tgreedy_course.claims.all_claims`, same order).
+
+    Each claim keeps the first seed's row, with ``verdict`` the on-average verdict, ``verdict_count`` both answers
+    in words, ``measured`` the headline value's mean and interval, and ``seeds`` the per-seed values and verdicts,
+    ``counts``, ``mean``, ``ci95``, ``average`` and ``one_run``; ``rules``: claim id -> rule (default: ``CLAIMS``').
+    """
+    if not per_seed:
+        raise ValueError("aggregate_seeds needs the claims of at least one seed")
+    n = len(per_seed[0])
+    if any(len(table) != n for table in per_seed):
+        raise ValueError("every seed must have the same claims in the same order")
+    rules = rules if rules is not None else {spec.id: spec.rule for spec in CLAIMS}
+    out = []
+    for i in range(n):
+        rows = [table[i] for table in per_seed]
+        ids = {r["id"] for r in rows}
+        if len(ids) != 1:
+            raise ValueError(f"claims out of order across seeds: {sorted(ids)}")
+        claim_id = next(iter(ids))
+        if claim_id not in rules:
+            raise ValueError(f"no rule for the claim {claim_id!r}; pass rules={{claim id: Rule}}")
+        first = next((r for r in rows if r["verdict"] != NOT_RUN), rows[0])
+        key = first.get("headline")
+        values = [r["values"].get(key) if r["verdict"] != NOT_RUN else None for r in rows]
+        verdicts = [r["verdict"] for r in rows]
+        ran = [r for r in rows if r["verdict"] != NOT_RUN]
+        summary = mean_interval([v for v in values if v is not None])
+        counts = {v: verdicts.count(v) for v in VERDICTS if verdicts.count(v)}
+        rate = one_run_rate(verdicts)
+        if ran:
+            average = average_verdict(rules[claim_id], ran)
+            count_text = f"{average_text(average)}; {one_run_text(rate)}"
+        else:
+            average = {"verdict": NOT_RUN, "point_verdict": NOT_RUN, "shares": {}, "replicates": 0, "mean_values": {}}
+            count_text = f"not run in {plural(len(verdicts), 'seed')}"
+        if summary["mean"] is None:
+            measured = first["measured"]
+        elif summary["ci95"] is None:
+            measured = f"{key} = {_fmt(summary['mean'])} (one seed): {first['measured']}"
+        else:
+            lo, hi = summary["ci95"]
+            measured = (f"{key}: mean {_fmt(summary['mean'])}, 95% interval [{_fmt(lo)}, {_fmt(hi)}] over "
+                        f"{summary['n']} seeds; per seed " + ", ".join("-" if v is None else _fmt(v) for v in values))
+        out.append({**first, "verdict": average["verdict"], "verdict_count": count_text, "measured": measured,
+                    "seeds": {"values": values, "verdicts": verdicts, "counts": counts, **summary,
+                              "average": average, "one_run": rate}})
+    return out
 
 
 def claims_over_seeds(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON) -> list[dict]:
-    """Every claim under ``comparison``, aggregated over seeds (one results dict per seed).
-
-    With one seed the claims are returned as :func:`~tgreedy_course.claims.all_claims` gives them.
-    """
-    tables = [claims_module.all_claims(results, comparison) for results in per_seed_results]
+    """Every claim under ``comparison``, aggregated over seeds (one results dict per seed; one seed: as is)."""
+    tables = [all_claims(results, comparison) for results in per_seed_results]
     if len(tables) == 1:
         return tables[0]
-    return claims_module.aggregate_seeds(tables)
+    return aggregate_seeds(tables)
+
+
+def comparison_tables(per_seed_results: Sequence[dict], comparisons: Sequence[str] = tuple(COMPARISONS)) -> dict:
+    """``{comparison: claims_over_seeds(..., comparison)}``."""
+    return {c: claims_over_seeds(per_seed_results, c) for c in comparisons}
 
 
 #: Numbers of seeds at which :func:`convergence` counts the verdicts (those up to the seeds run).
@@ -35,44 +234,23 @@ CONVERGENCE_SIZES = (5, 10, 20)
 
 def convergence(per_seed_results: Sequence[dict], sizes: Sequence[int] = CONVERGENCE_SIZES,
                 comparison: str = PAPER_COMPARISON) -> dict:
-    """How the on-average verdicts settle as seeds are added: the claims over the first ``k`` seeds, for each ``k``.
-
-    Returns
-    -------
-    dict
-        ``{k: {"counts": {verdict: number of claims}, "unsettled": [claim ids]}}`` for every ``k`` in
-        ``sizes`` up to the number of seeds (and that number itself), keys as strings (JSON).
-
-    Examples
-    --------
-    >>> convergence([{}] * 3, sizes=(5,))
-    {}
-    """
+    """How the on-average verdicts settle as seeds are added: ``{k: {"counts": {verdict: claims}, "unsettled":
+    [claim ids]}}`` over the first ``k`` seeds, for every ``k`` in ``sizes`` up to the seeds run (and that number)."""
     n = len(per_seed_results)
     ks = sorted({k for k in sizes if 2 <= k <= n} | ({n} if n >= 2 and any(k <= n for k in sizes) else set()))
     if not ks:
         return {}
-    tables = [claims_module.all_claims(results, comparison) for results in per_seed_results]
+    tables = [all_claims(results, comparison) for results in per_seed_results]
     out = {}
     for k in ks:
-        rows = claims_module.aggregate_seeds(tables[:k])
-        out[str(k)] = {"counts": claims_module.verdict_counts(rows),
-                       "unsettled": [r["id"] for r in rows if r["verdict"] == claims_module.UNSETTLED]}
+        rows = aggregate_seeds(tables[:k])
+        out[str(k)] = {"counts": verdict_counts(rows), "unsettled": [r["id"] for r in rows if r["verdict"] == UNSETTLED]}
     return out
 
 
 def convergence_markdown(table: dict) -> str:
-    """:func:`convergence` as a Markdown table: a row per number of seeds, a column per verdict.
-
-    Examples
-    --------
-    >>> print(convergence_markdown({"5": {"counts": {"reproduced": 2, "unsettled": 1}, "unsettled": ["a"]}}))
-    | seeds | reproduced | partly | not reproduced | unsettled | unsettled claims |
-    | --- | --- | --- | --- | --- | --- |
-    | 5 | 2 | 0 | 0 | 1 | a |
-    <BLANKLINE>
-    """
-    verdicts = (claims_module.REPRODUCED, claims_module.PARTLY, claims_module.NOT_REPRODUCED, claims_module.UNSETTLED)
+    """:func:`convergence` as a Markdown table: a row per number of seeds, a column per verdict."""
+    verdicts = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED)
     lines = ["| seeds | " + " | ".join(verdicts) + " | unsettled claims |", "| --- |" + " --- |" * (len(verdicts) + 1)]
     for k, entry in table.items():
         lines.append(f"| {k} | " + " | ".join(str(entry["counts"].get(v, 0)) for v in verdicts)
@@ -80,10 +258,7 @@ def convergence_markdown(table: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def comparison_tables(per_seed_results: Sequence[dict], comparisons: Sequence[str] = tuple(COMPARISONS)) -> dict:
-    """``{comparison: claims_over_seeds(..., comparison)}``."""
-    return {c: claims_over_seeds(per_seed_results, c) for c in comparisons}
-
+# --------------------------------------------------------------------------- feature maps
 
 #: The name of the primary feature map: each data set's default learned features
 #: (:data:`tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`).
@@ -98,23 +273,17 @@ def _dataset_of(name: str, result: dict | None = None) -> str:
     return DATASET_OF.get(name) or (result or {}).get("data", {}).get("dataset", "mnist")
 
 
+def claim_datasets(claim_id: str) -> set[str]:
+    """The data sets (``mnist``, ``cifar10``) a claim's experiments read; empty for an id not in ``CLAIMS``."""
+    spec = next((spec for spec in CLAIMS if spec.id == claim_id), None)
+    return {_dataset_of(name) for name in spec.experiments} if spec else set()
+
+
 def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
-    """The primary claims' feature map and its per-seed results.
-
-    ``"learned"`` when it was run itself, or when every data set's default learned map
-    (:data:`~tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`: dbn for MNIST, conv for CIFAR-10)
-    was run: then each seed's results take every experiment from its data set's default map (no
-    experiment is run twice). Otherwise the first feature map.
-
-    Examples
-    --------
-    >>> runs = {"dbn": [{"mnist-similarity": "m-dbn", "cifar-similarity": "c-dbn"}],
-    ...         "conv": [{"cifar-similarity": "c-conv"}], "pixels": [{"mnist-similarity": "m-pix"}]}
-    >>> primary_runs(runs)
-    ('learned', [{'mnist-similarity': 'm-dbn', 'cifar-similarity': 'c-conv'}])
-    >>> primary_runs({"pixels": runs["pixels"], "dbn": runs["dbn"]})[0]
-    'pixels'
-    """
+    """The primary claims' feature map and its per-seed results: ``"learned"`` when it was run itself, or when
+    every data set's default learned map (:data:`~tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`: dbn for
+    MNIST, conv for CIFAR-10) was run; then each seed's results take every experiment from its data set's default
+    map (no experiment is run twice). Otherwise the first feature map."""
     from tgreedy_lib.experiments.inputs import DEFAULT_FEATURE_MAP
 
     if LEARNED in per_map:
@@ -142,11 +311,9 @@ def mark_not_applicable(table: list[dict], feature_map: str) -> list[dict]:
     """``table`` with the verdict ``"n/a"`` for every claim none of whose experiments' data sets ``feature_map`` exists for."""
     from tgreedy_lib.experiments.inputs import feature_map_applies
 
-    specs = {spec.id: spec for spec in claims_module.CLAIMS}
     out = []
     for row in table:
-        spec = specs.get(row["id"])
-        datasets = {_dataset_of(name) for name in spec.experiments} if spec else set()
+        datasets = claim_datasets(row["id"])
         if datasets and not any(feature_map_applies(feature_map, ds) for ds in datasets):
             row = {**row, "verdict": NOT_APPLICABLE, "verdict_count": "",
                    "measured": f"the {feature_map} features do not exist for {', '.join(sorted(datasets))}",
@@ -156,11 +323,8 @@ def mark_not_applicable(table: list[dict], feature_map: str) -> list[dict]:
 
 
 def feature_builds_of(per_map: dict) -> dict:
-    """``{feature map: {data set: number of distinct feature builds}}`` read from the results' ``data`` blocks.
-
-    A build is a distinct ``feature_seed`` (learnt features) or ``random_seed`` (random units); raw
-    pixels have no learner and count 0.
-    """
+    """``{feature map: {data set: number of distinct feature builds}}`` read from the results' ``data`` blocks:
+    a build is a distinct ``feature_seed`` (learnt features) or ``random_seed`` (random units); pixels count 0."""
     out: dict = {}
     for fmap, runs in per_map.items():
         seen: dict = {}
@@ -177,15 +341,7 @@ def feature_builds_of(per_map: dict) -> dict:
 
 
 def seed_counts_text(seeds_per_map: dict) -> str:
-    """How many seeds each feature map ran, in one sentence (maps with the same count together).
-
-    Examples
-    --------
-    >>> seed_counts_text({"dbn": 20, "conv": 20, "pixels": 5, "random": 5})
-    'Seeds per feature map: dbn and conv at 20 seeds, pixels and random at 5 seeds.'
-    >>> seed_counts_text({"dbn": 5, "pixels": 5})
-    'Seeds per feature map: every map at 5 seeds.'
-    """
+    """``Seeds per feature map: dbn and conv at 20 seeds, pixels and random at 5 seeds.``"""
     groups: dict = {}
     for fmap, n in seeds_per_map.items():
         groups.setdefault(n, []).append(fmap)
@@ -207,6 +363,8 @@ def builds_text(builds: dict) -> str:
     return "; ".join(parts)
 
 
+# --------------------------------------------------------------------------- bands
+
 def seed_curves(per_seed_results: Sequence[dict], task: str, reading: str, metric: str) -> np.ndarray:
     """The split-averaged curve of ``reading`` per seed, (n_seeds, n_steps); seeds without the task are left out."""
     rows = []
@@ -226,16 +384,13 @@ def band(curves: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     mean = curves.mean(axis=0)
     if curves.shape[0] < 2:
         return mean, mean, mean
-    half = claims_module.t_quantile_975(curves.shape[0] - 1) * curves.std(axis=0, ddof=1) / np.sqrt(curves.shape[0])
+    half = t_quantile_975(curves.shape[0] - 1) * curves.std(axis=0, ddof=1) / np.sqrt(curves.shape[0])
     return mean, mean - half, mean + half
 
 
 def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | None = None) -> dict:
-    """The split-averaged curves over seeds, compact: ``{task: {reading: {metric: {mean, lo, hi}}}}`` plus ``seeds``.
-
-    ``lo`` and ``hi`` bound the 95 % t interval of the mean over seeds at each step. Small enough to
-    commit as reference results and to draw without the per-seed files (:func:`plot_band_summary`).
-    """
+    """The split-averaged curves over seeds, compact enough to commit: ``{"seeds": n, "tasks": {task: {reading:
+    {metric: {mean, lo, hi}}}}}``, ``lo`` and ``hi`` the 95 % t interval of the mean over seeds at each step."""
     out = {"seeds": len(per_seed_results), "tasks": {}}
     for task in TASK_TITLES:
         if not any(r.get(task) for r in per_seed_results):
@@ -254,35 +409,15 @@ def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | Non
     return out
 
 
-def plot_band_summary(summary: dict, comparison: str = PAPER_COMPARISON, axes=None, tasks: Sequence[str] | None = None):
-    """Draw a :func:`band_summary`: per task, the comparison's two readings, source dashed and target solid,
-    mean over seeds with its 95 % band (drawn by :func:`tgreedy_lib.plotting.paper_figures.plot_band_summary`).
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    from tgreedy_lib.plotting.paper_figures import plot_band_summary as draw
-
-    return draw(summary, comparison, axes, tasks)
-
-
-def plot_seed_bands(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON, axes=None,
-                    tasks: Sequence[str] | None = None):
-    """Figure 4 over seeds from the per-seed results (see :func:`band_summary`, :func:`plot_band_summary`)."""
-    return plot_band_summary(band_summary(per_seed_results, comparison_pair(comparison)), comparison, axes, tasks)
-
+# --------------------------------------------------------------------------- files
 
 def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
     """The per-seed results a ``reproduce --seeds N`` run wrote: ``{feature_map: [results of seed 0, 1, ...]}``.
 
-    Feature maps named in ``order`` come first, in that order (the first is the primary one). The map
-    folders may come from different runs (links to them in one folder) and hold different numbers of
-    seeds; each must hold ``seed-0`` to ``seed-<n-1>``, every seed with the same experiments (a ValueError
-    names the seeds or results missing).
+    Feature maps named in ``order`` come first (the first is the primary one). The map folders may come from
+    different runs (links to them in one folder) and hold different numbers of seeds; each must hold ``seed-0``
+    to ``seed-<n-1>``, every seed with the same experiments (a ValueError names the seeds or results missing).
     """
-    import pathlib
-
     out_dir = pathlib.Path(out_dir)
     found = {}
     for map_dir in sorted(p for p in out_dir.iterdir() if p.is_dir()):
@@ -310,8 +445,6 @@ def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
 
 def _read_seed_json(path):
     """One per-seed result; a ValueError naming the file when it is damaged (a run killed while writing it)."""
-    import json
-
     try:
         return json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -320,9 +453,8 @@ def _read_seed_json(path):
 
 
 #: Committed reference results of ``reproduce --seeds N`` at paper scale (claims, bands, timings).
-REFERENCE_DIR = __import__("pathlib").Path(__file__).resolve().parent / "reference_results"
-#: The reference results :func:`load_reference` reads by default, first found: ``paper-scale`` (written by
-#: ``python -m tgreedy_course reference``, primary claims on each data set's learned features).
+REFERENCE_DIR = pathlib.Path(__file__).resolve().parent / "reference_results"
+#: The reference results :func:`load_reference` reads by default, first found.
 REFERENCE_NAMES = ("paper-scale",)
 #: The README's block of reference verdicts lies between these two lines.
 README_MARKERS = ("<!-- reference-verdicts:begin -->", "<!-- reference-verdicts:end -->")
@@ -331,14 +463,9 @@ REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
 
 
 def load_reference(name: str | None = None) -> dict | None:
-    """The committed reference results ``name`` (``claims``, ``bands``, ``timings``), or None if absent.
-
-    They were computed by ``python -m tgreedy_course reproduce --seeds N`` at paper scale; the
-    ``claims.md`` beside them says how (seeds, feature builds, data, design). ``name=None``: the
-    first of :data:`REFERENCE_NAMES` that is committed.
-    """
-    import json
-
+    """The committed reference results ``name`` (``claims``, ``bands``, ``timings``), or None if absent;
+    ``name=None``: the first of :data:`REFERENCE_NAMES` that is committed. The ``claims.md`` beside them says how
+    they were computed (seeds, feature builds, data, design)."""
     if name is None:
         name = next((n for n in REFERENCE_NAMES if (REFERENCE_DIR / n / "claims.json").is_file()), REFERENCE_NAMES[0])
     folder = REFERENCE_DIR / name
@@ -352,140 +479,20 @@ def load_reference(name: str | None = None) -> dict | None:
 
 
 def pair_signal(result: dict | None) -> float | None:
-    """How much pair signal a similarity experiment's features carry: the mean over its splits of the
-    held-out source AUROC of the all-features fit (``all_features_reference``), or ``None`` without one.
-
-    Examples
-    --------
-    >>> pair_signal({"all_features_reference": {"source_auroc": [0.6, 0.7], "target_auroc": [0.5, 0.5]}})
-    0.65
-    >>> pair_signal(None) is None
-    True
-    """
+    """How much pair signal a similarity experiment's features carry: the mean over its splits of the held-out
+    source AUROC of the all-features fit (``all_features_reference``), or ``None`` without one."""
     reference = (result or {}).get("all_features_reference") or {}
     values = reference.get("source_auroc")
     return round(float(np.mean(values)), 4) if values else None
 
 
-def _range_text(values, scale: float = 1.0, digits: int = 1, unit: str = "") -> str:
-    values = [scale * v for v in values if v is not None]
-    low, high = f"{min(values):.{digits}f}", f"{max(values):.{digits}f}"
-    return (low if low == high else f"{low}-{high}") + unit
-
-
-def one_run_summary(claims: Sequence[dict]) -> str:
-    """The one-run answers of a claims table in one clause: how many claims every run, no run and some runs reproduce.
-
-    Examples
-    --------
-    >>> rows = [{"verdict": "reproduced", "seeds": {"verdicts": ["reproduced"] * 3}},
-    ...         {"verdict": "not reproduced", "seeds": {"verdicts": ["partly", "not reproduced", "reproduced"]}},
-    ...         {"verdict": "partly", "seeds": {"verdicts": ["partly"] * 3}}]
-    >>> one_run_summary(rows)
-    'every run reproduces 1 claim, some runs but not all 1, no run 1'
-    """
-    every = some = none = 0
-    for claim in claims:
-        rate = claims_module.claim_one_run(claim)
-        if not rate or not rate.get("runs"):
-            continue
-        k = rate[claims_module.REPRODUCED]
-        every, some, none = every + (k == rate["runs"]), some + (0 < k < rate["runs"]), none + (k == 0)
-    return (f"every run reproduces {every} claim{'s' if every != 1 else ''}, some runs but not all {some}, "
-            f"no run {none}")
-
-
-def readme_verdicts(reference: dict) -> str:
-    """The README's short verdict list, rendered from committed reference results (see ``load_reference``).
-
-    Each claim gets both answers (on average, from the bootstrap over seeds; in one run, with its Wilson
-    interval) under the paper's reading, then its on-average verdicts under the other readings; the
-    headline counts, how the unsettled count falls with seeds and the counts per feature map follow,
-    all computed from ``reference``.
-    """
-    ref = reference["claims"]
-    primary = ref["primary_feature_map"]
-    resolved = ref.get("primary_feature_maps") or {}
-    label = f"{primary} features" + (" (" + ", ".join(f"{ds}: {m}" for ds, m in resolved.items()) + ")"
-                                      if primary == LEARNED and resolved else "")
-    lines = [f"Paper scale, {ref['seeds']} seeds, {label} ({_builds_text(ref)}). Each claim has two answers under "
-             f"the paper's reading: *on average* (the rule on the means over seeds; it stands when at least "
-             f"{100 * claims_module.SETTLED_SHARE:.0f} % of {claims_module.BOOTSTRAP_REPLICATES:,} bootstrap replicates "
-             "over seeds give it, else *unsettled*) and *in one run* (how many of the seeds' own runs reproduce it, "
-             "Wilson 95 % interval); then its on-average verdicts under |T| and stepwise greedy:", ""]
-    comparisons = ref["comparisons"]
-    for i, claim in enumerate(comparisons[PAPER_COMPARISON]):
-        others = [comparisons[c][i]["verdict"] for c in comparisons if c != PAPER_COMPARISON]
-        average, one_run = claims_module.claim_answers(claim)
-        lines.append(f"- `{claim['id']}`: on average **{claim['verdict']}**{average[len(claim['verdict']):]}; "
-                     f"in one run {one_run}; " + " / ".join(others))
-    table = comparisons[PAPER_COMPARISON]
-    counts = claims_module.verdict_counts(table)
-    lines += ["", f"Counts under the paper's reading, on average over {ref['seeds']} seeds: "
-              + claims_module.counts_text(counts) + f"; in one run, {one_run_summary(table)}."]
-    convergence = ref.get("convergence") or {}
-    if convergence:
-        lines += ["", "Claims unsettled on average when the verdicts use only the first seeds of the run: " + ", ".join(
-            f"{entry['counts'].get(claims_module.UNSETTLED, 0)} with {k} seeds" for k, entry in convergence.items()) + "."]
-    probes, signal = ref.get("probe_accuracy") or {}, ref.get("pair_signal") or {}
-    maps = [m for m in probes if not (m == LEARNED and m not in (ref.get("feature_maps") or {}) and len(probes) > 1)]
-    measured = []
-    for fmap in maps:
-        for ds in ("mnist", "cifar10"):
-            accs = [a for a in probes[fmap].get(ds, []) if a is not None]
-            if not accs:
-                continue
-            auroc = [a for a in (signal.get(fmap) or {}).get(ds, []) if a is not None]
-            measured.append(f"{fmap} on {ds} {_range_text(accs, 100, 1, ' %')}"
-                            + (f" / {_range_text(auroc, 1, 3)}" if auroc else ""))
-    if measured:
-        lines += ["", "What the features carry, over the seeds (linear probe with C chosen on a validation split of "
-                  "the training images / held-out source AUROC of the all-features similarity fit): "
-                  + "; ".join(measured) + "."]
-    by_map = ref.get("feature_map_counts") or {}
-    per_map = map_seed_counts(ref)
-    if len(by_map) > 1:
-        lines += ["", "Under each feature map (the paper's reading, on average; the full table is in `claims.md`): "
-                  + "; ".join(f"{m}" + (f" ({per_map[m]} seeds)" if m in per_map else "") + ": "
-                              + claims_module.counts_text(c)
-                              for m, c in by_map.items()) + "."]
-    return "\n".join(lines)
-
-
 def map_seed_counts(claims_record: dict) -> dict:
-    """``{feature map: seeds it ran}`` of a ``claims.json`` record: its ``seeds_per_map``, or counted from the
-    per-seed verdicts of each map's claims (records written before ``seeds_per_map``).
-
-    Examples
-    --------
-    >>> map_seed_counts({"feature_maps": {"pixels": [{"verdict": "n/a", "seeds": None},
-    ...                                              {"verdict": "partly", "seeds": {"verdicts": ["partly"] * 5}}]}})
-    {'pixels': 5}
-    """
-    if claims_record.get("seeds_per_map"):
-        return dict(claims_record["seeds_per_map"])
-    out = {}
-    for fmap, rows in (claims_record.get("feature_maps") or {}).items():
-        found = [len(r["seeds"]["verdicts"]) for r in rows if isinstance(r.get("seeds"), dict) and r["seeds"].get("verdicts")]
-        if found:
-            out[fmap] = max(found)
-    return out
+    """``{feature map: seeds it ran}`` of a ``claims.json`` record."""
+    return dict(claims_record.get("seeds_per_map") or {})
 
 
 def replace_readme_block(readme_text: str, block: str) -> str:
-    """``readme_text`` with the lines between :data:`README_MARKERS` replaced by ``block``.
-
-    Examples
-    --------
-    >>> text = "a\\n<!-- reference-verdicts:begin -->\\nold\\n<!-- reference-verdicts:end -->\\nb\\n"
-    >>> print(replace_readme_block(text, "new"))
-    a
-    <!-- reference-verdicts:begin -->
-    new
-    <!-- reference-verdicts:end -->
-    b
-    <BLANKLINE>
-    """
+    """``readme_text`` with the lines between :data:`README_MARKERS` replaced by ``block``."""
     begin, end = README_MARKERS
     if readme_text.count(begin) != 1 or readme_text.count(end) != 1 or readme_text.index(begin) > readme_text.index(end):
         raise ValueError(f"the README must hold the lines {begin} and {end} once each, in that order")
@@ -495,22 +502,9 @@ def replace_readme_block(readme_text: str, block: str) -> str:
 
 
 def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
-    """Make a ``reproduce --seeds N`` output folder the committed reference results, and quote it in the README.
-
-    Copies :data:`REFERENCE_FILES` of ``results_dir`` (``claims.json`` must be there: the summary of a
-    run with ``--seeds`` or several feature maps; ``python -m tgreedy_course reproduce`` writes it, and
-    :func:`tgreedy_course.cli.summarize` rewrites it from the per-seed files) into
-    ``reference_dir / name`` (default: :data:`REFERENCE_DIR`), then replaces the block between
-    :data:`README_MARKERS` of ``readme`` (if given) by :func:`readme_verdicts` of the copy.
-
-    Returns
-    -------
-    list of pathlib.Path
-        The files written.
-    """
-    import json
-    import pathlib
-
+    """Make a ``reproduce --seeds N`` output folder the committed reference results (:data:`REFERENCE_FILES` into
+    ``reference_dir / name``), and rewrite the block between :data:`README_MARKERS` of ``readme`` (if given) with
+    :func:`~tgreedy_course.summary.readme_verdicts` of the copy. Returns the files written."""
     results_dir = pathlib.Path(results_dir)
     source = results_dir / "claims.json"
     if not source.is_file():
@@ -529,6 +523,8 @@ def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, re
             atomic_write_bytes(folder / file, (results_dir / file).read_bytes())
             written.append(folder / file)
     if readme is not None:
+        from .summary import readme_verdicts  # the README's block renders what was copied
+
         readme = pathlib.Path(readme)
         out = {"claims": json.loads((folder / "claims.json").read_text())}
         atomic_write_text(readme, replace_readme_block(readme.read_text(), readme_verdicts(out)))
@@ -536,14 +532,3 @@ def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, re
     return written
 
 
-def _builds_text(ref: dict) -> str:
-    primary = ref["primary_feature_map"]
-    per_dataset = (ref.get("feature_builds") or {}).get(primary)
-    if per_dataset:
-        return "feature builds: " + ", ".join(f"{ds} {n}" for ds, n in per_dataset.items())
-    builds = set()
-    for per_seed in ref.get("results_used", {}).get(primary, []):
-        for data in per_seed.values():
-            if data.get("feature_seed") is not None:
-                builds.add(data["feature_seed"])
-    return f"{len(builds) or 1} feature build(s)"

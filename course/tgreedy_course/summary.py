@@ -1,29 +1,32 @@
-"""What holds: every theorem and experimental claim of both papers with its computed verdict.
+"""What holds: every theorem and experimental claim of both papers with its computed verdict, in tables and sentences.
 
 The theorems' verdicts come from the ``verify`` record (``results/verify.json``, written by
-``python -m tgreedy_course verify --json results/verify.json``); the experimental claims' verdicts from
-a ``claims.json`` written by ``python -m tgreedy_course reproduce`` (paper-scale reference results where
-they are committed, else a run at the bundled ``--quick`` scale, which the table says). Only the
-paper locations and the notebook that shows each result are written here; every verdict is read.
+``python -m tgreedy_course verify --json results/verify.json``); the experimental claims' verdicts from a
+``claims.json`` written by ``python -m tgreedy_course reproduce`` (the committed paper-scale reference results).
+Only the paper locations and the notebook that shows each result are written here; every verdict is read, and
+rendered as the Markdown of ``claims.md``, the README's block, the book's claims page and notebooks 08b and 11.
 
-Papers: Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*,
-AISTATS 2012 (ids ``domains.*``, claims); Sabato & Shalev-Shwartz, *Ranking Categorical Features
-Using Generalization Properties*, JMLR 9 (2008) (ids ``categorical.*``).
-
-References
-----------
-.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+Papers: Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*, AISTATS 2012
+(ids ``domains.*``, the claims); S. Sabato and S. Shalev-Shwartz, *Ranking Categorical Features Using
+Generalization Properties*, Journal of Machine Learning Research 9:1083-1114, 2008 (ids ``categorical.*``).
 """
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
+from typing import Sequence
+
+from .claims import (CLAIMS, COUNT_ORDER, NOT_REPRODUCED, NOT_RUN, PARTLY, REPRODUCED, SECTION4_TASKS, UNSETTLED,
+                     in_count_order, verdict_counts)
+from .prose import fmt, markdown_table, plural, render
+from . import seeds
+from tgreedy_lib.experiments.readings import PAPER_COMPARISON
 
 __all__ = ["load_verify_records", "find_claims", "theorem_rows", "claim_rows", "claim_data", "verdict_headline",
            "verdict_method_markdown", "verify_table", "audit_appendix_markdown", "seed_story", "what_holds_story",
-           "verdicts_by_data", "corrected_statements"]
+           "verdicts_by_data", "corrected_statements", "central_findings", "claims_markdown", "verdict_matrix_markdown",
+           "single_runs_text", "claim_one_run", "claim_answers", "counts_text", "readme_verdicts", "one_run_summary"]
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DA = "Foster, Kakade & Salakhutdinov (2012)"
@@ -41,61 +44,19 @@ THEOREMS = {
     "categorical.lemma11": (CAT, "Lemma 11, section 4", "02c_bayes_hypothesis_theorems"),
 }
 
-#: claim id prefix -> notebook that shows it
-CLAIM_NOTEBOOKS = {"intro": "07_mnist_2_vs_other", "fig1": "07_mnist_2_vs_other", "fig2": "07_mnist_2_vs_other",
-                   "mnist_sim": "08_similarity_learning", "cifar_sim": "08_similarity_learning",
-                   "disc": "08b_claims_over_seeds"}
-#: experiment -> the data and task it stands for (the data-set label of a claim)
-TASK_LABELS = {"intro-logistic": "MNIST, '2' against even digits, tested on odd ones",
-               "mnist-2-vs-other": "MNIST, '2' against each other digit",
-               "mnist-similarity": "MNIST, similarity", "cifar-similarity": "CIFAR-10, similarity"}
-
+#: experiment -> the data and task it stands for (its claims' data group), the section and the notebook that show it,
+#: in the paper's order; the claims of section 5 read every section-4 experiment.
+DATA_GROUPS = {"intro-logistic": ("MNIST, '2' against even digits, tested on odd ones", "section 1",
+                                  "07_mnist_2_vs_other"),
+               "mnist-2-vs-other": ("MNIST, '2' against each other digit", "section 4.1", "07_mnist_2_vs_other"),
+               "mnist-similarity": ("MNIST, similarity", "section 4.2", "08_similarity_learning"),
+               "cifar-similarity": ("CIFAR-10, similarity", "section 4.2", "08_similarity_learning"),
+               SECTION4_TASKS: ("all three section-4 experiments", "section 5", "08b_claims_over_seeds")}
+_SPECS = {spec.id: spec for spec in CLAIMS}
 
 
 def load_verify_records(path=None) -> dict[str, dict]:
-    """The ``verify`` record of the theorems of both papers ([1]_, section 3; [2]_, sections 3-4) as ``{check id: record}``.
-
-    Parameters
-    ----------
-    path : str or Path, optional
-        A JSON file with a ``"checks"`` list, as written by
-        ``python -m tgreedy_course verify --json``; default: the committed ``results/verify.json``.
-
-    Returns
-    -------
-    dict
-        ``{check id: record}``; each record has ``id``, ``holds_as_printed`` and ``worst_case``.
-
-    Raises
-    ------
-    ValueError
-        When the file does not exist (the message says how to write it).
-
-    See Also
-    --------
-    theorem_rows : One table row per theorem from these records.
-    verify_table : A compact table of the records.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    A small record written to a temporary file:
-
-    >>> import json, pathlib, tempfile
-    >>> from tgreedy_course.summary import load_verify_records
-    >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
-    ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = pathlib.Path(folder) / "verify.json"
-    ...     _ = path.write_text(json.dumps({"checks": [record]}))
-    ...     records = load_verify_records(path)
-    >>> list(records), records["domains.theorem1"]["holds_as_printed"]
-    (['domains.theorem1'], True)
-    """
+    """``{check id: record}`` of the ``verify`` record at ``path`` (default: the committed ``results/verify.json``)."""
     path = Path(path) if path is not None else REPOSITORY / "results" / "verify.json"
     if not path.is_file():
         raise ValueError(f"no verify record at {path.name}; write it with "
@@ -103,78 +64,21 @@ def load_verify_records(path=None) -> dict[str, dict]:
     return {record["id"]: record for record in json.loads(path.read_text())["checks"]}
 
 
-def find_claims(quick_dir=None) -> tuple[list[dict], str]:
-    """The experimental claims of [1]_ (section 4, Figures 1-2; section 5) with their computed verdicts.
-
-    Committed reference results (:func:`tgreedy_course.seeds.load_reference`, package data)
-    are used when present; otherwise the
-    experiments run at the bundled ``--quick`` scale with random features into ``quick_dir``
-    (a temporary folder if None), and the sentence says so.
-
-    Parameters
-    ----------
-    quick_dir : str or Path, optional
-        Where a ``--quick`` run writes its results when nothing is committed.
-
-    Returns
-    -------
-    claims : list of dict
-        Each with ``id``, ``section``, ``figure``, ``claim`` and ``verdict``.
-    source : str
-        A sentence saying where the verdicts come from.
-
-    Raises
-    ------
-    ValueError
-        When the ``--quick`` run fails.
-
-    See Also
-    --------
-    claim_rows : One table row per claim.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    The repository commits paper-scale reference results, so nothing is run:
-
-    >>> from tgreedy_course.summary import find_claims
-    >>> claims, source = find_claims()
-    >>> source
-    'the committed reference results (...claims.json)'
-    >>> {"id", "section", "claim", "verdict"} <= set(claims[0])
-    True
-    """
-    from .seeds import REFERENCE_DIR, REFERENCE_NAMES, load_reference
-
-    for name in REFERENCE_NAMES:
-        reference = load_reference(name)
-        if reference is not None:
-            where = f"{REFERENCE_DIR.parent.parent.name}/{REFERENCE_DIR.parent.name}/{REFERENCE_DIR.name}/{name}/claims.json"
+def find_claims() -> tuple[list[dict], str]:
+    """The experimental claims of the committed reference results, and a sentence saying where they come from."""
+    for name in seeds.REFERENCE_NAMES:
+        if (reference := seeds.load_reference(name)) is not None:
+            folder = seeds.REFERENCE_DIR
+            where = f"{folder.parent.parent.name}/{folder.parent.name}/{folder.name}/{name}/claims.json"
             return reference["claims"]["claims"], f"the committed reference results ({where})"
-    import tempfile
-
-    from .cli import main as reproduce
-    out = Path(quick_dir or tempfile.mkdtemp(prefix="tgreedy-quick-"))
-    import contextlib
-    import io
-    with contextlib.redirect_stdout(io.StringIO()):
-        code = reproduce(["--quick", "--no-figures", "--features", "random", "--out", str(out)])
-    if code:
-        raise ValueError(f"python -m tgreedy_course reproduce --quick failed with exit code {code}")
-    claims = json.loads((out / "claims.json").read_text())["claims"]
-    return claims, ("a run here at the bundled --quick scale with random features in place of the DBN "
-                    "(`reproduce --quick --features random`): no paper-scale reference results are committed yet; "
-                    "`python -m tgreedy_course reproduce` writes them. These verdicts are about the method on random "
-                    "features in place of the learned ones, not the paper's numbers")
+    raise ValueError("no reference results are committed; write them with `python -m tgreedy_course reproduce "
+                     "--seeds N` and `python -m tgreedy_course reference`")
 
 
 def _vacuous_note(check_id: str) -> str:
-    from tgreedy_lib.categorical import theorem2_bound, theorem4_bound
+    from tgreedy_lib.categorical import first_m_below, theorem2_bound, theorem4_bound
     from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
-    from tgreedy_lib.categorical import first_m_below
+
     if check_id == "domains.theorem1":
         largest = max(float(tb.max_features(n, 0.05)) for n in (8, 9))
         if largest < 1:
@@ -189,45 +93,10 @@ def _vacuous_note(check_id: str) -> str:
 
 
 def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
-    """One row per theorem of both papers ([1]_, section 3.1; [2]_, sections 3-4): paper, location, verdict, worst case, notebook.
+    """One row per theorem of :data:`THEOREMS`: paper, location, verdict, worst case, notebook.
 
-    The verdict is read from the record (``holds`` or ``false as printed``), with a note where
-    the bound is vacuous at the paper's sizes (computed, not typed); a theorem without a record
-    is ``not checked``.
-
-    Parameters
-    ----------
-    records : dict
-        ``{check id: record}`` as returned by :func:`load_verify_records`.
-
-    Returns
-    -------
-    list of list of str
-        One row per entry of :data:`THEOREMS`.
-
-    See Also
-    --------
-    load_verify_records : Reads the records.
-    claim_rows : The rows of the experimental claims.
-    verify_table : A compact table of any verify records.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    A small in-memory record:
-
-    >>> from tgreedy_course.summary import theorem_rows
-    >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
-    ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
-    >>> rows = theorem_rows({"domains.theorem1": record})
-    >>> rows[0][1:3]                                          # no record for Theorem 2
-    ['Theorem 2, section 3.1; appendix', 'not checked']
-    >>> rows[1][1:]
-    ['Theorem 1, section 3.1; appendix', "holds, but vacuous at the paper's n = 8, 9 (admits |F| <= 0.077 at delta = 0.05)", 'largest observed / bound = 0.62', '04_t_statistic_bounds']
+    The verdict is read from the record (``holds`` or ``false as printed``), with a note where the bound is
+    vacuous at the paper's sizes (computed, not typed); a theorem without a record is ``not checked``.
     """
     rows = []
     for check_id, (paper, location, notebook) in THEOREMS.items():
@@ -249,53 +118,30 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
 
 
 def claim_data(claim_id: str) -> str:
-    """The data and task an experimental claim of [1]_ is about, from its experiments in
-    :data:`tgreedy_course.claims.CLAIMS` (the paper states some sentences once for two data sets).
-
-    Examples
-    --------
-    >>> from tgreedy_course.summary import claim_data
-    >>> claim_data("mnist_sim.t_higher"), claim_data("cifar_sim.t_higher")
-    ('MNIST, similarity', 'CIFAR-10, similarity')
-    >>> claim_data("disc.variability"), claim_data("no.such")
-    ('all three section-4 experiments', '')
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    """
-    from .claims import CLAIMS, SECTION4_TASKS
-
-    spec = next((c for c in CLAIMS if c.id == claim_id), None)
+    """The data and task an experimental claim is about, from its experiments (the paper states some sentences
+    once for two data sets)."""
+    spec = _SPECS.get(claim_id)
     if spec is None:
         return ""
     if set(spec.experiments) >= set(SECTION4_TASKS) and len(spec.experiments) > 1:
-        return "all three section-4 experiments"
-    return "; ".join(TASK_LABELS.get(task, task) for task in spec.experiments)
+        return DATA_GROUPS[SECTION4_TASKS][0]
+    return "; ".join(DATA_GROUPS[task][0] if task in DATA_GROUPS else task for task in spec.experiments)
+
+
+def _every_some_none(claims: Sequence[dict]) -> tuple[int, int, int]:
+    """How many claims every run, some runs but not all, and no run reproduce (claims of one run left out)."""
+    rates = [r for r in (claim_one_run(c) for c in claims) if r and r.get("runs")]
+    every = sum(r[REPRODUCED] == r["runs"] for r in rates)
+    none = sum(r[REPRODUCED] == 0 for r in rates)
+    return every, len(rates) - every - none, none
 
 
 def verdict_headline(claims: list[dict]) -> str:
-    """One sentence: how many experimental claims got each verdict, in the order reproduced, partly, not, unsettled.
-
-    Over seeds the counts are of the on-average verdicts, and the sentence adds the one-run answers: how
-    many claims every run, some runs and no run reproduce
-    (counted as in :func:`tgreedy_course.seeds.one_run_summary`, with "fully" where no run reproduces a claim).
-
-    Examples
-    --------
-    >>> from tgreedy_course.summary import verdict_headline
-    >>> verdict_headline([{"verdict": "reproduced"}, {"verdict": "partly"}, {"verdict": "reproduced"}])
-    'Of 3 experimental claims, 2 are reproduced, 1 partly reproduced, 0 not reproduced and 0 unsettled.'
-    >>> seeded = {"verdicts": ["reproduced", "partly", "reproduced"], "average": {"replicates": 2000}}
-    >>> print(verdict_headline([{"verdict": "reproduced", "seeds": seeded}, {"verdict": "unsettled", "seeds": seeded}]))
-    Of 2 experimental claims, on average over 3 seeds 1 is reproduced, 0 partly reproduced, 0 not reproduced and 1 unsettled (no verdict in 95 % of the bootstrap replicates over seeds); in single runs, every run reproduces 0 claims, some runs but not all reproduce 2, and no run fully reproduces the other 0.
-    """
-    from .claims import SETTLED_SHARE, claim_one_run
-
+    """One sentence: how many experimental claims got each verdict; over seeds, the counts of the on-average
+    verdicts and then the one-run answers."""
     counts = {}
     for claim in claims:
         counts[claim["verdict"]] = counts.get(claim["verdict"], 0) + 1
-    rates = [r for r in (claim_one_run(c) for c in claims) if r and r.get("runs")]
     n_seeds = max((len(c["seeds"]["verdicts"]) for c in claims if isinstance(c.get("seeds"), dict)
                    and c["seeds"].get("verdicts")), default=0)
     reproduced = counts.pop("reproduced", 0)
@@ -303,179 +149,60 @@ def verdict_headline(claims: list[dict]) -> str:
              f"{counts.pop('not reproduced', 0)} not reproduced"]
     unsettled = counts.pop("unsettled", 0)
     parts += [f"{v} {k}" for k, v in counts.items()]
-    if not rates:
+    if not any((claim_one_run(c) or {}).get("runs") for c in claims):
         return f"Of {len(claims)} experimental claims, " + ", ".join(parts) + f" and {unsettled} unsettled."
-    if not any((c.get("seeds") or {}).get("average") for c in claims if isinstance(c.get("seeds"), dict)):
-        # a record written before verdicts on average: a verdict there needed every seed to agree
-        return (f"Of {len(claims)} experimental claims, over {n_seeds} seeds " + ", ".join(parts)
-                + f" and {unsettled} unsettled (the seeds disagree).")
+    every, some, none = _every_some_none(claims)
     return (f"Of {len(claims)} experimental claims, on average over {n_seeds} seeds " + ", ".join(parts)
-            + f" and {unsettled} unsettled (no verdict in {100 * SETTLED_SHARE:.0f} % of the bootstrap replicates over "
-            f"seeds); in single runs, {_single_runs_clause(rates)}.")
+            + f" and {unsettled} unsettled (no verdict in {100 * seeds.SETTLED_SHARE:.0f} % of the bootstrap replicates "
+            f"over seeds); in single runs, every run reproduces {every} claim{'s' if every != 1 else ''}, some runs but "
+            f"not all reproduce {some}, and no run fully reproduces the other {none}.")
 
 
-def _single_runs_clause(rates: list[dict]) -> str:
-    """``every run reproduces 4 claims, some runs but not all reproduce 4, and no run fully reproduces the other 18``."""
-    every = sum(1 for r in rates if r["reproduced"] == r["runs"])
-    none = sum(1 for r in rates if r["reproduced"] == 0)
-    some = len(rates) - every - none
-    return (f"every run reproduces {every} claim{'s' if every != 1 else ''}, some runs but not all reproduce {some}, "
-            f"and no run fully reproduces the other {none}")
+def one_run_summary(claims: Sequence[dict]) -> str:
+    """``every run reproduces 1 claim, some runs but not all 1, no run 1``: the one-run answers in one clause."""
+    every, some, none = _every_some_none(claims)
+    return f"every run reproduces {every} claim{'s' if every != 1 else ''}, some runs but not all {some}, no run {none}"
+
+
+def _claims_record(reference: dict | None) -> dict:
+    """The ``claims`` record of reference results (default: the committed ones)."""
+    return ((seeds.load_reference() if reference is None else reference) or {}).get("claims") or {}
 
 
 def verdict_method_markdown(reference: dict | None = None) -> str:
-    """How the verdicts over seeds are called, and how many claims stay unsettled as seeds are added.
-
-    Both come from the record: its ``verdict_method`` (the sentence ``claims.md`` prints) and its
-    ``convergence`` (the claims over the first 5, 10, 20 seeds of the run,
-    :func:`tgreedy_course.seeds.convergence`), as Markdown. Empty for a record without them
-    (or no record).
-
-    Parameters
-    ----------
-    reference : dict, optional
-        A reference record (:func:`tgreedy_course.seeds.load_reference`); default: the committed one.
-
-    Returns
-    -------
-    str
-
-    See Also
-    --------
-    verdict_headline : The counts of the on-average verdicts, and the one-run answers, in one sentence.
-    tgreedy_course.claims.average_verdict : The on-average verdict and its bootstrap.
-
-    References
-    ----------
-    .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap", Chapman & Hall, 1993.
-    .. [2] E. B. Wilson, "Probable inference, the law of succession, and statistical inference",
-       Journal of the American Statistical Association 22(158):209-212, 1927.
-
-    Examples
-    --------
-    >>> from tgreedy_course.summary import verdict_method_markdown
-    >>> record = {"claims": {"verdict_method": "Each claim gets two answers.", "convergence": {
-    ...     "5": {"counts": {"reproduced": 2, "unsettled": 1}, "unsettled": ["a"]},
-    ...     "10": {"counts": {"reproduced": 3}, "unsettled": []}}}}
-    >>> print(verdict_method_markdown(record))
-    Each claim gets two answers.
-    <BLANKLINE>
-    **Unsettled claims as seeds are added** (the verdicts recomputed from only the first seeds of the reference run): 1 at 5 seeds, 0 at 10 seeds.
-    <BLANKLINE>
-    | seeds | reproduced | partly | not reproduced | unsettled | unsettled claims |
-    | --- | --- | --- | --- | --- | --- |
-    | 5 | 2 | 0 | 0 | 1 | a |
-    | 10 | 3 | 0 | 0 | 0 | - |
-    <BLANKLINE>
-    >>> verdict_method_markdown({"claims": {}})
-    ''
-    """
-    from .claims import UNSETTLED
-    from .seeds import convergence_markdown, load_reference
-
-    record = ((load_reference() if reference is None else reference) or {}).get("claims") or {}
+    """How the verdicts over seeds are called (the record's ``verdict_method``), and how many claims stay
+    unsettled as seeds are added (its ``convergence``); empty without them."""
+    record = _claims_record(reference)
     parts = [record["verdict_method"]] if record.get("verdict_method") else []
     convergence = record.get("convergence") or {}
     if convergence:
         parts.append("**Unsettled claims as seeds are added** (the verdicts recomputed from only the first seeds of the reference run): " + ", ".join(
             f"{entry['counts'].get(UNSETTLED, 0)} at {k} seeds" for k, entry in convergence.items()) + ".")
-        parts.append(convergence_markdown(convergence))
+        parts.append(seeds.convergence_markdown(convergence))
     return "\n\n".join(parts)
 
 
 def claim_rows(claims: list[dict]) -> list[list[str]]:
-    """One row per experimental claim of [1]_ (sections 4-5): location, data, claim, verdict, notebook.
+    """One row per experimental claim: location, data and task (:func:`claim_data`), the quote, verdict, notebook.
 
-    The data column (:func:`claim_data`) tells apart claims the paper makes in one sentence for two data sets.
-    Over seeds the verdict cell gives both answers
-    (:func:`tgreedy_course.claims.claim_answers`): ``on average: reproduced (100 % of the
-    replicates); single runs: reproduced in 14, partly in 6 of 20``, every verdict of the single runs counted
-    (:func:`tgreedy_course.claims.single_runs_text`); for a claim of one run, its verdict.
-
-    Parameters
-    ----------
-    claims : list of dict
-        As returned by :func:`find_claims`: ``id``, ``section``, ``figure``, ``claim``, ``verdict``.
-
-    Returns
-    -------
-    list of list of str
-
-    See Also
-    --------
-    find_claims : Reads the claims.
-    theorem_rows : The rows of the theorems.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    A small in-memory record:
-
-    >>> from tgreedy_course.summary import claim_rows
-    >>> claims = [{"id": "fig1.degrades", "section": "4.1", "figure": 1, "claim": "T-greedy beats greedy",
-    ...            "verdict": "holds"}]
-    >>> claim_rows(claims)
-    [['section 4.1, Figure 1', "MNIST, '2' against each other digit", '"T-greedy beats greedy"', 'holds', '07_mnist_2_vs_other']]
-    >>> seeded = {**claims[0], "verdict": "partly", "seeds": {"verdicts": ["partly"] * 4 + ["reproduced"]}}
-    >>> claim_rows([seeded])[0][3]
-    'on average: partly; single runs: reproduced in 1, partly in 4 of 5'
+    Over seeds the verdict cell gives both answers (:func:`claim_answers`, :func:`single_runs_text`).
     """
-    from .claims import claim_answers, claim_one_run, single_runs_text
-
+    notebooks = {label: notebook for label, _, notebook in DATA_GROUPS.values()}
     rows = []
     for claim in claims:
-        prefix = claim["id"].split(".")[0]
         figure = f", Figure {claim['figure']}" if claim.get("figure") not in (None, "", "-") else ""
         verdict = claim["verdict"]
         if claim_one_run(claim) is not None:
             average, _ = claim_answers(claim)
             verdict = f"on average: {average}; single runs: {single_runs_text(claim_one_run(claim))}"
         rows.append([f"section {claim['section']}{figure}", claim_data(claim["id"]), f"\"{claim['claim']}\"",
-                     verdict, CLAIM_NOTEBOOKS.get(prefix, "")])
+                     verdict, notebooks.get(claim_data(claim["id"]), "")])
     return rows
 
 
 def verify_table(results) -> str:
-    """A compact Markdown table of ``verify`` results for the theorems of [1]_ and [2]_.
-
-    Columns: check, holds as printed, worst case (parameters; observed against bound); the
-    corrected claims follow in a collapsible block.
-
-    Parameters
-    ----------
-    results : iterable of CheckResult or dict
-        ``CheckResult`` objects or their JSON records.
-
-    Returns
-    -------
-    str
-
-    See Also
-    --------
-    theorem_rows : The summary's rows, with paper locations and notebooks.
-    tgreedy_course.prose.markdown_table : Builds the table.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-    .. [2] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    A small in-memory record:
-
-    >>> from tgreedy_course.summary import verify_table
-    >>> record = {"id": "domains.theorem1", "claim": "Theorem 1", "holds_as_printed": True,
-    ...           "worst_case": {"parameters": {"n": 8, "p": 30}, "observed": 0.031, "bound": 0.05, "ratio": 0.62}}
-    >>> print(verify_table([record]))
-    | check | holds as printed | worst case found | observed against bound |
-    |---|---|---|---|
-    | domains.theorem1 | yes | n = 8, p = 30 | 0.031 against 0.05 |
-    """
-    from .prose import markdown_table
+    """A compact Markdown table of ``verify`` results (``CheckResult`` objects or their JSON records): check, holds
+    as printed, worst case; the corrected claims follow in a collapsible block."""
     records = [r.to_json() if hasattr(r, "to_json") else r for r in results]
     rows, notes = [], []
     for record in records:
@@ -494,12 +221,177 @@ def verify_table(results) -> str:
 
 
 def _short(value) -> str:
-    from .prose import _no_negative_zero
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,d}"
     if isinstance(value, float):
-        return _no_negative_zero(f"{value:.4g}")
-    return str(value)
+        return render("{v:.4g}", v=value)
+    return fmt(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+# --------------------------------------------------------------------------- a claims table's verdicts
+
+def _cell(x) -> str:
+    return str(x).replace("|", "\\|")
+
+
+def claims_markdown(claims: list[dict]) -> str:
+    """A Markdown table: claim (quoted), paper, measured, verdict (with the seed count), rule."""
+    lines = ["| id | section / fig. | the paper says | paper | measured | verdict | rule |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for c in claims:
+        verdict = f"**{c['verdict']}**" + (f" ({c['verdict_count']})" if c.get("verdict_count") else "")
+        cells = [c["id"], f"{c['section']} / {c['figure']}", f"\"{c['claim']}\"", c["paper"], c["measured"],
+                 verdict, c["rule"]]
+        lines.append("| " + " | ".join(_cell(x) for x in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
+    """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts; over
+    seeds a cell holds the on-average verdict and then the single runs': ``partly (single runs: partly in all 20)``."""
+    names = list(tables)
+    labels = labels or {}
+    lines = ["| claim | " + " | ".join(_cell(labels.get(n, n)) for n in names) + " |",
+             "| --- |" + " --- |" * len(names)]
+    for i, cid in enumerate(c["id"] for c in next(iter(tables.values()))):
+        cells = []
+        for n in names:
+            c = tables[n][i]
+            counted = c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a")
+            cells.append(c["verdict"] + (f" (single runs: {single_runs_text(claim_one_run(c))})" if counted else ""))
+        lines.append(f"| {cid} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def single_runs_text(rate: dict | None) -> str:
+    """The verdicts of the single runs, each counted, none left out: ``reproduced in 17, partly in 2, not
+    reproduced in 1 of 20``; a claim that each run reproduces only partly reads ``partly in all 20``."""
+    if not rate or not rate.get("runs"):
+        return NOT_RUN
+    n = rate["runs"]
+    shown = [(v, rate[v]) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED) if rate.get(v)]
+    if len(shown) == 1:
+        return f"{shown[0][0]} in all {n}" if n > 1 else f"{shown[0][0]} in its one run"
+    return ", ".join(f"{v} in {k}" for v, k in shown) + f" of {n}"
+
+
+def claim_one_run(claim: dict) -> dict | None:
+    """A claim's one-run answer (:func:`~tgreedy_course.seeds.one_run_rate`) over its seeds, or None for a claim
+    of one run; computed from the per-seed ``verdicts`` where ``seeds`` holds no ``one_run``."""
+    found = claim.get("seeds") if isinstance(claim.get("seeds"), dict) else None
+    if not found:
+        return None
+    if found.get("one_run"):
+        return found["one_run"]
+    return seeds.one_run_rate(found["verdicts"]) if found.get("verdicts") else None
+
+
+def claim_answers(claim: dict) -> tuple[str, str]:
+    """A claim's two answers in a few words: ``(on average, in one run)``; a claim of a single run has no average.
+
+    >>> claim = {"verdict": "unsettled", "seeds": {
+    ...     "verdicts": ["reproduced"] * 14 + ["partly"] * 6,
+    ...     "average": {"verdict": "unsettled", "point_verdict": "reproduced", "replicates": 2000,
+    ...                 "shares": {"reproduced": 0.62, "partly": 0.38}}}}
+    >>> claim_answers(claim)
+    ('unsettled (reproduced in 62 %, partly in 38 % of the replicates)', 'reproduced in 14 of 20 runs (48-85 %), partly in 6')
+    >>> claim_answers({"verdict": "partly"})
+    ('partly (one run)', 'partly')
+    """
+    verdict = claim["verdict"]
+    rate = claim_one_run(claim)
+    if rate is None:
+        return (f"{verdict} (one run)" if verdict in (REPRODUCED, PARTLY, NOT_REPRODUCED) else verdict), verdict
+    if not rate.get("runs"):
+        return verdict, NOT_RUN
+    lo, hi = rate["wilson95"]
+    one = f"reproduced in {rate[REPRODUCED]} of {rate['runs']} runs ({100 * lo:.0f}-{100 * hi:.0f} %)"
+    if rate.get(PARTLY):
+        one += f", partly in {rate[PARTLY]}"
+    average = claim["seeds"].get("average") or {}
+    shares = average.get("shares") or {}
+    if not average.get("replicates") or not shares:
+        return verdict, one
+    if verdict == UNSETTLED:
+        ranked = sorted(shares.items(), key=lambda kv: -kv[1])
+        return (f"{verdict} (" + ", ".join(f"{v} in {100 * s:.0f} %" for v, s in ranked) + " of the replicates)"), one
+    return f"{verdict} ({100 * shares.get(verdict, 0.0):.0f} % of the replicates)", one
+
+
+def counts_text(counts: dict) -> str:
+    """``"2 reproduced, 1 unsettled, 17 n/a"``: counts of verdicts in the order of ``COUNT_ORDER``."""
+    return ", ".join(f"{v} {k}" for k, v in in_count_order(counts).items())
+
+
+# --------------------------------------------------------------------------- the README's block of reference verdicts
+
+def _range_text(values, scale: float = 1.0, digits: int = 1, unit: str = "") -> str:
+    values = [scale * v for v in values if v is not None]
+    low, high = f"{min(values):.{digits}f}", f"{max(values):.{digits}f}"
+    return (low if low == high else f"{low}-{high}") + unit
+
+
+def readme_verdicts(reference: dict) -> str:
+    """The README's short verdict list of reference results: each claim's two answers under the paper's reading and
+    its verdicts under the others, then the counts, how the unsettled count falls with seeds, and each feature map."""
+    ref = reference["claims"]
+    primary = ref["primary_feature_map"]
+    resolved = ref.get("primary_feature_maps") or {}
+    label = f"{primary} features" + (" (" + ", ".join(f"{ds}: {m}" for ds, m in resolved.items()) + ")"
+                                      if primary == seeds.LEARNED and resolved else "")
+    lines = [f"Paper scale, {ref['seeds']} seeds, {label} ({_builds_text(ref)}). Each claim has two answers under "
+             f"the paper's reading: *on average* (the rule on the means over seeds; it stands when at least "
+             f"{100 * seeds.SETTLED_SHARE:.0f} % of {seeds.BOOTSTRAP_REPLICATES:,} bootstrap replicates "
+             "over seeds give it, else *unsettled*) and *in one run* (how many of the seeds' own runs reproduce it, "
+             "Wilson 95 % interval); then its on-average verdicts under |T| and stepwise greedy:", ""]
+    comparisons = ref["comparisons"]
+    for i, claim in enumerate(comparisons[PAPER_COMPARISON]):
+        others = [comparisons[c][i]["verdict"] for c in comparisons if c != PAPER_COMPARISON]
+        average, one_run = claim_answers(claim)
+        lines.append(f"- `{claim['id']}`: on average **{claim['verdict']}**{average[len(claim['verdict']):]}; "
+                     f"in one run {one_run}; " + " / ".join(others))
+    table = comparisons[PAPER_COMPARISON]
+    counts = verdict_counts(table)
+    lines += ["", f"Counts under the paper's reading, on average over {ref['seeds']} seeds: "
+              + counts_text(counts) + f"; in one run, {one_run_summary(table)}."]
+    convergence = ref.get("convergence") or {}
+    if convergence:
+        lines += ["", "Claims unsettled on average when the verdicts use only the first seeds of the run: " + ", ".join(
+            f"{entry['counts'].get(UNSETTLED, 0)} with {k} seeds" for k, entry in convergence.items()) + "."]
+    probes, signal = ref.get("probe_accuracy") or {}, ref.get("pair_signal") or {}
+    maps = [m for m in probes if not (m == seeds.LEARNED and m not in (ref.get("feature_maps") or {}) and len(probes) > 1)]
+    measured = []
+    for fmap in maps:
+        for ds in ("mnist", "cifar10"):
+            accs = [a for a in probes[fmap].get(ds, []) if a is not None]
+            if not accs:
+                continue
+            auroc = [a for a in (signal.get(fmap) or {}).get(ds, []) if a is not None]
+            measured.append(f"{fmap} on {ds} {_range_text(accs, 100, 1, ' %')}"
+                            + (f" / {_range_text(auroc, 1, 3)}" if auroc else ""))
+    if measured:
+        lines += ["", "What the features carry, over the seeds (linear probe with C chosen on a validation split of "
+                  "the training images / held-out source AUROC of the all-features similarity fit): "
+                  + "; ".join(measured) + "."]
+    by_map = ref.get("feature_map_counts") or {}
+    per_map = seeds.map_seed_counts(ref)
+    if len(by_map) > 1:
+        lines += ["", "Under each feature map (the paper's reading, on average; the full table is in `claims.md`): "
+                  + "; ".join(f"{m}" + (f" ({per_map[m]} seeds)" if m in per_map else "") + ": "
+                              + counts_text(c)
+                              for m, c in by_map.items()) + "."]
+    return "\n".join(lines)
+
+
+def _builds_text(ref: dict) -> str:
+    primary = ref["primary_feature_map"]
+    per_dataset = (ref.get("feature_builds") or {}).get(primary)
+    if per_dataset:
+        return "feature builds: " + ", ".join(f"{ds} {n}" for ds, n in per_dataset.items())
+    builds = set()
+    for per_seed in ref.get("results_used", {}).get(primary, []):
+        for data in per_seed.values():
+            if data.get("feature_seed") is not None:
+                builds.add(data["feature_seed"])
+    return f"{len(builds) or 1} feature build(s)"
 
 
 # --------------------------------------------------------------------------- the claims page's appendix
@@ -514,13 +406,11 @@ def _map_words(feature_map: str | None) -> str:
 
 def _features_sentence(record: dict, name: str) -> str:
     """Which features a table of the reference record uses, per data set, and how many networks were trained."""
-    from .seeds import LEARNED
-
-    concrete = record.get("primary_feature_maps") or {} if name == LEARNED else {}
+    concrete = record.get("primary_feature_maps") or {} if name == seeds.LEARNED else {}
     builds = (record.get("feature_builds") or {}).get(name) or {}
     parts = []
     for dataset, label in (("mnist", "MNIST"), ("cifar10", "CIFAR-10")):
-        if name == LEARNED:
+        if name == seeds.LEARNED:
             feature_map = concrete.get(dataset)
         else:
             runs = {c.get("verdict") for c in (record.get("feature_maps") or {}).get(name, [])}
@@ -543,44 +433,17 @@ READING_LABELS = {"paper": "signed T-greedy (arg max T) vs stagewise greedy: the
 
 
 def audit_appendix_markdown(reference: dict | None = None) -> str:
-    """The claims page's audit appendix: every claim of the reference record with its id, rule, verdicts and
-    per-seed values, each table saying which features and seeds it uses.
-
-    Four tables: (A) every claim under the paper's reading, with its rule, measured mean and both answers;
-    (B) the verdicts under the two readings of T-greedy's rule and against stepwise greedy; (C) the verdicts under each feature map; (D) the
-    per-seed values. Between C and A a paragraph says, claim by claim, why the two give different verdicts
-    where they do (A takes CIFAR-10 from one feature map, C's DBN column from another).
-
-    Parameters
-    ----------
-    reference : dict, optional
-        A reference record (:func:`tgreedy_course.seeds.load_reference`); default: the committed one.
-
-    Returns
-    -------
-    str
-        Markdown with level-3 headings; empty without a record.
-
-    Examples
-    --------
-    >>> text = audit_appendix_markdown()
-    >>> "reproduced in 0 of" in text, "convolutional patch features" in text
-    (False, True)
-    """
-    from .claims import CLAIMS, claim_answers, single_runs_text, claim_one_run, verdict_matrix_markdown
-    from .prose import markdown_table
-    from .seeds import LEARNED, load_reference
-
-    reference = load_reference() if reference is None else reference
-    record = (reference or {}).get("claims") or {}
+    """The claims page's audit appendix (default: of the committed reference results): (A) every claim under the
+    paper's reading with its rule, measured mean and both answers; (B) its verdicts under each reading; (C) under
+    each feature map, and why A and C differ where they do; (D) the per-seed values."""
+    record = _claims_record(reference)
     if not record.get("comparisons"):
         return ""
-    seeds = record.get("seeds")
-    seed_text = f"{seeds} seeds (0-{seeds - 1})" if seeds and seeds > 1 else "one seed"
-    primary = record.get("primary_feature_map") or LEARNED
+    n_seeds = record.get("seeds")
+    seed_text = f"{n_seeds} seeds (0-{n_seeds - 1})" if n_seeds and n_seeds > 1 else "one seed"
+    primary = record.get("primary_feature_map") or seeds.LEARNED
     primary_features = _features_sentence(record, primary)
     paper = record["comparisons"]["paper"]
-    rules = {spec.id: spec for spec in CLAIMS}
     out = ["### How to read a verdict", "",
            "*reproduced*: the rule's first condition holds; *partly*: only its weaker second condition holds (for "
            "example, the error rises on the new digits, but not as far as the paper says); *not reproduced*: neither "
@@ -618,9 +481,9 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
     out += ["### C. The verdicts under each feature map (the paper's reading)", "",
             "Each column runs every claim on one feature map, for both data sets where the map exists (`n/a`: the "
             "map does not exist for that data set). The columns:", ""]
-    out += [f"* **{m}**: {_features_sentence(record, m)}; {seeds_per_map.get(m, seeds)} seeds (0-{seeds_per_map.get(m, seeds) - 1})." for m in columns]
+    out += [f"* **{m}**: {_features_sentence(record, m)}; {seeds_per_map.get(m, n_seeds)} seeds (0-{seeds_per_map.get(m, n_seeds) - 1})." for m in columns]
     out += ["", verdict_matrix_markdown(record.get("feature_maps") or {},
-                                        {m: f"{m} ({seeds_per_map.get(m, seeds)} seeds)" for m in columns}), ""]
+                                        {m: f"{m} ({seeds_per_map.get(m, n_seeds)} seeds)" for m in columns}), ""]
 
     by_map = {m: {c["id"]: c for c in (record.get("feature_maps") or {}).get(m, [])} for m in columns}
     concrete = record.get("primary_feature_maps") or {}
@@ -655,51 +518,29 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
     return "\n".join(out)
 
 
-def _claim_datasets(claim_id: str) -> set[str]:
-    """The data sets a claim reads (``mnist``, ``cifar10``), from its experiments."""
-    from .claims import CLAIMS
-
-    spec = next((c for c in CLAIMS if c.id == claim_id), None)
-    if spec is None:
-        return set()
-    return {"cifar10" if task.startswith("cifar") else "mnist" for task in spec.experiments}
-
-
 def _same_mnist(concrete: dict, feature_map: str, claim_id: str) -> bool:
     """True when a column of table C differs from table A only in its CIFAR-10 features for this claim."""
-    datasets = _claim_datasets(claim_id)
+    datasets = seeds.claim_datasets(claim_id)
     if "cifar10" not in datasets or concrete.get("cifar10") == feature_map:
         return False
     return "mnist" not in datasets or concrete.get("mnist") == feature_map
 
 
 def seed_story(reference: dict | None = None) -> str:
-    """Notebook 08b's findings in a few sentences, every number read from the reference record; no claim ids
-    (those, the rules and the per-seed values are on the claims page, :func:`audit_appendix_markdown`).
-
-    Examples
-    --------
-    >>> text = seed_story()
-    >>> "`" in text, "of the paper's" in text
-    (False, True)
-    """
-    from .claims import NOT_REPRODUCED, PARTLY, REPRODUCED, UNSETTLED, claim_one_run
-    from .prose import plural
-    from .seeds import load_reference
-
-    reference = load_reference() if reference is None else reference
-    record = (reference or {}).get("claims") or {}
+    """Notebook 08b's findings in a few sentences, every number read from the reference record (default: the
+    committed one); no claim ids (those, the rules and the per-seed values are in :func:`audit_appendix_markdown`)."""
+    record = _claims_record(reference)
     paper = (record.get("comparisons") or {}).get("paper") or []
     if not paper:
         return ""
-    seeds = record.get("seeds") or 1
+    n_seeds = record.get("seeds") or 1
     counts = {v: sum(c["verdict"] == v for c in paper) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED)}
     rates = [claim_one_run(c) or {} for c in paper]
     unanimous = sum(1 for r in rates if r.get("runs") and max(r.get(v, 0) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED))
                     == r["runs"])
     concrete = record.get("primary_feature_maps") or {}
     lines = [
-        f"**What held.** Over {plural(seeds, 'seed')}, each a fresh draw of the training images and the test "
+        f"**What held.** Over {plural(n_seeds, 'seed')}, each a fresh draw of the training images and the test "
         f"domains and pairs, {counts[REPRODUCED]} of the paper's {len(paper)} experimental claims are reproduced "
         f"on average, {counts[PARTLY]} partly, {counts[NOT_REPRODUCED]} are not reproduced, and {counts[UNSETTLED]} "
         f"{'stays' if counts[UNSETTLED] == 1 else 'stay'} unsettled (features: MNIST from {_map_words(concrete.get('mnist'))}, "
@@ -720,7 +561,7 @@ def seed_story(reference: dict | None = None) -> str:
     if "dbn" in maps and concrete.get("cifar10") and concrete.get("cifar10") != "dbn":
         dbn = {x["id"]: x for x in maps["dbn"]}
         moved = sum(1 for c in paper if c["id"] in dbn and dbn[c["id"]]["verdict"] not in ("n/a", "not run", c["verdict"])
-                    and "cifar10" in _claim_datasets(c["id"]))
+                    and "cifar10" in seeds.claim_datasets(c["id"]))
         parts.append(f"on CIFAR-10 the verdict of {plural(moved, 'claim')} changes when the features come from the "
                      f"DBN instead of {_map_words(concrete.get('cifar10'))}")
     if "random" in maps and "dbn" in maps:
@@ -738,29 +579,11 @@ def seed_story(reference: dict | None = None) -> str:
     return "\n\n".join(lines)
 
 
-#: The data groups of the experimental claims, in the paper's order, with the section and notebook.
-DATA_GROUPS = (("MNIST, '2' against even digits, tested on odd ones", "section 1", "07_mnist_2_vs_other"),
-               ("MNIST, '2' against each other digit", "section 4.1", "07_mnist_2_vs_other"),
-               ("MNIST, similarity", "section 4.2", "08_similarity_learning"),
-               ("CIFAR-10, similarity", "section 4.2", "08_similarity_learning"),
-               ("all three section-4 experiments", "section 5", "08b_claims_over_seeds"))
-
-
 def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
-    """``{data group: {verdict: [claims]}}`` in the order of :data:`DATA_GROUPS` and reproduced, partly, not
-    reproduced, unsettled (others after).
-
-    Examples
-    --------
-    >>> groups = verdicts_by_data([{"id": "mnist_sim.t_higher", "verdict": "partly"}])
-    >>> {k: {v: len(c) for v, c in g.items()} for k, g in groups.items()}
-    {'MNIST, similarity': {'partly': 1}}
-    """
-    from .claims import COUNT_ORDER
-
+    """``{data group: {verdict: [claims]}}`` in the order of :data:`DATA_GROUPS` and of ``COUNT_ORDER``."""
     rank = {v: i for i, v in enumerate(COUNT_ORDER)}
     out: dict[str, dict[str, list[dict]]] = {}
-    for label, _, _ in DATA_GROUPS:
+    for label, _, _ in DATA_GROUPS.values():
         these = [c for c in claims if claim_data(c["id"]) == label]
         if these:
             by_verdict: dict[str, list[dict]] = {}
@@ -772,19 +595,9 @@ def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
 
 def what_holds_story(claims: list[dict]) -> str:
     """Notebook 11's account of the experiments: per data set and task, how many claims got each verdict and
-    what each of them asserts, in plain words (the claim's ``paper`` text); no ids, rules or per-seed values.
-
-    Examples
-    --------
-    >>> print(what_holds_story([{"id": "mnist_sim.t_higher", "verdict": "not reproduced",
-    ...                          "paper": "|T| of T-greedy's picks above greedy's"}]))
-    * **MNIST, similarity** (section 4.2, notebook 08_similarity_learning): 1 claim, not reproduced: |T| of T-greedy's picks above greedy's.
-    """
-    from .prose import plural
-
-    words = {"reproduced": "reproduced", "partly": "partly reproduced", "not reproduced": "not reproduced",
-             "unsettled": "unsettled"}
-    where = {label: (section, notebook) for label, section, notebook in DATA_GROUPS}
+    what each asserts in plain words (the claim's ``paper`` text); no ids, rules or per-seed values."""
+    words = {"partly": "partly reproduced"}
+    where = {label: (section, notebook) for label, section, notebook in DATA_GROUPS.values()}
     lines = []
     for label, by_verdict in verdicts_by_data(claims).items():
         n = sum(len(v) for v in by_verdict.values())
@@ -797,8 +610,6 @@ def what_holds_story(claims: list[dict]) -> str:
 
 def _asserts(claim: dict) -> str:
     """What a claim asserts in words: its ``paper`` text, or the quoted sentence when that text is only a number."""
-    import re
-
     text = claim.get("paper", "")
     if claim.get("claim") and re.match(r"^(about )?[\d.,]+ ?%", text):
         return f"\"{claim['claim']}\""
@@ -836,12 +647,11 @@ _ASCII_TEX = [
     (" >= ", r" $\ge$ "), (" <= ", r" $\le$ "),
 ]
 
+
 def tex_math(text: str) -> str:
     """A verify record's ASCII math as a page shows it: the common formulas typeset, and a list that repeats one
     law at many n ("Pareto n=1, Pareto n=2") as that law once with its n.
 
-    Examples
-    --------
     >>> print(tex_math("w.p. >= 1-delta, Pr > e^(-t/2)"))
     with probability $\\ge 1-\\delta$, Pr > $e^{-t/2}$
     >>> tex_math("Cauchy n=1, Pareto (index 1/4) n=1, Pareto (index 1/4) n=2, Pareto (index 1/4) n=5.")
@@ -856,13 +666,7 @@ def tex_math(text: str) -> str:
 
 def corrected_statements(records: dict[str, dict]) -> str:
     """The statements that hold where a printed one fails, one bullet each, named by paper and theorem (no check ids):
-    the typeset statement of :data:`CORRECTED_TEX` with the record's evidence collapsed behind it.
-
-    Examples
-    --------
-    >>> print(corrected_statements({"categorical.lemma11": {"corrected_claim": "no factor 1/e"}}))
-    * **Lemma 11** (Sabato & Shalev-Shwartz (2008)): $\\lvert f(Z) - \\mathbb{E} f \\rvert \\le \\sqrt{\\frac{2 \\ln(1/\\delta)}{k}}$ with probability $\\ge 1 - \\delta$: no factor $1/e$. <details><summary>why, and the checks</summary>no factor 1/e</details>
-    """
+    the typeset statement of :data:`CORRECTED_TEX` with the record's evidence collapsed behind it."""
     lines = []
     for check_id, record in records.items():
         if record.get("corrected_claim"):
@@ -876,15 +680,7 @@ def corrected_statements(records: dict[str, dict]) -> str:
 
 
 def central_findings(claims: list[dict]) -> str:
-    """The paper's central comparisons in two sentences, each verdict read from ``claims`` (notebook 11).
-
-    Examples
-    --------
-    >>> claims = [{"id": i, "verdict": "not reproduced"} for i in ("fig2.target_better", "fig2.t_higher",
-    ...           "mnist_sim.overfits_less", "cifar_sim.overfits_less")]
-    >>> central_findings(claims).startswith("The comparison at the heart of section 4.1")
-    True
-    """
+    """The paper's central comparisons in two sentences, each verdict read from ``claims`` (notebook 11)."""
     by_id = {c["id"]: c["verdict"] for c in claims}
     words = {"partly": "partly reproduced"}
 

@@ -3,25 +3,24 @@
 The Discussion (section 5) of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample
 Statistical Approach* (AISTATS 2012) leaves open when to stop T-greedy. Notebook 09 compares the
 stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` with the oracle on simulated domains
-and, from the committed paper-scale run of :mod:`tgreedy_course.compare`, on MNIST and
-CIFAR-10; :func:`findings` states in sentences what those results say, every number computed.
+and, from the committed paper-scale run of :mod:`tgreedy_course.compare_tables`, on MNIST and
+CIFAR-10; :func:`findings_from_reference` states in sentences what those results say, every number computed.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from tgreedy_lib.domain_adaptation import stopping
-from . import compare
-from .prose import markdown_table, percent, plural, render
+from . import compare_tables as compare
+from .prose import fmt, markdown_table, percent, plural, render
 
-__all__ = ["findings", "findings_from_reference", "one_path_sentence", "rule_table", "nested_sentence",
+__all__ = ["findings_from_reference", "one_path_sentence", "rule_table", "nested_sentence",
            "method_table", "choices_appendix", "experiment_title"]
 
 SIGNIFICANCE_RULES = ("bonferroni", "theorem1", "chance")
 
 
 def _name(method: str) -> str:
-    """A method's name in a sentence (:data:`tgreedy_course.compare.METHOD_NAMES`)."""
     return compare.METHOD_NAMES[method].prose
 
 
@@ -117,62 +116,14 @@ def _significance_words(k: float) -> str:
     return f"{who} keep {plural(k, 'step')} on average."
 
 
-def findings(simulated: dict[int, dict], reference: dict, real: list[str]) -> list[str]:
-    """Notebook 09's "What we saw": what the stopping rules and the other methods did, in sentences.
-
-    Parameters
-    ----------
-    simulated : dict of int to dict
-        For each number of domains, the ``"summary"`` of :func:`~tgreedy_course.compare.run_compare_experiment`
-        on simulated training sets (notebook 09, section 2).
-    reference : dict
-        The committed paper-scale run, :func:`~tgreedy_course.compare.load_reference`.
-    real : list of str
-        The image experiments of ``reference`` to describe, in order.
-
-    Returns
-    -------
-    list of str
-        Markdown bullet points, every number rendered from the results.
-
-    See Also
-    --------
-    tgreedy_course.compare.choose_rule_on_other_splits : The fair choice of a rule.
-    tgreedy_course.prose.render : How the numbers are written.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module docstring), section 5.
-
-    Examples
-    --------
-    >>> from tgreedy_course.when_to_stop import findings
-    >>> from tgreedy_course import compare
-    >>> reference = compare.load_reference()
-    >>> sim = {n: reference["experiments"][f"simulated-n{n}"]["summary"] for n in (4, 8, 16)
-    ...        if f"simulated-n{n}" in reference["experiments"]}
-    >>> lines = findings(sim, reference, [])
-    >>> lines[0].startswith("* **")
-    True
-    """
-    return _simulated(simulated) + _paper_scale(reference, real)
-
-
 def findings_from_reference(reference: dict, real: list[str] | None = None) -> str:
-    """Notebook 09's "What we saw" from the paper-scale run alone: :func:`findings` on its simulated experiments
-    and its image experiments, as one Markdown list.
-
-    Examples
-    --------
-    >>> from tgreedy_course import compare
-    >>> text = findings_from_reference(compare.load_reference())
-    >>> "1.0 features" in text, "(s)" in text, text.startswith("* **")
-    (False, False, True)
-    """
+    """Notebook 09's "What we saw" as a Markdown list: what the stopping rules and the other methods did on the
+    simulated experiments of the paper-scale run (:func:`tgreedy_course.compare_tables.load_reference`) and on its image
+    experiments ``real`` (default: all), every number rendered from the results."""
     experiments = reference["experiments"]
     sim = {int(name.split("-n")[1]): e["summary"] for name, e in experiments.items() if name.startswith("simulated-n")}
     real = [name for name in experiments if not name.startswith("simulated")] if real is None else real
-    return "\n".join(findings(dict(sorted(sim.items())), reference, real))
+    return "\n".join(_simulated(dict(sorted(sim.items()))) + _paper_scale(reference, real))
 
 
 #: Short names of the rules in the tables of notebook 09.
@@ -188,13 +139,7 @@ FEATURE_WORDS = {"dbn": "DBN", "conv": "conv patch", "pixels": "raw pixel", "ran
 
 
 def experiment_title(name: str) -> str:
-    """``simulated-n8`` -> ``simulated, 8 domains``; ``mnist-2-vs-other`` -> ``MNIST '2' vs other``.
-
-    Examples
-    --------
-    >>> experiment_title("simulated-n8"), experiment_title("cifar-similarity")
-    ('simulated, 8 domains', 'CIFAR-10 similarity')
-    """
+    """``simulated-n8`` -> ``simulated, 8 domains``; ``mnist-2-vs-other`` -> ``MNIST '2' vs other``."""
     if name.startswith("simulated-n"):
         return f"simulated, {name.split('-n')[1]} domains"
     return EXPERIMENT_TITLES.get(name, name)
@@ -205,19 +150,8 @@ def _experiment_header(name: str, e: dict) -> str:
 
 
 def rule_table(reference: dict) -> str:
-    """Which rule comes closest to the oracle: one row a rule, one column an experiment of the paper-scale run.
-
-    A cell is the share of the experiment's splits on which the rule's target AUROC is within the tolerance of the
-    oracle's, to the precision the number of splits supports, and the mean number of steps the rule keeps. The
-    last row chooses the rule on the other splits (the fair choice); the other rows only describe.
-
-    Examples
-    --------
-    >>> from tgreedy_course import compare
-    >>> table = rule_table(compare.load_reference())
-    >>> table.count("(descriptive)"), "chosen on the other splits" in table
-    (0, True)
-    """
+    """Which rule comes closest to the oracle: a row a rule (the last: chosen on the other splits, the fair
+    choice), a column an experiment; a cell is the share of splits within the tolerance and the mean steps kept."""
     experiments = reference["experiments"]
     names = list(experiments)
     rules = list(next(iter(experiments.values()))["summary"]["rules"])
@@ -235,17 +169,8 @@ def rule_table(reference: dict) -> str:
 
 
 def method_table(reference: dict) -> str:
-    """Which method transfers best: one row a method, one column an experiment; every method stopped by LODO.
-
-    A cell is the mean target AUROC at the method's own leave-one-domain-out choice, with the mean number of
-    features it keeps; the best of each column in bold.
-
-    Examples
-    --------
-    >>> from tgreedy_course import compare
-    >>> print(method_table(compare.load_reference()).splitlines()[2].split("|")[1].strip())
-    T-greedy
-    """
+    """Which method transfers best: a row a method, a column an experiment; a cell is the mean target AUROC at the
+    method's own leave-one-domain-out choice and the features it keeps, the best of each column in bold."""
     experiments = reference["experiments"]
     names = list(experiments)
     per = {n: {"tgreedy": (experiments[n]["summary"]["rules"]["lodo"]["mean_auroc"],
@@ -262,7 +187,7 @@ def method_table(reference: dict) -> str:
         for n in names:
             auc, k = per[n][m]
             text = f"{auc:.3f}"
-            cells.append((f"**{text}**" if best[n] == m else text) + f" ({fmt_k(k)})")
+            cells.append((f"**{text}**" if best[n] == m else text) + f" ({_fmt_k(k)})")
         rows.append([label] + cells)
     note = ("Target AUROC at the method's own leave-one-domain-out choice (mean over splits) and, in brackets, the mean "
             f"number of features it keeps; the best of each column in bold. Features: {_features_note(reference)}.")
@@ -280,9 +205,8 @@ def _features_note(reference: dict) -> str:
     return ", ".join(f"{dataset} from the {words} features" for dataset, words in by_dataset.items())
 
 
-def fmt_k(k: float) -> str:
+def _fmt_k(k: float) -> str:
     """A mean number of features kept: ``6.4``, ``2,000`` (whole numbers without decimals)."""
-    from .prose import fmt
     return fmt(int(round(k))) if abs(k - round(k)) < 0.05 else fmt(k, digits=1)
 
 
@@ -327,11 +251,7 @@ def nested_sentence(summary: dict, hindsight: str) -> str:
 
 
 def _runs_of(rules: list[str]) -> str:
-    """How often each rule is chosen, one entry per rule in the order of first choice.
-
-    >>> _runs_of(["lodo", "lodo", "bonferroni", "lodo"])
-    'leave one domain out (squared loss) on 3 splits, Bonferroni on 1 split'
-    """
+    """How often each rule is chosen, one entry per rule in the order of first choice."""
     counts: dict[str, int] = {}
     for rule in rules:
         counts[rule] = counts.get(rule, 0) + 1

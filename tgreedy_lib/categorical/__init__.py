@@ -1,172 +1,61 @@
 """Ranking categorical features by the generalization error of a predictor.
 
-Sabato & Shalev-Shwartz, *Ranking Categorical Features Using Generalization Properties*,
-JMLR 9 (2008), the paper with the SSN example: a feature ``X`` takes values in
-a finite set ``V`` with ``p_v = Pr[X = v]`` and ``q_v = Pr[Y = 1 | X = v]``. A
-training set ``S`` of ``m`` examples gives the counts ``c_v`` (examples with
-``X = v``) and ``c_v^+`` (those of them labelled 1).
+Sabato & Shalev-Shwartz, "Ranking Categorical Features Using Generalization Properties",
+Journal of Machine Learning Research 9 (2008), the paper with the SSN example. A feature ``X``
+takes values in a finite set ``V`` with ``p_v = Pr[X = v]`` and ``q_v = Pr[Y = 1 | X = v]``; a
+training set of ``m`` examples gives the counts ``c_v`` (examples with ``X = v``) and ``c_v^+``
+(those of them labelled 1). Training-set filters such as the Gini index score a feature by how
+well it fits the sample, and an identifier fits any sample perfectly; the paper's estimator
+(Eqs. 9-11) scores it by the generalization error of the Gini hypothesis instead.
 
-Conventions used throughout
----------------------------
-* A feature's values are coded ``0 .. |V|-1``; count arrays hold one entry per
-  value, along the **last axis**, so that a 2-D array of counts (features x
-  values, or samples x values) is handled in one call. Zero-padded values
-  (``c_v = 0``) contribute nothing to any training-set filter.
-* Labels are 0/1 (booleans accepted); anything else is a ``ValueError``.
-* ``m = 1`` is allowed: the estimator of Eq. (9) is then the constant 1/2 (the
-  only example is a value seen once), which is degenerate but defined. An empty
-  sample (``m = 0``) is a ``ValueError``.
+Values are coded ``0 .. |V|-1`` and count arrays hold one entry per value along the last axis,
+so that one call handles a 2-D array of counts (features or samples x values); zero-padded
+values change no filter. Labels are 0/1 (booleans accepted). ``m = 1`` is allowed (the estimate
+is then 1/2); ``m = 0`` is a ValueError.
 
-What is here
-------------
-* :mod:`.counts`: the count tables ``c_v, c_v^+`` of one or many features, sampled counts, the
-  empirical ``p_hat_v, q_hat_v`` (section 2).
-* :mod:`.filters`: training-set filters: misclassification error (Eq. 2), Gini index (Eq. 3),
-  information gain and Quinlan's gain ratio, all features at once (:func:`filter_scores`).
-* :mod:`.gini_estimator`: the hypotheses h_Gini (Eq. 5) and h_Bayes (Eq. 7), the generalization
-  error of any hypothesis (Eq. 4), the missing masses ``M_k`` (Eq. 8) and the paper's estimator of
-  the Gini hypothesis' generalization error (Eqs. 9-11), with the leave-one-out / pairwise reading
-  of Eq. (10) computed independently (section 3).
-* :mod:`.theory`: exact expectations over training sets (binomial sums with
-  :data:`scipy.stats.binom`): E[l_hat] (Lemma 1, Eq. 14), E[l(h_Gini)] (Lemma 2), E[l(h_Bayes)]
-  and of any symmetric hypothesis (Thm. 3), E[M_k]; the explicit constants of the proofs of
-  Theorems 2 and 4 (Lemmas 3, 7-9, 11-13), so that they can be compared with simulations
-  (section 4).
-* :mod:`.populations`: simulated populations, the SSN example (section 1, notebook 01), and the
-  families of distributions whose simulated training sets test Theorems 2 and 4 (notebook 02).
-* :mod:`.theory` also holds the numerical searches of Theorem 3 (the per-count maximum of the
-  majority vote's excess error) and Lemma 3 (the estimator's bounded difference).
+==========================  ===============================================================
+:mod:`.counts`              the count tables and the checks of every input (section 2)
+:mod:`.gini_estimator`      the estimator, h_Gini, h_Bayes and their errors (Eqs. 4-11)
+:mod:`.filters`             the training-set filters, all features at once (Eqs. 2-3)
+:mod:`.expectations`        exact expectations over training sets; Theorems 1 and 3
+:mod:`.theorem_bounds`      the explicit bounds of Theorems 2 and 4; Lemma 11 exactly
+:mod:`.populations`         the SSN example and the families that test Theorems 2 and 4
+==========================  ===============================================================
 
-Every public name is importable from this package (``from tgreedy_lib import categorical as cat``).
+Every public name below is importable from this package and loads its module on first use, so
+that ``from tgreedy_lib.categorical import gini_error_estimate`` reads only the estimator.
 """
-from __future__ import annotations
+import importlib
 
-from .counts import (
-    count_table,
-    count_tables,
-    sample_counts,
-    estimated_probabilities,
-)
-from .filters import (
-    misclassification_error,
-    gini_index,
-    information_gain,
-    gain_ratio,
-    filter_scores,
-    feature_ranking,
-    FILTERS,
-    LARGER_IS_BETTER,
-)
-from .gini_estimator import (
-    gini_error_estimate,
-    gini_error_estimate_leave_one_out,
-    gini_error_estimate_pairs,
-    gini_hypothesis,
-    bayes_hypothesis,
-    generalization_error,
-    bayes_optimal_error,
-    missing_mass,
-)
-from .theory import (
-    count_probabilities,
-    expected_missing_mass,
-    expected_gini_estimate,
-    expected_gini_estimate_eq14,
-    expected_gini_error,
-    gini_estimate_bias,
-    expected_bayes_error,
-    expected_symmetric_error,
-    symmetric_rule_table,
-    bayes_rule_table,
-    gini_rule_table,
-    smoothed_rule_table,
-    bayes_regret_per_count,
-    bayes_bias_bound,
-    lemma3_bound,
-    lemma7_bound,
-    theorem2_bound,
-    lemma8_bound,
-    lemma9_bound,
-    lemma11_bound,
-    lemma11_exceedance,
-    lemma11_deviation_quantile,
-    lemma12_bound,
-    lemma13_bound,
-    theorem4_bound,
-    bayes_error_decomposition,
-    first_m_below,
-    per_count_regret_maximum,
-    bias_bound_coefficients,
-    random_symmetric_table,
-    estimator_bounded_difference,
-)
-from .populations import (
-    CategoricalPopulation,
-    ssn_population,
-    flag_versus_code_population,
-    ranking_study,
-    FAMILIES,
-    distribution_family,
-    simulate_deviations,
-)
+_MODULES = {
+    "counts": "count_table count_tables sample_counts estimated_probabilities",
+    "gini_estimator": "gini_error_estimate gini_error_estimate_leave_one_out gini_error_estimate_pairs "
+                      "gini_hypothesis bayes_hypothesis generalization_error bayes_optimal_error missing_mass",
+    "filters": "misclassification_error gini_index information_gain gain_ratio filter_scores feature_ranking "
+               "FILTERS LARGER_IS_BETTER",
+    "expectations": "count_probabilities expected_missing_mass expected_gini_estimate expected_gini_estimate_eq14 "
+                    "expected_gini_error gini_estimate_bias symmetric_rule_table bayes_rule_table gini_rule_table "
+                    "smoothed_rule_table random_symmetric_table expected_symmetric_error expected_bayes_error "
+                    "bayes_regret_per_count per_count_regret_maximum bias_bound_coefficients bayes_bias_bound "
+                    "bayes_error_decomposition",
+    "theorem_bounds": "lemma3_bound lemma7_bound theorem2_bound lemma8_bound lemma9_bound lemma12_bound lemma13_bound "
+                      "theorem4_bound lemma11_bound lemma11_exceedance lemma11_deviation_quantile first_m_below "
+                      "estimator_bounded_difference",
+    "populations": "CategoricalPopulation ssn_population flag_versus_code_population ranking_study FAMILIES "
+                   "distribution_family simulate_deviations",
+}
+_EXPORTS = {name: module for module, names in _MODULES.items() for name in names.split()}
 
-__all__ = [
-    "count_table",
-    "count_tables",
-    "sample_counts",
-    "estimated_probabilities",
-    "misclassification_error",
-    "gini_index",
-    "information_gain",
-    "gain_ratio",
-    "gini_error_estimate",
-    "gini_error_estimate_leave_one_out",
-    "gini_error_estimate_pairs",
-    "filter_scores",
-    "feature_ranking",
-    "FILTERS",
-    "LARGER_IS_BETTER",
-    "gini_hypothesis",
-    "bayes_hypothesis",
-    "generalization_error",
-    "bayes_optimal_error",
-    "missing_mass",
-    "count_probabilities",
-    "expected_missing_mass",
-    "expected_gini_estimate",
-    "expected_gini_estimate_eq14",
-    "expected_gini_error",
-    "gini_estimate_bias",
-    "expected_bayes_error",
-    "expected_symmetric_error",
-    "symmetric_rule_table",
-    "bayes_rule_table",
-    "gini_rule_table",
-    "smoothed_rule_table",
-    "bayes_regret_per_count",
-    "bayes_bias_bound",
-    "lemma3_bound",
-    "lemma7_bound",
-    "theorem2_bound",
-    "lemma8_bound",
-    "lemma9_bound",
-    "lemma11_bound",
-    "lemma11_exceedance",
-    "lemma11_deviation_quantile",
-    "lemma12_bound",
-    "lemma13_bound",
-    "theorem4_bound",
-    "CategoricalPopulation",
-    "ssn_population",
-    "flag_versus_code_population",
-    "ranking_study",
-    "bayes_error_decomposition",
-    "first_m_below",
-    "per_count_regret_maximum",
-    "bias_bound_coefficients",
-    "random_symmetric_table",
-    "estimator_bounded_difference",
-    "FAMILIES",
-    "distribution_family",
-    "simulate_deviations",
-]
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'tgreedy_lib.categorical' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))

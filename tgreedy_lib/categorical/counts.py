@@ -1,12 +1,10 @@
-"""Count tables of a categorical feature: ``c_v`` and ``c_v^+`` (section 2 of Sabato & Shalev-Shwartz 2008).
+"""The count tables ``c_v, c_v^+`` of a categorical feature, and the checks of the package's inputs.
 
-The input checks shared by the categorical modules, the count tables of one or many features,
-sampled counts and the empirical ``p_hat_v, q_hat_v``.
-
-References
-----------
-.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+Section 2 of Sabato & Shalev-Shwartz, "Ranking Categorical Features Using Generalization
+Properties", JMLR 9 (2008): a training set of ``m`` examples gives, for each value ``v``, the
+count ``c_v`` of examples with ``X = v`` and the count ``c_v^+`` of those labelled 1. The
+``check_*`` functions are the package's boundary: public functions pass their counts, labels,
+distribution ``(p, q)`` and sample size ``m`` through them on entry; the internals trust the result.
 """
 from __future__ import annotations
 
@@ -15,22 +13,13 @@ import numpy as np
 from .._validation import (as_float_array, as_kept_apart_table, as_kept_apart_vector, check_finite, check_labels,
                            check_whole_number, factorize)
 
-
 _SUM_TOLERANCE = 1e-9
 _FLUSH_BELOW = 1e-290
 
 
-# ----------------------------------------------------------------------------- input checks
-
-
-def _check_labels(y, name: str = "y") -> np.ndarray:
-    """``y`` as a 1-D int array of 0/1 labels; ValueError naming anything else."""
-    return check_labels(y, name).astype(np.int64)
-
-
-def _check_feature_labels(x, y) -> tuple[np.ndarray, np.ndarray]:
-    """One feature's values ``x`` and the 0/1 labels ``y`` of the same examples, both 1-D."""
-    y = _check_labels(y)
+def check_feature_labels(x, y) -> tuple[np.ndarray, np.ndarray]:
+    """One feature's values ``x`` and the 0/1 labels ``y`` (as int64) of the same examples, both 1-D."""
+    y = check_labels(y, "y").astype(np.int64)
     x = as_kept_apart_vector(x, "x")  # a list of sets or tuples stays one value per example; 1 and '1' stay apart
     if x.ndim != 1:
         raise ValueError(f"x must be one-dimensional, got shape {x.shape}")
@@ -39,8 +28,8 @@ def _check_feature_labels(x, y) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def _check_counts(counts, positive_counts) -> tuple[np.ndarray, np.ndarray]:
-    """Counts ``c_v`` and ``c_v^+`` as int arrays of one shape with 0 <= c^+ <= c."""
+def check_counts(counts, positive_counts) -> tuple[np.ndarray, np.ndarray]:
+    """Counts ``c_v`` and ``c_v^+`` as int arrays of one shape with 0 <= c^+ <= c and m >= 1 per row."""
     c = np.asarray(counts)
     cp = np.asarray(positive_counts)
     if c.shape != cp.shape:
@@ -65,7 +54,7 @@ def _check_counts(counts, positive_counts) -> tuple[np.ndarray, np.ndarray]:
     return c, cp
 
 
-def _check_distribution(p, q=None) -> tuple[np.ndarray, np.ndarray | None]:
+def check_distribution(p, q=None) -> tuple[np.ndarray, np.ndarray | None]:
     """``p`` a probability vector over V (sums to 1) and ``q`` in [0, 1] of the same length."""
     p = as_float_array(p, "p", 1)
     if p.size == 0:
@@ -75,8 +64,7 @@ def _check_distribution(p, q=None) -> tuple[np.ndarray, np.ndarray | None]:
     total = float(p.sum())
     if abs(total - 1.0) > _SUM_TOLERANCE:
         raise ValueError(f"p must sum to 1 (it is a distribution over the values v), got sum {total!r}")
-    # Masses below 1e-290 are flushed to 0 (they change nothing at double precision):
-    # scipy's binom.pmf overflows for p near the smallest normal double (about 1e-308).
+    # Masses below 1e-290 change nothing at double precision, and scipy's binom.pmf overflows near 1e-308.
     p = np.where(p < _FLUSH_BELOW, 0.0, p)
     if q is None:
         return p, None
@@ -88,44 +76,18 @@ def _check_distribution(p, q=None) -> tuple[np.ndarray, np.ndarray | None]:
     return p, q
 
 
-def _check_sample_size(m) -> int:
+def check_sample_size(m) -> int:
+    """The sample size ``m`` as an int of at least 1."""
     return check_whole_number(m, "the sample size m", 1)
 
 
-# ----------------------------------------------------------------------------- counting
-
-
 def count_table(x, y, n_values: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Counts ``c_v`` and ``c_v^+`` of one feature coded ``0 .. n_values-1`` (Sec. 2).
+    """Counts ``c_v`` and ``c_v^+`` of one feature coded ``0 .. n_values-1``.
 
-    Parameters
-    ----------
-    x : array of int, shape (m,)
-        The feature's value for each example, coded ``0 .. n_values-1``.
-    y : array of {0, 1}, shape (m,)
-    n_values : int, optional
-        ``|V|``; values never seen in the sample get ``c_v = 0``. Default ``max(x) + 1``.
-
-    Returns
-    -------
-    counts, positive_counts : int arrays of shape (n_values,)
-
-    See Also
-    --------
-    count_tables : Every column of a table at once.
-    estimated_probabilities : ``p_hat_v`` and ``q_hat_v`` from the counts.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> from tgreedy_lib import categorical as cat
-    >>> cat.count_table([0, 0, 1, 2, 2, 2], [1, 0, 1, 0, 0, 1])
-    (array([2, 1, 3]), array([1, 1, 1]))
+    ``n_values`` is ``|V|`` (values never seen get ``c_v = 0``), by default ``max(x) + 1``.
+    Returns two int arrays of shape ``(n_values,)``.
     """
-    x, y = _check_feature_labels(x, y)
+    x, y = check_feature_labels(x, y)
     if x.dtype.kind not in "iu":
         raise ValueError(f"x must hold integer value codes 0..|V|-1, got dtype {x.dtype}")
     if np.any(x < 0):
@@ -137,8 +99,8 @@ def count_table(x, y, n_values: int | None = None) -> tuple[np.ndarray, np.ndarr
 
 
 def _encode_columns(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Validate ``(X, y)`` and code each column's values as 0..width-1: ``(X, y, codes, widths)``."""
-    y = _check_labels(y)
+    """Check ``(X, y)`` and code each column's values as 0..width-1: ``(X, y, codes, widths)``."""
+    y = check_labels(y, "y").astype(np.int64)
     X = as_kept_apart_table(X, "X")  # a list of rows of several types stays Python objects: 1 and '1' apart
     if X.ndim != 2:
         raise ValueError(f"X must be two-dimensional (examples x features), got shape {X.shape}")
@@ -157,49 +119,13 @@ def _encode_columns(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 
 
 def count_tables(X, y) -> tuple[np.ndarray, np.ndarray]:
-    """Counts of every column of a categorical table, padded to a common width.
+    """Counts of every column of a categorical table, zero-padded on the right to a common width.
 
-    Each column may hold any hashable values (ints, strings, tuples, ``None``, mixed): equal
-    values are grouped by hashing, never by sorting (:func:`tgreedy_lib._validation.factorize`),
-    and all columns are counted in one :func:`numpy.bincount`. A set is one value, equal to
-    any set of the same elements (it is read as a ``frozenset``); lists, dicts and arrays are
-    refused with a ValueError (convert them to tuples or strings); NaN and ``pd.NA`` are refused
-    (encode a missing value as a category of its own, e.g. ``"missing"``).
-
-    Values of different types that Python merges (``1``, ``1.0`` and ``True`` are equal and hash
-    alike) or that print alike (``1`` and ``"1"``, ``"a"`` and ``b"a"``) in one column are refused
-    with a ValueError naming both (:func:`tgreedy_lib._validation.check_kept_apart`): a list is never
-    converted to a string array that would make them one value. Values of one type are never refused.
-
-    Parameters
-    ----------
-    X : array, shape (m, n_features)
-    y : array of {0, 1}, shape (m,)
-
-    Returns
-    -------
-    counts, positive_counts : int arrays of shape (n_features, max_distinct_values)
-        Row ``j`` holds ``c_v`` and ``c_v^+`` for the values seen in column ``j``,
-        zero-padded on the right (padding does not change any filter).
-
-    See Also
-    --------
-    count_table : One feature.
-    filter_scores : Scores every column with each filter.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import categorical as cat
-    >>> X = np.array([["a", "x"], ["b", "x"], ["a", "y"]])
-    >>> cat.count_tables(X, [1, 0, 1])
-    (array([[2, 1],
-           [2, 1]]), array([[2, 0],
-           [1, 1]]))
+    A column may hold any hashable values (ints, strings, tuples, ``None``, mixed), grouped by
+    hashing, never by sorting; a set is one value (a ``frozenset``). Lists, dicts and arrays,
+    NaN and ``pd.NA`` are refused (encode a missing value as a category of its own), and so are
+    values of different types that are equal (``1``, ``1.0``, ``True``) or print alike (``1`` and
+    ``"1"``): they are never merged. Returns int arrays of shape ``(n_features, max_distinct_values)``.
     """
     X, y, codes, widths = _encode_columns(X, y)
     width = int(widths.max())
@@ -210,75 +136,8 @@ def count_tables(X, y) -> tuple[np.ndarray, np.ndarray]:
     return counts, positives.reshape(X.shape[1], width).astype(np.int64)
 
 
-def sample_counts(p, q, m: int, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Draw ``size`` training sets of ``m`` i.i.d. examples and return their counts.
-
-    ``(c_v)_v ~ Multinomial(m, p)`` and ``c_v^+ | c_v ~ Binomial(c_v, q_v)`` — the
-    sampling model of Sec. 2, without materializing the examples.
-
-    Returns
-    -------
-    counts, positive_counts : int arrays of shape (size, |V|)
-
-    See Also
-    --------
-    count_table : The counts of a given sample.
-    tgreedy_lib.categorical.theory.count_probabilities : The exact law of the counts.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import categorical as cat
-    >>> counts, positive = cat.sample_counts([0.5, 0.3, 0.2], [0.9, 0.5, 0.1], m=10, size=2,
-    ...                                      rng=np.random.default_rng(0))
-    >>> counts, positive
-    (array([[6, 3, 1],
-           [2, 8, 0]]), array([[5, 3, 0],
-           [2, 4, 0]]))
-    """
-    p, q = _check_distribution(p, q)
-    m = _check_sample_size(m)
-    counts = rng.multinomial(m, p / p.sum(), size=int(size))
-    positives = rng.binomial(counts, q)
-    return counts, positives
-
-
-# ----------------------------------------------------------------------------- filters
-
-
-def estimated_probabilities(counts, positive_counts) -> tuple[np.ndarray, np.ndarray]:
-    """Eq. (1): ``p_hat_v = c_v / m`` and ``q_hat_v = c_v^+ / c_v`` (1/2 where ``c_v = 0``).
-
-    See Also
-    --------
-    count_table : The counts.
-    gini_hypothesis : ``q_hat_v`` as a hypothesis (Eq. 5).
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import categorical as cat
-    >>> counts = np.array([3, 1, 0, 4])            # c_v: examples with X = v (m = 8)
-    >>> positive_counts = np.array([2, 1, 0, 0])   # c_v^+: those of them labelled 1
-    >>> cat.estimated_probabilities(counts, positive_counts)
-    (array([0.375, 0.125, 0.   , 0.5  ]), array([0.66666667, 1.        , 0.5       , 0.        ]))
-    """
-    c, cp = _check_counts(counts, positive_counts)
-    m = c.sum(axis=-1, keepdims=True)
-    q_hat = np.divide(cp, c, out=np.full(c.shape, 0.5), where=c > 0)
-    return c / m, q_hat
-
-
-def _flat_counts(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Counts of every (feature, seen value) pair, flat: ``(counts, positives, feature_of_entry, n_features)``."""
+def flat_counts(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Counts of every (feature, seen value) pair, unpadded: ``(counts, positives, feature_of_entry, n_features)``."""
     X, y, codes, widths = _encode_columns(X, y)
     offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
     flat = (codes + offsets).ravel()
@@ -286,3 +145,23 @@ def _flat_counts(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     counts = np.bincount(flat, minlength=total)
     positives = np.bincount(flat, weights=np.repeat(y, X.shape[1]), minlength=total)
     return counts, positives, np.repeat(np.arange(X.shape[1]), widths), X.shape[1]
+
+
+def sample_counts(p, q, m: int, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The counts of ``size`` training sets of ``m`` examples, shape ``(size, |V|)`` each.
+
+    ``(c_v)_v ~ Multinomial(m, p)`` and ``c_v^+ | c_v ~ Binomial(c_v, q_v)``, the sampling model
+    of section 2, without drawing the examples.
+    """
+    p, q = check_distribution(p, q)
+    m = check_sample_size(m)
+    counts = rng.multinomial(m, p / p.sum(), size=int(size))
+    return counts, rng.binomial(counts, q)
+
+
+def estimated_probabilities(counts, positive_counts) -> tuple[np.ndarray, np.ndarray]:
+    """Eq. (1): ``p_hat_v = c_v / m`` and ``q_hat_v = c_v^+ / c_v`` (1/2 where ``c_v = 0``)."""
+    c, cp = check_counts(counts, positive_counts)
+    m = c.sum(axis=-1, keepdims=True)
+    q_hat = np.divide(cp, c, out=np.full(c.shape, 0.5), where=c > 0)
+    return c / m, q_hat

@@ -1,12 +1,11 @@
-"""Simulated populations with categorical features: the SSN example (Sabato & Shalev-Shwartz 2008, section 1).
+"""Simulated populations and distributions: the SSN example and the families that test Theorems 2 and 4.
 
-A finite population with a 0/1 label, samples from it, and how often each filter ranks the
-truly best feature first (notebook 01).
-
-References
-----------
-.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+Sabato & Shalev-Shwartz, "Ranking Categorical Features Using Generalization Properties", JMLR 9
+(2008). Section 1's example: a social security number fits any training set perfectly and
+generalizes not at all. A finite population of people with categorical features *is* the
+distribution of section 2; :func:`ranking_study` asks how often each filter ranks its truly best
+feature first (notebook 01). The families of ``(p, q)`` of :func:`distribution_family` are the
+bad cases searched for when simulated training sets are held against Theorems 2 and 4 (notebook 02).
 """
 from __future__ import annotations
 
@@ -14,49 +13,21 @@ import math
 
 import numpy as np
 
-from .counts import _check_labels, _check_sample_size, count_table, sample_counts
+from .._validation import check_labels
+from .counts import check_sample_size, count_table, estimated_probabilities, sample_counts
+from .expectations import expected_bayes_error, expected_gini_error, expected_gini_estimate_eq14
 from .filters import FILTERS, LARGER_IS_BETTER, feature_ranking, filter_scores
 from .gini_estimator import (bayes_hypothesis, bayes_optimal_error, generalization_error, gini_error_estimate,
                              gini_hypothesis)
-from .theory import expected_bayes_error, expected_gini_error, expected_gini_estimate_eq14
-
-
-# ----------------------------------------------------------------------------- simulated populations (notebook 01)
 
 
 class CategoricalPopulation:
     """A finite population of people with categorical features and a 0/1 label.
 
-    The population *is* the distribution of Sec. 2: a training set is ``m`` people drawn
-    uniformly with replacement, so ``p_v`` and ``q_v`` of every feature are exact
-    population frequencies (:meth:`distribution`).
-
-    Parameters
-    ----------
-    names : sequence of str
-        One name per feature column.
-    codes : int array, shape (n_people, n_features)
-        Value codes ``0 .. |V_j| - 1`` of each feature.
-    labels : array of {0, 1}, shape (n_people,)
-    n_values : sequence of int, optional
-        ``|V_j|`` (values may be absent from the population); default ``max code + 1``.
-
-    See Also
-    --------
-    ssn_population, flag_versus_code_population : Two populations.
-    ranking_study : How well each filter ranks this population's features.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import categorical as cat
-    >>> population = cat.flag_versus_code_population(20, np.random.default_rng(0), n_people=2000)
-    >>> population.names, population.n_features, population.n_values.tolist()
-    (('flag', 'code'), 2, [2, 20])
+    A training set is ``m`` people drawn uniformly with replacement, so ``p_v`` and ``q_v`` of
+    every feature are exact population frequencies (:meth:`distribution`). ``names`` has one name
+    a column of the int array ``codes`` (people x features, codes ``0 .. |V_j| - 1``);
+    ``n_values`` gives ``|V_j|`` when values are absent from the population (default: largest code + 1).
     """
 
     def __init__(self, names, codes, labels, n_values=None):
@@ -65,7 +36,7 @@ class CategoricalPopulation:
             raise ValueError(f"codes must be a 2-D integer array (people x features), got {codes.dtype} {codes.shape}")
         if len(names) != codes.shape[1]:
             raise ValueError(f"{len(names)} names for {codes.shape[1]} feature columns")
-        self.labels = _check_labels(labels, "labels")
+        self.labels = check_labels(labels, "labels").astype(np.int64)
         if self.labels.size != codes.shape[0]:
             raise ValueError(f"codes and labels have different lengths: {codes.shape[0]} vs {self.labels.size}")
         self.names = tuple(names)
@@ -80,15 +51,13 @@ class CategoricalPopulation:
     def distribution(self, j: int) -> tuple[np.ndarray, np.ndarray]:
         """``(p_v, q_v)`` of feature ``j`` over its ``|V_j|`` values (q_v = 1/2 where p_v = 0)."""
         if self._distributions[j] is None:
-            counts, positives = count_table(self.codes[:, j], self.labels, int(self.n_values[j]))
-            p = counts / counts.sum()
-            q = np.divide(positives, counts, out=np.full(counts.shape, 0.5), where=counts > 0)
-            self._distributions[j] = (p, q)
+            counts = count_table(self.codes[:, j], self.labels, int(self.n_values[j]))
+            self._distributions[j] = estimated_probabilities(*counts)
         return self._distributions[j]
 
     def sample(self, m: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """A training set: ``m`` people drawn uniformly with replacement; returns ``(X, y)``."""
-        m = _check_sample_size(m)
+        m = check_sample_size(m)
         rows = rng.integers(0, self.codes.shape[0], m)
         return self.codes[rows], self.labels[rows]
 
@@ -113,27 +82,12 @@ class CategoricalPopulation:
 
 
 def ssn_population(rng: np.random.Generator, n_people: int = 100_000) -> CategoricalPopulation:
-    """The SSN example of Sec. 2 as a simulated population.
+    """The SSN example of section 1 as a simulated population.
 
-    ``unemployed`` (the label, about 40% positive: think of the applicants of a job programme) depends on ``mortgage`` (2 values, strongly),
-    ``education`` (5 values), ``region`` (20 values, mildly) and ``zip_code`` (2,000 values, weakly);
-    ``birthday`` (365 values) is pure noise and ``ssn`` is a unique identifier (one value per person).
-
-    See Also
-    --------
-    flag_versus_code_population : A two-feature population.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import categorical as cat
-    >>> population = cat.ssn_population(np.random.default_rng(0), n_people=5000)
-    >>> population.names
-    ('ssn', 'mortgage', 'education', 'region', 'birthday', 'zip_code')
+    ``unemployed`` (the label, about 40% positive: think of the applicants of a job programme)
+    depends on ``mortgage`` (2 values, strongly), ``education`` (5 values), ``region`` (20 values,
+    mildly) and ``zip_code`` (2,000 values, weakly); ``birthday`` (365 values) is pure noise and
+    ``ssn`` is a unique identifier (one value per person).
     """
     n = int(n_people)
     if n < 2:
@@ -152,28 +106,14 @@ def ssn_population(rng: np.random.Generator, n_people: int = 100_000) -> Categor
     return CategoricalPopulation(names, codes, unemployed, n_values=[n, 2, 5, 20, 365, 2000])
 
 
-def flag_versus_code_population(n_values: int, rng: np.random.Generator, n_people: int = 50_000) -> CategoricalPopulation:
+def flag_versus_code_population(n_values: int, rng: np.random.Generator,
+                                n_people: int = 50_000) -> CategoricalPopulation:
     """Two features: a binary ``flag`` and a ``code`` with ``n_values`` values that fixes the label.
 
-    Each code value carries a label shared by everyone with that code (about 35% of the
-    values, at least one and not all, are labelled 1): with few values ``code`` is the
-    perfect feature, with many it is an SSN. The ``flag`` is a noisy readout of the label (Pr[flag = 1] is 0.2 if labelled 1, 0.6 if 0).
-
-    See Also
-    --------
-    ssn_population : The SSN example.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import categorical as cat
-    >>> population = cat.flag_versus_code_population(20, np.random.default_rng(0), n_people=2000)
-    >>> population.names
-    ('flag', 'code')
+    Each code value carries a label shared by everyone with that code (about 35% of the values,
+    at least one and not all, are labelled 1): with few values ``code`` is the perfect feature,
+    with many it is an SSN. The ``flag`` is a noisy readout of the label (Pr[flag = 1] is 0.2 if
+    labelled 1, 0.6 if 0).
     """
     n = int(n_people)
     code = rng.integers(0, int(n_values), n)
@@ -192,24 +132,6 @@ def ranking_study(population: CategoricalPopulation, sizes, repetitions: int, rn
     between the filter's ranking and the true one), ``picks_best`` (fraction of training sets
     whose top feature is the truly best one) and ``focus_first`` (fraction ranking feature
     ``focus`` first, e.g. the identifier).
-
-    See Also
-    --------
-    filter_scores : The filters compared.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import categorical as cat
-    >>> rng = np.random.default_rng(0)
-    >>> population = cat.flag_versus_code_population(30, rng, n_people=3000)
-    >>> study = cat.ranking_study(population, sizes=[20, 200], repetitions=20, rng=rng)
-    >>> sorted(study)
-    ['gain_ratio', 'gini', 'gini_estimate', 'information_gain', 'misclassification']
     """
     from scipy.stats import kendalltau
 
@@ -232,9 +154,6 @@ def ranking_study(population: CategoricalPopulation, sizes, repetitions: int, rn
     return result
 
 
-# ----------------------------------------------------------------------------- simulated distributions (checks, notebook 02)
-
-
 #: Families of (p, q) used to search for bad cases in the concentration checks.
 FAMILIES = ("identifier", "uniform_half", "uniform_random_q", "zipf_random_q", "near_half", "dominant")
 
@@ -250,22 +169,6 @@ def distribution_family(kind: str, n_values: int, m: int, rng: np.random.Generat
       is wrong with a fair probability, the hard case for h_Bayes;
     * ``dominant``: one value with ``p = 0.85`` and ``q = 1/2 + 1/(2 sqrt(0.85 m))``, the rest
       uniform with random ``q``: a value heavy enough to fall in Thm. 4's set ``V_3`` for large m.
-
-    See Also
-    --------
-    simulate_deviations : Training sets drawn from these distributions.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.categorical.populations import distribution_family
-    >>> p, q = distribution_family("identifier", 4, 10, np.random.default_rng(0))
-    >>> p.tolist(), sorted(set(q.tolist())) <= [0.0, 1.0]
-    ([0.25, 0.25, 0.25, 0.25], True)
     """
     n = int(n_values)
     if kind == "zipf_random_q":
@@ -296,22 +199,6 @@ def simulate_deviations(kind, n_values, m, trials, rng, which):
     ``which="gini"``: ``estimator_gap`` = |l(h_Gini) - l_hat| (Thm. 2), ``lemma3`` = |l_hat - E l_hat|,
     ``lemma7`` = |l(h_Gini) - E l(h_Gini)|. ``which="bayes"``: ``deviation`` = |l(h_Bayes) - E l(h_Bayes)|
     (Thm. 4), with the exact expectation.
-
-    See Also
-    --------
-    tgreedy_course.verify.categorical.theorem2_check, tgreedy_course.verify.categorical.theorem4_check : The checks that use them.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.categorical.populations import simulate_deviations
-    >>> deviations = simulate_deviations("uniform_half", 5, 20, 50, np.random.default_rng(0), "gini")
-    >>> sorted(deviations)
-    ['estimator_gap', 'lemma3', 'lemma7']
     """
     p, q = distribution_family(kind, n_values, m, rng)
     counts, positives = sample_counts(p, q, m, trials, rng)

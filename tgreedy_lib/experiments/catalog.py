@@ -1,13 +1,5 @@
-"""The paper's four experiments by name: their paper-scale and quick settings, one runner each.
-
-:func:`run_experiment` runs one of them on its data set's features and returns the JSON-ready
-result that :func:`read_results` reads back; the command line (``python -m tgreedy_course reproduce``)
-and the claims are built on it, in :mod:`tgreedy_course`.
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
+"""The four experiments of sections 1 and 4 of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A
+Small Sample Statistical Approach" (AISTATS 2012) by name: paper-scale and quick settings, one runner each.
 """
 from __future__ import annotations
 
@@ -15,7 +7,7 @@ import json
 import pathlib
 import time
 
-from .. import _json
+from .._json import write_json as _write_json
 from . import runs
 from .design import EARLIER_DESIGN, PAPER_DESIGN, Design
 from .inputs import ExperimentFeatures, load_experiment_features
@@ -52,40 +44,9 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
                    feature_map: str = "dbn", progress=None, design: Design = PAPER_DESIGN, **overrides) -> dict:
     """Run one experiment by name and return its JSON-ready result.
 
-    Parameters
-    ----------
-    name : {"intro-logistic", "mnist-2-vs-other", "mnist-similarity", "cifar-similarity"}
-    features : ExperimentFeatures, optional
-        Precomputed features of the right data set (default: loaded with ``feature_map``).
-    quick : bool
-        Use the ``QUICK`` settings (fewer steps and splits) instead of ``PAPER``.
-    feature_map : {"dbn", "random", "pixels"}
-        Used only when ``features`` is not given.
-    progress : callable, optional
-        Called with one line of text per split.
-    design : Design
-        The experimental design (default: the paper's); its ``train_per_class`` applies only when
-        ``features`` are loaded here.
-    **overrides
-        Keyword arguments for the runner (e.g. ``n_steps=20``, ``targets=(9,)``).
-
-    See Also
-    --------
-    tgreedy_lib.experiments.runs.run_two_vs_other, tgreedy_lib.experiments.runs.run_similarity : The experiments.
-    write_outputs : Figures and the claims table from the results.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
-
-    Examples
-    --------
-    With the paper's data and features (built and cached on first use, which takes a while):
-
-    >>> from tgreedy_lib.experiments import run_experiment
-    >>> result = run_experiment("mnist-2-vs-other", quick=True)  # doctest: +SKIP
-    >>> sorted(result["curves"])  # doctest: +SKIP
-    ['greedy', 'tgreedy']
+    ``features`` (of the right data set) default to those of ``feature_map``, loaded with the design's
+    ``train_per_class``; ``quick`` takes the :data:`QUICK` settings instead of :data:`PAPER`; ``progress``
+    gets a line per split; ``overrides`` go to the runner (e.g. ``n_steps=20``, ``targets=(9,)``).
     """
     if name not in EXPERIMENTS:
         raise ValueError(f"unknown experiment {name!r}; choose from {EXPERIMENTS}")
@@ -113,8 +74,8 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
 
 
 def write_json(path: pathlib.Path, payload) -> None:
-    """Write ``payload`` as indented JSON (numpy scalars converted; see :mod:`tgreedy_lib._json`)."""
-    _json.write_json(path, payload, indent=1)
+    """Write ``payload`` as indented JSON, numpy scalars converted."""
+    _write_json(path, payload, indent=1)
 
 
 def read_result(path) -> dict:
@@ -131,10 +92,7 @@ def read_result(path) -> dict:
 
 
 def read_results(out_dir, skip_damaged: bool = False) -> dict:
-    """Every ``<experiment>.json`` present in ``out_dir``, by experiment name.
-
-    A damaged file raises a ValueError naming it, or is left out with ``skip_damaged``.
-    """
+    """Every ``<experiment>.json`` in ``out_dir`` by name; a damaged one raises, or is left out (``skip_damaged``)."""
     out_dir = pathlib.Path(out_dir)
     found = {}
     for name in EXPERIMENTS:

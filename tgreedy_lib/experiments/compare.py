@@ -1,54 +1,13 @@
 """When to stop, and what else to try: stopping rules and baselines scored on the target domains.
 
-Beyond the paper (Foster, Kakade & Salakhutdinov 2012 [1]_): its Discussion (section 5) names three
-ways to decide how many features to keep and tests none; its experiments (section 4) compare
-T-greedy only with greedy. ``python -m tgreedy_course compare`` runs, on the same splits,
-
-* the stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` on the T-greedy path, each
-  as the paper's Discussion states it, scored against the *oracle* (the number of steps with the
-  best target AUROC, which no rule can know): per rule the target AUROC it reaches, its gap to the
-  oracle's, and the share of splits within ``TOLERANCE`` of it. These rows are descriptive: reading
-  the best one off the table would choose the rule on the very splits it is scored on;
-* the honest version of that choice, :func:`choose_rule_on_other_splits`: for each split, the rule
-  that was within ``TOLERANCE`` of the oracle on the most *other* splits of the same experiment,
-  scored on that split (nested, like cross-validation over splits);
-* the baselines of :mod:`tgreedy_lib.domain_adaptation.baselines` (OMP [2]_, the lasso [3]_,
-  V-REx [4]_, an invariance filter in the spirit of ICP [5]_, the univariate T filter) and greedy,
-  each with its number of features (or penalty) chosen by the same procedure as T-greedy's row in
-  the method table: leave-one-domain-out cross-validation on the source domains' squared loss.
-  No method's choice looks at a target domain;
-
-on simulated domains (notebook 05's generator, several numbers of domains), MNIST '2 vs other'
-(section 4.1) and the MNIST and CIFAR-10 similarity tasks (section 4.2). This module scores the
-splits (:func:`run_compare_experiment`); :mod:`tgreedy_course.compare` writes the tables,
-``results/compare.json`` and ``results/compare.md``, and the README's block.
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-       Approach", AISTATS 2012: section 5 (Discussion) names the stopping rules.
-.. [2] Y. C. Pati, R. Rezaiifar and P. S. Krishnaprasad, "Orthogonal matching pursuit: recursive
-       function approximation with applications to wavelet decomposition", Proc. 27th Asilomar
-       Conference on Signals, Systems and Computers, 1993.
-.. [3] R. Tibshirani, "Regression shrinkage and selection via the lasso", Journal of the Royal
-       Statistical Society B 58(1):267-288, 1996.
-.. [4] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
-       A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
-.. [5] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
-       identification and confidence intervals", Journal of the Royal Statistical Society B
-       78(5):947-1012, 2016.
-
-Examples
---------
->>> from tgreedy_lib.experiments import compare
->>> split = next(compare.simulated_splits(n_domains=6, n_splits=1, seed=0))
->>> result = compare.score_split(split, 5, baselines=("t_filter",))
->>> sorted(result["rules"]) == sorted(compare.RULES)
-True
->>> result["oracle_auroc"] >= max(r["target_auroc"] for r in result["rules"].values())
-True
->>> compare.choose_rule_on_other_splits({"a": [0.9, 0.5, 0.5], "b": [0.5, 0.6, 0.6]}, [0.9, 0.6, 0.6])
-['b', 'a', 'a']
+Beyond the paper (Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+Approach", AISTATS 2012), whose Discussion (section 5) names ways to decide how many features to keep and
+tests none. On simulated domains (notebook 05's), MNIST '2 vs other' (4.1) and the similarity tasks (4.2),
+this module scores the rules of :mod:`tgreedy_lib.domain_adaptation.stopping` on the T-greedy path against
+the *oracle* (the number of steps with the best target AUROC, which no rule can know); the honest choice
+of a rule, :func:`choose_rule_on_other_splits` (each split gets the rule that did best on the *other*
+splits); and the baselines of :mod:`tgreedy_lib.domain_adaptation.baselines` and greedy, each tuned by
+leave-one-domain-out cross-validation on the source domains. No choice looks at a target domain.
 """
 from __future__ import annotations
 
@@ -69,13 +28,13 @@ from ..domain_adaptation.lodo import steps_curve
 from ..domain_adaptation.selection import greedy_path, tgreedy_path
 from ..domain_adaptation.statistics import DomainStatistics
 from ..domain_adaptation.theorems.simulate import make_problem
-from . import domains
+from . import catalog, domains
+from .inputs import load_experiment_features
+from .runs import two_vs_other_columns, usable_similarity_columns
 
 #: A rule "reaches the oracle" on a split when its target AUROC is within this of the oracle's.
 TOLERANCE = 0.01
-#: A bar fixed before any run: a rule that is within TOLERANCE of the oracle on at least this share of
-#: splits would be as good as knowing the oracle in practice. ``goal_met`` of a summary compares the
-#: rule that is best in hindsight (descriptive) with it; ``nested["share_within"]`` is the honest figure.
+#: A bar fixed before any run: within TOLERANCE of the oracle on this share of splits is as good as knowing it.
 GOAL_SHARE = 0.8
 #: Family-wise level of the Bonferroni, Theorem 1 and chance rules.
 ALPHA = 0.05
@@ -93,23 +52,12 @@ BASELINES = ("greedy", "omp", "lasso", "vrex", "icp", "t_filter")
 #: Methods whose points are numbers of steps 1..K (their curves share the x-axis).
 STEP_METHODS = ("tgreedy", "greedy", "omp", "icp", "t_filter")
 
-#: Settings per experiment. Simulated: notebook 05's problem (5 robust, 5 spurious, 40 null features).
-PAPER = {
-    "simulated-n4": {"n_domains": 4, "n_splits": 30, "n_steps": 15},
-    "simulated-n8": {"n_domains": 8, "n_splits": 30, "n_steps": 15},
-    "simulated-n16": {"n_domains": 16, "n_splits": 30, "n_steps": 15},
-    "mnist-2-vs-other": {"n_steps": 50},
-    "mnist-similarity": {"n_steps": 100},
-    "cifar-similarity": {"n_steps": 300},
-}
-QUICK = {
-    "simulated-n4": {"n_domains": 4, "n_splits": 10, "n_steps": 15},
-    "simulated-n8": {"n_domains": 8, "n_splits": 10, "n_steps": 15},
-    "simulated-n16": {"n_domains": 16, "n_splits": 10, "n_steps": 15},
-    "mnist-2-vs-other": {"n_steps": 15, "targets": (9, 3, 6, 1)},
-    "mnist-similarity": {"n_steps": 30, "targets": (9, 3, 6)},
-    "cifar-similarity": {"n_steps": 60, "targets": (9, 3, 6)},
-}
+#: Settings per experiment: notebook 05's simulated problem with 4, 8 or 16 domains, then the section-4
+#: experiments with the reproduction's settings (:data:`tgreedy_lib.experiments.catalog.PAPER`).
+PAPER = {**{f"simulated-n{n}": {"n_domains": n, "n_splits": 30, "n_steps": 15} for n in (4, 8, 16)},
+         **{name: dict(v) for name, v in catalog.PAPER.items() if name != "intro-logistic"}}
+QUICK = {**{f"simulated-n{n}": {"n_domains": n, "n_splits": 10, "n_steps": 15} for n in (4, 8, 16)},
+         **{name: dict(v) for name, v in catalog.QUICK.items() if name != "intro-logistic"}}
 EXPERIMENTS = tuple(PAPER)
 #: A rule or baseline that takes this long on a split is reported to ``progress``.
 STAGE_REPORT_SECONDS = 5.0
@@ -119,12 +67,8 @@ SIMULATED_FEATURES = 50
 
 @dataclasses.dataclass
 class Split:
-    """One source/target split: the source statistics and how to score weights on the domains.
-
-    ``target(W)`` gives the target AUROC of each row of ``W`` (m, p); ``source_auroc(label, W)``
-    the AUROC on source domain ``label``'s own training samples (for the AUROC version of the
-    leave-one-domain-out rule).
-    """
+    """One split: the source statistics, ``target(W)`` (the target AUROC of each row of ``W``) and
+    ``source_auroc(label, W)`` (on source domain ``label``'s own samples, for the AUROC leave-one-out rule)."""
 
     label: str
     stats: DomainStatistics
@@ -137,9 +81,13 @@ class Split:
 def _auroc_rows(y, scores: np.ndarray) -> np.ndarray:
     """AUROC of each column of scores; a constant column (w = 0) scores 0.5."""
     auc = np.atleast_1d(roc_auc(y, scores))
-    constant = np.all(scores == scores[:1], axis=0)
-    auc[constant] = 0.5
+    auc[np.all(scores == scores[:1], axis=0)] = 0.5
     return auc
+
+
+def _scorer(X: np.ndarray, y):
+    """``W -> AUROC`` of the scores ``X w`` of each row ``w`` of ``W`` on labels ``y``."""
+    return lambda W: _auroc_rows(y, X @ np.atleast_2d(W).T)
 
 
 def simulated_splits(n_domains: int = 8, n_splits: int = 10, *, n_samples: int = 500, n_target: int = 4000,
@@ -156,19 +104,16 @@ def simulated_splits(n_domains: int = 8, n_splits: int = 10, *, n_samples: int =
         (Xt, yt), = problem.draw_samples(rng, 1, n_target)
         stats = DomainStatistics.from_domains(data, lazy=False)
 
-        def target(W, Xt=Xt, yt=yt):
-            return _auroc_rows(yt > 0, Xt @ np.atleast_2d(W).T)
-
         def source_auroc(label, W, data=data):
             X, y = data[int(label)]
-            return _auroc_rows(y > 0, X @ np.atleast_2d(W).T)
+            return _scorer(X, y > 0)(W)
 
-        yield Split(f"repeat {s}", stats, target, source_auroc)
+        yield Split(f"repeat {s}", stats, _scorer(Xt, yt > 0), source_auroc)
 
 
 def two_vs_other_compare_splits(features, targets=None, positive: int = domains.POSITIVE_DIGIT):
     """Section 4.1's splits: sources '2 vs k', target '2 vs t' on the test images."""
-    columns = np.flatnonzero((features.train_features[features.train_labels == positive] != 0).any(axis=0))
+    columns = two_vs_other_columns(features, positive)
     X_train = np.ascontiguousarray(features.train_features[:, columns])
     X_test = np.ascontiguousarray(features.test_features[:, columns])
     all_domains = domains.two_vs_other_statistics(X_train, features.train_labels, positive)
@@ -182,8 +127,7 @@ def two_vs_other_compare_splits(features, targets=None, positive: int = domains.
 
         def source_auroc(label, W):
             rows = np.concatenate([positive_rows, np.flatnonzero(features.train_labels == int(label))])
-            y = np.where(features.train_labels[rows] == positive, 1, -1)
-            return _auroc_rows(y, X_train[rows] @ np.atleast_2d(W).T)
+            return _scorer(X_train[rows], np.where(features.train_labels[rows] == positive, 1, -1))(W)
 
         yield Split(f"target {split.target}", stats, target, source_auroc)
 
@@ -191,10 +135,8 @@ def two_vs_other_compare_splits(features, targets=None, positive: int = domains.
 def similarity_compare_splits(features, targets=None, *, n_positive: int = 1000, n_negative: int = 1000,
                               seed: int = 0):
     """Section 4.2's splits: pair-product features, one class held out as the target."""
-    from .runs import _usable_similarity_columns
-
     classes = [int(c) for c in features.classes]
-    columns = np.flatnonzero(_usable_similarity_columns(features.train_features, features.train_labels, classes))
+    columns = np.flatnonzero(usable_similarity_columns(features.train_features, features.train_labels, classes))
     F_train = np.ascontiguousarray(features.train_features[:, columns])
     F_test = np.ascontiguousarray(features.test_features[:, columns])
     train_design = domains.draw_pair_design(features.train_labels, classes, n_positive, n_negative, seed)
@@ -204,14 +146,11 @@ def similarity_compare_splits(features, targets=None, *, n_positive: int = 1000,
         pairs, y_target = domains.target_pairs(features.test_labels, split, n_positive, n_negative, seed + 2)
         target_products = domains.pair_products(F_test, pairs)
 
-        def target(W, P=target_products, y=y_target):
-            return _auroc_rows(y, P @ np.atleast_2d(W).T)
-
         def source_auroc(label, W, held=split.target):
             pairs_c, y_c = train_design.domain_pairs(int(label), held)
-            return _auroc_rows(y_c, domains.pair_products(F_train, pairs_c) @ np.atleast_2d(W).T)
+            return _scorer(domains.pair_products(F_train, pairs_c), y_c)(W)
 
-        yield Split(f"target {split.target}", stats, target, source_auroc)
+        yield Split(f"target {split.target}", stats, _scorer(target_products, y_target), source_auroc)
 
 
 # --------------------------------------------------------------------------- scoring one split
@@ -221,8 +160,7 @@ def _steps_matrix(path, n_steps: int) -> np.ndarray:
     return steps_curve(path, n_steps)
 
 
-#: Bytes of leave-one-domain-out subsets :func:`_with_cached_subsets` keeps (the subsets past it are taken
-#: afresh each time): MNIST's 8 subsets of p = 2,000 (1.8 GB) fit, 3,000 domains' (171 GB) do not.
+#: Bytes of leave-one-domain-out subsets kept: MNIST's 8 subsets of p = 2,000 (1.8 GB) fit, 3,000 domains' do not.
 SUBSET_CACHE_BYTES = 2 * 2**30
 
 
@@ -233,14 +171,11 @@ def _subset_bytes(stats: DomainStatistics, n_kept: int) -> int:
 
 
 def _with_cached_subsets(stats: DomainStatistics, budget: int | None = None) -> DomainStatistics:
-    """A shallow copy of ``stats`` whose ``subset`` returns the same object for the same labels, up to a budget.
+    """A shallow copy of ``stats`` whose ``subset`` returns the same object for the same labels.
 
-    Every leave-one-domain-out choice on a split (five baselines) takes the same n subsets; with the
-    whole Gram each is a copy of n - 1 (p, p) matrices (224 MB for MNIST's 8 domains and p = 2,000),
-    so taking each once saves most of a split's memory traffic. The subsets kept are bounded by
-    ``budget`` bytes (default :data:`SUBSET_CACHE_BYTES`): those past it are taken afresh and
-    dropped after use, so 3,000 domains do not hold 3,000 copies. The subsets are only read, never
-    changed, so the results are the same.
+    Every leave-one-domain-out choice on a split takes the same n subsets, each a copy of n - 1 (p, p)
+    Grams (224 MB for MNIST's 8 domains, p = 2,000); they are kept up to ``budget`` bytes (default
+    :data:`SUBSET_CACHE_BYTES`), those past it taken afresh. Subsets are only read: same results.
     """
     import copy
 
@@ -279,6 +214,12 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
     n_steps = int(n_steps)
     report = progress if callable(progress) else (lambda line: None)
     timings = {}
+
+    def timed(stage: str, name: str, tick: float) -> None:
+        timings[f"{stage}:{name}"] = seconds = time.perf_counter() - tick
+        if seconds >= STAGE_REPORT_SECONDS:
+            report(f"    {split.label}: {stage} {name} ({seconds:.1f} s)")
+
     tick = time.perf_counter()
     path = tgreedy_path(stats, n_steps)
     curve = split.target(_steps_matrix(path, n_steps))  # steps 0..K
@@ -306,9 +247,7 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
         auroc = float(curve[k])
         out["rules"][name] = {"k": int(k), "target_auroc": auroc, "gap": float(curve[oracle_k] - auroc),
                               "threshold": evidence.get("threshold")}
-        timings[f"rule:{name}"] = time.perf_counter() - tick
-        if timings[f"rule:{name}"] >= STAGE_REPORT_SECONDS:
-            report(f"    {split.label}: rule {name} ({timings[f'rule:{name}']:.1f} s)")
+        timed("rule", name, tick)
     for name in baselines:
         tick = time.perf_counter()
         if name == "greedy":
@@ -327,9 +266,7 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
             "chosen_auroc": float(target[chosen]), "chosen_n_selected": int(n_selected[chosen]),
             "best_auroc": float(np.max(target)),
         }
-        timings[f"baseline:{name}"] = time.perf_counter() - tick
-        if timings[f"baseline:{name}"] >= STAGE_REPORT_SECONDS:
-            report(f"    {split.label}: baseline {name} ({timings[f'baseline:{name}']:.1f} s)")
+        timed("baseline", name, tick)
     out["seconds"] = {k: round(v, 3) for k, v in timings.items()}
     return out
 
@@ -337,59 +274,18 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
 # --------------------------------------------------------------------------- summaries: choosing a rule fairly
 
 def _best_rule(names: list[str], gaps: np.ndarray) -> str:
-    """The rule within TOLERANCE of the oracle on the most splits of ``gaps`` (rules, splits); ties: smaller mean gap, then first."""
+    """The rule within TOLERANCE of the oracle on most splits of ``gaps`` (rules, splits); ties: smaller mean gap."""
     share = np.mean(gaps <= TOLERANCE, axis=1)
     mean_gap = gaps.mean(axis=1)
     return names[min(range(len(names)), key=lambda r: (-share[r], mean_gap[r], r))]
 
 
 def choose_rule_on_other_splits(target_auroc, oracle_auroc) -> list[str]:
-    """For each split, the stopping rule that did best on the *other* splits (leave one split out).
+    """For each split, the rule within ``TOLERANCE`` of the oracle on the most *other* splits.
 
-    Reading the best rule off a table of every rule's results chooses the rule on the same
-    splits it is then scored on: an optimistic figure (the best of several noisy rows). The
-    nested choice never looks at the split it is scored on: split i gets the rule that was within
-    ``TOLERANCE`` of the oracle on the most splits j != i (ties: the smaller mean gap to the
-    oracle on those splits, then the rule listed first), the criterion by which a summary's
-    ``best_rule`` is chosen in hindsight. The choice for a split cannot change when only that
-    split's results change.
-
-    Parameters
-    ----------
-    target_auroc : mapping of str to sequence of float
-        ``{rule: [target AUROC on split 0, on split 1, ...]}``, every rule on the same splits.
-    oracle_auroc : sequence of float
-        The oracle's target AUROC on each split (the best number of steps on the target).
-
-    Returns
-    -------
-    list of str
-        The rule chosen for each split.
-
-    Raises
-    ------
-    ValueError
-        With fewer than two splits (nothing else to choose on), no rules, rules scored on
-        different splits than the oracle, or a value that is not finite.
-
-    See Also
-    --------
-    summarize : Scores the nested choice beside each rule's own row.
-    tgreedy_lib.domain_adaptation.stopping.choose_k : The rules themselves.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5 (Discussion) names the rules.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments.compare import choose_rule_on_other_splits
-    >>> oracle = [0.80, 0.80, 0.80, 0.80]
-    >>> auroc = {"a": [0.80, 0.80, 0.70, 0.70], "b": [0.60, 0.75, 0.80, 0.80]}
-    >>> choose_rule_on_other_splits(auroc, oracle)   # in hindsight "a" and "b" both reach it twice; "a" is closer
-    ['b', 'b', 'a', 'a']
-
-    Split 0 and 1, where "a" reaches the oracle, are the splits on which "a" is not chosen.
+    Ties: the smaller mean gap on those splits, then the rule listed first (the criterion of a summary's
+    ``best_rule``); a split's own results never decide its choice. ``target_auroc`` is ``{rule: [target
+    AUROC per split]}``, ``oracle_auroc`` the oracle's per split; at least two splits, all finite.
     """
     names = list(target_auroc)
     if not names:
@@ -406,17 +302,33 @@ def choose_rule_on_other_splits(target_auroc, oracle_auroc) -> list[str]:
     return [_best_rule(names, np.delete(gaps, i, axis=1)) for i in range(len(oracle))]  # split i is not read
 
 
-def _nested_outcome(splits: list[dict]) -> dict | None:
-    """Per split: the rule chosen on the other splits, and its k, target AUROC and gap on this split."""
-    if len(splits) < 2:
-        return None
-    names = list(splits[0]["rules"])
-    chosen = choose_rule_on_other_splits({name: [s["rules"][name]["target_auroc"] for s in splits] for name in names},
-                                         [s["oracle_auroc"] for s in splits])
+def _gaps(splits: list[dict], names) -> np.ndarray:
+    """Oracle's target AUROC minus each rule's (rules, splits)."""
+    return np.array([[s["oracle_auroc"] - s["rules"][name]["target_auroc"] for s in splits] for name in names])
+
+
+def _outcome(splits: list[dict], chosen: list[str]) -> dict:
+    """The chosen rule of each split, and its k, target AUROC and gap on that split."""
     return {"rule": chosen,
             "k": [int(s["rules"][r]["k"]) for s, r in zip(splits, chosen)],
             "target_auroc": [float(s["rules"][r]["target_auroc"]) for s, r in zip(splits, chosen)],
             "gap": [float(s["oracle_auroc"] - s["rules"][r]["target_auroc"]) for s, r in zip(splits, chosen)]}
+
+
+def _nested_outcome(splits: list[dict]) -> dict | None:
+    """Each split's rule chosen on the other splits (None with fewer than two)."""
+    if len(splits) < 2:
+        return None
+    names = list(splits[0]["rules"])
+    return _outcome(splits, choose_rule_on_other_splits(
+        {name: [s["rules"][name]["target_auroc"] for s in splits] for name in names},
+        [s["oracle_auroc"] for s in splits]))
+
+
+def _hindsight_outcome(splits: list[dict]) -> dict:
+    """The rule best on all these splits, its own included (descriptive), for each split."""
+    names = list(splits[0]["rules"])
+    return _outcome(splits, [_best_rule(names, _gaps(splits, names))] * len(splits))
 
 
 def _row(auroc, gap, k) -> dict:
@@ -434,38 +346,17 @@ def _choice_row(outcomes: list[dict]) -> dict | None:
         return None
     joined = {key: [v for o in outcomes for v in o[key]] for key in ("rule", "k", "target_auroc", "gap")}
     row = _row(joined["target_auroc"], joined["gap"], joined["k"])
-    counts = {}
-    for rule in joined["rule"]:
-        counts[rule] = counts.get(rule, 0) + 1
+    counts = {rule: joined["rule"].count(rule) for rule in dict.fromkeys(joined["rule"])}
     row.update({"chosen_rules": joined["rule"], "times_chosen": counts})
     return row
 
 
-def _hindsight_outcome(splits: list[dict]) -> dict:
-    """Per split: the rule best on all these splits, its own included (descriptive), and its k, AUROC, gap."""
-    names = list(splits[0]["rules"])
-    gaps = np.array([[s["oracle_auroc"] - s["rules"][name]["target_auroc"] for s in splits] for name in names])
-    rule = _best_rule(names, gaps)
-    return {"rule": [rule] * len(splits), "k": [int(s["rules"][rule]["k"]) for s in splits],
-            "target_auroc": [float(s["rules"][rule]["target_auroc"]) for s in splits],
-            "gap": [float(s["oracle_auroc"] - s["rules"][rule]["target_auroc"]) for s in splits]}
-
-
 def summarize(splits: list[dict], *, per_experiment: list[list[dict]] | None = None) -> dict:
-    """Per rule, for the rule chosen on other splits and per baseline: target AUROC, gap to the oracle, share within TOLERANCE.
-
-    * ``rules``: one row per rule on the T-greedy path (descriptive);
-    * ``nested``: the rule chosen for each split on the other splits of its experiment
-      (:func:`choose_rule_on_other_splits`), a method; None with fewer than two splits;
-    * ``hindsight``: each experiment's best rule chosen on its own splits and scored on them
-      (descriptive, optimistic: what reading the best row off the table reports);
-    * ``best_rule``: the best rule over all of ``splits`` by the same criterion (descriptive);
-      ``goal_met``: whether it is within TOLERANCE on at least ``GOAL_SHARE`` of them;
-    * ``baselines``: each at its leave-one-domain-out choice, the procedure of the ``lodo`` rule.
-
-    ``per_experiment`` (used by :func:`pooled_summary`) groups ``splits`` by experiment, so that
-    the nested and hindsight choices are made within each experiment; by default all ``splits``
-    are one experiment.
+    """Target AUROC, gap to the oracle and share within ``TOLERANCE``: per rule on the T-greedy path
+    (``rules``, descriptive), for the rule chosen on the other splits of each experiment (``nested``, None
+    with fewer than two splits), for each experiment's best rule in hindsight (``hindsight``, optimistic),
+    per baseline at its leave-one-domain-out choice; ``best_rule`` over all ``splits`` and ``goal_met``
+    (within ``TOLERANCE`` on ``GOAL_SHARE`` of them). ``per_experiment`` groups ``splits`` by experiment.
     """
     groups = [splits] if per_experiment is None else per_experiment
     oracle = np.array([s["oracle_auroc"] for s in splits])
@@ -483,9 +374,7 @@ def summarize(splits: list[dict], *, per_experiment: list[list[dict]] | None = N
                       "mean_best_auroc": float(best.mean()), "mean_n_selected": float(n_sel.mean()),
                       "mean_gap_to_tgreedy_oracle": float((oracle - chosen).mean()),
                       "share_within_tgreedy_oracle": float(np.mean(oracle - chosen <= TOLERANCE))}
-    names = list(rules)
-    best_rule = _best_rule(names, np.array([[s["oracle_auroc"] - s["rules"][n]["target_auroc"] for s in splits]
-                                            for n in names]))
+    best_rule = _best_rule(list(rules), _gaps(splits, rules))
     return {"oracle_mean_auroc": float(oracle.mean()), "rules": rules,
             "nested": _choice_row([_nested_outcome(g) for g in groups]),
             "hindsight": _choice_row([_hindsight_outcome(g) for g in groups]), "baselines": base,
@@ -507,11 +396,8 @@ _FEATURE_MAP_OF_KIND = {"dbn": "dbn", "patches": "conv"}
 
 
 def default_feature_map(dataset: str) -> str:
-    """The feature map ``compare`` uses when none is given: the data set's default learned features.
-
-    That is :data:`tgreedy_lib.features.DEFAULT_KIND` (the DBN for MNIST, the convolutional patch
-    features ``"conv"`` for CIFAR-10) when they are in the feature cache, otherwise the random stand-in.
-    """
+    """The data set's default learned features (:data:`tgreedy_lib.features.DEFAULT_KIND`) when they are
+    in the feature cache, else the random stand-in: the feature map ``compare`` uses when none is given."""
     try:
         from ..features import DEFAULT_KIND, load_features
 
@@ -521,9 +407,8 @@ def default_feature_map(dataset: str) -> str:
         return "random"
 
 
-def _features(dataset: str, feature_map: str | None):
-    from .inputs import load_experiment_features
-
+def features_for(dataset: str, feature_map: str | None = None):
+    """The features ``compare`` runs on: ``feature_map``'s, or :func:`default_feature_map`'s."""
     return load_experiment_features(dataset, default_feature_map(dataset) if feature_map is None else feature_map)
 
 
@@ -591,16 +476,12 @@ def run_compare_experiment(name: str, *, quick: bool = False, features=None, fea
                            progress=None, seed: int = 0, baselines=BASELINES, **overrides) -> dict:
     """Run one experiment of the comparison and return its JSON-ready result.
 
-    ``overrides`` change the experiment's settings (:data:`PAPER`, :data:`QUICK`): ``n_steps`` for
-    all, ``n_domains`` (at least 3) and ``n_splits`` (at least 1) for the simulated ones, ``targets``
-    for the image ones. An unknown setting is refused with the known ones listed, a value out of
-    range with what it must be, ``n_steps`` beyond the features with their number; so the settings
-    recorded in the result are those that ran. ``baselines`` are names from :data:`BASELINES`, each
-    at most once. ``progress``: a callable gets a line per split and per rule and baseline; ``True``
-    writes them to standard error, ``False`` nowhere, ``None`` (default) to standard error once the
-    run has lasted :data:`QUIET_SECONDS`. Memory stays bounded in the number of domains: leave-one-
-    domain-out subsets are kept up to :data:`SUBSET_CACHE_BYTES`, and T-greedy's and greedy's leave-
-    one-domain-out choices take no subsets at all.
+    ``overrides`` change the experiment's settings (:data:`PAPER`, :data:`QUICK`): ``n_steps``,
+    ``n_domains`` (at least 3) and ``n_splits`` for the simulated ones, ``targets`` for the image ones;
+    anything else, or out of range, is refused, so the settings recorded are those that ran.
+    ``baselines``: names of :data:`BASELINES`, each once. ``progress``: a callable gets a line per split
+    and slow stage; ``True`` writes them to standard error, ``False`` nowhere, ``None`` to standard error
+    once the run has lasted :data:`QUIET_SECONDS`.
     """
     if name not in EXPERIMENTS:
         raise ValueError(f"unknown experiment {name!r}; choose from {EXPERIMENTS}")
@@ -625,7 +506,7 @@ def run_compare_experiment(name: str, *, quick: bool = False, features=None, fea
     else:
         dataset = "cifar10" if name.startswith("cifar") else "mnist"
         if features is None:
-            features = _features(dataset, feature_map)
+            features = features_for(dataset, feature_map)
         data = features.data_summary()
         if name == "mnist-2-vs-other":
             splits = two_vs_other_compare_splits(features, settings.get("targets"))

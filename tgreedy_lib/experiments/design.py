@@ -1,18 +1,12 @@
-"""The experimental design of section 4, as one value every run records.
+"""The experimental design of section 4 of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small
+Sample Statistical Approach" (AISTATS 2012), as one value every run records.
 
-Foster, Kakade & Salakhutdinov (AISTATS 2012), section 4: "In all experiments, we use 10,000
-digits (1,000 per class) for training and 10,000 digits for testing"; section 4.1: "eight source
-domains: {'2' vs. '0'},..., {'2' vs. '8'}, where each domain contained a balanced set of 2000
-labeled training examples. Our new target domain (as the test set) {'2' vs. '9'} also contained a
-balanced set of 2000 examples"; section 4.2: "Each domain contained 1000 positive and 1000
-negative examples, where negative examples were randomly sampled from the remaining digits in the
-source domain. Our target domain contained 1000 positive examples of newly observed images of '9'
-and 1000 negative examples, randomly sampled from images of 0-to-8."
-
-:data:`PAPER_DESIGN` is that design and the reproduction's default; :data:`EARLIER_DESIGN` is
-what the reproduction ran before (all bundled training digits, 863-1,127 a class; every test image
-of a target's two classes; negatives stratified by partner class), kept to show how much the design
-moves the verdicts.
+"we use 10,000 digits (1,000 per class) for training" (section 4); "each domain contained a balanced set
+of 2000 labeled training examples. Our new target domain ... also contained a balanced set of 2000
+examples" (4.1); "negative examples were randomly sampled from the remaining digits in the source
+domain" (4.2). :data:`PAPER_DESIGN` is that design, the default; :data:`EARLIER_DESIGN` (all bundled
+digits, every test image, negatives stratified by partner class) shows how much the design moves the
+verdicts.
 """
 from __future__ import annotations
 
@@ -25,22 +19,10 @@ from .domains import NEGATIVE_SAMPLING
 class Design:
     """How the training images, the '2 vs other' test domains and the similarity pairs are drawn.
 
-    Attributes
-    ----------
-    train_per_class : int or None
-        Training images of each class, drawn at random without replacement from the official
-        training set when its labels are available (MNIST: 60,000 images; CIFAR-10: 50,000).
-        ``None``: every training image found (the bundled 10,000 MNIST digits).
-    target_per_class : int or None
-        '2 vs other' test domains (target and held-out sources): this many images of each of the
-        two classes (fewer when the test set has fewer). ``None``: every test image of both.
-    negatives : {"random", "stratified"}
-        Negative similarity pairs: a partner image drawn uniformly from the other source classes'
-        images (the paper) or the same number of pairs with each partner class.
-    n_positive_pairs, n_negative_pairs : int
-        Pairs per similarity domain (the paper: 1,000 and 1,000).
-    seed : int
-        Seeds the training subset, the balanced test domains and the pair draws.
+    ``train_per_class``: training images of each class drawn from the official training set (``None``:
+    every image found); ``target_per_class``: images of each class of a '2 vs other' test domain
+    (``None``: all); ``negatives``: similarity negatives ``"random"`` (the paper) or ``"stratified"``;
+    ``n_positive_pairs``, ``n_negative_pairs``: pairs per similarity domain; ``seed`` seeds every draw.
     """
 
     train_per_class: int | None = 1000
@@ -51,14 +33,13 @@ class Design:
     seed: int = 0
 
     def __post_init__(self):
-        for name in ("train_per_class", "target_per_class"):
+        for name in ("train_per_class", "target_per_class", "n_positive_pairs", "n_negative_pairs"):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-                raise ValueError(f"{name} must be a positive integer or None, got {value!r}")
-        for name in ("n_positive_pairs", "n_negative_pairs"):
-            value = getattr(self, name)
+            if value is None and name.endswith("per_class"):
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+                raise ValueError(f"{name} must be a positive integer{' or None' * name.endswith('per_class')}, "
+                                 f"got {value!r}")
         if self.negatives not in NEGATIVE_SAMPLING:
             raise ValueError(f"negatives must be one of {NEGATIVE_SAMPLING}, got {self.negatives!r}")
         if not isinstance(self.seed, int) or isinstance(self.seed, bool):

@@ -1,25 +1,19 @@
-"""Source and target domains of section 4: '2 vs other' (4.1) and similarity learning (4.2).
+"""Source and target domains of section 4 of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A
+Small Sample Statistical Approach" (AISTATS 2012): '2 vs other' (4.1) and similarity learning (4.2).
 
-Every experiment holds one class out: the *target* (new) domain is built from that class, the
-*source* domains from the other classes. The selectors only need each source domain's second
-moments E[XX^T | d_k], E[XY | d_k], E[Y^2 | d_k] (section 2), so this module computes those from
-per-class (or per-block) Gram matrices, once per data set, and assembles each split's
-:class:`~tgreedy_lib.domain_adaptation.statistics.DomainStatistics` from them without touching the images again.
+Every experiment holds one class out: the *target* domain is built from it, the *source* domains
+from the other classes. The selectors need only each source domain's moments E[XX^T | d_k],
+E[XY | d_k], E[Y^2 | d_k] (section 2), so they are computed once per data set from per-class (or
+per-pair-block) Gram matrices and each split's
+:class:`~tgreedy_lib.domain_adaptation.statistics.DomainStatistics` is assembled from them.
 
-'2 vs other' (section 4.1)
-    Source domain '2 vs k' holds the training '2's (y = +1) and the training 'k's (y = -1),
-    balanced: each class carries half the domain's weight, so its moments are those of a domain
-    with as many '2's as 'k's (exactly the sample moments when the counts are equal, as in the
-    paper's 1,000 + 1,000). All nine domains are built once; a split is a subset of eight.
-
-Similarity (section 4.2)
-    The regression features of a pair of images are the elementwise products phi(x1) * phi(x2).
-    Source domain c holds ``n_positive`` pairs of two different training images of class c
-    (y = +1) and ``n_negative`` pairs of an image of c with an image of another *source* class
-    (y = -1). The negatives are drawn stratified: the same number, ``n_negative / (C - 2)``, with
-    each partner class, so domain c in the split that holds out class t is
-    ``positives(c) + sum over partners j not in {c, t} of negatives(c, j)``, and its moments are
-    sums of per-block Gram matrices, each computed once.
+'2 vs other' (4.1)
+    Source domain '2 vs k': the training '2's (y = +1) and 'k's (y = -1), each class weighted one
+    half (the sample moments when the counts are equal, as the paper's 1,000 + 1,000).
+Similarity (4.2)
+    A pair's regression features are phi(x1) * phi(x2). Source domain c: ``n_positive`` pairs of two
+    training images of c (y = +1) and ``n_negative`` pairs of an image of c with one of another
+    *source* class (y = -1), drawn at random (the paper) or stratified by partner class.
 """
 from __future__ import annotations
 
@@ -46,7 +40,8 @@ class Split:
         return {"target": int(self.target), "sources": [int(s) for s in self.sources]}
 
 
-def _check_classes_present(labels: np.ndarray, wanted: Sequence[int], what: str) -> None:
+def check_classes_present(labels: np.ndarray, wanted: Sequence[int], what: str) -> None:
+    """A ValueError naming the classes of ``wanted`` that have no images."""
     present = set(np.unique(labels).tolist())
     missing = [int(c) for c in wanted if int(c) not in present]
     if missing:
@@ -57,22 +52,8 @@ def _check_classes_present(labels: np.ndarray, wanted: Sequence[int], what: str)
 
 def two_vs_other_splits(classes: Sequence[int] = range(10), positive: int = POSITIVE_DIGIT,
                         targets: Sequence[int] | None = None) -> list[Split]:
-    """Splits of section 4.1: hold out one negative digit t, the sources are '2 vs k' for the others.
-
-    Parameters
-    ----------
-    classes : sequence of int
-        All class labels (MNIST: 0-9).
-    positive : int
-        The digit to recognize (the paper's '2').
-    targets : sequence of int, optional
-        Held-out digits, in this order (default: every class but ``positive``, ascending).
-
-    Returns
-    -------
-    list of Split
-        ``sources`` are the negative digits k of the source domains '2 vs k'.
-    """
+    """Splits of section 4.1: hold out each digit t of ``targets`` (default: all but ``positive``, ascending);
+    the ``sources`` are the other digits k of the domains '2 vs k'."""
     classes = [int(c) for c in classes]
     if positive not in classes:
         raise ValueError(f"the positive digit {positive} is not among the classes {classes}")
@@ -106,18 +87,11 @@ def similarity_splits(classes: Sequence[int] = range(10), targets: Sequence[int]
 
 # --------------------------------------------------------------------------- '2 vs other'
 
-def class_moments(X: np.ndarray, labels: np.ndarray, classes: Sequence[int]):
-    """Per-class sums: Gram ``X_c^T X_c``, column sums and counts (float64).
-
-    Returns
-    -------
-    gram : ndarray (n_classes, p, p)
-    sums : ndarray (n_classes, p)
-    counts : ndarray (n_classes,) of int
-    """
+def _class_moments(X: np.ndarray, labels: np.ndarray, classes: Sequence[int]):
+    """Per-class Gram ``X_c^T X_c``, column sums and counts."""
     X = np.asarray(X, dtype=np.float64)
     labels = np.asarray(labels)
-    _check_classes_present(labels, classes, "class_moments")
+    check_classes_present(labels, classes, "class_moments")
     p = X.shape[1]
     gram = np.empty((len(classes), p, p))
     sums = np.empty((len(classes), p))
@@ -134,25 +108,9 @@ def two_vs_other_statistics(X: np.ndarray, labels: np.ndarray, positive: int = P
                             negatives: Sequence[int] | None = None) -> DomainStatistics:
     """Moments of every source domain 'positive vs k' (section 4.1), balanced, labelled by k.
 
-    Domain 'positive vs k' holds the training images of ``positive`` (y = +1) and of k (y = -1),
-    each class weighted one half::
-
-        E[XX^T | d_k] = (G_pos / n_pos + G_k / n_k) / 2,   E[XY | d_k] = (s_pos / n_pos - s_k / n_k) / 2,
-
-    with G the class Gram matrix and s its column sums; E[Y^2 | d_k] = 1. With n_pos = n_k these are
-    the plain sample moments of the 2 n_k rows. Build it once and take ``.subset(split.sources)``
-    for each split.
-
-    Parameters
-    ----------
-    X : ndarray (n, p)
-        Training features.
-    labels : ndarray (n,)
-        Class of each row.
-    positive : int
-        The class with y = +1.
-    negatives : sequence of int, optional
-        The k of the domains (default: every other class present).
+    E[XX^T | d_k] = (G_pos / n_pos + G_k / n_k) / 2, E[XY | d_k] = (s_pos / n_pos - s_k / n_k) / 2,
+    E[Y^2 | d_k] = 1, with G a class's Gram and s its column sums; ``negatives`` default to every
+    other class. Build once, then ``.subset(split.sources)`` per split.
     """
     labels = np.asarray(labels)
     if negatives is None:
@@ -163,7 +121,7 @@ def two_vs_other_statistics(X: np.ndarray, labels: np.ndarray, positive: int = P
     if len(negatives) < 2:
         raise ValueError(f"need at least two source domains, got negatives {negatives}")
     classes = [positive] + negatives
-    gram, sums, counts = class_moments(X, labels, classes)
+    gram, sums, counts = _class_moments(X, labels, classes)
     mean_gram = gram / counts[:, None, None]
     mean = sums / counts[:, None]
     xx = 0.5 * (mean_gram[0][None] + mean_gram[1:])
@@ -183,17 +141,14 @@ class EvaluationSet:
 def two_vs_other_evaluation(test_labels: np.ndarray, split: Split, positive: int = POSITIVE_DIGIT,
                             per_class: int | None = None,
                             seed: int = 0) -> tuple[list[EvaluationSet], EvaluationSet]:
-    """Held-out source domains and the target domain of a '2 vs other' split, from the test images.
+    """Held-out source domains 'positive vs k' and the target 'positive vs target' on the test images.
 
-    Each held-out source domain is 'positive vs k' on the test images (one per source k); the
-    target is 'positive vs target'. With ``per_class`` each domain is balanced as the paper's: "Our
-    new target domain (as the test set) {'2' vs. '9'} also contained a balanced set of 2000
-    examples" -- ``min(per_class, n_positive, n_k)`` images of each of its two classes, drawn
-    without replacement (seeded by ``seed`` and k). ``None`` uses every test image of both classes
-    (AUROC weighs the two classes equally whatever their counts).
+    With ``per_class`` each is balanced as the paper's ("a balanced set of 2000 examples"):
+    ``min(per_class, n_positive, n_k)`` images of each class, drawn seeded by ``seed`` and k; ``None``
+    takes every test image of both classes.
     """
     test_labels = np.asarray(test_labels)
-    _check_classes_present(test_labels, (positive, split.target) + tuple(split.sources), "test set")
+    check_classes_present(test_labels, (positive, split.target) + tuple(split.sources), "test set")
     if per_class is not None and (not isinstance(per_class, (int, np.integer)) or per_class < 1):
         raise ValueError(f"per_class must be a positive integer or None, got {per_class!r}")
     positive_rows = np.flatnonzero(test_labels == positive)
@@ -213,10 +168,8 @@ def two_vs_other_evaluation(test_labels: np.ndarray, split: Split, positive: int
 
 # --------------------------------------------------------------------------- similarity pairs
 
-#: How the negative pairs of a similarity domain are drawn: the paper's "negative examples were
-#: randomly sampled from the remaining digits in the source domain" (``"random"``: the partner image
-#: uniform over the images of the other source classes), or stratified by partner class
-#: (``"stratified"``: the same number of pairs with each other source class; our earlier design).
+#: Negative pairs: the partner image uniform over the other source classes' images (``"random"``, the
+#: paper's "randomly sampled from the remaining digits") or as many with each partner class.
 NEGATIVE_SAMPLING = ("random", "stratified")
 
 
@@ -224,25 +177,10 @@ NEGATIVE_SAMPLING = ("random", "stratified")
 class PairDesign:
     """Index pairs of images for the similarity domains (section 4.2), drawn once per image set.
 
-    Attributes
-    ----------
-    classes : tuple of int
-    positives : dict class -> (n_positive, 2) int array
-        Pairs of two different images of the class.
-    negatives : dict class -> (m, 2) int array
-        A pool of pairs (image of the class, image of another class), in the order drawn.
-    partners : dict class -> (m,) int array
-        The class of the second image of each pool pair.
-    n_negative : int
-        Negative pairs of a source domain.
-    sampling : {"random", "stratified"}
-        ``"random"``: the pool's partner images are uniform over the images of every other class,
-        and the negatives of domain c when t is held out are the first ``n_negative`` pool pairs
-        whose partner is not t -- a uniform sample of the images of the remaining source classes.
-        ``"stratified"``: the pool holds ``per_partner`` pairs with each other class, and the
-        negatives are all pool pairs whose partner is not t.
-    per_partner : int
-        Stratified only: ``n_negative // (n_classes - 2)``; 0 for the random design.
+    ``positives[c]``: pairs of two images of c; ``negatives[c]``: a pool of pairs (image of c, image of
+    another class), ``partners[c]`` the second's class. The negatives of domain c when t is held out are
+    the pool pairs whose partner is not t: all of them (``"stratified"``, ``per_partner`` with each
+    class), or the first ``n_negative`` (``"random"``: a uniform sample of the remaining classes' images).
     """
 
     classes: tuple[int, ...]
@@ -268,9 +206,9 @@ class PairDesign:
 
     def domain_pairs(self, c: int, held_out: int) -> tuple[np.ndarray, np.ndarray]:
         """Pairs (m, 2) and labels +1/-1 of domain ``c`` when class ``held_out`` is the target."""
-        negatives = self.negatives[c][self.negative_rows(c, held_out)] if c in self.negatives else None
-        if negatives is None:
+        if c not in self.negatives:
             raise ValueError(f"class {c} is not in the pair design {self.classes}")
+        negatives = self.negatives[c][self.negative_rows(c, held_out)]
         pairs = np.concatenate([self.positives[c], negatives])
         y = np.concatenate([np.ones(len(self.positives[c])), -np.ones(len(negatives))])
         return pairs, y
@@ -299,23 +237,10 @@ def _check_sampling(negatives: str) -> None:
 
 def draw_pair_design(labels: np.ndarray, classes: Sequence[int], n_positive: int = 1000,
                      n_negative: int = 1000, seed: int = 0, negatives: str = "random") -> PairDesign:
-    """Draw the positive and negative index pairs of every class (section 4.2), seeded.
+    """Draw the positive and negative index pairs of every class of ``classes`` (at least four), seeded.
 
     "Each domain contained 1000 positive and 1000 negative examples, where negative examples were
     randomly sampled from the remaining digits in the source domain" (section 4.2).
-
-    Parameters
-    ----------
-    labels : ndarray (n,)
-        Class of each image.
-    classes : sequence of int
-        The classes (at least four).
-    n_positive, n_negative : int
-        Positive pairs per domain, negative pairs per source domain (the paper: 1,000 each).
-    seed : int
-    negatives : {"random", "stratified"}
-        The paper's random negatives (default) or negatives stratified by partner class; see
-        :class:`PairDesign`.
     """
     labels = np.asarray(labels)
     classes = tuple(int(c) for c in classes)
@@ -327,7 +252,7 @@ def draw_pair_design(labels: np.ndarray, classes: Sequence[int], n_positive: int
     per_partner = n_negative // (len(classes) - 2)
     if negatives == "stratified" and per_partner < 1:
         raise ValueError(f"n_negative={n_negative} is fewer than the {len(classes) - 2} partner classes")
-    _check_classes_present(labels, classes, "pair design")
+    check_classes_present(labels, classes, "pair design")
     rng = np.random.default_rng(seed)
     rows = {c: np.flatnonzero(labels == c) for c in classes}
     positives = {c: _pairs_of_distinct(rng, rows[c], n_positive) for c in classes}
@@ -357,17 +282,12 @@ def draw_pair_design(labels: np.ndarray, classes: Sequence[int], n_positive: int
 
 def target_pairs(labels: np.ndarray, split: Split, n_positive: int = 1000, n_negative: int = 1000,
                  seed: int = 0, negatives: str = "random") -> tuple[np.ndarray, np.ndarray]:
-    """The target domain of a similarity split: pairs of the held-out class and their labels.
-
-    ``n_positive`` pairs of two different images of ``split.target`` (y = +1) and ``n_negative``
-    pairs of an image of ``split.target`` with another image (y = -1): "1000 negative examples,
-    randomly sampled from images of 0-to-8" (section 4.2) -- uniform over the images of the source
-    classes (``negatives="random"``), or a source class drawn uniformly and then one of its images
-    (``"stratified"``).
-    """
+    """The target domain of a similarity split: ``n_positive`` pairs of two images of ``split.target`` (y = +1)
+    and ``n_negative`` of one with an image of a source class (y = -1), "randomly sampled from images of
+    0-to-8" (section 4.2): uniform over those images (``"random"``), or a class first (``"stratified"``)."""
     labels = np.asarray(labels)
     _check_sampling(negatives)
-    _check_classes_present(labels, (split.target,) + tuple(split.sources), "target pairs")
+    check_classes_present(labels, (split.target,) + tuple(split.sources), "target pairs")
     rng = np.random.default_rng([seed, split.target, 7])
     target_rows = np.flatnonzero(labels == split.target)
     positives = _pairs_of_distinct(rng, target_rows, n_positive)
@@ -397,11 +317,9 @@ def pair_products(F: np.ndarray, pairs: np.ndarray, columns: np.ndarray | None =
 class SimilarityMoments:
     """Moments of the training pairs, assembled into each split's DomainStatistics.
 
-    For each class c it keeps the Gram matrix and signed column sums of the positives together with
-    U_c, the union over all held-out classes of the negative pool pairs a split may use; a split
-    holding out t subtracts the few pool pairs of U_c that it does not use (those with partner t,
-    and for random negatives the tail of the pool beyond its first ``n_negative`` eligible pairs).
-    Memory: one p x p matrix per class.
+    Per class c: the Gram matrix and signed column sums of the positives and of U_c, the negative pool
+    pairs some split uses; a split holding out t subtracts those of U_c it does not use. Memory: one
+    p x p matrix per class.
     """
 
     def __init__(self, F: np.ndarray, design: PairDesign):

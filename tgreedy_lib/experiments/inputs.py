@@ -1,52 +1,39 @@
-"""The feature vectors every experiment of section 4 starts from.
+"""The feature vectors every experiment of section 4 of Foster, Kakade & Salakhutdinov, "Domain
+Adaptation: A Small Sample Statistical Approach" (AISTATS 2012) starts from: "we use 10,000 digits (1,000
+per class) for training and 10,000 digits for testing. Instead of using raw pixel values, each image was
+represented by 2000 real-valued features, that were extracted using a deep belief network".
 
-Foster, Kakade & Salakhutdinov (AISTATS 2012), section 4: "In all experiments, we use 10,000
-digits (1,000 per class) for training and 10,000 digits for testing. Instead of using raw pixel
-values, each image was represented by 2000 real-valued features, that were extracted using a deep
-belief network" -- and the same for CIFAR-10.
-
-:func:`load_experiment_features` returns those features through one of these feature maps:
+:func:`load_experiment_features` returns them through a feature map:
 
 ``"learned"``
-    Each data set's default learned features (:data:`DEFAULT_FEATURE_MAP`): ``"dbn"`` for MNIST,
-    ``"conv"`` for CIFAR-10. The reproduction's primary claims use them.
+    Each data set's default learned features (:data:`DEFAULT_FEATURE_MAP`), used by the primary claims.
 ``"dbn"``
-    The paper's: the deep-belief-network features of :func:`tgreedy_lib.features.load_features`
-    (trained once on the unlabeled training images and cached on disk).
+    The paper's deep-belief-network features (:func:`tgreedy_lib.features.load_features`, cached).
 ``"conv"``
-    CIFAR-10 only: the convolutional patch features of :mod:`tgreedy_lib.features.patches`
-    (Coates, Lee & Ng 2011), the library's default CIFAR-10 features.
+    CIFAR-10 only: the convolutional patch features of :mod:`tgreedy_lib.features.patches`.
 ``"random"``
-    A stand-in without any training: ``sigmoid(W z + b)`` for standardized pixels ``z`` and a fixed
-    (seeded) Gaussian ``W`` -- 1,000 random sigmoid units, positive and never constant like DBN
-    features. Fast; used by the unit tests and handy for a first look, but *not* the paper's setting.
+    ``sigmoid(W z + b)`` of standardized pixels z, with a seeded Gaussian W: 1,000 positive units, a
+    fast stand-in for tests and a first look, not the paper's setting.
 ``"pixels"``
-    The raw pixel intensities scaled to [0, 1] (784 features for MNIST, 3,072 for CIFAR-10). Not
-    the paper's setting either, and degenerate for T-greedy: a pixel that is dark on every image
-    except some '2's has the same covariance in every '2 vs k' domain (the '2's are shared), hence
-    zero spread and an infinite T-statistic.
+    Pixel intensities in [0, 1]; degenerate for T-greedy (a pixel dark on every image but some '2's has
+    the same covariance in every '2 vs k' domain: zero spread, infinite T).
 
-Features that are constant on the training images (pixels at the border of every digit, dead
-hidden units) carry no information, and their T-statistic is 0/0; they are dropped, and how many
-were dropped is recorded in ``info``.
+Features constant on the training images have T = 0/0; they are dropped and counted in ``info``.
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
 from .. import datasets
 from .._json import jsonable
 
-#: The feature maps the experiments know (see :func:`register_feature_map`); "conv" is the CIFAR-10
-#: convolutional patch features (:mod:`tgreedy_lib.features.patches`; MNIST has none); "learned" is
-#: each data set's default learned features (:data:`DEFAULT_FEATURE_MAP`).
+#: The feature maps the experiments know (:func:`register_feature_map` adds one).
 FEATURE_MAPS = ("learned", "dbn", "conv", "random", "pixels")
-#: What ``"learned"`` resolves to: the DBN for MNIST (the paper's features), the convolutional patch
-#: features for CIFAR-10 (of the kind of Krizhevsky 2009, which section 4 cites; the whole-image
-#: DBN learns no pair signal there: its all-features similarity fit scores 0.50 on held-out source
-#: pairs). The reproduction's primary claims use these.
+#: What ``"learned"`` resolves to: the DBN for MNIST (the paper's), the convolutional patch features for
+#: CIFAR-10 (the whole-image DBN learns no pair signal there: its all-features fit scores 0.50).
 DEFAULT_FEATURE_MAP = {"mnist": "dbn", "cifar10": "conv"}
 #: Feature maps that exist only for some data sets (all others apply to every data set).
 FEATURE_MAP_DATASETS = {"conv": ("cifar10",)}
@@ -61,43 +48,11 @@ CONSTANT_VARIANCE = 1e-12
 
 @dataclasses.dataclass
 class ExperimentFeatures:
-    """Feature vectors of the training and the test images, with their labels.
+    """Feature vectors of the training and the test images (float64, (n, p)), with their labels (0-9).
 
-    Attributes
-    ----------
-    train_features, test_features : ndarray of shape (n, p), float64
-    train_labels, test_labels : ndarray of int64
-        Class labels 0-9.
-    info : dict
-        JSON-ready description: ``dataset``, ``feature_map``, ``official`` (whether the test set is
-        the data set's official test set), ``train_size``, ``test_size``, ``n_features``,
-        ``dropped_constant_features`` and whatever the feature builder reported.
-
-    See Also
-    --------
-    load_experiment_features : The features of the paper's data sets.
-    tgreedy_lib.experiments.run_experiment : Runs an experiment on them.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
-
-    Examples
-    --------
-    Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
-    that the example runs in a moment; the experiments use the paper's DBN features:
-
-    >>> import numpy as np
-    >>> from tgreedy_lib.experiments import ExperimentFeatures
-    >>> rng = np.random.default_rng(0)
-    >>> centres = rng.standard_normal((10, 20))
-    >>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
-    >>> features = ExperimentFeatures(
-    ...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
-    ...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
-    ...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
-    >>> features.n_features, features.classes.tolist()
-    (20, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+    ``info`` is a JSON-ready description: ``dataset``, ``feature_map``, ``official`` (whether the test
+    set is the official one), ``train_size``, ``test_size``, ``n_features``, ``dropped_constant_features``
+    and whatever the feature builder reported.
     """
 
     train_features: np.ndarray
@@ -138,21 +93,7 @@ class ExperimentFeatures:
 
 
 def drop_constant_features(features: ExperimentFeatures) -> ExperimentFeatures:
-    """Remove the features that are constant over the training images (section 3.3 divides by their spread).
-
-    See Also
-    --------
-    load_experiment_features : Drops them on loading.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.experiments.inputs import ExperimentFeatures, drop_constant_features
-    >>> X = np.column_stack([np.arange(4.0), np.ones(4)])
-    >>> kept = drop_constant_features(ExperimentFeatures(X, np.arange(4), X, np.arange(4), {}))
-    >>> kept.n_features, kept.info["dropped_constant_features"]
-    (1, 1)
-    """
+    """Remove the features constant over the training images (section 3.3 divides by their spread)."""
     variance = features.train_features.var(axis=0)
     keep = variance > CONSTANT_VARIANCE
     info = dict(features.info)
@@ -169,22 +110,12 @@ def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: in
                       cache_dir=None) -> tuple[datasets.ImageDataset, dict]:
     """The training and test images of section 4, and a description of how they were chosen.
 
-    "we use 10,000 digits (1,000 per class) for training and 10,000 digits for testing" (section 4).
-    MNIST: when the official training labels are found (``TGREEDY_DATA_DIR`` or the cache, e.g.
-    after ``python -m tgreedy_course download mnist``), ``train_per_class`` images of each class are
-    drawn at random (seeded) from the 60,000 official training images; otherwise the bundled 10,000
-    digits (the first 10,000 official ones, 863-1,127 a class) are used whole and the returned
-    description says how far their class counts are from ``train_per_class``. CIFAR-10: 1,000
-    images a class drawn at random (seeded) from the 50,000 official training images
-    (:func:`tgreedy_lib.datasets.load_cifar10_paper`).
-
-    Returns
-    -------
-    images : ImageDataset
-    description : dict
-        ``train_source``, ``train_class_counts``, ``train_per_class`` (asked), ``paper_training_set``
-        (whether every class holds exactly ``train_per_class`` images drawn from the official
-        training set) and ``max_class_count_deviation``.
+    MNIST: with the official training labels at hand (``TGREEDY_DATA_DIR`` or the cache),
+    ``train_per_class`` images a class drawn at random (seeded by ``seed``) from the 60,000; otherwise
+    the bundled 10,000 digits whole (863-1,127 a class). CIFAR-10: 1,000 a class from the 50,000. The
+    description holds ``train_source``, ``train_class_counts``, ``train_per_class``,
+    ``max_class_count_deviation`` and ``paper_training_set`` (exactly ``train_per_class`` official
+    images in every class).
     """
     images = datasets.load_paper_dataset(dataset, data_dir=data_dir, cache_dir=cache_dir)
     source = "bundled"
@@ -210,7 +141,7 @@ def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: in
         source = ("bundled MNIST digits (the first 10,000 official training images)"
                   + ("" if images.official_test else ", every 5th digit of a class held out as test set"))
     counts = np.bincount(np.asarray(images.train_labels, dtype=np.int64), minlength=10).tolist()
-    wanted = train_per_class if train_per_class is not None else None
+    wanted = train_per_class
     deviation = max(abs(c - wanted) for c in counts) if wanted is not None else None
     description = {"train_source": source, "train_class_counts": counts, "train_per_class": wanted,
                    "max_class_count_deviation": deviation,
@@ -218,9 +149,9 @@ def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: in
     return images, description
 
 
-def _pixel_features(dataset: str, data_dir=None, cache_dir=None, train_per_class=1000,
-                    seed: int = 0) -> ExperimentFeatures:
-    images, description = experiment_images(dataset, train_per_class, seed, data_dir, cache_dir)
+def _pixels_loader(dataset: str, *, data_dir=None, cache_dir=None, progress=False, train_per_class=1000, seed=0,
+                   design_seed: int = 0) -> ExperimentFeatures:
+    images, description = experiment_images(dataset, train_per_class, design_seed, data_dir, cache_dir)
     train = images.train_images.reshape(len(images.train_images), -1).astype(np.float64) / 255.0
     test = images.test_images.reshape(len(images.test_images), -1).astype(np.float64) / 255.0
     info = dict(dataset=dataset, feature_map="pixels", official=bool(images.official_test),
@@ -230,20 +161,18 @@ def _pixel_features(dataset: str, data_dir=None, cache_dir=None, train_per_class
                               images.test_labels.astype(np.int64), info)
 
 
-def _random_sigmoid_features(dataset: str, data_dir=None, n_units: int = RANDOM_UNITS,
-                             seed: int = RANDOM_SEED, cache_dir=None, train_per_class=1000,
-                             design_seed: int = 0) -> ExperimentFeatures:
-    pixels = _pixel_features(dataset, data_dir, cache_dir, train_per_class, design_seed)
+def _random_loader(dataset: str, *, seed: int = 0, **kwargs) -> ExperimentFeatures:
+    pixels = _pixels_loader(dataset, **kwargs)
     mean = pixels.train_features.mean(axis=0)
     scale = pixels.train_features.std(axis=0) + 0.1
-    rng = np.random.default_rng(seed)
-    weights = rng.standard_normal((pixels.n_features, n_units)) / np.sqrt(pixels.n_features)
-    bias = rng.normal(-1.0, 1.0, n_units)
+    rng = np.random.default_rng(RANDOM_SEED + seed)
+    weights = rng.standard_normal((pixels.n_features, RANDOM_UNITS)) / np.sqrt(pixels.n_features)
+    bias = rng.normal(-1.0, 1.0, RANDOM_UNITS)
 
     def transform(X):
         return 1.0 / (1.0 + np.exp(-(((X - mean) / scale) @ weights + bias)))
 
-    info = dict(pixels.info, feature_map="random", random_units=int(n_units), random_seed=int(seed))
+    info = dict(pixels.info, feature_map="random", random_units=RANDOM_UNITS, random_seed=int(RANDOM_SEED + seed))
     return ExperimentFeatures(transform(pixels.train_features), pixels.train_labels,
                               transform(pixels.test_features), pixels.test_labels, info)
 
@@ -252,18 +181,14 @@ class FeatureMapNotApplicable(NotImplementedError):
     """A feature map that does not exist for a data set (the convolutional patch features of MNIST)."""
 
 
-def _learned_features(dataset: str, data_dir=None, cache_dir=None, progress: bool = False, train_per_class=1000,
-                  seed: int = 0, design_seed: int = 0, kind: str = "dbn") -> ExperimentFeatures:
-    try:
-        from ..features import dbn_inputs, load_features
-    except ImportError as error:  # pragma: no cover - depends on the feature module being present
-        raise ValueError("the 'dbn' feature map needs tgreedy_lib.features (deep-belief-network features), "
-                         f"which could not be imported ({error}); use feature_map='pixels' for the stand-in") from None
+def _learned_features(dataset: str, *, data_dir=None, cache_dir=None, progress: bool = False, train_per_class=1000,
+                      seed: int = 0, design_seed: int = 0, kind: str = "dbn") -> ExperimentFeatures:
+    from ..features import dbn_inputs, load_features
+
     if kind == "patches" and dataset != "cifar10":
         raise FeatureMapNotApplicable(f"the 'conv' feature map (convolutional colour-patch features) is for cifar10, "
                                       f"not {dataset!r}; use feature_map='dbn' for MNIST")
-    # The paper's feature map is the DBN for both data sets: kind is explicit, because the library's
-    # default CIFAR-10 features are the convolutional patch features ('conv').
+    # kind is explicit: the library's default CIFAR-10 features are the patches, the paper's the DBN
     built = load_features(dataset, data_dir=data_dir, cache_dir=cache_dir, progress=progress,
                           config={"seed": int(seed)}, kind=kind)
     info = dict(getattr(built, "info", {}) or {})
@@ -279,56 +204,23 @@ def _learned_features(dataset: str, data_dir=None, cache_dir=None, progress: boo
         train_labels = np.asarray(images.train_labels, dtype=np.int64)
         info["source"] = images.source
     elif dataset == "cifar10" and design_seed != 0:
-        # The features learnt from the 50,000 unlabeled training images (their labels never read);
-        # the built set holds seed 0's labelled subset, so another seed's subset is mapped through them.
+        # The features learnt from the 50,000 unlabeled training images; the built set holds seed 0's
+        # labelled subset, so another seed's subset is mapped through them.
         train = np.asarray(built.transform(images.train_images), dtype=np.float64)
         train_labels = np.asarray(images.train_labels, dtype=np.int64)
         info["source"] = images.source
     info["training_images"] = description
-    info.setdefault("official", bool(info.get("official_test", False)))
-    info["official"] = bool(info["official"])
+    info["official"] = bool(info.get("official", info.get("official_test", False)))
     info["train_size"] = int(len(train))
     info["test_size"] = int(len(test))
-    return ExperimentFeatures(train, train_labels, test, np.asarray(built.test_labels, dtype=np.int64),
-                              _json_ready(info))
-
-
-def _json_ready(info: dict) -> dict:
-    """Keep only the JSON-representable, path-free entries of a feature builder's info."""
-    return jsonable(info, unknown="drop", keep=_not_a_path)
-
-
-def _not_a_path(key: str, value) -> bool:
-    """Never leak machine paths into results (``source`` names a data source, not a path)."""
-    return not (isinstance(value, str) and ("/" in value or "\\" in value) and key != "source")
-
-
-def _pixels_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
-    return _pixel_features(dataset, data_dir, cache_dir, train_per_class, design_seed)
-
-
-def _random_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
-    return _random_sigmoid_features(dataset, data_dir, seed=RANDOM_SEED + seed, cache_dir=cache_dir,
-                                    train_per_class=train_per_class, design_seed=design_seed)
-
-
-def _dbn_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
-    return _learned_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed)
-
-
-def _conv_loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed):
-    return _learned_features(dataset, data_dir, cache_dir, progress, train_per_class, seed, design_seed, kind="patches")
+    # JSON-ready, and no machine paths (``source`` names a data source, not a path)
+    info = jsonable(info, unknown="drop", keep=lambda key, value: not (
+        isinstance(value, str) and ("/" in value or "\\" in value) and key != "source"))
+    return ExperimentFeatures(train, train_labels, test, np.asarray(built.test_labels, dtype=np.int64), info)
 
 
 def resolve_feature_map(feature_map: str, dataset: str) -> str:
-    """The feature map that ``feature_map`` means for ``dataset``: ``"learned"`` becomes the data set's default.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments.inputs import resolve_feature_map
-    >>> resolve_feature_map("learned", "mnist"), resolve_feature_map("learned", "cifar10"), resolve_feature_map("pixels", "mnist")
-    ('dbn', 'conv', 'pixels')
-    """
+    """The feature map ``feature_map`` means for ``dataset``: ``"learned"`` becomes the data set's default."""
     if feature_map == "learned":
         if dataset not in DEFAULT_FEATURE_MAP:
             raise ValueError(f"no default learned features for {dataset!r}; choose a feature map from {FEATURE_MAPS}")
@@ -337,14 +229,7 @@ def resolve_feature_map(feature_map: str, dataset: str) -> str:
 
 
 def feature_map_applies(feature_map: str, dataset: str) -> bool:
-    """Whether ``feature_map`` exists for ``dataset`` (``"conv"`` is CIFAR-10's only).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments.inputs import feature_map_applies
-    >>> feature_map_applies("conv", "mnist"), feature_map_applies("conv", "cifar10"), feature_map_applies("learned", "mnist")
-    (False, True, True)
-    """
+    """Whether ``feature_map`` exists for ``dataset`` (``"conv"`` is CIFAR-10's only)."""
     allowed = FEATURE_MAP_DATASETS.get(resolve_feature_map(feature_map, dataset) if dataset in DEFAULT_FEATURE_MAP
                                        else feature_map)
     return allowed is None or dataset in allowed
@@ -360,7 +245,8 @@ def _learned_loader(dataset, **kwargs):
 
 #: Feature map name -> loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed,
 #: design_seed) -> ExperimentFeatures (before constant features are dropped).
-FEATURE_LOADERS = {"learned": _learned_loader, "dbn": _dbn_loader, "conv": _conv_loader, "random": _random_loader,
+FEATURE_LOADERS = {"learned": _learned_loader, "dbn": functools.partial(_learned_features, kind="dbn"),
+                   "conv": functools.partial(_learned_features, kind="patches"), "random": _random_loader,
                    "pixels": _pixels_loader}
 
 
@@ -380,14 +266,10 @@ def register_feature_map(name: str, loader) -> None:
 
 
 def add_probe_accuracy(features: ExperimentFeatures, cache_dir=None) -> ExperimentFeatures:
-    """Set ``info["probe_accuracy"]``: test accuracy of the validated linear probe, the same for every feature map.
+    """Set ``info["probe_accuracy"]``: the validated linear probe's test accuracy, alike for every feature map.
 
-    The probe is :func:`tgreedy_lib.features.validated_probe` (10-class logistic regression on
-    standardised features, ``C`` chosen on a validation split of the training images, never on the
-    test images). The learnt features (``"dbn"``, ``"conv"``) arrive with it from
-    :func:`tgreedy_lib.features.feature_probe`; for the others (``"pixels"``, ``"random"``, a
-    registered map) it is measured here on the experiment's own training and test features
-    (:func:`tgreedy_lib.features.probe_arrays`, cached by a digest of the arrays).
+    Learnt features arrive with it (:func:`tgreedy_lib.features.feature_probe`); for the others it is
+    measured here (:func:`tgreedy_lib.features.probe_arrays`, cached by a digest of the arrays).
     """
     if features.info.get("probe_accuracy") is None:
         from ..features import probe_arrays
@@ -404,59 +286,14 @@ def add_probe_accuracy(features: ExperimentFeatures, cache_dir=None) -> Experime
 def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir=None, cache_dir=None,
                              progress: bool = False, train_per_class: int | None = 1000, seed: int = 0,
                              design_seed: int = 0, probe: bool = False) -> ExperimentFeatures:
-    """The training and test features of ``dataset`` (section 4), constant features dropped.
+    """The training and test features of ``dataset`` ("mnist", "cifar10") through ``feature_map`` (one of
+    :data:`FEATURE_MAPS`), constant features dropped.
 
-    Parameters
-    ----------
-    dataset : {"mnist", "cifar10"}
-    feature_map : {"learned", "dbn", "conv", "random", "pixels"}
-        ``"learned"``: the data set's default learned features (``"dbn"`` for MNIST, ``"conv"`` for
-        CIFAR-10; :data:`DEFAULT_FEATURE_MAP`); ``"dbn"``: the paper's deep-belief-network features (cached on disk after the first build);
-        ``"conv"``: the convolutional patch features of CIFAR-10 (:mod:`tgreedy_lib.features.patches`);
-        ``"random"``: random sigmoid units of the pixels, ``"pixels"``: raw pixels in [0, 1] --
-        fast stand-ins and nulls that are not the paper's setting.
-    data_dir, cache_dir : path, optional
-        Where the images (default: ``TGREEDY_DATA_DIR``, then the bundled data) and the feature cache live.
-    progress : bool
-        Show progress while DBN features are trained.
-    train_per_class : int or None
-        Training images per class (the paper: 1,000), see :func:`experiment_images`.
-    seed : int
-        The feature map's own seed: the DBN's (a new network is trained, then cached, for each
-        seed) or the random units'. Ignored by ``"pixels"``.
-    design_seed : int
-        Seeds the training subset.
-    probe : bool
-        Also measure the linear-probe accuracy (:func:`add_probe_accuracy`).
-
-    Returns
-    -------
-    ExperimentFeatures
-
-    Raises
-    ------
-    ValueError
-        For an unknown data set or feature map.
-    NotImplementedError
-        For a known feature map whose loader is not registered (a map whose module is not installed).
-    FileNotFoundError
-        When the images are not available (CIFAR-10 is not bundled).
-
-    See Also
-    --------
-    ExperimentFeatures : What it returns.
-    tgreedy_lib.features.load_features : The DBN features and their cache.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 1 and 4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments import load_experiment_features
-    >>> features = load_experiment_features("mnist")  # doctest: +SKIP
-    >>> features.train_features.shape  # doctest: +SKIP
-    (10000, 2000)
+    ``data_dir`` and ``cache_dir`` hold the images (default ``TGREEDY_DATA_DIR``, then the bundled data)
+    and the feature cache; ``train_per_class`` is the paper's 1,000 (:func:`experiment_images`), seeded by
+    ``design_seed``; ``seed`` is the feature map's own (the DBN's, the random units'); ``probe`` also
+    measures the linear-probe accuracy (:func:`add_probe_accuracy`). An unknown data set or feature map is
+    a ValueError, a known map without a loader NotImplementedError, missing images FileNotFoundError.
     """
     if dataset not in DATASETS:
         raise ValueError(f"dataset must be one of {DATASETS}, got {dataset!r}")

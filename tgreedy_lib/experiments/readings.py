@@ -1,42 +1,24 @@
-"""The readings of section 3.3 and section 4 that the reproduction runs, registered as selectors.
+"""The readings of sections 3.3 and 4 of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small
+Sample Statistical Approach" (AISTATS 2012) that the reproduction runs side by side.
 
-Foster, Kakade & Salakhutdinov (AISTATS 2012) leave two choices open that decide some headline
-numbers, so every experiment runs every reading below on the same statistics, and the claims are
-evaluated for each *comparison* (a greedy reading against a T-greedy reading). Each reading is a
-selector of the one registry, :mod:`tgreedy_lib.domain_adaptation.selectors` (name, label,
-path function, options); the registry holds all four; this module
-says which sentence of the paper each one reads (:data:`READING_QUOTES`).
+The paper leaves two choices open that decide some headline numbers, so every experiment runs each
+reading below on the same statistics (each a selector of :mod:`tgreedy_lib.domain_adaptation.selectors`;
+:data:`READING_QUOTES` gives the sentence it reads), and the claims are evaluated for each comparison
+of :data:`COMPARISONS` (a greedy reading against a T-greedy one, the paper's first).
 
-T-greedy
-    ``"tgreedy-signed"`` (the paper's reading, the reproduction's default): section 3.3, "Now we
-    just add the feature with the highest T-statistic, e.g. add the feature: i* = arg max T_i" --
-    the signed T, so a feature whose covariance with the residual is consistently *negative* is
-    never picked (``tgreedy_path(sign="positive")``).
-
-    ``"tgreedy"``: ranks by |T_i| (``sign="abs"``), the library's default for users (see
-    :func:`~tgreedy_lib.domain_adaptation.selection.tgreedy_path`: a consistently negative
-    covariance is as much evidence as a positive one, and the update moves the weight with mu_i's
-    sign). Section 4 says "chooses a feature with the largest T-statistic", which this reading takes
-    as largest in size.
-
-Greedy
-    ``"greedy"`` (the paper's reading, the reproduction's default): section 4, "The greedy
-    algorithm chooses the next feature which decreases the squared loss the most on the training
-    set", run as the *stagewise* procedure of section 3.3 ("We now present a stagewise variant ...
-    w_i* <- w_i* + mu_i / E[X_i^2]"). Adding feature i by that update decreases the pooled squared
-    loss by exactly mu_i^2 / E[X_i^2], so greedy takes the arg max of that decrease and makes the
-    same update as T-greedy. Why this is the default: section 3.3 introduces T-greedy as the
-    stagewise procedure that replaces "finding the feature which decreases the error the most" by
-    "the feature which has the highest T-statistic"; the two then differ only in the score, which is
-    the comparison Figures 2-4 are about (``greedy_path(refit="stagewise")``).
-
-    ``"greedy-stepwise"``: forward selection with a least-squares refit on the chosen set after
-    every step (orthogonal matching pursuit; "We should point out that stepwise variants are also
-    possible", section 3.3). It picks the same feature first and different ones once the features
-    correlate (``greedy_path(refit="stepwise")``).
-
-:data:`COMPARISONS` names the (greedy, T-greedy) pairs the claims are evaluated on, the first being
-the paper's.
+``"tgreedy-signed"`` (the paper's, the default)
+    section 3.3's "add the feature: i* = arg max T_i": signed, so a feature whose covariance with the
+    residual is consistently negative is never picked (``tgreedy_path(sign="positive")``).
+``"tgreedy"``
+    section 4's "the largest T-statistic" read as largest |T_i| (``sign="abs"``, the library's default:
+    a consistently negative covariance is as much evidence, and the update moves with mu_i's sign).
+``"greedy"`` (the paper's, the default)
+    section 4's "decreases the squared loss the most", run as section 3.3's stagewise procedure: adding
+    feature i decreases the pooled loss by mu_i^2 / E[X_i^2], so greedy takes its arg max and makes
+    T-greedy's update; the two differ only in the score, which is what Figures 2-4 compare.
+``"greedy-stepwise"``
+    forward selection with a least-squares refit after each step (orthogonal matching pursuit; "stepwise
+    variants are also possible", section 3.3).
 """
 from __future__ import annotations
 

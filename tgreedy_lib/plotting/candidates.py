@@ -1,17 +1,11 @@
 """Every candidate's T-statistic at each step of a selection path, and the candidate each rule would take.
 
-Section 3.3 of Foster, Kakade & Salakhutdinov (AISTATS 2012) adds "the feature with the highest
-T-statistic", :math:`i^\\star = \\arg\\max_i T_i`; section 4 says T-greedy "chooses a feature with the largest
-T-statistic", and greedy "the next feature which decreases the squared loss the most", the largest
-:math:`\\hat\\mu_i^2/\\hat{\\mathbb{E}}[X_i^2]`. The three rules read the same numbers: the residual covariances
-:math:`\\mathbb{E}[X_i(Y - w\\cdot X)\\mid d_k]` of every candidate, recomputed after each step. The figure draws
-all candidates' T, signed, step by step along one path, and marks the candidate each rule would add there.
-It makes visible what a signed rule does once the candidates with a positive T are used up: it takes the
-largest T left, near zero or below it, while the candidates with a large *negative* T, which the |T| rule
-and greedy would take, stay unused.
-
-The statistics are computed by the caller (a notebook writes the loop out: ``stats.residual_covariances``
-and :func:`tgreedy_lib.domain_adaptation.selection.t_statistics` after every step); this module only draws.
+Section 3.3 of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach"
+(AISTATS 2012) adds "the feature with the highest T-statistic"; section 4's T-greedy takes "the largest
+T-statistic" and greedy "the next feature which decreases the squared loss the most". The figure shows
+what the signed rule does once the candidates with a positive T are used up: it takes the largest T left,
+near zero or below, while those with a large *negative* T, which the |T| rule and greedy would take, stay
+unused. The caller computes the statistics (a notebook writes the loop out); this module only draws.
 """
 from __future__ import annotations
 
@@ -32,42 +26,10 @@ RULE_LABELS = {"tgreedy-signed": "signed rule: largest T", "tgreedy": "|T| rule:
 def rule_picks(t_statistics, greedy_scores=None) -> dict[str, np.ndarray]:
     """The candidate each rule of section 3.3 would add at each step: ``{selector name: index per step}``.
 
-    ``"tgreedy-signed"`` takes the largest T (the paper's :math:`\\arg\\max_i T_i`), ``"tgreedy"`` the
-    largest :math:`|T_i|`, and, when ``greedy_scores`` are given, ``"greedy"`` the largest loss decrease.
-    Not-a-number entries are not candidates (features already chosen).
-
-    Parameters
-    ----------
-    t_statistics : array_like, shape (n_steps, n_features)
-        Every feature's T-statistic before each step; NaN where a feature is no candidate.
-    greedy_scores : array_like, shape (n_steps, n_features), optional
-        Greedy's score :math:`\\hat\\mu_i^2/\\hat{\\mathbb{E}}[X_i^2]` at the same steps, NaN where not a candidate.
-
-    Returns
-    -------
-    dict of str to ndarray of int
-
-    Raises
-    ------
-    ValueError
-        When the arrays are not 2-d of one shape, or a step has no candidate left.
-
-    See Also
-    --------
-    plot_candidate_t : Draws the statistics and these picks.
-    tgreedy_lib.domain_adaptation.selection.t_statistics : The T-statistics of one step.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 3.3 and 4.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.plotting.candidates import rule_picks
-    >>> t = np.array([[3.0, -5.0, 0.5], [np.nan, -4.0, -0.2]])
-    >>> {name: picks.tolist() for name, picks in rule_picks(t).items()}
-    {'tgreedy-signed': [0, 2], 'tgreedy': [1, 1]}
+    ``"tgreedy-signed"`` takes the largest T (the paper's :math:`\\arg\\max_i T_i`), ``"tgreedy"`` the largest
+    :math:`|T_i|`, and with ``greedy_scores`` (greedy's :math:`\\hat\\mu_i^2/\\hat{\\mathbb{E}}[X_i^2]`),
+    ``"greedy"`` the largest loss decrease. Both arrays are (n_steps, n_features), NaN where a feature is no
+    candidate; a step without a candidate, or arrays not 2-d of one shape, are a ValueError.
     """
     t = np.asarray(t_statistics, dtype=float)
     if t.ndim != 2:
@@ -78,62 +40,19 @@ def rule_picks(t_statistics, greedy_scores=None) -> dict[str, np.ndarray]:
     if greedy_scores is not None:
         scores = np.asarray(greedy_scores, dtype=float)
         if scores.shape != t.shape:
-            raise ValueError(f"greedy_scores has shape {scores.shape}, t_statistics {t.shape}; give both per step and feature")
+            raise ValueError(f"greedy_scores has shape {scores.shape}, t_statistics {t.shape}; "
+                             "give both per step and feature")
         picks["greedy"] = np.nanargmax(scores, axis=1)
     return picks
 
 
 def plot_candidate_t(ax, t_statistics, picks, *, path_label: str | None = None, linthresh: float = 1.0,
                      legend: bool = True):
-    """Every candidate's signed T at each step (gray dots) and the candidate each rule would take there.
+    """Every candidate's signed T at each step (gray dots) and the candidate each rule of ``picks``
+    (selector name -> index per step, e.g. :func:`rule_picks`) would take there, in the selector's colour.
 
-    Parameters
-    ----------
-    ax : matplotlib Axes
-    t_statistics : array_like, shape (n_steps, n_features)
-        Every feature's T-statistic before each step (x = 1 is the first step); NaN where a feature
-        is no candidate.
-    picks : dict of str to array_like of int
-        Registered selector name (its colour and label) -> the candidate it would add at each step, e.g.
-        from :func:`rule_picks`.
-    path_label : str, optional
-        Whose path the steps follow, for the title.
-    linthresh : float, default=1.0
-        The y axis is symmetric-logarithmic, linear within plus or minus ``linthresh``, so T near
-        zero and T in the tens are both readable.
-    legend : bool, default=True
-
-    Returns
-    -------
-    matplotlib Axes
-
-    Raises
-    ------
-    ValueError
-        When a pick's length differs from the number of steps.
-
-    See Also
-    --------
-    rule_picks : The candidate each rule would take.
-    tgreedy_lib.plotting.paper_figures.plot_t_statistics : |T| of the features a path did add.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 3.3 and 4.1 (Figure 2's rightmost panel).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting.candidates import plot_candidate_t, rule_picks
-    >>> t = np.array([[3.0, -5.0, 0.5], [np.nan, -4.0, -0.2]])
-    >>> fig, ax = plt.subplots()
-    >>> ax = plot_candidate_t(ax, t, rule_picks(t), path_label="T-greedy (signed T)")
-    >>> ax.get_title()
-    'every candidate, before each step of T-greedy (signed T)'
-    >>> [line.get_label() for line in ax.get_lines()][:2]
-    ['signed rule: largest T would add', '|T| rule: largest |T| would add']
-    >>> plt.close(fig)
+    ``path_label`` says whose path the steps follow (for the title); the y axis is symmetric-logarithmic,
+    linear within plus or minus ``linthresh``, so T near zero and T in the tens are both readable.
     """
     t = np.asarray(t_statistics, dtype=float)
     if t.ndim != 2:

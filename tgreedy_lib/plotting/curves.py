@@ -1,11 +1,4 @@
-"""Drawing several curves on one axis so that a student can tell them apart.
-
-Examples
---------
->>> groups = coinciding_groups({"a": [1, 2], "b": [1, 2], "c": [0, 1]})
->>> groups
-[['a', 'b'], ['c']]
-"""
+"""Drawing several curves on one axis so that a student can tell them apart."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,23 +1,13 @@
-"""Figures 1-4 of Foster, Kakade & Salakhutdinov (AISTATS 2012), drawn from experiment results.
+"""Figures 1-4 of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
+Approach" (AISTATS 2012), drawn from the JSON-ready results of :mod:`tgreedy_lib.experiments`.
 
-Every function takes the JSON-ready result of :mod:`tgreedy_lib.experiments` (a dict, as written to
-``<experiment>.json``) and returns a Matplotlib figure; nothing is computed here but means and
-spreads of the stored curves. Conventions follow the paper: each selector in its colour
-(:func:`tgreedy_lib.plotting.style.selector_style`: greedy red, T-greedy blue whichever reading a figure
-shows, a second blue for the signed reading where a figure shows both; titles name the colours from there)
-and a legend that names its rule (:func:`tgreedy_lib.plotting.style.legend_label`), dashed = held-out data
-of the source domains (black swatches in the legend), solid = the target (new) domain, a light grey dotted
-line at chance (AUROC 0.5, "chance" in the legend), a black
-dotted line for least squares on all features where a result has it, x = number of features added.
-
-The paper sets its panels in one row across a two-column page; here they are stacked three to a row,
-:data:`~tgreedy_lib.plotting.style.FIGURE_WIDTH` inches wide, with one legend in the free slot, so that
-the book shows them at their natural size (text of at least
-:data:`~tgreedy_lib.plotting.style.SMALLEST_TEXT_PT` points).
-
-Where the paper shows an average over splits (Figure 1's last panel, Figure 4), the shaded band is
-plus/minus one standard deviation across the splits, so the variability between domains stays
-visible (section 5).
+Nothing is computed here but means and spreads of the stored curves. As in the paper each selector has
+its colour (:func:`~tgreedy_lib.plotting.style.selector_style`; titles name it), dashed = held-out data
+of the source domains, solid = the target domain, x = features added; a grey dotted line marks chance
+(AUROC 0.5) and a black dotted one least squares on all features, where a result has it. The paper's
+one row of panels is stacked three to a row, :data:`~tgreedy_lib.plotting.style.FIGURE_WIDTH` inches
+wide, the legend in the free slot, so the book shows them at their natural size. Bands over splits
+are plus/minus one standard deviation (the variability between domains, section 5).
 """
 from __future__ import annotations
 
@@ -30,20 +20,8 @@ from ..datasets import CIFAR10_CLASSES  # one list of class names
 from ..experiments.runs import curve
 from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, legend_label, selector_key, selector_style  # one colour per selector
 
-__all__ = [
-    "split_title",
-    "plot_split",
-    "plot_average",
-    "plot_t_statistics",
-    "figure1",
-    "figure2",
-    "figure3",
-    "figure4",
-    "plot_all_splits",
-    "plot_band_summary",
-    "legend_key",
-    "save_figure",
-]
+__all__ = ["split_title", "plot_split", "plot_average", "plot_t_statistics", "figure1", "figure2", "figure3",
+           "figure4", "plot_all_splits", "plot_band_summary", "legend_key", "save_figure"]
 
 #: The splits the paper's Figures 1 and 2 show, left to right (held-out digit).
 PAPER_TWO_VS_OTHER_PANELS = (9, 3, 6, 1)
@@ -79,37 +57,15 @@ def _split_index(result: dict, target: int) -> int:
     return targets.index(target)
 
 
-def _class_name(result: dict, label: int) -> str:
-    if result.get("data", {}).get("dataset") == "cifar10":
-        return CIFAR10_CLASSES[label]
-    return f"'{label}'"
-
-
 def split_title(result: dict, target: int) -> str:
-    """Panel title of one split: '2 vs 9' for section 4.1, "'9' held out" for similarity.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import split_title
-    >>> split_title(result, 9)
-    '2 vs 9'
-    """
+    """Panel title of one split: '2 vs 9' for section 4.1, "'9' held out" for similarity."""
     if result["experiment"] == "mnist-2-vs-other":
         return f"{result.get('positive', 2)} vs {target}"
-    return f"{_class_name(result, target)} held out"
+    name = CIFAR10_CLASSES[target] if result.get("data", {}).get("dataset") == "cifar10" else f"'{target}'"
+    return f"{name} held out"
 
 
-#: How the line at chance (AUROC 0.5) is drawn: dotted light grey, so that it is not read as a solid
-#: target-domain curve; the legend names it "chance".
+#: The line at chance (AUROC 0.5): dotted light grey, never read as a solid target-domain curve.
 CHANCE_STYLE = {"color": "0.65", "ls": ":", "lw": 1.1}
 #: Colour of the line-style swatches in the legends (dashed = source, solid = target): black, not a selector's.
 LINE_STYLE_KEY_COLOR = "black"
@@ -124,39 +80,25 @@ def _style(method: str, methods) -> tuple[str, object]:
     return legend_label(method), selector_style(method, among=list(methods)).color
 
 
-def _key(methods, all_features: bool = False, line_styles: bool = True):
-    """Legend handles and labels that say it once: one colour per selector, then what dashed and solid mean
-    (and the dotted all-features line), so that each entry is short enough for a narrow slot."""
+def legend_key(methods, all_features: bool = False):
+    """Legend handles and labels: a colour swatch per selector of ``methods``, then black dashed = held-out
+    source data, black solid = target domain, the chance line (and the dotted all-features line)."""
     from matplotlib.lines import Line2D
 
+    methods = list(methods)
     handles, labels = [], []
     for method in methods:
         label, color = _style(method, methods)
         handles.append(Line2D([], [], color=color, lw=2))
         labels.append(label)
-    if line_styles:
-        handles += [Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="--", lw=1.4),
-                    Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="-", lw=1.6),
-                    Line2D([], [], **CHANCE_STYLE)]
-        labels += ["source domains (held out)", "target domain", "chance (AUROC 0.5)"]
+    handles += [Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="--", lw=1.4),
+                Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="-", lw=1.6),
+                Line2D([], [], **CHANCE_STYLE)]
+    labels += ["source domains (held out)", "target domain", "chance (AUROC 0.5)"]
     if all_features:
         handles.append(Line2D([], [], color=ALL_FEATURES_COLOR, ls=":", lw=1.2))
         labels.append("all features (ridge), target")
     return handles, labels
-
-
-def legend_key(methods, all_features: bool = False):
-    """Legend handles and labels for a figure that draws ``methods``: one colour swatch per selector
-    (:func:`~tgreedy_lib.plotting.style.selector_style` among ``methods``), then black dashed = held-out source
-    data, black solid = target domain, and the dotted grey chance line.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.paper_figures import legend_key
-    >>> legend_key(["greedy", "tgreedy-signed", "tgreedy"])[1]
-    ['greedy', 'T-greedy (arg max T)', 'T-greedy (largest |T|)', 'source domains (held out)', 'target domain', 'chance (AUROC 0.5)']
-    """
-    return _key(list(methods), all_features)
 
 
 def _steps(result: dict) -> np.ndarray:
@@ -167,32 +109,6 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
     """AUROC against features added for one split: source (dashed) and target (solid) per method.
 
     ``methods``: selector names (default: every selector in ``result``).
-
-    See Also
-    --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
-    plot_average, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import plot_split
-    >>> fig, ax = plt.subplots()
-    >>> plot_split(ax, result, 9, legend=True).get_title()
-    '2 vs 9'
-    >>> plt.close(fig)
     """
     methods = _methods(result, methods)
     k = _split_index(result, target)
@@ -213,34 +129,7 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
 
 def plot_average(ax, result: dict, methods=None, band: bool = True, title: str | None = None,
                  legend: bool = False):
-    """AUROC averaged over all splits, with a band of one standard deviation across splits.
-
-    See Also
-    --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
-    plot_split, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import plot_average
-    >>> fig, ax = plt.subplots()
-    >>> plot_average(ax, result, legend=True).get_title()
-    'average of 4 splits'
-    >>> plt.close(fig)
-    """
+    """AUROC averaged over all splits, with a band of one standard deviation across splits."""
     methods = _methods(result, methods)
     x = _steps(result)
     for method in methods:
@@ -267,34 +156,7 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
 
 
 def plot_t_statistics(ax, result: dict, target: int, methods=None, legend: bool = True):
-    """|T| of the feature added at each step (the paper's rightmost panels), for one split.
-
-    See Also
-    --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
-    plot_split, plot_average : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import plot_t_statistics
-    >>> fig, ax = plt.subplots()
-    >>> plot_t_statistics(ax, result, 9).get_title()
-    '|T| of added feature, 2 vs 9'
-    >>> plt.close(fig)
-    """
+    """|T| of the feature added at each step (the paper's rightmost panels), for one split."""
     methods = _methods(result, methods)
     k = _split_index(result, target)
     x = _steps(result)
@@ -327,11 +189,13 @@ def _stacked(n_panels: int, n_blocks: int = 1):
     return fig, blocks
 
 
-def _legend_in(slot, methods, title: str | None = None, all_features: bool = False) -> None:
-    """The key of ``methods`` (:func:`_key`) in the free ``slot`` (an axes drawn without frame)."""
-    handles, labels = _key(methods, all_features)
+def _legend_in(slot, methods, fallback, title: str | None = None) -> None:
+    """The key of ``methods`` in the free ``slot`` (an axes drawn without frame), else on ``fallback``."""
+    if slot is None:
+        fallback.legend(*legend_key(methods), fontsize=SMALLEST_TEXT_PT, loc="lower right")
+        return
     slot.axis("off")
-    slot.legend(handles, labels, loc="center", fontsize=SMALLEST_TEXT_PT, frameon=False, title=title,
+    slot.legend(*legend_key(methods), loc="center", fontsize=SMALLEST_TEXT_PT, frameon=False, title=title,
                 title_fontsize=SMALLEST_TEXT_PT + 1)
 
 
@@ -362,117 +226,31 @@ def _panels(result: dict, wanted) -> list[int]:
     return chosen
 
 
-def _two_lines(first: str, second: str) -> str:
-    return f"{first}\n{second}"
-
-
 def figure1(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS):
-    """Figure 1: greedy only, '2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1' and the average over all splits.
-
-    See Also
-    --------
-    figure2, figure3, figure4 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import figure1
-    >>> fig = figure1(result)
-    >>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison]  # four splits and their average
-    ['2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1', 'average of 4 splits']
-    >>> plt.close(fig)
-    """
+    """Figure 1: greedy only, '2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1' and the average over all splits."""
     panels = _panels(result, panels)
     fig, [(axes, slot)] = _stacked(len(panels) + 1)
     _panels_row(result, panels, axes, ("greedy",), last="average")
-    if slot is not None:
-        _legend_in(slot, ("greedy",))
-    else:
-        axes[-1].legend(*_key(("greedy",)), fontsize=SMALLEST_TEXT_PT, loc="lower right")
-    fig.suptitle(_two_lines("greedy alone, AUROC as features are added",
-                            "dashed: held-out data of the source domains; solid: the target domain"), fontsize=TITLE_PT)
+    _legend_in(slot, ("greedy",), axes[-1])
+    fig.suptitle("greedy alone, AUROC as features are added\n"
+                 "dashed: held-out data of the source domains; solid: the target domain", fontsize=TITLE_PT)
     return fig
 
 
 def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
-    """Figure 2: greedy and T-greedy on the same splits, plus |T| of each added feature.
-
-    The title names each selector's colour (:func:`~tgreedy_lib.plotting.style.selector_style`: greedy
-    red, T-greedy blue whichever reading is drawn, the signed reading a second blue where both are).
-
-    See Also
-    --------
-    figure1, figure3, figure4 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import figure2
-    >>> fig = figure2(result, methods=("greedy", "tgreedy-signed"))
-    >>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison][-1]  # after the four splits
-    '|T| of added feature, 2 vs 9'
-    >>> fig.get_suptitle().splitlines()[1]
-    'red: greedy, blue: T-greedy (arg max T); dashed: held-out source data, solid: target domain'
-    >>> plt.close(fig)
-    """
+    """Figure 2: greedy and T-greedy on the same splits, plus |T| of each added feature."""
     panels = _panels(result, panels)
     methods = _methods(result, methods)
     fig, [(axes, slot)] = _stacked(len(panels) + 1)
     _panels_row(result, panels, axes, methods, last="t")
-    if slot is not None:
-        _legend_in(slot, methods)
-    else:
-        axes[0].legend(*_key(methods), fontsize=SMALLEST_TEXT_PT, loc="lower right")
-    fig.suptitle(_two_lines(f"predicting '{result.get('positive', 2)}', AUROC as features are added",
-                            f"{selector_key(methods)}; dashed: held-out source data, solid: target domain"),
-                 fontsize=TITLE_PT)
+    _legend_in(slot, methods, axes[0])
+    fig.suptitle(f"predicting '{result.get('positive', 2)}', AUROC as features are added\n"
+                 f"{selector_key(methods)}; dashed: held-out source data, solid: target domain", fontsize=TITLE_PT)
     return fig
 
 
 def figure3(results, panels=SIMILARITY_PANELS, methods=None):
-    """Figure 3: similarity learning, one block per data set (MNIST, CIFAR-10): four splits and |T|.
-
-    See Also
-    --------
-    figure1, figure2, figure4 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.experiments import run_experiment
-    >>> from tgreedy_lib.plotting.paper_figures import figure3
-    >>> fig = figure3([run_experiment("mnist-similarity"), run_experiment("cifar-similarity")])  # doctest: +SKIP
-    """
+    """Figure 3: similarity learning, one block per data set (MNIST, CIFAR-10): four splits and |T|."""
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
         raise ValueError("figure3 needs at least one similarity result")
@@ -489,45 +267,14 @@ def figure3(results, panels=SIMILARITY_PANELS, methods=None):
         axes[0].set_ylabel(f"{name}\nAUROC")
         if len(cols) >= COLUMNS:
             axes[COLUMNS].set_ylabel(f"{name}\nAUROC")
-        if slot is not None:
-            _legend_in(slot, methods, title=name)
-        else:
-            axes[0].legend(*_key(methods), fontsize=SMALLEST_TEXT_PT, loc="lower right")
-    fig.suptitle(_two_lines("similarity learning, AUROC as features are added",
-                            f"{selector_key(all_methods)}; dashed: source pairs, solid: target pairs"),
-                 fontsize=TITLE_PT)
+        _legend_in(slot, methods, axes[0], title=name)
+    fig.suptitle("similarity learning, AUROC as features are added\n"
+                 f"{selector_key(all_methods)}; dashed: source pairs, solid: target pairs", fontsize=TITLE_PT)
     return fig
 
 
 def figure4(results, methods=None):
-    """Figure 4: AUROC averaged over all splits for each task, bands = one standard deviation across splits.
-
-    See Also
-    --------
-    figure1, figure2, figure3 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figures 1-4.
-
-    Examples
-    --------
-    Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-    :func:`tgreedy_lib.experiments.run_experiment`):
-
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import figure4
-    >>> fig = figure4([result])
-    >>> fig.axes[0].get_title()
-    "Recognizing digit '2' (4 splits)"
-    >>> plt.close(fig)
-    """
+    """Figure 4: AUROC averaged over all splits for each task, bands = one standard deviation across splits."""
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
         raise ValueError("figure4 needs at least one result")
@@ -540,56 +287,15 @@ def figure4(results, methods=None):
         drawn += [m for m in _methods(result, methods) if m not in drawn]
     axes[0][0].set_ylabel("AUROC")
     dotted = len(drawn) > 1 and any(r.get("all_features_reference") for r in results)
-    handles, labels = _key(drawn, all_features=dotted)
+    handles, labels = legend_key(drawn, all_features=dotted)
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False)
-    fig.suptitle(_two_lines("averaged over all source/target splits",
-                            "band: +/- 1 s.d. across splits"), fontsize=TITLE_PT)
+    fig.suptitle("averaged over all source/target splits\nband: +/- 1 s.d. across splits", fontsize=TITLE_PT)
     return fig
 
 
 def plot_all_splits(result: dict, methods=None, reference: bool = True):
     """Every split of ``result`` in a grid, three to a row, on shared axes (section 5: the variability
-    between domains), with the least-squares fit on all features as a dotted yardstick.
-
-    Parameters
-    ----------
-    result : dict
-        An experiment result (:func:`~tgreedy_lib.experiments.run_two_vs_other` or
-        :func:`~tgreedy_lib.experiments.run_similarity`).
-    methods : sequence of str, optional
-        Selector names (default: every selector in ``result``).
-    reference : bool, default=True
-        Draw the target AUROC of all features together (``result["all_features_reference"]``), if present.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    See Also
-    --------
-    plot_split : One panel.
-    figure2 : Four of these splits as in the paper.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 4.1 and 5.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
-    >>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
-    >>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
-    >>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
-    >>> from tgreedy_lib.plotting.paper_figures import plot_all_splits
-    >>> fig = plot_all_splits(result, methods=("greedy", "tgreedy"))
-    >>> [ax.get_title() for ax in fig.axes if ax.get_visible()]
-    ['2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1']
-    >>> fig.get_suptitle()
-    'all 4 held-out splits: red: greedy, blue: T-greedy (largest |T|); dashed: source, solid: target'
-    >>> plt.close(fig)
-    """
+    between domains); with ``reference``, least squares on all features as a dotted yardstick."""
     methods = _methods(result, methods)
     splits = result["splits"]
     rows = -(-len(splits) // COLUMNS)
@@ -607,7 +313,7 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
             ax.set_xlabel("")
     for ax in cells[len(splits):]:
         ax.set_visible(False)
-    handles, labels = _key(methods, all_features=bool(reference and result.get("all_features_reference")))
+    handles, labels = legend_key(methods, all_features=bool(reference and result.get("all_features_reference")))
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False)
     fig.suptitle(f"all {len(splits)} held-out splits: {selector_key(methods)}; dashed: source, solid: target",
                  fontsize=TITLE_PT)
@@ -615,55 +321,13 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
 
 
 def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks=None, among=None):
-    """Figure 4 over seeds: per task, a comparison's two readings, source dashed and target solid, the mean
-    over seeds with its 95 % band (a :func:`~tgreedy_course.seeds.band_summary`).
+    """Figure 4 over seeds: per task, a comparison's two readings (source dashed, target solid), the mean
+    over seeds with its 95 % band, from :func:`~tgreedy_course.seeds.band_summary` (or a reference run's
+    ``bands``).
 
-    Parameters
-    ----------
-    summary : dict
-        :func:`~tgreedy_course.seeds.band_summary`'s output (or a reference run's ``bands``).
-    comparison : str, default="paper"
-        A name of :data:`~tgreedy_lib.experiments.readings.COMPARISONS`.
-    axes : sequence of Axes, optional
-        One per task (default: a new figure).
-    tasks : sequence of str, optional
-        Default: every section-4 task in ``summary``.
-    among : sequence of str, optional
-        Every selector the whole figure draws (default: the comparison's two), so that where a figure
-        draws both readings of T-greedy the second gets its lighter blue
-        (:func:`~tgreedy_lib.plotting.style.selector_style`).
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Raises
-    ------
-    ValueError
-        When ``summary`` holds none of the tasks.
-
-    See Also
-    --------
-    figure4 : The same curves from one run, bands across splits.
-    tgreedy_course.seeds.band_summary : Computes the bands.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4, Figure 4, and section 5.
-
-    Examples
-    --------
-    A summary of three steps over 5 seeds (what ``band_summary`` returns, or a reference run's ``bands``):
-
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting.paper_figures import plot_band_summary
-    >>> band = {"mean": [0.6, 0.7, 0.72], "lo": [0.55, 0.65, 0.7], "hi": [0.65, 0.75, 0.74]}
-    >>> readings = {name: {"source_auroc": band, "target_auroc": band} for name in ("greedy", "tgreedy-signed")}
-    >>> summary = {"seeds": 5, "tasks": {"mnist-similarity": readings}}
-    >>> fig = plot_band_summary(summary, "paper", tasks=["mnist-similarity"])
-    >>> fig.axes[0].get_title()
-    'MNIST similarity (4.2)'
-    >>> plt.close(fig)
+    ``axes``: one per task (default: a new figure); ``tasks``: default every section-4 task in
+    ``summary``; ``among``: every selector the whole figure draws (default: the comparison's two), so
+    that where both readings of T-greedy are drawn the signed one gets its lighter blue.
     """
     from ..experiments.readings import COMPARISON_LABELS, comparison_pair
 
@@ -710,21 +374,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
 
 
 def save_figure(fig, out_dir, name: str) -> list[pathlib.Path]:
-    """Write ``fig`` as ``<out_dir>/<name>.png`` and ``.pdf``; return the two paths.
-
-    See Also
-    --------
-    figure1, figure2, figure3, figure4 : The paper's figures.
-    plot_split, plot_average, plot_t_statistics : Their panels.
-
-    Examples
-    --------
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_lib.plotting.paper_figures import save_figure
-    >>> fig, ax = plt.subplots()
-    >>> [path.name for path in save_figure(fig, "figures", "empty")]  # doctest: +SKIP
-    ['empty.png', 'empty.pdf']
-    """
+    """Write ``fig`` as ``<out_dir>/<name>.png`` and ``.pdf``; return the two paths."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / f"{name}.png", out_dir / f"{name}.pdf"]

@@ -1,39 +1,20 @@
-"""The collection's figure conventions: the width figures are drawn for, the smallest text, colour names,
-and how each selector is drawn.
+"""The figures' conventions: the width they are drawn for, the smallest text, colour names, and how each
+selector is drawn.
 
-The book (``make book``) shows a figure across a column of :data:`BOOK_COLUMN_PX` CSS pixels;
-Matplotlib draws at 100 dpi, so a figure :data:`FIGURE_WIDTH` inches wide is shown at its natural
-size and its smallest text, :data:`SMALLEST_TEXT_PT` points, stays 12.5 pixels high. A wider figure
-is scaled down, its text with it (:func:`displayed_points` says by how much; :mod:`.legibility`
-measures the text a figure draws).
+The book shows a figure across a column of :data:`BOOK_COLUMN_PX` CSS pixels; at Matplotlib's 100 dpi a
+figure :data:`FIGURE_WIDTH` inches wide is shown at its natural size, and its smallest text,
+:data:`SMALLEST_TEXT_PT` points, stays 12.5 pixels high; a wider one is scaled down, its text with it
+(:func:`displayed_points`).
 
 Each selector of the registry (:mod:`tgreedy_lib.domain_adaptation.selectors`, which knows nothing of
-figures) is drawn in one colour and line style in every figure of the collection: the built-in ones as
-:data:`BUILTIN_SELECTOR_STYLES` says (greedy red and T-greedy blue, as in the figures of Foster, Kakade &
-Salakhutdinov [1]_), a new one as :func:`register_selector_style` says, and one registered without a
-style in a fallback colour (:func:`selector_style` gives the rule). The paper's T-greedy has two
-readings (section 3.3's signed arg max T and section 4's largest T, read as largest |T|): a figure that
-shows one of them draws it in the paper's blue, a figure that shows both draws the signed one in a
-second, lighter blue (``selector_style(name, among=...)``), and every legend names the rule
-(:func:`legend_label`). Titles that name a curve's colour take it from :func:`selector_style` through
-:func:`selector_key`, so that a title never says "blue" over curves of another colour.
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
-
-Examples
---------
->>> from tgreedy_lib.plotting.style import color_name, selector_key, selector_style
->>> color_name("tab:purple"), color_name("#d62728"), color_name("0.45")
-('purple', 'red', 'gray')
->>> selector_style("greedy-stepwise")
-SelectorStyle(color='tab:orange', linestyle='-.')
->>> selector_key(["greedy", "tgreedy-signed"])
-'red: greedy, blue: T-greedy (arg max T)'
->>> selector_key(["greedy", "tgreedy", "tgreedy-signed"])
-'red: greedy, blue: T-greedy (largest |T|), light blue: T-greedy (arg max T)'
+figures) has one colour and line style in every figure: the built-in ones' are
+:data:`BUILTIN_SELECTOR_STYLES` (greedy red and T-greedy blue, as in the figures of Foster, Kakade &
+Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach", AISTATS 2012), a new one's is
+registered (:func:`register_selector_style`), and one without a style gets a fallback colour
+(:func:`selector_style`). T-greedy has two readings (section 3.3's signed arg max T, section 4's largest
+|T|): a figure that shows one draws it in the paper's blue, one that shows both draws the signed one in a
+lighter blue (``selector_style(name, among=...)``); legends name the rule (:func:`legend_label`), and
+titles name the colours from the same styles (:func:`selector_key`).
 """
 from __future__ import annotations
 
@@ -53,8 +34,7 @@ __all__ = ["BOOK_COLUMN_PX", "FIGURE_WIDTH", "SMALLEST_TEXT_PT", "SelectorStyle"
 BOOK_COLUMN_PX = 720
 #: Width in inches of a figure that spans the book's column at Matplotlib's 100 dpi without being scaled.
 FIGURE_WIDTH = 7.0
-#: The smallest font size, in points, that the collection's figures use (legends, annotations): what a reader
-#: sees of it at the book's width, for a figure at most :data:`FIGURE_WIDTH` inches wide.
+#: The smallest font size, in points, of the figures (legends, annotations), as seen at the book's width.
 SMALLEST_TEXT_PT = 9.0
 
 # Matplotlib's Tableau palette (its default colour cycle) by name.
@@ -64,34 +44,8 @@ _TABLEAU = {"blue": "#1f77b4", "orange": "#ff7f0e", "green": "#2ca02c", "red": "
 
 @dataclasses.dataclass(frozen=True)
 class SelectorStyle:
-    """How one selector is drawn: its colour and line style, the same in every figure.
-
-    Attributes
-    ----------
-    color : str or tuple
-        A Matplotlib colour (``"tab:blue"``, ``"#1f77b4"``, an RGB tuple).
-    linestyle : str or tuple, default "-"
-        A Matplotlib line style (``"-"``, ``"--"``, ``"-."``, ``":"``, or a dash tuple). The figures of
-        section 4 draw source data dashed and the target solid whatever it says; the simulation
-        figures (:func:`tgreedy_lib.plotting.theory.plot_selector_paths`) use it.
-
-    See Also
-    --------
-    selector_style : A selector's style.
-    register_selector_style : Give a selector one.
-    BUILTIN_SELECTOR_STYLES : The built-in selectors' styles.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Figures 1-4 (greedy red, T-greedy blue).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.style import selector_style
-    >>> style = selector_style("tgreedy")
-    >>> style.color, style.linestyle
-    ('tab:blue', '-')
-    """
+    """How one selector is drawn: a Matplotlib colour and line style, the same in every figure (section 4's
+    figures draw source data dashed and the target solid whatever the line style)."""
 
     color: str | tuple
     linestyle: str | tuple = "-"
@@ -103,16 +57,11 @@ T_GREEDY_READINGS = ("tgreedy", "tgreedy-signed")
 #: The second shade of blue: the signed reading's colour in a figure that shows both readings.
 SECOND_BLUE = "#6baed6"
 #: What a legend calls each of the paper's selectors: the rule it follows, so that two T-greedys are told apart.
-RULE_LABELS: Mapping[str, str] = types.MappingProxyType({
-    "greedy": "greedy",
-    "tgreedy": "T-greedy (largest |T|)",
-    "tgreedy-signed": "T-greedy (arg max T)",
-})
+RULE_LABELS: Mapping[str, str] = types.MappingProxyType({"greedy": "greedy", "tgreedy": "T-greedy (largest |T|)",
+                                                          "tgreedy-signed": "T-greedy (arg max T)"})
 
-#: How the built-in selectors (:data:`tgreedy_lib.domain_adaptation.selectors.BUILTIN_SELECTORS`) are drawn:
-#: the paper's two as in its figures (greedy red, T-greedy blue), the signed-T reading in a second blue
-#: (the paper's blue where a figure shows it alone: :func:`selector_style`), the stepwise greedy orange, and
-#: the baselines that are paths in colours and line styles of their own.
+#: How the built-in selectors are drawn: greedy red and T-greedy blue as in the paper's figures, the signed
+#: reading a second blue (the paper's where a figure shows it alone), the others colours of their own.
 BUILTIN_SELECTOR_STYLES: Mapping[str, SelectorStyle] = types.MappingProxyType({
     "greedy": SelectorStyle("tab:red"),
     "tgreedy": SelectorStyle("tab:blue"),
@@ -131,59 +80,10 @@ _STYLES: dict[str, SelectorStyle] = dict(BUILTIN_SELECTOR_STYLES)
 
 
 def register_selector_style(name: str, *, color, linestyle="-", replace: bool = False) -> SelectorStyle:
-    """Draw the registered selector ``name`` in ``color`` and ``linestyle`` in every figure, and return its style.
+    """Draw the registered selector ``name`` in ``color`` and ``linestyle`` in every figure; return its style.
 
-    The selector must be registered first (:func:`~tgreedy_lib.domain_adaptation.selectors.register_selector`),
-    and a name that already has a style is a ValueError unless ``replace=True``, as the registry does with
-    names. A style is optional: a selector without one is drawn in a fallback colour (:func:`selector_style`).
-
-    Parameters
-    ----------
-    name : str
-        A registered selector name.
-    color : str or tuple
-        Any Matplotlib colour (``"tab:pink"``, ``"#e377c2"``, ``(0.9, 0.5, 0.8)``).
-    linestyle : str or tuple, default "-"
-        A visible Matplotlib line style (``"-"``, ``"--"``, ``"-."``, ``":"``, or a dash tuple such as
-        ``(0, (5, 2))``); ``"None"`` and ``""`` would hide the curve and are refused.
-    replace : bool, default False
-        Redefine the style of a selector that has one (a built-in's too).
-
-    Returns
-    -------
-    SelectorStyle
-
-    Raises
-    ------
-    ValueError
-        When ``name`` is not a registered selector, already has a style (and ``replace`` is False), or
-        ``color`` or ``linestyle`` is not something Matplotlib can draw; the message names the value.
-
-    See Also
-    --------
-    selector_style : A selector's style, with the fallback rule.
-    unregister_selector_style : Remove a style.
-    tgreedy_lib.domain_adaptation.selectors.register_selector : Register the selector itself.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (greedy and T-greedy).
-
-    Examples
-    --------
-    T-greedy with the paper's literal ``argmax T_i`` as a selector of its own, drawn pink and dashed:
-
-    >>> from tgreedy_lib.domain_adaptation.selectors import register_selector, tgreedy_path, unregister_selector
-    >>> from tgreedy_lib.plotting.style import register_selector_style, unregister_selector_style
-    >>> _ = register_selector("tgreedy-positive", label="T-greedy (T > 0)", path=tgreedy_path,
-    ...                       options={"sign": "positive"})
-    >>> register_selector_style("tgreedy-positive", color="pinkish")
-    Traceback (most recent call last):
-    ...
-    ValueError: color='pinkish' is not a Matplotlib colour; give a name ('tab:pink'), a hex code ('#e377c2') or an RGB tuple
-    >>> register_selector_style("tgreedy-positive", color="tab:pink", linestyle="--")
-    SelectorStyle(color='tab:pink', linestyle='--')
-    >>> unregister_selector_style("tgreedy-positive"); unregister_selector("tgreedy-positive")
+    A name that already has a style is a ValueError unless ``replace=True``; an unregistered name, a colour
+    or a line style Matplotlib cannot draw (or ``"None"``, which would hide the curve) too.
     """
     import matplotlib.colors as mcolors
     from matplotlib.lines import Line2D
@@ -211,33 +111,7 @@ def register_selector_style(name: str, *, color, linestyle="-", replace: bool = 
 
 
 def unregister_selector_style(name: str) -> None:
-    """Remove the style of ``name``, which is then drawn in its fallback colour (:func:`selector_style`).
-
-    A name without a style is a ValueError. Unregistering a selector
-    (:func:`~tgreedy_lib.domain_adaptation.selectors.unregister_selector`) leaves its style here: a selector
-    registered again under the name is drawn as before.
-
-    See Also
-    --------
-    register_selector_style : Give a selector a style.
-    selector_style : A selector's style.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (greedy and T-greedy).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.selectors import register_selector, tgreedy_path, unregister_selector
-    >>> from tgreedy_lib.plotting.style import register_selector_style, selector_style, unregister_selector_style
-    >>> _ = register_selector("copy", label="copy", path=tgreedy_path)
-    >>> register_selector_style("copy", color="black").color
-    'black'
-    >>> unregister_selector_style("copy")
-    >>> selector_style("copy").color  # the fallback for the name "copy"
-    'magenta'
-    >>> unregister_selector("copy")
-    """
+    """Remove the style of ``name`` (a ValueError if it has none); it is drawn in its fallback colour."""
     if name not in _STYLES:
         raise ValueError(f"selector {name!r} has no style to remove; styled: {', '.join(_STYLES)}")
     del _STYLES[name]
@@ -246,58 +120,11 @@ def unregister_selector_style(name: str) -> None:
 def selector_style(name: str, among=None) -> SelectorStyle:
     """How the registered selector ``name`` is drawn: its registered style, or the fallback.
 
-    ``among``, the selectors a figure draws together (``name`` among them), decides the two readings of
-    T-greedy (:data:`T_GREEDY_READINGS`): where a figure shows only one of them, that one is drawn in the
-    paper's blue (T-greedy's built-in colour); where it shows both, or ``among`` is not given, each keeps its
-    own (the signed reading :data:`SECOND_BLUE`). A style registered with ``replace=True`` is kept as is.
-
-    A selector registered without a style (:func:`register_selector_style`) is drawn solid in
-    ``FALLBACK_COLORS[zlib.crc32(name.encode()) % len(FALLBACK_COLORS)]``: a colour that depends on the
-    name alone -- the same in every session and on every machine, whatever else is registered or in what
-    order -- and is never a built-in selector's. Two selectors without a style may share a colour; give
-    one of them a style.
-
-    Parameters
-    ----------
-    name : str
-        A registered selector name.
-    among : sequence of str, optional
-        The selectors drawn in the same figure.
-
-    Returns
-    -------
-    SelectorStyle
-
-    Raises
-    ------
-    ValueError
-        When ``name`` is not registered (from :func:`~tgreedy_lib.domain_adaptation.selectors.get_selector`).
-
-    See Also
-    --------
-    register_selector_style : Give a selector a style.
-    BUILTIN_SELECTOR_STYLES : The built-in selectors' styles.
-    FALLBACK_COLORS : The colours of selectors without one.
-    selector_key : Names the colours in a title.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), Figures 1-4 (greedy red, T-greedy blue).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.selectors import register_selector, tgreedy_path, unregister_selector
-    >>> from tgreedy_lib.plotting.style import selector_style
-    >>> selector_style("greedy"), selector_style("tgreedy").color
-    (SelectorStyle(color='tab:red', linestyle='-'), 'tab:blue')
-    >>> selector_style("tgreedy-signed", among=["greedy", "tgreedy-signed"]).color   # the only T-greedy drawn
-    'tab:blue'
-    >>> selector_style("tgreedy-signed", among=["tgreedy", "tgreedy-signed"]).color  # both readings drawn
-    '#6baed6'
-    >>> _ = register_selector("my-selector", label="my selector", path=tgreedy_path)
-    >>> selector_style("my-selector")  # no style registered: the name's fallback colour
-    SelectorStyle(color='navy', linestyle='-')
-    >>> unregister_selector("my-selector")
+    ``among``, the selectors drawn in the same figure, decides the two readings of T-greedy: where a
+    figure shows only one of them, it is drawn in the paper's blue; a style registered with
+    ``replace=True`` is kept as is. A selector without a style is drawn solid in
+    ``FALLBACK_COLORS[zlib.crc32(name.encode()) % len(FALLBACK_COLORS)]``: the same colour in every
+    session whatever else is registered, never a built-in's.
     """
     get_selector(name)
     style = _STYLES.get(name)
@@ -310,72 +137,22 @@ def selector_style(name: str, among=None) -> SelectorStyle:
 
 
 def legend_label(name: str) -> str:
-    """What a legend calls the registered selector ``name``: the rule, for the paper's selectors
-    (:data:`RULE_LABELS`: "T-greedy (arg max T)", "T-greedy (largest |T|)"), the registry's label otherwise.
-
-    Reads no paper; the two rules are those of Foster, Kakade & Salakhutdinov (the module's References),
-    sections 3.3 and 4.
-
-    Raises
-    ------
-    ValueError
-        When ``name`` is not registered (from :func:`~tgreedy_lib.domain_adaptation.selectors.get_selector`).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.style import legend_label
-    >>> legend_label("tgreedy"), legend_label("tgreedy-signed"), legend_label("omp")
-    ('T-greedy (largest |T|)', 'T-greedy (arg max T)', 'OMP (pooled)')
-    """
+    """What a legend calls the registered selector ``name``: its rule (:data:`RULE_LABELS`), else its label."""
     label = get_selector(name).label
     return RULE_LABELS.get(name, label)
 
 
 def displayed_points(size_pt: float, figure_width_in: float, dpi: float = 100.0) -> float:
-    """The size, in points, at which text of ``size_pt`` points is seen in the book: a figure wider than the
-    column (:data:`BOOK_COLUMN_PX`) is scaled down to it, and its text with it.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.style import displayed_points
-    >>> displayed_points(9, 7.2), round(displayed_points(8, 11.0), 2), round(displayed_points(15, 12.0), 2)
-    (9.0, 5.24, 9.0)
-    """
+    """The size in points at which text of ``size_pt`` points is seen in the book, a figure wider than the
+    column (:data:`BOOK_COLUMN_PX`) being scaled down to it."""
     return size_pt * min(1.0, BOOK_COLUMN_PX / (figure_width_in * dpi))
 
 
 def color_name(color) -> str:
     """The plain English name of a Matplotlib colour, as a title would say it ("purple").
 
-    Tableau colours (``"tab:purple"``, or their hex codes) give their name; named CSS colours their
-    name; grey levels (``"0.45"``) "gray"; any other colour the name of its hue ("blue" for a pale
-    or a dark blue alike, "pale blue" when it is nearly white), "gray" when it has almost none.
-
-    This module reads no paper; it names the colours :func:`selector_style` gives the selectors of
-    Foster, Kakade & Salakhutdinov (AISTATS 2012), section 3.3.
-
-    Parameters
-    ----------
-    color : str or tuple
-        Anything :func:`matplotlib.colors.to_rgb` reads.
-
-    Returns
-    -------
-    str
-
-    See Also
-    --------
-    selector_key : Names the colours of several selectors.
-
-    References
-    ----------
-    .. [1] Matplotlib documentation, "Specifying colors" (the Tableau palette, ``tab:``).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.style import color_name
-    >>> color_name("tab:blue"), color_name("darkorange"), color_name((0.1, 0.45, 0.7)), color_name((1.0, 0.8, 0.8))
-    ('blue', 'darkorange', 'blue', 'pale red')
+    Tableau and CSS colours give their name, grey levels "gray", any other colour its hue's name ("pale
+    blue" when nearly white, "gray" when it has almost none).
     """
     import matplotlib.colors as mcolors
 
@@ -416,41 +193,6 @@ def _hue_name(hsv) -> str:
 
 
 def selector_key(names) -> str:
-    """"red: greedy, blue: T-greedy (arg max T)": the colour (:func:`selector_style`, among ``names``) and
-    legend label (:func:`legend_label`) of each named selector, for a title or caption.
-
-    This module reads no paper; it names the colours :func:`selector_style` gives the selectors of
-    Foster, Kakade & Salakhutdinov (AISTATS 2012), section 3.3.
-
-    Parameters
-    ----------
-    names : sequence of str
-        Registered selector names.
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    ValueError
-        When a name is not registered (from :func:`~tgreedy_lib.domain_adaptation.selectors.get_selector`).
-
-    See Also
-    --------
-    color_name : Names one colour.
-    selector_style : The colour named.
-    tgreedy_lib.domain_adaptation.selectors.get_selector : The registry.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (greedy and T-greedy).
-
-    Examples
-    --------
-    >>> from tgreedy_lib.plotting.style import selector_key
-    >>> selector_key(["greedy", "tgreedy"])
-    'red: greedy, blue: T-greedy (largest |T|)'
-    """
+    """"red: greedy, blue: T-greedy (arg max T)": each selector's colour (among ``names``) and legend label."""
     names = list(names)
     return ", ".join(f"{color_name(selector_style(name, among=names).color)}: {legend_label(name)}" for name in names)

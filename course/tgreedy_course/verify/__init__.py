@@ -1,14 +1,10 @@
 """Numerical checks of the papers' theorems (``python -m tgreedy_course verify`` runs them).
 
-:mod:`.registry` holds the checks by id (:data:`~.registry.BUILTIN_CHECKS`, :func:`register_check`,
-:func:`run_checks`), :mod:`.result` their outcome (:class:`CheckResult`); :mod:`.domain_adaptation` holds
-the checks of Foster, Kakade & Salakhutdinov (AISTATS 2012; ids ``domains.*``) and :mod:`.categorical`
-those of Sabato & Shalev-Shwartz (2008; ids ``categorical.*``). The checks call the library; the
-notebooks call the library too, never these modules' internals. The command line and the README's
-table are the collection's (:mod:`tgreedy_course.verify.command`).
+:mod:`.registry` holds the checks by id and runs them, :mod:`.result` their outcome; :mod:`.domains_checks` checks
+Foster, Kakade & Salakhutdinov (ids ``domains.*``), :mod:`.categorical_checks` Sabato & Shalev-Shwartz (ids
+``categorical.*``); :mod:`.command` is the command line and the README's table.
 """
 from __future__ import annotations
 
-from .registry import BUILTIN_CHECKS, CheckResult, available_checks, exact, register_check, run_checks
-
-__all__ = ["CheckResult", "BUILTIN_CHECKS", "register_check", "available_checks", "run_checks", "exact"]
+from .registry import BUILTIN_CHECKS, available_checks, register_check, run_checks  # noqa: F401
+from .result import CheckResult, exact  # noqa: F401

@@ -1,10 +1,6 @@
 """``python -m tgreedy_course verify``: run the numerical checks of both papers, print their table, write their
-JSON, and render the README's table of verdicts.
-
-The checks themselves are the library's (:mod:`tgreedy_course.verify`); their names are re-exported here.
-``python -m tgreedy_course verify --json results/verify.json --readme README.md`` also rewrites the README's
-table between the markers :data:`README_BEGIN` and :data:`README_END` (``--from-json PATH`` renders an
-earlier run instead of running).
+JSON and, with ``--readme PATH``, rewrite the table of verdicts between :data:`README_BEGIN` and :data:`README_END`
+(``--from-json PATH`` renders an earlier run instead of running).
 """
 from __future__ import annotations
 
@@ -15,15 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from tgreedy_lib._command import parse_and_run
 from tgreedy_lib._io import atomic_write_text, check_outputs
 from tgreedy_lib._json import write_json
 from . import registry
-from .registry import CheckResult, available_checks, exact, register_check, run_checks
-
-__all__ = ["CheckResult", "register_check", "available_checks", "run_checks", "exact", "main", "add_arguments", "run",
-           "format_table",
-           "markdown_table", "update_readme", "README_BEGIN", "README_END"]
+from .result import CheckResult
 
 
 def format_table(results: list[CheckResult]) -> str:
@@ -31,17 +22,8 @@ def format_table(results: list[CheckResult]) -> str:
     rows = [("id", "as printed", "trials", "worst observed", "bound", "ratio", "seconds")]
     for r in results:
         record = r.to_json()["worst_case"]
-        rows.append(
-            (
-                r.id,
-                "holds" if r.holds_as_printed else "FAILS",
-                str(r.trials),
-                _short(record["observed"]),
-                _short(record["bound"]),
-                _short(record["ratio"]),
-                f"{r.seconds:.1f}",
-            )
-        )
+        rows.append((r.id, "holds" if r.holds_as_printed else "FAILS", str(r.trials),
+                     *(_short(record[k]) for k in ("observed", "bound", "ratio")), f"{r.seconds:.1f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -61,14 +43,6 @@ README_END = "<!-- verify-table: end -->"
 def markdown_table(records: list[dict[str, Any]]) -> str:
     """The README's table of verdicts from JSON records (``CheckResult.to_json()``), in id order.
 
-    See Also
-    --------
-    update_readme : Writes this table into the README.
-    CheckResult.to_json : The records.
-
-    Examples
-    --------
-    >>> from tgreedy_course.verify.command import markdown_table
     >>> record = {"id": "domains.theorem2", "holds_as_printed": False,
     ...           "summary": {"worst_case": "n = 1: Pr = 1", "holds_instead": "2 exp(-t/2)"}}
     >>> print(markdown_table([record]))
@@ -90,16 +64,6 @@ def update_readme(path, records: list[dict[str, Any]]) -> bool:
     """Rewrite the table between :data:`README_BEGIN` and :data:`README_END` in ``path``.
 
     Returns whether the file changed; ValueError when the markers are missing.
-
-    See Also
-    --------
-    markdown_table : The table it writes.
-
-    Examples
-    --------
-    >>> from tgreedy_course.verify.command import update_readme
-    >>> update_readme("README.md", records)  # doctest: +SKIP
-    True
     """
     path = pathlib.Path(path)
     text = path.read_text()
@@ -121,7 +85,6 @@ def _short(value) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_course verify``."""
     parser.description = "Run the numerical checks of the papers' claims."
     parser.add_argument("ids", nargs="*", help="check ids (default: all); a prefix such as 'domains.' selects a group")
     parser.add_argument("--quick", action="store_true", help="small budget (under a minute)")
@@ -132,13 +95,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_course verify``: run the checks, print their table, optionally write JSON and the README's table."""
     status = check_outputs(parser.prog, files={"--json": args.json}, existing_files={"--readme": args.readme})
     if status is not None:  # before any check runs: a long run never fails at its end for want of a folder
         return status
     if args.list:
-        for check_id in available_checks():
-            print(f"{check_id}: {registry._REGISTRY[check_id].claim}")
+        for check_id in registry.available_checks():
+            print(f"{check_id}: {registry.claim_of(check_id)}")
         return 0
     if args.from_json:
         if not args.readme:
@@ -163,29 +125,3 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"{args.readme}: table {'rewritten' if changed else 'already up to date'}")
     return 0
 
-
-def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course verify") -> int:
-    """Command line ``python -m tgreedy_course verify``: run the checks, print their table, optionally write JSON.
-
-    Parameters
-    ----------
-    argv : list of str, optional
-        The arguments (default ``sys.argv[1:]``); ``--help`` lists them.
-    prog : str
-        The program name shown in the usage line.
-
-    Returns
-    -------
-    status : int
-        The exit status.
-
-    See Also
-    --------
-    run_checks : The same from Python.
-
-    Examples
-    --------
-    >>> from tgreedy_course.verify.command import main
-    >>> main(["--quick", "categorical.lemma11"])  # doctest: +SKIP
-    """
-    return parse_and_run(add_arguments, run, argv, prog)

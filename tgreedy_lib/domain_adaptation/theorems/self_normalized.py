@@ -221,7 +221,7 @@ def tail_curves(n: int, t=None, distributions=("rademacher", "gaussian", "cauchy
 
     ``t`` defaults to 400 points from 0.02 to ``max(6, min(n, 12))``. Returns a dict with keys
     ``"n"``, ``"t"``, ``"printed"``, ``"proof"`` and one per distribution, in the order given
-    (what :func:`tgreedy_lib.plotting.theory.plot_self_normalized_tails` draws).
+    (what :func:`tgreedy_lib.plotting.theory_figures.plot_self_normalized_tails` draws).
     """
     t = np.linspace(0.02, max(6.0, min(float(n), 12.0)), 400) if t is None else t
     t = _check_t(t)

@@ -1,22 +1,12 @@
-"""``verify`` checks of the domain-adaptation paper's theory (Foster, Kakade & Salakhutdinov 2012).
+"""The checks ``domains.theorem1``, ``domains.theorem2`` and ``domains.corollary3`` of D. Foster, S. Kakade and
+R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach", AISTATS 2012 (section 3 and the appendix).
 
-The checks ``domains.theorem1``, ``domains.theorem2`` and ``domains.corollary3`` of
-:data:`tgreedy_course.verify.registry.BUILTIN_CHECKS`. Each check searches symmetric laws for
-the worst case of the printed statement, using exact computations where they exist
-(sign-pattern enumeration, binomial and Student t/Beta laws) and seeded Monte Carlo
-elsewhere, and states the corrected claim where the printed one fails. The worst case
-is the largest ratio of the observed probability to the printed bound (``exp(-t/2)`` or
-``delta``), with exact parameters; a Monte Carlo case competes with its estimate less
-:data:`MC_MARGIN_SE` standard errors, so that noise alone cannot make it the worst.
-
-``trials`` counts the configurations checked (a law with its parameters: n, and for
-Theorem 1 and Corollary 3 also delta, |F|, p, q), each one exact or estimated from
-its own Monte Carlo sample; every configuration of Theorem 2 is checked at all t.
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
+Each check searches symmetric laws for the worst case of the printed statement, exactly where it can (sign-pattern
+enumeration, binomial and Student t/Beta laws) and by seeded Monte Carlo elsewhere, and states the corrected claim
+where the printed one fails. The worst case is the largest ratio of the observed probability to the printed bound
+(``exp(-t/2)`` or ``delta``), with exact parameters; a Monte Carlo case competes with its estimate less
+:data:`MC_MARGIN_SE` standard errors, so that noise alone cannot make it the worst. ``trials`` counts the
+configurations checked (a law with its parameters), each exact or estimated from its own sample.
 """
 from __future__ import annotations
 
@@ -29,8 +19,6 @@ from tgreedy_lib.domain_adaptation.theorems import self_normalized as sn
 from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
 from tgreedy_lib.domain_adaptation.theorems.simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
 from .result import CheckResult
-
-__all__ = ["check_theorem1", "check_theorem2", "check_corollary3"]
 
 THEOREM2_CLAIM = (
     "Theorem 2: for independent, mean-0, symmetric Z_1..Z_n and all t > 0, "
@@ -64,27 +52,8 @@ DOMINANT_QUOTED_N = (1, 2, 10, 50, 1000, 1_000_000, 10**9)
 
 
 def dominant_ratio_minimum(n: int) -> Fraction:
-    """The smallest value of ``(sum Z)^2 / sum Z^2`` when ``Z_1 = +-1``, ``Z_i = +-eps`` (``eps = 1e-4/n``), exactly.
-
-    ``|sum Z| >= 1 - (n-1) eps`` and ``sum Z^2 = 1 + (n-1) eps^2`` whatever the signs, so the
-    ratio is at least ``(1 - (n-1) eps)^2 / (1 + (n-1) eps^2)``, attained when every small
-    term opposes ``Z_1``; it exceeds ``(1 - 1e-4)^2 / (1 + 1e-8) > 0.9997`` at every ``n``.
-
-    See Also
-    --------
-    check_theorem2 : The check that uses it.
-    tgreedy_lib.domain_adaptation.theorems.self_normalized.dominant_magnitude_atoms : The law of the ratio.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_course.verify.domain_adaptation import dominant_ratio_minimum
-    >>> float(dominant_ratio_minimum(10)) > 0.99  # so Pr[ratio > 0.99] = 1 > exp(-0.99/2)
-    True
-    """
+    """The smallest ``(sum Z)^2 / sum Z^2`` when ``Z_1 = +-1``, ``Z_i = +-eps`` (``eps = 1e-4/n``), exactly: every small
+    term opposing ``Z_1``, ``(1 - (n-1) eps)^2 / (1 + (n-1) eps^2) > 0.9997`` at every ``n``."""
     eps = DOMINANT_SCALE / int(n)
     return (1 - (n - 1) * eps) ** 2 / (1 + (n - 1) * eps**2)
 
@@ -99,10 +68,8 @@ def _t_below(atom: float) -> Fraction:
 
 
 def _worst_ratio_discrete(values, probs, bound):
-    """Largest ``Pr[R > t] / bound(t)`` of a discrete ``R`` over exact ``t`` just below its atoms.
-
-    Returns ``(ratio, t, tail)`` with ``t`` a ``Fraction``, or ``None`` when no atom is positive.
-    """
+    """Largest ``Pr[R > t] / bound(t)`` of a discrete ``R`` over exact ``t`` just below its atoms: ``(ratio, t, tail)``
+    with ``t`` a ``Fraction``, or ``None`` when no atom is positive."""
     values = np.asarray(values, dtype=float)
     probs = np.asarray(probs, dtype=float)
     order = np.argsort(values)
@@ -135,23 +102,6 @@ def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
     just below an atom, so those ``t`` (exact decimals, :data:`T_DECIMALS` places) are
     checked besides a grid. The worst case is the largest ``Pr / exp(-t/2)``; Monte Carlo
     estimates compete with their estimate less :data:`MC_MARGIN_SE` standard errors.
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    check_theorem1, check_corollary3 : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.domain_adaptation import check_theorem2
-    >>> result = check_theorem2(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
-    >>> result.id, result.holds_as_printed  # doctest: +SKIP
-    ('domains.theorem2', ...)
     """
     n_values = range(1, 51)
     t_grid = _decimal_grid(0.01, 60.0, 200 if quick else 600)
@@ -226,10 +176,8 @@ DOMINANT_LAW = "Z_1 = +-1, Z_2..Z_n = +-1e-4/n (independent fair signs, bounded)
 
 
 def _search_dominant_magnitude(search: _Theorem2Search, n_values) -> tuple[list, bool]:
-    """One dominant magnitude (Z_1 = +-1, the others +-1e-4/n): exact for every n, all moments exist.
-
-    Returns the quoted cases and whether the printed bound fails for every n.
-    """
+    """One dominant magnitude (Z_1 = +-1, the others +-1e-4/n), exact for every n: the quoted cases and whether the
+    printed bound fails for every n."""
     dominant_cases = []
     bound_at_t = math.exp(-float(DOMINANT_T) / 2)
     for n in list(n_values) + list(DOMINANT_LARGE_N):
@@ -328,16 +276,9 @@ def _theorem2_result(search: _Theorem2Search, dominant_cases: list, every_n: boo
            if every_n else "")
     )
     return CheckResult(
-        id="domains.theorem2",
-        claim=THEOREM2_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=int(search.trials),
-        worst_case={
-            "parameters": parameters,
-            "observed": float(worst["tail"]),
-            "bound": bound_at_worst,
-            "ratio": float(worst["ratio"]),
-        },
+        id="domains.theorem2", claim=THEOREM2_CLAIM, holds_as_printed=bool(holds), trials=int(search.trials),
+        worst_case={"parameters": parameters, "observed": float(worst["tail"]), "bound": bound_at_worst,
+                    "ratio": float(worst["ratio"])},
         cases=dominant_cases,
         summary={"worst_case": summary_worst,
                  "holds_instead": "Pr[(sum Z)^2 / sum Z^2 > t] <= 2 e^(-t/2), what the appendix proof gives "
@@ -391,23 +332,6 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
     exact for Gaussian and Rademacher effects and Monte Carlo for heavy-tailed laws,
     and the probability that *some* feature is uncovered is ``1 - (1 - p)^|F|``
     (at most the union bound ``|F| p``, which covers any dependence between features).
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    check_theorem2, check_corollary3 : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.domain_adaptation import check_theorem1
-    >>> result = check_theorem1(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
-    >>> result.id, result.holds_as_printed  # doctest: +SKIP
-    ('domains.theorem1', ...)
     """
     n_values = (8, 9, 16, 24, 32, 40, 48, 64, 80)
     deltas = (0.01, 0.05, 0.1, 0.25, 0.5, 0.9)
@@ -527,16 +451,9 @@ def _theorem1_result(search: _Theorem1Search) -> CheckResult:
     if worst["standard_error"] is not None:
         parameters["standard_error_per_feature"] = worst["standard_error"]
     return CheckResult(
-        id="domains.theorem1",
-        claim=THEOREM1_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=int(search.trials),
-        worst_case={
-            "parameters": parameters,
-            "observed": worst["failure"],
-            "bound": worst["delta"],
-            "ratio": worst["ratio"],
-        },
+        id="domains.theorem1", claim=THEOREM1_CLAIM, holds_as_printed=bool(holds), trials=int(search.trials),
+        worst_case={"parameters": parameters, "observed": worst["failure"], "bound": worst["delta"],
+                    "ratio": worst["ratio"]},
         cases=thresholds + outside,
         summary=_theorem1_summary(worst, thresholds, outside, holds),
         corrected_claim=None if holds else (
@@ -558,23 +475,6 @@ def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
     and Rademacher effects; ``q = 2`` (identity and correlated ``E[XX']``) is simulated
     over all subsets. The same runs check the factor the proof supports,
     ``4 log(2 q p^q / delta)``.
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    check_theorem1, check_theorem2 : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3 and the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.domain_adaptation import check_corollary3
-    >>> result = check_corollary3(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
-    >>> result.id, result.holds_as_printed  # doctest: +SKIP
-    ('domains.corollary3', ...)
     """
     search = _Corollary3Search()
     exact_cases = _search_single_features_exactly(search)
@@ -685,16 +585,9 @@ def _corollary3_result(search: _Corollary3Search, exact_cases: dict, n: int, con
     if worst["standard_error"] is not None:
         parameters["standard_error"] = worst["standard_error"]
     return CheckResult(
-        id="domains.corollary3",
-        claim=COROLLARY3_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=int(search.trials),
-        worst_case={
-            "parameters": parameters,
-            "observed": float(worst["failure"]),
-            "bound": float(worst["delta"]),
-            "ratio": float(worst["ratio"]),
-        },
+        id="domains.corollary3", claim=COROLLARY3_CLAIM, holds_as_printed=bool(holds), trials=int(search.trials),
+        worst_case={"parameters": parameters, "observed": float(worst["failure"]), "bound": float(worst["delta"]),
+                    "ratio": float(worst["ratio"])},
         cases=quoted,
         summary={
             "worst_case": (f"largest failure probability / delta searched: p = {worst['p']}, q = {worst['q']}, "

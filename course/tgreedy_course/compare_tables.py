@@ -1,17 +1,9 @@
 """The tables, files and command line of ``python -m tgreedy_course compare``.
 
 :mod:`tgreedy_lib.experiments.compare` scores stopping rules and baselines on the splits of each
-experiment; this module runs it over the experiments (:func:`run_compare`), writes
-``results/compare.json`` and ``results/compare.md``, reads the committed paper-scale run
-(:func:`load_reference`, in ``reference_results/compare-paper``) and renders the README's block
-(:func:`update_readme`). The scoring names are re-exported here, so that ``compare.X`` reaches both.
-
-Examples
---------
->>> from tgreedy_course import compare
->>> reference = compare.load_reference()          # the committed paper-scale run
->>> reference is None or "| experiment | rule |" in compare.readme_tables(reference)
-True
+experiment; this module runs it over the experiments (:func:`run_compare`), writes ``compare.json``
+and ``compare.md``, reads the committed paper-scale run (:func:`load_reference`) and renders the
+book's block (:func:`update_readme`).
 """
 from __future__ import annotations
 
@@ -24,23 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tgreedy_lib._command import parse_and_run
 from tgreedy_lib._io import atomic_write_text, check_outputs
-from tgreedy_lib.experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, PAPER, QUICK, RULES, STEP_METHODS,
-                                   TOLERANCE, Split, _features, _with_cached_subsets,  # noqa: F401
-                                   choose_rule_on_other_splits,
-                                   data_available, default_feature_map, pooled_summary, run_compare_experiment,
-                                   score_split, similarity_compare_splits, simulated_splits, summarize,
-                                   two_vs_other_compare_splits)
-
-__all__ = ["ALPHA", "BASELINES", "EXPERIMENTS", "GOAL_SHARE", "PAPER", "QUICK", "RULES", "STEP_METHODS", "TOLERANCE",
-           "Split", "choose_rule_on_other_splits", "data_available", "default_feature_map", "pooled_summary",
-           "run_compare_experiment", "score_split", "similarity_compare_splits", "simulated_splits", "summarize",
-           "two_vs_other_compare_splits", "RULE_LABELS", "NESTED_LABEL", "MethodNames", "METHOD_NAMES",
-           "rule_table_markdown", "method_table_markdown", "READING", "pooled_sentence", "markdown_report",
-           "REFERENCE_DIR", "README_BEGIN", "README_END", "load_reference", "feature_maps_text", "readme_tables",
-           "write_reference", "update_readme", "write_results", "run_compare", "add_arguments", "run", "main"]
-
+from tgreedy_lib.experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, TOLERANCE, data_available,
+                                             features_for, pooled_summary, run_compare_experiment)
 
 RULE_LABELS = {
     "lodo": "leave one domain out (held-out squared loss)",
@@ -57,7 +35,6 @@ NESTED_LABEL = "rule chosen on the other splits (nested)"
 
 class MethodNames(NamedTuple):
     """How the comparison names one method: in a sentence, and as its row of the method table."""
-
     prose: str
     row: str
 
@@ -80,26 +57,18 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")  # |T| inside a table cell
 
 
-def _times_chosen(nested: dict) -> str:
-    counts = sorted(nested["times_chosen"].items(), key=lambda item: (-item[1], item[0]))
-    return ", ".join(f"{rule} {n}" for rule, n in counts)
-
-
 def rule_table_markdown(experiments: dict) -> str:
-    """The stopping rules on the T-greedy path: each rule's own row (descriptive), then the nested choice.
-
-    One row per rule and experiment (mean k, mean target AUROC, the oracle's, mean and largest gap,
-    share of splits within TOLERANCE), then the rule chosen for each split on the other splits
-    (:func:`choose_rule_on_other_splits`), with how often each rule was chosen. The oracle column
-    reads the target domain: a yardstick, not a method.
-    """
+    """The stopping rules on the T-greedy path: each rule's own row (descriptive), then the rule chosen for each
+    split on the other splits (nested), with how often each rule was chosen; the oracle is a yardstick."""
     lines = ["| experiment | rule | splits | mean k | target AUROC | oracle AUROC (not a method) | mean gap | max gap | "
              f"share within {TOLERANCE} |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, e in experiments.items():
         s = e["summary"]
         rows = [(_cell(RULE_LABELS.get(rule, rule)) + " (descriptive)", r) for rule, r in s["rules"].items()]
         if s.get("nested"):
-            rows.append((f"**{NESTED_LABEL}**: {_cell(_times_chosen(s['nested']))}", s["nested"]))
+            counts = sorted(s["nested"]["times_chosen"].items(), key=lambda item: (-item[1], item[0]))
+            chosen = ", ".join(f"{rule} {n}" for rule, n in counts)
+            rows.append((f"**{NESTED_LABEL}**: {_cell(chosen)}", s["nested"]))
         for label, r in rows:
             lines.append(f"| {name} | {label} | {r['n_splits']} | {r['mean_k']:.1f} | "
                          f"{r['mean_auroc']:.3f} | {s['oracle_mean_auroc']:.3f} | {r['mean_gap']:.3f} | "
@@ -108,13 +77,8 @@ def rule_table_markdown(experiments: dict) -> str:
 
 
 def method_table_markdown(experiments: dict) -> str:
-    """T-greedy and every baseline stopped by the same procedure: leave-one-domain-out CV on the source domains.
-
-    T-greedy's row is its ``lodo`` rule (held-out squared loss), the procedure every baseline's
-    row uses for its number of features or penalty; target AUROC at that choice (mean and s.d.
-    over splits), features kept, the best target AUROC anywhere on the method's path and the gap
-    to T-greedy's oracle (both read the target: descriptive).
-    """
+    """T-greedy (its ``lodo`` rule) and every baseline, each stopped by leave-one-domain-out CV on the source
+    domains' squared loss: target AUROC, features kept, the best on its path and the gap to T-greedy's oracle."""
     lines = ["| experiment | method (same choice procedure for all) | target AUROC (mean ± sd) | features kept | "
              "best on its path (hindsight) | gap to T-greedy oracle |", "|---|---|---:|---:|---:|---:|"]
     for name, e in experiments.items():
@@ -185,16 +149,7 @@ README_BEGIN, README_END = "<!-- compare-tables:begin -->", "<!-- compare-tables
 
 
 def load_reference(folder=None) -> dict | None:
-    """The committed paper-scale ``compare.json`` (``python -m tgreedy_course compare`` on the cached
-    features, every experiment), or None when it is absent.
-
-    Examples
-    --------
-    >>> from tgreedy_course import compare
-    >>> reference = compare.load_reference()
-    >>> reference is None or set(reference["experiments"]) <= set(compare.EXPERIMENTS)
-    True
-    """
+    """The committed paper-scale ``compare.json`` (every experiment, cached features), or None when absent."""
     path = pathlib.Path(REFERENCE_DIR if folder is None else folder) / "compare.json"
     return json.loads(path.read_text()) if path.is_file() else None
 
@@ -217,16 +172,6 @@ def readme_tables(payload: dict) -> str:
              "", pooled_sentence(pooled), "",
              rule_table_markdown(payload["experiments"]), method_table_markdown(payload["experiments"])]
     return "\n".join(lines).rstrip("\n")
-
-
-def write_reference(payload: dict, folder=None) -> list[pathlib.Path]:
-    """Commit-ready copy of a paper-scale run: ``compare.json`` (compact, every split) and ``compare.md``."""
-    folder = pathlib.Path(REFERENCE_DIR if folder is None else folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    json_path, md_path = folder / "compare.json", folder / "compare.md"
-    atomic_write_text(json_path, json.dumps(payload, separators=(",", ":"), default=_json_default) + "\n")
-    atomic_write_text(md_path, markdown_report(payload))
-    return [json_path, md_path]
 
 
 def update_readme(readme, payload: dict) -> bool:
@@ -253,23 +198,22 @@ def _json_default(value):
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
 
 
-def write_results(payload: dict, out_dir) -> list[pathlib.Path]:
-    """Write ``compare.json`` and ``compare.md`` into ``out_dir``."""
+def write_results(payload: dict, out_dir, compact: bool = False) -> list[pathlib.Path]:
+    """Write ``compare.json`` and ``compare.md`` into ``out_dir``; ``compact`` as committed in :data:`REFERENCE_DIR`
+    (``write_results(payload, REFERENCE_DIR, compact=True)``)."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path, md_path = out_dir / "compare.json", out_dir / "compare.md"
-    atomic_write_text(json_path, json.dumps(payload, indent=1, default=_json_default) + "\n")
+    layout = {"separators": (",", ":")} if compact else {"indent": 1}
+    atomic_write_text(json_path, json.dumps(payload, **layout, default=_json_default) + "\n")
     atomic_write_text(md_path, markdown_report(payload))
     return [json_path, md_path]
 
 
 def run_compare(experiments=None, *, quick: bool = False, feature_map: str | None = None, progress=None,
                 seed: int = 0, baselines=BASELINES, out_dir=None) -> dict:
-    """Run the comparison on ``experiments`` (default: every one whose data are available).
-
-    With ``out_dir`` the tables are (re)written after each experiment, so a long run leaves its
-    finished experiments behind.
-    """
+    """Run the comparison on ``experiments`` (default: every one whose data are available); with ``out_dir`` the
+    tables are rewritten after each experiment, so a long run leaves its finished experiments behind."""
     if experiments is None:
         experiments = [e for e in EXPERIMENTS if not e.startswith("cifar") or data_available("cifar10")]
     start, start_cpu = time.perf_counter(), time.process_time()
@@ -278,7 +222,7 @@ def run_compare(experiments=None, *, quick: bool = False, feature_map: str | Non
     for name in experiments:
         dataset = None if name.startswith("simulated") else ("cifar10" if name.startswith("cifar") else "mnist")
         if dataset is not None and dataset not in loaded:
-            loaded = {dataset: _features(dataset, feature_map)}  # keep one data set in memory at a time
+            loaded = {dataset: features_for(dataset, feature_map)}  # keep one data set in memory at a time
         out[name] = run_compare_experiment(name, quick=quick, features=loaded.get(dataset), progress=progress,
                                            seed=seed, baselines=baselines)
         payload = {"experiments": out, "pooled": pooled_summary(out), "tolerance": TOLERANCE,
@@ -291,7 +235,6 @@ def run_compare(experiments=None, *, quick: bool = False, feature_map: str | Non
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_course compare``."""
     parser.description = ("When to stop, and what else to try: stopping rules and baselines scored on the target "
                           "domains.")
     parser.add_argument("experiments", nargs="*",
@@ -308,7 +251,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_course compare``: score the stopping rules and baselines, write the JSON and Markdown tables."""
     if check_outputs(parser.prog, folders={"--out": args.out}) is not None:  # before any work
         return 2
     names = args.experiments or None
@@ -327,7 +269,3 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"wrote {path}")
     return 0
 
-
-def main(argv=None, prog: str = "python -m tgreedy_course compare") -> int:
-    """``python -m tgreedy_course compare`` from Python; returns the exit code."""
-    return parse_and_run(add_arguments, run, argv, prog)

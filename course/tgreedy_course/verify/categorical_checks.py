@@ -1,18 +1,11 @@
-"""Numerical checks of Theorems 1-4 (and Lemma 11) of the categorical-ranking paper.
+"""The checks ``categorical.theorem1`` .. ``categorical.theorem4`` and ``categorical.lemma11`` of S. Sabato and
+S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization Properties", Journal of Machine Learning
+Research 9:1083-1114, 2008.
 
-Listed in :data:`tgreedy_course.verify.registry.BUILTIN_CHECKS` under the ids
-``categorical.theorem1`` .. ``categorical.theorem4`` and ``categorical.lemma11``.
-Exact quantities are binomial sums (:mod:`tgreedy_lib.categorical`); the
-concentration statements are checked by simulating training sets with the
-generator handed in by the registry, so the same command gives the same JSON.
-Each worst case is the largest ratio of the observed quantity (a bias, a simulated
-quantile, a failure probability) to its printed bound, with its parameters unrounded and
-rational where they are exact.
-
-References
-----------
-.. [1] S. Sabato and S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-       Properties", Journal of Machine Learning Research 9:1083-1114, 2008.
+Exact quantities are binomial sums (:mod:`tgreedy_lib.categorical`); the concentration statements are checked by
+simulating training sets with the registry's seeded generator. Each worst case is the largest ratio of the observed
+quantity (a bias, a simulated quantile, a failure probability) to its printed bound, with its parameters unrounded
+and rational where they are exact.
 """
 from __future__ import annotations
 
@@ -25,14 +18,6 @@ from scipy.optimize import minimize, minimize_scalar
 
 from tgreedy_lib import categorical as cat
 from .result import CheckResult
-
-__all__ = [
-    "theorem1_check",
-    "theorem2_check",
-    "theorem3_check",
-    "theorem4_check",
-    "lemma11_check",
-]
 
 
 def _exact_list(values, limit: int = 30):
@@ -69,10 +54,7 @@ def _concentration_result(check_id, claim, bound_function, worst, lemma_failures
                   "explicit_bound_below_1_from_m": useful_m,
                   **extra}
     return CheckResult(
-        id=check_id,
-        claim=claim,
-        holds_as_printed=bool(holds),
-        trials=trials,
+        id=check_id, claim=claim, holds_as_printed=bool(holds), trials=trials,
         worst_case={"parameters": parameters, "observed": worst["quantile"], "bound": worst["bound"],
                     "ratio": float(worst["ratio"])},
         summary={
@@ -93,25 +75,7 @@ THEOREM1_CLAIM = (
 
 
 def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Exact bias over random, adversarial and optimized distributions, plus a simulation.
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    theorem2_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical import theorem1_check
-    >>> result = theorem1_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
-    >>> result.id  # doctest: +SKIP
-    'categorical.theorem1'
-    """
+    """Exact bias over random, adversarial and optimized distributions, plus a simulation."""
     sizes = [1, 2, 3, 5, 10, 30, 100] if quick else [1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 100, 300, 1000]
     search = _GiniBiasSearch()
     for m in sizes:
@@ -189,19 +153,13 @@ def _theorem1_result(search: _GiniBiasSearch, trials: int, largest_z: float) -> 
     worst, lowest = search.worst, search.lowest
     holds = worst["ratio"] <= 1 + 1e-12 and lowest >= -1e-15
     return CheckResult(
-        id="categorical.theorem1",
-        claim=THEOREM1_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=trials,
+        id="categorical.theorem1", claim=THEOREM1_CLAIM, holds_as_printed=bool(holds), trials=trials,
         worst_case={
             "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
-                           "p": worst["p"], "q": worst["q"],
-                           "smallest_signed_bias": float(lowest),
+                           "p": worst["p"], "q": worst["q"], "smallest_signed_bias": float(lowest),
                            "simulation_largest_z": round(largest_z, 3),
                            "sup_over_distributions_at_this_m": float((1 - 1 / worst["m"]) ** (worst["m"] - 1) / (2 * worst["m"]))},
-            "observed": float(worst["bias"]),
-            "bound": 1 / (2 * worst["m"]),
-            "ratio": float(worst["ratio"]),
+            "observed": float(worst["bias"]), "bound": 1 / (2 * worst["m"]), "ratio": float(worst["ratio"]),
         },
         summary={
             "worst_case": (f"largest bias / (1/(2m)) searched: {worst['ratio']:.4g} at m = {worst['m']} "
@@ -225,25 +183,7 @@ THEOREM2_CLAIM = (
 
 
 def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds.
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem3_check, theorem4_check, lemma11_check : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical import theorem2_check
-    >>> result = theorem2_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
-    >>> result.id  # doctest: +SKIP
-    'categorical.theorem2'
-    """
+    """Empirical (1-delta)-quantiles of |l(h_Gini) - l_hat| against the explicit bounds."""
     sizes = [10, 100, 1000, 100000] if quick else [10, 30, 100, 300, 1000, 10000, 100000, 1000000]
     deltas = [0.05] if quick else [0.05, 0.01]
     simulations = 300 if quick else 600
@@ -282,23 +222,6 @@ THEOREM4_CLAIM = (
 def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Empirical (1-delta)-quantiles of |l(h_Bayes) - E l(h_Bayes)| (exact mean) against the bound,
     and each term A_1..A_4 of Eq. (26) against its own lemma (8, 9, 12, 13).
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem2_check, theorem3_check, lemma11_check : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical import theorem4_check
-    >>> result = theorem4_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
-    >>> result.id  # doctest: +SKIP
-    'categorical.theorem4'
     """
     sizes = [8, 30, 100, 1000, 10000] if quick else [8, 30, 100, 300, 1000, 10000, 100000]
     deltas = [0.05] if quick else [0.05, 0.01]
@@ -351,10 +274,8 @@ THEOREM3_CLAIM = (
 
 
 def _optimality_certificate(p, q, m):
-    """Coefficients d(k, i), i < k/2, with E[l(h_f)] = const + sum d(k, i) f(k, i) over symmetric f.
-
-    All d >= 0 means f(k, i) = 0 for minority counts (h_Bayes) minimizes E[l] over H_S.
-    """
+    """Coefficients d(k, i), i < k/2, with E[l(h_f)] = const + sum d(k, i) f(k, i) over symmetric f: all d >= 0
+    means that h_Bayes (f = 0 for minority counts) minimizes E[l] over H_S."""
     k = np.arange(m + 1)
     pmf = cat.count_probabilities(p, m)  # (V, k)
     from scipy.stats import binom
@@ -368,25 +289,7 @@ def _optimality_certificate(p, q, m):
 
 
 def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search).
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem2_check, theorem4_check, lemma11_check : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical import theorem3_check
-    >>> result = theorem3_check(quick=True, rng=np.random.default_rng(0))  # doctest: +SKIP
-    >>> result.id  # doctest: +SKIP
-    'categorical.theorem3'
-    """
+    """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search)."""
     # part 1: optimality of h_Bayes among symmetric hypotheses
     optimality_gap, certificate_min, rules_tried = _symmetric_rule_optimality(rng, quick)
     # part 2a: the per-count reduction, for k = 0 .. K
@@ -401,11 +304,8 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
 
 def _symmetric_rule_optimality(rng, quick: bool) -> tuple[float, float, int]:
-    """Part 1: E[l(h)] - E[l(h_Bayes)] over symmetric rules h on random distributions, and the optimality certificate.
-
-    Returns the smallest gap (min over rules tried), the smallest certificate coefficient and the
-    number of rules tried.
-    """
+    """Part 1: the smallest E[l(h)] - E[l(h_Bayes)] over symmetric rules h on random distributions, the smallest
+    coefficient of the optimality certificate, and the number of rules tried."""
     optimality_gap = np.inf  # min over tried rules of E[l(h)] - E[l(h_Bayes)]
     certificate_min = np.inf
     rules_tried = 0
@@ -489,24 +389,18 @@ def _theorem3_result(search: _BayesBiasSearch, optimality_gap: float, certificat
     # the proof's inequality step replaces Pr[q_hat < 1/2] + Pr[q_hat = 1/2]/2 by Pr[q_hat <= 1/2]:
     weak_k2 = minimize_scalar(lambda q: -(2 * q - 1) * (1 - q * q), bounds=(0.5, 1), method="bounded")
     return CheckResult(
-        id="categorical.theorem3",
-        claim=THEOREM3_CLAIM,
-        holds_as_printed=bool(holds),
-        trials=trials,
+        id="categorical.theorem3", claim=THEOREM3_CLAIM, holds_as_printed=bool(holds), trials=trials,
         worst_case={
             "parameters": {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
                            "p": worst["p"], "q": worst["q"],
                            "tolerance": "ratio <= 1 + 1e-9 (equality cases differ from the bound by rounding)",
                            "optimality_smallest_gap": float(optimality_gap),
-                           "optimality_certificate_min": float(certificate_min),
-                           "per_count_worst_k": worst_k,
+                           "optimality_certificate_min": float(certificate_min), "per_count_worst_k": worst_k,
                            "per_count_worst_ratio": float(per_count_ratio[worst_k]),
                            "max_q_t1": float(maxima[1]), "max_q_t2": float(maxima[2]),
                            "max_q_t3_times_sqrt_3e": float(maxima[3] * math.sqrt(3 * math.e)),
                            "proof_step_k2_with_Pr_le_half": float(-weak_k2.fun)},
-            "observed": float(worst["bias"]),
-            "bound": float(worst["bound"]),
-            "ratio": float(worst["ratio"]),
+            "observed": float(worst["bias"]), "bound": float(worst["bound"]), "ratio": float(worst["ratio"]),
         },
         summary={
             "worst_case": (f"largest bias / bound searched: {worst['bias']:.4g} / {worst['bound']:.4g} = "
@@ -552,27 +446,10 @@ def lemma11_failure_probability(k, q, delta):
     from its own tail so that none loses precision by a subtraction. The deviations are
     ``(2q-1)(beta + gamma/2)``, ``(2q-1)(alpha + gamma/2)`` and ``(2q-1)|alpha - beta|/2``
     (the paper's proof prints the last without the 1/2, which only overstates it).
-    Broadcasts over ``k``, ``q`` and ``delta``.
+    Broadcasts over ``k``, ``q`` and ``delta``. Returns the failure probability (Lemma 11 claims at most
+    ``delta``) and ``min |deviation / bound - 1|`` over the outcomes with positive probability (how far the
+    comparison is from a tie, which would make the verdict a rounding matter).
 
-    Returns
-    -------
-    probability : ndarray
-        The failure probability; Lemma 11 claims it is at most ``delta``.
-    closest : ndarray
-        ``min |deviation / bound - 1|`` over the three outcomes with positive probability:
-        how far the comparison is from a tie (a tie would make the verdict a rounding matter).
-
-    See Also
-    --------
-    tgreedy_lib.categorical.theory.lemma11_exceedance : The same as an excess over delta.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> from tgreedy_course.verify.categorical import lemma11_failure_probability
     >>> probability, level = lemma11_failure_probability(200, 0.6, 1e-4)
     >>> round(float(probability), 6)  # 17 times delta: the lemma fails here
     0.001685
@@ -598,34 +475,9 @@ def lemma11_failure_probability(k, q, delta):
 
 
 def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Exact failure probabilities of Lemma 11 over rational q, k and an exact delta grid.
-
-    The searched cases are every ``k = 1..K`` with ``q = 1/2 + j/(2N)``, ``j = 0..N``
-    (K, N = 150, 100 quick; 1000, 300 full), and the large ``k`` of :data:`LEMMA11_LARGE_K`
-    with ``q`` near 1/2 on the scale ``1/sqrt(k)``, each at every delta of
-    :data:`LEMMA11_DELTAS`. The worst case is the largest ``Pr / delta``, and it grows as
-    delta falls (``worst_ratio_by_delta``): with ``2q - 1`` just above the bound
-    ``sqrt(2 ln(1/delta)/(e k))``, a wrong majority costs more than the bound and, for large k,
-    has a probability near the normal tail at ``sqrt(2 ln(1/delta)/e)``, which is of order
-    ``delta^(1/e)`` (up to a factor polynomial in ``ln(1/delta)``), far above delta.
-
-    See Also
-    --------
-    tgreedy_course.verify.run_checks : Runs the registered checks by id.
-    theorem1_check, theorem2_check, theorem3_check, theorem4_check : The checks of this paper.
-
-    References
-    ----------
-    .. [1] Sabato & Shalev-Shwartz (2008; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_course.verify.categorical import lemma11_check
-    >>> result = lemma11_check(quick=True, rng=np.random.default_rng(0))
-    >>> result.id, result.holds_as_printed
-    ('categorical.lemma11', False)
-    """
+    """Exact failure probabilities of Lemma 11 on the grid of :func:`_lemma11_grid` at every delta of
+    :data:`LEMMA11_DELTAS`. The largest ``Pr / delta`` grows as delta falls: with ``2q - 1`` just above the bound, a
+    wrong majority costs more than the bound and, for large k, has a probability of order ``delta^(1/e)``."""
     k_all, q_exact = _lemma11_grid(*((150, 100) if quick else (1000, 300)))
     q_all = np.array([float(q) for q in q_exact])
     deltas = np.array([_delta_value(d) for d in LEMMA11_DELTAS])
@@ -697,20 +549,14 @@ def _lemma11_result(k_all: np.ndarray, q_exact: list[Fraction], ratio: np.ndarra
                                f"largest Pr/delta at k = {LEMMA11_LARGE_K[-1]}"))
     by_delta = {d: float(ratio[:, i].max()) for i, d in enumerate(LEMMA11_DELTAS)}
     return CheckResult(
-        id="categorical.lemma11",
-        claim=LEMMA11_CLAIM,
-        holds_as_printed=holds,
-        trials=int(ratio.size),
+        id="categorical.lemma11", claim=LEMMA11_CLAIM, holds_as_printed=holds, trials=int(ratio.size),
         worst_case={
             "parameters": {"k": worst_k, "q": worst_q, "delta": worst_delta,
                            "deviation_over_bound_closest_to_1": worst["deviation_over_bound_closest_to_1"],
                            "statistic": "exact Pr[|f(Z) - E f| > sqrt(2 ln(1/delta) / (e k))]",
-                           "fraction_of_search_failing": float(np.mean(ratio > 1.0)),
-                           "worst_ratio_by_delta": by_delta,
+                           "fraction_of_search_failing": float(np.mean(ratio > 1.0)), "worst_ratio_by_delta": by_delta,
                            "corrected_bound_largest_ratio": corrected_ratio},
-            "observed": worst["observed"],
-            "bound": worst["bound"],
-            "ratio": worst["ratio"],
+            "observed": worst["observed"], "bound": worst["bound"], "ratio": worst["ratio"],
         },
         cases=cases,
         summary={

@@ -1,0 +1,244 @@
+"""Figures of the theory notebooks (03-05) of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small
+Sample Statistical Approach" (AISTATS 2012): Theorem 2 (self-normalized sums), Theorem 1 and Corollary 3
+(T-statistic bounds), section 3.3 (T-greedy on simulated domains). Each function draws on a Matplotlib
+``Axes`` what :mod:`tgreedy_lib.domain_adaptation.theorems` computed, and returns it.
+"""
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..domain_adaptation.theorems.simulate import describe_distribution
+from .curves import coinciding_groups
+from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, legend_label, selector_style  # one colour, line style, label
+from ..domain_adaptation.theorems.simulated_selection import SELECTORS
+
+__all__ = ["plot_self_normalized_tails", "plot_theorem2_excess", "plot_threshold_map", "plot_coverage_vs_features",
+           "plot_widths", "plot_corollary_failure", "plot_subset_regret", "plot_selector_paths", "plot_sweep"]
+
+
+def _legend_below(ax, wrap: int = 30) -> None:
+    """The legend a fixed distance in points below the axes (room for tick labels and x label), its labels
+    wrapped at ``wrap`` characters, in two columns where the axes are five inches wide."""
+    import textwrap
+
+    from matplotlib.transforms import ScaledTranslation
+
+    handles, labels = ax.get_legend_handles_labels()
+    width = ax.get_position().width * ax.figure.get_figwidth()
+    ticks, label = plt.rcParams["xtick.labelsize"], plt.rcParams["axes.labelsize"]
+    size = lambda v: v if isinstance(v, (int, float)) else 1.2 * plt.rcParams["font.size"]  # noqa: E731
+    below = 2.0 * size(ticks) + 1.4 * size(label) + 4          # points: tick labels (a log axis' 10^k), x label
+    anchor = ax.transAxes + ScaledTranslation(0, -below / 72, ax.figure.dpi_scale_trans)
+    ax.legend(handles, [textwrap.fill(text, wrap) for text in labels], fontsize=SMALLEST_TEXT_PT, loc="upper center",
+              bbox_to_anchor=(0.5, 0), bbox_transform=anchor, ncol=2 if width >= 5 else 1, frameon=False,
+              borderaxespad=0)
+
+
+def _axes(ax):
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5.5, 3.8))
+    return ax
+
+
+def plot_self_normalized_tails(curves: dict, ax=None):
+    """Theorem 2: ``Pr[(sum Z)^2 / sum Z^2 > t]`` for several laws, the printed ``exp(-t/2)`` and the proved
+    ``2 exp(-t/2)``, from :func:`~tgreedy_lib.domain_adaptation.theorems.self_normalized.tail_curves`."""
+    ax = _axes(ax)
+    t = curves["t"]
+    laws = {name: curves[name] for name in curves if name not in ("n", "t", "printed", "proof")}
+    for group in coinciding_groups(laws, atol=1e-9):  # identical curves (n = 1: R = 1 surely) drawn once
+        label = " = ".join(describe_distribution(name) for name in group) + (" (identical)" if len(group) > 1 else "")
+        ax.step(t, laws[group[0]], where="post", label=label, lw=1.4 if len(group) == 1 else 2.4)
+    ax.plot(t, curves["printed"], "k--", lw=2, label="exp(-t/2) (as printed)")
+    ax.plot(t, np.minimum(curves["proof"], 1), "k:", lw=2, label="2 exp(-t/2) (proof)")
+    ax.set(xlabel="t", ylabel="Pr[ratio > t]", title=f"Self-normalized sum, n = {curves['n']}", ylim=(-0.02, 1.05))
+    _legend_below(ax)
+    return ax
+
+
+def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: str, label: str,
+                       vmin: float | None = None, vmax: float | None = None):
+    """Heat map of ``values`` (rows along ``y``, columns along ``x``) in two colour families split at
+    ``threshold``: above it red (at least :data:`ABOVE_LIGHTEST`, never a pale pink that reads as neither),
+    at or below it blue (at least :data:`BELOW_LIGHTEST`), the threshold a black contour, and a title
+    saying what ``above`` and ``below`` mean. ``label`` names the colour bar; ``vmin``, ``vmax`` its ends
+    (default: the values' range, widened to the threshold). Returns the QuadMesh.
+    """
+    from matplotlib.colors import ListedColormap, TwoSlopeNorm
+
+    values = np.asarray(values, dtype=float)
+    finite = values[np.isfinite(values)]
+    low = float(np.min(finite)) if vmin is None else vmin
+    high = float(np.max(finite)) if vmax is None else vmax
+    span = max(abs(threshold - low), abs(high - threshold), 1e-12)
+    low, high = min(low, threshold - 1e-3 * span), max(high, threshold + 1e-3 * span)
+    colors = np.vstack([plt.get_cmap("Blues")(np.linspace(0.95, BELOW_LIGHTEST, 128)),
+                        plt.get_cmap("Reds")(np.linspace(ABOVE_LIGHTEST, 0.95, 128))])
+    mesh = ax.pcolormesh(x, y, values, cmap=ListedColormap(colors), shading="auto",
+                         norm=TwoSlopeNorm(vmin=low, vcenter=threshold, vmax=high))
+    if np.any(finite > threshold) and np.any(finite <= threshold):
+        ax.contour(x, y, values, levels=[threshold], colors="k", linewidths=0.8)
+    ax.figure.colorbar(mesh, ax=ax, label=label)
+    ax.set_title(f"red: {above}; blue: {below}")
+    return mesh
+
+
+#: The lightest shades of matplotlib's "Reds" and "Blues" colour maps (0 = white, 1 = darkest) that
+#: :func:`plot_threshold_map` uses: still plainly red and blue.
+ABOVE_LIGHTEST, BELOW_LIGHTEST = 0.5, 0.5
+
+
+def plot_theorem2_excess(table: dict, ax=None):
+    """Theorem 2: ``worst_case_tail_lower_bound(n, t) - exp(-t/2)`` as a :func:`plot_threshold_map` at 0 (red: the
+    printed bound provably fails), from :func:`~tgreedy_lib.domain_adaptation.theorems.self_normalized.theorem2_excess`.
+    """
+    ax = _axes(ax)
+    plot_threshold_map(ax, table["t"], table["n"], table["excess"], 0.0, "the printed bound fails", "it holds",
+                       "worst-case tail minus exp(-t/2)")
+    ax.set_xscale("log")
+    ax.set(xlabel="t", ylabel="n", title="worst-case tail minus exp(-t/2)\n" + ax.get_title())
+    return ax
+
+
+def plot_coverage_vs_features(curves: dict, ax=None):
+    """Theorem 1: the probability that the width covers every one of ``|F|`` independent features, from
+    :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.coverage_curves`: exact curves solid, a Monte Carlo
+    curve dashed where a draw failed, else its rule-of-three lower bound dotted with a band up to 1."""
+    ax = _axes(ax)
+    f, n, delta = curves["n_features"], curves["n"], curves["delta"]
+    for law, coverage in curves["exact"].items():
+        ax.plot(f, coverage, label=describe_distribution(law) + " (exact)")
+    for law, mc in curves["monte_carlo"].items():
+        seen = mc["failures"] > 0
+        line, = ax.plot(np.where(seen, f, np.nan), np.where(seen, mc["estimate"], np.nan), "--",
+                        label=f"{describe_distribution(law)} (Monte Carlo, {mc['n_trials']:,} draws)")
+        ax.plot(f, mc["lower"], ":", color=line.get_color(),
+                label=f"{describe_distribution(law)}: {mc['level']:.0%} lower bound (no failure drawn: rule of three)")
+        ax.fill_between(f, mc["lower"], 1, where=~seen, color=line.get_color(), alpha=0.12, lw=0)
+    ax.axhline(1 - delta, color="k", lw=1, ls=":", label=f"target 1 - delta = {1 - delta:g}")
+    admitted = curves["max_features"]
+    if admitted >= 1:
+        ax.axvline(admitted, color="gray", lw=1, label=f"largest admitted |F| = {admitted:.3g}")
+    ax.set_xscale("log")
+    ax.set(xlabel="|F| (number of features)", ylabel="Pr[all features covered]",
+           title=f"Theorem 1's width, n = {n} domains" + ("" if admitted >= 1 else " (admits no |F|)"),
+           ylim=(-0.02, 1.02))
+    _legend_below(ax)
+    return ax
+
+
+def plot_widths(table: dict, ax=None):
+    """Theorem 1's width factors (units of ``sigma_hat/sqrt(n)``): the paper's, the Bonferroni ``t_{n-1}``, the
+    normal quantile and the proof's, from :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.width_table`."""
+    ax = _axes(ax)
+    f = table["n_features"]
+    ax.plot(f, table["paper"], "k-", lw=2.2, label="paper: sqrt(4 log(2|F|/delta))")
+    ax.plot(f, table["normal"], "k:", lw=2, label="normal quantile (~ sqrt(2 log))")
+    for i, n in enumerate(table["n"]):
+        line, = ax.plot(f, table["bonferroni_t"][i], "-", lw=1.2, label=f"Bonferroni t, n = {n}")
+        ax.plot(f, table["proof"][i], "--", lw=1.2, color=line.get_color(), label=f"proof (any |F|), n = {n}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set(xlabel="|F|", ylabel="width / (sigma_hat / sqrt(n))",
+           title=f"Uniform confidence widths, delta = {table['delta']:g}")
+    ax.legend(fontsize=SMALLEST_TEXT_PT)
+    return ax
+
+
+def plot_corollary_failure(curves: dict, ax=None):
+    """Corollary 3: exact ``Pr[some subset's regret exceeds its bound]`` (q = 1), printed factor against the
+    proof's, from :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.corollary_failure_curves`."""
+    ax = _axes(ax)
+    deltas = curves["delta"]
+    for p in curves["printed"]:
+        line, = ax.plot(deltas, curves["printed"][p], "o-", label=f"printed, p = {p}")
+        ax.plot(deltas, curves["proof"][p], "s--", color=line.get_color(), label=f"proof's factor, p = {p}")
+    ax.plot(deltas, deltas, "k:", lw=2, label="delta (target)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set(xlabel="delta", ylabel="Pr[bound fails]",
+           title=f"Corollary 3, q = 1, {describe_distribution(curves['law'])} effects")
+    ax.legend(fontsize=SMALLEST_TEXT_PT)
+    return ax
+
+
+def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
+    """Corollary 3: each simulated training set's worst subset, regret against ``sum sigma_hat^2 / n``, with the
+    printed and the proved bound as lines (points above a line violate it)."""
+    ax = _axes(ax)
+    worst = np.argmax(simulation["regret"] / np.maximum(simulation["variance_over_n"], 1e-300), axis=1)
+    rows = np.arange(worst.size)
+    x = simulation["variance_over_n"][rows, worst][:max_points]
+    y = simulation["regret"][rows, worst][:max_points]
+    keep = (x > 0) & (y > 0)
+    ax.scatter(x[keep], y[keep], s=5, alpha=0.35, color="tab:gray")
+    grid = np.geomspace(x[keep].min(), x[keep].max(), 50)
+    printed, proof = simulation["factor_printed"], simulation["factor_proof"]
+    above_printed = float(np.mean(simulation["worst_ratio_printed"] > 1))
+    above_proof = float(np.mean(simulation["worst_ratio_proof"] > 1))
+    ax.plot(grid, printed * grid, color="tab:red", lw=2,
+            label=f"printed factor {printed:.2f} ({above_printed:.1%} above)")
+    ax.plot(grid, proof * grid, "k--", lw=2, label=f"proof's factor {proof:.2f} ({above_proof:.1%} above)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set(xlabel="sum of sigma_hat^2 / n (worst subset)", ylabel="regret L(mu_hat_S) - L(mu_S)",
+           title="Corollary 3: regret against bound")
+    ax.legend(fontsize=SMALLEST_TEXT_PT)
+    return ax
+
+
+def plot_selector_paths(result: dict, axes=None):
+    """Section 3.3 on simulated domains (``compare_selectors`` output): mean regret on a new domain as features
+    are added, and the share of spurious picks at each step, per selector."""
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(FIGURE_WIDTH, 3.8), layout="constrained")
+    steps = result["steps"]
+    for name in result.get("selectors", SELECTORS):
+        label, style = legend_label(name), selector_style(name)
+        regret = result[name]["regret"]
+        mean = regret.mean(axis=0)
+        se = regret.std(axis=0, ddof=1) / math.sqrt(regret.shape[0]) if regret.shape[0] > 1 else 0 * mean
+        axes[0].plot(steps, mean, color=style.color, ls=style.linestyle, label=label)
+        axes[0].fill_between(steps, mean - 2 * se, mean + 2 * se, color=style.color, alpha=0.2)
+        axes[1].plot(steps[1:], result[name]["spurious"].mean(axis=0), "o", ls=style.linestyle,
+                     color=style.color, label=label)
+    axes[0].axhline(result["null_regret"], color="k", ls=":", lw=1, label="null predictor (w = 0)")
+    samples = "population moments" if result["n_samples"] is None else f"{result['n_samples']} samples/domain"
+    axes[0].set(xlabel="features added", ylabel="regret on a new domain",
+                title=f"n = {result['n_domains']} domains, {samples}")
+    axes[1].set(xlabel="step", ylabel="share of picks that are spurious", ylim=(-0.03, 1.03),
+                title=f"{result['n_repeats']} simulated training sets")
+    for ax in axes:
+        ax.legend(fontsize=SMALLEST_TEXT_PT)
+    return axes
+
+
+def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELECTORS):
+    """Mean regret (``metric="regret"``, 1 s.e. bars), median regret (``"regret_median"``) or spurious share
+    (``"spurious"``) against the number of training domains, per selector and samples per domain
+    (``sweep_selectors`` output)."""
+    ax = _axes(ax)
+    settings = sorted({r["n_samples"] for r in rows}, key=lambda s: (s is None, s or 0))
+    styles = ["-", "--", ":", "-."]
+    for j, samples in enumerate(settings):
+        sub = [r for r in rows if r["n_samples"] == samples]
+        n = [r["n_domains"] for r in sub]
+        label = "population" if samples is None else f"{samples}/domain"
+        for name in selectors:
+            values = [r[f"{name}_{metric}"] for r in sub]
+            errors = [r.get(f"{name}_regret_se", 0.0) for r in sub] if metric == "regret" else None
+            ax.plot(n, values, styles[j % 4], marker="o", ms=4, color=selector_style(name).color,
+                    label=f"{legend_label(name)}, {label}")
+            if errors is not None:
+                ax.errorbar(n, values, yerr=errors, fmt="none", ecolor=selector_style(name).color, capsize=2, lw=1)
+    if metric.startswith("regret"):
+        ax.axhline(rows[0]["null_regret"], color="k", lw=1, ls=":", label="null predictor")
+        ax.set_yscale("log")
+    ax.set_xscale("log", base=2)
+    ax.set(xlabel="training domains n", ylabel={"regret": "mean regret (bars: 1 s.e.)",
+                                                "regret_median": "median regret"}.get(metric, "spurious share"))
+    _legend_below(ax, wrap=36)
+    return ax
