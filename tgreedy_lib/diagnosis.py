@@ -26,7 +26,8 @@ a user's ``(X, y, domains)`` and then lets the methods compete where it counts, 
 Every fold standardises the features and centres ``y`` with its own training domains' pooled mean and
 standard deviation (so an intercept is fitted on the training domains only, as a ``StandardScaler`` in a
 Pipeline would), from per-domain moments computed once: the whole diagnosis costs a few path fits on
-``p x p`` moments per fold, not passes over the data.
+``p x p`` moments per fold, not passes over the data. :meth:`Diagnosis.plot` draws the four steps in one
+figure (matplotlib is imported only then).
 
 References
 ----------
