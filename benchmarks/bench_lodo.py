@@ -5,7 +5,7 @@ T-greedy path; ``stop_lodo`` refits the path without each domain and scores it o
 
 * floor: one plain fit (``DomainStatistics.from_samples`` + ``tgreedy_path``) on all n domains;
 * ours: ``stop_lodo`` on that path (n leave-one-out paths), and, as a check, that the chosen
-  k equals what n separate refits (``lodo_paths``) give, at the smallest n only.
+  k equals what n separate refits give, at the smallest n only.
 
 Run: ``python benchmarks/bench_lodo.py [--domains 500 2000] [--json PATH]``. Timings on a shared
 machine are noisy; the ratio to the plain fit less so.

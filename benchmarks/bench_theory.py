@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
-from tgreedy_lib.domain_adaptation.theory import self_normalized as sn
-from tgreedy_lib.domain_adaptation.theory import t_bounds as tb
+from tgreedy_lib.domain_adaptation.theorems import self_normalized as sn
+from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
 from tgreedy_course.verify import run_checks
 
 

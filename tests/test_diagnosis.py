@@ -11,7 +11,7 @@ from sklearn.metrics import r2_score
 from tgreedy_lib import Diagnosis, diagnose
 from tgreedy_lib.domain_adaptation.selection import greedy_path, tgreedy_path
 from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
-from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
+from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem
 
 matplotlib.use("Agg")
 

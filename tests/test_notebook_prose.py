@@ -334,7 +334,7 @@ def test_00_says_where_greedys_regret_is_above_that_of_w0_as_its_figure_draws_it
     import numpy as np
 
     from tgreedy_lib import DomainStatistics, greedy_path
-    from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
+    from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem
 
     rng = np.random.default_rng(2012)
     problem = make_problem(n_robust=5, n_spurious=5, n_null=40)

@@ -228,7 +228,7 @@ def test_exercises_call_only_names_that_exist(path):
 
 def test_the_exercise_check_catches_a_wrong_module_and_a_missing_import(tmp_path):
     notebook = {"cells": [
-        {"cell_type": "code", "source": ["from tgreedy_lib.domain_adaptation.theory import t_bounds as tb\n"]},
+        {"cell_type": "code", "source": ["from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb\n"]},
         {"cell_type": "markdown", "source": [
             "## Exercises\n1. Use `tstat_bounds.bonferroni_t_factor(8, 50, 0.05)` and `tgreedy_path(stats,\n   15)`;\n"
             "   then `tb.bonferroni_t_factor(8, 50, 0.05)` and `tb.no_such_factor(8)`.\n"

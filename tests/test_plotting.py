@@ -15,10 +15,10 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from tgreedy_lib.domain_adaptation.selectors import get_selector  # noqa: E402
-from tgreedy_lib.domain_adaptation.theory import self_normalized as sn  # noqa: E402
-from tgreedy_lib.domain_adaptation.theory import t_bounds as tb  # noqa: E402
-from tgreedy_lib.domain_adaptation.theory.simulate import make_problem  # noqa: E402
-from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems import self_normalized as sn  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
 from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # noqa: E402
 from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
 from tgreedy_course.seeds import load_reference  # noqa: E402
@@ -379,7 +379,7 @@ SelectorStyle(color='navy', linestyle='-')
 >>> import numpy as np
 >>> import matplotlib.pyplot as plt
 >>> from tgreedy_lib.plotting import theory_figures as plots
->>> from tgreedy_lib.domain_adaptation.theory.self_normalized import tail_curves
+>>> from tgreedy_lib.domain_adaptation.theorems.self_normalized import tail_curves
 >>> ax = plots.plot_self_normalized_tails(tail_curves(10, np.linspace(0.1, 8, 50), distributions=("rademacher", "gaussian")))
 >>> plt.close("all")
 """,
@@ -401,7 +401,7 @@ SelectorStyle(color='navy', linestyle='-')
 >>> import numpy as np
 >>> import matplotlib.pyplot as plt
 >>> from tgreedy_lib.plotting import theory_figures as plots
->>> from tgreedy_lib.domain_adaptation.theory.self_normalized import theorem2_excess
+>>> from tgreedy_lib.domain_adaptation.theorems.self_normalized import theorem2_excess
 >>> ax = plots.plot_theorem2_excess(theorem2_excess(n_values=range(1, 6), t=np.linspace(0.1, 4, 20)))
 >>> ax.get_title()
 'worst-case tail minus exp(-t/2)\\nred: the printed bound fails; blue: it holds'
@@ -411,7 +411,7 @@ SelectorStyle(color='navy', linestyle='-')
 >>> import numpy as np
 >>> import matplotlib.pyplot as plt
 >>> from tgreedy_lib.plotting import theory_figures as plots
->>> from tgreedy_lib.domain_adaptation.theory.t_bounds import coverage_curves
+>>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import coverage_curves
 >>> ax = plots.plot_coverage_vs_features(coverage_curves(16, 0.5, [1, 2, 4], monte_carlo_laws=()))
 >>> plt.close("all")
 """,
@@ -419,7 +419,7 @@ SelectorStyle(color='navy', linestyle='-')
 >>> import numpy as np
 >>> import matplotlib.pyplot as plt
 >>> from tgreedy_lib.plotting import theory_figures as plots
->>> from tgreedy_lib.domain_adaptation.theory.t_bounds import width_table
+>>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import width_table
 >>> ax = plots.plot_widths(width_table([10, 20, 40, 80], [10, 100, 1000], 0.05))
 >>> plt.close("all")
 """,
@@ -427,7 +427,7 @@ SelectorStyle(color='navy', linestyle='-')
 >>> import numpy as np
 >>> import matplotlib.pyplot as plt
 >>> from tgreedy_lib.plotting import theory_figures as plots
->>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_failure_curves
+>>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import corollary_failure_curves
 >>> ax = plots.plot_corollary_failure(corollary_failure_curves([0.05, 0.1, 0.2], p_values=(1, 2)))
 >>> plt.close("all")
 """,
@@ -435,7 +435,7 @@ SelectorStyle(color='navy', linestyle='-')
 >>> import numpy as np
 >>> import matplotlib.pyplot as plt
 >>> from tgreedy_lib.plotting import theory_figures as plots
->>> from tgreedy_lib.domain_adaptation.theory.t_bounds import subset_regret_simulation
+>>> from tgreedy_lib.domain_adaptation.theorems.t_bounds import subset_regret_simulation
 >>> simulation = subset_regret_simulation(np.random.default_rng(0), "gaussian", 200, 5, 2, 0.05, n_trials=30)
 >>> ax = plots.plot_subset_regret(simulation)
 >>> plt.close("all")
@@ -444,8 +444,8 @@ SelectorStyle(color='navy', linestyle='-')
 >>> import numpy as np
 >>> import matplotlib.pyplot as plt
 >>> from tgreedy_lib.plotting import theory_figures as plots
->>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
->>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors
+>>> from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem
+>>> from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_selectors
 >>> result = compare_selectors(make_problem(), np.random.default_rng(0), n_steps=4, n_repeats=5)
 >>> axes = plots.plot_selector_paths(result)
 >>> plt.close("all")
@@ -454,8 +454,8 @@ SelectorStyle(color='navy', linestyle='-')
 >>> import numpy as np
 >>> import matplotlib.pyplot as plt
 >>> from tgreedy_lib.plotting import theory_figures as plots
->>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
->>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import sweep_selectors
+>>> from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem
+>>> from tgreedy_lib.domain_adaptation.theorems.simulated_selection import sweep_selectors
 >>> rows = sweep_selectors(make_problem(), np.random.default_rng(0), n_domains_values=(4, 8),
 ...                        n_steps=3, n_repeats=3, at_step=3)
 >>> ax = plots.plot_sweep(rows)

@@ -16,8 +16,8 @@ import pytest  # noqa: E402
 import tgreedy_lib.plotting  # noqa: E402
 from tgreedy_lib.domain_adaptation.selectors import (  # noqa: E402
     BUILTIN_SELECTORS, register_selector, tgreedy_path, unregister_selector)
-from tgreedy_lib.domain_adaptation.theory.simulate import make_problem  # noqa: E402
-from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_selectors  # noqa: E402
 from tgreedy_lib.plotting import theory_figures as theory  # noqa: E402
 from tgreedy_lib.plotting.style import (  # noqa: E402
     BUILTIN_SELECTOR_STYLES, FALLBACK_COLORS, SelectorStyle, color_name, register_selector_style, selector_key,

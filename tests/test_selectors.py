@@ -19,8 +19,8 @@ from tgreedy_lib import available_selectors, get_selector, register_selector  # 
 from tgreedy_lib.domain_adaptation.selection import SelectionPath, greedy_path, tgreedy_path  # noqa: E402
 from tgreedy_lib.domain_adaptation.selectors import Selector, unregister_selector  # noqa: E402
 from tgreedy_lib.domain_adaptation.statistics import t_statistic  # noqa: E402
-from tgreedy_lib.domain_adaptation.theory.simulate import make_problem  # noqa: E402
-from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem  # noqa: E402
+from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
 from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other  # noqa: E402
 from tgreedy_lib.plotting import paper_figures, register_selector_style, unregister_selector_style  # noqa: E402
 from tgreedy_lib.plotting import theory_figures as theory  # noqa: E402

@@ -1,11 +1,11 @@
-"""Tests of tgreedy_lib.domain_adaptation.theory.self_normalized: exact tails of (sum Z)^2 / sum Z^2 (Theorem 2)."""
+"""Tests of tgreedy_lib.domain_adaptation.theorems.self_normalized: exact tails of (sum Z)^2 / sum Z^2 (Theorem 2)."""
 import itertools
 
 import numpy as np
 import pytest
 
-from tgreedy_lib.domain_adaptation.theory import self_normalized as sn
-from tgreedy_lib.domain_adaptation.theory.simulate import symmetric_magnitudes, symmetric_noise
+from tgreedy_lib.domain_adaptation.theorems import self_normalized as sn
+from tgreedy_lib.domain_adaptation.theorems.simulate import symmetric_magnitudes, symmetric_noise
 
 
 def brute_force_tail(magnitudes, t):

@@ -1,9 +1,9 @@
-"""Tests of tgreedy_lib.domain_adaptation.theory.simulate: symmetric domain effects and synthetic domain problems."""
+"""Tests of tgreedy_lib.domain_adaptation.theorems.simulate: symmetric domain effects and synthetic domain problems."""
 import numpy as np
 import pytest
 from scipy import stats
 
-from tgreedy_lib.domain_adaptation.theory.simulate import DISTRIBUTIONS, domain_effects, make_problem, risk_on_domains, symmetric_noise
+from tgreedy_lib.domain_adaptation.theorems.simulate import DISTRIBUTIONS, domain_effects, make_problem, risk_on_domains, symmetric_noise
 
 
 @pytest.mark.parametrize("distribution", sorted(DISTRIBUTIONS))

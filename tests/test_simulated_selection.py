@@ -1,9 +1,9 @@
-"""Tests of tgreedy_lib.domain_adaptation.theory.simulated_selection: T-greedy against greedy on simulated domains."""
+"""Tests of tgreedy_lib.domain_adaptation.theorems.simulated_selection: T-greedy against greedy on simulated domains."""
 import numpy as np
 import pytest
 
-from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors, sweep_selectors, training_statistics
+from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem
+from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_selectors, sweep_selectors, training_statistics
 
 
 def test_tgreedy_avoids_spurious_features_and_has_lower_regret():

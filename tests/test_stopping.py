@@ -8,7 +8,7 @@ from scipy import stats as scipy_stats
 
 from tgreedy_lib.domain_adaptation.selection import greedy_path, tgreedy_path
 from tgreedy_lib.domain_adaptation.statistics import DomainStatistics, t_statistic
-from tgreedy_lib.domain_adaptation import stopping
+from tgreedy_lib.domain_adaptation import lodo, stopping
 
 
 def _moment_stats(seed=0, n=6, p=12, strong=3):
@@ -197,7 +197,7 @@ def test_moment_squared_loss_equals_the_sample_loss():
     data, stats = _sample_stats(seed=4)
     w = np.linspace(-0.5, 0.5, stats.n_features)
     expected = [np.mean((y - X @ w) ** 2) for X, y in data]
-    np.testing.assert_allclose(stopping.moment_squared_loss(stats, w), expected, rtol=1e-10)
+    np.testing.assert_allclose(lodo.moment_squared_loss(stats, w), expected, rtol=1e-10)
 
 
 def test_choose_k_rejects_unknown_rules_and_mismatched_statistics():

@@ -1,12 +1,12 @@
-"""Tests of tgreedy_lib.domain_adaptation.theory.t_bounds: Theorem 1's algebra and coverage, Corollary 3's constants."""
+"""Tests of tgreedy_lib.domain_adaptation.theorems.t_bounds: Theorem 1's algebra and coverage, Corollary 3's constants."""
 import math
 
 import numpy as np
 import pytest
 from scipy import stats
 
-from tgreedy_lib.domain_adaptation.theory import t_bounds as tb
-from tgreedy_lib.domain_adaptation.theory.simulate import symmetric_noise
+from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
+from tgreedy_lib.domain_adaptation.theorems.simulate import symmetric_noise
 
 
 @pytest.mark.parametrize("distribution", ["gaussian", "cauchy", "rademacher", "pareto"])

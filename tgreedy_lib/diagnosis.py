@@ -26,7 +26,8 @@ a user's ``(X, y, domains)`` and then lets the methods compete where it counts, 
 Every fold standardises the features and centres ``y`` with its own training domains' pooled mean and
 standard deviation (so an intercept is fitted on the training domains only, as a ``StandardScaler`` in a
 Pipeline would), from per-domain moments computed once: the whole diagnosis costs a few path fits on
-``p x p`` moments per fold, not passes over the data.
+``p x p`` moments per fold, not passes over the data. :meth:`Diagnosis.plot` draws the four steps in one
+figure (matplotlib is imported only then).
 
 References
 ----------
@@ -45,7 +46,7 @@ from numbers import Integral
 import numpy as np
 
 from ._validation import as_data_matrix, as_real_array, factorize, is_sparse
-from .domain_adaptation.baselines import omp_path, pad_rows, pooled_moments
+from .domain_adaptation.baselines import lasso_knots, omp_path, pad_rows
 from .domain_adaptation.selection import greedy_path, tgreedy_path
 from .domain_adaptation.statistics import DomainStatistics
 
@@ -72,6 +73,8 @@ MAX_MOMENT_BYTES = 2 * 2**30
 MIN_DOMAINS = 4
 #: Below this many domains the printout says that few domains widen the intervals.
 FEW_DOMAINS = 20
+#: The smallest text of the figure, in points.
+TEXT_PT = 9.0
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -115,27 +118,6 @@ class Diagnosis:
         The verdict in a sentence, with the numbers behind it.
     tgreedy_features, greedy_features : tuple of str
         The features the two methods pick first on all domains, in order (largest k of the grid).
-
-    See Also
-    --------
-    diagnose : Computes it.
-    tgreedy_lib.plotting.diagnosis.plot_diagnosis : Its figure (``plot()``).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 5.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import diagnose
-    >>> rng = np.random.default_rng(1)
-    >>> X = rng.standard_normal((500, 6)); domains = np.repeat(list("abcde"), 100)
-    >>> result = diagnose(X, X[:, 0] + rng.standard_normal(500), domains, k=[1, 3], n_bootstrap=100)
-    >>> result
-    Diagnosis(verdict='does not help', n_domains=5, n_features=6, k_grid=[1, 3])
-    >>> result.held_out.shape      # (methods, held-out domains, k)
-    (4, 5, 2)
     """
 
     methods: tuple
@@ -232,14 +214,13 @@ class Diagnosis:
                 f"n_features={len(self.feature_names)}, k_grid={self.k_grid.tolist()})")
 
     def plot(self, axes=None):
-        """The figure: held-out R^2 against k per method with bands, greedy's source-domain overfitting,
-        T-greedy against greedy per held-out domain, and the spread of the effects.
-
-        Drawn by :func:`tgreedy_lib.plotting.diagnosis.plot_diagnosis`; returns its figure.
-        """
-        from .plotting.diagnosis import plot_diagnosis
-
-        return plot_diagnosis(self, axes=axes)
+        """The figure, four panels read at 720 pixels with no text under :data:`TEXT_PT` points: held-out
+        R^2 against k per method (band: one standard error over held-out domains); greedy's and T-greedy's
+        source-domain R^2 against their held-out R^2 (the overfitting of section 5); T-greedy minus greedy
+        on every held-out domain at the k each chose; the spread of every feature's per-domain effect
+        against its sampling error. ``axes``: 4 matplotlib Axes (default: a new 7.2 x 6 inch figure).
+        Returns the figure."""
+        return _plot(self, axes)
 
 
 # --------------------------------------------------------------------------- input
@@ -426,13 +407,9 @@ class _Fold:
 def _lasso_at_k(stats: DomainStatistics, kmax: int) -> np.ndarray:
     """Lasso weights (LARS on the pooled moments) with at most k nonzero weights, k = 1..kmax: the last knot
     of the path with no more than k features (the smallest penalty that keeps at most k)."""
-    from sklearn.linear_model import lars_path_gram
-
-    G, q, _ = pooled_moments(stats)
     with warnings.catch_warnings():  # collinear features: LARS drops them and says so; the path stays valid
         warnings.simplefilter("ignore")
-        _, _, coefs = lars_path_gram(Xy=q, Gram=G, n_samples=1, max_iter=2 * kmax + 10, method="lasso")
-    coefs = coefs.T
+        _, coefs = lasso_knots(stats, 2 * kmax + 10)
     size = (coefs != 0).sum(axis=1)
     out = np.empty((kmax, coefs.shape[1]))
     for k in range(1, kmax + 1):
@@ -522,8 +499,8 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
         (default: :data:`DEFAULT_K_GRID` up to the number of features). k above the number of features
         warns and compares all of them.
     n_bootstrap : int, default=1000
-        Draws of the weighted chi-square shape that gives the interval of the spread (the name is kept
-        for existing calls; domains are not resampled).
+        Draws of the weighted chi-square shape that gives the interval of the spread (domains are not
+        resampled).
     seed : int or numpy.random.Generator, default=0
         For those draws (the rest is deterministic).
 
@@ -531,17 +508,6 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
     -------
     Diagnosis
         ``print(result)`` gives the recommendation and the tables, ``result.plot()`` the figure.
-
-    See Also
-    --------
-    Diagnosis : The result, its summary and its figure.
-    tgreedy_lib.TGreedy, tgreedy_lib.Greedy : The selectors compared.
-    tgreedy_lib.domain_adaptation.baselines.omp_path, tgreedy_lib.domain_adaptation.baselines.lasso_path :
-        The baselines on the same moments.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 3.1, 3.3 and 5.
 
     Raises
     ------
@@ -552,19 +518,14 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
 
     Notes
     -----
-    With :math:`\\theta_{di} = \\hat E[X_i y \\mid d]` on standardised features and centred y, the spread of
-    feature i is
-
-    .. math:: r_i = \\frac{\\frac{1}{n-1} \\sum_d (\\theta_{di} - \\bar\\theta_i)^2}
-                          {\\frac{1}{n} \\sum_d \\widehat{\\operatorname{Var}}(X_i y \\mid d) / n_d},
-
-    the paper's :math:`\\hat\\sigma_i^2` (section 3.1) over its value when every domain had the same effect
-    (section 5). Methods are scored by leave-one-domain-out; the chosen k comes from a second
-    leave-one-domain-out over the training domains only, the same for every method. The verdict:
-    "helps" when the 95 % Student-t interval of T-greedy's paired gain over greedy at the chosen k lies
-    above 0 and the mean gain is at least :data:`MIN_GAIN`; "does not help" when the mean gain is below
-    :data:`MIN_GAIN`, or the spread's upper bound stays below :data:`LITTLE_SPREAD` (the domains differ
-    little beyond sampling error); "unclear" otherwise.
+    The spread of a feature (step 1 of the module's list) is the paper's :math:`\\hat\\sigma_i^2`
+    (section 3.1) over its value when every domain had the same effect (section 5). Methods are scored
+    by leave-one-domain-out; the chosen k comes from a second leave-one-domain-out over the training
+    domains only, the same for every method. The verdict: "helps" when the 95 % Student-t interval of
+    T-greedy's paired gain over greedy at the chosen k lies above 0 and the mean gain is at least
+    :data:`MIN_GAIN`; "does not help" when the mean gain is below :data:`MIN_GAIN`, or the spread's upper
+    bound stays below :data:`LITTLE_SPREAD` (the domains differ little beyond sampling error); "unclear"
+    otherwise.
 
     Examples
     --------
@@ -664,3 +625,111 @@ def _recommend(result: Diagnosis) -> tuple[str, str]:
                        f"interval that includes 0 (median gain {c['median']:+.3f}, sign test p = "
                        f"{c['sign_p']:.3g}; with {n} domains the interval is wide, and more domains would "
                        f"narrow it); {spread}." + best_text)
+
+
+# --------------------------------------------------------------------------- the figure
+
+
+def _plot(result: Diagnosis, axes=None):
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    from .plotting.style import RULE_LABELS, selector_style
+
+    def look(method: str) -> tuple:
+        if method == "lasso":
+            return ("0.3", ":")
+        style = selector_style(method)
+        return style.color, style.linestyle
+
+    size = TEXT_PT
+    names = {**result.method_labels, "tgreedy": RULE_LABELS["tgreedy"]}   # the legend names the rule
+    if axes is None:
+        fig, grid = plt.subplots(2, 2, figsize=(7.2, 6.0), dpi=100)
+        axes = grid.ravel()
+    fig = axes[0].figure
+    k = result.k_grid
+    positions = np.arange(k.size)
+
+    ax = axes[0]
+    for method in result.methods:
+        mean, se = result.mean_held_out(method)
+        color, line = look(method)
+        ax.plot(positions, mean, line, color=color, marker="o", ms=3, label=names[method])
+        ax.fill_between(positions, mean - se, mean + se, color=color, alpha=0.15, lw=0)
+    ax.set_title("held-out domains (LODO)", fontsize=size + 1)
+    ax.set_ylabel("R$^2$, mean $\\pm$ s.e.", fontsize=size)
+    handles, texts = ax.get_legend_handles_labels()
+
+    ax = axes[1]
+    for method in ("greedy", "tgreedy"):
+        row = result.methods.index(method)
+        color, _ = look(method)
+        ax.plot(positions, result.source[row].mean(axis=0), "--", color=color, marker="o", ms=3,
+                label=f"{names[method]}, source")
+        ax.plot(positions, result.held_out[row].mean(axis=0), "-", color=color, marker="o", ms=3,
+                label=f"{names[method]}, held out")
+    ax.set_title("source fit against held-out fit", fontsize=size + 1)
+    ax.legend(fontsize=size, framealpha=0.85, loc="best")
+    for ax in axes[:2]:
+        ax.set_xticks(positions, [str(v) for v in k])
+        ax.set_xlabel("k, features selected", fontsize=size)
+        ax.tick_params(labelsize=size)
+
+    ax = axes[2]
+    diff = result.difference("tgreedy", "greedy")
+    colors = np.where(diff > 0, selector_style("tgreedy").color, selector_style("greedy").color)
+    ax.barh(np.arange(diff.size), diff, color=colors)
+    ax.axvline(0, color="0.2", lw=0.8)
+    labels = [str(label) for label in result.domain_labels]
+    ax.set_yticks(np.arange(diff.size), labels if diff.size <= 16 else [""] * diff.size)
+    ax.invert_yaxis()
+    c = result.comparison()
+    ax.set_title(f"T-greedy $-$ greedy at chosen k\n{c['wins']} better, {c['losses']} worse of {diff.size}",
+                 fontsize=size + 1)
+    ax.set_xlabel("held-out R$^2$ difference", fontsize=size)
+    ax.set_ylabel("held-out domain", fontsize=size)
+    ax.tick_params(labelsize=size)
+    ax.xaxis.set_major_locator(MaxNLocator(4))          # differences such as -0.015 need room at 9 pt
+
+    ax = axes[3]
+    order = np.argsort(-result.spread_ratio)
+    ratio = np.maximum(result.spread_ratio[order], 1e-3)
+    summarised = np.isin(order, result.spread_features)
+    ax.scatter(np.flatnonzero(~summarised), ratio[~summarised], s=10, color="0.6", label="other features")
+    ax.scatter(np.flatnonzero(summarised), ratio[summarised], s=16, color="black",
+               label=f"{result.spread_features.size} largest effects")
+    lo, hi = result.spread_interval
+    ax.axhspan(lo, hi, color="tab:green", alpha=0.2, lw=0, label="summary, 95% interval")
+    ax.axhline(result.spread_summary, color="tab:green", lw=1.2)
+    ax.axhline(1.0, color="0.2", lw=0.8, ls="--")
+    ax.set_yscale("log")
+    _readable_log_ticks(ax, min(ratio.min(), lo), max(ratio.max(), hi))
+    ax.set_title("effect spread between domains\n/ sampling error within (1 = none)", fontsize=size + 1)
+    ax.set_xlabel("features, by spread", fontsize=size)
+    ax.tick_params(labelsize=size)
+    # below the panel, where it covers no point
+    ax.legend(fontsize=size, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2,
+              columnspacing=1.0, handletextpad=0.4)
+    fig.legend(handles, texts, fontsize=size, frameon=False, loc="upper center", ncol=len(texts))
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    return fig
+
+
+def _readable_log_ticks(ax, low: float, high: float) -> None:
+    """Major ticks at 1-2-5 values (..., 0.5, 1, 2, 5, 10, ...) written as plain numbers, no minor labels."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+
+    low, high = max(low, 1e-3), max(high, 1.0)
+    decades = np.arange(np.floor(np.log10(low)) - 1, np.ceil(np.log10(high)) + 1)
+    values = (np.array([1.0, 2.0, 5.0])[None, :] * 10.0 ** decades[:, None]).ravel()
+    inside = values[(values >= low / 1.5) & (values <= high * 1.5)]
+    for keep in ((1.0, 5.0), (1.0,)):          # a wider range: 1-5-10, then 1-10-100 only
+        if inside.size <= 7:
+            break
+        leading = np.round(inside / 10.0 ** np.floor(np.log10(inside) + 1e-9))
+        inside = inside[np.isin(leading, keep)]
+    ax.set_ylim(min(low, inside.min()) / 1.3, max(high, inside.max()) * 1.3)
+    ax.yaxis.set_major_locator(FixedLocator(inside))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())

@@ -77,7 +77,7 @@ def find_claims() -> tuple[list[dict], str]:
 
 def _vacuous_note(check_id: str) -> str:
     from tgreedy_lib.categorical import first_m_below, theorem2_bound, theorem4_bound
-    from tgreedy_lib.domain_adaptation.theory import t_bounds as tb
+    from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
 
     if check_id == "domains.theorem1":
         largest = max(float(tb.max_features(n, 0.05)) for n in (8, 9))

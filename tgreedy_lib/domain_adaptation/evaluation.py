@@ -15,57 +15,16 @@ import numpy as np
 from .._validation import as_data_matrix, as_float_array, check_binary_labels, check_finite, is_sparse
 from .selection import SelectionPath
 
-__all__ = ["roc_auc", "path_scores", "path_auroc", "path_squared_loss"]
+__all__ = ["roc_auc", "mann_whitney_u", "path_scores", "path_auroc", "path_squared_loss"]
 
 
 def roc_auc(y_true, scores) -> np.ndarray | float:
-    r"""Exact area under the ROC curve, ties counted one half: the metric of section 4 (Figures 1-4) of [1]_.
+    r"""Exact area under the ROC curve, ties counted one half: the metric of section 4 (Figures 1-4).
 
-    AUROC = Pr[s(X+) > s(X-)] + 1/2 Pr[s(X+) = s(X-)] over all positive/negative pairs: the
-    Mann-Whitney U statistic divided by n+ n-, counted exactly (ties one half) by sorting the
-    scores of each column once and counting, for every positive, the negatives below it and tied
-    with it. Exact for any ties: U is a sum of integers and halves, exact in floating point.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        Binary labels in {0, 1}, {-1, 1} or booleans; both classes must occur.
-    scores : array-like of shape (n_samples,) or (n_samples, n_columns)
-        Scores; a 2-D array gives one AUROC per column (e.g. one per step of a path).
-
-    Returns
-    -------
-    auroc : float or ndarray of shape (n_columns,)
-        The area under the ROC curve of each column of ``scores``.
-
-    See Also
-    --------
-    path_auroc : The AUROC after every step of a selection path.
-    sklearn.metrics.roc_auc_score : The same number for a single score.
-
-    Notes
-    -----
-    With :math:`R_+` the sum of the (average) ranks of the :math:`n_+` positives among all scores,
-
-    .. math::
-
-        \mathrm{AUROC} = \frac{R_+ - n_+ (n_+ + 1) / 2}{n_+ n_-}
-        = \frac{\#\{s_+ > s_-\} + \tfrac12 \#\{s_+ = s_-\}}{n_+ n_-},
-
-    and the right-hand count is what is computed, from one sort of each column (no average
-    ranks). The two sides are equal exactly, also in floating point.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> from tgreedy_lib import roc_auc
-    >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-    0.75
-    >>> roc_auc([0, 1], [[1.0, 0.0], [2.0, 0.0]])  # one AUROC per column; a tie counts one half
-    array([1. , 0.5])
+    ``Pr[s(X+) > s(X-)] + 1/2 Pr[s(X+) = s(X-)]`` over all positive/negative pairs, the Mann-Whitney U
+    over n+ n- (:func:`mann_whitney_u`), exact for any ties. ``y_true``: binary labels in {0, 1},
+    {-1, 1} or booleans, both classes present; ``scores`` (n_samples,) or (n_samples, n_columns): one
+    AUROC per column (e.g. one per step of a path).
     """
     positive, _ = check_binary_labels(y_true, "y_true")
     scores = as_float_array(scores, "scores", (1, 2))
@@ -73,12 +32,13 @@ def roc_auc(y_true, scores) -> np.ndarray | float:
         raise ValueError(f"scores has {scores.shape[0]} rows but y_true has {positive.size} labels")
     n_pos = int(positive.sum())
     n_neg = positive.size - n_pos
-    auc = _mann_whitney_u(positive, scores.reshape(scores.shape[0], -1)) / (n_pos * n_neg)
+    auc = mann_whitney_u(positive, scores.reshape(scores.shape[0], -1)) / (n_pos * n_neg)
     return float(auc[0]) if scores.ndim == 1 else auc
 
 
-def _mann_whitney_u(positive: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """#{s+ > s-} + #{s+ = s-} / 2 of every column of ``scores`` (n, m), exact, in one sort a column.
+def mann_whitney_u(positive: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """The Mann-Whitney U, #{s+ > s-} + #{s+ = s-} / 2, of every column of ``scores`` (n, m), exact, in one
+    sort a column; ``positive`` is a boolean vector (n,). Unchecked: :func:`roc_auc` is the checked entry.
 
     After sorting each column, a positive's score has below it the negatives before its group of
     tied scores, and at or below it those up to the group's end; twice U is the sum of the two
@@ -113,148 +73,44 @@ def _mann_whitney_u(positive: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
 
 def path_scores(path: SelectionPath, X) -> np.ndarray:
-    """Linear scores X @ w_s after every step s of a selection path (section 3.3 of [1]_).
-
-    One matrix product over the path's support: ``X[:, support] @ coef[:, support].T``,
-    instead of recomputing each step's score from scratch. ``X`` may be a scipy.sparse matrix
-    (it is not densified) or a DataFrame.
-
-    Parameters
-    ----------
-    path : SelectionPath
-        A path from :func:`tgreedy_path` or :func:`greedy_path`.
-    X : array-like, DataFrame or scipy.sparse matrix of shape (n_samples, n_features)
-        Rows to score, with the path's features.
-
-    Returns
-    -------
-    scores : ndarray of shape (n_samples, n_steps)
-        Column s is the score after step s + 1.
-
-    See Also
-    --------
-    path_auroc : The AUROC of these scores.
-    path_squared_loss : Their mean squared error.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import DomainStatistics, tgreedy_path, path_scores
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.standard_normal((600, 4)); domains = np.arange(600) % 3
-    >>> y = np.where(X[:, 1] - 0.5 * X[:, 3] + 0.5 * rng.standard_normal(600) > 0, 1.0, -1.0)
-    >>> path = tgreedy_path(DomainStatistics.from_samples(X[:300], y[:300], domains[:300]), n_steps=2)
-    >>> path.features
-    array([1, 3])
-    >>> path_scores(path, X[300:]).shape
-    (300, 2)
+    """Linear scores ``X @ w_s`` (n_samples, n_steps) after every step s of ``path``, in one product over the
+    path's support; ``X`` (dense, a DataFrame or scipy.sparse, not densified) has the path's features.
     """
-    X = _held_out(X)
+    return _scores(path, _held_out(X))
+
+
+def _held_out(X, n_rows: int | None = None, what: str = ""):
+    """Held-out ``X`` as a finite float matrix (dense, or sparse CSR/CSC, not densified) of ``n_rows`` rows."""
+    X = as_data_matrix(X, "X")
+    check_finite(X.data if is_sparse(X) else X, "X")
+    if n_rows is not None and X.shape[0] != n_rows:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {n_rows} {what}")
+    return X
+
+
+def _scores(path: SelectionPath, X) -> np.ndarray:
     if X.shape[1] != path.n_features:
         raise ValueError(f"X has {X.shape[1]} features, the path was fitted with {path.n_features}")
     support = np.unique(path.features)
     return np.asarray(X[:, support] @ path.coef[:, support].T)
 
 
-def _held_out(X):
-    """Held-out ``X`` as a finite float matrix: dense, or sparse (CSR/CSC, not densified)."""
-    X = as_data_matrix(X, "X")
-    check_finite(X.data if is_sparse(X) else X, "X")
-    return X
-
-
 def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
-    """AUROC after every step of a selection path on held-out data: the curves of Figures 1-4 of [1]_.
-
-    Parameters
-    ----------
-    path : SelectionPath
-        A path from :func:`tgreedy_path` or :func:`greedy_path`.
-    X : array-like of shape (n_samples, n_features)
-        Held-out rows (a source domain's test rows or a target domain).
-    y : array-like of shape (n_samples,)
-        Binary labels in {0, 1}, {-1, 1} or booleans.
-
-    Returns
-    -------
-    auroc : ndarray of shape (n_steps,)
-        The AUROC of the score ``X @ w_s`` after each step (:func:`roc_auc`, ties one half).
-
-    See Also
-    --------
-    roc_auc : The AUROC of any scores.
-    path_scores : The scores themselves.
-    path_squared_loss : The mean squared error along the path.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import DomainStatistics, tgreedy_path, path_auroc
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.standard_normal((600, 4)); domains = np.arange(600) % 3
-    >>> y = np.where(X[:, 1] - 0.5 * X[:, 3] + 0.5 * rng.standard_normal(600) > 0, 1.0, -1.0)
-    >>> path = tgreedy_path(DomainStatistics.from_samples(X[:300], y[:300], domains[:300]), n_steps=2)
-    >>> path.features
-    array([1, 3])
-    >>> path_auroc(path, X[300:], y[300:]).round(3)
-    array([0.911, 0.953])
+    """AUROC (:func:`roc_auc`) of the score after every step of ``path`` on held-out rows ``X`` with binary
+    labels ``y``: the curves of Figures 1-4.
     """
     positive, _ = check_binary_labels(y, "y")
-    X = _held_out(X)
-    if X.shape[0] != positive.size:
-        raise ValueError(f"X has {X.shape[0]} rows but y has {positive.size} labels")
-    return roc_auc(y, path_scores(path, X))
+    scores = as_float_array(_scores(path, _held_out(X, positive.size, "labels")), "scores", 2)
+    n_positive = int(positive.sum())
+    return mann_whitney_u(positive, scores) / (n_positive * (positive.size - n_positive))
 
 
 def path_squared_loss(path: SelectionPath, X, y) -> np.ndarray:
-    """Mean squared error (y - w_s.x)^2 after every step of a selection path: the paper's loss L(w) (section 2 of [1]_).
-
-    Parameters
-    ----------
-    path : SelectionPath
-        A path from :func:`tgreedy_path` or :func:`greedy_path`.
-    X : array-like of shape (n_samples, n_features)
-        Held-out rows.
-    y : array-like of shape (n_samples,)
-        Real-valued targets.
-
-    Returns
-    -------
-    loss : ndarray of shape (n_steps,)
-        The mean of (y - w_s . x)^2 over the rows, after each step.
-
-    See Also
-    --------
-    path_auroc : The AUROC along the path.
-    SelectionPath.training_loss : The pooled training loss the path itself reports.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import DomainStatistics, tgreedy_path, path_squared_loss
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.standard_normal((600, 4)); domains = np.arange(600) % 3
-    >>> y = np.where(X[:, 1] - 0.5 * X[:, 3] + 0.5 * rng.standard_normal(600) > 0, 1.0, -1.0)
-    >>> path = tgreedy_path(DomainStatistics.from_samples(X[:300], y[:300], domains[:300]), n_steps=2)
-    >>> path.features
-    array([1, 3])
-    >>> path_squared_loss(path, X[300:], y[300:]).round(3)
-    array([0.536, 0.462])
+    """Mean squared error ``(y - w_s.x)^2`` over the held-out rows after every step of ``path``: the
+    paper's loss L(w) (section 2).
     """
     X = _held_out(X)
     y = as_float_array(y, "y", 1)
     if X.shape[0] != y.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
-    return ((y[:, None] - path_scores(path, X)) ** 2).mean(axis=0)
+    return ((y[:, None] - _scores(path, X)) ** 2).mean(axis=0)

@@ -24,9 +24,10 @@ from sklearn.utils._param_validation import Interval
 from ..domain_adaptation import baselines as baselines_module
 from ..domain_adaptation import stopping
 from ..domain_adaptation.evaluation import roc_auc
+from ..domain_adaptation.lodo import steps_curve
 from ..domain_adaptation.selection import greedy_path, tgreedy_path
 from ..domain_adaptation.statistics import DomainStatistics
-from ..domain_adaptation.theory.simulate import make_problem
+from ..domain_adaptation.theorems.simulate import make_problem
 from . import catalog, domains
 from .inputs import load_experiment_features
 from .runs import two_vs_other_columns, usable_similarity_columns
@@ -156,7 +157,7 @@ def similarity_compare_splits(features, targets=None, *, n_positive: int = 1000,
 
 def _steps_matrix(path, n_steps: int) -> np.ndarray:
     """Weights after 0..n_steps steps (row 0 = no feature)."""
-    return stopping._steps_curve(path, n_steps)
+    return steps_curve(path, n_steps)
 
 
 #: Bytes of leave-one-domain-out subsets kept: MNIST's 8 subsets of p = 2,000 (1.8 GB) fit, 3,000 domains' do not.

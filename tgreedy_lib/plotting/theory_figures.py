@@ -1,7 +1,7 @@
 """Figures of the theory notebooks (03-05) of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small
 Sample Statistical Approach" (AISTATS 2012): Theorem 2 (self-normalized sums), Theorem 1 and Corollary 3
 (T-statistic bounds), section 3.3 (T-greedy on simulated domains). Each function draws on a Matplotlib
-``Axes`` what :mod:`tgreedy_lib.domain_adaptation.theory` computed, and returns it.
+``Axes`` what :mod:`tgreedy_lib.domain_adaptation.theorems` computed, and returns it.
 """
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..domain_adaptation.theory.simulate import describe_distribution
+from ..domain_adaptation.theorems.simulate import describe_distribution
 from .curves import coinciding_groups
 from .style import FIGURE_WIDTH, SMALLEST_TEXT_PT, legend_label, selector_style  # one colour, line style, label
-from ..domain_adaptation.theory.simulated_selection import SELECTORS
+from ..domain_adaptation.theorems.simulated_selection import SELECTORS
 
 __all__ = ["plot_self_normalized_tails", "plot_theorem2_excess", "plot_threshold_map", "plot_coverage_vs_features",
            "plot_widths", "plot_corollary_failure", "plot_subset_regret", "plot_selector_paths", "plot_sweep"]
@@ -45,7 +45,7 @@ def _axes(ax):
 
 def plot_self_normalized_tails(curves: dict, ax=None):
     """Theorem 2: ``Pr[(sum Z)^2 / sum Z^2 > t]`` for several laws, the printed ``exp(-t/2)`` and the proved
-    ``2 exp(-t/2)``, from :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.tail_curves`."""
+    ``2 exp(-t/2)``, from :func:`~tgreedy_lib.domain_adaptation.theorems.self_normalized.tail_curves`."""
     ax = _axes(ax)
     t = curves["t"]
     laws = {name: curves[name] for name in curves if name not in ("n", "t", "printed", "proof")}
@@ -93,7 +93,7 @@ ABOVE_LIGHTEST, BELOW_LIGHTEST = 0.5, 0.5
 
 def plot_theorem2_excess(table: dict, ax=None):
     """Theorem 2: ``worst_case_tail_lower_bound(n, t) - exp(-t/2)`` as a :func:`plot_threshold_map` at 0 (red: the
-    printed bound provably fails), from :func:`~tgreedy_lib.domain_adaptation.theory.self_normalized.theorem2_excess`.
+    printed bound provably fails), from :func:`~tgreedy_lib.domain_adaptation.theorems.self_normalized.theorem2_excess`.
     """
     ax = _axes(ax)
     plot_threshold_map(ax, table["t"], table["n"], table["excess"], 0.0, "the printed bound fails", "it holds",
@@ -105,7 +105,7 @@ def plot_theorem2_excess(table: dict, ax=None):
 
 def plot_coverage_vs_features(curves: dict, ax=None):
     """Theorem 1: the probability that the width covers every one of ``|F|`` independent features, from
-    :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.coverage_curves`: exact curves solid, a Monte Carlo
+    :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.coverage_curves`: exact curves solid, a Monte Carlo
     curve dashed where a draw failed, else its rule-of-three lower bound dotted with a band up to 1."""
     ax = _axes(ax)
     f, n, delta = curves["n_features"], curves["n"], curves["delta"]
@@ -132,7 +132,7 @@ def plot_coverage_vs_features(curves: dict, ax=None):
 
 def plot_widths(table: dict, ax=None):
     """Theorem 1's width factors (units of ``sigma_hat/sqrt(n)``): the paper's, the Bonferroni ``t_{n-1}``, the
-    normal quantile and the proof's, from :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.width_table`."""
+    normal quantile and the proof's, from :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.width_table`."""
     ax = _axes(ax)
     f = table["n_features"]
     ax.plot(f, table["paper"], "k-", lw=2.2, label="paper: sqrt(4 log(2|F|/delta))")
@@ -150,7 +150,7 @@ def plot_widths(table: dict, ax=None):
 
 def plot_corollary_failure(curves: dict, ax=None):
     """Corollary 3: exact ``Pr[some subset's regret exceeds its bound]`` (q = 1), printed factor against the
-    proof's, from :func:`~tgreedy_lib.domain_adaptation.theory.t_bounds.corollary_failure_curves`."""
+    proof's, from :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.corollary_failure_curves`."""
     ax = _axes(ax)
     deltas = curves["delta"]
     for p in curves["printed"]:

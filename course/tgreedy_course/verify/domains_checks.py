@@ -15,9 +15,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from tgreedy_lib.domain_adaptation.theory import self_normalized as sn
-from tgreedy_lib.domain_adaptation.theory import t_bounds as tb
-from tgreedy_lib.domain_adaptation.theory.simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
+from tgreedy_lib.domain_adaptation.theorems import self_normalized as sn
+from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
+from tgreedy_lib.domain_adaptation.theorems.simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
 from .result import CheckResult
 
 THEOREM2_CLAIM = (

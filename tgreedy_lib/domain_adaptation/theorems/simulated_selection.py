@@ -1,6 +1,6 @@
 """T-greedy against greedy on simulated domains (paper, section 3.3 and the claims of section 4).
 
-Training domains are drawn from a :class:`tgreedy_lib.domain_adaptation.theory.simulate.DomainProblem`, either as
+Training domains are drawn from a :class:`tgreedy_lib.domain_adaptation.theorems.simulate.DomainProblem`, either as
 population moments (``n_samples=None``: the paper's abstraction of section 2, where
 ``E[XY|d_k]`` and ``E[XX'|d_k]`` are known) or as ``n_samples`` draws per domain.
 Both selectors run on the same :class:`tgreedy_lib.domain_adaptation.statistics.DomainStatistics`, and each
@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._validation import check_domain_count, check_whole_number
+from ..lodo import steps_curve
 from ..selectors import get_selector
 from ..statistics import DomainStatistics
 from .simulate import DomainProblem, risk_on_domains
@@ -30,24 +31,7 @@ SELECTORS = ("tgreedy", "greedy")
 
 def training_statistics(problem: DomainProblem, rng: np.random.Generator, n_domains: int,
                         n_samples: int | None = None) -> DomainStatistics:
-    """Per-domain statistics of ``n_domains`` fresh training domains (population moments if ``n_samples`` is None).
-
-    See Also
-    --------
-    run_selectors : The selectors on these statistics.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import training_statistics
-    >>> training_statistics(make_problem(), np.random.default_rng(0), n_domains=8)
-    DomainStatistics(n_domains=8, n_features=50, gram='dense')
-    """
+    """Per-domain statistics of ``n_domains`` fresh training domains (population moments if ``n_samples`` is None)."""
     check_domain_count(n_domains, "n_domains")
     if n_samples is None:
         xx, xy, yy = problem.draw_moments(rng, int(n_domains))
@@ -55,46 +39,17 @@ def training_statistics(problem: DomainProblem, rng: np.random.Generator, n_doma
     return DomainStatistics.from_domains(problem.draw_samples(rng, int(n_domains), n_samples))
 
 
-def _padded_coef(path, n_steps: int, p: int) -> np.ndarray:
-    """Weights after 0, 1, ..., n_steps steps; a path that stopped early keeps its last weights."""
-    coef = np.zeros((n_steps + 1, p))
-    k = path.coef.shape[0]
-    coef[1 : k + 1] = path.coef[:n_steps]
-    if k < n_steps:
-        coef[k + 1 :] = coef[k]
-    return coef
-
-
 def run_selectors(problem: DomainProblem, stats: DomainStatistics, n_steps: int = 10,
                   refit: str = "stagewise", selectors=SELECTORS) -> dict[str, dict[str, np.ndarray]]:
     """Run the ``selectors`` (registered names) on one training set; return, per selector, the path's
     ``"coef"`` (n_steps + 1, p) starting at w = 0, ``"regret"`` (n_steps + 1,),
     ``"features"`` and ``"spurious"`` (n_steps,) booleans: was step k's feature spurious.
-
-    See Also
-    --------
-    compare_selectors : Many training sets.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import run_selectors, training_statistics
-    >>> problem = make_problem()
-    >>> stats = training_statistics(problem, np.random.default_rng(0), n_domains=8)
-    >>> runs = run_selectors(problem, stats, n_steps=5)
-    >>> {name: int(r["spurious"].sum()) for name, r in runs.items()}  # spurious picks in 5 steps
-    {'tgreedy': 0, 'greedy': 4}
     """
     out = {}
     spurious_mask = problem.kind == "spurious"
     for name in selectors:
         path = get_selector(name).run(stats, n_steps, refit=refit)
-        coef = _padded_coef(path, n_steps, problem.n_features)
+        coef = steps_curve(path, n_steps)
         features = np.full(n_steps, -1)
         features[: path.features.size] = path.features[:n_steps]
         out[name] = {
@@ -109,54 +64,14 @@ def run_selectors(problem: DomainProblem, stats: DomainStatistics, n_steps: int 
 def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains: int = 8,
                       n_samples: int | None = None, n_steps: int = 10, n_repeats: int = 50,
                       refit: str = "stagewise", n_new_domains: int = 0, selectors=SELECTORS) -> dict:
-    """Repeat: draw training domains, run the selectors (T-greedy and greedy), score on new domains.
+    """Repeat ``n_repeats`` times: draw ``n_domains`` training domains (population moments, or
+    ``n_samples`` draws each), run the ``selectors`` (registered names) for ``n_steps`` steps with
+    ``refit``, and score their paths by the regret on a new domain.
 
-    Parameters
-    ----------
-    problem : DomainProblem
-        The simulated world (see :func:`tgreedy_lib.domain_adaptation.theory.simulate.make_problem`).
-    rng : numpy.random.Generator
-        Seeded source of all randomness.
-    n_domains : int
-        Training domains per repeat (the paper's ``n``).
-    n_samples : int, optional
-        Samples per training domain; ``None`` uses the population moments.
-    n_steps : int
-        Features added by each selector.
-    n_repeats : int
-        Independent training sets.
-    refit : {"stagewise", "stepwise"}
-        Passed to the selectors.
-    n_new_domains : int
-        If positive, also draw this many new domains per repeat and record the
-        empirical mean excess risk ``L_d(w) - L_d(E[XY])`` over them (it estimates the regret).
-    selectors : sequence of str
-        Registered selector names (:mod:`tgreedy_lib.domain_adaptation.selectors`).
-
-    Returns
-    -------
-    dict
-        ``"steps"`` (n_steps + 1,); per selector name a dict with ``"regret"``
-        (n_repeats, n_steps + 1), ``"spurious"`` (n_repeats, n_steps) and, if requested,
-        ``"new_domain_excess"`` (n_repeats, n_steps + 1); plus the settings and ``"selectors"``.
-
-    See Also
-    --------
-    sweep_selectors : The same over a grid of domain and sample counts.
-    tgreedy_lib.plotting.theory_figures.plot_selector_paths : Draws the result.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import compare_selectors
-    >>> res = compare_selectors(make_problem(), np.random.default_rng(0), n_domains=8, n_steps=5, n_repeats=5)
-    >>> {name: round(float(res[name]["regret"][:, 5].mean()), 3) for name in res["selectors"]}
-    {'tgreedy': 0.455, 'greedy': 1.512}
+    With ``n_new_domains`` > 0 each repeat also draws that many new domains and records the mean
+    excess risk ``L_d(w) - L_d(E[XY])`` over them (an estimate of the regret). Returns ``"steps"``
+    (n_steps + 1,), the settings, ``"selectors"`` and per selector ``"regret"`` (n_repeats,
+    n_steps + 1), ``"spurious"`` (n_repeats, n_steps) and, if asked, ``"new_domain_excess"``.
     """
     check_whole_number(n_repeats, "n_repeats", 1)
     selectors = [get_selector(name).name for name in selectors]
@@ -190,25 +105,6 @@ def sweep_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains_
     ``n_samples``, ``null_regret``, and for each selector ``"<name>_regret"``,
     ``"<name>_regret_se"``, ``"<name>_regret_median"`` and ``"<name>_spurious"`` (share of the first ``at_step`` picks
     that were spurious).
-
-    See Also
-    --------
-    compare_selectors : One setting.
-    tgreedy_lib.plotting.theory_figures.plot_sweep : Draws the rows.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (T-greedy and greedy) and Figure 1.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> from tgreedy_lib.domain_adaptation.theory.simulated_selection import sweep_selectors
-    >>> rows = sweep_selectors(make_problem(), np.random.default_rng(0), n_domains_values=(4, 16),
-    ...                        n_steps=3, n_repeats=3, at_step=3)
-    >>> [(r["n_domains"], round(r["tgreedy_spurious"], 2), round(r["greedy_spurious"], 2)) for r in rows]
-    [(4, 0.0, 1.0), (16, 0.0, 0.78)]
     """
     if not 1 <= at_step <= n_steps:
         raise ValueError(f"at_step must lie in 1..n_steps = {n_steps}, got {at_step}")

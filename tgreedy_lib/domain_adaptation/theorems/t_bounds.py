@@ -37,72 +37,21 @@ from ..statistics import t_statistic
 from .self_normalized import self_normalized_ratio
 from .simulate import domain_effects, symmetric_noise
 
-__all__ = [
-    "t_statistic",
-    "tilde_t_squared",
-    "tilde_from_t_printed",
-    "tilde_from_t",
-    "max_features",
-    "min_domains",
-    "paper_factor",
-    "coverage_curves",
-    "first_features_below",
-    "bonferroni_t_factor",
-    "normal_factor",
-    "proof_factor",
-    "failure_probability_exact",
-    "failure_probability_monte_carlo",
-    "coverage_monte_carlo",
-    "coverage_independent",
-    "width_table",
-    "corollary_printed_factor",
-    "corollary_proof_factor",
-    "corollary_proof_factor_simplified",
-    "corollary_failure_curves",
-    "corollary_min_domains",
-    "subset_regret_simulation",
-]
+__all__ = ["t_statistic", "tilde_t_squared", "tilde_from_t_printed", "tilde_from_t", "max_features",
+           "min_domains", "paper_factor", "coverage_curves", "first_features_below", "bonferroni_t_factor",
+           "normal_factor", "proof_factor", "failure_probability_exact", "failure_probability_monte_carlo",
+           "coverage_monte_carlo", "coverage_independent", "width_table", "corollary_printed_factor",
+           "corollary_proof_factor", "corollary_proof_factor_simplified", "corollary_failure_curves",
+           "corollary_min_domains", "subset_regret_simulation"]
 
 
 def tilde_t_squared(deviations, axis: int = 0) -> np.ndarray:
-    """``Ttilde^2 = (sum Z_k)^2 / sum Z_k^2`` for the centred effects ``Z_k`` (proof of Theorem 1).
-
-    See Also
-    --------
-    tilde_from_t : The same from the T-statistic.
-    tgreedy_lib.domain_adaptation.theory.self_normalized.self_normalized_ratio : The ratio of Theorem 2.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import tilde_t_squared
-    >>> round(float(tilde_t_squared(np.array([1.0, 2.0, -0.5]))), 4)  # (2.5)^2 / 5.25
-    1.1905
-    """
+    """``Ttilde^2 = (sum Z_k)^2 / sum Z_k^2`` for the centred effects ``Z_k`` (proof of Theorem 1)."""
     return self_normalized_ratio(deviations, axis=axis)
 
 
 def tilde_from_t_printed(t, n: int) -> np.ndarray:
-    """The appendix identity as printed: ``Ttilde^2 = (n/(n-1)) T^2 / (1 + T^2/(n-1))``.
-
-    See Also
-    --------
-    tilde_from_t : The simplified identity (the two agree).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import tilde_from_t, tilde_from_t_printed
-    >>> float(tilde_from_t_printed(2.0, 5)), float(tilde_from_t(2.0, 5))
-    (2.5, 2.5)
-    """
+    """The appendix identity as printed: ``Ttilde^2 = (n/(n-1)) T^2 / (1 + T^2/(n-1))``."""
     n = check_domain_count(n)
     t2 = np.asarray(t, dtype=float) ** 2
     with np.errstate(invalid="ignore"):
@@ -110,32 +59,7 @@ def tilde_from_t_printed(t, n: int) -> np.ndarray:
 
 
 def tilde_from_t(t, n: int) -> np.ndarray:
-    r"""The same identity simplified: ``Ttilde^2 = n T^2 / (n - 1 + T^2)`` (``= n`` when ``|T| = inf``).
-
-    See Also
-    --------
-    tilde_t_squared : The same from the centred values.
-
-    Notes
-    -----
-    With :math:`T` the T-statistic of :math:`n` centred values,
-
-    .. math::
-
-        \tilde T^2 = \frac{(\sum_k Z_k)^2}{\sum_k Z_k^2} = \frac{n T^2}{n - 1 + T^2}.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import t_statistic, tilde_from_t, tilde_t_squared
-    >>> z = np.array([1.0, 2.0, -0.5])
-    >>> round(float(tilde_from_t(t_statistic(z), 3)), 6) == round(float(tilde_t_squared(z)), 6)
-    True
-    """
+    r"""The same identity simplified: ``Ttilde^2 = n T^2 / (n - 1 + T^2)`` (``= n`` when ``|T| = inf``)."""
     n = check_domain_count(n)
     t2 = np.asarray(t, dtype=float) ** 2
     with np.errstate(invalid="ignore"):
@@ -143,77 +67,20 @@ def tilde_from_t(t, n: int) -> np.ndarray:
 
 
 def max_features(n, delta) -> np.ndarray:
-    """The largest ``|F|`` Theorem 1 admits: ``(delta/2) e^(n/8)`` (a real number; floor it for a count).
-
-    See Also
-    --------
-    min_domains : The inverse: the fewest domains for a number of features.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import max_features
-    >>> round(max_features(80, 0.05))  # 80 domains admit 551 features at delta = 0.05
-    551
-    """
+    """The largest ``|F|`` Theorem 1 admits: ``(delta/2) e^(n/8)`` (a real number; floor it for a count)."""
     delta = check_delta(delta)
     return delta / 2.0 * np.exp(np.asarray(n, dtype=float) / 8.0)
 
 
 def min_domains(n_features, delta) -> int:
-    """The fewest domains for which Theorem 1 admits ``n_features``: ``ceil(8 log(2|F|/delta))``.
-
-    See Also
-    --------
-    max_features : The inverse: the most features for a number of domains.
-    corollary_min_domains : The same for Corollary 3's subsets.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import min_domains
-    >>> min_domains(2000, 0.05)  # the paper's 2,000 features
-    91
-    """
+    """The fewest domains for which Theorem 1 admits ``n_features``: ``ceil(8 log(2|F|/delta))``."""
     delta = check_delta(delta)
     n_features = check_whole_number(n_features, "n_features")
     return int(math.ceil(8.0 * math.log(2.0 * n_features / delta) - 1e-12))
 
 
 def paper_factor(n_features, delta) -> np.ndarray:
-    r"""Theorem 1's width in units of ``sigma_hat/sqrt(n)``: ``sqrt(4 log(2|F|/delta))``.
-
-    See Also
-    --------
-    proof_factor : The width the proof supports without the size condition.
-    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
-    normal_factor : The large-n Bonferroni width.
-
-    Notes
-    -----
-    Theorem 1 of [1]_: if :math:`|F| \le (\delta/2) e^{n/8}`, then with probability greater than
-    :math:`1 - \delta`, for all features :math:`i \in F`,
-
-    .. math::
-
-        |\hat\mu_i - E[X_i Y]| \le \frac{\hat\sigma_i}{\sqrt{n}} \sqrt{4 \log \frac{2|F|}{\delta}}.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import paper_factor, normal_factor
-    >>> round(float(paper_factor(2000, 0.05)), 3), round(float(normal_factor(2000, 0.05)), 3)
-    (6.72, 4.215)
-    """
+    r"""Theorem 1's width in units of ``sigma_hat/sqrt(n)``: ``sqrt(4 log(2|F|/delta))``."""
     delta = check_delta(delta)
     f = np.asarray(n_features, dtype=float)
     if np.any(f < 1):
@@ -222,24 +89,7 @@ def paper_factor(n_features, delta) -> np.ndarray:
 
 
 def bonferroni_t_factor(n: int, n_features, delta) -> np.ndarray:
-    """The exact two-sided Bonferroni width for Gaussian effects: ``t_{n-1}`` quantile at ``1 - delta/(2|F|)``.
-
-    See Also
-    --------
-    paper_factor : Theorem 1's width as printed.
-    proof_factor : The width the proof supports without the size condition.
-    normal_factor : The large-n Bonferroni width.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import bonferroni_t_factor
-    >>> round(float(bonferroni_t_factor(10, 2000, 0.05)), 3)  # heavy t tails with 9 degrees of freedom
-    7.879
-    """
+    """The exact two-sided Bonferroni width for Gaussian effects: ``t_{n-1}`` quantile at ``1 - delta/(2|F|)``."""
     n = check_domain_count(n)
     delta = check_delta(delta)
     return stats.t.isf(delta / (2.0 * np.asarray(n_features, dtype=float)), n - 1)
@@ -249,22 +99,6 @@ def normal_factor(n_features, delta) -> np.ndarray:
     """The large-``n`` Bonferroni width: the normal quantile at ``1 - delta/(2|F|)``.
 
     It behaves like ``sqrt(2 log(2|F|/delta))``: the paper's "the constant of 4 would become a 2".
-
-    See Also
-    --------
-    paper_factor : Theorem 1's width as printed.
-    proof_factor : The width the proof supports without the size condition.
-    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import normal_factor
-    >>> round(float(normal_factor(1, 0.05)), 3)  # one feature: the two-sided 95% normal quantile
-    1.96
     """
     delta = check_delta(delta)
     return stats.norm.isf(delta / (2.0 * np.asarray(n_features, dtype=float)))
@@ -277,24 +111,6 @@ def proof_factor(n: int, n_features, delta) -> np.ndarray:
     with ``L = 2 log(2|F|/delta)``, finite only when ``|F| < (delta/2) e^(n/2)``.
     Under the paper's condition (``L <= n/4``) this is at most ``(8/3) log(2|F|/delta)``,
     below the printed ``4 log(2|F|/delta)``.
-
-    See Also
-    --------
-    paper_factor : Theorem 1's width as printed.
-    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
-    normal_factor : The large-n Bonferroni width.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import proof_factor
-    >>> round(float(proof_factor(100, 2000, 0.05)), 3)
-    5.373
-    >>> float(proof_factor(5, 2000, 0.05))  # too few domains: no finite width
-    inf
     """
     n = check_domain_count(n)
     delta = check_delta(delta)
@@ -311,22 +127,6 @@ def failure_probability_exact(distribution: str, n: int, c) -> np.ndarray:
     ``"rademacher"``: effects ``mu +- s``; with ``B`` plus signs ``Ttilde^2 = (2B - n)^2 / n``
     and ``T^2 = (n-1) Ttilde^2 / (n - Ttilde^2)`` (infinite when all signs agree,
     probability ``2^(1-n)``, since then ``sigma_hat = 0``).
-
-    See Also
-    --------
-    failure_probability_monte_carlo : Any symmetric law, by simulation.
-    coverage_independent : All of |F| independent features at once.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import failure_probability_exact, paper_factor
-    >>> c = float(paper_factor(1, 0.05))
-    >>> round(float(failure_probability_exact("gaussian", 10, c)), 5)  # far below delta = 0.05
-    0.00396
     """
     n = check_domain_count(n)
     c = np.asarray(c, dtype=float)
@@ -345,23 +145,7 @@ def failure_probability_exact(distribution: str, n: int, c) -> np.ndarray:
 
 def failure_probability_monte_carlo(rng: np.random.Generator, distribution: str, n: int, c,
                                     n_trials: int = 20000, df: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
-    """Monte Carlo ``Pr[|T| > c]`` for one feature (any law of :mod:`tgreedy_lib.domain_adaptation.theory.simulate`), with its s.e.
-
-    See Also
-    --------
-    failure_probability_exact : Closed forms for Gaussian and Rademacher effects.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import failure_probability_monte_carlo
-    >>> p, se = failure_probability_monte_carlo(np.random.default_rng(0), "cauchy", 10, 2.5, n_trials=4000)
-    >>> round(float(p), 3), round(float(se), 3)
-    (0.01, 0.002)
+    """Monte Carlo ``Pr[|T| > c]`` for one feature (any law of :mod:`tgreedy_lib.domain_adaptation.theorems.simulate`), with its s.e.
     """
     n = check_domain_count(n)
     n_trials = check_whole_number(n_trials, "n_trials", 2)
@@ -373,22 +157,7 @@ def failure_probability_monte_carlo(rng: np.random.Generator, distribution: str,
 
 
 def coverage_independent(p_fail, n_features) -> np.ndarray:
-    """Probability that all ``|F|`` independent features are covered: ``(1 - p)^|F|``.
-
-    See Also
-    --------
-    coverage_monte_carlo : Coverage by simulation.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import coverage_independent
-    >>> round(float(coverage_independent(0.001, 100)), 4)
-    0.9048
-    """
+    """Probability that all ``|F|`` independent features are covered: ``(1 - p)^|F|``."""
     return np.exp(np.asarray(n_features, dtype=float) * np.log1p(-np.minimum(np.asarray(p_fail, float), 1.0)))
 
 
@@ -408,22 +177,6 @@ def coverage_curves(n: int, delta: float, n_features, rng: np.random.Generator |
     dict with ``n``, ``delta``, ``n_features``, ``max_features`` (the largest admitted ``|F|``, ``(delta/2) e^(n/8)``), ``exact``
     (law -> coverage) and ``monte_carlo`` (law -> dict of ``estimate``, ``lower``, ``failures``,
     ``n_trials``).
-
-    See Also
-    --------
-    coverage_monte_carlo : Coverage by simulating whole training sets.
-    first_features_below : Where the exact coverage falls below a target.
-    tgreedy_lib.plotting.theory_figures.plot_coverage_vs_features : Draws the curves.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> curves = coverage_curves(8, 0.05, [1, 10, 100], monte_carlo_laws=())
-    >>> [round(float(c), 3) for c in curves["exact"]["gaussian"]]
-    [0.994, 0.983, 0.933]
     """
     from scipy.stats import beta as beta_law
     f = np.asarray(n_features, dtype=float)
@@ -446,11 +199,6 @@ def coverage_curves(n: int, delta: float, n_features, rng: np.random.Generator |
 def first_features_below(n: int, delta: float, target: float, law: str = "gaussian", largest: int = 10**6) -> int:
     """Smallest ``|F|`` at which the exact coverage of all ``|F|`` independent features by Theorem 1's
     width falls below ``target`` (bisection on whole numbers; coverage decreases with ``|F|``).
-
-    Examples
-    --------
-    >>> first_features_below(8, 0.05, 0.95)
-    63
     """
     def coverage(f):
         return float(coverage_independent(failure_probability_exact(law, n, paper_factor(f, delta)), f))
@@ -483,23 +231,6 @@ def coverage_monte_carlo(rng: np.random.Generator, distribution: str, n: int, n_
     Returns
     -------
     coverage, standard_error : float
-
-    See Also
-    --------
-    coverage_independent : The same for independent features with a known failure probability.
-    paper_factor : The default width.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import coverage_monte_carlo
-    >>> coverage, se = coverage_monte_carlo(np.random.default_rng(0), "gaussian", 20, 50, 0.05, n_trials=500)
-    >>> round(coverage, 3), round(se, 3)  # at least 1 - delta = 0.95
-    (1.0, 0.0)
     """
     n = check_domain_count(n)
     n_features = check_whole_number(n_features, "n_features")
@@ -526,26 +257,6 @@ def width_table(n_values, n_features_values, delta: float) -> dict[str, np.ndarr
     Returns a dict of arrays of shape (len(n_values), len(n_features_values)) for
     ``"bonferroni_t"`` and ``"proof"`` and of shape (len(n_features_values),) for
     ``"paper"`` and ``"normal"``.
-
-    See Also
-    --------
-    paper_factor : Theorem 1's width as printed.
-    proof_factor : The width the proof supports without the size condition.
-    bonferroni_t_factor : The exact Bonferroni width for Gaussian effects.
-    normal_factor : The large-n Bonferroni width.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.1 (Theorem 1) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import width_table
-    >>> table = width_table([10, 100], [10, 1000], 0.05)
-    >>> sorted(table)
-    ['bonferroni_t', 'delta', 'n', 'n_features', 'normal', 'paper', 'proof']
-    >>> table["paper"].round(3)
-    array([4.895, 6.51 ])
     """
     n_values = np.asarray(n_values)
     f = np.asarray(n_features_values, dtype=float)
@@ -571,76 +282,19 @@ def _check_pq(p, q) -> tuple[int, int]:
 
 
 def corollary_printed_factor(p: int, q: int, delta: float) -> float:
-    r"""Corollary 3 as printed: ``8 q log p + log(2/delta)`` (multiplies ``sum sigma_hat^2 / n``).
-
-    See Also
-    --------
-    corollary_proof_factor : What the proof supports.
-    corollary_min_domains : The condition on the number of domains.
-
-    Notes
-    -----
-    Corollary 3 of [1]_: if :math:`q p^q \le (\delta/2) e^{n/8}`, then for all subsets
-    :math:`S` of :math:`q` of the :math:`p` features, in an orthonormal basis of :math:`S`,
-
-    .. math::
-
-        L(\hat\mu_S) - L(\mu_S) \le \Big(\sum_{i \in S} [\hat\sigma_S]_i^2\Big)
-        \frac{8 q \log p + \log(2/\delta)}{n}.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_printed_factor, corollary_proof_factor
-    >>> round(corollary_printed_factor(100, 3, 0.05), 2), round(corollary_proof_factor(100, 3, 0.05), 2)
-    (114.21, 74.41)
-    """
+    r"""Corollary 3 as printed: ``8 q log p + log(2/delta)`` (multiplies ``sum sigma_hat^2 / n``)."""
     p, q = _check_pq(p, q)
     return 8.0 * q * math.log(p) + math.log(2.0 / check_delta(delta))
 
 
 def corollary_proof_factor(p: int, q: int, delta: float) -> float:
-    """What the proof (Theorem 1 on ``q p^q`` basis elements) supports: ``4 log(2 q p^q / delta)``.
-
-    See Also
-    --------
-    corollary_printed_factor : The corollary as printed.
-    corollary_proof_factor_simplified : Its simplified upper bound.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_proof_factor
-    >>> round(corollary_proof_factor(100, 3, 0.05), 2)
-    74.41
-    """
+    """What the proof (Theorem 1 on ``q p^q`` basis elements) supports: ``4 log(2 q p^q / delta)``."""
     p, q = _check_pq(p, q)
     return 4.0 * (math.log(2.0 / check_delta(delta)) + math.log(q) + q * math.log(p))
 
 
 def corollary_proof_factor_simplified(p: int, q: int, delta: float) -> float:
-    """The proof's factor with ``log(q p^q) <= 2 q log p``: ``8 q log p + 4 log(2/delta)``.
-
-    See Also
-    --------
-    corollary_proof_factor : The factor before simplification.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_proof_factor_simplified
-    >>> round(corollary_proof_factor_simplified(100, 3, 0.05), 2)
-    125.28
-    """
+    """The proof's factor with ``log(q p^q) <= 2 q log p``: ``8 q log p + 4 log(2/delta)``."""
     p, q = _check_pq(p, q)
     return 8.0 * q * math.log(p) + 4.0 * math.log(2.0 / check_delta(delta))
 
@@ -651,22 +305,6 @@ def corollary_failure_curves(deltas, p_values=(1, 2, 3), law: str = "gaussian") 
     Orthonormal independent features with ``law`` effects, at the fewest admissible domains
     (:func:`corollary_min_domains`), with the printed factor and with the proof's. Returns
     ``{"delta", "law", "printed": {p: array}, "proof": {p: array}}``.
-
-    See Also
-    --------
-    corollary_printed_factor, corollary_proof_factor : The two factors compared.
-    tgreedy_lib.plotting.theory_figures.plot_corollary_failure : Draws the curves.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_failure_curves
-    >>> curves = corollary_failure_curves([0.05, 0.2], p_values=(1,))
-    >>> curves["printed"][1].round(4), curves["proof"][1].round(4)  # failure probability against delta
-    (array([0.0647, 0.1465]), array([0.0006, 0.0071]))
     """
     deltas = np.asarray(deltas, dtype=float)
     out = {"delta": deltas, "law": law, "printed": {}, "proof": {}}
@@ -682,22 +320,7 @@ def corollary_failure_curves(deltas, p_values=(1, 2, 3), law: str = "gaussian") 
 
 
 def corollary_min_domains(p: int, q: int, delta: float) -> int:
-    """The fewest domains meeting Corollary 3's condition ``q p^q <= (delta/2) e^(n/8)``.
-
-    See Also
-    --------
-    min_domains : Theorem 1's condition.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import corollary_min_domains
-    >>> corollary_min_domains(2000, 5, 0.05)
-    347
-    """
+    """The fewest domains meeting Corollary 3's condition ``q p^q <= (delta/2) e^(n/8)``."""
     p, q = _check_pq(p, q)
     return int(math.ceil(8.0 * (math.log(2.0 / check_delta(delta)) + math.log(q) + q * math.log(p)) - 1e-12))
 
@@ -722,25 +345,6 @@ def subset_regret_simulation(rng: np.random.Generator, distribution: str, n: int
         ``"bound_printed"``, ``"bound_proof"`` (n_trials, n_subsets); ``"variance_over_n"``
         (n_trials, n_subsets): ``sum_i [sigma_hat_S]_i^2 / n``; ``"factor_printed"`` and
         ``"factor_proof"``; ``"subsets"``.
-
-    See Also
-    --------
-    corollary_printed_factor, corollary_proof_factor : The bounds compared with.
-    tgreedy_lib.plotting.theory_figures.plot_subset_regret : Draws the result.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.2 (Corollary 3) and its proof in the appendix.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.t_bounds import subset_regret_simulation
-    >>> out = subset_regret_simulation(np.random.default_rng(0), "gaussian", 200, 6, 2, 0.05, n_trials=50)
-    >>> out["regret"].shape  # 50 trials, C(6, 2) = 15 subsets
-    (50, 15)
-    >>> bool(np.all(out["worst_ratio_proof"] <= 1))
-    True
     """
     n = check_domain_count(n)
     p, q = _check_pq(p, q)

@@ -22,18 +22,8 @@ import numpy as np
 
 from ..._validation import check_whole_number
 
-__all__ = [
-    "DISTRIBUTIONS",
-    "HEAVY_TAILED",
-    "has_mean",
-    "describe_distribution",
-    "symmetric_magnitudes",
-    "symmetric_noise",
-    "domain_effects",
-    "DomainProblem",
-    "make_problem",
-    "risk_on_domains",
-]
+__all__ = ["DISTRIBUTIONS", "HEAVY_TAILED", "has_mean", "describe_distribution", "symmetric_magnitudes",
+           "symmetric_noise", "domain_effects", "DomainProblem", "make_problem", "risk_on_domains"]
 
 #: Symmetric laws available for domain effects, with a one-line description.
 DISTRIBUTIONS: dict[str, str] = {
@@ -61,18 +51,7 @@ def _check_distribution(distribution: str, df: float) -> None:
 
 
 def has_mean(distribution: str, df: float = 3.0) -> bool:
-    """Whether the named law has a mean (Student t needs ``df > 1``).
-
-    See Also
-    --------
-    describe_distribution : The law's name.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import has_mean
-    >>> has_mean("cauchy"), has_mean("student_t", df=3.0)
-    (False, True)
-    """
+    """Whether the named law has a mean (Student t needs ``df > 1``)."""
     _check_distribution(distribution, df)
     if distribution == "student_t":
         return df > 1
@@ -80,14 +59,7 @@ def has_mean(distribution: str, df: float = 3.0) -> bool:
 
 
 def describe_distribution(distribution: str, df: float = 3.0) -> str:
-    """A short human-readable name, e.g. ``'Student t (df=3)'``.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import describe_distribution
-    >>> describe_distribution("student_t", df=3)
-    'Student t (df=3)'
-    """
+    """A short human-readable name, e.g. ``'Student t (df=3)'``."""
     _check_distribution(distribution, df)
     if distribution == "student_t":
         return f"Student t (df={df:g})"
@@ -98,29 +70,8 @@ def describe_distribution(distribution: str, df: float = 3.0) -> str:
 
 
 def symmetric_magnitudes(rng: np.random.Generator, distribution: str, size, df: float = 3.0) -> np.ndarray:
-    """Draws of ``|Z|`` for a symmetric ``Z`` of the named law (see :data:`DISTRIBUTIONS`).
-
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-        Source of randomness.
-    distribution : str
-        A key of :data:`DISTRIBUTIONS`.
-    size : int or tuple of int
-        Output shape.
-    df : float
-        Degrees of freedom of ``"student_t"`` (ignored otherwise).
-
-    See Also
-    --------
-    symmetric_noise : The symmetric draws themselves.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import symmetric_magnitudes
-    >>> symmetric_magnitudes(np.random.default_rng(0), "rademacher", 4)
-    array([1., 1., 1., 1.])
+    """Draws of ``|Z|`` (shape ``size``) for a symmetric ``Z`` of the law ``distribution`` (a key of
+    :data:`DISTRIBUTIONS`; ``df`` for ``"student_t"``).
     """
     _check_distribution(distribution, df)
     if distribution == "gaussian":
@@ -151,23 +102,6 @@ def symmetric_noise(rng: np.random.Generator, distribution: str, size, df: float
     Because the sign is a fair coin independent of the magnitude, ``Z`` and ``-Z``
     have exactly the same law; this is the symmetry assumption of the paper's
     Theorems 1-2 (section 3.1).
-
-    See Also
-    --------
-    symmetric_magnitudes : The magnitudes.
-    domain_effects : Per-domain covariances built from these draws.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import symmetric_noise
-    >>> z = symmetric_noise(np.random.default_rng(0), "cauchy", 100_000)
-    >>> round(float(np.mean(z > 0)), 2)  # symmetric about 0
-    0.5
     """
     magnitudes = symmetric_magnitudes(rng, distribution, size, df=df)
     signs = rng.integers(0, 2, size=magnitudes.shape) * 2 - 1
@@ -182,44 +116,9 @@ def domain_effects(
     scale=1.0,
     df: float = 3.0,
 ) -> np.ndarray:
-    """Per-domain covariances ``E[X_i Y | d_k]``, symmetric about ``E[X_i Y] = mean[i]``.
-
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-        Source of randomness.
-    mean : array_like, shape (n_features,)
-        The centre of symmetry ``E[X_i Y]`` of each feature (the paper's ``w*_i``, section 3.1).
-    n_domains : int
-        Number of independently drawn domains ``n`` (at least 1).
-    distribution : str
-        Law of the deviations, a key of :data:`DISTRIBUTIONS`.
-    scale : float or array_like, shape (n_features,)
-        Spread of each feature's deviations (non-negative).
-    df : float
-        Degrees of freedom of ``"student_t"``.
-
-    Returns
-    -------
-    numpy.ndarray, shape (n_domains, n_features)
-        Row ``k`` is the vector ``E[XY | d_k]``; each column is i.i.d. across rows and
-        ``effects - mean`` has the same law as ``mean - effects``.
-
-    See Also
-    --------
-    make_problem : A whole simulated world with robust, spurious and null features.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import domain_effects
-    >>> effects = domain_effects(np.random.default_rng(0), [1.0, 0.0], n_domains=5)
-    >>> effects.shape  # (n_domains, n_features)
-    (5, 2)
+    """Per-domain covariances ``E[X_i Y | d_k]`` (n_domains, p), symmetric about ``E[X_i Y] = mean[i]`` (the
+    paper's ``w*_i``, section 3.1): ``mean + scale * Z`` with i.i.d. symmetric ``Z`` of the law
+    ``distribution`` (``scale`` per feature, non-negative).
     """
     mean = np.atleast_1d(np.asarray(mean, dtype=float))
     if mean.ndim != 1:
@@ -233,34 +132,9 @@ def domain_effects(
 
 
 def risk_on_domains(coef, xx, xy, yy) -> np.ndarray:
-    """Squared-error risk ``L_d(w) = E[Y^2|d] - 2 w.E[XY|d] + w' E[XX'|d] w`` (section 2).
-
-    Parameters
-    ----------
-    coef : array_like, shape (p,) or (n_steps, p)
-        One weight vector or a path of them.
-    xx, xy, yy : arrays of shape (m, p, p), (m, p), (m,)
-        Population moments of ``m`` domains.
-
-    Returns
-    -------
-    numpy.ndarray, shape (n_steps, m) (or (m,) for one weight vector)
-
-    See Also
-    --------
-    DomainProblem.regret : The population regret of a weight vector.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import risk_on_domains
-    >>> xx = np.eye(2)[None]; xy = np.array([[1.0, 0.5]]); yy = np.array([2.0])
-    >>> risk_on_domains(np.array([1.0, 0.5]), xx, xy, yy)  # 2 - 2 (1.25) + 1.25
-    array([0.75])
+    """Squared-error risk ``L_d(w) = E[Y^2|d] - 2 w.E[XY|d] + w' E[XX'|d] w`` (section 2) of one weight
+    vector (p,) or a path (n_steps, p) on ``m`` domains of population moments ``xx, xy, yy`` (shapes
+    (m, p, p), (m, p), (m,)); shape (m,) or (n_steps, m).
     """
     coef = np.asarray(coef, dtype=float)
     single = coef.ndim == 1
@@ -298,26 +172,6 @@ class DomainProblem:
         Law of the swings (see :data:`DISTRIBUTIONS`).
     noise_sd : float
         Within-domain noise standard deviation.
-
-    See Also
-    --------
-    make_problem : Builds one.
-    tgreedy_lib.domain_adaptation.theory.simulated_selection.compare_selectors : Runs the selectors on it.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> problem = make_problem(n_robust=2, n_spurious=2, n_null=4)
-    >>> problem.n_features, problem.robust.tolist(), problem.spurious.tolist()
-    (8, [0, 1], [2, 3])
-    >>> xx, xy, yy = problem.draw_moments(np.random.default_rng(0), 3)
-    >>> xx.shape, xy.shape, yy.shape
-    ((3, 8, 8), (3, 8), (3,))
     """
 
     effect: np.ndarray
@@ -395,43 +249,14 @@ def make_problem(
     df: float = 3.0,
     noise_sd: float = 1.0,
 ) -> DomainProblem:
-    """Build a :class:`DomainProblem` with robust, spurious and null features (in that order).
+    """Build a :class:`DomainProblem` with ``n_robust``, ``n_spurious`` and ``n_null`` features (in that order).
 
-    The defaults make the trap of the paper's Figure 1: a spurious feature has the
-    same average effect as a robust one but swings between domains with a spread
-    15 times larger, so its pooled covariance on a few training domains is often
-    large (greedy likes it) while its T-statistic is small (T-greedy does not).
-
-    Parameters
-    ----------
-    n_robust, n_spurious, n_null : int
-        Number of features of each kind (non-negative, at least one feature in all).
-    robust_effect, spurious_effect : float
-        Average effect ``E[X_i Y]`` of robust and spurious features (null ones have 0).
-    robust_spread, spurious_spread, null_spread : float
-        Scale of the swing between domains of each kind (non-negative).
-    distribution, df : str, float
-        Law of the swings (a key of :data:`DISTRIBUTIONS`).
-    noise_sd : float
-        Within-domain noise standard deviation (non-negative).
-
-    See Also
-    --------
-    DomainProblem : The problem and its methods.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), sections 2-3 (the symmetric random domains of Theorems 1-2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.domain_adaptation.theory.simulate import make_problem
-    >>> problem = make_problem()
-    >>> problem.n_features
-    50
-    >>> round(float(problem.regret(np.zeros(problem.n_features))), 3)  # the regret of w = 0
-    0.9
+    Each kind has its average effect ``E[X_i Y]`` (null features 0) and its spread between domains
+    (non-negative); ``distribution`` and ``df`` give the law of the swings, ``noise_sd`` the noise
+    within a domain. The defaults make the trap of the paper's Figure 1: a spurious feature has the
+    same average effect as a robust one but swings between domains 15 times more, so its pooled
+    covariance on a few training domains is often large (greedy likes it) while its T-statistic is
+    small (T-greedy does not).
     """
     counts = {"n_robust": n_robust, "n_spurious": n_spurious, "n_null": n_null}
     for name, value in counts.items():

@@ -1,0 +1,265 @@
+"""Tail probabilities of self-normalized sums: the paper's Theorem 2, checked exactly.
+
+Theorem 2 of Foster, Kakade & Salakhutdinov (AISTATS 2012) states, for independent
+symmetric ``Z_1..Z_n`` and every ``t > 0``::
+
+    Pr[ (sum Z_i)^2 / sum Z_i^2 > t ] <= exp(-t/2)          (as printed)
+
+The appendix proof symmetrizes (``Z_i`` has the law of ``eps_i |Z_i|`` with
+independent Rademacher signs ``eps_i``) and applies the two-sided Hoeffding bound
+for every fixed ``|z|``, which gives ``2 exp(-t/2)``, not ``exp(-t/2)``. This module
+makes the symmetrization exact: given magnitudes ``|z|`` it enumerates the ``2^n``
+sign patterns, so the conditional tail is computed exactly; mixing over the law of
+``|Z|`` gives the tail of any symmetric law, hence the worst case over all
+symmetric laws is a supremum over magnitude vectors. Closed forms cover equal
+magnitudes (Rademacher, a binomial) and Gaussian ``Z`` (a Beta law), and Monte
+Carlo covers the rest.
+
+The ratio is taken as 0 when every ``Z_i`` is 0 (0/0).
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+from ..._validation import check_whole_number
+from .simulate import symmetric_noise
+
+__all__ = ["MAX_ENUMERATION_N", "self_normalized_ratio", "sign_patterns", "sign_pattern_distribution",
+           "exact_tail_given_magnitudes", "rademacher_tail", "rademacher_atoms", "dominant_magnitude_atoms",
+           "gaussian_tail", "monte_carlo_tail", "printed_bound", "proof_bound",
+           "one_sided_tail_given_magnitudes", "worst_excess_discrete", "tail_curves", "theorem2_excess",
+           "worst_case_tail_lower_bound"]
+
+#: Largest ``n`` for which :func:`sign_patterns` enumerates (2^(n-1) patterns).
+MAX_ENUMERATION_N = 22
+
+
+def _check_t(t) -> np.ndarray:
+    t = np.asarray(t, dtype=float)
+    if np.any(~np.isfinite(t)) or np.any(t <= 0):
+        raise ValueError("t must be positive and finite (Theorem 2 is stated for t > 0)")
+    return t
+
+
+def _check_n(n) -> int:
+    return check_whole_number(n, "n", 1)
+
+
+def printed_bound(t):
+    r"""Theorem 2's bound as printed: ``exp(-t/2)`` (t > 0)."""
+    return np.exp(-_check_t(t) / 2.0)
+
+
+def proof_bound(t):
+    """The bound the appendix proof establishes (two-sided Hoeffding): ``2 exp(-t/2)``."""
+    return 2.0 * np.exp(-_check_t(t) / 2.0)
+
+
+def self_normalized_ratio(z, axis: int = -1) -> np.ndarray:
+    """``(sum_i z_i)^2 / sum_i z_i^2`` along ``axis`` (Theorem 2), in ``[0, n]``; 0 where all ``z_i`` are 0."""
+    z = np.asarray(z, dtype=float)
+    numerator = np.sum(z, axis=axis) ** 2
+    denominator = np.sum(z**2, axis=axis)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), 0.0)
+    return ratio
+
+
+def sign_patterns(n: int) -> np.ndarray:
+    """The ``2^(n-1)`` sign vectors with first sign +1, shape (2^(n-1), n).
+
+    The ratio is unchanged when every sign flips, so these represent all ``2^n``
+    patterns, each standing for two equally likely ones.
+    """
+    n = _check_n(n)
+    if n > MAX_ENUMERATION_N:
+        raise ValueError(f"n = {n} is too large to enumerate 2^(n-1) sign patterns (at most {MAX_ENUMERATION_N})")
+    codes = np.arange(2 ** (n - 1), dtype=np.int64)[:, None]
+    bits = (codes >> np.arange(n - 1, dtype=np.int64)) & 1
+    signs = np.ones((codes.shape[0], n))
+    signs[:, 1:] = 1 - 2 * bits
+    return signs
+
+
+def sign_pattern_distribution(magnitudes) -> tuple[np.ndarray, np.ndarray]:
+    """Exact law of the ratio given ``|Z_i| = magnitudes[i]``, over the random signs.
+
+    Returns
+    -------
+    values : numpy.ndarray
+        The sorted ratios over all sign patterns (each pattern equally likely).
+    weights : numpy.ndarray
+        Probability of each entry of ``values`` (all equal to ``2^-(n-1)``).
+    """
+    m = np.abs(np.asarray(magnitudes, dtype=float))
+    if m.ndim != 1 or m.size < 1:
+        raise ValueError(f"magnitudes must be a non-empty one-dimensional array, got shape {m.shape}")
+    if not np.all(np.isfinite(m)):
+        raise ValueError("magnitudes must be finite")
+    signs = sign_patterns(m.size)
+    values = np.sort(self_normalized_ratio(signs * m))
+    return values, np.full(values.size, 1.0 / values.size)
+
+
+def exact_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
+    """``Pr_eps[(sum eps_i z_i)^2 / sum z_i^2 > t]`` given ``|z| = magnitudes`` (n at most
+    :data:`MAX_ENUMERATION_N`), exactly by enumerating the sign patterns: what the appendix proof of
+    Theorem 2 bounds "for every realization of ``Z_i``".
+    """
+    t = _check_t(t)
+    values, _ = sign_pattern_distribution(magnitudes)
+    return 1.0 - np.searchsorted(values, t, side="right") / values.size
+
+
+def one_sided_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
+    """``Pr_eps[sum eps_i z_i > sqrt(t sum z_i^2)]`` exactly (all ``2^n`` patterns).
+
+    The one-sided event is what de la Pena, Lai & Shao (2009, Thm 2.15) bound by ``exp(-t/2)``.
+    """
+    t = _check_t(t)
+    m = np.abs(np.asarray(magnitudes, dtype=float))
+    signs = sign_patterns(m.size)
+    sums = np.concatenate([signs @ m, -(signs @ m)])
+    scaled = np.sort(sums / np.sqrt(max(np.sum(m**2), np.finfo(float).tiny)))
+    return 1.0 - np.searchsorted(scaled, np.sqrt(t), side="right") / scaled.size
+
+
+def rademacher_atoms(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact law of the ratio for equal magnitudes (Rademacher ``Z_i``): atoms and probabilities.
+
+    With ``B ~ Binomial(n, 1/2)`` heads, ``sum Z_i = 2B - n`` and the ratio is ``(2B - n)^2 / n``.
+    """
+    n = _check_n(n)
+    heads = np.arange(n + 1)
+    ratio = (2.0 * heads - n) ** 2 / n
+    pmf = stats.binom.pmf(heads, n, 0.5)
+    values, inverse = np.unique(ratio, return_inverse=True)
+    probs = np.bincount(inverse, weights=pmf)
+    return values, probs
+
+
+def dominant_magnitude_atoms(n: int, epsilon: float = 1e-3) -> tuple[np.ndarray, np.ndarray]:
+    """Exact law of the ratio for ``Z_1 = +-1`` and ``Z_2..Z_n = +-epsilon`` (independent fair signs).
+
+    These ``Z_i`` are independent, symmetric and bounded (so every moment exists), but not
+    identically distributed, which Theorem 2 does not require. By symmetry take ``Z_1 = +1``;
+    with ``B ~ Binomial(n - 1, 1/2)`` plus signs among the others the ratio is
+    ``(1 + epsilon (2B - n + 1))^2 / (1 + (n - 1) epsilon^2)``, close to 1 for small ``epsilon``:
+    so ``Pr[ratio > t]`` is 1 for ``t`` a little below 1, for every ``n``.
+    """
+    n = _check_n(n)
+    if not (np.isfinite(epsilon) and epsilon >= 0):
+        raise ValueError(f"epsilon must be finite and non-negative, got {epsilon!r}")
+    heads = np.arange(n)
+    values = (1.0 + epsilon * (2.0 * heads - (n - 1))) ** 2 / (1.0 + (n - 1) * epsilon**2)
+    probs = stats.binom.pmf(heads, n - 1, 0.5)
+    order = np.argsort(values)
+    return values[order], probs[order]
+
+
+def rademacher_tail(n: int, t) -> np.ndarray:
+    """``Pr[(sum Z_i)^2 / sum Z_i^2 > t]`` for ``n`` i.i.d. Rademacher ``Z_i``, exactly (any ``n``)."""
+    t = _check_t(t)
+    values, probs = rademacher_atoms(n)
+    return np.sum(probs * (values > t[..., None]), axis=-1)
+
+
+def gaussian_tail(n: int, t) -> np.ndarray:
+    """``Pr[(sum Z_i)^2 / sum Z_i^2 > t]`` for ``n`` i.i.d. Gaussian ``Z_i``, exactly: the ratio over n is
+    ``Beta(1/2, (n-1)/2)`` (identically 1 for ``n = 1``).
+    """
+    n = _check_n(n)
+    t = _check_t(t)
+    if n == 1:
+        return (t < 1.0).astype(float)
+    return stats.beta.sf(np.minimum(t / n, 1.0), 0.5, (n - 1) / 2.0)
+
+
+def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_trials: int = 20000,
+                     df: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
+    """Monte Carlo tail of the ratio for ``n`` i.i.d. ``Z_i`` of a symmetric law of :mod:`.simulate`
+    (``df`` for Student t) from ``n_trials`` draws: ``(estimate, standard_error)``, shaped as ``t``.
+    """
+    n = _check_n(n)
+    t = _check_t(t)
+    check_whole_number(n_trials, "n_trials", 2)
+    z = symmetric_noise(rng, distribution, (int(n_trials), n), df=df)
+    ratio = np.sort(self_normalized_ratio(z))
+    estimate = 1.0 - np.searchsorted(ratio, t, side="right") / ratio.size
+    return estimate, np.sqrt(estimate * (1.0 - estimate) / ratio.size)
+
+
+def worst_excess_discrete(values, probs, bound=printed_bound) -> tuple[float, float, float]:
+    """Largest ``Pr[R > t] - bound(t)`` over ``t > 0`` for a discrete ratio ``R``.
+
+    ``Pr[R > t]`` is a step function and ``bound`` is continuous and decreasing, so
+    the supremum is approached as ``t`` rises to an atom ``a``: it equals
+    ``Pr[R >= a] - bound(a)``, not attained at ``a`` itself (the event is ``R > t``).
+
+    Returns
+    -------
+    excess, atom, tail_at_left : float
+        The supremum, the atom ``a`` where it is approached, and ``Pr[R >= a]``.
+    """
+    values = np.asarray(values, dtype=float)
+    probs = np.asarray(probs, dtype=float)
+    order = np.argsort(values)
+    values, probs = values[order], probs[order]
+    at_or_above = np.cumsum(probs[::-1])[::-1]  # Pr[R >= values[j]]
+    positive = values > 0
+    if not np.any(positive):
+        return -np.inf, np.nan, 0.0
+    excess = at_or_above[positive] - bound(values[positive])
+    j = int(np.argmax(excess))
+    return float(excess[j]), float(values[positive][j]), float(at_or_above[positive][j])
+
+
+def tail_curves(n: int, t=None, distributions=("rademacher", "gaussian", "cauchy"), rng=None,
+                n_trials: int = 20000) -> dict[str, np.ndarray]:
+    """Tail curves ``Pr[ratio > t]`` (Theorem 2): exact where a closed form exists, else Monte Carlo.
+
+    ``t`` defaults to 400 points from 0.02 to ``max(6, min(n, 12))``. Returns a dict with keys
+    ``"n"``, ``"t"``, ``"printed"``, ``"proof"`` and one per distribution, in the order given
+    (what :func:`tgreedy_lib.plotting.theory_figures.plot_self_normalized_tails` draws).
+    """
+    t = np.linspace(0.02, max(6.0, min(float(n), 12.0)), 400) if t is None else t
+    t = _check_t(t)
+    curves = {"n": n, "t": t, "printed": printed_bound(t), "proof": proof_bound(t)}
+    for name in distributions:
+        if name == "rademacher":
+            curves[name] = rademacher_tail(n, t)
+        elif name == "gaussian":
+            curves[name] = gaussian_tail(n, t)
+        else:
+            if rng is None:
+                raise ValueError(f"a Generator is needed for the Monte Carlo curve of {name!r}")
+            curves[name] = monte_carlo_tail(rng, name, n, t, n_trials)[0]
+    return curves
+
+
+def theorem2_excess(n_values=range(1, 51), t=None) -> dict[str, np.ndarray]:
+    """``worst_case_tail_lower_bound(n, t) - exp(-t/2)`` on a grid: where it is positive, a symmetric
+    law provably violates Theorem 2 as printed.
+
+    ``t`` defaults to 300 points from 0.05 to 50, geometrically spaced. Returns ``{"n", "t",
+    "excess"}`` with ``excess`` of shape (len(n_values), len(t)).
+    """
+    t = np.geomspace(0.05, 50, 300) if t is None else np.asarray(t, float)
+    n_values = np.asarray(list(n_values))
+    excess = np.array([worst_case_tail_lower_bound(int(n), t) - printed_bound(t) for n in n_values])
+    return {"n": n_values, "t": t, "excess": excess}
+
+
+def worst_case_tail_lower_bound(n: int, t) -> np.ndarray:
+    """A lower bound on ``sup Pr[ratio > t]`` over all independent symmetric ``Z_1..Z_n``.
+
+    Take ``k <= n`` of the ``Z_i`` Rademacher and the others 0 (a symmetric law):
+    the ratio is then that of ``k`` equal magnitudes, so the supremum is at least
+    ``max_k rademacher_tail(k, t)``. With ``k = 1`` the ratio is identically 1, so the
+    bound is 1 for every ``t < 1`` and every ``n`` (non-degenerate versions: one
+    dominant magnitude, or i.i.d. laws with very heavy tails such as ``"pareto"``).
+    """
+    n = _check_n(n)
+    t = _check_t(t)
+    return np.max([rademacher_tail(k, t) for k in range(1, n + 1)], axis=0)
