@@ -210,7 +210,7 @@ def test_sample_weights_that_empty_a_domain_are_refused():
     [3, 1, 3, 2, 1, 1, 2], np.array([2.5, 1.0, 2.5, 1.0, 1.0, 2.5, 2.5]),
 ])
 def test_rows_are_grouped_as_factorize_groups_them(domains):
-    from tgreedy_lib._validation import factorize
+    from tgreedy_lib.validation import factorize
     from tgreedy_lib.domain_adaptation.estimators import _group_rows
 
     labels, index, order = _group_rows(domains)

@@ -102,7 +102,7 @@ def test_one_name_a_concept():
     assert not clashes, clashes
 
 
-CITATIONS = ("AISTATS", "Journal of Machine Learning Research")
+CITATIONS = ("AISTATS 2012", "JMLR 2008", "Journal of Machine Learning Research")
 
 
 def test_each_module_cites_its_paper_once_and_functions_refer_to_it():

@@ -45,7 +45,7 @@ from numbers import Integral
 
 import numpy as np
 
-from ._validation import as_data_matrix, as_real_array, factorize, is_sparse
+from .validation import as_data_matrix, as_real_array, factorize, is_sparse
 from .domain_adaptation.baselines import lasso_knots, omp_path, pad_rows
 from .domain_adaptation.selection import greedy_path, tgreedy_path
 from .domain_adaptation.statistics import DomainStatistics

@@ -29,7 +29,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from tgreedy_lib import datasets
-from tgreedy_lib._validation import as_real_array, as_value_vector, factorize, validate_options
+from tgreedy_lib.validation import as_real_array, as_value_vector, factorize, validate_options
 from . import claims as claims_module
 from tgreedy_lib.experiments.design import Design
 from tgreedy_lib.experiments.inputs import ExperimentFeatures, drop_constant_features

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import (as_float_array, as_kept_apart_table, as_kept_apart_vector, check_finite, check_labels,
+from ..validation import (as_float_array, as_kept_apart_table, as_kept_apart_vector, check_finite, check_labels,
                            check_whole_number, factorize)
 
 _SUM_TOLERANCE = 1e-9

@@ -22,7 +22,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from scipy.stats import binom
 
-from .._validation import check_delta, check_finite
+from ..validation import check_delta, check_finite
 from .counts import check_counts, check_distribution, check_sample_size
 from .gini_estimator import bayes_hypothesis
 

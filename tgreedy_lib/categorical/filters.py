@@ -14,7 +14,7 @@ import math
 import numpy as np
 from scipy.special import entr
 
-from .._validation import as_float_array
+from ..validation import as_float_array
 from .counts import check_counts, estimated_probabilities, flat_counts
 
 #: The filters of :func:`filter_scores`, in display order.

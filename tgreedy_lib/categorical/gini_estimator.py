@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_finite, factorize
+from ..validation import check_finite, factorize
 from .counts import check_counts, check_distribution, check_feature_labels, estimated_probabilities
 
 

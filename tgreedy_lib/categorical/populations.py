@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_labels
+from ..validation import check_labels
 from .counts import check_sample_size, count_table, estimated_probabilities, sample_counts
 from .expectations import expected_bayes_error, expected_gini_error, expected_gini_estimate_eq14
 from .filters import FILTERS, LARGER_IS_BETTER, feature_ranking, filter_scores

@@ -17,7 +17,7 @@ import math
 import numpy as np
 from scipy.stats import binom
 
-from .._validation import check_delta
+from ..validation import check_delta
 from .counts import count_table
 from .gini_estimator import gini_error_estimate
 

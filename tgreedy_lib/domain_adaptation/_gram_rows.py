@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from .._validation import align_columns, as_data_matrix, as_float_array, check_whole_number, column_names, factorize, is_sparse
+from ..validation import align_columns, as_data_matrix, as_float_array, check_whole_number, column_names, factorize, is_sparse
 
 __all__ = ["DEFAULT_ROW_MEMORY", "GramTooLargeError", "SampleSums", "SampleSource", "ChunkSource", "GramRows", "ChosenRows",
            "RowFeed", "check_gram_fits", "rows_as_slice"]

@@ -73,7 +73,7 @@ from scipy import stats as scipy_stats
 from sklearn.utils._param_validation import Interval
 from threadpoolctl import threadpool_limits
 
-from .._validation import validate_options
+from ..validation import validate_options
 from .selection import SelectionPath
 from .statistics import DomainStatistics, t_statistic
 

@@ -18,7 +18,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, validate_data
 
-from .._validation import align_columns, as_kept_apart_vector, check_options, column_names, factorize, is_sparse
+from ..validation import align_columns, as_kept_apart_vector, check_options, column_names, factorize, is_sparse
 from .selection import SelectionPath, check_refit, trace_path
 from .statistics import DomainStatistics
 
@@ -88,7 +88,7 @@ def _group_rows(domains) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(labels, index, order)``: the sorted labels, each row's code and the stable order of the rows by domain.
 
     Integer labels (the usual case) are sorted once, for both; other labels are checked and factorized
-    (:func:`~tgreedy_lib._validation.factorize`), then their codes sorted.
+    (:func:`~tgreedy_lib.validation.factorize`), then their codes sorted.
     """
     values = domains if isinstance(domains, np.ndarray) else None
     if values is None or values.ndim != 1 or values.dtype.kind not in "biu" or values.size == 0:

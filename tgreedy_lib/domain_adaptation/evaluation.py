@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_data_matrix, as_float_array, check_binary_labels, check_finite, is_sparse
+from ..validation import as_data_matrix, as_float_array, check_binary_labels, check_finite, is_sparse
 from .selection import SelectionPath
 
 __all__ = ["roc_auc", "mann_whitney_u", "path_scores", "path_auroc", "path_squared_loss"]

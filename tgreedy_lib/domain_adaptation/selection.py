@@ -25,7 +25,7 @@ from numbers import Real
 import numpy as np
 from scipy import linalg
 
-from .._validation import check_whole_number
+from ..validation import check_whole_number
 from ._gram_rows import RowFeed
 from .statistics import DomainStatistics, t_moments
 

@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from .._validation import (align_columns, as_data_matrix, as_float_array, as_kept_apart_vector, check_domain_count,
+from ..validation import (align_columns, as_data_matrix, as_float_array, as_kept_apart_vector, check_domain_count,
                            check_finite, column_names, factorize, is_sparse)
 from ._gram_rows import (DEFAULT_ROW_MEMORY, ChosenRows, ChunkSource, GramRows, GramTooLargeError,  # noqa: F401
                          SampleSource, SampleSums, check_gram_fits, rows_as_slice)

@@ -62,7 +62,7 @@ from typing import Callable
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._validation import validate_options
+from ..validation import validate_options
 from .selection import SelectionPath
 from .statistics import DomainStatistics
 

@@ -431,7 +431,7 @@ QUIET_SECONDS = 30.0
 
 def _check_settings(name: str, overrides: dict, baselines) -> None:
     """Unknown settings refused with the known ones listed; ranges checked; baselines known and not repeated."""
-    from .._validation import check_options
+    from ..validation import check_options
 
     unknown = sorted(set(overrides) - set(_SETTINGS[name]))
     if unknown:
@@ -485,7 +485,7 @@ def run_compare_experiment(name: str, *, quick: bool = False, features=None, fea
     """
     if name not in EXPERIMENTS:
         raise ValueError(f"unknown experiment {name!r}; choose from {EXPERIMENTS}")
-    from .._validation import check_options
+    from ..validation import check_options
 
     check_options(_SETTING_CONSTRAINTS, {"seed": seed, "quick": quick, "feature_map": feature_map,
                                          "progress": progress}, "run_compare_experiment")

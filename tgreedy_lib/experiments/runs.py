@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .._validation import check_whole_number
+from ..validation import check_whole_number
 from ..domain_adaptation.evaluation import path_scores, roc_auc
 from ..domain_adaptation.selection import SelectionPath
 from ..domain_adaptation.selectors import get_selector

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from ..._validation import check_whole_number
+from ...validation import check_whole_number
 from .simulate import symmetric_noise
 
 __all__ = ["MAX_ENUMERATION_N", "self_normalized_ratio", "sign_patterns", "sign_pattern_distribution",

@@ -20,7 +20,7 @@ import dataclasses
 
 import numpy as np
 
-from ..._validation import check_whole_number
+from ...validation import check_whole_number
 
 __all__ = ["DISTRIBUTIONS", "HEAVY_TAILED", "has_mean", "describe_distribution", "symmetric_magnitudes",
            "symmetric_noise", "domain_effects", "DomainProblem", "make_problem", "risk_on_domains"]

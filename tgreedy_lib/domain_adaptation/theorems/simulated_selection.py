@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validation import check_domain_count, check_whole_number
+from ...validation import check_domain_count, check_whole_number
 from ..lodo import steps_curve
 from ..selectors import get_selector
 from ..statistics import DomainStatistics

@@ -32,7 +32,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from ..._validation import check_delta, check_domain_count, check_whole_number
+from ...validation import check_delta, check_domain_count, check_whole_number
 from ..statistics import t_statistic
 from .self_normalized import self_normalized_ratio
 from .simulate import domain_effects, symmetric_noise

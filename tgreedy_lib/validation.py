@@ -357,7 +357,7 @@ def check_options(constraints: dict, values: dict, caller: str) -> None:
     --------
     >>> from numbers import Real
     >>> from sklearn.utils._param_validation import Interval
-    >>> from tgreedy_lib._validation import check_options
+    >>> from tgreedy_lib.validation import check_options
     >>> check_options({"alpha": [Interval(Real, 0, 1, closed="neither")]}, {"alpha": 0.1}, "stop_chance")
     >>> check_options({"alpha": [Interval(Real, 0, 1, closed="neither")]}, {"alpha": [0.1]}, "stop_chance")
     Traceback (most recent call last):
