@@ -133,18 +133,21 @@ def test_the_cycle_check_finds_a_planted_cycle(tmp_path):
     assert "tgreedy_lib.domain_adaptation.statistics" in result.stdout
 
 
-def test_the_library_guide_draws_the_layers_of_the_contract_in_its_order():
-    """The library guide's drawing of the layers (``book/library.md``) names every layer of pyproject's contract,
-    top to bottom."""
+@pytest.mark.parametrize("page", ["README.md", "book/library.md"])
+def test_the_house_is_drawn_in_ten_lines_in_the_contracts_order(page):
+    """The drawing of the house (the README's and the library guide's) is at most ten lines, names the course on
+    top and every layer of pyproject's contract, top to bottom, in its order."""
     import re
     import tomllib
 
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     layers = next(c for c in contracts if c["id"] == "layers")["layers"]
-    readme = (ROOT / "book" / "library.md").read_text()
-    drawing = re.search(r"```text\ntop floor .*?```", readme, re.S)
-    assert drawing, "book/library.md has lost its drawing of the layers (a ```text block starting 'top floor')"
+    text = (ROOT / page).read_text()
+    drawing = re.search(r"```text\n(course/tgreedy_course .*?)```", text, re.S)
+    assert drawing, f"{page} has lost its drawing of the house (a ```text block starting 'course/tgreedy_course')"
+    lines = drawing.group(1).splitlines()
+    assert len(lines) <= 10, f"{page}: the house takes {len(lines)} lines"
+    drawn = [re.findall(r"[\w.]+", re.split(r"\s{2,}", line)[0].replace("tgreedy_lib.", ""))
+             for line in lines if line.startswith("tgreedy_lib.")]
     names = [re.findall(r"[\w.]+", layer.replace("tgreedy_lib.", "")) for layer in layers]
-    lines = [line[12:].split("  ")[0].replace("tgreedy_lib.", "") for line in drawing.group(0).splitlines()[1:-1]]
-    drawn = [re.findall(r"[\w.]+", line) for line in lines if line.strip() and not line.startswith("-")]
-    assert drawn == names, f"the library guide's layers {drawn} differ from pyproject's {names}"
+    assert drawn == names, f"{page}'s layers {drawn} differ from pyproject's {names}"
