@@ -2,7 +2,7 @@
 product's own words.
 
 * the README stays an opening (at most 200 lines): what the course is, the two commands, where students,
-  instructors and researchers go next; what it used to hold lives in the book's guides;
+  instructors and researchers go next; the library, reproduction, data and development guides are pages of the book;
 * the syllabus has 6-8 sessions, each with what you will do, the paper sections, the notebooks, the assignments, the
   hours and a difficulty; together the sessions cover every notebook and every assignment, and the prerequisites
   are named;

@@ -69,7 +69,7 @@ def grade_command():
 
 EVE = FIND_GRADE + '''
 seen = []
-for path in pathlib.Path(".").rglob("*.py"):  # the hidden tests, where otter used to put them
+for path in pathlib.Path(".").rglob("*.py"):  # the hidden tests, wherever otter may put them
     if "hidden=True" in path.read_text(errors="replace"):
         seen.append(str(path))
 roots = {p for a in grade_command() if a.startswith("/") for p in [pathlib.Path(a), *pathlib.Path(a).parents]}
