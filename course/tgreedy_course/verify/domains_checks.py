@@ -19,15 +19,13 @@ from tgreedy_lib.domain_adaptation.theory import t_bounds as tb
 from tgreedy_lib.domain_adaptation.theory.simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
 from .result import CheckResult
 
-THEOREM2_CLAIM = ("Theorem 2: for independent, mean-0, symmetric Z_1..Z_n and all t > 0, "
-                  "Pr[(sum Z_i)^2 / sum Z_i^2 > t] <= exp(-t/2)")
-THEOREM1_CLAIM = (
-    "Theorem 1: if E[XY|d] - E[XY] is symmetric and |F| <= (delta/2) e^(n/8), then with probability "
+THEOREM2_CLAIM = ("Theorem 2: for independent, mean-0, symmetric Z_1..Z_n and all t > 0, Pr[(sum Z_i)^2 / sum "
+    "Z_i^2 > t] <= exp(-t/2)")
+THEOREM1_CLAIM = ("Theorem 1: if E[XY|d] - E[XY] is symmetric and |F| <= (delta/2) e^(n/8), then with probability "
     "> 1 - delta every feature in F has |mu_hat_i - E[X_iY]| <= sigma_hat_i/sqrt(n) sqrt(4 log(2|F|/delta))")
-COROLLARY3_CLAIM = (
-    "Corollary 3: if E[XY|d] - E[XY] is symmetric and q p^q <= (delta/2) e^(n/8), then (with probability "
-    ">= 1 - delta) every size-q subset S has L(mu_hat_S) - L(mu_S) <= (sum_i [sigma_hat_S]_i^2) "
-    "(8 q log p + log(2/delta)) / n")
+COROLLARY3_CLAIM = ("Corollary 3: if E[XY|d] - E[XY] is symmetric and q p^q <= (delta/2) e^(n/8), then (with "
+    "probability >= 1 - delta) every size-q subset S has L(mu_hat_S) - L(mu_S) <= (sum_i [sigma_hat_S]_i^2) (8 q "
+    "log p + log(2/delta)) / n")
 
 MC_MARGIN_SE = 4.0  # a Monte Carlo estimate counts as a violation only beyond this many standard errors
 T_DECIMALS = 9  # decimal places of the exact t placed just below an atom of a discrete ratio
@@ -336,7 +334,8 @@ def _search_heavy_tailed_feature_failures(search: _Theorem1Search, rng, n_values
                     continue
                 c = float(tb.paper_factor(f, delta))
                 p = 1.0 - np.searchsorted(t_abs, c, side="right") / t_abs.size
-                search.consider(p, _mc_se(p, t_abs.size), n, delta, f, describe_distribution(law, df=2.0) + " (Monte Carlo)")
+                search.consider(p, _mc_se(p, t_abs.size), n, delta, f,
+                                describe_distribution(law, df=2.0) + " (Monte Carlo)")
 
 
 def _theorem1_outside_condition() -> list[dict]:
