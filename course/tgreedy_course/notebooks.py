@@ -1,8 +1,5 @@
-"""Execute the notebook collection (the ``execute-notebooks`` command).
-
-Every numbered notebook is executed into ``--out`` (``results/notebooks``), or with ``--in-place`` (``make
-notebooks``) rewritten. Each keeps its widget state (``metadata.widgets``), so a static rendering (the book) can
-draw the sliders and the output they produced.
+"""Execute every numbered notebook into ``--out``, or with ``--in-place`` rewrite it, keeping its widget state
+(``metadata.widgets``) so that a static rendering (the book) can draw the sliders and what they produced.
 """
 from __future__ import annotations
 
@@ -19,14 +16,12 @@ from nbclient import NotebookClient
 
 from tgreedy_lib._io import atomic_write_text, check_outputs
 
-#: The executing kernel loads the figure-legibility extension: every figure's PNG carries the size of its
-#: smallest text and the texts drawn over each other (the book's browser tests check them as displayed).
+#: The kernel loads the figure-legibility extension: each figure's PNG records its smallest and overlapping texts.
 KERNEL_ARGUMENTS = ["--IPKernelApp.extensions=tgreedy_course.legibility"]
 
 
 def find_notebook_dir(start=None) -> pathlib.Path:
-    """The collection's ``notebooks/`` folder, found from ``start`` (default: the current directory) or its parents
-    (never next to this package, so an installed copy works on any checkout); FileNotFoundError otherwise."""
+    """The collection's ``notebooks/`` folder, found from ``start`` (default: the current directory) or its parents."""
     here = pathlib.Path(os.getcwd() if start is None else start).resolve()
     for folder in (here, *here.parents):
         if folder.name == "notebooks" and any(folder.glob("[0-9][0-9]*_*.ipynb")):
@@ -46,8 +41,7 @@ def notebook_paths(directory: pathlib.Path | None = None) -> list[pathlib.Path]:
 
 
 def _stop_kernel(km: KernelManager) -> None:
-    """Shut the kernel down by a shutdown request, then a kill if it lingers (``shutdown_kernel`` sends SIGINT
-    first, which a kernel inside an event-loop integration reports as "KeyboardInterrupt caught in kernel")."""
+    """A shutdown request, then a kill if it lingers (``shutdown_kernel``'s SIGINT would print a KeyboardInterrupt)."""
     if not km.has_kernel:
         return
     km.request_shutdown()
@@ -61,8 +55,7 @@ def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path 
     path = pathlib.Path(path)
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
-    # The kernel talks over local IPC sockets, not TCP: nothing listens on the network (and ipykernel
-    # does not warn about unencrypted TCP). It runs in the notebook's own folder, as in JupyterLab.
+    # local IPC sockets, not TCP: nothing listens on the network; the kernel runs in the notebook's folder
     with tempfile.TemporaryDirectory() as sockets:
         km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
         try:
