@@ -72,37 +72,47 @@ THEOREM1_CLAIM = ("Thm. 1: |E[l(h_Gini)] - E[l_hat]| <= 1/(2m); the proof gives 
 def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Exact bias over random, adversarial and optimized distributions, plus a simulation."""
     sizes = [1, 2, 3, 5, 10, 30, 100] if quick else [1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 100, 300, 1000]
-    search = _GiniBiasSearch()
+    search = _BiasSearch(_gini_bias)
     for m in sizes:
         _search_gini_bias_at(search, rng, m, quick)
     largest_z, simulated = _simulated_gini_bias(rng, 4000 if quick else 40000)
     return _theorem1_result(search, search.trials + simulated, largest_z)
 
 
-class _GiniBiasSearch:
-    """The running worst bias E[l_hat] - E[l(h_Gini)] over 1/(2m), and the smallest signed bias."""
+class _BiasSearch:
+    """The running worst bias over its bound, ``measure(p, q, m) -> (bias, bound, ratio)``, and the smallest bias;
+    a later case must beat the worst by more than ``tolerance`` (so an exact tight case found first stays)."""
 
-    def __init__(self):
-        self.trials = 0
-        self.worst = {"ratio": -np.inf}
-        self.lowest = np.inf
+    def __init__(self, measure, tolerance: float = 0.0):
+        self.measure, self.tolerance = measure, tolerance
+        self.trials, self.worst, self.lowest = 0, {"ratio": -np.inf}, np.inf
 
     def consider(self, p, q, m, label, exact_p=None, exact_q=None):
         self.trials += 1
-        bias = cat.expected_gini_estimate_eq14(p, q, m) - cat.expected_gini_error(p, q, m)
+        bias, bound, ratio = self.measure(p, q, m)
         self.lowest = min(self.lowest, bias)
-        ratio = bias * 2 * m
-        if ratio > self.worst["ratio"]:
-            self.worst.update(ratio=ratio, bias=bias, m=m, family=label, n_values=len(p),
+        if ratio > self.worst["ratio"] + self.tolerance:
+            self.worst.update(ratio=ratio, bias=bias, bound=bound, m=m, family=label, n_values=len(p),
                               p=_exact_list(p if exact_p is None else exact_p),
                               q=_exact_list(q if exact_q is None else exact_q))
+
+
+def _gini_bias(p, q, m):
+    bias = cat.expected_gini_estimate_eq14(p, q, m) - cat.expected_gini_error(p, q, m)
+    return bias, 1 / (2 * m), bias * 2 * m
+
+
+def _bayes_bias(p, q, m):
+    bias = cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)
+    bound = cat.bayes_bias_bound(p, m, 3)
+    return bias, bound, bias / bound
 
 
 def _negative_gini_bias(z, m, n_values):
     return -cat.gini_estimate_bias(_softmax(z), np.zeros(n_values), m)
 
 
-def _search_gini_bias_at(search: _GiniBiasSearch, rng, m: int, quick: bool) -> None:
+def _search_gini_bias_at(search: _BiasSearch, rng, m: int, quick: bool) -> None:
     """The exact bias at one size ``m``: the analytic maximizer, random distributions, Nelder-Mead over p."""
     # the analytic maximizer: m equally likely values whose labels are deterministic
     search.consider(np.full(m, 1 / m), (np.arange(m) % 2).astype(float), m, "m values, p=1/m, q in {0,1}",
@@ -138,7 +148,7 @@ def _simulated_gini_bias(rng, simulation_trials: int) -> tuple[float, int]:
     return largest_z, 2 * simulation_trials
 
 
-def _theorem1_result(search: _GiniBiasSearch, trials: int, largest_z: float) -> CheckResult:
+def _theorem1_result(search: _BiasSearch, trials: int, largest_z: float) -> CheckResult:
     """The verdict of Theorem 1's search, its worst case and the README's cells."""
     worst, lowest = search.worst, search.lowest
     holds = worst["ratio"] <= 1 + 1e-12 and lowest >= -1e-15
@@ -275,7 +285,7 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     maxima, arguments = cat.per_count_regret_maximum(np.arange(K + 1), 801 if quick else 1201)
     per_count_ratio = maxima / cat.bias_bound_coefficients(np.arange(K + 1), 3)
     # part 2b: direct search over distributions (special ones, Nelder-Mead)
-    search = _BayesBiasSearch()
+    search = _BiasSearch(_bayes_bias, 1e-12)
     for m in ([1, 2, 3, 4, 6, 10, 20] if quick else [1, 2, 3, 4, 6, 10, 20, 50]):
         _search_bayes_bias_at(search, rng, m, float(arguments[min(m, K)]), quick)
     return _theorem3_result(search, optimality_gap, certificate_min, maxima, per_count_ratio,
@@ -306,30 +316,12 @@ def _symmetric_rule_optimality(rng, quick: bool) -> tuple[float, float, int]:
     return optimality_gap, certificate_min, rules_tried
 
 
-class _BayesBiasSearch:
-    """The running worst case of Theorem 3's search: the largest E[l(h_Bayes)] - l(h_Bayes_inf) over its bound."""
-
-    def __init__(self):
-        self.trials = 0
-        self.worst = {"ratio": -np.inf}
-
-    def consider(self, p, q, m, label, exact_p=None, exact_q=None):
-        self.trials += 1
-        bias = cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)
-        bound = cat.bayes_bias_bound(p, m, 3)
-        # a later case must beat the worst by more than rounding (1e-12): an exact tight case found first stays
-        if bias / bound > self.worst["ratio"] + 1e-12:
-            self.worst.update(ratio=bias / bound, bias=bias, bound=bound, m=m, family=label,
-                              n_values=len(p), p=_exact_list(p if exact_p is None else exact_p),
-                              q=_exact_list(q if exact_q is None else exact_q))
-
-
 def _negative_bayes_bias_ratio(z, m, n_values):
     p, q = _softmax(z[:n_values]), 1 / (1 + np.exp(-z[n_values:]))
-    return -(cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)) / cat.bayes_bias_bound(p, m, 3)
+    return -_bayes_bias(p, q, m)[2]
 
 
-def _search_bayes_bias_at(search: _BayesBiasSearch, rng, m: int, q_per_count: float, quick: bool) -> None:
+def _search_bayes_bias_at(search: _BiasSearch, rng, m: int, q_per_count: float, quick: bool) -> None:
     """Part 2b at one ``m``: many rare values and one value, each at q = 1, 3/4 and the per-count maximizer of t_m
     (``q_per_count``); then Nelder-Mead over (p, q) with four values."""
     for q_value in (Fraction(1), Fraction(3, 4), q_per_count):
@@ -345,7 +337,7 @@ def _search_bayes_bias_at(search: _BayesBiasSearch, rng, m: int, q_per_count: fl
         search.consider(_softmax(z[:n_values]), 1 / (1 + np.exp(-z[n_values:])), m, "Nelder-Mead over (p, q), |V| = 4")
 
 
-def _theorem3_result(search: _BayesBiasSearch, optimality_gap: float, certificate_min: float, maxima: np.ndarray,
+def _theorem3_result(search: _BiasSearch, optimality_gap: float, certificate_min: float, maxima: np.ndarray,
                      per_count_ratio: np.ndarray, trials: int) -> CheckResult:
     """The verdict of Theorem 3's two parts, the worst case of the bias search and the README's cells."""
     worst = search.worst
