@@ -323,37 +323,10 @@ def summarize(out_dir, figures: bool = True) -> list[pathlib.Path]:
 PROBES: dict = {}
 
 
-def parse_feature_builds(text: str | None, feature_maps, seeds: int) -> dict:
-    """``--feature-builds`` as ``{(feature map, data set or None): K}``: ``"dbn:cifar10=1,random=2"`` gives
-    ``{('dbn', 'cifar10'): 1, ('random', None): 2}``."""
-    out: dict = {}
-    for part in (text or "").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        target, sep, count = part.partition("=")
-        feature_map, _, dataset = target.partition(":")
-        if not sep or not count.strip().isdigit():
-            raise ValueError(f"--feature-builds entry {part!r} is not MAP=K or MAP:DATASET=K (e.g. dbn:cifar10=1)")
-        if feature_map not in feature_maps:
-            raise ValueError(f"--feature-builds names {feature_map!r}, which is not among the feature maps run "
-                             f"({', '.join(feature_maps)})")
-        if dataset and dataset not in inputs.DATASETS:
-            raise ValueError(f"--feature-builds names the data set {dataset!r}; choose from {', '.join(inputs.DATASETS)}")
-        k = int(count)
-        if not 1 <= k <= seeds:
-            raise ValueError(f"--feature-builds {part!r}: K must be between 1 and --seeds ({seeds})")
-        out[(feature_map, dataset or None)] = k
-    return out
-
-
 def feature_builds(args, feature_map: str, dataset: str) -> int:
     """How many independent feature builds ``feature_map`` gets on ``dataset``: seed s uses build s % K."""
-    overrides = getattr(args, "feature_builds", None) or {}
-    for key in ((feature_map, dataset), (feature_map, None)):
-        if key in overrides:
-            return overrides[key]
-    return args.feature_seeds
+    overrides = args.feature_builds
+    return overrides.get((feature_map, dataset), overrides.get((feature_map, None), args.feature_seeds))
 
 
 def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timings) -> tuple[dict, int]:
@@ -492,10 +465,21 @@ def _check_arguments(args: argparse.Namespace, parser: argparse.ArgumentParser) 
     if unknown_maps or not maps:
         parser.error(f"unknown feature map(s) {unknown_maps}; choose from {', '.join(inputs.FEATURE_MAPS)}")
     args.feature_maps = list(dict.fromkeys(maps))
-    try:
-        args.feature_builds = parse_feature_builds(args.feature_builds, args.feature_maps, args.seeds)
-    except ValueError as error:
-        parser.error(str(error))
+    builds: dict = {}  # --feature-builds "dbn:cifar10=1,random=2": {('dbn', 'cifar10'): 1, ('random', None): 2}
+    for part in filter(None, (p.strip() for p in (args.feature_builds or "").split(","))):
+        target, sep, count = part.partition("=")
+        feature_map, _, dataset = target.partition(":")
+        if not sep or not count.strip().isdigit():
+            parser.error(f"--feature-builds entry {part!r} is not MAP=K or MAP:DATASET=K (e.g. dbn:cifar10=1)")
+        if feature_map not in args.feature_maps:
+            parser.error(f"--feature-builds names {feature_map!r}, which is not among the feature maps run "
+                         f"({', '.join(args.feature_maps)})")
+        if dataset and dataset not in inputs.DATASETS:
+            parser.error(f"--feature-builds names the data set {dataset!r}; choose from {', '.join(inputs.DATASETS)}")
+        if not 1 <= int(count) <= args.seeds:
+            parser.error(f"--feature-builds {part!r}: K must be between 1 and --seeds ({args.seeds})")
+        builds[(feature_map, dataset or None)] = int(count)
+    args.feature_builds = builds
     if args.probe is None:
         args.probe = not args.quick
     unknown = [e for e in args.experiments if e not in EXPERIMENTS]
