@@ -528,7 +528,6 @@ def _write_over_seeds(per_map: dict, timings: dict, requested, out_dir: pathlib.
               for fmap in args.feature_maps}
     summary = {"total_seconds": total, "per_feature_map": timings, "seeds": args.seeds,
                "feature_seeds": args.feature_seeds, "feature_builds": builds}
-    write_json(out_dir / "timings.json", summary)
     written = write_summary(per_map, out_dir, figures=not args.no_figures, timings=summary)
     print(f"wrote {len(written)} files (claims.json, claims.md, seed-band figures) into {out_dir.name}/")
     counts = json.loads((out_dir / "claims.json").read_text())["counts"]

@@ -279,7 +279,11 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
     n_values = (8, 9, 16, 24, 32, 40, 48, 64, 80)
     deltas = (0.01, 0.05, 0.1, 0.25, 0.5, 0.9)
     mc_trials = 4000 if quick else 40000
-    cases = _theorem1_cases(n_values, deltas)
+    cases = []  # every admissible (n, delta, |F|): |F| = 1, the largest the size condition admits, a tenth of it
+    for n in n_values:
+        for delta in deltas:
+            f_max = int(math.floor(float(tb.max_features(n, delta))))
+            cases += [(n, delta, f) for f in sorted({1, max(1, f_max // 10), f_max}) if 1 <= f <= f_max]
     search = _Theorem1Search()
     for n, delta, f in cases:  # Gaussian and Rademacher effects: each feature's Pr[|T| > c] exact
         c = float(tb.paper_factor(f, delta))
@@ -288,18 +292,6 @@ def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
                             describe_distribution(law))
     _search_heavy_tailed_feature_failures(search, rng, n_values, cases, mc_trials)
     return _theorem1_result(search)
-
-
-def _theorem1_cases(n_values, deltas) -> list[tuple[int, float, int]]:
-    """Every admissible ``(n, delta, |F|)`` searched: |F| = 1, the largest the size condition admits, a tenth of it."""
-    cases = []
-    for n in n_values:
-        for delta in deltas:
-            f_max = int(math.floor(float(tb.max_features(n, delta))))
-            for f in sorted({1, max(1, f_max // 10), f_max}):
-                if 1 <= f <= f_max:
-                    cases.append((n, delta, f))
-    return cases
 
 
 class _Theorem1Search:
