@@ -14,7 +14,9 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-from tgreedy_lib._io import atomic_write_text, check_outputs
+from tgreedy_lib.files import atomic_write_text
+
+from .subcommand import check_outputs
 
 #: The kernel loads the figure-legibility extension: each figure's PNG records its smallest and overlapping texts.
 KERNEL_ARGUMENTS = ["--IPKernelApp.extensions=tgreedy_course.legibility"]
