@@ -42,15 +42,6 @@ def notebook_paths(directory: pathlib.Path | None = None) -> list[pathlib.Path]:
     return sorted(p for p in directory.glob("[0-9][0-9]*_*.ipynb"))
 
 
-def _stop_kernel(km: KernelManager) -> None:
-    """A shutdown request, then a kill if it lingers (``shutdown_kernel``'s SIGINT would print a KeyboardInterrupt)."""
-    if not km.has_kernel:
-        return
-    km.request_shutdown()
-    km.finish_shutdown()            # waits for the process, kills it after shutdown_wait_time
-    km.cleanup_resources()
-
-
 def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path | None = None) -> float:
     """Run ``path`` top to bottom in a fresh kernel, in its own folder, and write it to ``out`` (default: back to
     ``path``) with its widget state; return seconds."""
@@ -63,8 +54,11 @@ def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path 
         try:
             NotebookClient(nb, km=km, timeout=timeout, store_widget_state=True, extra_arguments=KERNEL_ARGUMENTS,
                            resources={"metadata": {"path": str(path.parent.resolve())}}).execute()
-        finally:
-            _stop_kernel(km)
+        finally:  # a shutdown request, then a kill if it lingers (shutdown_kernel's SIGINT prints an interrupt)
+            if km.has_kernel:
+                km.request_shutdown()
+                km.finish_shutdown()
+                km.cleanup_resources()
     target = pathlib.Path(out) if out is not None else path
     atomic_write_text(target, nbformat.writes(nb) + "\n")  # as nbformat.write, but never half a notebook
     return time.perf_counter() - start

@@ -108,10 +108,6 @@ def _bayes_bias(p, q, m):
     return bias, bound, bias / bound
 
 
-def _negative_gini_bias(z, m, n_values):
-    return -cat.gini_estimate_bias(_softmax(z), np.zeros(n_values), m)
-
-
 def _search_gini_bias_at(search: _BiasSearch, rng, m: int, quick: bool) -> None:
     """The exact bias at one size ``m``: the analytic maximizer, random distributions, Nelder-Mead over p."""
     # the analytic maximizer: m equally likely values whose labels are deterministic
@@ -128,7 +124,8 @@ def _search_gini_bias_at(search: _BiasSearch, rng, m: int, quick: bool) -> None:
     # optimize the bias over the simplex with q_v in {0, 1} (the bias is largest there)
     n_values = min(2 * m + 1, 25)
     for _ in range(1 if quick else 2):
-        result = minimize(_negative_gini_bias, rng.normal(size=n_values), args=(m, n_values), method="Nelder-Mead",
+        result = minimize(lambda z: -cat.gini_estimate_bias(_softmax(z), np.zeros(n_values), m),
+                          rng.normal(size=n_values), method="Nelder-Mead",
                           options={"maxiter": 300 if quick else 800, "xatol": 1e-9, "fatol": 1e-14})
         search.consider(_softmax(result.x), np.zeros(n_values), m, "Nelder-Mead over p (q = 0)")
 
