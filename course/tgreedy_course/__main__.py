@@ -1,9 +1,6 @@
-"""Command line: ``python -m tgreedy_course {verify,reproduce,reference,compare,execute-notebooks,assignments,grade,student-copy,download} ...``.
-
-One parser with a subcommand each. A command is named by its module and two functions there: one that
-adds its arguments to its subparser, one that runs it on the parsed arguments (``run(args, parser)``).
-A command's module is imported only when that command is asked for, so ``verify`` never loads torch. From
-Python, ``main(["reproduce", "--quick"])`` runs a command exactly as the shell does and returns its exit status.
+"""``python -m tgreedy_course COMMAND ...``: one parser, a subcommand each, named by its module and two functions
+there (one adds its arguments, one runs it: ``run(args, parser)``); the module is imported only when its command is
+asked for, so ``verify`` never loads torch. ``main(["reproduce", "--quick"])`` runs a command as the shell does.
 """
 from __future__ import annotations
 

@@ -1,10 +1,8 @@
 """Sections 4.1 and 4.2 of Foster, Kakade & Salakhutdinov (AISTATS 2012) on any labelled data set, in one call.
 
-:func:`run_on_data` takes training and test data (feature matrices, images of any shape, or IDX files in the
-MNIST layout) and runs the paper's two transfer experiments on them with every reading of the selectors:
-'*positive* vs other' (section 4.1, each other class held out in turn) and similarity learning (section 4.2,
-each class held out in turn). It returns the results and the claims of sections 4 and 5 under the paper's
-reading. A researcher's own representation goes in as the feature matrix; the rest is the paper's.
+:func:`run_on_data` runs the paper's two transfer experiments, '*positive* vs other' and similarity learning (each
+other class held out in turn), with every reading of the selectors on a researcher's own features, and returns the
+results and the claims of sections 4 and 5 under the paper's reading.
 
 Examples
 --------
@@ -20,7 +18,6 @@ Examples
 """
 from __future__ import annotations
 
-import os
 import pathlib
 from numbers import Integral
 from typing import Callable, Sequence
@@ -39,9 +36,7 @@ ANY_DATA_EXPERIMENTS = ("two-vs-other", "similarity")
 #: The experiment names the claims table knows the two tasks by.
 CLAIM_NAMES = {"two-vs-other": "mnist-2-vs-other", "similarity": "mnist-similarity"}
 
-#: Class labels that are whole numbers in ``[0, LABEL_ID_LIMIT)`` are used as they are (they name the
-#: splits and seed the draws); any other labels (strings, negative or huge numbers, tuples ...) are
-#: numbered 0, 1, ... in sorted order, and the results record the labels behind the numbers.
+#: Labels that are whole numbers in ``[0, LABEL_ID_LIMIT)`` are class ids as they are; others are numbered.
 LABEL_ID_LIMIT = 2**16
 
 
@@ -87,14 +82,8 @@ def _jsonable_label(value):
 
 
 def encode_class_labels(train_y, test_y) -> tuple[np.ndarray, np.ndarray, list | None]:
-    """Class ids for any hashable labels: ``(train_ids, test_ids, labels)``; ``labels[i]`` is the label of id ``i``
-    (None when the labels are whole numbers in ``[0, LABEL_ID_LIMIT)``, their own ids). Missing labels are refused.
-
-    >>> encode_class_labels(np.array(["cat", "dog", "cat"]), np.array(["dog"]))
-    (array([0, 1, 0]), array([1]), ['cat', 'dog'])
-    >>> encode_class_labels(np.array([3, 5]), np.array([5]))[2] is None
-    True
-    """
+    """Class ids for any hashable labels, numbered in sorted order: ``(train_ids, test_ids, labels)``, ``labels[i]``
+    the label of id ``i`` (None when the labels are their own ids). Missing labels are refused."""
     train_y, test_y = as_value_vector(train_y), as_value_vector(test_y)
     if _label_ids(train_y) and _label_ids(test_y):
         return train_y.astype(np.int64), test_y.astype(np.int64), None
@@ -105,21 +94,10 @@ def encode_class_labels(train_y, test_y) -> tuple[np.ndarray, np.ndarray, list |
     return codes[:len(train_y)], codes[len(train_y):], [_jsonable_label(v) for v in uniques.tolist()]
 
 
-def load_idx_data(train_images, train_labels, test_images, test_labels) -> tuple[np.ndarray, ...]:
-    """``train_X, train_y, test_X, test_y`` from four IDX files in the MNIST layout (optionally gzipped)."""
-    arrays = []
-    for path in (train_images, train_labels, test_images, test_labels):
-        path = pathlib.Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"IDX file {path} not found")
-        arrays.append(datasets.read_idx(path))
-    return tuple(arrays)
-
-
 def as_experiment_features(train_X, train_y, test_X, test_y, name: str = "custom",
                            train_per_class: int | None = None, seed: int = 0) -> ExperimentFeatures:
-    """Arrays as ``ExperimentFeatures`` (images flattened, bytes scaled to [0, 1], constant features dropped;
-    ``train_per_class`` training examples a class drawn at random, seeded)."""
+    """Arrays as ``ExperimentFeatures``: images flattened, bytes scaled to [0, 1], constant features dropped,
+    ``train_per_class`` training examples a class drawn at random (seeded)."""
     train_X, test_X = _as_matrix(train_X, "train_X"), _as_matrix(test_X, "test_X")
     train_y, test_y = _as_labels(train_y, len(train_X), "train_y"), _as_labels(test_y, len(test_X), "test_y")
     train_y, test_y, labels = encode_class_labels(train_y, test_y)
@@ -162,19 +140,16 @@ def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_fil
     Parameters
     ----------
     train_X, test_X : array-like
-        Feature matrices (n, p), or images (n, ...) flattened to rows (uint8 scaled to [0, 1]). Features should
-        be nonnegative and vary within each class (like DBN features); a feature constant in training is dropped.
+        Feature matrices (n, p) or images (n, ...), nonnegative and varying within each class (like DBN features).
     train_y, test_y : array-like
-        Any hashable class labels; other than whole numbers in ``[0, LABEL_ID_LIMIT)`` they are numbered 0, 1,
-        ... in sorted order and recorded as ``class_labels``. '2 vs other' needs ``positive`` and three other
-        classes, similarity learning four classes.
+        Any hashable class labels (recorded as ``class_labels`` unless they are their own ids); '2 vs other' needs
+        ``positive`` and three other classes, similarity learning four classes.
     idx_files : four paths, optional
         Instead of arrays: train images, train labels, test images, test labels (MNIST IDX layout).
     positive : hashable, optional
         The class recognised in '2 vs other' (default: the smallest label).
-    experiments, n_steps, similarity_steps, n_pairs, methods, name, progress
-        Which experiments, features added by each selector, pairs per similarity domain (the paper: 1,000),
-        selector names, the data set's recorded name, a progress callable.
+    n_steps, similarity_steps, n_pairs
+        Features added by each selector in each experiment; pairs per similarity domain (the paper: 1,000).
     design : Design, optional
         Default: the paper's settings with every given training example and ``n_pairs`` pairs.
     """
@@ -186,24 +161,24 @@ def run_on_data(train_X=None, train_y=None, test_X=None, test_y=None, *, idx_fil
             raise ValueError("give either arrays or idx_files, not both")
         if len(idx_files) != 4:
             raise ValueError("idx_files must be four paths: train images, train labels, test images, test labels")
-        train_X, train_y, test_X, test_y = load_idx_data(*[os.fspath(p) for p in idx_files])
+        for path in map(pathlib.Path, idx_files):
+            if not path.is_file():
+                raise FileNotFoundError(f"IDX file {path} not found")
+        train_X, train_y, test_X, test_y = (datasets.read_idx(pathlib.Path(p)) for p in idx_files)
     if any(a is None for a in (train_X, train_y, test_X, test_y)):
         raise ValueError("give train_X, train_y, test_X and test_y (or idx_files)")
     design = design or Design(train_per_class=None, n_positive_pairs=n_pairs, n_negative_pairs=n_pairs)
     features = as_experiment_features(train_X, train_y, test_X, test_y, name, design.train_per_class, design.seed)
     classes = [int(c) for c in features.classes]
     labels = features.info.get("class_labels")
+    known = classes if labels is None else labels  # positive names a class id or, when recorded, a label
     if positive is None:
         positive = classes[0]
-    elif labels is not None:
-        matches = [i for i, label in enumerate(labels) if _same_label(label, positive)]
-        if not matches:
-            raise ValueError(f"positive={positive!r} is not one of the class labels {labels[:10]}")
-        positive = matches[0]
-    elif positive not in classes:
-        raise ValueError(f"positive={positive!r} is not one of the class labels {classes[:10]}")
     else:
-        positive = int(positive)
+        matches = [i for i, label in enumerate(known) if _same_label(label, positive)]
+        if not matches:
+            raise ValueError(f"positive={positive!r} is not one of the class labels {known[:10]}")
+        positive = classes[matches[0]] if labels is None else matches[0]
     shown = positive if labels is None else labels[positive]
     results = {}
     if "two-vs-other" in experiments:

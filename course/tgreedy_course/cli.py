@@ -1,6 +1,6 @@
-"""``python -m tgreedy_course reproduce`` and ``reference``: run the experiments of Foster, Kakade & Salakhutdinov
-(AISTATS 2012), sections 1 and 4 (by name, from :mod:`tgreedy_lib.experiments.catalog`), write JSON, Figures 1-4
-and the claims table, over seeds and feature maps; make a paper-scale run the committed reference results.
+"""``python -m tgreedy_course reproduce`` and ``reference``: run the experiments of sections 1 and 4 (by name, from
+:mod:`tgreedy_lib.experiments.catalog`) over seeds and feature maps, write their JSON, Figures 1-4 and the claims
+table; make a paper-scale run the committed reference results.
 """
 from __future__ import annotations
 
@@ -24,14 +24,9 @@ from tgreedy_lib.experiments.inputs import load_experiment_features
 from tgreedy_lib.experiments.readings import ALL_READINGS, COMPARISON_LABELS, COMPARISONS, PAPER_COMPARISON, PAPER_READINGS, reading_json
 
 
-def _result_folders(out_dir: pathlib.Path) -> list[pathlib.Path]:
-    """The folder of a one-seed run and the ``<map>/seed-<k>`` folders of a ``--seeds`` run."""
-    return [out_dir] + sorted(p for p in out_dir.glob("*/seed-*") if p.is_dir())
-
-
 def _report_damaged(out_dir: pathlib.Path, requested) -> None:
     """Remove the temporary files of killed writers and name every damaged result, before any work."""
-    for folder in _result_folders(out_dir):
+    for folder in [out_dir] + sorted(p for p in out_dir.glob("*/seed-*") if p.is_dir()):
         files.remove_leftovers(folder)
         for name in EXPERIMENTS:
             path = folder / f"{name}.json"
@@ -68,8 +63,7 @@ def _readings_text() -> str:
 
 
 def write_outputs(results: dict, out_dir, figures: bool = True) -> list[pathlib.Path]:
-    """Figures 1-4 (unless ``figures`` is false), ``claims.json`` and ``claims.md``: the claims under the paper's
-    reading in full, and under every comparison of readings side by side."""
+    """Figures 1-4 (unless ``figures`` is false), ``claims.json`` and ``claims.md`` of one run."""
     out_dir = pathlib.Path(out_dir)
     written = write_figures(results, out_dir) if figures else []
     tables = claims_module.claims_by_comparison(results)
@@ -131,8 +125,7 @@ VERDICT_METHOD = (
 
 def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | None = None) -> list[pathlib.Path]:
     """``claims.json`` / ``claims.md`` over seeds and feature maps (``per_map``: map -> one results dict a seed),
-    and the seed-band figures. The primary claims are :func:`tgreedy_course.seeds.primary_runs`'; with several maps
-    a feature-map table follows (``n/a`` where a map does not exist for a claim's data set)."""
+    and the seed-band figures."""
     out_dir = pathlib.Path(out_dir)
     primary, runs_of = seeds.primary_runs(per_map)
     with_primary = {primary: runs_of, **per_map} if primary not in per_map else per_map
@@ -149,7 +142,7 @@ def write_summary(per_map: dict, out_dir, figures: bool = True, timings: dict | 
 
 
 def _stages_summed_over_seeds(per_map: dict) -> dict:
-    """Seconds of each stage (statistics, selection ...) of each experiment, summed over its seeds, per map."""
+    """Seconds of each stage of each experiment, summed over its seeds, per map."""
     stages: dict = {}
     for fmap, runs in per_map.items():
         for results in runs:
@@ -160,42 +153,28 @@ def _stages_summed_over_seeds(per_map: dict) -> dict:
     return stages
 
 
-def _probe_accuracies(data: dict) -> dict:
-    """The linear-probe accuracy of each seed's features, per map and data set (``None`` where not measured)."""
-    return {fmap: {ds: [d.get(ds, {}).get("probe_accuracy") for d in [
-        {DATASET_OF[n]: v for n, v in seed_data.items()} for seed_data in data[fmap]]]
-        for ds in ("mnist", "cifar10")} for fmap in data}
-
-
-def _pair_signals(with_primary: dict) -> dict:
-    """:func:`tgreedy_course.seeds.pair_signal` of each seed's similarity run, per map and data set."""
-    return {fmap: {ds: [seeds.pair_signal(results.get(name)) for results in runs]
-                   for name, ds in (("mnist-similarity", "mnist"), ("cifar-similarity", "cifar10"))}
-            for fmap, runs in with_primary.items()}
-
-
 def _summary_payload(per_map: dict, primary: str, runs_of: list[dict], with_primary: dict, timings: dict) -> dict:
-    """What ``claims.json`` holds over seeds: the primary claims under every reading, the claims of each feature map,
-    the feature builds, probes, pair signals, designs, the data of every result used and the timings."""
-    n_seeds = len(runs_of)
+    """What ``claims.json`` holds over seeds."""
     tables = seeds.comparison_tables(runs_of)
+    table = tables[PAPER_COMPARISON]
     by_map = {fmap: seeds.mark_not_applicable(seeds.claims_over_seeds(r, PAPER_COMPARISON), fmap)
               for fmap, r in per_map.items()}
     data = {fmap: [{name: r.get("data", {}) for name, r in results.items()} for results in runs]
             for fmap, runs in with_primary.items()}
-    probes = _probe_accuracies(data)
-    signal = _pair_signals(with_primary)
+    probes = {fmap: {ds: [d.get(ds, {}).get("probe_accuracy") for d in [  # None where not measured
+        {DATASET_OF[n]: v for n, v in seed_data.items()} for seed_data in data[fmap]]]
+        for ds in ("mnist", "cifar10")} for fmap in data}
+    signal = {fmap: {ds: [seeds.pair_signal(results.get(name)) for results in runs]
+                     for name, ds in (("mnist-similarity", "mnist"), ("cifar-similarity", "cifar10"))}
+              for fmap, runs in with_primary.items()}
     designs = sorted({json.dumps({k: v for k, v in r["design"].items() if k != "seed"}, sort_keys=True)
                       for results in runs_of for r in results.values() if r.get("design")})
-    table = tables[PAPER_COMPARISON]
     builds = seeds.feature_builds_of(with_primary)
-    seeds_per_map = {fmap: len(runs) for fmap, runs in with_primary.items()}
-    return {"claims": table, "counts": claims_module.verdict_counts(table), "seeds": n_seeds,
-            "seeds_per_map": seeds_per_map, "primary_feature_map": primary,
+    return {"claims": table, "counts": claims_module.verdict_counts(table), "seeds": len(runs_of),
+            "seeds_per_map": {fmap: len(runs) for fmap, runs in with_primary.items()}, "primary_feature_map": primary,
             "primary_feature_maps": {ds: inputs.resolve_feature_map(primary, ds) if primary == seeds.LEARNED
                                      else primary for ds in builds.get(primary, {})},
-            "comparisons": tables, "comparison_labels": COMPARISON_LABELS,
-            "feature_maps": by_map,
+            "comparisons": tables, "comparison_labels": COMPARISON_LABELS, "feature_maps": by_map,
             "feature_map_counts": {m: claims_module.verdict_counts(t) for m, t in by_map.items()},
             "feature_builds": builds, "readings": {k: reading_json(k) for k in ALL_READINGS},
             "convergence": seeds.convergence(runs_of), "verdict_method": VERDICT_METHOD,
@@ -224,7 +203,7 @@ def _primary_features_text(payload: dict) -> str:
 
 
 def _summary_markdown(payload: dict) -> str:
-    """``claims.md`` over seeds, rendered from the ``claims.json`` record :func:`_summary_payload` makes."""
+    """``claims.md`` over seeds, from :func:`_summary_payload`'s record."""
     primary, n_seeds, seeds_per_map = payload["primary_feature_map"], payload["seeds"], payload["seeds_per_map"]
     data = payload["results_used"][primary]
     probe_lines = (_per_map_lines("linear probe", payload["probe_accuracy"], lambda a: f"{100 * a:.1f}%")
@@ -254,7 +233,7 @@ def _summary_markdown(payload: dict) -> str:
 
 
 def _feature_map_section(payload: dict) -> str:
-    """The section of ``claims.md`` that sets the verdicts of the feature maps run side by side."""
+    """``claims.md``'s verdicts of the feature maps side by side."""
     maps_run, seeds_per_map = list(payload["feature_maps"]), payload["seeds_per_map"]
     return ("\n## Verdicts under each feature map (the paper's reading; each cell: the verdict on average, then how "
             "many of the map's runs reproduce the claim; n/a: the map does not exist for the claim's data set)\n\n"
@@ -328,8 +307,7 @@ def _describe_data(data: dict) -> str:
 
 
 def summarize(out_dir, figures: bool = True) -> list[pathlib.Path]:
-    """Rewrite ``claims.json``, ``claims.md``, ``bands.json`` and the band figures of a ``--seeds`` run
-    from its per-seed JSON files (e.g. after the claims table changed)."""
+    """Rewrite the summary of a ``--seeds`` run (claims, bands, band figures) from its per-seed JSON files."""
     out_dir = pathlib.Path(out_dir)
     timings = None
     if (out_dir / "timings.json").is_file():
@@ -346,37 +324,10 @@ def summarize(out_dir, figures: bool = True) -> list[pathlib.Path]:
 PROBES: dict = {}
 
 
-def parse_feature_builds(text: str | None, feature_maps, seeds: int) -> dict:
-    """``--feature-builds`` as ``{(feature map, data set or None): K}``: ``"dbn:cifar10=1,random=2"`` gives
-    ``{('dbn', 'cifar10'): 1, ('random', None): 2}``; ``MAP:DATASET=K`` wins over ``MAP=K``; K in 1..``seeds``."""
-    out: dict = {}
-    for part in (text or "").split(","):
-        part = part.strip()
-        if not part:
-            continue
-        target, sep, count = part.partition("=")
-        feature_map, _, dataset = target.partition(":")
-        if not sep or not count.strip().isdigit():
-            raise ValueError(f"--feature-builds entry {part!r} is not MAP=K or MAP:DATASET=K (e.g. dbn:cifar10=1)")
-        if feature_map not in feature_maps:
-            raise ValueError(f"--feature-builds names {feature_map!r}, which is not among the feature maps run "
-                             f"({', '.join(feature_maps)})")
-        if dataset and dataset not in inputs.DATASETS:
-            raise ValueError(f"--feature-builds names the data set {dataset!r}; choose from {', '.join(inputs.DATASETS)}")
-        k = int(count)
-        if not 1 <= k <= seeds:
-            raise ValueError(f"--feature-builds {part!r}: K must be between 1 and --seeds ({seeds})")
-        out[(feature_map, dataset or None)] = k
-    return out
-
-
 def feature_builds(args, feature_map: str, dataset: str) -> int:
     """How many independent feature builds ``feature_map`` gets on ``dataset``: seed s uses build s % K."""
-    overrides = getattr(args, "feature_builds", None) or {}
-    for key in ((feature_map, dataset), (feature_map, None)):
-        if key in overrides:
-            return overrides[key]
-    return args.feature_seeds
+    overrides = args.feature_builds
+    return overrides.get((feature_map, dataset), overrides.get((feature_map, None), args.feature_seeds))
 
 
 def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timings) -> tuple[dict, int]:
@@ -441,21 +392,19 @@ def _run_one(requested, out_dir, feature_map, seed, design, args, explicit, timi
 
 def add_reference_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = ("Copy the summary of a paper-scale `reproduce --seeds N` run into "
-                          "course/tgreedy_course/reference_results/NAME and rewrite the reference-verdicts block "
-                          "of the book's claims page from it (maintainers).")
+                          "course/tgreedy_course/reference_results/NAME and rewrite the book's reference verdicts.")
     parser.add_argument("results", help="the --out folder of `python -m tgreedy_course reproduce --seeds N ...`")
     parser.add_argument("--name", default=seeds.REFERENCE_NAMES[0],
                         help=f"reference results folder name (default: {seeds.REFERENCE_NAMES[0]})")
     parser.add_argument("--readme", default="book/_generated/reference-verdicts.md",
-                        help="the page whose reference-verdicts block is rewritten (default: "
-                             "book/_generated/reference-verdicts.md, shown on the book's claims page; '' for none)")
+                        help="the page whose reference-verdicts block is rewritten (default: %(default)s; '' for none)")
     parser.add_argument("--summarize", action="store_true",
-                        help="first rewrite the folder's claims from its per-seed JSON files (cli.summarize)")
+                        help="first rewrite the folder's claims from its per-seed JSON files")
 
 
 def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_course reference RESULTS`` (``make reference``): copy a ``reproduce --seeds N`` folder's
-    summary into ``reference_results/<name>/`` and rewrite the book's block of reference verdicts."""
+    """``python -m tgreedy_course reference RESULTS``: copy a ``reproduce --seeds N`` folder's summary into
+    ``reference_results/<name>/`` and rewrite the book's block of reference verdicts."""
     results = pathlib.Path(args.results)
     if not results.is_dir():
         parser.error(f"{results} is not a folder")
@@ -478,45 +427,35 @@ def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
-        "Run the paper's experiments (sections 1 and 4) on learned features (the DBN for MNIST, the convolutional "
-        "patch features for CIFAR-10); write <experiment>.json, Figures 1-4 and the claims table under every reading "
-        "of the selectors. Paper scale when TGREEDY_DATA_DIR holds the official data, bundled data otherwise.")
+        "Run the paper's experiments (sections 1 and 4) on learned features; write <experiment>.json, Figures 1-4 "
+        "and the claims table under every reading of the selectors. Paper scale when TGREEDY_DATA_DIR holds the "
+        "official data, bundled data otherwise.")
     parser.add_argument("experiments", nargs="*", metavar="EXPERIMENT",
                         help=f"any of {', '.join(EXPERIMENTS)} (default: all whose data are available)")
     parser.add_argument("--quick", action="store_true", help="fewer steps and splits (for CI)")
     parser.add_argument("--out", default="results", help="output folder (default: results)")
     parser.add_argument("--no-figures", action="store_true", help="write the JSON results and claims only")
     parser.add_argument("--features", choices=inputs.FEATURE_MAPS, default="learned",
-                        help="feature map: learned (default: each data set's learned features, the DBN for MNIST "
-                             "as the paper, the convolutional patch features for CIFAR-10), dbn (the deep belief "
-                             "network for both), conv (CIFAR-10 only), or the nulls pixels / random")
+                        help="feature map (default learned: the DBN for MNIST as the paper, the convolutional patch "
+                             "features for CIFAR-10); dbn, conv (CIFAR-10 only), or the nulls pixels / random")
     parser.add_argument("--feature-maps", default=None, metavar="MAP[,MAP...]",
-                        help="several feature maps, e.g. dbn,conv,pixels,random: the claims under each in one table "
-                             "('n/a' where a map does not apply); the primary claims take each data set's learned "
-                             "features when those maps are run, else the first map (overrides --features)")
+                        help="several feature maps, the claims under each in one table (overrides --features)")
     parser.add_argument("--seeds", type=int, default=1,
-                        help="independent repetitions (feature learner, training subset, test domains, pairs); "
-                             "claims get per-seed values, a 95%% interval and verdict counts (default 1)")
+                        help="independent repetitions; claims get per-seed values, a 95%% interval and verdict counts")
     parser.add_argument("--feature-seeds", type=int, default=None, metavar="K",
-                        help="independent feature builds: seed s uses feature seed s %% K (default: one build per "
-                             "seed). K < N repeats the draws (training subset, test domains, pairs) on fewer "
-                             "builds, when building features is the bottleneck; every JSON records both seeds")
+                        help="independent feature builds: seed s uses feature seed s %% K (default: one a seed)")
     parser.add_argument("--feature-builds", default=None, metavar="MAP[:DATASET]=K[,...]",
-                        help="per feature map (and data set) number of feature builds, overriding --feature-seeds, "
-                             "e.g. dbn:cifar10=1 (the whole-image CIFAR-10 DBN takes 10+ minutes a build); "
-                             "claims.json and claims.md record the builds of every map and data set")
+                        help="feature builds per map (and data set), overriding --feature-seeds, e.g. dbn:cifar10=1")
     parser.add_argument("--design", choices=tuple(DESIGNS), default="paper",
-                        help="paper (1,000 training images a class, balanced 1,000 + 1,000 test domains, random "
-                             "negatives; default) or earlier (all bundled digits, every test image, stratified negatives)")
+                        help="paper (default) or earlier (all bundled digits, every test image, stratified negatives)")
     parser.add_argument("--resume", action="store_true",
-                        help="keep the results an earlier (interrupted) run left in --out when they are intact and "
-                             "were made with the same --quick, design, seed and feature map; run only the rest")
+                        help="keep the intact results an earlier run with the same settings left in --out")
     parser.add_argument("--probe", action=argparse.BooleanOptionalAction, default=None,
                         help="measure the linear-probe accuracy of the features (default: yes unless --quick)")
 
 
 def _check_arguments(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
-    """Check ``reproduce``'s arguments together (a usage error names the wrong one) and complete their defaults."""
+    """Check ``reproduce``'s arguments together and complete their defaults."""
     if args.seeds < 1:
         parser.error(f"--seeds must be at least 1, got {args.seeds}")
     args.feature_seeds = args.seeds if args.feature_seeds is None else args.feature_seeds
@@ -527,10 +466,21 @@ def _check_arguments(args: argparse.Namespace, parser: argparse.ArgumentParser) 
     if unknown_maps or not maps:
         parser.error(f"unknown feature map(s) {unknown_maps}; choose from {', '.join(inputs.FEATURE_MAPS)}")
     args.feature_maps = list(dict.fromkeys(maps))
-    try:
-        args.feature_builds = parse_feature_builds(args.feature_builds, args.feature_maps, args.seeds)
-    except ValueError as error:
-        parser.error(str(error))
+    builds: dict = {}  # --feature-builds "dbn:cifar10=1,random=2": {('dbn', 'cifar10'): 1, ('random', None): 2}
+    for part in filter(None, (p.strip() for p in (args.feature_builds or "").split(","))):
+        target, sep, count = part.partition("=")
+        feature_map, _, dataset = target.partition(":")
+        if not sep or not count.strip().isdigit():
+            parser.error(f"--feature-builds entry {part!r} is not MAP=K or MAP:DATASET=K (e.g. dbn:cifar10=1)")
+        if feature_map not in args.feature_maps:
+            parser.error(f"--feature-builds names {feature_map!r}, which is not among the feature maps run "
+                         f"({', '.join(args.feature_maps)})")
+        if dataset and dataset not in inputs.DATASETS:
+            parser.error(f"--feature-builds names the data set {dataset!r}; choose from {', '.join(inputs.DATASETS)}")
+        if not 1 <= int(count) <= args.seeds:
+            parser.error(f"--feature-builds {part!r}: K must be between 1 and --seeds ({args.seeds})")
+        builds[(feature_map, dataset or None)] = int(count)
+    args.feature_builds = builds
     if args.probe is None:
         args.probe = not args.quick
     unknown = [e for e in args.experiments if e not in EXPERIMENTS]
@@ -579,7 +529,6 @@ def _write_over_seeds(per_map: dict, timings: dict, requested, out_dir: pathlib.
               for fmap in args.feature_maps}
     summary = {"total_seconds": total, "per_feature_map": timings, "seeds": args.seeds,
                "feature_seeds": args.feature_seeds, "feature_builds": builds}
-    write_json(out_dir / "timings.json", summary)
     written = write_summary(per_map, out_dir, figures=not args.no_figures, timings=summary)
     print(f"wrote {len(written)} files (claims.json, claims.md, seed-band figures) into {out_dir.name}/")
     counts = json.loads((out_dir / "claims.json").read_text())["counts"]
@@ -587,8 +536,7 @@ def _write_over_seeds(per_map: dict, timings: dict, requested, out_dir: pathlib.
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Check the arguments and ``--out``, run every experiment for each feature map and seed, then write the
-    figures and claims (one run) or the claims over seeds."""
+    """``python -m tgreedy_course reproduce``: run, then write the figures and claims (or the claims over seeds)."""
     _check_arguments(args, parser)
     if "matplotlib.pyplot" not in sys.modules:
         import matplotlib

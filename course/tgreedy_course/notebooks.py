@@ -1,8 +1,5 @@
-"""Execute the notebook collection (the ``execute-notebooks`` command).
-
-Every numbered notebook is executed into ``--out`` (``results/notebooks``), or with ``--in-place`` (``make
-notebooks``) rewritten. Each keeps its widget state (``metadata.widgets``), so a static rendering (the book) can
-draw the sliders and the output they produced.
+"""Execute every numbered notebook into ``--out``, or with ``--in-place`` rewrite it, keeping its widget state
+(``metadata.widgets``) so that a static rendering (the book) can draw the sliders and what they produced.
 """
 from __future__ import annotations
 
@@ -21,14 +18,12 @@ from tgreedy_lib.files import atomic_write_text
 
 from .subcommand import check_outputs
 
-#: The executing kernel loads the figure-legibility extension: every figure's PNG carries the size of its
-#: smallest text and the texts drawn over each other (the book's browser tests check them as displayed).
+#: The kernel loads the figure-legibility extension: each figure's PNG records its smallest and overlapping texts.
 KERNEL_ARGUMENTS = ["--IPKernelApp.extensions=tgreedy_course.legibility"]
 
 
 def find_notebook_dir(start=None) -> pathlib.Path:
-    """The collection's ``notebooks/`` folder, found from ``start`` (default: the current directory) or its parents
-    (never next to this package, so an installed copy works on any checkout); FileNotFoundError otherwise."""
+    """The collection's ``notebooks/`` folder, found from ``start`` (default: the current directory) or its parents."""
     here = pathlib.Path(os.getcwd() if start is None else start).resolve()
     for folder in (here, *here.parents):
         if folder.name == "notebooks" and any(folder.glob("[0-9][0-9]*_*.ipynb")):
@@ -47,31 +42,23 @@ def notebook_paths(directory: pathlib.Path | None = None) -> list[pathlib.Path]:
     return sorted(p for p in directory.glob("[0-9][0-9]*_*.ipynb"))
 
 
-def _stop_kernel(km: KernelManager) -> None:
-    """Shut the kernel down by a shutdown request, then a kill if it lingers (``shutdown_kernel`` sends SIGINT
-    first, which a kernel inside an event-loop integration reports as "KeyboardInterrupt caught in kernel")."""
-    if not km.has_kernel:
-        return
-    km.request_shutdown()
-    km.finish_shutdown()            # waits for the process, kills it after shutdown_wait_time
-    km.cleanup_resources()
-
-
 def execute_notebook(path: pathlib.Path, timeout: int = 1800, out: pathlib.Path | None = None) -> float:
     """Run ``path`` top to bottom in a fresh kernel, in its own folder, and write it to ``out`` (default: back to
     ``path``) with its widget state; return seconds."""
     path = pathlib.Path(path)
     nb = nbformat.read(path, as_version=4)
     start = time.perf_counter()
-    # The kernel talks over local IPC sockets, not TCP: nothing listens on the network (and ipykernel
-    # does not warn about unencrypted TCP). It runs in the notebook's own folder, as in JupyterLab.
+    # local IPC sockets, not TCP: nothing listens on the network; the kernel runs in the notebook's folder
     with tempfile.TemporaryDirectory() as sockets:
         km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, "kernel"))
         try:
             NotebookClient(nb, km=km, timeout=timeout, store_widget_state=True, extra_arguments=KERNEL_ARGUMENTS,
                            resources={"metadata": {"path": str(path.parent.resolve())}}).execute()
-        finally:
-            _stop_kernel(km)
+        finally:  # a shutdown request, then a kill if it lingers (shutdown_kernel's SIGINT prints an interrupt)
+            if km.has_kernel:
+                km.request_shutdown()
+                km.finish_shutdown()
+                km.cleanup_resources()
     target = pathlib.Path(out) if out is not None else path
     atomic_write_text(target, nbformat.writes(nb) + "\n")  # as nbformat.write, but never half a notebook
     return time.perf_counter() - start

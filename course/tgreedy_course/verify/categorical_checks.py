@@ -2,10 +2,9 @@
 S. Shalev-Shwartz, "Ranking Categorical Features Using Generalization Properties", Journal of Machine Learning
 Research 9:1083-1114, 2008.
 
-Exact quantities are binomial sums (:mod:`tgreedy_lib.categorical`); the concentration statements are checked by
-simulating training sets with the registry's seeded generator. Each worst case is the largest ratio of the observed
-quantity (a bias, a simulated quantile, a failure probability) to its printed bound, with its parameters unrounded
-and rational where they are exact.
+Exact quantities are binomial sums (:mod:`tgreedy_lib.categorical`); the concentration statements are checked on
+simulated training sets. Each worst case is the largest ratio of the observed quantity (a bias, a simulated quantile,
+a failure probability) to its printed bound, its parameters unrounded (rational where exact).
 """
 from __future__ import annotations
 
@@ -28,24 +27,23 @@ def _exact_list(values, limit: int = 30):
     return [v if isinstance(v, Fraction) else float(v) for v in values]
 
 
-def _value_counts_for(m: int, cap: int) -> list[int]:
-    return sorted({max(1, min(cap, v)) for v in (2, m // 4, m, 4 * m)})
+def _softmax(z):
+    p = np.exp(z - z.max())
+    return p / p.sum()
 
 
 def _search_settings(sizes, cap):
-    """The settings the concentration checks search: (m, |V|, family) for every size, a few value
-    counts capped at ``cap(m)``, and every family of :data:`tgreedy_lib.categorical.FAMILIES`."""
+    """The (m, |V|, family) the concentration checks search: a few |V| at most ``cap(m)``, every family."""
     for m in sizes:
-        for n_values in _value_counts_for(m, cap(m)):
+        for n_values in sorted({max(1, min(cap(m), v)) for v in (2, m // 4, m, 4 * m)}):
             for kind in cat.FAMILIES:
                 yield m, n_values, kind
 
 
 def _concentration_result(check_id, claim, bound_function, worst, lemma_failures, trials, simulations, statistic,
                           rate_constants, extra, failure_text, holds_instead) -> CheckResult:
-    """The result of a concentration check (Theorems 2 and 4): the worst setting's quantile against the
-    explicit bound; the claim holds unless that quantile's setting or a lemma's bound is exceeded.
-    ``holds_instead`` is formatted with ``useful_m``, the first m where the explicit bound is below 1."""
+    """Theorem 2's or 4's result: it holds unless the worst setting or a lemma exceeds its bound; ``holds_instead``
+    is formatted with ``useful_m``, the first m where the explicit bound is below 1."""
     holds = worst["exceed"] <= worst["delta"] and not lemma_failures
     useful_m = cat.first_m_below(lambda m: bound_function(m, 0.05), 1.0)
     parameters = {"m": worst["m"], "n_values": worst["n_values"], "family": worst["family"],
@@ -67,51 +65,50 @@ def _concentration_result(check_id, claim, bound_function, worst, lemma_failures
     )
 
 
-# ----------------------------------------------------------------------------- Theorem 1
-
-THEOREM1_CLAIM = (
-    "Thm. 1: |E[l(h_Gini)] - E[l_hat]| <= 1/(2m); the proof gives the signed 0 <= E[l_hat] - E[l(h_Gini)] <= 1/(2m)"
-)
+THEOREM1_CLAIM = ("Thm. 1: |E[l(h_Gini)] - E[l_hat]| <= 1/(2m); the proof gives the signed 0 <= E[l_hat] - "
+    "E[l(h_Gini)] <= 1/(2m)")
 
 
 def theorem1_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Exact bias over random, adversarial and optimized distributions, plus a simulation."""
     sizes = [1, 2, 3, 5, 10, 30, 100] if quick else [1, 2, 3, 4, 5, 7, 10, 20, 30, 50, 100, 300, 1000]
-    search = _GiniBiasSearch()
+    search = _BiasSearch(_gini_bias)
     for m in sizes:
         _search_gini_bias_at(search, rng, m, quick)
     largest_z, simulated = _simulated_gini_bias(rng, 4000 if quick else 40000)
     return _theorem1_result(search, search.trials + simulated, largest_z)
 
 
-class _GiniBiasSearch:
-    """The running worst case of Theorem 1's search: the largest bias E[l_hat] - E[l(h_Gini)] over 1/(2m), and the
-    smallest signed bias."""
+class _BiasSearch:
+    """The running worst bias over its bound, ``measure(p, q, m) -> (bias, bound, ratio)``, and the smallest bias;
+    a later case must beat the worst by more than ``tolerance`` (so an exact tight case found first stays)."""
 
-    def __init__(self):
-        self.trials = 0
-        self.worst = {"ratio": -np.inf}
-        self.lowest = np.inf
+    def __init__(self, measure, tolerance: float = 0.0):
+        self.measure, self.tolerance = measure, tolerance
+        self.trials, self.worst, self.lowest = 0, {"ratio": -np.inf}, np.inf
 
     def consider(self, p, q, m, label, exact_p=None, exact_q=None):
         self.trials += 1
-        bias = cat.expected_gini_estimate_eq14(p, q, m) - cat.expected_gini_error(p, q, m)
+        bias, bound, ratio = self.measure(p, q, m)
         self.lowest = min(self.lowest, bias)
-        ratio = bias * 2 * m
-        if ratio > self.worst["ratio"]:
-            self.worst.update(ratio=ratio, bias=bias, m=m, family=label, n_values=len(p),
+        if ratio > self.worst["ratio"] + self.tolerance:
+            self.worst.update(ratio=ratio, bias=bias, bound=bound, m=m, family=label, n_values=len(p),
                               p=_exact_list(p if exact_p is None else exact_p),
                               q=_exact_list(q if exact_q is None else exact_q))
 
 
-def _negative_gini_bias(z, m, n_values):
-    """Minus the exact bias of the Gini estimate at ``p = softmax(z)`` and ``q = 0``: what Nelder-Mead minimizes."""
-    p = np.exp(z - z.max())
-    p /= p.sum()
-    return -cat.gini_estimate_bias(p, np.zeros(n_values), m)
+def _gini_bias(p, q, m):
+    bias = cat.expected_gini_estimate_eq14(p, q, m) - cat.expected_gini_error(p, q, m)
+    return bias, 1 / (2 * m), bias * 2 * m
 
 
-def _search_gini_bias_at(search: _GiniBiasSearch, rng, m: int, quick: bool) -> None:
+def _bayes_bias(p, q, m):
+    bias = cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)
+    bound = cat.bayes_bias_bound(p, m, 3)
+    return bias, bound, bias / bound
+
+
+def _search_gini_bias_at(search: _BiasSearch, rng, m: int, quick: bool) -> None:
     """The exact bias at one size ``m``: the analytic maximizer, random distributions, Nelder-Mead over p."""
     # the analytic maximizer: m equally likely values whose labels are deterministic
     search.consider(np.full(m, 1 / m), (np.arange(m) % 2).astype(float), m, "m values, p=1/m, q in {0,1}",
@@ -127,10 +124,10 @@ def _search_gini_bias_at(search: _GiniBiasSearch, rng, m: int, quick: bool) -> N
     # optimize the bias over the simplex with q_v in {0, 1} (the bias is largest there)
     n_values = min(2 * m + 1, 25)
     for _ in range(1 if quick else 2):
-        result = minimize(_negative_gini_bias, rng.normal(size=n_values), args=(m, n_values), method="Nelder-Mead",
+        result = minimize(lambda z: -cat.gini_estimate_bias(_softmax(z), np.zeros(n_values), m),
+                          rng.normal(size=n_values), method="Nelder-Mead",
                           options={"maxiter": 300 if quick else 800, "xatol": 1e-9, "fatol": 1e-14})
-        p = np.exp(result.x - result.x.max())
-        search.consider(p / p.sum(), np.zeros(n_values), m, "Nelder-Mead over p (q = 0)")
+        search.consider(_softmax(result.x), np.zeros(n_values), m, "Nelder-Mead over p (q = 0)")
 
 
 def _simulated_gini_bias(rng, simulation_trials: int) -> tuple[float, int]:
@@ -148,7 +145,7 @@ def _simulated_gini_bias(rng, simulation_trials: int) -> tuple[float, int]:
     return largest_z, 2 * simulation_trials
 
 
-def _theorem1_result(search: _GiniBiasSearch, trials: int, largest_z: float) -> CheckResult:
+def _theorem1_result(search: _BiasSearch, trials: int, largest_z: float) -> CheckResult:
     """The verdict of Theorem 1's search, its worst case and the README's cells."""
     worst, lowest = search.worst, search.lowest
     holds = worst["ratio"] <= 1 + 1e-12 and lowest >= -1e-15
@@ -173,13 +170,9 @@ def _theorem1_result(search: _GiniBiasSearch, trials: int, largest_z: float) -> 
     )
 
 
-# ----------------------------------------------------------------------------- Theorems 2 and 4: simulation
 
-
-THEOREM2_CLAIM = (
-    "Thm. 2: w.p. >= 1-delta, |l(h_Gini) - l_hat| <= O(ln(m/delta) sqrt(ln(1/delta)) / sqrt(m)); the proof's explicit "
-    "bound is 2/m + 12 ln(8m/delta) sqrt(ln(8/delta))/sqrt(2m) + 12 sqrt(ln(4/delta)/(2m))"
-)
+THEOREM2_CLAIM = ("Thm. 2: w.p. >= 1-delta, |l(h_Gini) - l_hat| <= O(ln(m/delta) sqrt(ln(1/delta)) / sqrt(m)); the "
+    "proof's explicit bound is 2/m + 12 ln(8m/delta) sqrt(ln(8/delta))/sqrt(2m) + 12 sqrt(ln(4/delta)/(2m))")
 
 
 def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
@@ -213,10 +206,9 @@ def theorem2_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         "the proof's explicit bound is below 1 only from m = {useful_m:.3g}")
 
 
-THEOREM4_CLAIM = (
-    "Thm. 4 (m >= 8): w.p. >= 1-delta, |l(h_Bayes) - E[l(h_Bayes)]| <= O(ln(m/delta) sqrt(ln(1/delta)) / m^(1/6)); "
-    "explicit: Lemma 8 + Lemma 9 + Lemma 12 + Lemma 13 with a union bound (each at delta/5)"
-)
+THEOREM4_CLAIM = ("Thm. 4 (m >= 8): w.p. >= 1-delta, |l(h_Bayes) - E[l(h_Bayes)]| <= O(ln(m/delta) "
+    "sqrt(ln(1/delta)) / m^(1/6)); explicit: Lemma 8 + Lemma 9 + Lemma 12 + Lemma 13 with a union bound (each at "
+    "delta/5)")
 
 
 def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
@@ -265,21 +257,14 @@ def theorem4_check(quick: bool, rng: np.random.Generator) -> CheckResult:
         "explicit bounds exceeded:", "the explicit bound is below 1 only from m = {useful_m:.3g}")
 
 
-# ----------------------------------------------------------------------------- Theorem 3
-
-THEOREM3_CLAIM = (
-    "Thm. 3: E[l(h_Bayes)] = min over symmetric h of E[l(h)], and E[l(h_Bayes)] - l(h_Bayes_inf) <= "
-    "E[M0]/2 + E[M1]/8 + E[M2]/8 + sum_{k=3}^m E[Mk]/sqrt(e k)"
-)
+THEOREM3_CLAIM = ("Thm. 3: E[l(h_Bayes)] = min over symmetric h of E[l(h)], and E[l(h_Bayes)] - l(h_Bayes_inf) <= "
+    "E[M0]/2 + E[M1]/8 + E[M2]/8 + sum_{k=3}^m E[Mk]/sqrt(e k)")
 
 
 def _optimality_certificate(p, q, m):
-    """Coefficients d(k, i), i < k/2, with E[l(h_f)] = const + sum d(k, i) f(k, i) over symmetric f: all d >= 0
-    means that h_Bayes (f = 0 for minority counts) minimizes E[l] over H_S."""
+    """The d(k, i), i < k/2, of E[l(h_f)] = const + sum d(k, i) f(k, i): all d >= 0 means h_Bayes is optimal."""
     k = np.arange(m + 1)
     pmf = cat.count_probabilities(p, m)  # (V, k)
-    from scipy.stats import binom
-
     label_pmf = binom.pmf(k[None, None, :], k[None, :, None], q[:, None, None])  # (V, k, i)
     mirrored = binom.pmf(k[None, :, None] - k[None, None, :], k[None, :, None], q[:, None, None])
     weights = (p * (1 - 2 * q))[:, None, None] * pmf[:, :, None]
@@ -292,11 +277,12 @@ def theorem3_check(quick: bool, rng: np.random.Generator) -> CheckResult:
     """Optimality among symmetric rules (exact), and the bias bound (per-count reduction + search)."""
     # part 1: optimality of h_Bayes among symmetric hypotheses
     optimality_gap, certificate_min, rules_tried = _symmetric_rule_optimality(rng, quick)
-    # part 2a: the per-count reduction, for k = 0 .. K
+    # part 2a: for each count k = 0..K, max over q of the bias term t_k, the q attaining it, and its ratio to b_k
     K = 200 if quick else 600
-    maxima, arguments, per_count_ratio = _per_count_reduction(K, quick)
+    maxima, arguments = cat.per_count_regret_maximum(np.arange(K + 1), 801 if quick else 1201)
+    per_count_ratio = maxima / cat.bias_bound_coefficients(np.arange(K + 1), 3)
     # part 2b: direct search over distributions (special ones, Nelder-Mead)
-    search = _BayesBiasSearch()
+    search = _BiasSearch(_bayes_bias, 1e-12)
     for m in ([1, 2, 3, 4, 6, 10, 20] if quick else [1, 2, 3, 4, 6, 10, 20, 50]):
         _search_bayes_bias_at(search, rng, m, float(arguments[min(m, K)]), quick)
     return _theorem3_result(search, optimality_gap, certificate_min, maxima, per_count_ratio,
@@ -327,41 +313,12 @@ def _symmetric_rule_optimality(rng, quick: bool) -> tuple[float, float, int]:
     return optimality_gap, certificate_min, rules_tried
 
 
-def _per_count_reduction(K: int, quick: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Part 2a: for each count k = 0..K, max over q of the bias term t_k, the q attaining it, and its ratio to b_k."""
-    ks = np.arange(K + 1)
-    maxima, arguments = cat.per_count_regret_maximum(ks, 801 if quick else 1201)
-    printed = cat.bias_bound_coefficients(ks, 3)
-    return maxima, arguments, maxima / printed
-
-
-class _BayesBiasSearch:
-    """The running worst case of Theorem 3's search: the largest E[l(h_Bayes)] - l(h_Bayes_inf) over its bound."""
-
-    def __init__(self):
-        self.trials = 0
-        self.worst = {"ratio": -np.inf}
-
-    def consider(self, p, q, m, label, exact_p=None, exact_q=None):
-        self.trials += 1
-        bias = cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)
-        bound = cat.bayes_bias_bound(p, m, 3)
-        # a later case must beat the worst by more than rounding (1e-12): an exact tight case found first stays
-        if bias / bound > self.worst["ratio"] + 1e-12:
-            self.worst.update(ratio=bias / bound, bias=bias, bound=bound, m=m, family=label,
-                              n_values=len(p), p=_exact_list(p if exact_p is None else exact_p),
-                              q=_exact_list(q if exact_q is None else exact_q))
-
-
 def _negative_bayes_bias_ratio(z, m, n_values):
-    """Minus the bias of h_Bayes over its bound at ``p = softmax(z[:|V|])``, ``q = sigmoid(z[|V|:])``."""
-    p = np.exp(z[:n_values] - z[:n_values].max())
-    p /= p.sum()
-    q = 1 / (1 + np.exp(-z[n_values:]))
-    return -(cat.expected_bayes_error(p, q, m) - cat.bayes_optimal_error(p, q)) / cat.bayes_bias_bound(p, m, 3)
+    p, q = _softmax(z[:n_values]), 1 / (1 + np.exp(-z[n_values:]))
+    return -_bayes_bias(p, q, m)[2]
 
 
-def _search_bayes_bias_at(search: _BayesBiasSearch, rng, m: int, q_per_count: float, quick: bool) -> None:
+def _search_bayes_bias_at(search: _BiasSearch, rng, m: int, q_per_count: float, quick: bool) -> None:
     """Part 2b at one ``m``: many rare values and one value, each at q = 1, 3/4 and the per-count maximizer of t_m
     (``q_per_count``); then Nelder-Mead over (p, q) with four values."""
     for q_value in (Fraction(1), Fraction(3, 4), q_per_count):
@@ -374,11 +331,10 @@ def _search_bayes_bias_at(search: _BayesBiasSearch, rng, m: int, q_per_count: fl
         result = minimize(_negative_bayes_bias_ratio, rng.normal(size=2 * n_values), args=(m, n_values),
                           method="Nelder-Mead", options={"maxiter": 150 if quick else 600})
         z = result.x
-        p = np.exp(z[:n_values] - z[:n_values].max())
-        search.consider(p / p.sum(), 1 / (1 + np.exp(-z[n_values:])), m, "Nelder-Mead over (p, q), |V| = 4")
+        search.consider(_softmax(z[:n_values]), 1 / (1 + np.exp(-z[n_values:])), m, "Nelder-Mead over (p, q), |V| = 4")
 
 
-def _theorem3_result(search: _BayesBiasSearch, optimality_gap: float, certificate_min: float, maxima: np.ndarray,
+def _theorem3_result(search: _BiasSearch, optimality_gap: float, certificate_min: float, maxima: np.ndarray,
                      per_count_ratio: np.ndarray, trials: int) -> CheckResult:
     """The verdict of Theorem 3's two parts, the worst case of the bias search and the README's cells."""
     worst = search.worst
@@ -415,20 +371,16 @@ def _theorem3_result(search: _BayesBiasSearch, optimality_gap: float, certificat
     )
 
 
-# ----------------------------------------------------------------------------- Lemma 11
-
-LEMMA11_CLAIM = (
-    "Lemma 11: for q >= 1/2 and delta in (0, e^-1/2], w.p. >= 1-delta |f(Z) - E f| <= sqrt(2 ln(1/delta) / (e k))"
-)
+LEMMA11_CLAIM = ("Lemma 11: for q >= 1/2 and delta in (0, e^-1/2], w.p. >= 1-delta |f(Z) - E f| <= sqrt(2 "
+    "ln(1/delta) / (e k))")
 
 
-#: The exact grid of delta searched for Lemma 11: its whole range (0, e^-1/2] down to 1e-4.
+#: The deltas searched for Lemma 11: its whole range (0, e^-1/2] down to 1e-4.
 LEMMA11_DELTAS = ("exp(-1/2)", "0.5", "0.2", "0.1", "0.05", "0.02", "0.01", "0.005", "0.002", "0.001",
                   "0.0005", "0.0002", "0.0001")
-#: Large k searched with q = 1/2 + j / (2 M), M = 10 round(sqrt(k)), j = 1..80 (so (2q - 1) sqrt(k) ~ j/10).
+#: Large k searched with q near 1/2 on the scale 1/sqrt(k) (see :func:`_lemma11_grid`).
 LEMMA11_LARGE_K = (2000, 5000, 10_000, 100_000, 1_000_000)
-#: Cases the table quotes besides the worst one: (k, q, delta); at k = 511, q = 291/500 = 0.582 the lemma holds,
-#: just inside the bound, and 349/600 is the nearby grid point (it fails by 2.2e-9 only).
+#: (k, q, delta) the table quotes besides the worst: at k = 511, q = 291/500 it holds, 349/600 fails by 2.2e-9.
 LEMMA11_QUOTED = ((200, Fraction(3, 5), "0.0001"), (1000, Fraction(11, 20), "0.0001"),
                   (511, Fraction(291, 500), "0.0001"), (511, Fraction(349, 600), "0.0001"))
 
@@ -438,21 +390,12 @@ def _delta_value(text: str) -> float:
 
 
 def lemma11_failure_probability(k, q, delta):
-    """Exact ``Pr[|f(Z) - E f| > sqrt(2 ln(1/delta) / (e k))]`` in Lemma 11, with the deviation levels.
+    """Exact ``Pr[|f(Z) - E f| > sqrt(2 ln(1/delta) / (e k))]`` of Lemma 11 (at most ``delta``, it claims) and
+    ``min |deviation / bound - 1|`` over outcomes of positive probability (how far the verdict is from a tie).
 
-    ``Z_1..Z_k`` i.i.d. Bernoulli(q), ``q >= 1/2``; ``f`` is ``1 - q``, ``q`` or ``1/2`` as the
-    majority is 1, 0 or tied, with probabilities ``alpha = Pr[S > k/2]`` (``binom.sf``),
-    ``beta = Pr[S < k/2]`` (``binom.cdf``) and ``gamma = Pr[S = k/2]`` (``binom.pmf``), each
-    from its own tail so that none loses precision by a subtraction. The deviations are
-    ``(2q-1)(beta + gamma/2)``, ``(2q-1)(alpha + gamma/2)`` and ``(2q-1)|alpha - beta|/2``
-    (the paper's proof prints the last without the 1/2, which only overstates it).
-    Broadcasts over ``k``, ``q`` and ``delta``. Returns the failure probability (Lemma 11 claims at most
-    ``delta``) and ``min |deviation / bound - 1|`` over the outcomes with positive probability (how far the
-    comparison is from a tie, which would make the verdict a rounding matter).
-
-    >>> probability, level = lemma11_failure_probability(200, 0.6, 1e-4)
-    >>> round(float(probability), 6)  # 17 times delta: the lemma fails here
-    0.001685
+    ``f`` is ``1 - q``, ``q`` or ``1/2`` as the majority of k Bernoulli(q) is 1, 0 or tied (probabilities alpha,
+    beta, gamma, each from its own tail); the last deviation is ``(2q-1)|alpha - beta|/2`` (the proof omits the 1/2,
+    which only overstates it). Broadcasts over ``k``, ``q`` and ``delta``.
     """
     k, q = np.broadcast_arrays(np.asarray(k, dtype=np.int64), np.asarray(q, dtype=float))
     delta = np.asarray(delta, dtype=float)
@@ -475,9 +418,7 @@ def lemma11_failure_probability(k, q, delta):
 
 
 def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Exact failure probabilities of Lemma 11 on the grid of :func:`_lemma11_grid` at every delta of
-    :data:`LEMMA11_DELTAS`. The largest ``Pr / delta`` grows as delta falls: with ``2q - 1`` just above the bound, a
-    wrong majority costs more than the bound and, for large k, has a probability of order ``delta^(1/e)``."""
+    """Exact failure probabilities of Lemma 11 on :func:`_lemma11_grid` at every delta of :data:`LEMMA11_DELTAS`."""
     k_all, q_exact = _lemma11_grid(*((150, 100) if quick else (1000, 300)))
     q_all = np.array([float(q) for q in q_exact])
     deltas = np.array([_delta_value(d) for d in LEMMA11_DELTAS])
@@ -490,8 +431,8 @@ def lemma11_check(quick: bool, rng: np.random.Generator) -> CheckResult:
 
 
 def _lemma11_grid(top_k: int, steps: int) -> tuple[np.ndarray, list[Fraction]]:
-    """The (k, q) searched: every k = 1..top_k with q = 1/2 + j/(2 steps), j = 0..steps, and the large k of
-    :data:`LEMMA11_LARGE_K` with q near 1/2 on the scale 1/sqrt(k); q exact."""
+    """The (k, q) searched, q exact: k = 1..top_k with q = 1/2 + j/(2 steps), and each large k with
+    q = 1/2 + j/(2M), M = 10 round(sqrt(k)), j = 1..80."""
     k_parts, q_parts = [], []
     ks = np.arange(1, top_k + 1)
     js = np.arange(0, steps + 1)
@@ -505,7 +446,7 @@ def _lemma11_grid(top_k: int, steps: int) -> tuple[np.ndarray, list[Fraction]]:
 
 
 def _lemma11_case(k, q, delta_text: str, label: str) -> dict:
-    """One case of Lemma 11 as the README quotes it: its exact failure probability against delta."""
+    """One case of Lemma 11: its exact failure probability against delta."""
     delta = _delta_value(delta_text)
     pr, close = lemma11_failure_probability(k, float(q), delta)
     return {"label": label, "parameters": {"k": int(k), "q": q, "delta": delta_text},
@@ -514,7 +455,6 @@ def _lemma11_case(k, q, delta_text: str, label: str) -> dict:
 
 
 def _lemma11_case_text(case: dict) -> str:
-    """A case in the README's words: k, q (exact), delta, and Pr as a multiple of delta."""
     p = case["parameters"]
     q = p["q"]
     return (f"k = {p['k']:,}, q = {q.numerator}/{q.denominator}, delta = {float(p['delta']):g}: "
@@ -522,7 +462,7 @@ def _lemma11_case_text(case: dict) -> str:
 
 
 def _lemma11_summary_worst(worst: dict, cases: list[dict], by_delta: dict) -> str:
-    """The README's worst-case cell: the worst case, the quoted ones that fail clearly or hold, the trend in delta."""
+    """The README's worst-case cell: the worst case, the quoted ones, the trend in delta."""
     clear = [c for c in cases if c["ratio"] > 2]
     held = [c for c in cases if c["ratio"] <= 1]
     return (
@@ -536,8 +476,7 @@ def _lemma11_summary_worst(worst: dict, cases: list[dict], by_delta: dict) -> st
 
 def _lemma11_result(k_all: np.ndarray, q_exact: list[Fraction], ratio: np.ndarray,
                     corrected_ratio: float) -> CheckResult:
-    """The verdict of Lemma 11's search (``ratio``: Pr / delta, a row per (k, q), a column per delta), its worst case,
-    the quoted cases and the README's cells."""
+    """Lemma 11's result from ``ratio`` (Pr / delta, a row per (k, q), a column per delta)."""
     row, column = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
     holds = bool(ratio.max() <= 1.0)
     worst_k, worst_q, worst_delta = int(k_all[row]), q_exact[row], LEMMA11_DELTAS[column]

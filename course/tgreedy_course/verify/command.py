@@ -1,7 +1,5 @@
-"""``python -m tgreedy_course verify``: run the numerical checks of both papers, print their table, write their
-JSON and, with ``--readme PATH``, rewrite the table of verdicts between :data:`README_BEGIN` and :data:`README_END`
-(``--from-json PATH`` renders an earlier run instead of running).
-"""
+"""``python -m tgreedy_course verify``: run the checks of both papers, print their table, write their JSON and, with
+``--readme PATH``, rewrite the table of verdicts there (``--from-json PATH``: from an earlier run's JSON)."""
 from __future__ import annotations
 
 import argparse
@@ -24,7 +22,8 @@ def format_table(results: list[CheckResult]) -> str:
     for r in results:
         record = r.to_json()["worst_case"]
         rows.append((r.id, "holds" if r.holds_as_printed else "FAILS", str(r.trials),
-                     *(_short(record[k]) for k in ("observed", "bound", "ratio")), f"{r.seconds:.1f}"))
+                     *(f"{float(record[k]):.4g}" if isinstance(record[k], (float, np.floating)) else str(record[k])
+                       for k in ("observed", "bound", "ratio")), f"{r.seconds:.1f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -42,15 +41,7 @@ README_END = "<!-- verify-table: end -->"
 
 
 def markdown_table(records: list[dict[str, Any]]) -> str:
-    """The README's table of verdicts from JSON records (``CheckResult.to_json()``), in id order.
-
-    >>> record = {"id": "domains.theorem2", "holds_as_printed": False,
-    ...           "summary": {"worst_case": "n = 1: Pr = 1", "holds_instead": "2 exp(-t/2)"}}
-    >>> print(markdown_table([record]))
-    | id | as printed | worst case (largest observed / bound) | what holds instead |
-    |---|---|---|---|
-    | `domains.theorem2` | **fails** | n = 1: Pr = 1 | 2 exp(-t/2) |
-    """
+    """The README's table of verdicts from JSON records (``CheckResult.to_json()``), the domains' checks first."""
     lines = ["| id | as printed | worst case (largest observed / bound) | what holds instead |",
              "|---|---|---|---|"]
     for record in sorted(records, key=lambda r: (r["id"].split(".")[0] != "domains", r["id"])):
@@ -62,10 +53,7 @@ def markdown_table(records: list[dict[str, Any]]) -> str:
 
 
 def update_readme(path, records: list[dict[str, Any]]) -> bool:
-    """Rewrite the table between :data:`README_BEGIN` and :data:`README_END` in ``path``.
-
-    Returns whether the file changed; ValueError when the markers are missing.
-    """
+    """Rewrite the table between :data:`README_BEGIN` and :data:`README_END` in ``path``; whether it changed."""
     path = pathlib.Path(path)
     text = path.read_text()
     if README_BEGIN not in text or README_END not in text:
@@ -77,12 +65,6 @@ def update_readme(path, records: list[dict[str, Any]]) -> bool:
     if new != text:
         atomic_write_text(path, new)
     return new != text
-
-
-def _short(value) -> str:
-    if isinstance(value, (float, np.floating)):
-        return f"{float(value):.4g}"
-    return str(value)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -107,22 +89,20 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if not args.readme:
             parser.error("--from-json needs --readme PATH")
         records = json.loads(pathlib.Path(args.from_json).read_text())["checks"]
+    else:
+        try:
+            results = registry.run_checks(args.ids, quick=args.quick)
+        except ValueError as err:
+            parser.error(str(err))
+        print(format_table(results))
+        records = [r.to_json() for r in results]
+        if args.json:
+            path = pathlib.Path(args.json)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_json(path, {"checks": records}, indent=2)
+        if args.readme and (args.quick or args.ids):
+            parser.error("--readme quotes the full run of every check: leave out --quick and the ids")
+    if args.readme:
         changed = update_readme(args.readme, records)
         print(f"{args.readme}: table {'rewritten' if changed else 'already up to date'}")
-        return 0
-    try:
-        results = registry.run_checks(args.ids, quick=args.quick)
-    except ValueError as err:
-        parser.error(str(err))
-    print(format_table(results))
-    if args.json:
-        path = pathlib.Path(args.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_json(path, {"checks": [r.to_json() for r in results]}, indent=2)
-    if args.readme:
-        if args.quick or args.ids:
-            parser.error("--readme quotes the full run of every check: leave out --quick and the ids")
-        changed = update_readme(args.readme, [r.to_json() for r in results])
-        print(f"{args.readme}: table {'rewritten' if changed else 'already up to date'}")
     return 0
-

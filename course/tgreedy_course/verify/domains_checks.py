@@ -1,12 +1,11 @@
 """The checks ``domains.theorem1``, ``domains.theorem2`` and ``domains.corollary3`` of D. Foster, S. Kakade and
 R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach", AISTATS 2012 (section 3 and the appendix).
 
-Each check searches symmetric laws for the worst case of the printed statement, exactly where it can (sign-pattern
-enumeration, binomial and Student t/Beta laws) and by seeded Monte Carlo elsewhere, and states the corrected claim
-where the printed one fails. The worst case is the largest ratio of the observed probability to the printed bound
-(``exp(-t/2)`` or ``delta``), with exact parameters; a Monte Carlo case competes with its estimate less
-:data:`MC_MARGIN_SE` standard errors, so that noise alone cannot make it the worst. ``trials`` counts the
-configurations checked (a law with its parameters), each exact or estimated from its own sample.
+Each check searches symmetric laws for the worst case of the printed statement: the largest ratio of the observed
+probability to the printed bound (``exp(-t/2)`` or ``delta``), exact where it can be (sign patterns, binomial and
+Student t/Beta laws), seeded Monte Carlo elsewhere, where a case competes with its estimate less
+:data:`MC_MARGIN_SE` standard errors so that noise alone cannot make it the worst. ``trials`` counts the
+configurations checked (a law with its parameters).
 """
 from __future__ import annotations
 
@@ -20,42 +19,31 @@ from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
 from tgreedy_lib.domain_adaptation.theorems.simulate import describe_distribution, symmetric_magnitudes, symmetric_noise
 from .result import CheckResult
 
-THEOREM2_CLAIM = (
-    "Theorem 2: for independent, mean-0, symmetric Z_1..Z_n and all t > 0, "
-    "Pr[(sum Z_i)^2 / sum Z_i^2 > t] <= exp(-t/2)"
-)
-THEOREM1_CLAIM = (
-    "Theorem 1: if E[XY|d] - E[XY] is symmetric and |F| <= (delta/2) e^(n/8), then with probability "
-    "> 1 - delta every feature in F has |mu_hat_i - E[X_iY]| <= sigma_hat_i/sqrt(n) sqrt(4 log(2|F|/delta))"
-)
-COROLLARY3_CLAIM = (
-    "Corollary 3: if E[XY|d] - E[XY] is symmetric and q p^q <= (delta/2) e^(n/8), then (with probability "
-    ">= 1 - delta) every size-q subset S has L(mu_hat_S) - L(mu_S) <= (sum_i [sigma_hat_S]_i^2) "
-    "(8 q log p + log(2/delta)) / n"
-)
+THEOREM2_CLAIM = ("Theorem 2: for independent, mean-0, symmetric Z_1..Z_n and all t > 0, Pr[(sum Z_i)^2 / sum "
+    "Z_i^2 > t] <= exp(-t/2)")
+THEOREM1_CLAIM = ("Theorem 1: if E[XY|d] - E[XY] is symmetric and |F| <= (delta/2) e^(n/8), then with probability "
+    "> 1 - delta every feature in F has |mu_hat_i - E[X_iY]| <= sigma_hat_i/sqrt(n) sqrt(4 log(2|F|/delta))")
+COROLLARY3_CLAIM = ("Corollary 3: if E[XY|d] - E[XY] is symmetric and q p^q <= (delta/2) e^(n/8), then (with "
+    "probability >= 1 - delta) every size-q subset S has L(mu_hat_S) - L(mu_S) <= (sum_i [sigma_hat_S]_i^2) (8 q "
+    "log p + log(2/delta)) / n")
 
-#: Laws without a closed form, checked by Monte Carlo.
-MONTE_CARLO_LAWS = ("cauchy", "slash", "pareto", "contaminated", "laplace", "uniform", "bimodal", "student_t")
-#: Monte Carlo estimates count as a violation only beyond this many standard errors.
-MC_MARGIN_SE = 4.0
+MC_MARGIN_SE = 4.0  # a Monte Carlo estimate counts as a violation only beyond this many standard errors
+T_DECIMALS = 9  # decimal places of the exact t placed just below an atom of a discrete ratio
+#: The dominant-term law: Z_1 = +-1, Z_2..Z_n = +-DOMINANT_SCALE / n, evaluated at t = DOMINANT_T.
+DOMINANT_SCALE, DOMINANT_T = Fraction(1, 10_000), Fraction(99, 100)
+DOMINANT_LAW = "Z_1 = +-1, Z_2..Z_n = +-1e-4/n (independent fair signs, bounded)"
+DOMINANT_LARGE_N = (100, 1000, 10_000, 100_000, 1_000_000)  # exact by the binomial law
+DOMINANT_QUOTED_N = (1, 2, 10, 50, 1000, 1_000_000, 10**9)  # exact in rationals
 
 
-#: Decimal places of the exact ``t`` placed just below an atom of a discrete ratio.
-T_DECIMALS = 9
-#: The dominant-term construction: Z_1 = +-1 and Z_2..Z_n = +-DOMINANT_SCALE / n, independent fair signs.
-DOMINANT_SCALE = Fraction(1, 10_000)
-#: The ``t`` at which the construction is evaluated in closed form at every n.
-DOMINANT_T = Fraction(99, 100)
-#: n at which the construction is evaluated exactly: by its binomial law (up to 10^6) and in rationals.
-DOMINANT_LARGE_N = (100, 1000, 10_000, 100_000, 1_000_000)
-DOMINANT_QUOTED_N = (1, 2, 10, 50, 1000, 1_000_000, 10**9)
+def _mc_se(p: float, size: int) -> float:
+    """The standard error of a Monte Carlo frequency, at least that of one event in ``size``."""
+    return math.sqrt(max(p * (1 - p), 1.0 / size) / size)
 
 
-def dominant_ratio_minimum(n: int) -> Fraction:
-    """The smallest ``(sum Z)^2 / sum Z^2`` when ``Z_1 = +-1``, ``Z_i = +-eps`` (``eps = 1e-4/n``), exactly: every small
-    term opposing ``Z_1``, ``(1 - (n-1) eps)^2 / (1 + (n-1) eps^2) > 0.9997`` at every ``n``."""
-    eps = DOMINANT_SCALE / int(n)
-    return (1 - (n - 1) * eps) ** 2 / (1 + (n - 1) * eps**2)
+def _standard_error(worst: dict, key: str) -> dict:
+    """``{key: standard error}`` of a Monte Carlo worst case; nothing for an exact one."""
+    return {} if worst["standard_error"] is None else {key: worst["standard_error"]}
 
 
 def _t_below(atom: float) -> Fraction:
@@ -68,8 +56,8 @@ def _t_below(atom: float) -> Fraction:
 
 
 def _worst_ratio_discrete(values, probs, bound):
-    """Largest ``Pr[R > t] / bound(t)`` of a discrete ``R`` over exact ``t`` just below its atoms: ``(ratio, t, tail)``
-    with ``t`` a ``Fraction``, or ``None`` when no atom is positive."""
+    """Largest ``Pr[R > t] / bound(t)`` of a discrete ``R`` over exact ``t`` just below its atoms: ``(ratio, t, tail)``,
+    or ``None`` when no atom is positive."""
     values = np.asarray(values, dtype=float)
     probs = np.asarray(probs, dtype=float)
     order = np.argsort(values)
@@ -84,38 +72,21 @@ def _worst_ratio_discrete(values, probs, bound):
     return tail / float(bound(float(t))), t, tail
 
 
-def _decimal_grid(low: float, high: float, size: int) -> np.ndarray:
-    """A geometric grid rounded to 4 significant digits, so that each ``t`` is a short decimal."""
-    grid = np.geomspace(low, high, size)
-    return np.unique([float(f"{t:.4g}") for t in grid])
-
-
 def check_theorem2(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Search symmetric laws, n = 1..50 (and the dominant-term law at n up to 10^9) for Theorem 2's worst ratio.
+    """Theorem 2's worst ``Pr / exp(-t/2)`` over symmetric laws, n = 1..50 (the dominant-term law up to n = 10^9).
 
-    Families within the hypotheses (independent, symmetric, mean exists): equal
-    magnitudes (Rademacher; exact, every n), one dominant magnitude (``Z_1 = +-1``,
-    ``Z_i = +-1e-4/n``: exact, every n, see :func:`dominant_ratio_minimum`), fixed random
-    magnitudes (exact enumeration of the 2^n sign patterns), Gaussian (exact Beta law),
-    i.i.d. laws with a mean (Monte Carlo). Laws without a mean (Cauchy, slash, Pareto 1/4)
-    are tried too but only reported. A discrete ratio's ``Pr[R > t] / exp(-t/2)`` is largest
-    just below an atom, so those ``t`` (exact decimals, :data:`T_DECIMALS` places) are
-    checked besides a grid. The worst case is the largest ``Pr / exp(-t/2)``; Monte Carlo
-    estimates compete with their estimate less :data:`MC_MARGIN_SE` standard errors.
+    Within the hypotheses: equal magnitudes, one dominant magnitude, fixed random magnitudes (all exact), Gaussian
+    (exact Beta law), i.i.d. laws with a mean (Monte Carlo); laws without a mean are only reported.
     """
     n_values = range(1, 51)
-    t_grid = _decimal_grid(0.01, 60.0, 200 if quick else 600)
-    enumeration_n = range(1, 11 if quick else 15)
-    n_random = 3 if quick else 10
+    t_grid = np.unique([float(f"{t:.4g}") for t in np.geomspace(0.01, 60.0, 200 if quick else 600)])
     mc_n = (2, 5, 10, 20, 50) if quick else (1, 2, 3, 5, 8, 10, 20, 30, 50)
     mc_trials = 4000 if quick else 40000
-
     search = _Theorem2Search()
     _search_equal_magnitudes_and_gaussian(search, n_values, t_grid)
     dominant_cases, every_n = _search_dominant_magnitude(search, n_values)
-    _search_fixed_random_magnitudes(search, rng, enumeration_n, n_random)
-    _search_iid_laws_with_a_mean(search, rng, mc_n, t_grid, mc_trials)
-    no_mean_violations = _laws_without_a_mean(search, rng, mc_n, t_grid, mc_trials)
+    _search_fixed_random_magnitudes(search, rng, range(1, 11 if quick else 15), 3 if quick else 10)
+    no_mean_violations = _search_monte_carlo_laws(search, rng, mc_n, t_grid, mc_trials)
     return _theorem2_result(search, dominant_cases, every_n, no_mean_violations)
 
 
@@ -171,13 +142,8 @@ def _search_equal_magnitudes_and_gaussian(search: _Theorem2Search, n_values, t_g
         search.trials += 1
 
 
-#: The law of the dominant-magnitude family, as the README quotes it.
-DOMINANT_LAW = "Z_1 = +-1, Z_2..Z_n = +-1e-4/n (independent fair signs, bounded)"
-
-
 def _search_dominant_magnitude(search: _Theorem2Search, n_values) -> tuple[list, bool]:
-    """One dominant magnitude (Z_1 = +-1, the others +-1e-4/n), exact for every n: the quoted cases and whether the
-    printed bound fails for every n."""
+    """The dominant-term law, exact at every n: the quoted cases and whether the printed bound fails for every n."""
     dominant_cases = []
     bound_at_t = math.exp(-float(DOMINANT_T) / 2)
     for n in list(n_values) + list(DOMINANT_LARGE_N):
@@ -187,7 +153,8 @@ def _search_dominant_magnitude(search: _Theorem2Search, n_values) -> tuple[list,
         if tail_at_t > bound_at_t:
             search.violated_n.add(n)
     for n in DOMINANT_QUOTED_N:
-        minimum = dominant_ratio_minimum(n)
+        eps = DOMINANT_SCALE / n  # the smallest ratio, exactly: every small term opposing Z_1
+        minimum = (1 - (n - 1) * eps) ** 2 / (1 + (n - 1) * eps**2)
         # the ratio exceeds DOMINANT_T surely, so Pr[ratio > DOMINANT_T] = 1 exactly
         observed = 1.0 if minimum > DOMINANT_T else float("nan")
         dominant_cases.append({"label": "dominant term", "parameters": {"n": n, "t": DOMINANT_T, "law": DOMINANT_LAW,
@@ -213,12 +180,19 @@ def _search_fixed_random_magnitudes(search: _Theorem2Search, rng, enumeration_n,
                                          f"fixed random magnitudes (drawn from {describe_distribution(law)})")
 
 
-def _search_iid_laws_with_a_mean(search: _Theorem2Search, rng, mc_n, t_grid, mc_trials) -> None:
-    """i.i.d. laws with a mean, by Monte Carlo (Theorem 2 assumes the mean exists)."""
-    for law in ("laplace", "contaminated", "student_t", "uniform"):
+def _search_monte_carlo_laws(search: _Theorem2Search, rng, mc_n, t_grid, mc_trials) -> list[str]:
+    """i.i.d. laws by Monte Carlo: with a mean (the hypotheses) searched; without one (outside them) only reported."""
+    no_mean_violations = []
+    for law in ("laplace", "contaminated", "student_t", "uniform", "cauchy", "slash", "pareto"):
         for n in mc_n:
             estimate, se = sn.monte_carlo_tail(rng, law, n, t_grid, mc_trials, df=2.0)
             search.trials += 1
+            if law in ("cauchy", "slash", "pareto"):
+                if np.any(estimate - MC_MARGIN_SE * se > sn.printed_bound(t_grid)):
+                    no_mean_violations.append(f"{describe_distribution(law)} n={n}")
+                if np.any(estimate - MC_MARGIN_SE * se > sn.proof_bound(t_grid)):
+                    no_mean_violations.append(f"{describe_distribution(law)} n={n} (ALSO exceeds 2 exp(-t/2))")
+                continue
             margin = estimate - MC_MARGIN_SE * se
             j = int(np.argmax(margin / sn.printed_bound(t_grid)))
             search.consider(float(estimate[j] / sn.printed_bound(t_grid[j])), float(t_grid[j]), float(estimate[j]), n,
@@ -227,19 +201,6 @@ def _search_iid_laws_with_a_mean(search: _Theorem2Search, rng, mc_n, t_grid, mc_
             k = int(np.argmax(margin / sn.proof_bound(t_grid)))
             search.consider_proof(float(max(margin[k], 0.0)), float(t_grid[k]), n,
                                   f"i.i.d. {describe_distribution(law, df=2.0)} (Monte Carlo)")
-
-
-def _laws_without_a_mean(search: _Theorem2Search, rng, mc_n, t_grid, mc_trials) -> list[str]:
-    """Laws without a mean lie outside Theorem 2's hypotheses: recorded, not counted in the verdict."""
-    no_mean_violations = []
-    for law in ("cauchy", "slash", "pareto"):
-        for n in mc_n:
-            estimate, se = sn.monte_carlo_tail(rng, law, n, t_grid, mc_trials)
-            search.trials += 1
-            if np.any(estimate - MC_MARGIN_SE * se > sn.printed_bound(t_grid)):
-                no_mean_violations.append(f"{describe_distribution(law)} n={n}")
-            if np.any(estimate - MC_MARGIN_SE * se > sn.proof_bound(t_grid)):
-                no_mean_violations.append(f"{describe_distribution(law)} n={n} (ALSO exceeds 2 exp(-t/2))")
     return no_mean_violations
 
 
@@ -264,9 +225,7 @@ def _theorem2_result(search: _Theorem2Search, dominant_cases: list, every_n: boo
             f"n = {worst_proof_ratio['n']}, {worst_proof_ratio['law']}). Laws without a mean (outside the "
             "hypotheses) exceeding exp(-t/2): " + (", ".join(no_mean_violations) or "none") + "."
         )
-    parameters = {"n": worst["n"], "t": t_worst, "law": worst["law"]}
-    if worst["standard_error"] is not None:
-        parameters["standard_error"] = worst["standard_error"]
+    parameters = {"n": worst["n"], "t": t_worst, "law": worst["law"], **_standard_error(worst, "standard_error")}
     t_text = f"{t_worst.numerator}/{t_worst.denominator}" if isinstance(t_worst, Fraction) else f"{t_worst:g}"
     summary_worst = (
         f"n = {worst['n']}, t = {t_text}, {worst['law']}: Pr = {worst['tail']:.4g} > e^(-t/2) = "
@@ -288,8 +247,7 @@ def _theorem2_result(search: _Theorem2Search, dominant_cases: list, every_n: boo
 
 
 def _ranges(values: list[int]) -> str:
-    """The ``n`` in ``values`` as a person writes them: ``[1, 2, 3, 5]`` -> ``'n = 1-3 and 5'``,
-    ``[1, 2, 3, 5, 7, 9]`` -> ``'n = 1-3 and every odd n from 5 to 9'``, ``[]`` -> ``'no n'``."""
+    """The ``n`` in ``values`` as a person writes them: ``'n = 1-3 and every odd n from 5 to 9'``."""
     if not values:
         return "no n"
     parts, i = [], 0
@@ -314,45 +272,26 @@ def _ranges(values: list[int]) -> str:
     return "n = " + listed
 
 
-def _t_abs_samples(rng, law, n, n_trials):
-    z = symmetric_noise(rng, law, (n, n_trials), df=2.0 if law == "student_t" else 3.0)
-    return np.sort(np.abs(tb.t_statistic(z)))
-
-
-#: n at which the README quotes the smallest delta that Theorem 1's size condition lets through.
-THEOREM1_THRESHOLD_N = (8, 9, 16)
-#: (n, delta) at which the check finds the fewest features that break the width outside the size condition.
-THEOREM1_OUTSIDE = ((8, 0.05),)
-
-
 def check_theorem1(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Coverage of Theorem 1's uniform bound for every admissible (n, delta, |F|) on a grid.
-
-    The features are independent; each one's failure probability ``Pr[|T| > c]`` is
-    exact for Gaussian and Rademacher effects and Monte Carlo for heavy-tailed laws,
-    and the probability that *some* feature is uncovered is ``1 - (1 - p)^|F|``
-    (at most the union bound ``|F| p``, which covers any dependence between features).
-    """
+    """Theorem 1's coverage for every admissible (n, delta, |F|) on a grid, independent features: each one's
+    ``Pr[|T| > c]`` exact (Gaussian, Rademacher) or Monte Carlo (heavy tails), some feature uncovered with
+    probability ``1 - (1 - p)^|F|`` (at most the union bound ``|F| p``, which covers any dependence)."""
     n_values = (8, 9, 16, 24, 32, 40, 48, 64, 80)
     deltas = (0.01, 0.05, 0.1, 0.25, 0.5, 0.9)
     mc_trials = 4000 if quick else 40000
-    cases = _theorem1_cases(n_values, deltas)
-    search = _Theorem1Search()
-    _search_exact_feature_failures(search, cases)
-    _search_heavy_tailed_feature_failures(search, rng, n_values, cases, mc_trials)
-    return _theorem1_result(search)
-
-
-def _theorem1_cases(n_values, deltas) -> list[tuple[int, float, int]]:
-    """Every admissible ``(n, delta, |F|)`` searched: |F| = 1, the largest the size condition admits, a tenth of it."""
-    cases = []
+    cases = []  # every admissible (n, delta, |F|): |F| = 1, the largest the size condition admits, a tenth of it
     for n in n_values:
         for delta in deltas:
             f_max = int(math.floor(float(tb.max_features(n, delta))))
-            for f in sorted({1, max(1, f_max // 10), f_max}):
-                if 1 <= f <= f_max:
-                    cases.append((n, delta, f))
-    return cases
+            cases += [(n, delta, f) for f in sorted({1, max(1, f_max // 10), f_max}) if 1 <= f <= f_max]
+    search = _Theorem1Search()
+    for n, delta, f in cases:  # Gaussian and Rademacher effects: each feature's Pr[|T| > c] exact
+        c = float(tb.paper_factor(f, delta))
+        for law in ("gaussian", "rademacher"):
+            search.consider(float(tb.failure_probability_exact(law, n, c)), 0.0, n, delta, f,
+                            describe_distribution(law))
+    _search_heavy_tailed_feature_failures(search, rng, n_values, cases, mc_trials)
+    return _theorem1_result(search)
 
 
 class _Theorem1Search:
@@ -376,41 +315,25 @@ class _Theorem1Search:
                           "standard_error": float(se) if se > 0 else None}
 
 
-def _search_exact_feature_failures(search: _Theorem1Search, cases) -> None:
-    """Gaussian and Rademacher effects: each feature's ``Pr[|T| > c]`` exact."""
-    for n, delta, f in cases:
-        c = float(tb.paper_factor(f, delta))
-        for law in ("gaussian", "rademacher"):
-            search.consider(float(tb.failure_probability_exact(law, n, c)), 0.0, n, delta, f,
-                            describe_distribution(law))
-
-
 def _search_heavy_tailed_feature_failures(search: _Theorem1Search, rng, n_values, cases, mc_trials) -> None:
-    """The laws of :data:`MONTE_CARLO_LAWS`: each feature's ``Pr[|T| > c]`` from one Monte Carlo sample per (law, n)."""
-    for law in MONTE_CARLO_LAWS:
+    """Laws without a closed form: each feature's ``Pr[|T| > c]`` from one Monte Carlo sample per (law, n)."""
+    for law in ("cauchy", "slash", "pareto", "contaminated", "laplace", "uniform", "bimodal", "student_t"):
         for n in n_values:
-            t_abs = _t_abs_samples(rng, law, n, mc_trials)
+            z = symmetric_noise(rng, law, (n, mc_trials), df=2.0 if law == "student_t" else 3.0)
+            t_abs = np.sort(np.abs(tb.t_statistic(z)))
             for n_case, delta, f in cases:
                 if n_case != n:
                     continue
                 c = float(tb.paper_factor(f, delta))
                 p = 1.0 - np.searchsorted(t_abs, c, side="right") / t_abs.size
-                se = math.sqrt(max(p * (1 - p), 1.0 / t_abs.size) / t_abs.size)
-                label = describe_distribution(law, df=2.0) + " (Monte Carlo)"
-                search.consider(p, se, n, delta, f, label)
-
-
-def _theorem1_thresholds() -> list[dict]:
-    """2 e^(-n/8) at each quoted n: the smallest delta at which |F| <= (delta/2) e^(n/8) admits a feature."""
-    return [{"label": "smallest delta at which the size condition admits one feature",
-             "parameters": {"n": n, "n_features": 1, "formula": "2 exp(-n/8)"},
-             "value": 2.0 * math.exp(-n / 8.0)} for n in THEOREM1_THRESHOLD_N]
+                search.consider(p, _mc_se(p, t_abs.size), n, delta, f,
+                                describe_distribution(law, df=2.0) + " (Monte Carlo)")
 
 
 def _theorem1_outside_condition() -> list[dict]:
     """Outside the size condition: the fewest independent Rademacher-type features at which the width fails (exact)."""
     outside = []
-    for n, delta in THEOREM1_OUTSIDE:
+    for n, delta in ((8, 0.05),):
         for f in range(1, 100_000):
             p_fail = float(tb.failure_probability_exact("rademacher", n, float(tb.paper_factor(f, delta))))
             failure = float(1.0 - tb.coverage_independent(p_fail, f))
@@ -444,12 +367,13 @@ def _theorem1_result(search: _Theorem1Search) -> CheckResult:
     worst = search.worst
     # Holds for independent features and, through the union bound |F| p <= delta, for any dependence.
     holds = worst["ranking"] <= 1.0 and search.worst_union_ratio <= 1.0
-    thresholds = _theorem1_thresholds()
+    thresholds = [{"label": "smallest delta at which the size condition admits one feature",
+                   "parameters": {"n": n, "n_features": 1, "formula": "2 exp(-n/8)"},
+                   "value": 2.0 * math.exp(-n / 8.0)} for n in (8, 9, 16)]
     outside = _theorem1_outside_condition()
     parameters = {"n": worst["n"], "delta": worst["delta"], "n_features": worst["n_features"],
-                  "law": worst["law"], "union_bound_failure": worst["union"]}
-    if worst["standard_error"] is not None:
-        parameters["standard_error_per_feature"] = worst["standard_error"]
+                  "law": worst["law"], "union_bound_failure": worst["union"],
+                  **_standard_error(worst, "standard_error_per_feature")}
     return CheckResult(
         id="domains.theorem1", claim=THEOREM1_CLAIM, holds_as_printed=bool(holds), trials=int(search.trials),
         worst_case={"parameters": parameters, "observed": worst["failure"], "bound": worst["delta"],
@@ -463,23 +387,16 @@ def _theorem1_result(search: _Theorem1Search) -> CheckResult:
     )
 
 
-#: The deltas at which the README quotes Corollary 3's exact p = q = 1 Gaussian case.
-COROLLARY3_QUOTED_DELTAS = (1e-4, 0.05)
-
-
 def check_corollary3(quick: bool, rng: np.random.Generator) -> CheckResult:
-    """Failure probability of Corollary 3's printed bound at the fewest admissible domains.
-
-    For ``q = 1`` and orthonormal independent features the regret of ``{i}`` exceeds
-    its bound iff ``T_i^2 > factor``, so the failure probability is exact for Gaussian
-    and Rademacher effects; ``q = 2`` (identity and correlated ``E[XX']``) is simulated
-    over all subsets. The same runs check the factor the proof supports,
-    ``4 log(2 q p^q / delta)``.
-    """
+    """Failure probability of Corollary 3's printed bound (and of the proof's factor ``4 log(2 q p^q / delta)``) at
+    the fewest admissible domains: exact for q = 1 (the regret of {i} exceeds its bound iff ``T_i^2 > factor``),
+    Monte Carlo over all subsets for q = 2; then a Monte Carlo confirmation of p = q = 1, delta = 0.05, Gaussian."""
     search = _Corollary3Search()
     exact_cases = _search_single_features_exactly(search)
     _search_subsets_by_monte_carlo(search, rng, 1500 if quick else 15000)
-    n, confirmation = _confirm_headline_case(rng, 5000 if quick else 50000)
+    n = tb.corollary_min_domains(1, 1, 0.05)
+    sim = tb.subset_regret_simulation(rng, "gaussian", n, 1, 1, 0.05, 5000 if quick else 50000)
+    confirmation = float(np.mean(sim["worst_ratio_printed"] > 1.0))
     search.trials += 1
     return _corollary3_result(search, exact_cases, n, confirmation)
 
@@ -537,16 +454,8 @@ def _search_subsets_by_monte_carlo(search: _Corollary3Search, rng, mc_trials: in
                 sim = tb.subset_regret_simulation(rng, law, n, p, q, delta, mc_trials, covariance=cov, mixing=mixing)
                 failure = float(np.mean(sim["worst_ratio_printed"] > 1.0))
                 failure_proof = float(np.mean(sim["worst_ratio_proof"] > 1.0))
-                se = math.sqrt(max(failure * (1 - failure), 1.0 / mc_trials) / mc_trials)
                 label = describe_distribution(law) + (" (Monte Carlo" + (", correlated E[XX'])" if cov is not None else ")"))
-                search.consider(failure, failure_proof, se, p, q, n, delta, label)
-
-
-def _confirm_headline_case(rng, mc_trials: int) -> tuple[int, float]:
-    """Monte Carlo check of the exact headline case (p = q = 1, delta = 0.05, Gaussian): ``(n, failure frequency)``."""
-    n = tb.corollary_min_domains(1, 1, 0.05)
-    sim = tb.subset_regret_simulation(rng, "gaussian", n, 1, 1, 0.05, mc_trials)
-    return n, float(np.mean(sim["worst_ratio_printed"] > 1.0))
+                search.consider(failure, failure_proof, _mc_se(failure, mc_trials), p, q, n, delta, label)
 
 
 def _corollary3_corrected(search: _Corollary3Search, n: int, confirmation: float) -> str | None:
@@ -580,10 +489,9 @@ def _corollary3_result(search: _Corollary3Search, exact_cases: dict, n: int, con
     """The verdict of Corollary 3's search, its worst case, the quoted exact cases and the README's cells."""
     worst, worst_proof = search.worst, search.worst_proof
     holds = worst["ranking"] <= 1.0
-    quoted = [exact_cases[(1, delta, "gaussian")] for delta in COROLLARY3_QUOTED_DELTAS]
-    parameters = {"p": worst["p"], "q": worst["q"], "n": worst["n"], "delta": worst["delta"], "law": worst["law"]}
-    if worst["standard_error"] is not None:
-        parameters["standard_error"] = worst["standard_error"]
+    quoted = [exact_cases[(1, delta, "gaussian")] for delta in (1e-4, 0.05)]  # the README quotes these
+    parameters = {"p": worst["p"], "q": worst["q"], "n": worst["n"], "delta": worst["delta"], "law": worst["law"],
+                  **_standard_error(worst, "standard_error")}
     return CheckResult(
         id="domains.corollary3", claim=COROLLARY3_CLAIM, holds_as_printed=bool(holds), trials=int(search.trials),
         worst_case={"parameters": parameters, "observed": float(worst["failure"]), "bound": float(worst["delta"]),

@@ -1,19 +1,9 @@
-"""Numerical checks of the papers' theorems, by id: :data:`BUILTIN_CHECKS`, :func:`register_check`, :func:`run_checks`.
+"""The numerical checks of both papers by id: :data:`BUILTIN_CHECKS`, :func:`register_check`, :func:`run_checks`.
 
-A check is ``function(quick, rng) -> CheckResult``: ``quick`` asks for a smaller budget (CI, ``--quick``) and
-``rng`` is seeded from the check's id alone, so one check or all give the same numbers and the same JSON:
-``{"checks": [{"id", "claim", "holds_as_printed", "trials", "worst_case": {"parameters", "observed", "bound",
-"ratio"}, "cases", "summary", "corrected_claim"}]}``. ``worst_case`` is the searched case with the largest
-``ratio = observed / bound`` (above 1 the printed claim fails), its ``parameters`` exact (rationals as ``"349/600"``);
-``cases`` are further cases the README quotes; ``summary`` its two cells (``"worst_case"``, ``"holds_instead"``);
-``corrected_claim`` is ``null`` where the claim holds as printed.
-
-Examples
---------
->>> [c for c in available_checks() if c.startswith(("domains.", "categorical."))]
-['categorical.lemma11', 'categorical.theorem1', 'categorical.theorem2', 'categorical.theorem3', 'categorical.theorem4', 'domains.corollary3', 'domains.theorem1', 'domains.theorem2']
->>> [(r.id, r.holds_as_printed) for r in run_checks(["categorical.lemma11"], quick=True)]
-[('categorical.lemma11', False)]
+A check is ``function(quick, rng) -> CheckResult``: ``quick`` asks for a smaller budget (CI, ``--quick``), ``rng`` is
+seeded from the check's id alone, so one check or all give the same numbers. The JSON record is
+:meth:`CheckResult.to_json`'s: ``worst_case`` is the searched case with the largest ``ratio = observed / bound``
+(above 1 the printed claim fails), ``cases`` the further cases the README quotes, ``summary`` its two cells.
 """
 from __future__ import annotations
 
@@ -34,8 +24,7 @@ class _Check(NamedTuple):
     function: Callable[..., CheckResult]
 
 
-#: The checks of both papers: Foster, Kakade & Salakhutdinov as ``domains.*``, Sabato & Shalev-Shwartz as
-#: ``categorical.*``.
+#: Foster, Kakade & Salakhutdinov as ``domains.*``, Sabato & Shalev-Shwartz as ``categorical.*``.
 BUILTIN_CHECKS = (
     _Check("domains.theorem2", dc.THEOREM2_CLAIM, dc.check_theorem2),
     _Check("domains.theorem1", dc.THEOREM1_CLAIM, dc.check_theorem1),

@@ -9,8 +9,7 @@ from tgreedy_lib.files import jsonable
 
 @dataclasses.dataclass
 class CheckResult:
-    """Outcome of one numerical check of a printed claim; :meth:`to_json` gives the record of
-    :mod:`tgreedy_course.verify.registry`."""
+    """Outcome of one numerical check of a printed claim."""
 
     id: str
     claim: str
@@ -23,7 +22,7 @@ class CheckResult:
     summary: dict = dataclasses.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON record (without ``seconds``, which is not reproducible); ``ratio`` defaults to observed / bound."""
+        """The JSON record, without ``seconds`` (not reproducible); ``ratio`` defaults to observed / bound."""
         worst = {k: exact(self.worst_case.get(k)) for k in ("parameters", "observed", "bound")}
         ratio = self.worst_case.get("ratio")
         if ratio is None:
@@ -40,11 +39,5 @@ class CheckResult:
 
 
 def exact(value):
-    """A value as plain JSON, written exactly: an int, a decimal float as it is, a ``Fraction`` as ``"p/q"``
-    (non-finite floats as strings).
-
-    >>> from fractions import Fraction
-    >>> exact(Fraction(349, 600)), exact(Fraction(4, 2)), exact(0.0001)
-    ('349/600', 2, 0.0001)
-    """
+    """A value as plain JSON, written exactly: a ``Fraction`` as ``"p/q"``, non-finite floats as strings."""
     return jsonable(value, nonfinite="string")
