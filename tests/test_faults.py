@@ -526,7 +526,8 @@ def test_every_command_checks_its_outputs_before_any_work(tmp_path, monkeypatch,
     monkeypatch.setattr(compare_tables, "run_compare", never)
     monkeypatch.setattr(registry, "run_checks", never)
     monkeypatch.setattr(notebooks, "execute_notebook", never)
-    monkeypatch.setattr(assignments, "_run", never)
+    monkeypatch.setattr(assignments, "_assign_one", never)
+    monkeypatch.setattr(assignments, "grade_one", never)
     monkeypatch.setattr(datasets, "find_mnist_file", never)
     notebook_dir = tmp_path / "nb"
     notebook_dir.mkdir()
