@@ -1,18 +1,11 @@
 """Results over several seeds and feature maps: claims with intervals and verdicts, curves with bands.
 
-A *seed* fixes everything random in one run of the reproduction: the feature learner (the DBN's seed, or
-the random units'), the 1,000-a-class training subset, the balanced test domains and the similarity pairs.
-:func:`aggregate_seeds` combines the claims of :mod:`tgreedy_course.claims` evaluated once per seed, and
-gives each claim two answers, each of which settles as seeds are added:
-
-- *on average*: the rule applied to the seed means of the claim's measured values; it stands when at least
-  :data:`SETTLED_SHARE` of the replicates of a bootstrap over seeds give it (Efron & Tibshirani, *An
-  Introduction to the Bootstrap*, 1993), and the claim is ``unsettled`` otherwise (:func:`average_verdict`);
-- *in one run*: the share of seeds whose own run reproduces the claim, with its Wilson 95 % interval
-  (:func:`one_run_rate`).
-
-The headline value of a claim, and each step of a split-averaged curve (:func:`band_summary`), get the
-mean over seeds with its 95 % t interval. The committed reference results are read and written here too.
+A *seed* fixes everything random in one run: the feature learner, the 1,000-a-class training subset, the test
+domains and the similarity pairs. :func:`aggregate_seeds` gives each claim of :mod:`tgreedy_course.claims` two
+answers over seeds: *on average*, the rule on the seed means, standing when :data:`SETTLED_SHARE` of a bootstrap
+over seeds gives it (Efron & Tibshirani, *An Introduction to the Bootstrap*, 1993), else ``unsettled``; and *in
+one run*, the share of seeds whose run reproduces it, with its Wilson 95 % interval. Headline values and curves
+get the mean over seeds with its 95 % t interval. The committed reference results are read and written here too.
 """
 from __future__ import annotations
 
@@ -60,12 +53,7 @@ def mean_interval(values: Sequence[float]) -> dict:
 
 
 def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    r"""Wilson score interval of a binomial proportion (E. B. Wilson, JASA 22, 1927); unlike the Wald interval
-    it is not degenerate at 0 or ``trials`` successes.
-
-    With :math:`\hat p = k / n` and :math:`z` the :math:`(1 + c) / 2` normal quantile,
-    :math:`\frac{\hat p + z^2 / 2n \pm z \sqrt{\hat p (1 - \hat p) / n + z^2 / 4n^2}}{1 + z^2 / n}`.
-    """
+    """Wilson score interval of a binomial proportion (E. B. Wilson, JASA 22, 1927)."""
     from scipy import stats
 
     if trials < 1 or not 0 <= successes <= trials:
@@ -103,22 +91,9 @@ def _nanmean(x: np.ndarray, axis=None):
 
 def average_verdict(rule: Rule, rows: Sequence[dict], replicates: int = BOOTSTRAP_REPLICATES,
                     seed: int = BOOTSTRAP_SEED) -> dict:
-    """The rule on the seed means of the claim's values (``rows``: its row of every seed where it ran), and how
-    stable it is under a bootstrap over seeds: seeds drawn with replacement, the means recomputed, the rule applied.
-
-    Returns ``verdict`` (the rule on the means when at least :data:`SETTLED_SHARE` of the replicates give it,
-    else ``unsettled``), ``point_verdict``, ``shares`` (verdict -> share of replicates), ``replicates`` and
-    ``mean_values``. Unlike a call that needs every seed to agree, which only becomes harder to meet, the
-    agreement converges as seeds are added (to 1 wherever the mean lies clear of the thresholds). With one
-    seed the verdict is that seed's.
-
-    >>> from tgreedy_course.claims import cond
-    >>> rule = Rule(cond("share", ">=", 0.75), cond("share", ">=", 0.5))
-    >>> average_verdict(rule, [{"values": {"share": s}} for s in (0.9, 0.8, 0.85, 0.95, 0.7)])["verdict"]
-    'reproduced'
-    >>> average_verdict(rule, [{"values": {"share": s}} for s in (0.9, 0.4, 0.8, 0.5, 0.7)])["verdict"]
-    'unsettled'
-    """
+    """The rule on the seed means of the claim's values (``rows``: the seeds where it ran), kept when at least
+    :data:`SETTLED_SHARE` of a bootstrap over seeds (means recomputed, rule applied) gives it, else ``unsettled``;
+    with ``point_verdict``, ``shares``, ``replicates`` and ``mean_values``."""
     values = _numeric_values(rows)
     means = {k: float(_nanmean(v)) for k, v in values.items()}
     point = rule.verdict(means)
@@ -166,12 +141,9 @@ def average_text(average: dict) -> str:
 
 
 def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = None) -> list[dict]:
-    """Combine the claims tables of several seeds (each from :func:`~tgreedy_course.claims.all_claims`, same order).
-
-    Each claim keeps the first seed's row, with ``verdict`` the on-average verdict, ``verdict_count`` both answers
-    in words, ``measured`` the headline value's mean and interval, and ``seeds`` the per-seed values and verdicts,
-    ``counts``, ``mean``, ``ci95``, ``average`` and ``one_run``; ``rules``: claim id -> rule (default: ``CLAIMS``').
-    """
+    """The claims tables of several seeds (same order) combined: each claim's first row with the on-average
+    ``verdict``, both answers in ``verdict_count``, the headline's mean in ``measured``, and ``seeds`` (per-seed
+    values and verdicts, ``counts``, ``mean``, ``ci95``, ``average``, ``one_run``); ``rules``: id -> rule."""
     if not per_seed:
         raise ValueError("aggregate_seeds needs the claims of at least one seed")
     n = len(per_seed[0])
@@ -234,8 +206,8 @@ CONVERGENCE_SIZES = (5, 10, 20)
 
 def convergence(per_seed_results: Sequence[dict], sizes: Sequence[int] = CONVERGENCE_SIZES,
                 comparison: str = PAPER_COMPARISON) -> dict:
-    """How the on-average verdicts settle as seeds are added: ``{k: {"counts": {verdict: claims}, "unsettled":
-    [claim ids]}}`` over the first ``k`` seeds, for every ``k`` in ``sizes`` up to the seeds run (and that number)."""
+    """``{k: {"counts": {verdict: claims}, "unsettled": [ids]}}`` over the first ``k`` seeds, ``k`` in ``sizes`` up to
+    the seeds run (and that number): how the on-average verdicts settle."""
     n = len(per_seed_results)
     ks = sorted({k for k in sizes if 2 <= k <= n} | ({n} if n >= 2 and any(k <= n for k in sizes) else set()))
     if not ks:
@@ -280,10 +252,8 @@ def claim_datasets(claim_id: str) -> set[str]:
 
 
 def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
-    """The primary claims' feature map and its per-seed results: ``"learned"`` when it was run itself, or when
-    every data set's default learned map (:data:`~tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`: dbn for
-    MNIST, conv for CIFAR-10) was run; then each seed's results take every experiment from its data set's default
-    map (no experiment is run twice). Otherwise the first feature map."""
+    """The primary feature map and its per-seed results: ``"learned"`` when it ran, or when every data set's default
+    map ran (each experiment then taken from its data set's default map); otherwise the first map."""
     from tgreedy_lib.experiments.inputs import DEFAULT_FEATURE_MAP
 
     if LEARNED in per_map:
@@ -323,8 +293,7 @@ def mark_not_applicable(table: list[dict], feature_map: str) -> list[dict]:
 
 
 def feature_builds_of(per_map: dict) -> dict:
-    """``{feature map: {data set: number of distinct feature builds}}`` read from the results' ``data`` blocks:
-    a build is a distinct ``feature_seed`` (learnt features) or ``random_seed`` (random units); pixels count 0."""
+    """``{feature map: {data set: distinct feature builds}}`` (a ``feature_seed`` or ``random_seed``; pixels 0)."""
     out: dict = {}
     for fmap, runs in per_map.items():
         seen: dict = {}
@@ -389,8 +358,7 @@ def band(curves: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | None = None) -> dict:
-    """The split-averaged curves over seeds, compact enough to commit: ``{"seeds": n, "tasks": {task: {reading:
-    {metric: {mean, lo, hi}}}}}``, ``lo`` and ``hi`` the 95 % t interval of the mean over seeds at each step."""
+    """``{"seeds": n, "tasks": {task: {reading: {metric: {mean, lo, hi}}}}}``: the split-averaged curves over seeds."""
     out = {"seeds": len(per_seed_results), "tasks": {}}
     for task in TASK_TITLES:
         if not any(r.get(task) for r in per_seed_results):
@@ -412,12 +380,8 @@ def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | Non
 # --------------------------------------------------------------------------- files
 
 def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
-    """The per-seed results a ``reproduce --seeds N`` run wrote: ``{feature_map: [results of seed 0, 1, ...]}``.
-
-    Feature maps named in ``order`` come first (the first is the primary one). The map folders may come from
-    different runs (links to them in one folder) and hold different numbers of seeds; each must hold ``seed-0``
-    to ``seed-<n-1>``, every seed with the same experiments (a ValueError names the seeds or results missing).
-    """
+    """``{feature_map: [results of seed 0, 1, ...]}`` of a ``reproduce --seeds N`` folder, the maps in ``order`` first;
+    each map must hold ``seed-0`` to ``seed-<n-1>`` with the same experiments (else a ValueError says what is missing)."""
     out_dir = pathlib.Path(out_dir)
     found = {}
     for map_dir in sorted(p for p in out_dir.iterdir() if p.is_dir()):
@@ -463,9 +427,8 @@ REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
 
 
 def load_reference(name: str | None = None) -> dict | None:
-    """The committed reference results ``name`` (``claims``, ``bands``, ``timings``), or None if absent;
-    ``name=None``: the first of :data:`REFERENCE_NAMES` that is committed. The ``claims.md`` beside them says how
-    they were computed (seeds, feature builds, data, design)."""
+    """The committed reference results ``name`` (``claims``, ``bands``, ``timings``; default: the first of
+    :data:`REFERENCE_NAMES` committed), or None if absent."""
     if name is None:
         name = next((n for n in REFERENCE_NAMES if (REFERENCE_DIR / n / "claims.json").is_file()), REFERENCE_NAMES[0])
     folder = REFERENCE_DIR / name
@@ -479,16 +442,10 @@ def load_reference(name: str | None = None) -> dict | None:
 
 
 def pair_signal(result: dict | None) -> float | None:
-    """How much pair signal a similarity experiment's features carry: the mean over its splits of the held-out
-    source AUROC of the all-features fit (``all_features_reference``), or ``None`` without one."""
+    """Mean held-out source AUROC of a similarity experiment's all-features fit, or ``None`` without one."""
     reference = (result or {}).get("all_features_reference") or {}
     values = reference.get("source_auroc")
     return round(float(np.mean(values)), 4) if values else None
-
-
-def map_seed_counts(claims_record: dict) -> dict:
-    """``{feature map: seeds it ran}`` of a ``claims.json`` record."""
-    return dict(claims_record.get("seeds_per_map") or {})
 
 
 def replace_readme_block(readme_text: str, block: str) -> str:
@@ -502,15 +459,14 @@ def replace_readme_block(readme_text: str, block: str) -> str:
 
 
 def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
-    """Make a ``reproduce --seeds N`` output folder the committed reference results (:data:`REFERENCE_FILES` into
-    ``reference_dir / name``), and rewrite the block between :data:`README_MARKERS` of ``readme`` (if given) with
-    :func:`~tgreedy_course.summary.readme_verdicts` of the copy. Returns the files written."""
+    """Copy :data:`REFERENCE_FILES` of a ``reproduce --seeds N`` folder into ``reference_dir / name`` and rewrite the
+    README block of ``readme`` (if given) from the copy; returns the files written."""
     results_dir = pathlib.Path(results_dir)
     source = results_dir / "claims.json"
     if not source.is_file():
         raise FileNotFoundError(f"{source} is missing: pass the --out folder of `python -m tgreedy_course reproduce "
                                 "--seeds N` (or run its summary first)")
-    if "seeds" not in json.loads(source.read_text()) or "primary_feature_map" not in json.loads(source.read_text()):
+    if not {"seeds", "primary_feature_map"} <= set(json.loads(source.read_text())):
         raise ValueError(f"{source} is not the summary of a run over seeds (no 'primary_feature_map'); "
                          "run `python -m tgreedy_course reproduce --seeds N` into that folder")
     folder = pathlib.Path(reference_dir or REFERENCE_DIR) / name

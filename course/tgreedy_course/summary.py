@@ -372,7 +372,7 @@ def readme_verdicts(reference: dict) -> str:
                   "the training images / held-out source AUROC of the all-features similarity fit): "
                   + "; ".join(measured) + "."]
     by_map = ref.get("feature_map_counts") or {}
-    per_map = seeds.map_seed_counts(ref)
+    per_map = ref.get("seeds_per_map") or {}
     if len(by_map) > 1:
         lines += ["", "Under each feature map (the paper's reading, on average; the full table is in `claims.md`): "
                   + "; ".join(f"{m}" + (f" ({per_map[m]} seeds)" if m in per_map else "") + ": "
