@@ -16,10 +16,6 @@ import math
 import numbers
 import re
 
-__all__ = ["fmt", "plural", "percent", "counts_as_written", "render", "say", "markdown_table", "show_table",
-           "show_markdown", "numbers_in"]
-
-
 def fmt(value, digits: int | None = None, percent: bool = False, sig: int = 3) -> str:
     """One number written the same way everywhere: whole numbers with thousands separators, other floats with
     ``digits`` decimals or ``sig`` significant digits (at least 3 decimals below 1), ``percent`` x 100 with ``%``;
@@ -56,10 +52,10 @@ def _escape(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def markdown_table(header, rows, digits: int | None = None) -> str:
-    """A Markdown pipe table; numbers through :func:`fmt` with ``digits``, pipes escaped."""
+def markdown_table(header, rows, digits: int | None = None, spaced: bool = False) -> str:
+    """A Markdown pipe table; numbers through :func:`fmt` with ``digits``, pipes escaped; ``spaced``: ``| --- |``."""
     header = [_escape(h) for h in header]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines = ["| " + " | ".join(header) + " |", "| --- |" + " --- |" * (len(header) - 1) if spaced else "|" + "---|" * len(header)]
     for row in rows:
         if len(row) != len(header):
             raise ValueError(f"a row has {len(row)} cells, the header {len(header)}; give every row one cell per column")

@@ -20,7 +20,7 @@ import numpy as np
 
 from .claims import (CLAIMS, NOT_REPRODUCED, NOT_RUN, PARTLY, REPRODUCED, UNSETTLED, VERDICTS, Rule, all_claims,
                      verdict_counts)
-from .prose import fmt, plural
+from .prose import fmt, markdown_table, plural
 from tgreedy_lib.experiments.readings import COMPARISONS, PAPER_COMPARISON
 from tgreedy_lib.plotting.paper_figures import BAND_TASK_TITLES as TASK_TITLES
 
@@ -223,11 +223,9 @@ def convergence(per_seed_results: Sequence[dict], sizes: Sequence[int] = CONVERG
 def convergence_markdown(table: dict) -> str:
     """:func:`convergence` as a Markdown table: a row per number of seeds, a column per verdict."""
     verdicts = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED)
-    lines = ["| seeds | " + " | ".join(verdicts) + " | unsettled claims |", "| --- |" + " --- |" * (len(verdicts) + 1)]
-    for k, entry in table.items():
-        lines.append(f"| {k} | " + " | ".join(str(entry["counts"].get(v, 0)) for v in verdicts)
-                     + f" | {', '.join(entry['unsettled']) or '-'} |")
-    return "\n".join(lines) + "\n"
+    return markdown_table(["seeds", *verdicts, "unsettled claims"], [
+        [k, *(str(entry["counts"].get(v, 0)) for v in verdicts), ", ".join(entry["unsettled"]) or "-"]
+        for k, entry in table.items()], spaced=True) + "\n"
 
 
 # --------------------------------------------------------------------------- feature maps

@@ -1,19 +1,18 @@
 """What holds: every theorem and experimental claim of both papers with its computed verdict, in tables and sentences.
 
-The theorems' verdicts come from the ``verify`` record (``results/verify.json``, written by
-``python -m tgreedy_course verify --json results/verify.json``); the experimental claims' verdicts from a
-``claims.json`` written by ``python -m tgreedy_course reproduce`` (the committed paper-scale reference results).
-Only the paper locations and the notebook that shows each result are written here; every verdict is read, and
-rendered as the Markdown of ``claims.md``, the README's block, the book's claims page and notebooks 08b and 11.
+The theorems' verdicts are read from the ``verify`` record (``results/verify.json``), the claims' from the ``claims.json``
+of the committed reference results (``python -m tgreedy_course reproduce``); only paper locations and notebooks are
+typed here. Rendered as ``claims.md``, the README's block, the book's claims page and notebooks 08b and 11.
 
 Papers: Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*, AISTATS 2012
-(ids ``domains.*``, the claims); S. Sabato and S. Shalev-Shwartz, *Ranking Categorical Features Using
-Generalization Properties*, Journal of Machine Learning Research 9:1083-1114, 2008 (ids ``categorical.*``).
+(``domains.*``, the claims); Sabato & Shalev-Shwartz, *Ranking Categorical Features Using Generalization
+Properties*, JMLR 9:1083-1114, 2008 (``categorical.*``).
 """
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Sequence
 
@@ -22,11 +21,6 @@ from .claims import (CLAIMS, COUNT_ORDER, NOT_REPRODUCED, NOT_RUN, PARTLY, REPRO
 from .prose import fmt, markdown_table, plural, render
 from . import seeds
 from tgreedy_lib.experiments.readings import PAPER_COMPARISON
-
-__all__ = ["load_verify_records", "find_claims", "theorem_rows", "claim_rows", "claim_data", "verdict_headline",
-           "verdict_method_markdown", "verify_table", "audit_appendix_markdown", "seed_story", "what_holds_story",
-           "verdicts_by_data", "corrected_statements", "central_findings", "claims_markdown", "verdict_matrix_markdown",
-           "single_runs_text", "claim_one_run", "claim_answers", "counts_text", "readme_verdicts", "one_run_summary"]
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DA = "Foster, Kakade & Salakhutdinov (2012)"
@@ -93,11 +87,8 @@ def _vacuous_note(check_id: str) -> str:
 
 
 def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
-    """One row per theorem of :data:`THEOREMS`: paper, location, verdict, worst case, notebook.
-
-    The verdict is read from the record (``holds`` or ``false as printed``), with a note where the bound is
-    vacuous at the paper's sizes (computed, not typed); a theorem without a record is ``not checked``.
-    """
+    """One row per theorem of :data:`THEOREMS`: paper, location, verdict (with a computed note where the bound is
+    vacuous at the paper's sizes; ``not checked`` without a record), worst case, notebook."""
     rows = []
     for check_id, (paper, location, notebook) in THEOREMS.items():
         record = records.get(check_id)
@@ -118,8 +109,7 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
 
 
 def claim_data(claim_id: str) -> str:
-    """The data and task an experimental claim is about, from its experiments (the paper states some sentences
-    once for two data sets)."""
+    """The data and task an experimental claim is about, from its experiments."""
     spec = _SPECS.get(claim_id)
     if spec is None:
         return ""
@@ -139,9 +129,7 @@ def _every_some_none(claims: Sequence[dict]) -> tuple[int, int, int]:
 def verdict_headline(claims: list[dict]) -> str:
     """One sentence: how many experimental claims got each verdict; over seeds, the counts of the on-average
     verdicts and then the one-run answers."""
-    counts = {}
-    for claim in claims:
-        counts[claim["verdict"]] = counts.get(claim["verdict"], 0) + 1
+    counts = dict(Counter(c["verdict"] for c in claims))
     n_seeds = max((len(c["seeds"]["verdicts"]) for c in claims if isinstance(c.get("seeds"), dict)
                    and c["seeds"].get("verdicts")), default=0)
     reproduced = counts.pop("reproduced", 0)
@@ -183,10 +171,7 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
 
 
 def claim_rows(claims: list[dict]) -> list[list[str]]:
-    """One row per experimental claim: location, data and task (:func:`claim_data`), the quote, verdict, notebook.
-
-    Over seeds the verdict cell gives both answers (:func:`claim_answers`, :func:`single_runs_text`).
-    """
+    """One row per experimental claim: location, data and task, the quote, verdict (over seeds both answers), notebook."""
     notebooks = {label: notebook for label, _, notebook in DATA_GROUPS.values()}
     rows = []
     for claim in claims:
@@ -228,37 +213,24 @@ def _short(value) -> str:
 
 # --------------------------------------------------------------------------- a claims table's verdicts
 
-def _cell(x) -> str:
-    return str(x).replace("|", "\\|")
-
-
 def claims_markdown(claims: list[dict]) -> str:
     """A Markdown table: claim (quoted), paper, measured, verdict (with the seed count), rule."""
-    lines = ["| id | section / fig. | the paper says | paper | measured | verdict | rule |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
-    for c in claims:
-        verdict = f"**{c['verdict']}**" + (f" ({c['verdict_count']})" if c.get("verdict_count") else "")
-        cells = [c["id"], f"{c['section']} / {c['figure']}", f"\"{c['claim']}\"", c["paper"], c["measured"],
-                 verdict, c["rule"]]
-        lines.append("| " + " | ".join(_cell(x) for x in cells) + " |")
-    return "\n".join(lines) + "\n"
+    return markdown_table(["id", "section / fig.", "the paper says", "paper", "measured", "verdict", "rule"], [
+        [c["id"], f"{c['section']} / {c['figure']}", f"\"{c['claim']}\"", c["paper"], c["measured"],
+         f"**{c['verdict']}**" + (f" ({c['verdict_count']})" if c.get("verdict_count") else ""), c["rule"]]
+        for c in claims], spaced=True) + "\n"
 
 
 def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
     """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts; over
     seeds a cell holds the on-average verdict and then the single runs': ``partly (single runs: partly in all 20)``."""
-    names = list(tables)
-    labels = labels or {}
-    lines = ["| claim | " + " | ".join(_cell(labels.get(n, n)) for n in names) + " |",
-             "| --- |" + " --- |" * len(names)]
-    for i, cid in enumerate(c["id"] for c in next(iter(tables.values()))):
-        cells = []
-        for n in names:
-            c = tables[n][i]
-            counted = c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a")
-            cells.append(c["verdict"] + (f" (single runs: {single_runs_text(claim_one_run(c))})" if counted else ""))
-        lines.append(f"| {cid} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    def cell(c):
+        counted = c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a")
+        return c["verdict"] + (f" (single runs: {single_runs_text(claim_one_run(c))})" if counted else "")
+
+    return markdown_table(["claim"] + [(labels or {}).get(n, n) for n in tables], [
+        [c["id"]] + [cell(t[i]) for t in tables.values()]
+        for i, c in enumerate(next(iter(tables.values())))], spaced=True) + "\n"
 
 
 def single_runs_text(rate: dict | None) -> str:
@@ -285,17 +257,7 @@ def claim_one_run(claim: dict) -> dict | None:
 
 
 def claim_answers(claim: dict) -> tuple[str, str]:
-    """A claim's two answers in a few words: ``(on average, in one run)``; a claim of a single run has no average.
-
-    >>> claim = {"verdict": "unsettled", "seeds": {
-    ...     "verdicts": ["reproduced"] * 14 + ["partly"] * 6,
-    ...     "average": {"verdict": "unsettled", "point_verdict": "reproduced", "replicates": 2000,
-    ...                 "shares": {"reproduced": 0.62, "partly": 0.38}}}}
-    >>> claim_answers(claim)
-    ('unsettled (reproduced in 62 %, partly in 38 % of the replicates)', 'reproduced in 14 of 20 runs (48-85 %), partly in 6')
-    >>> claim_answers({"verdict": "partly"})
-    ('partly (one run)', 'partly')
-    """
+    """A claim's two answers in a few words: ``(on average, in one run)``; a claim of a single run has no average."""
     verdict = claim["verdict"]
     rate = claim_one_run(claim)
     if rate is None:
@@ -649,14 +611,7 @@ _ASCII_TEX = [
 
 
 def tex_math(text: str) -> str:
-    """A verify record's ASCII math as a page shows it: the common formulas typeset, and a list that repeats one
-    law at many n ("Pareto n=1, Pareto n=2") as that law once with its n.
-
-    >>> print(tex_math("w.p. >= 1-delta, Pr > e^(-t/2)"))
-    with probability $\\ge 1-\\delta$, Pr > $e^{-t/2}$
-    >>> tex_math("Cauchy n=1, Pareto (index 1/4) n=1, Pareto (index 1/4) n=2, Pareto (index 1/4) n=5.")
-    'Cauchy n=1, Pareto (index 1/4) at n = 1, 2, 5.'
-    """
+    """A verify record's ASCII math typeset, and "Pareto n=1, Pareto n=2" written as "Pareto at n = 1, 2"."""
     for plain, tex in _ASCII_TEX:
         text = text.replace(plain, tex)
     return re.sub(r"(?:(?<=, )|^)((?:[A-Z][\w\-]*)(?: [\w\-]+)*(?: \([^()]*\))?) n=(\d+)((?:, \1 n=\d+)+)",
