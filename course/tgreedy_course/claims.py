@@ -1,19 +1,12 @@
 """The paper's claims of sections 1, 4 and 5 as data, checked against our measured curves by one evaluator.
 
 Each claim of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*
-(AISTATS 2012) is a row of :data:`CLAIMS`: its id, section and figure, the sentence quoted from the paper,
-what the paper asserts, the *measured quantity* (a function of :data:`MEASURES` that turns our results
-into named values and one line of text) and the *rule*: two conditions on those values, when the claim is
-``reproduced`` and when ``partly`` (otherwise ``not reproduced``). Only the paper's side is typed in;
-:func:`evaluate_claim` computes every value and verdict, and the rule's wording is generated from the
-conditions that decide, so text and verdict cannot disagree.
-
-The claims are evaluated for a *comparison* of two selector readings
-(:mod:`tgreedy_lib.experiments.readings`): ``"paper"`` (signed T against stagewise greedy, the default),
-``"abs-T"`` and ``"stepwise-greedy"``. :mod:`tgreedy_course.seeds` combines the claims of several seeds.
-
-Conventions: curves are arrays (n_splits, n_steps); "gap" is source AUROC minus target AUROC (how much
-the held-out source data overstate performance on the new domain); "mean" is over splits.
+(AISTATS 2012) is a row of :data:`CLAIMS`: the quoted sentence, what it asserts, a *measure* of
+:data:`MEASURES` (our results -> named values and one line of text) and a *rule*: the conditions for
+``reproduced`` and for ``partly`` (else ``not reproduced``), whose wording is generated from the conditions, so
+text and verdict cannot disagree. Claims are evaluated for a *comparison* of two selector readings
+(:mod:`tgreedy_lib.experiments.readings`; ``"paper"`` by default). Curves are arrays (n_splits, n_steps);
+"gap" is source AUROC minus target AUROC; "mean" is over splits.
 """
 from __future__ import annotations
 
@@ -48,29 +41,31 @@ _OPS = {"<=": np.less_equal, "<": np.less, ">=": np.greater_equal, ">": np.great
 
 @dataclasses.dataclass(frozen=True)
 class Cond:
-    """The condition ``values[left] op scale * values[right] + offset`` (``right=None``: ``op offset``)."""
+    """``values[left] op right`` for a number ``right``, else ``values[left] op scale * values[right] + offset``:
+    ``cond("drop", ">=", 0.05)``, ``cond("error_odd", ">=", "error_even", scale=3)``."""
 
     left: str
     op: str
-    offset: float = 0.0
-    right: str | None = None
+    right: float | str
     scale: float = 1.0
+    offset: float = 0.0
 
     def holds(self, values: dict) -> bool:
-        left = values.get(self.left)
-        right = self.offset if self.right is None else (
-            None if values.get(self.right) is None else self.scale * values[self.right] + self.offset)
+        left, right = values.get(self.left), self.right
+        if isinstance(right, str):
+            right = None if values.get(right) is None else self.scale * values[right] + self.offset
         if left is None or right is None or np.isnan(left) or np.isnan(right):
             return False  # an infinite value compares as such (an error ratio over a zero error)
         return bool(_OPS[self.op](left, right))
 
     def text(self) -> str:
-        if self.right is None:
-            return f"{self.left} {self.op} {self.offset:g}"
+        if not isinstance(self.right, str):
+            return f"{self.left} {self.op} {self.right:g}"
         rhs = self.right if self.scale == 1 else f"{self.scale:g} x {self.right}"
-        if self.offset:
-            rhs += f" {'+' if self.offset > 0 else '-'} {abs(self.offset):g}"
-        return f"{self.left} {self.op} {rhs}"
+        return f"{self.left} {self.op} {rhs}" + (f" {'+' if self.offset > 0 else '-'} {abs(self.offset):g}" if self.offset else "")
+
+
+cond = Cond
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,13 +89,6 @@ def all_of(*parts) -> Join:
 
 def any_of(*parts) -> Join:
     return Join("or", parts)
-
-
-def cond(left: str, op: str, right: float | str, scale: float = 1.0, offset: float = 0.0) -> Cond:
-    """``cond("drop", ">=", 0.05)`` or ``cond("error_odd", ">=", "error_even", scale=3)``."""
-    if isinstance(right, str):
-        return Cond(left, op, float(offset), right, float(scale))
-    return Cond(left, op, float(right))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -279,7 +267,6 @@ def early_gaps(results):
 
 
 def _splits_won(t_curves, g_curves, smaller: bool, what: str) -> tuple[dict, str]:
-    """In how many splits T-greedy's mean ``what`` over the first 10 features is smaller (or higher) than greedy's."""
     n_splits, n_steps = g_curves.shape
     h = min(10, n_steps)
     t_mean, g_mean = t_curves[:, :h].mean(1), g_curves[:, :h].mean(1)
@@ -358,13 +345,15 @@ def _tasks(results):
     return [(n, results[n]) for n in SECTION4_TASKS if results.get(n)]
 
 
+def _holding(tasks, holding: int, **values) -> dict:
+    return {"tasks": len(tasks), "tasks_holding": holding, "share_holding": holding / len(tasks), **values}
+
+
 def correspondence(results):
     tasks = _tasks(results)
     corr = [(n, float(np.abs(_gap(t, "tgreedy")).mean()), float(np.abs(_gap(t, "greedy")).mean())) for n, t in tasks]
-    better = sum(a < b - GAP_TOLERANCE for _, a, b in corr)
-    values = {"tasks": len(tasks), "tasks_holding": better, "share_holding": better / len(tasks)}
-    values.update({f"{n}_tgreedy": a for n, a, _ in corr})
-    values.update({f"{n}_greedy": b for n, _, b in corr})
+    values = _holding(tasks, sum(a < b - GAP_TOLERANCE for _, a, b in corr), **{f"{n}_tgreedy": a for n, a, _ in corr},
+                      **{f"{n}_greedy": b for n, _, b in corr})
     return values, "; ".join(f"{n}: T-greedy {_fmt(a)} vs greedy {_fmt(b)}" for n, a, b in corr)
 
 
@@ -378,9 +367,7 @@ def first_gap(results):
 def greedy_gap_after_two(results):
     tasks = _tasks(results)
     early = [(n, _at(_gap(t, "greedy").mean(0), 2), _at(_gap(t, "tgreedy").mean(0), 2)) for n, t in tasks]
-    big = sum(g >= 0.05 and g > tg for _, g, tg in early)
-    values = {"tasks": len(tasks), "tasks_holding": big, "share_holding": big / len(tasks),
-              **{n: g for n, g, _ in early}}
+    values = _holding(tasks, sum(g >= 0.05 and g > tg for _, g, tg in early), **{n: g for n, g, _ in early})
     return values, "mean gap after 2 features, greedy vs T-greedy: " + "; ".join(
         f"{n}: {_fmt(g)} vs {_fmt(tg)}" for n, g, tg in early)
 
@@ -392,9 +379,8 @@ def eventual_overfitting(results):
         src, tgt = _curve(t, "tgreedy", "source_auroc").mean(0), _curve(t, "tgreedy", "target_auroc").mean(0)
         peak = int(np.argmax(tgt))
         turns.append((n, peak + 1, float(tgt.max() - tgt[-1]), float(src[-1] - src[peak])))
-    seen = sum(drop >= 0.01 and rise > 0 for _, _, drop, rise in turns)
-    values = {"tasks": len(tasks), "tasks_holding": seen, "share_holding": seen / len(tasks),
-              **{f"{n}_peak_step": p for n, p, _, _ in turns}}
+    values = _holding(tasks, sum(drop >= 0.01 and rise > 0 for _, _, drop, rise in turns),
+                      **{f"{n}_peak_step": p for n, p, _, _ in turns})
     return values, "; ".join(f"{n}: target peaks at {p} features, then falls {_fmt(d)} while source rises {_fmt(r)}"
                              for n, p, d, r in turns)
 
@@ -570,24 +556,10 @@ def comparison_view(results: dict, comparison: str = PAPER_COMPARISON) -> dict:
     """``results`` with each result's curves ``greedy`` / ``tgreedy`` set to the comparison's two readings; a
     result that lacks one of them is left out (its claims are then 'not run')."""
     greedy, tgreedy = comparison_pair(comparison)
-    view = {}
-    for name, result in results.items():
-        if result is None:
-            continue
-        if "curves" not in result:
-            view[name] = result
-            continue
-        if greedy in result["curves"] and tgreedy in result["curves"]:
-            view[name] = {**result, "curves": {"greedy": result["curves"][greedy], "tgreedy": result["curves"][tgreedy]}}
-    return view
-
-
-def _json_value(v):
-    if isinstance(v, (bool, np.bool_)):
-        return bool(v)
-    if isinstance(v, (int, float, np.floating, np.integer)):
-        return float(v)
-    return v
+    return {name: result if "curves" not in result else
+            {**result, "curves": {"greedy": result["curves"][greedy], "tgreedy": result["curves"][tgreedy]}}
+            for name, result in results.items()
+            if result is not None and ("curves" not in result or {greedy, tgreedy} <= set(result["curves"]))}
 
 
 def evaluate_claim(spec: ClaimSpec, results: dict) -> dict:
@@ -595,17 +567,16 @@ def evaluate_claim(spec: ClaimSpec, results: dict) -> dict:
     as :func:`comparison_view` gives them."""
     row = {"id": spec.id, "section": spec.section, "figure": spec.figure, "claim": spec.quote, "paper": spec.paper,
            "rule": spec.rule.text(), "headline": spec.headline}
-    needs_any = spec.experiments == SECTION4_TASKS
-    present = [e for e in spec.experiments if results.get(e)]
-    if (needs_any and not present) or (not needs_any and len(present) < len(spec.experiments)):
-        missing = "any section-4 experiment" if needs_any else ", ".join(e for e in spec.experiments if not results.get(e))
-        return {**row, "measured": f"experiment {missing} not run", "rule": "", "verdict": NOT_RUN, "values": {}}
-    measured = MEASURES[spec.measure](results, **spec.params)
+    missing = [e for e in spec.experiments if not results.get(e)]
+    if spec.experiments == SECTION4_TASKS:
+        missing = ["any section-4 experiment"] if len(missing) == len(SECTION4_TASKS) else []
+    measured = f"experiment {', '.join(missing)} not run" if missing else MEASURES[spec.measure](results, **spec.params)
     if isinstance(measured, str):
         return {**row, "measured": measured, "rule": "", "verdict": NOT_RUN, "values": {}}
     values, text = measured
-    return {**row, "measured": text, "verdict": spec.rule.verdict(values),
-            "values": {k: _json_value(v) for k, v in values.items()}}
+    return {**row, "measured": text, "verdict": spec.rule.verdict(values), "values": {
+        k: bool(v) if isinstance(v, (bool, np.bool_)) else float(v) if isinstance(v, (int, float, np.number)) else v
+        for k, v in values.items()}}
 
 
 def all_claims(results: dict, comparison: str = PAPER_COMPARISON, ids: Sequence[str] | None = None) -> list[dict]:
