@@ -1,10 +1,6 @@
-"""The tables, files and command line of ``python -m tgreedy_course compare``.
-
-:mod:`tgreedy_lib.experiments.compare` scores stopping rules and baselines on the splits of each
-experiment; this module runs it over the experiments (:func:`run_compare`), writes ``compare.json``
-and ``compare.md``, reads the committed paper-scale run (:func:`load_reference`) and renders the
-book's block (:func:`update_readme`).
-"""
+"""The tables, files and command line of ``python -m tgreedy_course compare``: :func:`run_compare` runs
+:mod:`tgreedy_lib.experiments.compare` (stopping rules and baselines scored on each experiment's splits) over the
+experiments and writes ``compare.json`` and ``compare.md``; :func:`update_readme` renders the book's block."""
 from __future__ import annotations
 
 import argparse
@@ -34,14 +30,11 @@ NESTED_LABEL = "rule chosen on the other splits (nested)"
 
 
 class MethodNames(NamedTuple):
-    """How the comparison names one method: in a sentence, and as its row of the method table."""
-    prose: str
-    row: str
+    prose: str  # in a sentence (notebook 09)
+    row: str    # the method table's row: how its number of features (or penalty) is chosen
 
 
-#: Every method of the method table, T-greedy and then :data:`BASELINES`: its name in a sentence (notebook 09's
-#: findings, :mod:`tgreedy_course.when_to_stop`) and its row label, which says how its number of
-#: features (or its penalty) is chosen.
+#: Every method of the method table, T-greedy and then :data:`BASELINES`.
 METHOD_NAMES = {
     "tgreedy": MethodNames("T-greedy", "T-greedy, k by LODO"),
     "greedy": MethodNames("greedy", "greedy (stagewise), k by LODO"),
@@ -58,8 +51,7 @@ def _cell(text: str) -> str:
 
 
 def rule_table_markdown(experiments: dict) -> str:
-    """The stopping rules on the T-greedy path: each rule's own row (descriptive), then the rule chosen for each
-    split on the other splits (nested), with how often each rule was chosen; the oracle is a yardstick."""
+    """The stopping rules on the T-greedy path: each rule's own row (descriptive), then the nested choice."""
     lines = ["| experiment | rule | splits | mean k | target AUROC | oracle AUROC (not a method) | mean gap | max gap | "
              f"share within {TOLERANCE} |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, e in experiments.items():
@@ -77,8 +69,7 @@ def rule_table_markdown(experiments: dict) -> str:
 
 
 def method_table_markdown(experiments: dict) -> str:
-    """T-greedy (its ``lodo`` rule) and every baseline, each stopped by leave-one-domain-out CV on the source
-    domains' squared loss: target AUROC, features kept, the best on its path and the gap to T-greedy's oracle."""
+    """T-greedy (its ``lodo`` rule) and every baseline, each stopped by leave-one-domain-out CV."""
     lines = ["| experiment | method (same choice procedure for all) | target AUROC (mean ± sd) | features kept | "
              "best on its path (hindsight) | gap to T-greedy oracle |", "|---|---|---:|---:|---:|---:|"]
     for name, e in experiments.items():
@@ -176,31 +167,23 @@ def readme_tables(payload: dict) -> str:
 
 def update_readme(readme, payload: dict) -> bool:
     """Rewrite the block between ``README_BEGIN`` and ``README_END`` of ``readme`` from ``payload``; True if it changed."""
-    readme = pathlib.Path(readme)
-    text = readme.read_text()
-    if README_BEGIN not in text or README_END not in text:
-        raise ValueError(f"{readme} has no {README_BEGIN} ... {README_END} block to fill")
-    head, rest = text.split(README_BEGIN, 1)
-    _, tail = rest.split(README_END, 1)
-    new = f"{head}{README_BEGIN}\n{readme_tables(payload)}\n{README_END}{tail}"
+    from .seeds import replace_readme_block
+
+    text = pathlib.Path(readme).read_text()
+    new = replace_readme_block(text, readme_tables(payload), (README_BEGIN, README_END))
     if new != text:
         atomic_write_text(readme, new)
     return new != text
 
 
 def _json_default(value):
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.floating):
-        return float(value)
-    if isinstance(value, np.ndarray):
+    if isinstance(value, (np.integer, np.floating, np.ndarray)):
         return value.tolist()
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
 
 
 def write_results(payload: dict, out_dir, compact: bool = False) -> list[pathlib.Path]:
-    """Write ``compare.json`` and ``compare.md`` into ``out_dir``; ``compact`` as committed in :data:`REFERENCE_DIR`
-    (``write_results(payload, REFERENCE_DIR, compact=True)``)."""
+    """Write ``compare.json`` and ``compare.md`` into ``out_dir`` (``compact``: as committed in :data:`REFERENCE_DIR`)."""
     out_dir = pathlib.Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path, md_path = out_dir / "compare.json", out_dir / "compare.md"
@@ -212,13 +195,11 @@ def write_results(payload: dict, out_dir, compact: bool = False) -> list[pathlib
 
 def run_compare(experiments=None, *, quick: bool = False, feature_map: str | None = None, progress=None,
                 seed: int = 0, baselines=BASELINES, out_dir=None) -> dict:
-    """Run the comparison on ``experiments`` (default: every one whose data are available); with ``out_dir`` the
-    tables are rewritten after each experiment, so a long run leaves its finished experiments behind."""
+    """Run the comparison on ``experiments`` (default: all whose data are present), rewriting ``out_dir`` after each."""
     if experiments is None:
         experiments = [e for e in EXPERIMENTS if not e.startswith("cifar") or data_available("cifar10")]
     start, start_cpu = time.perf_counter(), time.process_time()
-    loaded = {}
-    out = {}
+    loaded, out = {}, {}
     for name in experiments:
         dataset = None if name.startswith("simulated") else ("cifar10" if name.startswith("cifar") else "mnist")
         if dataset is not None and dataset not in loaded:
@@ -254,14 +235,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if check_outputs(parser.prog, folders={"--out": args.out}) is not None:  # before any work
         return 2
     names = args.experiments or None
-    if names:
-        bad = [n for n in names if n not in EXPERIMENTS]
-        if bad:
-            parser.error(f"unknown experiment(s) {bad}; choose from {EXPERIMENTS}")
     baselines = BASELINES if args.baselines is None else tuple(args.baselines.split(","))
-    unknown = [b for b in baselines if b not in BASELINES]
-    if unknown:
-        parser.error(f"unknown baseline(s) {unknown}; choose from {BASELINES}")
+    for what, given, known in (("experiment", names or [], EXPERIMENTS), ("baseline", baselines, BASELINES)):
+        if bad := [n for n in given if n not in known]:
+            parser.error(f"unknown {what}(s) {bad}; choose from {known}")
     payload = run_compare(names, quick=args.quick, feature_map=args.feature_map, seed=args.seed,
                           baselines=baselines, out_dir=args.out,
                           progress=lambda line: print(line, file=sys.stderr, flush=True))
