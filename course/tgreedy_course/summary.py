@@ -299,36 +299,33 @@ def readme_verdicts(reference: dict) -> str:
     resolved = ref.get("primary_feature_maps") or {}
     label = f"{primary} features" + (" (" + ", ".join(f"{ds}: {m}" for ds, m in resolved.items()) + ")"
                                       if primary == seeds.LEARNED and resolved else "")
-    lines = [f"Paper scale, {ref['seeds']} seeds, {label} ({_builds_text(ref)}). Each claim has two answers under "
+    builds = (ref.get("feature_builds") or {}).get(primary)
+    builds = "feature builds: " + ", ".join(f"{ds} {n}" for ds, n in builds.items()) if builds else "1 feature build(s)"
+    lines = [f"Paper scale, {ref['seeds']} seeds, {label} ({builds}). Each claim has two answers under "
              f"the paper's reading: *on average* (the rule on the means over seeds; it stands when at least "
              f"{100 * seeds.SETTLED_SHARE:.0f} % of {seeds.BOOTSTRAP_REPLICATES:,} bootstrap replicates "
              "over seeds give it, else *unsettled*) and *in one run* (how many of the seeds' own runs reproduce it, "
              "Wilson 95 % interval); then its on-average verdicts under |T| and stepwise greedy:", ""]
     comparisons = ref["comparisons"]
-    for i, claim in enumerate(comparisons[PAPER_COMPARISON]):
+    table = comparisons[PAPER_COMPARISON]
+    for i, claim in enumerate(table):
         others = [comparisons[c][i]["verdict"] for c in comparisons if c != PAPER_COMPARISON]
         average, one_run = claim_answers(claim)
         lines.append(f"- `{claim['id']}`: on average **{claim['verdict']}**{average[len(claim['verdict']):]}; "
                      f"in one run {one_run}; " + " / ".join(others))
-    table = comparisons[PAPER_COMPARISON]
-    counts = verdict_counts(table)
     lines += ["", f"Counts under the paper's reading, on average over {ref['seeds']} seeds: "
-              + counts_text(counts) + f"; in one run, {one_run_summary(table)}."]
+              + counts_text(verdict_counts(table)) + f"; in one run, {one_run_summary(table)}."]
     convergence = ref.get("convergence") or {}
     if convergence:
         lines += ["", "Claims unsettled on average when the verdicts use only the first seeds of the run: " + ", ".join(
             f"{entry['counts'].get(UNSETTLED, 0)} with {k} seeds" for k, entry in convergence.items()) + "."]
     probes, signal = ref.get("probe_accuracy") or {}, ref.get("pair_signal") or {}
     maps = [m for m in probes if not (m == seeds.LEARNED and m not in (ref.get("feature_maps") or {}) and len(probes) > 1)]
-    measured = []
-    for fmap in maps:
-        for ds in ("mnist", "cifar10"):
-            accs = [a for a in probes[fmap].get(ds, []) if a is not None]
-            if not accs:
-                continue
-            auroc = [a for a in (signal.get(fmap) or {}).get(ds, []) if a is not None]
-            measured.append(f"{fmap} on {ds} {_range_text(accs, 100, 1, ' %')}"
-                            + (f" / {_range_text(auroc, 1, 3)}" if auroc else ""))
+    measured = [f"{fmap} on {ds} {_range_text(probes[fmap][ds], 100, 1, ' %')}"
+                + (f" / {_range_text(auroc, 1, 3)}" if any(a is not None for a in auroc) else "")
+                for fmap in maps for ds in ("mnist", "cifar10")
+                if any(a is not None for a in probes[fmap].get(ds, []))
+                for auroc in [(signal.get(fmap) or {}).get(ds, [])]]
     if measured:
         lines += ["", "What the features carry, over the seeds (linear probe with C chosen on a validation split of "
                   "the training images / held-out source AUROC of the all-features similarity fit): "
@@ -337,23 +334,9 @@ def readme_verdicts(reference: dict) -> str:
     per_map = ref.get("seeds_per_map") or {}
     if len(by_map) > 1:
         lines += ["", "Under each feature map (the paper's reading, on average; the full table is in `claims.md`): "
-                  + "; ".join(f"{m}" + (f" ({per_map[m]} seeds)" if m in per_map else "") + ": "
-                              + counts_text(c)
+                  + "; ".join(f"{m}" + (f" ({per_map[m]} seeds)" if m in per_map else "") + f": {counts_text(c)}"
                               for m, c in by_map.items()) + "."]
     return "\n".join(lines)
-
-
-def _builds_text(ref: dict) -> str:
-    primary = ref["primary_feature_map"]
-    per_dataset = (ref.get("feature_builds") or {}).get(primary)
-    if per_dataset:
-        return "feature builds: " + ", ".join(f"{ds} {n}" for ds, n in per_dataset.items())
-    builds = set()
-    for per_seed in ref.get("results_used", {}).get(primary, []):
-        for data in per_seed.values():
-            if data.get("feature_seed") is not None:
-                builds.add(data["feature_seed"])
-    return f"{len(builds) or 1} feature build(s)"
 
 
 # --------------------------------------------------------------------------- the claims page's appendix
@@ -372,18 +355,14 @@ def _features_sentence(record: dict, name: str) -> str:
     builds = (record.get("feature_builds") or {}).get(name) or {}
     parts = []
     for dataset, label in (("mnist", "MNIST"), ("cifar10", "CIFAR-10")):
-        if name == seeds.LEARNED:
-            feature_map = concrete.get(dataset)
-        else:
-            runs = {c.get("verdict") for c in (record.get("feature_maps") or {}).get(name, [])}
-            feature_map = name if runs - {"n/a"} else None
-            if name == "conv" and dataset == "mnist":
-                feature_map = None
+        runs = {c.get("verdict") for c in (record.get("feature_maps") or {}).get(name, [])}
+        feature_map = concrete.get(dataset) if name == seeds.LEARNED else (
+            name if runs - {"n/a"} and (name, dataset) != ("conv", "mnist") else None)
         if feature_map is None:
             continue
-        built = builds.get(dataset)
+        built = builds.get(dataset) if feature_map != "pixels" else None
         how = "drawn" if feature_map == "random" else "learned"
-        trained = (f", {how} {'once' if built == 1 else f'{built} times'}" if built else "") if feature_map != "pixels" else ""
+        trained = f", {how} {'once' if built == 1 else f'{built} times'}" if built else ""
         parts.append(f"{label} from {_map_words(feature_map)}{trained}")
     return "; ".join(parts)
 

@@ -1,21 +1,18 @@
-"""Notebook 09's findings: its "What we saw" sentences, rendered from the runs it shows.
+"""Notebook 09's findings: its "What we saw" sentences and tables, rendered from the runs it shows.
 
-The Discussion (section 5) of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample
-Statistical Approach* (AISTATS 2012) leaves open when to stop T-greedy. Notebook 09 compares the
-stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` with the oracle on simulated domains
-and, from the committed paper-scale run of :mod:`tgreedy_course.compare_tables`, on MNIST and
-CIFAR-10; :func:`findings_from_reference` states in sentences what those results say, every number computed.
+The Discussion (section 5) of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical
+Approach* (AISTATS 2012) leaves open when to stop T-greedy; notebook 09 compares the stopping rules with the oracle
+on simulated domains and, from the committed run of :mod:`tgreedy_course.compare_tables`, on MNIST and CIFAR-10.
 """
 from __future__ import annotations
+
+from collections import Counter
 
 import numpy as np
 
 from tgreedy_lib.domain_adaptation import stopping
 from . import compare_tables as compare
 from .prose import fmt, markdown_table, percent, plural, render
-
-__all__ = ["findings_from_reference", "one_path_sentence", "rule_table", "nested_sentence",
-           "method_table", "choices_appendix", "experiment_title"]
 
 SIGNIFICANCE_RULES = ("bonferroni", "theorem1", "chance")
 
@@ -103,13 +100,10 @@ def _paper_scale(reference: dict, real: list[str]) -> list[str]:
 
 
 def _kept(k: float, noun: str) -> str:
-    """How many features or steps a rule keeps on average, as a person says it: "one feature on average",
-    "39.9 features on average"."""
     return (f"one {noun}" if k == 1 else plural(k, noun)) + " on average"
 
 
 def _significance_words(k: float) -> str:
-    """What the three significance rules did, in words (``k``: their mean number of steps kept)."""
     who = "the three significance rules (Bonferroni, Theorem 1's width, the sign-flip chance rule)"
     if k == 0:
         return f"{who} stop before the first step on every split."
@@ -117,9 +111,7 @@ def _significance_words(k: float) -> str:
 
 
 def findings_from_reference(reference: dict, real: list[str] | None = None) -> str:
-    """Notebook 09's "What we saw" as a Markdown list: what the stopping rules and the other methods did on the
-    simulated experiments of the paper-scale run (:func:`tgreedy_course.compare_tables.load_reference`) and on its image
-    experiments ``real`` (default: all), every number rendered from the results."""
+    """Notebook 09's "What we saw" as a Markdown list, from the paper-scale run (its image experiments ``real``)."""
     experiments = reference["experiments"]
     sim = {int(name.split("-n")[1]): e["summary"] for name, e in experiments.items() if name.startswith("simulated-n")}
     real = [name for name in experiments if not name.startswith("simulated")] if real is None else real
@@ -150,8 +142,7 @@ def _experiment_header(name: str, e: dict) -> str:
 
 
 def rule_table(reference: dict) -> str:
-    """Which rule comes closest to the oracle: a row a rule (the last: chosen on the other splits, the fair
-    choice), a column an experiment; a cell is the share of splits within the tolerance and the mean steps kept."""
+    """A row a rule (the last: the fair choice on the other splits), a column an experiment: share within tolerance."""
     experiments = reference["experiments"]
     names = list(experiments)
     rules = list(next(iter(experiments.values()))["summary"]["rules"])
@@ -169,8 +160,7 @@ def rule_table(reference: dict) -> str:
 
 
 def method_table(reference: dict) -> str:
-    """Which method transfers best: a row a method, a column an experiment; a cell is the mean target AUROC at the
-    method's own leave-one-domain-out choice and the features it keeps, the best of each column in bold."""
+    """A row a method, a column an experiment: target AUROC at its own LODO choice, the best in bold."""
     experiments = reference["experiments"]
     names = list(experiments)
     per = {n: {"tgreedy": (experiments[n]["summary"]["rules"]["lodo"]["mean_auroc"],
@@ -195,7 +185,6 @@ def method_table(reference: dict) -> str:
 
 
 def _features_note(reference: dict) -> str:
-    """``MNIST from the DBN features, CIFAR-10 from the conv patch features``: the features of the image experiments."""
     by_dataset = {}
     for name, e in reference["experiments"].items():
         if not name.startswith("simulated"):
@@ -206,7 +195,6 @@ def _features_note(reference: dict) -> str:
 
 
 def _fmt_k(k: float) -> str:
-    """A mean number of features kept: ``6.4``, ``2,000`` (whole numbers without decimals)."""
     return fmt(int(round(k))) if abs(k - round(k)) < 0.05 else fmt(k, digits=1)
 
 
@@ -221,8 +209,7 @@ def _and(words: list[str]) -> str:
 
 
 def one_path_sentence(path, target, chosen: dict, oracle_k: int) -> str:
-    """Notebook 09, section 1: where the oracle and each rule stop on one path, and the target AUROC there;
-    rules that stop at the same step share a clause."""
+    """Notebook 09, section 1: where the oracle and each rule stop on one path, and the target AUROC there."""
     robust = int(np.sum(np.isin(path.features[:oracle_k], np.arange(5))))
     by_k: dict[int, list[str]] = {}
     for rule, r in chosen.items():
@@ -251,12 +238,8 @@ def nested_sentence(summary: dict, hindsight: str) -> str:
 
 
 def _runs_of(rules: list[str]) -> str:
-    """How often each rule is chosen, one entry per rule in the order of first choice."""
-    counts: dict[str, int] = {}
-    for rule in rules:
-        counts[rule] = counts.get(rule, 0) + 1
     return ", ".join(RULE_SHORT.get(rule, rule) + (f" on {k} splits" if k > 1 else " on 1 split")
-                     for rule, k in counts.items())
+                     for rule, k in Counter(rules).items())
 
 
 def choices_appendix(reference: dict) -> str:
