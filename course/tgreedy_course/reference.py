@@ -1,8 +1,5 @@
-"""Which feature map's results notebook 08b reads from the committed reference record.
-
-``python -m tgreedy_course reproduce --seeds N --feature-maps ...`` writes ``claims.json`` and ``bands.json``; a
-paper-scale run is committed under ``course/tgreedy_course/reference_results`` and read with
-:func:`tgreedy_course.seeds.load_reference`. Missing entries give ``None``, never an error.
+"""Which feature map's results notebook 08b reads from the committed reference record
+(:func:`tgreedy_course.seeds.load_reference`); missing entries give ``None``, never an error.
 
 Examples
 --------
@@ -29,9 +26,8 @@ def feature_maps(reference: dict | None) -> list[str]:
 
 
 def map_for_task(reference: dict | None, task: str) -> str | None:
-    """The feature map whose seed bands notebook 08b draws for ``task``: for CIFAR-10 the convolutional patch
-    features when the record has them (the DBN's CIFAR-10 features barely beat raw pixels), else the primary map,
-    then any map that ran the task; None if none did."""
+    """The map whose bands notebook 08b draws for ``task``: conv for CIFAR-10 when present (the DBN's barely beat
+    pixels), else the primary map, then any map that ran the task; None if none did."""
     bands = (reference or {}).get("bands") or {}
     having = [m for m in feature_maps(reference) if task in (bands.get(m) or {}).get("tasks", {})]
     if task.startswith("cifar") and "conv" in having:
@@ -40,8 +36,7 @@ def map_for_task(reference: dict | None, task: str) -> str | None:
 
 
 def concrete_map(reference: dict | None, feature_map: str | None, dataset: str) -> str | None:
-    """The features ``feature_map`` stands for on ``dataset``: a record's ``"learned"`` map is what its
-    ``primary_feature_maps`` says (the DBN on MNIST, the patch features on CIFAR-10); other maps are themselves."""
+    """The features ``feature_map`` stands for on ``dataset`` (``"learned"``: the record's ``primary_feature_maps``)."""
     if feature_map != "learned":
         return feature_map
     resolved = ((reference or {}).get("claims") or {}).get("primary_feature_maps") or {}
