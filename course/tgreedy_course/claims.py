@@ -21,8 +21,7 @@ from tgreedy_lib.experiments.readings import COMPARISONS, PAPER_COMPARISON, comp
 from tgreedy_lib.experiments.runs import curve as _curve
 
 REPRODUCED, PARTLY, NOT_REPRODUCED = "reproduced", "partly", "not reproduced"
-NOT_RUN = "not run"
-UNSETTLED = "unsettled"
+NOT_RUN, UNSETTLED = "not run", "unsettled"
 VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_RUN)
 #: The order in which verdict counts are listed.
 COUNT_ORDER = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED, NOT_RUN, "n/a")
@@ -102,22 +101,17 @@ class Rule:
     def verdict(self, values: dict) -> str:
         if self.reproduced.holds(values):
             return REPRODUCED
-        if self.partly is not None and self.partly.holds(values):
-            return PARTLY
-        return NOT_REPRODUCED
+        return PARTLY if self.partly is not None and self.partly.holds(values) else NOT_REPRODUCED
 
     def text(self) -> str:
-        out = f"reproduced if {self.reproduced.text()}"
-        if self.partly is not None:
-            out += f"; partly if {self.partly.text()}"
-        return out + (f" ({self.note})" if self.note else "")
+        return (f"reproduced if {self.reproduced.text()}" + (f"; partly if {self.partly.text()}" if self.partly else "")
+                + (f" ({self.note})" if self.note else ""))
 
 
 @dataclasses.dataclass(frozen=True)
 class ClaimSpec:
-    """One claim: the paper's ``quote`` and the value it asserts (``paper``); the ``experiments`` its measure needs
-    (for section 5, any section-4 task); the ``measure`` (a name in :data:`MEASURES`, called with ``params``),
-    the ``rule``, and the ``headline`` value aggregated over seeds."""
+    """One claim: the ``quote``, what it asserts (``paper``), the ``experiments`` its ``measure`` (of :data:`MEASURES`,
+    called with ``params``) needs (section 5: any section-4 task), the ``rule`` and the ``headline`` value."""
 
     id: str
     section: str
@@ -148,15 +142,13 @@ def _split(result: dict, target: int) -> int | None:
 
 
 def useful_steps(target_curve: np.ndarray, tolerance: float = 0.005) -> int:
-    """Features after which a target-AUROC curve first comes within ``tolerance`` of its maximum: our reading of
-    "T-greedy is able to select up to 25 reliable features"."""
+    """Features after which a target-AUROC curve first comes within ``tolerance`` of its maximum ("reliable features")."""
     curve = np.asarray(target_curve, dtype=float)
     return int(np.flatnonzero(curve >= curve.max() - tolerance)[0]) + 1
 
 
 def hanley_mcneil_se(auc, n_pos: int, n_neg: int):
-    """Standard error of an AUROC estimate from one sample (Hanley & McNeil, 1982): how much the AUROC of one
-    domain would move with a fresh sample of the same size from the same domain."""
+    """Standard error of one domain's AUROC estimate from one sample (Hanley & McNeil, 1982)."""
     a = np.asarray(auc, dtype=float)
     q1 = a / (2 - a)
     q2 = 2 * a**2 / (1 + a)
@@ -201,8 +193,7 @@ def intro_generic(results):
     text = "even / odd error for each regularization strength: " + "; ".join(
         f"C={s['C']:g}: {_pct(s['error_even'])} / {_pct(s['error_odd'])}" for s in sweep)
     at_3x = sum(s["error_odd"] >= 3 * s["error_even"] for s in sweep)
-    return {"min_ratio": float(min(ratios)), "strengths_at_3x": int(at_3x),
-            "strengths": len(sweep)}, text
+    return {"min_ratio": float(min(ratios)), "strengths_at_3x": int(at_3x), "strengths": len(sweep)}, text
 
 
 # --------------------------------------------------------------------------- measures: section 4.1
@@ -266,7 +257,11 @@ def early_gaps(results):
             f"mean gap over the first 5 features: T-greedy {_fmt(t_early)}, greedy {_fmt(g_early)}")
 
 
-def _splits_won(t_curves, g_curves, smaller: bool, what: str) -> tuple[dict, str]:
+def splits_won(results, what):
+    """In how many splits T-greedy's mean ``what`` ("gap": smaller, else "target AUROC": higher) over the first 10
+    features beats greedy's."""
+    r, smaller = results["mnist-2-vs-other"], what == "gap"
+    t_curves, g_curves = (_gap(r, m) if smaller else _curve(r, m, "target_auroc") for m in ("tgreedy", "greedy"))
     n_splits, n_steps = g_curves.shape
     h = min(10, n_steps)
     t_mean, g_mean = t_curves[:, :h].mean(1), g_curves[:, :h].mean(1)
@@ -274,16 +269,6 @@ def _splits_won(t_curves, g_curves, smaller: bool, what: str) -> tuple[dict, str
     text = (f"T-greedy's mean {what} over the first {h} features is {'smaller' if smaller else 'higher'} in {wins} of "
             f"{n_splits} splits (mean {_fmt(t_curves[:, :h].mean())} vs {_fmt(g_curves[:, :h].mean())})")
     return {"splits_won": wins, "splits": n_splits, "share_won": wins / n_splits}, text
-
-
-def splits_with_smaller_gap(results):
-    r = results["mnist-2-vs-other"]
-    return _splits_won(_gap(r, "tgreedy"), _gap(r, "greedy"), True, "gap")
-
-
-def splits_with_better_target(results):
-    r = results["mnist-2-vs-other"]
-    return _splits_won(_curve(r, "tgreedy", "target_auroc"), _curve(r, "greedy", "target_auroc"), False, "target AUROC")
 
 
 def t_of_picks(results, task="mnist-2-vs-other"):
@@ -408,8 +393,7 @@ def between_within_ratio(results):
 
 MEASURES: dict[str, Callable] = {f.__name__: f for f in (
     intro_even, intro_odd, intro_increase, intro_generic, greedy_peak_and_drop, greedy_near_random_two_vs_nine,
-    greedy_source_rises, greedy_gap_grows, source_difference, early_gaps, splits_with_smaller_gap,
-    splits_with_better_target, t_of_picks, reliable_features, greedy_best_target, mean_gaps, correspondence,
+    greedy_source_rises, greedy_gap_grows, source_difference, early_gaps, splits_won, t_of_picks, reliable_features, greedy_best_target, mean_gaps, correspondence,
     first_gap, greedy_gap_after_two, eventual_overfitting, between_within_ratio)}
 
 
@@ -486,10 +470,10 @@ CLAIMS: tuple[ClaimSpec, ...] = (
                    cond("tgreedy_gap_first5", "<", "greedy_gap_first5")), "tgreedy_gap_first5"),
     ClaimSpec("fig2.overfits_less", "4.1", "2, 4", "We consistently observe that as we add few features, the T-greedy "
               "algorithm overfits much less on the target domain", "T-greedy's gap below greedy's in (nearly) every split",
-              _TWO, "splits_with_smaller_gap", _SPLITS_RULE, "share_won"),
+              _TWO, "splits_won", _SPLITS_RULE, "share_won", {"what": "gap"}),
     ClaimSpec("fig2.target_better", "4.1", "2, 4", "(our reading) the point of overfitting less: T-greedy transfers "
               "better to the new digit", "T-greedy's target AUROC over the first 10 features above greedy's", _TWO,
-              "splits_with_better_target", _SPLITS_RULE, "share_won"),
+              "splits_won", _SPLITS_RULE, "share_won", {"what": "target AUROC"}),
     ClaimSpec("fig2.t_higher", "4.1", "2", "since we choose features based on T-statistics, our T-statistics is "
               "generally higher than that of the greedy algorithm", "|T| of T-greedy's picks above greedy's", _TWO,
               "t_of_picks", _T_HIGHER_RULE, "share_higher", {"task": "mnist-2-vs-other"}),
@@ -553,8 +537,7 @@ CLAIM_IDS = tuple(c.id for c in CLAIMS)
 # --------------------------------------------------------------------------- the evaluator
 
 def comparison_view(results: dict, comparison: str = PAPER_COMPARISON) -> dict:
-    """``results`` with each result's curves ``greedy`` / ``tgreedy`` set to the comparison's two readings; a
-    result that lacks one of them is left out (its claims are then 'not run')."""
+    """``results`` with curves ``greedy`` / ``tgreedy`` set to the comparison's readings (results lacking one left out)."""
     greedy, tgreedy = comparison_pair(comparison)
     return {name: result if "curves" not in result else
             {**result, "curves": {"greedy": result["curves"][greedy], "tgreedy": result["curves"][tgreedy]}}
@@ -563,8 +546,7 @@ def comparison_view(results: dict, comparison: str = PAPER_COMPARISON) -> dict:
 
 
 def evaluate_claim(spec: ClaimSpec, results: dict) -> dict:
-    """The claim's row with ``measured`` text, ``values``, the ``rule`` text and the ``verdict``, for ``results``
-    as :func:`comparison_view` gives them."""
+    """The claim's row with ``measured`` text, ``values``, ``rule`` text and ``verdict`` (``results``: a comparison view)."""
     row = {"id": spec.id, "section": spec.section, "figure": spec.figure, "claim": spec.quote, "paper": spec.paper,
            "rule": spec.rule.text(), "headline": spec.headline}
     missing = [e for e in spec.experiments if not results.get(e)]
@@ -596,7 +578,6 @@ def two_vs_other_claims(result: dict | None, comparison: str = PAPER_COMPARISON)
 
 
 def verdict_counts(claims: list[dict]) -> dict:
-    """How many claims got each verdict, in the order of :data:`COUNT_ORDER` (others after)."""
     return in_count_order(Counter(c["verdict"] for c in claims))
 
 
