@@ -395,13 +395,11 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
 
     rows = []
     for c in paper:
-        on_average, _ = claim_answers(c)
         s = c.get("seeds") or {}
-        measured = c.get("headline", "")
-        if s.get("mean") is not None:
-            measured += f" = {s['mean']:.3g}" + (f" [{s['ci95'][0]:.3g}, {s['ci95'][1]:.3g}]" if s.get("ci95") else "")
+        measured = c.get("headline", "") + ("" if s.get("mean") is None else f" = {s['mean']:.3g}" + (
+            f" [{s['ci95'][0]:.3g}, {s['ci95'][1]:.3g}]" if s.get("ci95") else ""))
         rows.append([f"`{c['id']}`", f"{c['section']}", claim_data(c["id"]) or "-", f"\"{c['claim']}\"", c["rule"],
-                     measured, on_average, single_runs_text(claim_one_run(c))])
+                     measured, claim_answers(c)[0], single_runs_text(claim_one_run(c))])
     out += [f"### A. Every claim under the paper's reading", "",
             f"Features: {primary_features}. Seeds: {seed_text}; each seed draws the "
             "training images, the test domains and pairs anew. Measured: the claim's headline value, mean over seeds "
@@ -429,9 +427,9 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
     by_map = {m: {c["id"]: c for c in (record.get("feature_maps") or {}).get(m, [])} for m in columns}
     concrete = record.get("primary_feature_maps") or {}
     same_mnist = [m for m in columns if m == concrete.get("mnist")]    # the column whose MNIST features are table A's
-    differ = [(c, by_map[m][c["id"]], m) for c in paper for m in same_mnist
-              if c["id"] in by_map[m] and by_map[m][c["id"]]["verdict"] not in ("n/a", "not run")
-              and by_map[m][c["id"]]["verdict"] != c["verdict"] and _same_mnist(concrete, m, c["id"])]
+    differ = [(c, by_map[m][c["id"]], m) for c in paper for m in same_mnist  # A and C differ only in CIFAR-10 features
+              if c["id"] in by_map[m] and by_map[m][c["id"]]["verdict"] not in ("n/a", "not run", c["verdict"])
+              and "cifar10" in seeds.claim_datasets(c["id"]) and concrete.get("cifar10") != m]
     out += ["### Why tables A and C disagree on some claims", ""]
     if differ:
         out.append(
@@ -440,12 +438,10 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
             f"that reads CIFAR-10 can therefore get one verdict in A and another in column {', '.join(same_mnist)} of C, "
             "whose MNIST features are A's: the verdict moved with the CIFAR-10 features, not by chance (both tables "
             "use the same seeds). Claim by claim:")
-        out.append("")
-        for c, other, m in differ:
-            out.append(f"* `{c['id']}` ({claim_data(c['id'])}): {c['verdict']} in table A "
+        out += [""] + [f"* `{c['id']}` ({claim_data(c['id'])}): {c['verdict']} in table A "
                        f"(CIFAR-10 from {_map_words(concrete.get('cifar10'))}; single runs: "
                        f"{single_runs_text(claim_one_run(c))}), {other['verdict']} in column {m} of table C (CIFAR-10 "
-                       f"from {_map_words(m)}; single runs: {single_runs_text(claim_one_run(other))}).")
+                       f"from {_map_words(m)}; single runs: {single_runs_text(claim_one_run(other))})." for c, other, m in differ]
     else:
         out.append("They agree wherever they use the same features.")
     out.append("")
@@ -457,14 +453,6 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
             f"The headline value of each claim in each seed's run, seed 0 first ({primary_features}).", "",
             markdown_table(["id", "value", "per seed"], values), ""]
     return "\n".join(out)
-
-
-def _same_mnist(concrete: dict, feature_map: str, claim_id: str) -> bool:
-    """True when a column of table C differs from table A only in its CIFAR-10 features for this claim."""
-    datasets = seeds.claim_datasets(claim_id)
-    if "cifar10" not in datasets or concrete.get("cifar10") == feature_map:
-        return False
-    return "mnist" not in datasets or concrete.get("mnist") == feature_map
 
 
 def seed_story(reference: dict | None = None) -> str:
