@@ -47,6 +47,7 @@ DATA_GROUPS = {"intro-logistic": ("MNIST, '2' against even digits, tested on odd
                "cifar-similarity": ("CIFAR-10, similarity", "section 4.2", "08_similarity_learning"),
                SECTION4_TASKS: ("all three section-4 experiments", "section 5", "08b_claims_over_seeds")}
 _SPECS = {spec.id: spec for spec in CLAIMS}
+_WORDS = {PARTLY: "partly reproduced"}
 
 
 def load_verify_records(path=None) -> dict[str, dict]:
@@ -510,29 +511,22 @@ def seed_story(reference: dict | None = None) -> str:
 
 def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
     """``{data group: {verdict: [claims]}}`` in the order of :data:`DATA_GROUPS` and of ``COUNT_ORDER``."""
-    rank = {v: i for i, v in enumerate(COUNT_ORDER)}
     out: dict[str, dict[str, list[dict]]] = {}
     for label, _, _ in DATA_GROUPS.values():
         these = [c for c in claims if claim_data(c["id"]) == label]
         if these:
-            by_verdict: dict[str, list[dict]] = {}
-            for c in sorted(these, key=lambda c: rank.get(c["verdict"], len(rank))):
-                by_verdict.setdefault(c["verdict"], []).append(c)
-            out[label] = by_verdict
+            out[label] = {v: [c for c in these if c["verdict"] == v] for v in in_count_order(Counter(c["verdict"] for c in these))}
     return out
 
 
 def what_holds_story(claims: list[dict]) -> str:
     """Notebook 11's account of the experiments: per data set and task, how many claims got each verdict and
     what each asserts in plain words (the claim's ``paper`` text); no ids, rules or per-seed values."""
-    words = {"partly": "partly reproduced"}
-    where = {label: (section, notebook) for label, section, notebook in DATA_GROUPS.values()}
-    lines = []
-    for label, by_verdict in verdicts_by_data(claims).items():
-        n = sum(len(v) for v in by_verdict.values())
-        parts = [f"{len(cs) if n > 1 else ''} {words.get(v, v)}".strip() + ": " + "; ".join(_asserts(c) for c in cs)
-                 for v, cs in by_verdict.items()]
-        section, notebook = where[label]
+    groups, lines = verdicts_by_data(claims), []
+    for label, section, notebook in (g for g in DATA_GROUPS.values() if g[0] in groups):
+        n = sum(len(v) for v in groups[label].values())
+        parts = [f"{len(cs) if n > 1 else ''} {_WORDS.get(v, v)}".strip() + ": " + "; ".join(_asserts(c) for c in cs)
+                 for v, cs in groups[label].items()]
         lines.append(f"* **{label}** ({section}, notebook {notebook}): {plural(n, 'claim')}, " + ". ".join(parts) + ".")
     return "\n".join(lines)
 
@@ -604,10 +598,9 @@ def corrected_statements(records: dict[str, dict]) -> str:
 def central_findings(claims: list[dict]) -> str:
     """The paper's central comparisons in two sentences, each verdict read from ``claims`` (notebook 11)."""
     by_id = {c["id"]: c["verdict"] for c in claims}
-    words = {"partly": "partly reproduced"}
 
     def verdict(cid):
-        return words.get(by_id.get(cid, "not run"), by_id.get(cid, "not run"))
+        return _WORDS.get(by_id.get(cid, NOT_RUN), by_id.get(cid, NOT_RUN))
 
     return ("The comparison at the heart of section 4.1, that on MNIST '2 vs other' T-greedy's target AUROC beats "
             f"greedy's over the first 10 features, is **{verdict('fig2.target_better')}**; that T-greedy's picks have "
