@@ -137,6 +137,11 @@ def plural(value, noun: str, digits: int = 1, plural_form: str | None = None) ->
     return f"{fmt(number, digits=digits)} {many}"
 
 
+def and_list(words) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def percent(share: float, n: int | None = None) -> str:
     """A share as a percentage, to the precision its sampling error over ``n`` trials (about ``1/sqrt(n)``) supports."""
     digits = 0

@@ -20,7 +20,7 @@ import numpy as np
 
 from .claims import (CLAIMS, NOT_REPRODUCED, NOT_RUN, PARTLY, REPRODUCED, UNSETTLED, VERDICTS, Rule, all_claims,
                      verdict_counts)
-from .prose import fmt, markdown_table, plural
+from .prose import and_list, fmt, markdown_table, plural
 from tgreedy_lib.experiments.readings import COMPARISONS, PAPER_COMPARISON
 from tgreedy_lib.plotting.paper_figures import BAND_TASK_TITLES as TASK_TITLES
 
@@ -190,9 +190,7 @@ def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = Non
 def claims_over_seeds(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON) -> list[dict]:
     """Every claim under ``comparison``, aggregated over seeds (one results dict per seed; one seed: as is)."""
     tables = [all_claims(results, comparison) for results in per_seed_results]
-    if len(tables) == 1:
-        return tables[0]
-    return aggregate_seeds(tables)
+    return tables[0] if len(tables) == 1 else aggregate_seeds(tables)
 
 
 def comparison_tables(per_seed_results: Sequence[dict], comparisons: Sequence[str] = tuple(COMPARISONS)) -> dict:
@@ -313,21 +311,14 @@ def seed_counts_text(seeds_per_map: dict) -> str:
     for fmap, n in seeds_per_map.items():
         groups.setdefault(n, []).append(fmap)
     if len(groups) == 1:
-        return f"Seeds per feature map: every map at {next(iter(groups))} seed{'s' if next(iter(groups)) != 1 else ''}."
-
-    def names(maps):
-        return maps[0] if len(maps) == 1 else ", ".join(maps[:-1]) + " and " + maps[-1]
-    return "Seeds per feature map: " + ", ".join(f"{names(maps)} at {n} seed{'s' if n != 1 else ''}"
-                                                for n, maps in groups.items()) + "."
+        return f"Seeds per feature map: every map at {plural(next(iter(groups)), 'seed')}."
+    return "Seeds per feature map: " + ", ".join(f"{and_list(maps)} at {plural(n, 'seed')}" for n, maps in groups.items()) + "."
 
 
 def builds_text(builds: dict) -> str:
     """``"dbn: mnist 5, cifar10 1; conv: cifar10 5"`` (``"no learner"`` for counts of 0)."""
-    parts = []
-    for fmap, per_dataset in builds.items():
-        inner = ", ".join(f"{ds} {n}" for ds, n in per_dataset.items() if n)
-        parts.append(f"{fmap}: {inner or 'no learner'}")
-    return "; ".join(parts)
+    return "; ".join(f"{fmap}: " + (", ".join(f"{ds} {n}" for ds, n in per_dataset.items() if n) or "no learner")
+                     for fmap, per_dataset in builds.items())
 
 
 # --------------------------------------------------------------------------- bands

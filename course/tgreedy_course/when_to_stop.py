@@ -12,7 +12,7 @@ import numpy as np
 
 from tgreedy_lib.domain_adaptation import stopping
 from . import compare_tables as compare
-from .prose import fmt, markdown_table, percent, plural, render
+from .prose import and_list as _and, fmt, markdown_table, percent, plural, render
 
 SIGNIFICANCE_RULES = ("bonferroni", "theorem1", "chance")
 
@@ -202,10 +202,6 @@ def _fmt_k(k: float) -> str:
 RULE_PROSE = {"lodo": "leave-one-domain-out", "lodo_auroc": "leave-one-domain-out scored by AUROC",
               "bonferroni": "Bonferroni", "theorem1": "Theorem 1's width", "chance": "the sign-flip chance rule",
               "chance_gaussian": "the Gaussian chance rule", "all_steps": "no stopping"}
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def one_path_sentence(path, target, chosen: dict, oracle_k: int) -> str:
