@@ -141,47 +141,36 @@ def _experiment_header(name: str, e: dict) -> str:
     return f"{experiment_title(name)} ({plural(len(e['splits']), 'split')})"
 
 
+def _table(reference: dict, first: str, rows: list, note: str, tail: str) -> str:
+    experiments = reference["experiments"]
+    return (markdown_table([first] + [_experiment_header(n, e) for n, e in experiments.items()], rows)
+            + f"\n\n<sub>{note} Features: {_features_note(reference)}{tail}</sub>")
+
+
 def rule_table(reference: dict) -> str:
     """A row a rule (the last: the fair choice on the other splits), a column an experiment: share within tolerance."""
-    experiments = reference["experiments"]
-    names = list(experiments)
-    rules = list(next(iter(experiments.values()))["summary"]["rules"])
-    rows = []
-    for rule in rules:
-        rows.append([RULE_SHORT.get(rule, rule)] + [
-            f"{percent(r['share_within'], r['n_splits'])} (mean {plural(r['mean_k'], 'step')})"
-            for r in (experiments[n]["summary"]["rules"][rule] for n in names)])
-    rows.append(["**chosen on the other splits (fair)**"] + [
-        f"**{percent(r['share_within'], r['n_splits'])}** (mean {plural(r['mean_k'], 'step')})"
-        for r in (experiments[n]["summary"]["nested"] for n in names)])
-    note = (f"Share of the splits on which the rule stops within {compare.TOLERANCE} AUROC of the oracle, and the mean "
-            f"number of steps it keeps. Features: {_features_note(reference)}; simulated: notebook 05's world.")
-    return markdown_table(["rule"] + [_experiment_header(n, experiments[n]) for n in names], rows) + f"\n\n<sub>{note}</sub>"
+    summaries = [e["summary"] for e in reference["experiments"].values()]
+
+    def cell(r, bold=""):
+        return f"{bold}{percent(r['share_within'], r['n_splits'])}{bold} (mean {plural(r['mean_k'], 'step')})"
+
+    rows = [[RULE_SHORT.get(rule, rule)] + [cell(s["rules"][rule]) for s in summaries] for rule in summaries[0]["rules"]]
+    rows.append(["**chosen on the other splits (fair)**"] + [cell(s["nested"], "**") for s in summaries])
+    return _table(reference, "rule", rows, f"Share of the splits on which the rule stops within {compare.TOLERANCE} AUROC "
+                  "of the oracle, and the mean number of steps it keeps.", "; simulated: notebook 05's world.")
 
 
 def method_table(reference: dict) -> str:
     """A row a method, a column an experiment: target AUROC at its own LODO choice, the best in bold."""
-    experiments = reference["experiments"]
-    names = list(experiments)
-    per = {n: {"tgreedy": (experiments[n]["summary"]["rules"]["lodo"]["mean_auroc"],
-                           experiments[n]["summary"]["rules"]["lodo"]["mean_k"]),
-               **{b: (r["mean_auroc"], r["mean_n_selected"]) for b, r in experiments[n]["summary"]["baselines"].items()}}
-           for n in names}
-    methods = list(per[names[0]])
-    best = {n: max(per[n], key=lambda m: per[n][m][0]) for n in names}
-    rows = []
-    for m in methods:
-        label = compare.METHOD_NAMES[m].prose if m in compare.METHOD_NAMES else m
-        label = label[4:] if label.startswith("the ") else label
-        cells = []
-        for n in names:
-            auc, k = per[n][m]
-            text = f"{auc:.3f}"
-            cells.append((f"**{text}**" if best[n] == m else text) + f" ({_fmt_k(k)})")
-        rows.append([label] + cells)
-    note = ("Target AUROC at the method's own leave-one-domain-out choice (mean over splits) and, in brackets, the mean "
-            f"number of features it keeps; the best of each column in bold. Features: {_features_note(reference)}.")
-    return markdown_table(["method"] + [_experiment_header(n, experiments[n]) for n in names], rows) + f"\n\n<sub>{note}</sub>"
+    per = [{"tgreedy": (e["summary"]["rules"]["lodo"]["mean_auroc"], e["summary"]["rules"]["lodo"]["mean_k"]),
+            **{b: (r["mean_auroc"], r["mean_n_selected"]) for b, r in e["summary"]["baselines"].items()}}
+           for e in reference["experiments"].values()]
+    best = [max(p, key=lambda m: p[m][0]) for p in per]
+    rows = [[getattr(compare.METHOD_NAMES.get(m), "prose", m).removeprefix("the ")]
+            + [(f"**{p[m][0]:.3f}**" if b == m else f"{p[m][0]:.3f}") + f" ({_fmt_k(p[m][1])})" for p, b in zip(per, best)]
+            for m in per[0]]
+    return _table(reference, "method", rows, "Target AUROC at the method's own leave-one-domain-out choice (mean over "
+                  "splits) and, in brackets, the mean number of features it keeps; the best of each column in bold.", ".")
 
 
 def _features_note(reference: dict) -> str:
