@@ -86,28 +86,21 @@ def _paper_scale(reference: dict, real: list[str]) -> list[str]:
         s = experiments[name]["summary"]
         m = _methods(s)
         winner = max(m, key=m.get)
+        significance_k = float(np.mean([s["rules"][r]["mean_k"] for r in SIGNIFICANCE_RULES]))
         lines.append(render(
             f"* **{experiment_title(name)}** ({FEATURE_WORDS.get(experiments[name]['data'].get('feature_map'), experiments[name]['data'].get('feature_map'))} "
             "features): stopped by leave-one-domain-out, T-greedy keeps {k} and reaches a target AUROC of {tg:.3f}; "
             + ("no other method does better." if winner == "tgreedy" else
                f"{_name(winner)} does best, with {{win:.3f}} and {{k_win}}.")
             + " With the rule chosen on the other splits, T-greedy reaches {nested_auc:.3f} with {nested_k}; "
-            + _significance_words(float(np.mean([s["rules"][r]["mean_k"] for r in SIGNIFICANCE_RULES]))),
-            tg=m["tgreedy"], k=_kept(s["rules"]["lodo"]["mean_k"], "feature"), win=m[winner],
+            + "the three significance rules (Bonferroni, Theorem 1's width, the sign-flip chance rule) "
+            + ("stop before the first step on every split." if significance_k == 0 else
+               f"keep {plural(significance_k, 'step')} on average."),
+            tg=m["tgreedy"], win=m[winner], k=("one feature" if s["rules"]["lodo"]["mean_k"] == 1 else
+                                               plural(s["rules"]["lodo"]["mean_k"], "feature")) + " on average",
             nested_auc=s["nested"]["mean_auroc"], nested_k=plural(s["nested"]["mean_k"], "step"),
             k_win=plural(s["baselines"].get(winner, {}).get("mean_n_selected", s["rules"]["lodo"]["mean_k"]), "feature")))
     return lines
-
-
-def _kept(k: float, noun: str) -> str:
-    return (f"one {noun}" if k == 1 else plural(k, noun)) + " on average"
-
-
-def _significance_words(k: float) -> str:
-    who = "the three significance rules (Bonferroni, Theorem 1's width, the sign-flip chance rule)"
-    if k == 0:
-        return f"{who} stop before the first step on every split."
-    return f"{who} keep {plural(k, 'step')} on average."
 
 
 def findings_from_reference(reference: dict, real: list[str] | None = None) -> str:
