@@ -261,14 +261,10 @@ def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
         return first, per_map[first]
     from tgreedy_lib.experiments.catalog import EXPERIMENTS
 
-    composed = []
+    order, composed = {name: i for i, name in enumerate(EXPERIMENTS)}, []
     for s in range(max(len(per_map[fmap]) for fmap in needed)):  # a seed one map lacks leaves its claims not run
-        merged = {}
-        for fmap in needed:
-            for name, result in (per_map[fmap][s] if s < len(per_map[fmap]) else {}).items():
-                if DEFAULT_FEATURE_MAP.get(_dataset_of(name, result)) == fmap:
-                    merged[name] = result
-        order = {name: i for i, name in enumerate(EXPERIMENTS)}
+        merged = {name: result for fmap in needed for name, result in (per_map[fmap][s] if s < len(per_map[fmap]) else {}).items()
+                  if DEFAULT_FEATURE_MAP.get(_dataset_of(name, result)) == fmap}
         composed.append(dict(sorted(merged.items(), key=lambda item: order.get(item[0], len(order)))))
     return LEARNED, composed
 
@@ -293,14 +289,11 @@ def feature_builds_of(per_map: dict) -> dict:
     out: dict = {}
     for fmap, runs in per_map.items():
         seen: dict = {}
-        for results in runs:
-            for name, result in results.items():
-                data = result.get("data", {}) if isinstance(result, dict) else {}
-                ds = data.get("dataset") or _dataset_of(name)
-                seed = data.get("feature_seed", data.get("random_seed"))
-                seen.setdefault(ds, set())
-                if seed is not None:
-                    seen[ds].add((data.get("feature_map"), seed))
+        for name, result in ((n, r) for results in runs for n, r in results.items()):
+            data = result.get("data", {}) if isinstance(result, dict) else {}
+            seed = data.get("feature_seed", data.get("random_seed"))
+            seen.setdefault(data.get("dataset") or _dataset_of(name), set()).update(
+                [] if seed is None else [(data.get("feature_map"), seed)])
         out[fmap] = {ds: len(seeds) for ds, seeds in sorted(seen.items())}
     return out
 
@@ -350,19 +343,13 @@ def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | Non
     """``{"seeds": n, "tasks": {task: {reading: {metric: {mean, lo, hi}}}}}``: the split-averaged curves over seeds."""
     out = {"seeds": len(per_seed_results), "tasks": {}}
     for task in TASK_TITLES:
-        if not any(r.get(task) for r in per_seed_results):
-            continue
         present = [r[task] for r in per_seed_results if r.get(task)]
+        if not present:
+            continue
         names = readings or [n for n in present[0]["curves"] if all(n in p["curves"] for p in present)]
-        out["tasks"][task] = {}
-        for name in names:
-            entry = {}
-            for metric in ("source_auroc", "target_auroc"):
-                mean, lo, hi = band(seed_curves(per_seed_results, task, name, metric))
-                entry[metric] = {k: [round(float(v), 5) for v in arr] for k, arr in
-                                 (("mean", mean), ("lo", lo), ("hi", hi))}
-            entry["n_seeds"] = len(present)
-            out["tasks"][task][name] = entry
+        out["tasks"][task] = {name: {**{metric: dict(zip(("mean", "lo", "hi"), (
+            [round(float(v), 5) for v in arr] for arr in band(seed_curves(per_seed_results, task, name, metric)))))
+            for metric in ("source_auroc", "target_auroc")}, "n_seeds": len(present)} for name in names}
     return out
 
 
