@@ -97,13 +97,9 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
             rows.append([paper, location, "not checked", "", notebook])
             continue
         verdict = "holds" if record["holds_as_printed"] else "false as printed"
-        note = _vacuous_note(check_id)
-        if note and record["holds_as_printed"] and ("vacuous at the paper's n" in note or "vacuous (" in note):
-            verdict = "holds, but " + note
-        elif note:
-            verdict += "; " + note
-        worst = record["worst_case"]
-        ratio = worst.get("ratio")
+        if note := _vacuous_note(check_id):
+            verdict = f"holds, but {note}" if record["holds_as_printed"] else f"{verdict}; {note}"
+        ratio = record["worst_case"].get("ratio")
         rows.append([paper, location, verdict,
                      "" if ratio is None else f"largest observed / bound = {_short(ratio)}", notebook])
     return rows
@@ -114,7 +110,7 @@ def claim_data(claim_id: str) -> str:
     spec = _SPECS.get(claim_id)
     if spec is None:
         return ""
-    if set(spec.experiments) >= set(SECTION4_TASKS) and len(spec.experiments) > 1:
+    if set(spec.experiments) >= set(SECTION4_TASKS):
         return DATA_GROUPS[SECTION4_TASKS][0]
     return "; ".join(DATA_GROUPS[task][0] if task in DATA_GROUPS else task for task in spec.experiments)
 
@@ -189,9 +185,8 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
 def verify_table(results) -> str:
     """A compact Markdown table of ``verify`` results (``CheckResult`` objects or their JSON records): check, holds
     as printed, worst case; the corrected claims follow in a collapsible block."""
-    records = [r.to_json() if hasattr(r, "to_json") else r for r in results]
     rows, notes = [], []
-    for record in records:
+    for record in (r.to_json() if hasattr(r, "to_json") else r for r in results):
         worst = record["worst_case"]
         parameters = ", ".join(f"{k} = {_short(v)}" for k, v in (worst.get("parameters") or {}).items()
                                if not isinstance(v, (dict, list)))
