@@ -200,10 +200,8 @@ def intro_generic(results):
 
 def greedy_peak_and_drop(results):
     r = results["mnist-2-vs-other"]
-    mean_tgt = _curve(r, "greedy", "target_auroc").mean(axis=0)
-    g_gap = _gap(r, "greedy").mean(0)
-    peak = int(np.argmax(mean_tgt)) + 1
-    drop = float(mean_tgt.max() - mean_tgt[-1])
+    mean_tgt, g_gap = _curve(r, "greedy", "target_auroc").mean(axis=0), _gap(r, "greedy").mean(0)
+    peak, drop = int(np.argmax(mean_tgt)) + 1, float(mean_tgt.max() - mean_tgt[-1])
     text = (f"mean greedy target AUROC peaks at {plural(peak, 'feature')} ({_fmt(mean_tgt.max())}), ends at "
             f"{_fmt(mean_tgt[-1])} (drop {_fmt(drop)}); gap at 1/5/10 features: "
             f"{_fmt(_at(g_gap, 1))}/{_fmt(_at(g_gap, 5))}/{_fmt(_at(g_gap, 10))}")
@@ -235,8 +233,8 @@ def greedy_gap_grows(results, task="mnist-2-vs-other", late=5, split_target=None
     r = results[task]
     g_gap, t_gap = _gap(r, "greedy"), _gap(r, "tgreedy")
     k = _split(r, split_target) if split_target is not None else None
-    which, t_which = (g_gap[k], t_gap[k]) if k is not None else (g_gap.mean(0), t_gap.mean(0))
-    where = f"'{split_target}' held out" if k is not None else "mean of splits"
+    which, t_which, where = ((g_gap[k], t_gap[k], f"'{split_target}' held out") if k is not None
+                             else (g_gap.mean(0), t_gap.mean(0), "mean of splits"))
     gap1, gap_late = _at(which, 1), _at(which, late)
     text = (f"{where}: greedy gap {_fmt(gap1)} after 1 feature, {_fmt(gap_late)} after {late}, "
             f"{_fmt(float(which[-1]))} at the end (T-greedy after {late}: {_fmt(_at(t_which, late))}); "
@@ -294,10 +292,9 @@ def reliable_features(results, task, expected):
     r = results[task]
     g_tgt, t_tgt = _curve(r, "greedy", "target_auroc"), _curve(r, "tgreedy", "target_auroc")
     n_splits, n_steps = t_tgt.shape
-    t_useful, g_useful = useful_steps(t_tgt.mean(0)), useful_steps(g_tgt.mean(0))
-    per_split = [useful_steps(row) for row in t_tgt]
-    gain = float(t_tgt.mean(0).max() - t_tgt.mean(0)[0])
+    t_useful, g_useful, per_split = useful_steps(t_tgt.mean(0)), useful_steps(g_tgt.mean(0)), [useful_steps(row) for row in t_tgt]
     t_best, g_best = float(t_tgt.mean(0).max()), float(g_tgt.mean(0).max())
+    gain = t_best - float(t_tgt.mean(0)[0])
     improving = int(sum(row.max() - row[0] >= 0.02 for row in t_tgt))
     text = (f"mean T-greedy target AUROC levels off after {t_useful} features (greedy: {g_useful}), gaining "
             f"{_fmt(gain)} over the first feature, best {_fmt(t_best)} (greedy {_fmt(g_best)}); per split: "
