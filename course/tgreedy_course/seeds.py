@@ -410,17 +410,13 @@ def load_reference(name: str | None = None) -> dict | None:
     folder = REFERENCE_DIR / name
     if not (folder / "claims.json").is_file():
         return None
-    out = {"claims": json.loads((folder / "claims.json").read_text())}
-    for part in ("bands", "timings"):
-        path = folder / f"{part}.json"
-        out[part] = json.loads(path.read_text()) if path.is_file() else None
-    return out
+    return {part: json.loads(path.read_text()) if (path := folder / f"{part}.json").is_file() else None
+            for part in ("claims", "bands", "timings")}
 
 
 def pair_signal(result: dict | None) -> float | None:
     """Mean held-out source AUROC of a similarity experiment's all-features fit, or ``None`` without one."""
-    reference = (result or {}).get("all_features_reference") or {}
-    values = reference.get("source_auroc")
+    values = ((result or {}).get("all_features_reference") or {}).get("source_auroc")
     return round(float(np.mean(values)), 4) if values else None
 
 
@@ -458,8 +454,8 @@ def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, re
         from .summary import readme_verdicts  # the README's block renders what was copied
 
         readme = pathlib.Path(readme)
-        out = {"claims": json.loads((folder / "claims.json").read_text())}
-        atomic_write_text(readme, replace_readme_block(readme.read_text(), readme_verdicts(out)))
+        atomic_write_text(readme, replace_readme_block(readme.read_text(), readme_verdicts(
+            {"claims": json.loads((folder / "claims.json").read_text())})))
         written.append(readme)
     return written
 
