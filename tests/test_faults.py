@@ -34,7 +34,7 @@ from tgreedy_lib import DomainStatistics, TGreedy, datasets, features, tgreedy_p
 from tgreedy_lib.domain_adaptation import baselines, stopping
 from tgreedy_course import cli
 from tgreedy_course.any_data import run_on_data
-from tgreedy_lib.features import _cache, build, probe
+from tgreedy_lib.features import _cache, probe
 from tgreedy_lib.features.dbn import RBMTraining
 
 TESTS = pathlib.Path(__file__).resolve().parent
@@ -100,14 +100,10 @@ def _cache_warnings(caught) -> list[str]:
     return [str(w.message) for w in caught if issubclass(w.category, _cache.CacheWarning)]
 
 
-def _savez_the_old_way(path: pathlib.Path, arrays: dict) -> None:
-    """How the cache wrote an entry before entries recorded their arrays (numpy.savez, no record)."""
-    import tempfile
-
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp.npz")
-    os.close(handle)
-    np.savez(tmp, **arrays)
-    os.replace(tmp, path)
+def _rewrite(path: pathlib.Path, arrays: dict) -> None:
+    """Write ``arrays`` as a well-formed entry with a record that matches them: only the checks of content refuse it."""
+    key = json.loads(str(_arrays(path)[_META]))["key"]
+    _cache.write_entry(path, {k: v for k, v in arrays.items() if k != _META}, key)
 
 
 def _arrays(path) -> dict:
@@ -130,8 +126,13 @@ def _crc(path):
 
 
 def _missing_array(path):
-    arrays = {k: v for k, v in _arrays(path).items() if k not in (_META, "test_labels")}
-    _savez_the_old_way(path, arrays)  # an entry of the earlier format without one of its arrays
+    arrays = _arrays(path)
+    del arrays["test_labels"]
+    _rewrite(path, arrays)
+
+
+def _no_record(path):
+    np.savez(path, **{k: v for k, v in _arrays(path).items() if k != _META})
 
 
 def _missing_recorded_array(path):
@@ -141,22 +142,23 @@ def _missing_recorded_array(path):
 
 
 def _missing_weight(path):
-    arrays = {k: v for k, v in _arrays(path).items() if k not in (_META, "layer1_weights")}
-    _savez_the_old_way(path, arrays)
+    arrays = _arrays(path)
+    del arrays["layer1_weights"]
+    _rewrite(path, arrays)
 
 
 def _wrong_rows(path):
-    arrays = {k: v for k, v in _arrays(path).items() if k != _META}
+    arrays = _arrays(path)
     arrays["train_features"], arrays["train_labels"] = arrays["train_features"][:-7], arrays["train_labels"][:-7]
-    _savez_the_old_way(path, arrays)  # a valid file, but with 7 rows too few
+    _rewrite(path, arrays)  # a valid file, but with 7 rows too few
 
 
 def _other_key(path):
-    arrays = {k: v for k, v in _arrays(path).items() if k != _META}
+    arrays = _arrays(path)
     info = json.loads(str(arrays["info_json"]))
     info["cache_key"] = "0" * 64
     arrays["info_json"] = np.asarray(json.dumps(info))
-    _savez_the_old_way(path, arrays)
+    _rewrite(path, arrays)
 
 
 def _changed_under_its_record(path):
@@ -166,9 +168,9 @@ def _changed_under_its_record(path):
 
 
 def _nan_rows(path):
-    arrays = {k: v for k, v in _arrays(path).items() if k != _META}
+    arrays = _arrays(path)
     arrays["train_features"][3, 2] = np.nan
-    _savez_the_old_way(path, arrays)
+    _rewrite(path, arrays)
 
 
 @pytest.mark.parametrize("damage, which, reason", [
@@ -176,6 +178,7 @@ def _nan_rows(path):
     (_empty, "features", "it is empty"),
     (_crc, "features", "cannot be read whole"),
     (_missing_array, "features", "no test_labels"),
+    (_no_record, "features", "it has no record"),
     (_missing_recorded_array, "features", "the array 'test_labels' it records is missing"),
     (_missing_weight, "weights", "cannot rebuild the feature learner"),
     (_wrong_rows, "features", "rows for"),
@@ -212,38 +215,11 @@ def test_an_entry_missing_its_weights_file_is_rebuilt_with_a_warning(tmp_path):
     assert not healed.info["from_cache"] and _entry(first)["weights"].is_file()
 
 
-def test_an_entry_written_the_old_way_is_accepted_without_a_rebuild_and_given_its_record(tmp_path, monkeypatch):
-    first = _tiny(tmp_path)
-    paths = _entry(first)
-    old = {}
-    for name in ("features", "weights"):  # exactly what the cache wrote before entries had records
-        old[name] = {k: v for k, v in _arrays(paths[name]).items() if k != _META}
-        _savez_the_old_way(paths[name], old[name])  # mkstemp: mode 0600
-        assert _META not in _arrays(paths[name]) and paths[name].stat().st_mode & 0o777 == 0o600
-    monkeypatch.setattr(build, "_build_dbn_feature_set", lambda *a, **k: pytest.fail("an old entry was rebuilt"))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", _cache.CacheWarning)
-        loaded = _tiny(tmp_path)
-    assert loaded.info["from_cache"]
-    np.testing.assert_array_equal(loaded.train_features, first.train_features)
-    for name in ("features", "weights"):  # upgraded in place, atomically: same arrays, plus the record
-        upgraded = _arrays(paths[name])
-        record = json.loads(str(upgraded.pop(_META)))
-        assert record["key"] == first.info["cache_key"] and set(record["arrays"]) == set(old[name])
-        assert set(upgraded) == set(old[name]) and paths[name].stat().st_mode & 0o777 == 0o600  # mode kept
-        for key, value in old[name].items():
-            np.testing.assert_array_equal(upgraded[key], value)
-    assert _tiny(tmp_path).info["from_cache"]
-    assert sorted(p.name for p in paths["features"].parent.iterdir()) == sorted(
-        [paths["features"].name, paths["weights"].name])  # no temporary file left
-
-
-def test_an_old_probe_report_is_read_back_and_a_damaged_one_recomputed(tmp_path, monkeypatch):
+def test_a_probe_report_is_read_back_and_a_damaged_one_recomputed(tmp_path, monkeypatch):
     fs = _tiny(tmp_path)
     fs.train_features, fs.train_labels = fs.train_features[::20], fs.train_labels[::20]
     report = features.feature_probe(fs)
     path = _entry(fs)["linear_probe"]
-    path.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n")  # as the cache wrote it before
     calls = []
     real = probe.validated_probe
     monkeypatch.setattr(probe, "validated_probe", lambda *a, **k: calls.append(1) or real(*a, **k))
@@ -307,36 +283,35 @@ def test_a_writer_killed_mid_write_leaves_no_half_entry_and_its_leftovers_are_re
 
 
 def test_a_write_that_fails_midway_leaves_the_old_file_and_no_temporary_one(tmp_path):
-    from tgreedy_lib import _io
+    from tgreedy_lib import files
 
     target = tmp_path / "claims.json"
     target.write_text('{"claims": "the earlier, complete table"}')
     with pytest.raises(RuntimeError, match="disk went away"):
-        with _io.atomic_writer(target) as handle:
+        with files.atomic_writer(target) as handle:
             handle.write('{"claims": [')
             raise RuntimeError("disk went away")
     assert target.read_text() == '{"claims": "the earlier, complete table"}'
     assert [p.name for p in tmp_path.iterdir()] == ["claims.json"]
     with pytest.raises(TypeError, match="not JSON serializable"):  # a value that cannot be written: nothing is
-        from tgreedy_lib import _json
-        _json.write_json(target, {"claims": object()})
+        files.write_json(target, {"claims": object()})
     assert target.read_text() == '{"claims": "the earlier, complete table"}'
 
 
-def test_leftovers_of_earlier_writers_go_once_they_are_stale(tmp_path):
-    from tgreedy_lib import _io
+def test_leftovers_of_killed_writers_go_and_a_live_writers_file_stays(tmp_path):
+    from tgreedy_lib import files
 
     folder = tmp_path / "cache" / "features"
     folder.mkdir(parents=True)
-    old = folder / "mnist-0123456789abcdef-features.npz.k2j3h4ab.tmp.npz"  # an earlier version's mkstemp name
-    fresh = folder / "mnist-0123456789abcdef-dbn.npz.x8y9z0cd.tmp.npz"
-    alive = folder / f"mnist-0123456789abcdef-dbn.npz.{os.getpid()}@{_io._HOST}.abcd.tmp"
-    for path in (old, fresh, alive):
+    stale = folder / "mnist-0123456789abcdef-features.npz.123@another-host.k2j3h4ab.tmp"
+    fresh = folder / "mnist-0123456789abcdef-dbn.npz.123@another-host.x8y9z0cd.tmp"
+    alive = folder / f"mnist-0123456789abcdef-dbn.npz.{os.getpid()}@{files._HOST}.abcd.tmp"
+    for path in (stale, fresh, alive):
         path.write_bytes(b"half")
-    past = time.time() - 2 * _io.STALE_SECONDS
-    os.utime(old, (past, past))
+    past = time.time() - 2 * files.STALE_SECONDS
+    os.utime(stale, (past, past))
     _tiny(tmp_path)
-    assert not old.exists() and fresh.exists() and alive.exists()  # a live writer's file is never taken
+    assert not stale.exists() and fresh.exists() and alive.exists()  # a live writer's file is never taken
 
 
 def test_a_cache_that_cannot_be_written_computes_without_storing_and_warns_once(tmp_path, monkeypatch):
@@ -665,7 +640,7 @@ def test_a_cifar_archive_that_unpacks_too_large_or_too_many_is_refused_before_wr
     archive.write_bytes(_tar_gz([(huge, b"")]))
     out = tmp_path / "out"
     with pytest.raises(ValueError, match="MiB unpacked"):
-        datasets.formats._extract_safely(archive, out)
+        datasets.formats.extract_safely(archive, out)
     assert not out.exists()
     many = []
     for i in range(datasets.formats.ARCHIVE_MEMBER_LIMIT + 1):
@@ -674,7 +649,7 @@ def test_a_cifar_archive_that_unpacks_too_large_or_too_many_is_refused_before_wr
         many.append((info, bytes(512)))
     archive.write_bytes(_tar_gz(many))
     with pytest.raises(ValueError, match="more than 64 members"):
-        datasets.formats._extract_safely(archive, out)
+        datasets.formats.extract_safely(archive, out)
     assert not out.exists()
 
 

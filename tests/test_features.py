@@ -129,3 +129,22 @@ def test_configuration_errors_are_named(tmp_path):
 def test_cifar10_without_data_says_so(tmp_path):
     with pytest.raises(FileNotFoundError, match="CIFAR-10"):
         features.load_features("cifar10", data_dir=tmp_path, progress=False)
+
+
+def test_probe_arrays_are_cached_by_their_digest_and_read_back(tmp_path):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 3))
+    y = (x[:, 0] > 0).astype(int)
+    first = features.probe_arrays(x[:200], y[:200], x[200:], y[200:], cache_dir=tmp_path)
+    again = features.probe_arrays(x[:200], y[:200], x[200:], y[200:], cache_dir=tmp_path)  # read back, not refitted
+    assert first["test_accuracy"] > 0.9 and again == first
+    assert [p.name.startswith("probe-") for p in (tmp_path / "features").iterdir()] == [True]
+
+
+def test_the_files_of_a_cache_key():
+    paths = features.feature_cache_paths("mnist", "0123456789abcdef0123", cache_dir="cache")
+    assert {name: path.as_posix() for name, path in paths.items()} == {
+        "features": "cache/features/mnist-0123456789abcdef-features.npz",
+        "weights": "cache/features/mnist-0123456789abcdef-dbn.npz",
+        "probe": "cache/features/mnist-0123456789abcdef-probe.json",
+        "linear_probe": "cache/features/mnist-0123456789abcdef-linear-probe.json"}

@@ -62,7 +62,7 @@ def grade_command():
             args = [a.decode() for a in open(path, "rb").read().split(b"\\0") if a]
         except OSError:
             continue
-        if "tgreedy_lib" in args and "grade" in args:
+        if "tgreedy_course" in args and "grade" in args:
             return args
     return []
 '''
@@ -188,7 +188,7 @@ def attacked():
     out = tmp / "scores.csv"
     try:
         with open(tmp / "grade.log", "w+") as log:  # a file, not a pipe: a process left behind cannot hold it up
-            code = subprocess.call([sys.executable, "-m", "tgreedy_lib", "grade", str(subs), "--out", str(out),
+            code = subprocess.call([sys.executable, "-m", "tgreedy_course", "grade", str(subs), "--out", str(out),
                                     "--autograder", str(grader), "--jobs", "2", "--timeout", "120"], cwd=REPO,
                                    stdout=log, stderr=subprocess.STDOUT, timeout=300)
             log.seek(0)
@@ -299,7 +299,7 @@ def test_safe_unpickler_refuses_code_and_keeps_data():
         def __reduce__(self):
             return (os.system, ("echo owned",))
 
-    for payload in (Evil(), S.grade_in_sandbox, A.grade):
+    for payload in (Evil(), S.grade_in_sandbox, A.grade, A.Question):  # the course package is not trusted
         with pytest.raises(pickle.UnpicklingError, match="may not send"):
             S._safe_loads(pickle.dumps(payload, protocol=4))
 

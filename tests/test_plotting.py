@@ -3,9 +3,7 @@ other text, titles whose colour words match the curves, heat maps whose legend w
 from __future__ import annotations
 
 import pathlib
-
 import re
-import struct
 
 import matplotlib
 
@@ -25,7 +23,7 @@ from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_
 from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
 from tgreedy_course.seeds import load_reference  # noqa: E402
 from tgreedy_lib.plotting import paper_figures, theory_figures as theory  # noqa: E402
-from tgreedy_course.legibility import png_with_report, read_png_report, text_report  # noqa: E402
+from tgreedy_course.legibility import png_width_px, png_with_report, read_png_report, text_report  # noqa: E402
 from tgreedy_lib.plotting.style import FIGURE_WIDTH, SMALLEST_TEXT_PT, color_name, legend_label  # noqa: E402
 
 
@@ -73,7 +71,7 @@ def test_library_figures_fit_the_book_with_readable_text_and_nothing_drawn_over_
     fig = FIGURES[name](results)
     try:
         data = png_with_report(fig)
-        width_px = struct.unpack(">I", data[16:20])[0]
+        width_px = png_width_px(data)
         report = read_png_report(data)
         # Shown unscaled in the book's column: FIGURE_WIDTH inches at the figure's dpi, plus the margin of a
         # tight save (as the notebooks' inline backend saves).
@@ -202,7 +200,7 @@ def notebook_figure_problems(path) -> list[str]:
     """``legibility_problems`` of every figure in the executed notebook at ``path`` (its committed outputs)."""
     import base64
 
-    from tgreedy_course.legibility import legibility_problems, png_width_px
+    from tgreedy_course.legibility import legibility_problems
 
     problems = []
     for index, cell in enumerate(nbformat.read(path, as_version=4).cells):
@@ -212,7 +210,7 @@ def notebook_figure_problems(path) -> list[str]:
             data = base64.b64decode(output["data"]["image/png"])
             report = read_png_report(data)
             if report is None:
-                problems.append(f"cell {index}: carries no text report (execute it with tgreedy_lib execute-notebooks)")
+                problems.append(f"cell {index}: carries no text report (execute it with tgreedy_course execute-notebooks)")
                 continue
             problems += legibility_problems(report, width_px=png_width_px(data), name=f"cell {index}")
     return problems
@@ -228,7 +226,7 @@ def test_every_figure_of_the_notebook_is_readable_at_the_books_width(name):
 
 
 def test_the_book_width_rule_scales_wide_figures_and_reads_legends():
-    from tgreedy_course.legibility import BOOK_WIDTH_PX, READABLE_TEXT_PT, legibility_problems, png_width_px
+    from tgreedy_course.legibility import BOOK_WIDTH_PX, READABLE_TEXT_PT, legibility_problems
 
     assert (BOOK_WIDTH_PX, READABLE_TEXT_PT) == (720, 9)
     wide, ax = plt.subplots(figsize=(12, 3), dpi=100)            # 10-pt text, but shrunk to the column

@@ -139,7 +139,7 @@ def test_unregistered_selector_is_gone():
 def test_short_paths_form_only_the_chosen_gram_rows_and_give_the_whole_gram_path(sizes):
     # the estimators' route for k << p: one row per step (batched for equal-sized domains, a loop otherwise)
     from tgreedy_lib import DomainStatistics, TGreedy
-    from tgreedy_lib.domain_adaptation._gram_rows import _ChosenRows
+    from tgreedy_lib.domain_adaptation._gram_rows import ChosenRows
 
     rng = np.random.default_rng(11)
     counts = np.array(sizes)
@@ -149,9 +149,9 @@ def test_short_paths_form_only_the_chosen_gram_rows_and_give_the_whole_gram_path
     y = X[:, :6] @ rng.normal(1, 0.3, 6) + rng.standard_normal(n)
     labels = np.arange(counts.size)
     for method in (tgreedy_path, greedy_path):
-        rows = DomainStatistics._from_sorted_samples(X, y, counts, labels, None, "chosen")
-        whole = DomainStatistics._from_sorted_samples(X, y, counts, labels, None, False)
-        assert isinstance(rows._rows, _ChosenRows) and whole._xx is not None
+        rows = DomainStatistics.from_sorted_rows(X, y, counts, labels, None, "chosen")
+        whole = DomainStatistics.from_sorted_rows(X, y, counts, labels, None, False)
+        assert isinstance(rows._rows, ChosenRows) and whole._xx is not None
         a, b = method(rows, 12), method(whole, 12)
         np.testing.assert_array_equal(a.features, b.features)
         np.testing.assert_allclose(a.coef, b.coef, rtol=1e-12, atol=1e-14)

@@ -194,7 +194,6 @@ def test_sparse_input_gives_the_dense_result(Selector, fmt):
         ({"threshold": "high"}, "threshold"),
         ({"allow_reselect": "yes"}, "allow_reselect"),
         ({"sign": "largest"}, "sign"),
-        ({"stopping": "aic"}, "stopping"),
         ({"stopping": 3}, "stopping"),
     ],
 )
@@ -202,6 +201,12 @@ def test_parameters_are_validated_by_scikit_learn(params, message):
     X, y, d = _data()
     with pytest.raises(ValueError, match=rf"The '{message}' parameter of TGreedy must be"):
         TGreedy(**params).fit(X, y, domains=d)
+
+
+def test_a_stopping_rule_is_checked_against_the_stopping_module_before_the_path():
+    X, y, d = _data()
+    with pytest.raises(ValueError, match=r"unknown stopping rule 'aic'; choose one of \('lodo', 'bonferroni'"):
+        TGreedy(stopping="aic").fit(X, y, domains=d)
 
 
 def test_fit_statistics_validates_parameters_and_drops_old_feature_names():

@@ -272,20 +272,23 @@ def test_row_budget_must_be_a_whole_number_of_bytes():
                                                    (tgreedy_path, "tgreedy", {"sign": "positive"}),
                                                    (greedy_path, "greedy", {})])
 def test_the_predicted_picks_are_the_path_when_every_feature_is_a_candidate(method, name, options):
-    from functools import partial
-
-    from tgreedy_lib.domain_adaptation._stagewise import PathPredictor
-    from tgreedy_lib.domain_adaptation.selection import _best_feature, _score_columns
+    from tgreedy_lib.domain_adaptation._gram_rows import RowFeed
+    from tgreedy_lib.domain_adaptation.selection import _best_feature, _score
+    from tgreedy_lib.domain_adaptation.statistics import t_moments
 
     X, y, d = wide_problem(11, p=60)  # 60 features < 4 blocks: all are candidates, the simulation is exact
     stats = DomainStatistics.from_samples(X, y, d)
     path = method(DomainStatistics.from_samples(X, y, d, lazy=False), n_steps=25, **options)
     second_moment = stats.second_moment()
-    score_of = partial(_score_columns, name, options.get("sign", "abs"))
-    predictor = PathPredictor(score_of, second_moment, np.zeros(60, dtype=bool), False, _best_feature)
-    assert PathPredictor.n_candidates(60, 25) == 60
+
+    def score_of(r, m):
+        t, mu, _ = t_moments(r)
+        return _score(name, options.get("sign", "abs"), t, mu, m), mu
+
+    predictor = RowFeed(stats, score_of, _best_feature, second_moment, np.zeros(60, dtype=bool), False, 25)
+    assert RowFeed.n_candidates(60, 25) == 60
     score = score_of(stats.xy, second_moment)[0]
-    picks = predictor.predict(stats, stats.xy, int(path.features[0]), score, 25)
+    picks = predictor.predict(stats.xy, int(path.features[0]), score, 25)
     np.testing.assert_array_equal(picks, path.features)
     assert stats._rows.n_known == 0  # the candidates' small Gram forms no row
 

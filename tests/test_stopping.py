@@ -7,7 +7,7 @@ import pytest
 from scipy import stats as scipy_stats
 
 from tgreedy_lib.domain_adaptation.selection import greedy_path, tgreedy_path
-from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
+from tgreedy_lib.domain_adaptation.statistics import DomainStatistics, t_statistic
 from tgreedy_lib.domain_adaptation import stopping
 
 
@@ -111,7 +111,7 @@ def test_sign_flip_null_quantile_is_calibrated_for_symmetric_null_features():
     repeats = 200
     for _ in range(repeats):
         r = rng.standard_t(3, size=(8, 30))
-        observed = np.max(np.abs(stopping.t_statistics(r)[0]))
+        observed = np.max(np.abs(t_statistic(r)))
         q = np.quantile(stopping.sign_flip_max_t(r), 0.95)
         exceed += observed > q
     assert exceed / repeats <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / repeats)
@@ -292,10 +292,11 @@ def test_selector_lodo_needs_three_domains():
 
 
 def test_selector_stopping_rules_are_the_stopping_modules_rules():
-    from tgreedy_lib.domain_adaptation import estimators as selection
+    from tgreedy_lib import TGreedy
 
-    assert selection._STOPPING_RULES == stopping.RULES
-    assert set(selection._STOPPING_OPTIONS) == set(stopping.RULES)
+    assert set(stopping.RULE_OPTIONS) == set(stopping.RULES)
+    with pytest.raises(ValueError, match="unknown stopping rule"):
+        TGreedy(2, stopping="aic").fit_statistics(_moment_stats())
 
 
 # ------------------------------------------------------------------ leave one domain out: pooled sums, edge features

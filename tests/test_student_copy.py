@@ -40,8 +40,8 @@ def copy(tmp_path_factory):
 def test_copy_holds_what_students_need_and_nothing_else(copy):
     top = sorted(p.name for p in copy.iterdir())
     assert top == sorted([".gitignore", S.MARKER, "Makefile", "README.md", "assignments", "book", "data",
-                          "environment.yml", "notebooks", "pyproject.toml", "requirements.lock", "results",
-                          "tgreedy_lib"])
+                          "course", "environment.yml", "notebooks", "pyproject.toml", "requirements.lock",
+                          "results", "tgreedy_lib"])
     assert sorted(p.name for p in (copy / "assignments").iterdir()) == ["README.md", "student"]
     assert (ROOT / S.INSTRUCTORS / "exercise-keys.md").exists() and not (copy / S.INSTRUCTORS).exists()
     assert sorted(p.stem for p in (copy / "assignments" / "student").glob("*.ipynb")) == NAMES
@@ -50,11 +50,16 @@ def test_copy_holds_what_students_need_and_nothing_else(copy):
     assert [p.name for p in (copy / "results").iterdir()] == ["verify.json"]  # notebooks 02-04 and 11 read it
     assert (copy / "tgreedy_lib" / "datasets" / "bundled" / "SHA256SUMS").exists()
     assert not list(copy.rglob("__pycache__")) and not list(copy.rglob(".git"))
-    # no grading tools: the library's copy leaves them out, and its command line says so
-    assert not (copy / "tgreedy_lib" / "course" / "assignments.py").exists()
-    assert not (copy / "tgreedy_lib" / "course" / "student_copy.py").exists()
-    run = subprocess.run([sys.executable, "-m", "tgreedy_lib", "grade", "submissions"], cwd=copy, text=True,
-                         capture_output=True, env={**os.environ, "PYTHONPATH": str(copy)})
+    # the course package without the instructors' tools, and its command line says so
+    course = copy / "course" / "tgreedy_course"
+    assert (copy / "course" / "pyproject.toml").exists() and (course / "prose.py").exists()
+    assert [p for p in S.LEFT_OUT if (copy / p).exists()] == [] and (course / "reference_results").is_dir()
+    # as on a machine where only the copy is installed: without this checkout's editable install (its finder)
+    only_the_copy = ("import runpy, sys; sys.meta_path[:] = [f for f in sys.meta_path if 'Editable' not in "
+                     "getattr(f, '__name__', '')]; sys.argv[1:] = ['grade', 'submissions']; "
+                     "runpy.run_module('tgreedy_course', run_name='__main__', alter_sys=True)")
+    run = subprocess.run([sys.executable, "-c", only_the_copy], cwd=copy, text=True, capture_output=True,
+                         env={**os.environ, "PYTHONPATH": _path(copy)})
     assert run.returncode == 2 and "not part of this copy of the course" in run.stderr, run.stderr
     for path in copy.rglob("*"):
         assert path.name not in ("otter_config.json", "conftest.py") and not path.name.startswith("test_"), path
@@ -159,6 +164,11 @@ def test_check_finds_planted_leaks_and_write_refuses_unsafe_folders(copy, tmp_pa
     assert S.main(["--out", str(occupied), "--root", str(ROOT)]) == 1
 
 
+def _path(copy: pathlib.Path) -> str:
+    """PYTHONPATH for the copy's library and course package, as `pip install -e . -e course` there gives."""
+    return os.pathsep.join([str(copy), str(copy / "course")])
+
+
 def _execute(notebook: pathlib.Path, copy: pathlib.Path, extra: str | None = None):
     import nbformat
     from nbclient import NotebookClient
@@ -167,7 +177,7 @@ def _execute(notebook: pathlib.Path, copy: pathlib.Path, extra: str | None = Non
     if extra:
         nb.cells.append(nbformat.v4.new_code_cell(extra))
     env_backup = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = str(copy)   # the kernel imports the copy's library, not this checkout's
+    os.environ["PYTHONPATH"] = _path(copy)   # the kernel imports the copy's packages, not this checkout's
     try:
         NotebookClient(nb, timeout=600, kernel_name="python3",
                        resources={"metadata": {"path": str(notebook.parent)}}).execute()
@@ -181,9 +191,9 @@ def _execute(notebook: pathlib.Path, copy: pathlib.Path, extra: str | None = Non
 
 def test_a_notebook_and_an_assignment_run_from_the_copy(copy):
     nb = _execute(copy / "notebooks" / "02b_domains_and_regret.ipynb", copy,
-                  extra="import tgreedy_lib; print(tgreedy_lib.__file__)")
-    where = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
-    assert pathlib.Path(where.strip()).resolve().is_relative_to(copy.resolve()), where
+                  extra="import tgreedy_lib, tgreedy_course; print(tgreedy_lib.__file__, tgreedy_course.__file__)")
+    where = "".join(o.get("text", "") for o in nb.cells[-1].outputs).split()
+    assert len(where) == 2 and all(pathlib.Path(w).resolve().is_relative_to(copy.resolve()) for w in where), where
     assert not [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     # an unanswered assignment runs top to bottom from the copy; its public checks report, they do not raise
     nb = _execute(copy / "assignments" / "student" / "02b_domains_and_regret.ipynb", copy)
@@ -216,20 +226,85 @@ def test_command_line(tmp_path, capsys):
 
 # --------------------------------------------------------------------------- answers written as formulas
 
+#: Names a solution may give a Greek letter, and the letter TeX writes.
+_GREEK = {"eps": "ε", "epsilon": "ε", "varepsilon": "ε", "delta": "δ", "alpha": "α", "beta": "β", "gamma": "γ",
+          "sigma": "σ", "mu": "μ", "lam": "λ", "lambda": "λ", "theta": "θ", "tau": "τ", "rho": "ρ", "phi": "φ",
+          "pi": "π", "nu": "ν", "eta": "η", "kappa": "κ", "omega": "ω", "xi": "ξ"}
+_TEX_DROPPED = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg|cdot|times|,|;|!|quad|displaystyle|mathrm|operatorname)")
+
+
+def _normal_formula(text: str) -> str:
+    """A formula as one canonical string, whether written in Python or in TeX: ``(1 - (n - 1) * eps) ** 2`` and
+    ``(1-(n-1)\\varepsilon)^2`` both become ``(1-(n-1)ε)^2``."""
+    text = re.sub(r"\b(?:np|math|numpy|float|int)\.", "", text)
+    while True:                                  # innermost braces first: \frac{a}{\sqrt{n}} -> (a)/(sqrt(n))
+        before = text
+        text = re.sub(r"\\sqrt\s*\{([^{}]*)\}", r"sqrt(\1)", text)
+        text = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", text)
+        if text == before:
+            break
+    text = _TEX_DROPPED.sub("", text)
+    text = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK.get(m.group(1), m.group(1)), text)
+    text = re.sub(r"\b([A-Za-z]+)\b", lambda m: _GREEK.get(m.group(1), m.group(1)), text)
+    text = text.replace("**", "^").replace("*", "").replace("{", "(").replace("}", ")")
+    text = re.sub(r"\s+", "", text)
+    text = re.sub(r"\^\(([^()]{1,3})\)", r"^\1", text)                                 # ^(2) -> ^2
+    return text
+
+
+def _solution_formulas(source_dir: pathlib.Path) -> list[tuple[str, str]]:
+    """(where, canonical formula) for every formula an instructor notebook's solutions compute: the expression
+    a solution line returns or assigns, when it is long enough to be an answer rather than a name or a number."""
+    found = []
+    for path in sorted(pathlib.Path(source_dir).glob("*.ipynb")):
+        for block, cell, text in S._marked_cells(path):
+            if block != "SOLUTION" or cell["cell_type"] != "code":
+                continue
+            for line in text.splitlines():
+                m = re.match(r"\s*(?:return\s+|[A-Za-z_]\w*\s*=\s*)(.+?)\s*(?:#\s*SOLUTION)?\s*$", line)
+                if not m:
+                    continue
+                # float(...) around the answer is Python, not the formula
+                formula = _normal_formula(re.sub(r"^(?:float|int)\((.*)\)$", r"\1", m.group(1)))
+                if len(formula) >= 12 and re.search(r"[-+/^]", formula) and "(" in formula \
+                        and not re.search(r"[\[\]'\"]|\w\(|,", formula.replace("sqrt(", "√(")):
+                    found.append((f"{path.name}: solution formula", formula))
+    return found
+
+
+def markdown_formulas(notebook: pathlib.Path) -> list[str]:
+    """The canonical form of every formula (``$...$``, ``$$...$$``) in the Markdown cells of ``notebook``."""
+    nb = json.loads(pathlib.Path(notebook).read_text(encoding="utf-8"))
+    formulas = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            formulas += [_normal_formula(m) for m in re.findall(r"\$\$?([^$]+)\$\$?", S._cell_text(cell))]
+    return formulas
+
+
+def formula_leaks(notebook: pathlib.Path, source_dir: pathlib.Path) -> list[str]:
+    """Where a Markdown formula of ``notebook`` writes out a formula an instructor solution computes (an
+    answer given away in the text, which the line-by-line check of check_student_copy cannot see)."""
+    formulas = markdown_formulas(notebook)
+    return [f"{pathlib.Path(notebook).name}: its Markdown writes the {where.split(': ')[1]} of "
+            f"{where.split(': ')[0]} ({formula})"
+            for where, formula in _solution_formulas(source_dir) if any(formula in f for f in formulas)]
+
+
 READ_BY_STUDENTS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "assignments" / "student").glob("*.ipynb"))
 @pytest.mark.parametrize("notebook", READ_BY_STUDENTS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_markdown_formula_gives_a_solution_away(notebook):
     """A formula in a notebook's Markdown (TeX) that writes out what an instructor solution computes (Python) is an
     answer handed out; the two are compared in one canonical form."""
-    assert S.formula_leaks(notebook, SOURCE_DIR) == []
+    assert formula_leaks(notebook, SOURCE_DIR) == []
 
 
 def test_formulas_are_compared_across_python_and_tex(tmp_path):
-    assert S._normal_formula("(1 - (n - 1) * eps) ** 2 / (1 + (n - 1) * eps ** 2)") == \
-        S._normal_formula(r"(1-(n-1)\varepsilon)^2/(1+(n-1)\varepsilon^{2})") == "(1-(n-1)ε)^2/(1+(n-1)ε^2)"
-    assert S._normal_formula(r"\frac{a+b}{\sqrt{n}}") == "(a+b)/(sqrt(n))"
+    assert _normal_formula("(1 - (n - 1) * eps) ** 2 / (1 + (n - 1) * eps ** 2)") == \
+        _normal_formula(r"(1-(n-1)\varepsilon)^2/(1+(n-1)\varepsilon^{2})") == "(1-(n-1)ε)^2/(1+(n-1)ε^2)"
+    assert _normal_formula(r"\frac{a+b}{\sqrt{n}}") == "(a+b)/(sqrt(n))"
     # a planted formula is found, in display math too; a different one is not
-    formulas = [f for _, f in S._solution_formulas(SOURCE_DIR)]
+    formulas = [f for _, f in _solution_formulas(SOURCE_DIR)]
     assert "(1-(n-1)ε)^2/(1+(n-1)ε^2)" in formulas
     for text, leaks in ((r"so $$R \ge \left(1-(n-1)\varepsilon\right)^2/(1+(n-1)\varepsilon^2)$$ here", True),
                         (r"so $R \ge (1-n\varepsilon)^2$ here", False)):
@@ -237,4 +312,4 @@ def test_formulas_are_compared_across_python_and_tex(tmp_path):
               "nbformat": 4, "nbformat_minor": 5}
         path = tmp_path / "planted.ipynb"
         path.write_text(json.dumps(nb), encoding="utf-8")
-        assert bool(S.formula_leaks(path, SOURCE_DIR)) is leaks, text
+        assert bool(formula_leaks(path, SOURCE_DIR)) is leaks, text

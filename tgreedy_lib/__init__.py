@@ -1,28 +1,10 @@
-"""tgreedy_lib: the library behind the tgreedy notebook collection.
+"""tgreedy_lib: the methods of two papers and what reproduces their experiments.
 
-Two floors. The papers' library: one package a paper, then one a concern. Above it, and never
-imported by it, :mod:`.collection`: this collection's claims, seeds, reference results, prose,
-course tools and command line (the contracts in ``pyproject.toml`` hold the direction).
-
-=================================  ==================================================================
-:mod:`.domain_adaptation`          Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small
-                                   Sample Statistical Approach* (AISTATS 2012): statistics (section
-                                   2), selection (3.3), evaluation, ``theory/`` (Theorems 1-2,
-                                   Corollary 3, simulations)
-:mod:`.categorical`                Sabato & Shalev-Shwartz, *Ranking Categorical Features Using
-                                   Generalization Properties* (JMLR 2008)
-:mod:`.datasets`                   MNIST and CIFAR-10 files, downloads, the bundled MNIST digits
-:mod:`.features`                   the deep belief network and its cached features (section 4)
-:mod:`.experiments`                section 4's experiments: runners, domains, design, readings
-:mod:`.plotting`                   the figures, one style
-:mod:`.verify`                     numerical checks of both papers' theorems
-:mod:`.diagnosis`                  "does T-greedy help on my data?": :func:`diagnose` and its figure
-:mod:`.collection`                 the top floor: claims, seeds, reference results, prose, course
-                                   tools, command line
-=================================  ==================================================================
-
-The names below (the domain-adaptation paper's main entry points) load their module on first use,
-so that ``import tgreedy_lib.domain_adaptation.theory.simulate`` does not pay for scikit-learn.
+:mod:`.domain_adaptation` is Foster, Kakade & Salakhutdinov's domain adaptation by T-greedy feature selection;
+:mod:`.categorical` Sabato & Shalev-Shwartz's ranking of categorical features; :mod:`.datasets`,
+:mod:`.features` and :mod:`.experiments` reproduce section 4; :mod:`.plotting` draws the figures;
+:mod:`.diagnosis` asks "does T-greedy help on my data?". The names below load their module on first use,
+so that ``import tgreedy_lib`` costs nothing and a method loads only what it needs.
 """
 import importlib
 
@@ -36,7 +18,6 @@ _EXPORTS = {
     "Greedy": "domain_adaptation.estimators",
     "tgreedy_path": "domain_adaptation.selection",
     "greedy_path": "domain_adaptation.selection",
-    "t_statistics": "domain_adaptation.selection",
     "register_selector": "domain_adaptation.selectors",
     "get_selector": "domain_adaptation.selectors",
     "available_selectors": "domain_adaptation.selectors",

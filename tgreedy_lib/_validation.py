@@ -1,11 +1,4 @@
-"""THE input checks of the library: each raises ValueError naming the problem and the fix.
-
-Finite real float arrays (:func:`as_float_array`, :func:`check_finite`), whole numbers
-(:func:`check_whole_number`), the confidence parameter (:func:`check_delta`), the number of domains
-a T-statistic needs (:func:`check_domain_count`), label vectors (:func:`check_labels`,
-:func:`check_binary_labels`), data matrices (:func:`as_data_matrix`) and DataFrame columns matched
-by name (:func:`align_columns`).
-"""
+"""The library's input checks, used at its public boundary: each raises ValueError naming the problem and the fix."""
 from __future__ import annotations
 
 import math
@@ -15,34 +8,18 @@ from numbers import Integral, Real
 import numpy as np
 
 
-def as_float_array(value, name: str, ndim: int | tuple[int, ...], dtype=np.float64, *, check: bool = True) -> np.ndarray:
-    """``value`` as a float array of the given number of dimensions, finite everywhere.
-
-    ``check=False`` skips the finiteness scan, for callers that detect NaN and infinity more
-    cheaply themselves (and then call :func:`check_finite` to name the entry).
-    """
-    arr = as_real_array(value, name, dtype)
+def as_float_array(value, name: str, ndim: int | tuple[int, ...]) -> np.ndarray:
+    """``value`` as a finite float64 array of ``ndim`` dimensions."""
+    arr = as_real_array(value, name)
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     if arr.ndim not in allowed:
         raise ValueError(f"{name} must have {' or '.join(map(str, allowed))} dimension(s), got shape {arr.shape}")
-    if check:
-        check_finite(arr, name)
+    check_finite(arr, name)
     return arr
 
 
 def as_real_array(value, name: str, dtype=np.float64) -> np.ndarray:
-    """``np.asarray(value, dtype)``, refusing complex numbers instead of dropping their imaginary part.
-
-    Examples
-    --------
-    >>> from tgreedy_lib._validation import as_real_array
-    >>> as_real_array([1, 2], "y")
-    array([1., 2.])
-    >>> as_real_array([1 + 2j], "y")
-    Traceback (most recent call last):
-    ...
-    ValueError: y holds complex numbers (dtype complex128), but only real values have the moments of section 2; pass y.real or abs(y) if that is what it means
-    """
+    """``np.asarray(value, dtype)``, refusing complex numbers instead of dropping their imaginary part."""
     if isinstance(value, np.ndarray) and value.dtype.kind != "c":
         return np.asarray(value, dtype=dtype)
     with warnings.catch_warnings():
@@ -91,11 +68,8 @@ def _whole(value, integral_floats: bool) -> int | None:
 
 
 def check_whole_number(value, name: str, minimum: int = 1, *, integral_floats: bool = True, reason: str = "") -> int:
-    """``value`` as an ``int`` of at least ``minimum``; ValueError naming ``name`` otherwise.
-
-    Python and numpy integers are accepted, and floats with a whole value (``3.0``) unless
-    ``integral_floats=False``; booleans never. ``reason`` is appended to the message.
-    """
+    """``value`` as an ``int`` of at least ``minimum`` (floats such as ``3.0`` unless ``integral_floats=False``;
+    booleans never); ``reason`` ends the message."""
     whole = _whole(value, integral_floats)
     if whole is None or whole < minimum:
         rule = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"an integer of at least {minimum}")
@@ -126,11 +100,7 @@ def check_domain_count(n, name: str = "n") -> int:
 
 
 def check_labels(y, name: str = "y", *, signed: bool = False, both_classes: bool = False) -> np.ndarray:
-    """Binary labels ``y`` as a boolean mask of the positives (``y == 1``).
-
-    Accepts booleans and numbers in {0, 1}, or also in {-1, 1} with ``signed=True`` (never a mix
-    of the two). ``both_classes=True`` refuses labels of one class only.
-    """
+    """Binary labels ``y`` (booleans, {0, 1}, or {-1, 1} with ``signed``) as a mask of the positives."""
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {y.shape}")
@@ -180,20 +150,13 @@ def is_sparse(value) -> bool:
     return scipy.sparse.issparse(value)
 
 
-def as_data_matrix(X, name: str = "X", *, sparse: str = "accept"):
-    """``X`` (array-like, pandas DataFrame or scipy.sparse matrix) as a 2-D float64 matrix.
+def as_data_matrix(X, name: str = "X"):
+    """``X`` (array-like, DataFrame or scipy.sparse) as a 2-D float64 ndarray, or CSR/CSC (never densified).
 
-    Dense input becomes a C- or F-ordered ndarray (no copy when it already is float64);
-    sparse input becomes CSR or CSC (``sparse="accept"``; the format is kept, others become
-    CSR, never densified) or a ValueError (``sparse="refuse"``). Entries that cannot be read
-    as numbers (``pd.NA``, ``None``, strings) give a ValueError naming the first offending
-    column instead of numpy's TypeError. NaN and infinity are *not* scanned for here (callers
-    find them more cheaply in their moments, then call :func:`check_finite`).
+    Entries that are not numbers are named by column; NaN and infinity of dense ``X`` are left to the
+    caller (found more cheaply in its moments, then named by :func:`check_finite`).
     """
     if is_sparse(X):
-        if sparse == "refuse":
-            raise ValueError(f"{name} is a scipy.sparse matrix, which this function does not support; "
-                             f"pass {name}.toarray() if it fits in memory")
         import scipy.sparse
 
         if X.dtype.kind == "c":
@@ -211,12 +174,8 @@ def as_data_matrix(X, name: str = "X", *, sparse: str = "accept"):
         return X
     try:
         arr = as_real_array(X, name)
-    except TypeError as error:
-        raise ValueError(f"{name} has entries that are not numbers{_first_bad_column(X)} ({error}); "
-                         "missing values (pd.NA, None) must be imputed or their rows dropped, "
-                         "categorical columns encoded (e.g. one-hot) first") from None
-    except ValueError as error:
-        if "complex" in str(error):
+    except (TypeError, ValueError) as error:
+        if isinstance(error, ValueError) and "complex" in str(error):
             raise
         raise ValueError(f"{name} has entries that are not numbers{_first_bad_column(X)} ({error}); "
                          "missing values (pd.NA, None) must be imputed or their rows dropped, "
@@ -242,21 +201,8 @@ def column_names(X) -> list | None:
 
 
 def align_columns(X, reference: list | None, name: str, reference_name: str):
-    """``X`` with its columns in the order of ``reference`` when both are named (DataFrames), matched by name.
-
-    A DataFrame whose columns are ``reference`` in another order is reordered; one whose names
-    differ is refused with a ValueError listing the missing and unexpected names. Anything without
-    column names (arrays, sparse matrices), or a ``reference`` of ``None``, is left as it is
-    (matched by position).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from tgreedy_lib._validation import align_columns
-    >>> frame = pd.DataFrame({"b": [2.0], "a": [1.0]})
-    >>> align_columns(frame, ["a", "b"], "X of domain 1", "domain 0").columns.tolist()
-    ['a', 'b']
-    """
+    """``X`` with its columns in the order of ``reference`` when both are named (DataFrames); other names
+    are refused, listing the missing and unexpected ones. Unnamed input is matched by position."""
     columns = column_names(X)
     if columns is None or reference is None or columns == reference:
         return X
@@ -304,15 +250,10 @@ def is_missing(value) -> bool:
 
 
 def factorize(values, name: str, *, allow_none: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Group equal values: ``(uniques, codes)`` with ``values[i] == uniques[codes[i]]``.
+    """``(uniques, codes)`` with ``values[i] == uniques[codes[i]]``, grouped by equality (hashing).
 
-    Grouping is by hashing (equality), never by comparing: values need not be sortable, so
-    mixed types (strings with numbers, tuples, ``None``) work. ``uniques`` are sorted when they
-    can be (numbers, strings), else in order of first appearance. Sets are grouped by their
-    content (a set is read as the ``frozenset`` of its elements: ``{1, 2}`` and ``{2, 1}`` are one
-    value). Other unhashable values (lists, dicts, arrays) raise ValueError naming the row and the
-    fix. Missing values (NaN, ``pandas.NA``, NaT, and ``None`` unless ``allow_none``) raise
-    ValueError: NaN is not equal to itself, so it cannot name a group.
+    ``uniques`` are sorted when they can be, else in order of first appearance; sets are grouped by content.
+    Unhashable values and missing ones (NaN, ``pandas.NA``, NaT; ``None`` unless ``allow_none``) are refused.
     """
     arr = np.asarray(values) if not isinstance(values, (list, tuple)) else _object_vector(values)
     if arr.ndim != 1:
@@ -358,8 +299,7 @@ def factorize(values, name: str, *, allow_none: bool = False) -> tuple[np.ndarra
 
 
 def as_value_vector(values) -> np.ndarray:
-    """A 1-D vector of values: lists and tuples become object arrays even when their items are
-    sequences or sets (``np.asarray`` would nest them), anything else goes through ``np.asarray``."""
+    """A 1-D vector of values (lists of sequences or sets become object arrays, not nested ones)."""
     if not isinstance(values, (list, tuple)):
         return np.asarray(values)
     try:
@@ -410,12 +350,8 @@ def _constraint_phrase(constraints: list) -> str:
 
 
 def check_options(constraints: dict, values: dict, caller: str) -> None:
-    """Check ``values`` against declared ``constraints``; InvalidParameterError (a ValueError) naming the first bad one.
-
-    ``constraints`` are declared as scikit-learn's ``_parameter_constraints`` are (``Interval``,
-    ``StrOptions``, types, ``"boolean"``, ``"array-like"``, ``callable``, ``None``): a value passes
-    when it satisfies one of its list. Names without constraints are not checked. The message names
-    the option, what it must be and what it got, e.g. ``alpha must lie in (0, 1), got None (stop_chance)``.
+    """Check ``values`` against ``constraints`` declared as scikit-learn's ``_parameter_constraints``; an
+    InvalidParameterError (a ValueError) names the first bad option, what it must be and what it got.
 
     Examples
     --------
@@ -443,10 +379,7 @@ def check_options(constraints: dict, values: dict, caller: str) -> None:
 
 
 def validate_options(constraints: dict):
-    """Decorate a public function so that its arguments are checked against ``constraints`` first (:func:`check_options`).
-
-    The constraints are kept as the function's ``option_constraints`` attribute.
-    """
+    """Decorate a public function so that its arguments are checked against ``constraints`` (:func:`check_options`)."""
     import functools
     import inspect
 
@@ -469,13 +402,11 @@ def validate_options(constraints: dict):
     return decorate
 
 
-# ----------------------------------------------------------------------------- values a user keeps apart (appended)
+# ----------------------------------------------------------------------------- values a user keeps apart
 
 
 def _value_kind(value):
-    """The kind of a value for :func:`check_kept_apart`: numpy and Python scalars of one kind agree
-    (``1`` and ``numpy.int64(1)`` are one kind), ``bool``, int, float, complex, str and bytes differ;
-    tuples and sets by the kinds of their items."""
+    """The kind of a value for :func:`check_kept_apart` (numpy and Python scalars of one kind agree)."""
     from numbers import Complex
 
     if isinstance(value, (bool, np.bool_)):
@@ -498,14 +429,8 @@ def _value_kind(value):
 
 
 def check_kept_apart(values, name: str) -> None:
-    """Refuse values of different kinds that Python would merge or a reader could not tell apart.
-
-    Two values are refused together when they differ in kind (:func:`_value_kind`) and are equal
-    (``1``, ``1.0`` and ``True`` are equal and hash alike, so a dict or a count merges them) or print
-    alike (``1`` and ``"1"``, ``"a"`` and ``b"a"``: kept apart by Python, but a table would show one
-    label twice). The error names both values and the fix (one type for the whole column). Values of
-    one kind are never refused; unhashable and missing values are left to :func:`factorize`.
-    """
+    """Refuse values of different kinds that Python would merge (``1``, ``1.0``, ``True``) or that print alike
+    (``1`` and ``"1"``): the error names both and the fix (one type for the whole column)."""
     by_value: dict = {}
     by_text: dict = {}
     seen: set = set()
@@ -533,9 +458,7 @@ def check_kept_apart(values, name: str) -> None:
 
 
 def as_kept_apart_vector(values, name: str) -> np.ndarray:
-    """A 1-D vector of values like :func:`as_value_vector`, but a list or tuple of several types is kept
-    as Python objects (``np.asarray([1, "1"])`` would make both the string ``"1"``) and checked with
-    :func:`check_kept_apart`; an object array is checked too."""
+    """:func:`as_value_vector`, a list of several types kept as objects and checked with :func:`check_kept_apart`."""
     if isinstance(values, (list, tuple)) and len({type(value) for value in values}) > 1:
         arr = _object_vector(values)
     else:
@@ -546,8 +469,7 @@ def as_kept_apart_vector(values, name: str) -> np.ndarray:
 
 
 def as_kept_apart_table(X, name: str = "X") -> np.ndarray:
-    """A 2-D table of values (rows of examples): a nested list of several types kept as Python objects, and
-    every object column checked with :func:`check_kept_apart` (``np.asarray([[1], ["1"]])`` would merge them)."""
+    """A 2-D table of values, a nested list of several types kept as objects, each object column checked."""
     if isinstance(X, (list, tuple)) and len({type(value) for row in X
                                              for value in (row if isinstance(row, (list, tuple)) else [row])}) > 1:
         widths = {len(row) if isinstance(row, (list, tuple)) else -1 for row in X}

@@ -37,7 +37,7 @@ COMMANDS = {
                             "hidden tests"),
     "compare": Command("tgreedy_course.compare_tables",
                        "stopping rules against the oracle, and baselines: JSON and Markdown tables"),
-    "download": Command("tgreedy_lib.datasets",
+    "download": Command("tgreedy_course.download",
                         "fetch the official MNIST files or CIFAR-10 into the cache, checksum-verified"),
 }
 

@@ -1,37 +1,22 @@
 """Course assignments: generate student versions, check them, grade submissions (otter-grader).
 
-The instructor versions live in ``assignments/source/NN_<name>.ipynb`` in otter-assign format
-(raw cells ``# BEGIN QUESTION`` ... ``# END QUESTION``, ``# BEGIN SOLUTION``, ``# BEGIN TESTS``,
-hidden tests marked ``# HIDDEN``). Three subcommands:
+The instructor versions are ``assignments/source/NN_<name>.ipynb`` in otter-assign format (raw cells
+``# BEGIN QUESTION`` ... ``# END QUESTION``, ``# BEGIN SOLUTION``, ``# BEGIN TESTS``; hidden tests open
+with ``# HIDDEN``). ``generate`` runs ``otter assign`` on each (offline, no Docker) into
+``assignments/student/`` (solutions and hidden tests removed) and ``assignments/autograder/NN_<name>/``
+(``otter_config.json`` and every test), failing unless all tests pass on the solutions; ``check``
+generates into a temporary folder and compares, volatile metadata ignored (exit 1 when out of date);
+``grade SUBMISSIONS_DIR --out scores.csv`` grades every ``.ipynb`` there, each in a sandbox with a time
+limit (:mod:`.grading_sandbox`), into one CSV row per student, assignment and question (``--wide``: per
+student and assignment), with the SHA-256 of the file graded.
 
-``generate``
-    Run ``otter assign`` on every source (offline, no Docker): writes the student notebooks
-    (solutions and hidden tests removed, outputs cleared) to ``assignments/student/`` and what the
-    grader needs (``otter_config.json`` and ``tests/*.py``, public and hidden) to
-    ``assignments/autograder/NN_<name>/``. By default otter also runs every test against the
-    solutions, and generation fails unless all of them pass.
-``check``
-    Generate into a temporary folder and compare with the committed ``student/`` and
-    ``autograder/`` folders, ignoring volatile metadata (cell ids, outputs, execution counts).
-    Exit status 1 when they are out of date.
-``grade SUBMISSIONS_DIR --out scores.csv``
-    Grade every ``.ipynb`` under ``SUBMISSIONS_DIR``: each submission is executed top to bottom in
-    a fresh process (errors do not stop it), in a scratch folder of its own and, when the grader
-    runs as root, as an unprivileged user that cannot read the solutions, the tests or the other
-    submissions; the public and hidden tests then run in a separate process against the values it
-    sends (:mod:`.grading_sandbox`). Each submission has a time limit, so an endless loop costs one
-    submission, not the run. Writes one CSV row per student, assignment and question (``--wide``:
-    one row per student and assignment), with the SHA-256 digest of the file graded.
-
-Which assignment a submission answers is read from the notebook's metadata (otter writes
-``metadata.otter.assignment_name``), or else from its file name. The student is the first folder
-under ``SUBMISSIONS_DIR`` (``SUBMISSIONS_DIR/alice/00_start_here.ipynb``), or for files directly
-in it the file name without the assignment name (``alice_00_start_here.ipynb`` or ``alice.ipynb``).
+A submission's assignment is its notebook's ``metadata.otter.assignment_name``, else found in its file
+name; its student is its first folder under ``SUBMISSIONS_DIR`` (``alice/00_start_here.ipynb``), else its
+file name less the assignment's (``alice_00_start_here.ipynb`` or ``alice.ipynb``).
 """
 from __future__ import annotations
 
 import argparse
-import ast
 import concurrent.futures
 import contextlib
 import csv
@@ -48,45 +33,20 @@ import sys
 import tempfile
 import zipfile
 
+__all__ = ["find_assignments_dir", "source_paths", "Question", "read_questions", "generate",
+           "check", "compare_trees", "normalized_notebook", "discover_submissions", "grade_one", "grade", "main"]
 
 #: Cell metadata keys that change with every run or editor and are ignored when comparing.
 VOLATILE_CELL_METADATA = ("execution", "collapsed", "scrolled", "ExecuteTime", "jupyter")
+_MARKERS = ("# BEGIN QUESTION", "# END QUESTION", "# BEGIN SOLUTION", "# END SOLUTION", "# BEGIN TESTS",
+            "# END TESTS")
 
-__all__ = [
-    "find_assignments_dir",
-    "source_paths",
-    "Question",
-    "read_questions",
-    "assignment_intro",
-    "generate",
-    "check",
-    "compare_trees",
-    "normalized_notebook",
-    "discover_submissions",
-    "grade_one",
-    "grade",
-    "main",
-]
-
-
-# --------------------------------------------------------------------------- where the course is
 
 def find_assignments_dir(start=None) -> pathlib.Path:
-    """The course's ``assignments/`` folder (the one holding ``source/``), found from ``start``.
+    """The course's ``assignments/`` folder (the one holding ``source/``), from ``start`` (default: the
+    current directory: the repository, ``assignments/`` or a folder below either) or its parents.
 
-    ``start`` (default: the current directory) may be the repository, ``assignments/`` itself or any
-    folder below either; its parents are searched too. The package never looks next to its own
-    files, so an installed copy works on any checkout of the course. FileNotFoundError otherwise.
-
-    See Also
-    --------
-    source_paths : The instructor notebooks in it.
-
-    Examples
-    --------
-    >>> from tgreedy_course.assignments import find_assignments_dir
-    >>> find_assignments_dir().name  # doctest: +SKIP
-    'assignments'
+    Never next to the package's own files, so an installed copy works on any checkout of the course.
     """
     here = pathlib.Path(os.getcwd() if start is None else start).resolve()
     for folder in (here, *here.parents):
@@ -101,7 +61,6 @@ def find_assignments_dir(start=None) -> pathlib.Path:
 
 
 def _course_dir(path, *parts: str) -> pathlib.Path:
-    """``path``, or the folder ``parts`` under the assignments folder found from the current directory."""
     return pathlib.Path(path) if path is not None else find_assignments_dir().joinpath(*parts)
 
 
@@ -109,21 +68,9 @@ def _course_dir(path, *parts: str) -> pathlib.Path:
 
 @dataclasses.dataclass(frozen=True)
 class Question:
-    """One graded question of an instructor notebook, as otter-assign reads it.
-
-    Attributes
-    ----------
-    name, points
-        From the question's ``# BEGIN QUESTION`` block (YAML).
-    prompt
-        The question's markdown cells, joined.
-    solutions
-        Its solution code cells with otter's markers removed (what a correct student would write).
-    tests
-        Its test cells, each one ``def test_...`` function.
-    hidden
-        For each test, whether it is hidden (first line ``# HIDDEN``).
-    """
+    """One graded question of an instructor notebook: ``name`` and ``points`` (its ``# BEGIN QUESTION``
+    YAML), its ``prompt`` (markdown), ``solutions`` (code without otter's markers), ``tests`` (each a
+    ``def test_...``) and, for each test, whether it is ``hidden``."""
 
     name: str
     points: float
@@ -132,67 +79,30 @@ class Question:
     tests: tuple[str, ...]
     hidden: tuple[bool, ...]
 
-    def answer_names(self) -> list[str]:
-        """Names the solution assigns at top level that the tests take as arguments: the answers."""
-        assigned = []
-        for code in self.solutions:
-            for node in ast.parse(code).body:
-                targets = []
-                if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                    assigned.append(node.name)
-                for target in targets:
-                    assigned += [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
-        arguments = set()
-        for code in self.tests:
-            for node in ast.walk(ast.parse(code)):
-                if isinstance(node, ast.FunctionDef):
-                    arguments.update(a.arg for a in node.args.args)
-        return [n for n in dict.fromkeys(assigned) if n in arguments]
 
-
-def _cell_text(cell: dict) -> str:
-    source = cell.get("source", "")
-    return "".join(source) if isinstance(source, list) else source
-
-
-def _strip_solution_markers(code: str) -> str:
-    lines = [re.sub(r"\s*# SOLUTION\s*$", "", line) for line in code.splitlines()
-             if line.strip() not in ("# BEGIN SOLUTION", "# END SOLUTION")]
-    return "\n".join(lines)
+def _cells(path) -> list[tuple[dict, str]]:
+    """(cell, its source as one string) of the notebook at ``path``."""
+    nb = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
+    return [(c, "".join(c.get("source", "")) if isinstance(c.get("source"), list) else c.get("source", ""))
+            for c in nb["cells"]]
 
 
 def read_questions(source) -> list[Question]:
-    """The questions of an instructor notebook (otter-assign format), in order.
-
-    See Also
-    --------
-    assignment_intro : The markdown that opens the assignment.
-
-    Examples
-    --------
-    >>> from tgreedy_course.assignments import read_questions, source_paths
-    >>> [(q.name, q.points) for q in read_questions(source_paths()[0])][:1]  # doctest: +SKIP
-    [('q1_regret_curves', 2)]
-    """
+    """The questions of an instructor notebook (otter-assign format), in order."""
     import yaml
 
-    nb = json.loads(pathlib.Path(source).read_text(encoding="utf-8"))
     out, current, block = [], None, None
-    for cell in nb["cells"]:
-        text = _cell_text(cell)
+    for cell, text in _cells(source):
         first = text.strip().splitlines()[0] if text.strip() else ""
-        if cell["cell_type"] == "raw" and first in ("# BEGIN QUESTION", "# END QUESTION", "# BEGIN SOLUTION",
-                                                     "# END SOLUTION", "# BEGIN TESTS", "# END TESTS"):
+        if cell["cell_type"] == "raw" and first in _MARKERS:
             if first == "# BEGIN QUESTION":
                 config = yaml.safe_load(text.split("\n", 1)[1]) if "\n" in text else {}
                 current = {"name": config["name"], "points": config.get("points", 1), "prompt": [],
                            "solutions": [], "tests": []}
             elif first == "# END QUESTION":
-                tests = current["tests"]
+                tests = tuple(current["tests"])
                 out.append(Question(current["name"], current["points"], "\n\n".join(current["prompt"]),
-                                    tuple(current["solutions"]), tuple(tests),
+                                    tuple(current["solutions"]), tests,
                                     tuple(t.lstrip().startswith("# HIDDEN") for t in tests)))
                 current = None
             else:
@@ -201,7 +111,8 @@ def read_questions(source) -> list[Question]:
         if current is None:
             continue
         if block == "solution" and cell["cell_type"] == "code":
-            current["solutions"].append(_strip_solution_markers(text))
+            current["solutions"].append("\n".join(re.sub(r"\s*# SOLUTION\s*$", "", line) for line in text.splitlines()
+                                                  if line.strip() not in ("# BEGIN SOLUTION", "# END SOLUTION")))
         elif block == "tests" and cell["cell_type"] == "code":
             current["tests"].append(text)
         elif block is None and cell["cell_type"] == "markdown":
@@ -209,28 +120,9 @@ def read_questions(source) -> list[Question]:
     return out
 
 
-def assignment_intro(source) -> str:
-    """The first markdown cell of an instructor notebook: the assignment's title and introduction."""
-    nb = json.loads(pathlib.Path(source).read_text(encoding="utf-8"))
-    return next(_cell_text(c) for c in nb["cells"] if c["cell_type"] == "markdown")
-
-
 def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pathlib.Path]:
-    """Instructor notebooks ``NN_<name>.ipynb`` in order (default: ``assignments/source/``, see
-    :func:`find_assignments_dir`); ``names`` filters by stem or prefix.
-
-    See Also
-    --------
-    generate : Student notebooks and grader files from the instructor notebooks.
-    check : Whether the generated files are up to date.
-    grade : Grade a folder of submissions.
-
-    Examples
-    --------
-    >>> from tgreedy_course.assignments import source_paths
-    >>> [path.name for path in source_paths()][:2]  # doctest: +SKIP
-    ['00_start_here.ipynb', '01_ssn_trap.ipynb']
-    """
+    """Instructor notebooks ``NN_<name>.ipynb`` in order (default: ``assignments/source/``); ``names``
+    filters by stem or prefix."""
     source_dir = _course_dir(source_dir, "source")
     paths = sorted(source_dir.glob("[0-9][0-9]*_*.ipynb"))
     if names:
@@ -243,10 +135,6 @@ def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pat
 
 def normalized_notebook(nb: dict) -> dict:
     """A copy of a notebook dict without outputs, execution counts, cell ids and volatile metadata.
-
-    See Also
-    --------
-    compare_trees : Compares notebooks in this normal form.
 
     Examples
     --------
@@ -275,16 +163,8 @@ def normalized_notebook(nb: dict) -> dict:
     return nb
 
 
-def _write_student_notebook(src: pathlib.Path, dst: pathlib.Path) -> None:
-    nb = normalized_notebook(json.loads(src.read_text(encoding="utf-8")))
-    # nbformat-style layout (sources as lists of lines) so that diffs stay readable
-    for cell in nb["cells"]:
-        cell["source"] = cell["source"].splitlines(keepends=True)
-    dst.write_text(json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
 def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, quiet: bool) -> None:
-    """``otter assign`` on one source; copy the student notebook and the grader's files to out_dir."""
+    """``otter assign`` on one source; the student notebook and the grader's files into ``out_dir``."""
     from otter.assign import main as otter_assign
 
     name = source.stem
@@ -299,10 +179,12 @@ def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, qu
             raise RuntimeError(f"otter assign failed on {source.name}: {exc}\n{sink.getvalue()[-4000:]}") from exc
         finally:
             os.chdir(cwd)
-        student_dir = out_dir / "student"
-        student_dir.mkdir(parents=True, exist_ok=True)
-        _write_student_notebook(dist / "student" / source.name, student_dir / source.name)
-
+        nb = normalized_notebook(json.loads((dist / "student" / source.name).read_text(encoding="utf-8")))
+        for cell in nb["cells"]:  # sources as lists of lines, as nbformat writes them: readable diffs
+            cell["source"] = cell["source"].splitlines(keepends=True)
+        (out_dir / "student").mkdir(parents=True, exist_ok=True)
+        (out_dir / "student" / source.name).write_text(
+            json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
         grader_dir = out_dir / "autograder" / name
         if grader_dir.exists():
             shutil.rmtree(grader_dir)
@@ -311,8 +193,7 @@ def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, qu
         if len(zips) != 1:
             raise RuntimeError(f"otter assign wrote {len(zips)} autograder zip files for {source.name}")
         with zipfile.ZipFile(zips[0]) as zf:
-            for member in zf.namelist():
-                # only what local grading reads; the Gradescope image files (setup.sh, ...) are not needed
+            for member in zf.namelist():  # what local grading reads, not Gradescope's image files
                 if member == "otter_config.json" or (member.startswith("tests/") and member.endswith(".py")):
                     (grader_dir / member).write_bytes(zf.read(member))
 
@@ -321,28 +202,16 @@ def generate(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | Non
              run_tests: bool = True, quiet: bool = True, jobs: int = 1) -> list[str]:
     """Generate student notebooks and grader files for every source; return the assignment names.
 
-    With ``run_tests`` (the default) otter executes each instructor notebook and raises unless
-    every public and hidden test passes on the solutions.
-
-    See Also
-    --------
-    check : Whether the generated files are up to date.
-    grade : Grade a folder of submissions.
-
-    Examples
-    --------
-    >>> from tgreedy_course.assignments import generate
-    >>> generate(names=["01"])  # doctest: +SKIP
+    With ``run_tests`` otter executes each instructor notebook and raises unless every public and
+    hidden test passes on the solutions.
     """
     sources = source_paths(source_dir, names)
     out_dir = _course_dir(out_dir)
-    if jobs > 1 and len(sources) > 1:
-        # otter assign changes the working directory: run in separate processes, not threads
+    if jobs > 1 and len(sources) > 1:  # otter assign changes the working directory: processes, not threads
         ctx = __import__("multiprocessing").get_context("spawn")
         with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-            futures = [pool.submit(_assign_one, s, out_dir, run_tests, quiet) for s in sources]
-            for f in futures:
-                f.result()
+            for future in [pool.submit(_assign_one, s, out_dir, run_tests, quiet) for s in sources]:
+                future.result()
     else:
         for source in sources:
             _assign_one(source, out_dir, run_tests, quiet)
@@ -351,14 +220,10 @@ def generate(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | Non
 
 def _tree_files(root: pathlib.Path, names) -> dict[str, pathlib.Path]:
     files = {}
-    for sub in ("student", "autograder"):
-        base = root / sub
-        if not base.exists():
-            continue
-        for path in sorted(base.rglob("*")):
-            rel_parts = path.relative_to(base).parts
-            # skip what running a notebook leaves behind (.OTTER_LOG, .ipynb_checkpoints, __pycache__)
-            if path.is_file() and not any(part.startswith((".", "__pycache__")) for part in rel_parts):
+    for base in (root / "student", root / "autograder"):
+        for path in sorted(base.rglob("*")) if base.exists() else ():
+            # not what running a notebook leaves behind (.OTTER_LOG, .ipynb_checkpoints, __pycache__)
+            if path.is_file() and not any(part.startswith((".", "__pycache__")) for part in path.relative_to(base).parts):
                 rel = path.relative_to(root).as_posix()
                 if names is None or any(f"/{n}" in "/" + rel for n in names):
                     files[rel] = path
@@ -367,12 +232,6 @@ def _tree_files(root: pathlib.Path, names) -> dict[str, pathlib.Path]:
 
 def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> list[str]:
     """Differences between two generated trees (student/ and autograder/), volatile metadata ignored.
-
-    See Also
-    --------
-    generate : Student notebooks and grader files from the instructor notebooks.
-    check : Whether the generated files are up to date.
-    grade : Grade a folder of submissions.
 
     Examples
     --------
@@ -398,19 +257,7 @@ def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> l
 
 def check(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None = None, names=None,
           run_tests: bool = True, jobs: int = 1) -> list[str]:
-    """Regenerate into a temporary folder and compare with ``out_dir``; return the differences.
-
-    See Also
-    --------
-    generate : Student notebooks and grader files from the instructor notebooks.
-    grade : Grade a folder of submissions.
-
-    Examples
-    --------
-    >>> from tgreedy_course.assignments import check
-    >>> check(names=["01"])  # doctest: +SKIP
-    []
-    """
+    """Regenerate into a temporary folder and compare with ``out_dir``; return the differences."""
     with tempfile.TemporaryDirectory(prefix="assignments-check-") as tmp:
         stems = generate(source_dir, pathlib.Path(tmp), names=names, run_tests=run_tests, jobs=jobs)
         return compare_trees(pathlib.Path(tmp), _course_dir(out_dir), names=stems if names else None)
@@ -429,25 +276,8 @@ def _question_points(grader_dir: pathlib.Path) -> dict[str, float]:
     return out
 
 
-def _known_assignments(grader_root: pathlib.Path) -> list[str]:
-    return sorted(p.name for p in pathlib.Path(grader_root).iterdir() if (p / "otter_config.json").exists())
-
-
 def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> list[dict]:
-    """Find every submitted notebook; work out its student and assignment (None if unknown).
-
-    See Also
-    --------
-    generate : Student notebooks and grader files from the instructor notebooks.
-    check : Whether the generated files are up to date.
-    grade : Grade a folder of submissions.
-
-    Examples
-    --------
-    >>> import pathlib
-    >>> from tgreedy_course.assignments import discover_submissions
-    >>> discover_submissions(pathlib.Path("submissions"), ["01_ssn_trap"])  # doctest: +SKIP
-    """
+    """Every submitted notebook: ``path``, ``student``, ``assignment`` (None if unknown) and a ``note``."""
     submissions_dir = pathlib.Path(submissions_dir)
     found = []
     for path in sorted(submissions_dir.rglob("*.ipynb")):
@@ -466,8 +296,7 @@ def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> lis
         if len(rel.parts) > 1:
             student = rel.parts[0]
         else:
-            stem = path.stem.replace(assignment, "") if assignment else path.stem
-            student = stem.strip("_- .") or path.stem
+            student = (path.stem.replace(assignment, "") if assignment else path.stem).strip("_- .") or path.stem
         if assignment is None and not note:
             note = "unknown assignment (neither notebook metadata nor file name names one)"
         found.append({"path": path, "student": student, "assignment": assignment, "note": note})
@@ -480,21 +309,8 @@ def _tests_of(grader_dir: pathlib.Path) -> dict[str, str]:
 
 
 def grade_one(notebook: pathlib.Path, grader_dir: pathlib.Path, timeout: float = 600.0) -> dict:
-    """Grade one submission against the tests in ``grader_dir``, isolated as :func:`grade` does.
-
-    Returns ``{"questions": {name: {"score", "possible", "tests", "failed", "failed_public"}},
-    "errors": ["code cell N raised E", ...], "catastrophic": None or why nothing was graded}``.
-
-    See Also
-    --------
-    grade : Grade a folder of submissions.
-
-    Examples
-    --------
-    >>> import pathlib
-    >>> from tgreedy_course.assignments import grade_one
-    >>> grade_one(pathlib.Path("alice/01_ssn_trap.ipynb"), pathlib.Path("autograder/01_ssn_trap"))  # doctest: +SKIP
-    """
+    """Grade one submission against the tests in ``grader_dir``, isolated as :func:`grade` does: the dict of
+    :func:`.grading_sandbox.grade_in_sandbox`."""
     from . import grading_sandbox
 
     grader_dir = pathlib.Path(grader_dir)
@@ -514,7 +330,7 @@ def _protect(grader_root: pathlib.Path, submissions_dir: pathlib.Path, out: path
     from . import grading_sandbox
 
     folders = [grader_root, grader_root.parent / "source", submissions_dir, out]
-    # the course checkouts this command runs in, and runs from (its library, its Python), and their history
+    # the course checkouts this command runs in and from (its package, its Python), and their history
     for start in (pathlib.Path.cwd(), grader_root, pathlib.Path(__file__), pathlib.Path(sys.prefix)):
         with contextlib.suppress(FileNotFoundError):
             folders.append(find_assignments_dir(start.resolve()) / "source")
@@ -528,110 +344,84 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
           jobs: int = 1, timeout: float = 600.0, wide: bool = False, quiet: bool = False) -> list[dict]:
     """Grade every notebook under ``submissions_dir``; write the CSV ``out``; return the long rows.
 
-    Long rows: ``student, assignment, question, score, possible, note, file, sha256``, plus a
-    ``TOTAL`` row per submission. A question the grader could not reach (cell error, missing
-    answer) scores 0. Run as root, student code runs as unprivileged users and the folders it must
-    not read are made private to their owners first (see :mod:`.grading_sandbox`); otherwise one
-    line on standard error says that it runs with the grader's rights. ``out`` is written
-    (atomically) once every process the submissions started is gone.
-
-    See Also
-    --------
-    generate : Student notebooks and grader files from the instructor notebooks.
-    check : Whether the generated files are up to date.
-
-    Examples
-    --------
-    >>> from tgreedy_course.assignments import grade
-    >>> rows = grade("submissions", out="scores.csv")  # doctest: +SKIP
+    Long rows: ``student, assignment, question, score, possible, note, file, sha256``, plus a ``TOTAL``
+    row per submission; a question not reached (cell error, missing answer) scores 0. Run as root,
+    the folders student code must not read are made private first; otherwise one line on standard
+    error says that it runs with the grader's rights. ``out`` is written atomically once every
+    process of the submissions is gone.
     """
+    from . import grading_sandbox
+
     grader_root = _course_dir(grader_root, "autograder")
-    known = _known_assignments(grader_root)
+    known = sorted(p.name for p in grader_root.iterdir() if (p / "otter_config.json").exists())
     subs = discover_submissions(pathlib.Path(submissions_dir), known)
     if not subs:
         raise SystemExit(f"no .ipynb submissions under {submissions_dir}")
-    from . import grading_sandbox
-
     problem = _isolation_problem()
     if problem:
         print(problem, file=sys.stderr)
     else:
         _protect(grader_root, pathlib.Path(submissions_dir), pathlib.Path(out))
-    results = [None] * len(subs)
     for sub in subs:  # what is graded is what was read here, once, and its digest goes into the table
         sub["bytes"] = sub["path"].read_bytes()
         sub["sha256"] = hashlib.sha256(sub["bytes"]).hexdigest()
+        sub["file"] = sub["path"].relative_to(submissions_dir).as_posix()
     tests = {a: _tests_of(grader_root / a) for a in {s["assignment"] for s in subs if s["assignment"]}}
-    todo = [i for i, s in enumerate(subs) if s["assignment"] and not s["note"]]
+    results = [None] * len(subs)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(grading_sandbox.grade_in_sandbox, subs[i]["bytes"], subs[i]["assignment"],
-                               tests[subs[i]["assignment"]], timeout, problem is None): i for i in todo}
-        for fut in concurrent.futures.as_completed(futures):
-            i = futures[fut]
-            results[i] = fut.result()  # its processes are gone by now
+        futures = {pool.submit(grading_sandbox.grade_in_sandbox, s["bytes"], s["assignment"], tests[s["assignment"]],
+                               timeout, problem is None): i for i, s in enumerate(subs) if s["assignment"] and not s["note"]}
+        for future in concurrent.futures.as_completed(futures):
+            s, r = subs[futures[future]], future.result()  # its processes are gone by now
+            results[futures[future]] = r
             if not quiet:
-                s, r = subs[i], results[i]
                 got = sum(q["score"] for q in r["questions"].values())
-                print(f"graded {s['path'].relative_to(submissions_dir)}: {s['student']}, {s['assignment']}, "
-                      f"{got:g} points" + (f" ({r['catastrophic']})" if r["catastrophic"] else ""),
-                      file=sys.stderr)
+                print(f"graded {s['file']}: {s['student']}, {s['assignment']}, {got:g} points"
+                      + (f" ({r['catastrophic']})" if r["catastrophic"] else ""), file=sys.stderr)
     rows = []
     for sub, res in zip(subs, results):
-        points = _question_points(grader_root / sub["assignment"]) if sub["assignment"] else {}
+        def row(question, score, possible, note):
+            return {"student": sub["student"], "assignment": sub["assignment"] or "", "question": question,
+                    "score": score, "possible": possible, "note": note, "file": sub["file"], "sha256": sub["sha256"]}
         notes = [sub["note"]] if sub["note"] else []
         if res is not None:
             notes += res["errors"] + ([res["catastrophic"]] if res["catastrophic"] else [])
         total = possible = 0.0
-        for q, pts in points.items():
+        for q, pts in (_question_points(grader_root / sub["assignment"]) if sub["assignment"] else {}).items():
             r = (res or {}).get("questions", {}).get(q)
             score = min(max(float(r["score"]), 0.0), pts) if r else 0.0
-            note = "" if r is None or not r["failed"] else f"{r['failed']} of {r['tests']} tests failed"
-            if r is None:
-                note = "not graded"
-            rows.append({"student": sub["student"], "assignment": sub["assignment"] or "", "question": q,
-                         "score": score, "possible": pts, "note": note,
-                         "file": sub["path"].relative_to(submissions_dir).as_posix(), "sha256": sub["sha256"]})
+            note = "not graded" if r is None else f"{r['failed']} of {r['tests']} tests failed" if r["failed"] else ""
+            rows.append(row(q, score, pts, note))
             total, possible = total + score, possible + pts
-        rows.append({"student": sub["student"], "assignment": sub["assignment"] or "", "question": "TOTAL",
-                     "score": total, "possible": possible, "note": "; ".join(notes),
-                     "file": sub["path"].relative_to(submissions_dir).as_posix(), "sha256": sub["sha256"]})
+        rows.append(row("TOTAL", total, possible, "; ".join(notes)))
     _write_csv(rows, pathlib.Path(out), wide)
     if problem is None:
         grading_sandbox.make_private([out])
     return rows
 
 
-def _fmt(x: float) -> str:
-    return f"{x:g}"
-
-
 def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
-    from tgreedy_lib._io import atomic_writer
+    from tgreedy_lib.files import atomic_writer
 
     with atomic_writer(out, "w", newline="") as f:  # a killed grader never leaves half a table
         writer = csv.writer(f)
         if not wide:
             writer.writerow(["student", "assignment", "question", "score", "possible", "note", "file", "sha256"])
-            for r in rows:
-                writer.writerow([r["student"], r["assignment"], r["question"], _fmt(r["score"]),
-                                 _fmt(r["possible"]), r["note"], r.get("file", ""), r.get("sha256", "")])
+            writer.writerows([r["student"], r["assignment"], r["question"], f"{r['score']:g}", f"{r['possible']:g}",
+                              r["note"], r.get("file", ""), r.get("sha256", "")] for r in rows)
             return
         several = len({r["assignment"] for r in rows}) > 1
-        columns = []
-        for r in rows:
-            col = f"{r['assignment']}:{r['question']}" if several else r["question"]
-            if r["question"] != "TOTAL" and col not in columns:
-                columns.append(col)
+        column = lambda r: f"{r['assignment']}:{r['question']}" if several else r["question"]  # noqa: E731
+        columns = list(dict.fromkeys(column(r) for r in rows if r["question"] != "TOTAL"))
         writer.writerow(["student", "assignment", *columns, "total", "possible", "percent", "note", "file", "sha256"])
         record: dict = {}
         for r in rows:
             if r["question"] != "TOTAL":
-                record[f"{r['assignment']}:{r['question']}" if several else r["question"]] = _fmt(r["score"])
+                record[column(r)] = f"{r['score']:g}"
                 continue
             pct = 100.0 * r["score"] / r["possible"] if r["possible"] else 0.0
-            writer.writerow([r["student"], r["assignment"], *[record.get(c, "") for c in columns],
-                             _fmt(r["score"]), _fmt(r["possible"]), f"{pct:.1f}", r["note"], r.get("file", ""),
-                             r.get("sha256", "")])
+            writer.writerow([r["student"], r["assignment"], *[record.get(c, "") for c in columns], f"{r['score']:g}",
+                             f"{r['possible']:g}", f"{pct:.1f}", r["note"], r.get("file", ""), r.get("sha256", "")])
             record = {}
 
 
@@ -641,25 +431,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``python -m tgreedy_course assignments {generate,check,grade}``."""
     parser.description = __doc__.split("\n\n")[0]
     sub = parser.add_subparsers(dest="command", required=True)
-
-    g = sub.add_parser("generate", help="write assignments/student/ and assignments/autograder/ from the sources")
-    g.add_argument("names", nargs="*", help="assignments to generate, e.g. 00 or 00_start_here (default: all)")
-    g.add_argument("--source", type=pathlib.Path, default=None,
-                   help="folder of instructor notebooks (default: assignments/source/, found from the current directory)")
-    g.add_argument("--out", type=pathlib.Path, default=None,
-                   help="folder that receives student/ and autograder/ (default: assignments/)")
-    g.add_argument("--no-run-tests", action="store_true", help="do not run the tests against the solutions")
-    g.add_argument("--jobs", type=int, default=1, help="assignments generated in parallel")
-
-    c = sub.add_parser("check", help="fail unless the generated versions are up to date with the sources")
-    c.add_argument("names", nargs="*")
-    c.add_argument("--source", type=pathlib.Path, default=None)
-    c.add_argument("--out", type=pathlib.Path, default=None)
-    c.add_argument("--no-run-tests", action="store_true")
-    c.add_argument("--jobs", type=int, default=1)
-
-    r = sub.add_parser("grade", help="grade a folder of submitted notebooks into a CSV table")
-    _grade_arguments(r)
+    for name, help in (("generate", "write assignments/student/ and assignments/autograder/ from the sources"),
+                       ("check", "fail unless the generated versions are up to date with the sources")):
+        g = sub.add_parser(name, help=help)
+        g.add_argument("names", nargs="*", help="assignments, e.g. 00 or 00_start_here (default: all)")
+        g.add_argument("--source", type=pathlib.Path, default=None,
+                       help="folder of instructor notebooks (default: assignments/source/, found from the current directory)")
+        g.add_argument("--out", type=pathlib.Path, default=None,
+                       help="folder that holds student/ and autograder/ (default: assignments/)")
+        g.add_argument("--no-run-tests", action="store_true", help="do not run the tests against the solutions")
+        g.add_argument("--jobs", type=int, default=1, help="assignments generated in parallel")
+    _grade_arguments(sub.add_parser("grade", help="grade a folder of submitted notebooks into a CSV table"))
 
 
 def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
@@ -681,68 +463,47 @@ def _grade_arguments(r: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``python -m tgreedy_course assignments ...`` and ``grade``: check the outputs, then generate, check or grade."""
-    from tgreedy_lib._io import check_outputs
+    from .subcommand import check_outputs
 
     status = check_outputs(parser.prog, folders={"--out": args.out if args.command == "generate" else None},
                            files={"--out": args.out if args.command == "grade" else None})
     if status is not None:  # before any notebook is generated or graded
         return status
     try:
-        return _run(args)
+        if args.command == "grade":
+            rows = grade(args.submissions, args.out, grader_root=args.autograder, jobs=args.jobs,
+                         timeout=args.timeout, wide=args.wide)
+            print(f"graded {sum(r['question'] == 'TOTAL' for r in rows)} submissions; wrote {args.out}")
+            return 0
+        make = generate if args.command == "generate" else check
+        done = make(args.source, args.out, names=args.names or None, run_tests=not args.no_run_tests, jobs=args.jobs)
     except FileNotFoundError as exc:  # the course folders are not where the command was run
         print(f"{parser.prog}: {exc}", file=sys.stderr)
         return 2
+    except RuntimeError as exc:  # otter assign failed, or a test failed on the solutions
+        print(exc, file=sys.stderr)
+        return 1
+    if args.command == "generate":
+        checked = "" if args.no_run_tests else " (all tests pass on the solutions)"
+        print(f"generated {len(done)} assignments into {_course_dir(args.out)}{checked}: {', '.join(done)}")
+        return 0
+    print("\n".join(done + ["generated assignments are out of date: run `python -m tgreedy_course assignments generate`"]
+                    if done else ["generated assignments are up to date with their sources"]))
+    return 1 if done else 0
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course assignments") -> int:
-    """``python -m tgreedy_course assignments`` from Python; returns the exit code.
-
-    ``python -m tgreedy_course`` parses every command with one parser and calls :func:`run`.
-    :func:`grade_main` parses ``argv`` as ``python -m tgreedy_course grade`` does.
-    """
-    argv = list(sys.argv[1:] if argv is None else argv)
-    from tgreedy_lib._command import parse_and_run
+    """``python -m tgreedy_course assignments`` from Python; returns the exit code."""
+    from .subcommand import parse_and_run
 
     return parse_and_run(add_arguments, run, argv, prog)
 
 
 def grade_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course grade") -> int:
     """``python -m tgreedy_course grade`` from Python; returns the exit code."""
-    from tgreedy_lib._command import parse_and_run
+    from .subcommand import parse_and_run
 
     return parse_and_run(add_grade_arguments, run, argv, prog)
-
-
-def _run(args) -> int:
-    if args.command == "generate":
-        try:
-            stems = generate(args.source, args.out, names=args.names or None, run_tests=not args.no_run_tests,
-                             jobs=args.jobs)
-        except RuntimeError as exc:  # otter assign failed, or a test failed on the solutions
-            print(exc, file=sys.stderr)
-            return 1
-        checked = "" if args.no_run_tests else " (all tests pass on the solutions)"
-        print(f"generated {len(stems)} assignments into {_course_dir(args.out)}{checked}: {', '.join(stems)}")
-        return 0
-    if args.command == "check":
-        try:
-            problems = check(args.source, args.out, names=args.names or None, run_tests=not args.no_run_tests,
-                             jobs=args.jobs)
-        except RuntimeError as exc:
-            print(exc, file=sys.stderr)
-            return 1
-        for p in problems:
-            print(p)
-        if problems:
-            print("generated assignments are out of date: run `python -m tgreedy_course assignments generate`")
-            return 1
-        print("generated assignments are up to date with their sources")
-        return 0
-    rows = grade(args.submissions, args.out, grader_root=args.autograder, jobs=args.jobs, timeout=args.timeout,
-                 wide=args.wide)
-    n = sum(r["question"] == "TOTAL" for r in rows)
-    print(f"graded {n} submissions; wrote {args.out}")
-    return 0
 
 
 if __name__ == "__main__":

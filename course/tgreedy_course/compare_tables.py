@@ -12,7 +12,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tgreedy_lib._io import atomic_write_text, check_outputs
+from tgreedy_lib.files import atomic_write_text
+
+from .subcommand import check_outputs
 from tgreedy_lib.experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, TOLERANCE, data_available,
                                              features_for, pooled_summary, run_compare_experiment)
 

@@ -48,10 +48,9 @@ FIRST_UID = 59000
 MAX_PROCESSES = 256
 #: The largest message (a value, a result) the judge accepts from a runner, in bytes.
 MAX_MESSAGE = 512 * 2**20
-#: Modules whose classes, functions and submodules a runner may name in the values it sends.
+#: Modules whose classes, functions and submodules a runner may name in the values it sends. Not the
+#: course package (it writes files and runs processes; no test takes a value of its classes).
 TRUSTED_MODULES = ("tgreedy_lib", "numpy", "scipy", "pandas", "sklearn", "math")
-#: ... except these (they write files and run processes).
-UNTRUSTED_MODULES = ("tgreedy_course",)
 #: Environment variables passed on to a sandbox (no tokens, no instructor paths).
 ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "TZ", "PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                "MKL_NUM_THREADS", "TGREEDY_DATA_DIR", "TGREEDY_CACHE_DIR")
@@ -84,17 +83,12 @@ def _recv(fd: int) -> bytes:
 
 
 def _trusted(module: str) -> bool:
-    def under(names):
-        return any(module == m or module.startswith(m + ".") for m in names)
-    return under(TRUSTED_MODULES) and not under(UNTRUSTED_MODULES)
+    return any(module == m or module.startswith(m + ".") for m in TRUSTED_MODULES)
 
 
 class _SafeUnpickler(pickle.Unpickler):
-    """Unpickles numbers, strings, containers, arrays, data frames and the library's classes; nothing that runs code.
-
-    Classes are allowed from :data:`TRUSTED_MODULES`; functions only where numpy and pandas rebuild their
-    arrays and frames with them.
-    """
+    """Numbers, strings, containers, and the classes of :data:`TRUSTED_MODULES`; functions only where numpy
+    and pandas rebuild their arrays and frames with them. Nothing that runs code."""
 
     BUILTINS = {"set", "frozenset", "complex", "slice", "range", "bytearray", "list", "dict", "tuple", "int",
                 "float", "str", "bytes", "bool", "object", "Ellipsis"}
@@ -213,13 +207,10 @@ class _Runner:
         tag = reply[0]
         if tag == "value":
             return _safe_loads(reply[1])
-        if tag == "module" and _trusted(reply[1]):
-            import importlib
-            return importlib.import_module(reply[1])
-        if tag == "object" and _trusted(reply[1]):
+        if tag in ("module", "object") and _trusted(reply[1]):
             import importlib
             found = importlib.import_module(reply[1])
-            for part in reply[2].split("."):
+            for part in reply[2].split(".") if tag == "object" else ():
                 found = getattr(found, part)
             return found
         if tag == "function":
@@ -371,11 +362,15 @@ def sandbox_users():
     import pwd
 
     uid = FIRST_UID
+    def named(u: int) -> bool:
+        with contextlib.suppress(KeyError):
+            return bool(pwd.getpwuid(u))
+        return False
+
     with _LOCK:
         folder = _lock_dir()
         while True:
-            taken = any(_has_passwd_entry(pwd, u) for u in (uid, uid + 1))
-            if not taken:
+            if not named(uid) and not named(uid + 1):
                 handle = open(folder / f"{uid}.lock", "a")
                 try:
                     fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -393,14 +388,6 @@ def sandbox_users():
             kill_user(u)
             _remove_files_of(u)
         handle.close()
-
-
-def _has_passwd_entry(pwd, uid: int) -> bool:
-    try:
-        pwd.getpwuid(uid)
-        return True
-    except KeyError:
-        return False
 
 
 def isolation_problem() -> str | None:
@@ -459,11 +446,10 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
                      isolate: bool) -> dict:
     """Grade one submission (the notebook's bytes) against ``tests`` (file name -> source).
 
-    The notebook is executed as ``<assignment>.ipynb`` (the name ``otter.Notebook`` looks for) in a
-    scratch folder of its own; with ``isolate`` the runner and the judge run as two unprivileged users
-    (see the module's description), and every process of theirs is dead when this returns.
-    Returns ``{"questions": {name: {score, possible, tests, failed, failed_public}}, "errors": [...],
-    "catastrophic": None or why nothing was graded}``.
+    The notebook runs as ``<assignment>.ipynb`` (the name ``otter.Notebook`` looks for) in a scratch folder
+    of its own; with ``isolate`` the runner and the judge run as two unprivileged users; every process of
+    theirs is dead when this returns. Returns ``{"questions": {name: {score, possible, tests, failed,
+    failed_public}}, "errors": [...], "catastrophic": None or why nothing was graded}``.
     """
     with sandbox_users() if isolate else contextlib.nullcontext((None, None)) as (runner_uid, judge_uid):
         base = pathlib.Path(tempfile.mkdtemp(prefix="grade-scratch-"))

@@ -17,7 +17,9 @@ import nbformat
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-from tgreedy_lib._io import atomic_write_text, check_outputs
+from tgreedy_lib.files import atomic_write_text
+
+from .subcommand import check_outputs
 
 #: The executing kernel loads the figure-legibility extension: every figure's PNG carries the size of its
 #: smallest text and the texts drawn over each other (the book's browser tests check them as displayed).

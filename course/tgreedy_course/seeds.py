@@ -444,7 +444,7 @@ def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, re
     folder = pathlib.Path(reference_dir or REFERENCE_DIR) / name
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    from tgreedy_lib._io import atomic_write_bytes, atomic_write_text
+    from tgreedy_lib.files import atomic_write_bytes, atomic_write_text
 
     for file in REFERENCE_FILES:
         if (results_dir / file).is_file():

@@ -1,32 +1,20 @@
 """What students get: a copy of the course without solutions, hidden tests or grader files.
 
-``make student-copy`` (``python -m tgreedy_course student-copy --out results/student-copy``) writes a
-folder to hand out or to push to the students' own repository:
+``make student-copy`` (``python -m tgreedy_course student-copy --out results/student-copy``) writes a folder
+to hand out: the notebooks, ``data/``, ``book/``, the library ``tgreedy_lib/`` and the course package
+``course/`` that the notebooks import, less the instructors' tools (:data:`LEFT_OUT`), with what installs
+them (``pip install -e . -e course``) and ``results/verify.json``; otter's student assignments with a
+README on how to hand them in; a README and a Makefile (``install``, ``lab``, ``book``, ``clean``) for
+students. No solutions, hidden tests, instructor keys, tests, CI files or git history. Every file is
+checked before the folder is moved into place: no otter marker, solution line, hidden test or line of
+the instructors' keys may be in it (:class:`LeakError` otherwise).
 
-* ``notebooks/`` (the executed companion notebooks), ``data/``, ``book/`` and the library
-  ``tgreedy_lib/``, with what installs and runs it (``pyproject.toml``, ``requirements.lock``,
-  ``environment.yml``) and the committed verification record ``results/verify.json`` that
-  notebooks 02-04 and 11 read;
-* ``assignments/student/NN_<name>.ipynb`` (otter's student versions: answer cells ``...``, public
-  checks only) and an ``assignments/README.md`` that says how to work and hand in;
-* a ``README.md`` for students (the repository's opening, its notebook table and its library
-  summary, then the assignments) and a ``Makefile`` with the targets that make sense for them
-  (``install``, ``lab``, ``book``, ``clean``), copied from the repository's Makefile.
-
-Nothing else: no ``assignments/source/`` (the solutions), no ``assignments/autograder/`` (the hidden
-tests), no instructors' tools (``tgreedy_course.assignments``, which generates and grades, and
-this module; ``python -m tgreedy_course grade`` there says it is not part of the copy), no tests,
-benchmarks or CI files, and no git history (which holds the solutions). Before the
-folder is moved into place every file is checked: no notebook may carry an otter solution or test
-marker, and no file may contain a solution line or a hidden test of any instructor notebook; the
-copy is refused otherwise (:class:`LeakError`).
-
-This module needs only the standard library, so the Makefile runs it as a script on a fresh clone,
-before anything is installed.
+Standard library only: the Makefile runs this file as a script before anything is installed.
 """
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import pathlib
@@ -39,9 +27,9 @@ import tempfile
 __all__ = ["find_course_root", "write_student_copy", "check_student_copy", "LeakError", "main"]
 
 #: Folders and files of the repository that students get, as they are.
-COPIED = ("notebooks", "data", "book", "tgreedy_lib", "pyproject.toml", "requirements.lock", "environment.yml",
-          "results/verify.json")
-#: The instructors' tools, left out of the library's copy: generating assignments, grading, this command.
+COPIED = ("notebooks", "data", "book", "tgreedy_lib", "course", "pyproject.toml", "requirements.lock",
+          "environment.yml", "results/verify.json")
+#: The instructors' tools, left out of the course package's copy: generating assignments, grading, this command.
 LEFT_OUT = ("course/tgreedy_course/assignments.py", "course/tgreedy_course/grading_sandbox.py",
             "course/tgreedy_course/student_copy.py")
 #: The Makefile targets (with the variables they use) that make sense without the instructor material.
@@ -62,14 +50,7 @@ class LeakError(RuntimeError):
 
 
 def find_course_root(start=None) -> pathlib.Path:
-    """The repository folder (the one holding ``assignments/source/`` and ``notebooks/``), from ``start``.
-
-    Examples
-    --------
-    >>> from tgreedy_course.student_copy import find_course_root
-    >>> (find_course_root() / "notebooks").is_dir()  # doctest: +SKIP
-    True
-    """
+    """The repository (holding ``assignments/source/`` and ``notebooks/``) at ``start`` (default: here) or above."""
     here = pathlib.Path(os.getcwd() if start is None else start).resolve()
     for folder in (here, *here.parents):
         if (folder / "assignments" / "source").is_dir() and (folder / "notebooks").is_dir():
@@ -77,8 +58,6 @@ def find_course_root(start=None) -> pathlib.Path:
     raise FileNotFoundError(f"no course repository (assignments/source/ and notebooks/) at {here} or above: "
                             "run the command inside the course repository, or pass --root")
 
-
-# --------------------------------------------------------------------------- what is copied
 
 def _tracked_files(root: pathlib.Path) -> list[str] | None:
     """Files git tracks under ``root`` (posix, relative), or None outside a git checkout."""
@@ -94,14 +73,10 @@ def _files_to_copy(root: pathlib.Path) -> list[str]:
     tracked = _tracked_files(root)
     if tracked is None:
         tracked = [p.relative_to(root).as_posix() for p in sorted(root.rglob("*")) if p.is_file()]
-    chosen = []
-    for name in tracked:
-        parts = name.split("/")
-        if any(name == entry or name.startswith(entry + "/") for entry in COPIED) and name not in LEFT_OUT \
-                and not any(part in SKIPPED_PARTS or part.endswith((".pyc", ".egg-info")) for part in parts) \
-                and (root / name).is_file():
-            chosen.append(name)
-    return chosen
+    return [name for name in tracked
+            if any(name == entry or name.startswith(entry + "/") for entry in COPIED) and name not in LEFT_OUT
+            and not any(part in SKIPPED_PARTS or part.endswith((".pyc", ".egg-info")) for part in name.split("/"))
+            and (root / name).is_file()]
 
 
 def _section(text: str, heading: str, stop: str = "\n## ") -> str:
@@ -159,24 +134,19 @@ def _assignments_table(assignments_readme: str) -> str:
     start = next((i for i, line in enumerate(lines) if line.startswith("| assignment |")), None)
     if start is None:
         raise RuntimeError("assignments/README.md has no table starting '| assignment |', which the student copy uses")
-    table = []
-    for line in lines[start:]:
-        if not line.startswith("|"):
-            break
-        table.append(line)
-    return "\n".join(table) + "\n"
+    return "\n".join(itertools.takewhile(lambda line: line.startswith("|"), lines[start:])) + "\n"
 
 
 def student_makefile(makefile: str) -> str:
     """The repository Makefile's variables and the blocks of :data:`STUDENT_TARGETS`, nothing else."""
     blocks = re.split(r"\n\s*\n", makefile.strip())
     variables = [line for line in blocks[0].splitlines() if line and not line.startswith("#")]
-    kept = []
+    kept, found = [], set()
     for block in blocks[1:]:
-        targets = re.findall(r"^([^\s#:=]+|\$\(STAMP\)):(?!=)", block, flags=re.M)
-        if targets and all(t in STUDENT_TARGETS for t in targets):
+        targets = set(re.findall(r"^([^\s#:=]+|\$\(STAMP\)):(?!=)", block, flags=re.M))
+        if targets and targets <= set(STUDENT_TARGETS):
             kept.append(block)
-    found = {t for block in kept for t in re.findall(r"^([^\s#:=]+|\$\(STAMP\)):(?!=)", block, flags=re.M)}
+            found |= targets
     missing = [t for t in STUDENT_TARGETS if t not in found]
     if missing:
         raise RuntimeError(f"the Makefile has no block for {', '.join(missing)}, which the student copy keeps")
@@ -195,21 +165,26 @@ def _cell_text(cell: dict) -> str:
     return "".join(source) if isinstance(source, list) else source
 
 
-def _instructor_secrets(source_dir: pathlib.Path) -> list[tuple[str, str]]:
-    """(where, text) for every solution line and hidden test of the instructor notebooks.
+def _marked_cells(path: pathlib.Path):
+    """(block, cell, text) for the cells of an instructor notebook; block is the otter block they are in
+    ("SOLUTION", "TESTS", ...) or None."""
+    block = None
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        text = _cell_text(cell)
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        if cell["cell_type"] == "raw" and first.startswith(("# BEGIN ", "# END ")):
+            block = first.split()[2] if first.startswith("# BEGIN ") else None
+        else:
+            yield block, cell, text
 
-    A solution line that the notebook also shows outside its solutions (a prompt that names the call
-    to use) is no secret.
-    """
+
+def _instructor_secrets(source_dir: pathlib.Path) -> list[tuple[str, str]]:
+    """(where, text) for every solution line and hidden test of the instructor notebooks; a solution line
+    the notebook also shows outside its solutions (a prompt that names the call to use) is no secret."""
     secrets = []
     for path in sorted(source_dir.glob("*.ipynb")):
-        block, shown, found = None, [], []
-        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            text = _cell_text(cell)
-            first = text.strip().splitlines()[0] if text.strip() else ""
-            if cell["cell_type"] == "raw" and first.startswith(("# BEGIN ", "# END ")):
-                block = first.split()[2] if first.startswith("# BEGIN ") else None
-                continue
+        shown, found = [], []
+        for block, cell, text in _marked_cells(path):
             if block is None or cell["cell_type"] != "code":
                 shown.append(text)
                 continue
@@ -232,81 +207,6 @@ def _instructor_secrets(source_dir: pathlib.Path) -> list[tuple[str, str]]:
     return secrets
 
 
-# --------------------------------------------------------------------------- answers written as formulas
-
-#: Names a solution may give a Greek letter, and the letter TeX writes.
-_GREEK = {"eps": "ε", "epsilon": "ε", "varepsilon": "ε", "delta": "δ", "alpha": "α", "beta": "β", "gamma": "γ",
-          "sigma": "σ", "mu": "μ", "lam": "λ", "lambda": "λ", "theta": "θ", "tau": "τ", "rho": "ρ", "phi": "φ",
-          "pi": "π", "nu": "ν", "eta": "η", "kappa": "κ", "omega": "ω", "xi": "ξ"}
-_TEX_DROPPED = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg|cdot|times|,|;|!|quad|displaystyle|mathrm|operatorname)")
-
-
-def _normal_formula(text: str) -> str:
-    """A formula as one canonical string, whether written in Python or in TeX: ``(1 - (n - 1) * eps) ** 2`` and
-    ``(1-(n-1)\\varepsilon)^2`` both become ``(1-(n-1)ε)^2``."""
-    text = re.sub(r"\b(?:np|math|numpy|float|int)\.", "", text)
-    while True:                                  # innermost braces first: \frac{a}{\sqrt{n}} -> (a)/(sqrt(n))
-        before = text
-        text = re.sub(r"\\sqrt\s*\{([^{}]*)\}", r"sqrt(\1)", text)
-        text = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", text)
-        if text == before:
-            break
-    text = _TEX_DROPPED.sub("", text)
-    text = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK.get(m.group(1), m.group(1)), text)
-    text = re.sub(r"\b([A-Za-z]+)\b", lambda m: _GREEK.get(m.group(1), m.group(1)), text)
-    text = text.replace("**", "^").replace("*", "").replace("{", "(").replace("}", ")")
-    text = re.sub(r"\s+", "", text)
-    text = re.sub(r"\^\(([^()]{1,3})\)", r"^\1", text)                                 # ^(2) -> ^2
-    return text
-
-
-def _solution_formulas(source_dir: pathlib.Path) -> list[tuple[str, str]]:
-    """(where, canonical formula) for every formula an instructor notebook's solutions compute: the expression
-    a solution line returns or assigns, when it is long enough to be an answer rather than a name or a number."""
-    found = []
-    for path in sorted(pathlib.Path(source_dir).glob("*.ipynb")):
-        inside = False
-        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            text = _cell_text(cell)
-            first = text.strip().splitlines()[0] if text.strip() else ""
-            if cell["cell_type"] == "raw" and first.startswith(("# BEGIN SOLUTION", "# END SOLUTION")):
-                inside = first.startswith("# BEGIN SOLUTION")
-                continue
-            if not inside or cell["cell_type"] != "code":
-                continue
-            for line in text.splitlines():
-                m = re.match(r"\s*(?:return\s+|[A-Za-z_]\w*\s*=\s*)(.+?)\s*(?:#\s*SOLUTION)?\s*$", line)
-                if not m:
-                    continue
-                expr = m.group(1)
-                # float(...) around the answer is Python, not the formula
-                expr = re.sub(r"^(?:float|int)\((.*)\)$", r"\1", expr)
-                formula = _normal_formula(expr)
-                if len(formula) >= 12 and re.search(r"[-+/^]", formula) and "(" in formula \
-                        and not re.search(r"[\[\]'\"]|\w\(|,", formula.replace("sqrt(", "√(")):
-                    found.append((f"{path.name}: solution formula", formula))
-    return found
-
-
-def markdown_formulas(notebook: pathlib.Path) -> list[str]:
-    """The canonical form of every formula (``$...$``, ``$$...$$``) in the Markdown cells of ``notebook``."""
-    nb = json.loads(pathlib.Path(notebook).read_text(encoding="utf-8"))
-    formulas = []
-    for cell in nb["cells"]:
-        if cell["cell_type"] == "markdown":
-            formulas += [_normal_formula(m) for m in re.findall(r"\$\$?([^$]+)\$\$?", _cell_text(cell))]
-    return formulas
-
-
-def formula_leaks(notebook: pathlib.Path, source_dir: pathlib.Path) -> list[str]:
-    """Where a Markdown formula of ``notebook`` writes out a formula an instructor solution computes (an
-    answer given away in the text, which the line-by-line check of :func:`check_student_copy` cannot see)."""
-    formulas = markdown_formulas(notebook)
-    return [f"{pathlib.Path(notebook).name}: its Markdown writes the {where.split(': ')[1]} of "
-            f"{where.split(': ')[0]} ({formula})"
-            for where, formula in _solution_formulas(source_dir) if any(formula in f for f in formulas)]
-
-
 def _key_lines(keys_dir: pathlib.Path) -> list[tuple[str, str]]:
     """(file, line) for every line of the instructors' keys long enough to be an answer (``instructors/*.md``)."""
     found = []
@@ -319,14 +219,7 @@ def _key_lines(keys_dir: pathlib.Path) -> list[tuple[str, str]]:
 
 
 def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str]:
-    """What in ``copy`` gives a solution or hidden test of ``source_dir`` away (empty when nothing does).
-
-    Examples
-    --------
-    >>> from tgreedy_course.student_copy import check_student_copy
-    >>> check_student_copy(pathlib.Path("results/student-copy"), pathlib.Path("assignments/source"))  # doctest: +SKIP
-    []
-    """
+    """What in ``copy`` gives a solution or hidden test of ``source_dir`` away (empty when nothing does)."""
     copy = pathlib.Path(copy)
     problems = []
     secrets = _instructor_secrets(pathlib.Path(source_dir))
@@ -358,8 +251,6 @@ def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str
     return problems
 
 
-# --------------------------------------------------------------------------- writing it
-
 def _safe_destination(out: pathlib.Path, root: pathlib.Path) -> None:
     """Refuse an ``out`` that would overwrite the repository or a folder this command did not write."""
     out = out.resolve()
@@ -373,18 +264,11 @@ def _safe_destination(out: pathlib.Path, root: pathlib.Path) -> None:
 
 
 def write_student_copy(out, root=None) -> dict:
-    """Write the student copy of the course at ``root`` (default: found from the current directory) to ``out``.
+    """Write the student copy of the course at ``root`` (default: found from here) to ``out``; return a summary
+    (``out``, ``files``, ``assignments``).
 
-    ``out`` is replaced if it holds an earlier student copy; any other existing, non-empty folder is
-    refused. Raises :class:`LeakError` (and leaves ``out`` untouched) when the copy would contain a
-    solution line, a hidden test or a grader file. Returns a summary (``out``, ``files``,
-    ``assignments``).
-
-    Examples
-    --------
-    >>> from tgreedy_course.student_copy import write_student_copy
-    >>> write_student_copy("results/student-copy")["assignments"]  # doctest: +SKIP
-    12
+    ``out`` may only be new, empty or an earlier student copy (replaced). :class:`LeakError`, ``out``
+    untouched, when the copy would give an answer away.
     """
     root = find_course_root(root)
     out = pathlib.Path(out)
@@ -438,7 +322,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``python -m tgreedy_course student-copy``: write the student copy; exit status 1 on a refusal."""
+    """Write the student copy; exit status 1 on a refusal."""
     try:
         summary = write_student_copy(args.out, args.root)
     except (FileNotFoundError, ValueError, LeakError, RuntimeError) as exc:
@@ -451,7 +335,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course student-copy") -> int:
     """``python -m tgreedy_course student-copy`` from Python (or ``python student_copy.py``); returns the exit code."""
-    # its own parser, not tgreedy_lib._command.parse_and_run: this file runs as a script before anything is installed
     parser = argparse.ArgumentParser(prog=prog)
     add_arguments(parser)
     return run(parser.parse_args(sys.argv[1:] if argv is None else argv), parser)

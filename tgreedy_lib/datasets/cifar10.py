@@ -1,9 +1,7 @@
-"""CIFAR-10: the official python batches, found or downloaded and checked (section 4.2 of the paper).
+"""CIFAR-10 (Krizhevsky 2009): the official python batches, found, or downloaded and checked.
 
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
+Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) uses 1,000 training images a class and
+the 10,000 test images.
 """
 from __future__ import annotations
 
@@ -11,8 +9,8 @@ import pathlib
 
 import numpy as np
 
-from .download import BUNDLED_DIR, ENV_DATA_DIR, download_verified, resolve_cache_dir, resolve_data_dir
-from .formats import ImageDataset, _extract_safely, read_cifar10_batch
+from .sources import BUNDLED_DIR, ENV_DATA_DIR, download_verified, resolve_cache_dir, resolve_data_dir
+from .formats import ImageDataset, extract_safely, read_cifar10_batch
 
 
 CIFAR10_URL = "https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"
@@ -32,26 +30,9 @@ def find_cifar10_folder(data_dir=None, download: bool = False, cache_dir=None,
                         bundled_dir=None) -> pathlib.Path:
     """Folder holding CIFAR-10's ``data_batch_1..5`` and ``test_batch``.
 
-    Looks in ``<data dir>/cifar-10-batches-py``, the data folder itself, the bundled ``data/``
-    (normally without CIFAR-10), the cache, and downloads the official archive into the cache
-    (MD5-verified, extracted without following links or absolute paths) when ``download`` is true.
-
-    Raises
-    ------
-    FileNotFoundError
-        If no complete copy is found and ``download`` is false.
-
-    See Also
-    --------
-    load_cifar10_paper : CIFAR-10 as in section 4 of the paper.
-    load_cifar10 : An official split.
-    tgreedy_lib.datasets.load_mnist_paper : MNIST as in section 4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.datasets import find_cifar10_folder
-    >>> find_cifar10_folder(data_dir="/data")  # doctest: +SKIP
-    PosixPath('/data/cifar-10-batches-py')
+    Looks in ``<data dir>/cifar-10-batches-py``, the data folder itself, the bundled data, the cache,
+    and with ``download`` fetches the official archive into the cache (MD5-verified, extracted with
+    :func:`extract_safely`); else ``FileNotFoundError``.
     """
     data_dir = resolve_data_dir(data_dir)
     cache_dir = resolve_cache_dir(cache_dir)
@@ -68,7 +49,7 @@ def find_cifar10_folder(data_dir=None, download: bool = False, cache_dir=None,
             partial = f"; a folder there has only {len(present)} of the 6 batch files"
     if download:
         archive = download_verified(CIFAR10_URL, cache_dir / "cifar-10-python.tar.gz", CIFAR10_MD5)
-        _extract_safely(archive, cache_dir)
+        extract_safely(archive, cache_dir)
         return cache_dir / CIFAR10_FOLDER
     where = "TGREEDY_DATA_DIR, the bundled data and the cache" if data_dir else \
         f"the bundled data and the cache ({ENV_DATA_DIR} is not set)"
@@ -77,31 +58,7 @@ def find_cifar10_folder(data_dir=None, download: bool = False, cache_dir=None,
 
 def load_cifar10(split: str = "test", data_dir=None, download: bool = False, cache_dir=None,
                  bundled_dir=None) -> tuple[np.ndarray, np.ndarray]:
-    """The official CIFAR-10 ``split``: ``"train"`` (50,000 images) or ``"test"`` (10,000).
-
-    Returns
-    -------
-    images : uint8 array (n, 32, 32, 3), channels last
-    labels : int64 array (n,)
-
-    See Also
-    --------
-    load_cifar10_paper : CIFAR-10 as in section 4 of the paper.
-    tgreedy_lib.datasets.load_mnist_paper : MNIST as in section 4.
-
-    References
-    ----------
-    .. [1] A. Krizhevsky, "Learning Multiple Layers of Features from Tiny Images", technical
-       report, University of Toronto, 2009 (the CIFAR-10 dataset).
-    .. [2] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.datasets import load_cifar10
-    >>> images, labels = load_cifar10("test", data_dir="/data")  # doctest: +SKIP
-    >>> images.shape  # doctest: +SKIP
-    (10000, 32, 32, 3)
-    """
+    """The official CIFAR-10 ``split``: ``"train"`` (50,000 images) or ``"test"`` (10,000), channels last."""
     if split not in ("train", "test"):
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
     folder = find_cifar10_folder(data_dir, download, cache_dir, bundled_dir)
@@ -111,27 +68,7 @@ def load_cifar10(split: str = "test", data_dir=None, download: bool = False, cac
 
 
 def balanced_subset(labels: np.ndarray, per_class: int, seed: int = 0) -> np.ndarray:
-    """Indices (sorted) of ``per_class`` examples of each class, drawn without replacement, seeded.
-
-    Raises
-    ------
-    ValueError
-        If a class has fewer than ``per_class`` examples.
-
-    See Also
-    --------
-    load_cifar10_paper : CIFAR-10 as in section 4 of the paper.
-    load_cifar10 : An official split.
-    tgreedy_lib.datasets.load_mnist_paper : MNIST as in section 4.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.datasets import balanced_subset
-    >>> labels = np.repeat(np.arange(3), 4)   # 4 examples of each of 3 classes
-    >>> balanced_subset(labels, per_class=2)
-    array([ 2,  3,  4,  5,  8, 11])
-    """
+    """Indices (sorted) of ``per_class`` examples of each class, drawn without replacement, seeded."""
     labels = np.asarray(labels)
     rng = np.random.default_rng(seed)
     chosen = []
@@ -145,35 +82,10 @@ def balanced_subset(labels: np.ndarray, per_class: int, seed: int = 0) -> np.nda
 
 def load_cifar10_paper(data_dir=None, download: bool = False, cache_dir=None, bundled_dir=None,
                        per_class: int = 1000, seed: int = 0, unlabeled: bool = False) -> ImageDataset:
-    """CIFAR-10 as in section 4 of the paper: 1,000 training images a class, the 10,000 test images.
+    """CIFAR-10 as in section 4: 1,000 training images a class (a seeded balanced subset), the 10,000 test images.
 
-    The training images are a seeded class-balanced subset of the 50,000 official training images.
     With ``unlabeled``, all 50,000 official training images are also returned, without their labels,
-    as ``unlabeled_images`` (what the convolutional patch features learn from; never a test image).
-
-    Raises
-    ------
-    FileNotFoundError
-        If no CIFAR-10 copy is found (it is not bundled) and ``download`` is false.
-
-    See Also
-    --------
-    tgreedy_lib.datasets.load_paper_dataset : MNIST or CIFAR-10 by name.
-    load_cifar10 : An official split.
-    tgreedy_lib.datasets.load_mnist_paper : MNIST as in section 4.
-
-    References
-    ----------
-    .. [1] A. Krizhevsky, "Learning Multiple Layers of Features from Tiny Images", technical
-       report, University of Toronto, 2009 (the CIFAR-10 dataset).
-    .. [2] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.datasets import load_cifar10_paper
-    >>> data = load_cifar10_paper(data_dir="/data")  # doctest: +SKIP
-    >>> data.train_images.shape, data.test_images.shape  # doctest: +SKIP
-    ((10000, 32, 32, 3), (10000, 32, 32, 3))
+    as ``unlabeled_images`` (what the patch features learn from).
     """
     train_images, train_labels = load_cifar10("train", data_dir, download, cache_dir, bundled_dir)
     test_images, test_labels = load_cifar10("test", data_dir, download, cache_dir, bundled_dir)

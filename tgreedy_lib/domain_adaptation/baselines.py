@@ -74,7 +74,8 @@ from sklearn.utils._param_validation import Interval
 from threadpoolctl import threadpool_limits
 
 from .._validation import validate_options
-from .selection import SelectionPath, t_statistics
+from .selection import SelectionPath
+from .statistics import t_statistic
 from .statistics import DomainStatistics
 
 __all__ = [
@@ -901,7 +902,7 @@ def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = 
     ([1, 2], 0, 0)
     """
     def order_of(s):
-        t, _, _ = t_statistics(s.xy)
+        t = t_statistic(s.xy)
         return np.argsort(-np.abs(t), kind="stable")[:n_steps]
 
     W = _marginal_path(stats, order_of(stats), n_steps)
@@ -1016,7 +1017,7 @@ def as_selection_path(stats: DomainStatistics, method: str, coef: np.ndarray, fe
     t_rec, mu_rec, sd_rec, loss = [], [], [], []
     previous = np.zeros(stats.n_features)
     for s_ in range(m):
-        t, mu, sigma = t_statistics(stats.residual_covariances(previous))
+        t, mu, sigma = t_statistic(stats.residual_covariances(previous), moments=True)
         i = features[s_]
         t_rec.append(t[i]), mu_rec.append(mu[i]), sd_rec.append(sigma[i])
         loss.append(stats.training_loss(coef[s_]))
@@ -1122,7 +1123,7 @@ def t_filter_selection_path(stats: DomainStatistics, n_steps: int = 10) -> Selec
     >>> t_filter_selection_path(stats, 2).features.tolist()
     [0, 2]
     """
-    t, _, _ = t_statistics(stats.xy)
+    t = t_statistic(stats.xy)
     order = np.argsort(-np.abs(t), kind="stable")[:n_steps]
     return as_selection_path(stats, "t_filter", _marginal_path(stats, order, n_steps), order)
 

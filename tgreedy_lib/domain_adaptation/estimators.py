@@ -1,15 +1,10 @@
-"""The scikit-learn selectors :class:`TGreedy` and :class:`Greedy` (paper, section 3.3).
+"""The scikit-learn selectors :class:`TGreedy` and :class:`Greedy` (section 3.3 of the paper; :mod:`.selection`).
 
-The third layer, as in scikit-learn's ``_omp.py``: the kernels (:mod:`._stagewise`, :mod:`._stepwise`),
-the path functions (:mod:`.selection`: :func:`~.selection.tgreedy_path`, :func:`~.selection.greedy_path`),
-then these estimators, which fit a path and keep its first ``k`` features, ``k`` fixed or chosen by a
-stopping rule of :mod:`.stopping` (``stopping=``).
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", Proceedings of the 15th International Conference on Artificial
-       Intelligence and Statistics (AISTATS), JMLR W&CP 22, 2012.
+Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach", AISTATS 2012.
+As in scikit-learn's ``_omp.py``: the loop (:func:`~.selection.trace_path`), the path functions
+(:func:`~.selection.tgreedy_path`, :func:`~.selection.greedy_path`), then these estimators, which check
+their input once, at ``fit``, fit a path and keep its first ``k`` features, ``k`` fixed or chosen by a
+stopping rule of :mod:`.stopping` (loaded only when one is asked for).
 """
 from __future__ import annotations
 
@@ -23,64 +18,50 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, validate_data
 
-from .._validation import align_columns, check_options, column_names, factorize, is_sparse
-from .selection import SelectionPath, _selection_path
+from .._validation import align_columns, as_kept_apart_vector, check_options, column_names, factorize, is_sparse
+from .selection import SelectionPath, check_refit, trace_path
 from .statistics import DomainStatistics
-from .stopping import _STOPPING_CONSTRAINTS, _STOPPING_OPTIONS, _STOPPING_RULES, choose_k
 
 __all__ = ["TGreedy", "Greedy"]
 
-
-#: Which scipy.sparse formats the selectors take as they are (scikit-learn's ``accept_sparse``; other
-#: formats are converted to CSR). :class:`DomainStatistics` computes its moments and Gram rows from
-#: sparse rows without densifying them.
+#: The scipy.sparse formats taken as they are (others become CSR); sparse rows are never densified.
 _ACCEPT_SPARSE = ("csr", "csc")
-
-#: The stopping rule of ``n_features_to_select="auto"`` without ``stopping=``: the default of
-#: :func:`~.stopping.choose_k`, the sign-flip null of the largest |T| at alpha = 0.05.
+#: The rule of ``n_features_to_select="auto"`` without ``stopping=``: the sign-flip null of the largest |T|.
 AUTO_STOPPING = "chance"
-
-#: Up to these sizes the selectors form the whole Gram ``E[X X^T | d_k]`` at once (one symmetric product per
-#: domain, n p^2 flops in all). Lazily, a path's look-ahead forms the Gram of its candidates (at most 256
-#: features: n c^2) and a first block of 64 rows (2 n p 64), so the whole Gram costs no more up to
-#: p^2 <= 256^2 + 128 p, p ~ 330, and saves the many small products of the look-ahead (measured, one BLAS
-#: thread: n = 630, p = 274: 2.8 against 4.1 ms; n = 2,660: p = 300 even, p = 500 51 against 29 ms). Above
-#: them rows are formed lazily, as by :meth:`DomainStatistics.from_samples`.
+#: Up to these sizes the whole Gram is formed at once (n p^2 flops), cheaper than the look-ahead's small
+#: products up to p ~ 330 (measured, one BLAS thread: n = 630, p = 274: 2.8 against 4.1 ms); above, lazily.
 _EAGER_MAX_FEATURES = 320
 _EAGER_MAX_BYTES = 64 * 2**20
-#: Short paths form only the rows of the features they pick, one pass over the samples a step, up to
-#: samples of this size (``_PathSelector._rows_only``).
+#: Short paths form only the rows they pick, one pass over samples up to this size a step (``_rows_only``).
 _ROWS_ONLY_MAX_BYTES = 16 * 2**20
 
 
 def _check_stopping(stopping) -> tuple[str, dict] | None:
-    """``(rule, options)`` of a selector's ``stopping`` parameter, or None; a clear ValueError otherwise."""
+    """``(rule, options)`` of the ``stopping`` parameter, checked against :mod:`.stopping`'s rules, or None."""
     if stopping is None:
         return None
+    from . import stopping as rules
+
     if isinstance(stopping, str):
         rule, options = stopping, {}
     else:
         options = dict(stopping)
         rule = options.pop("rule", None)
         if rule is None:
-            raise ValueError(f"stopping={stopping!r} names no rule; give one of {_STOPPING_RULES} as "
+            raise ValueError(f"stopping={stopping!r} names no rule; give one of {rules.RULES} as "
                              "stopping='chance' or stopping={'rule': 'chance', 'alpha': 0.1}")
-    if rule not in _STOPPING_RULES:
-        raise ValueError(f"unknown stopping rule {rule!r}; choose one of {_STOPPING_RULES}")
-    unknown = sorted(set(options) - set(_STOPPING_OPTIONS[rule]))
+    if rule not in rules.RULES:
+        raise ValueError(f"unknown stopping rule {rule!r}; choose one of {rules.RULES}")
+    unknown = sorted(set(options) - set(rules.RULE_OPTIONS[rule]))
     if unknown:
-        raise ValueError(f"stopping rule {rule!r} takes the options {_STOPPING_OPTIONS[rule]}, not {unknown}")
-    check_options(_STOPPING_CONSTRAINTS, options, f"stopping rule {rule!r}")
+        raise ValueError(f"stopping rule {rule!r} takes the options {rules.RULE_OPTIONS[rule]}, not {unknown}")
+    check_options(rules.RULE_CONSTRAINTS, options, f"stopping rule {rule!r}")
     return rule, options
 
 
 def _check_numeric_target(y, name: str) -> None:
     """Refuse class labels that are not numbers (strings) in one line naming the fix."""
-    kind = getattr(getattr(y, "dtype", None), "kind", None)
-    if kind is None:
-        y = np.asarray(y)
-        kind = y.dtype.kind
-    if kind not in "OUS":
+    if (y if hasattr(y, "dtype") else np.asarray(y)).dtype.kind not in "OUS":
         return
     values = np.asarray(y).ravel()
     try:
@@ -104,15 +85,14 @@ def _rank_one_update(alpha: float, x: np.ndarray, y: np.ndarray, a: np.ndarray) 
 
 
 def _group_rows(domains) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(labels, index, order)``: :func:`~tgreedy_lib._validation.factorize`'s sorted labels and codes, and
-    the stable order of the rows by domain.
+    """``(labels, index, order)``: the sorted labels, each row's code and the stable order of the rows by domain.
 
-    Integer labels (the usual case) are sorted once, for both; other labels are factorized (which
-    checks them: missing values, unhashable ones), then their codes sorted.
+    Integer labels (the usual case) are sorted once, for both; other labels are checked and factorized
+    (:func:`~tgreedy_lib._validation.factorize`), then their codes sorted.
     """
     values = domains if isinstance(domains, np.ndarray) else None
     if values is None or values.ndim != 1 or values.dtype.kind not in "biu" or values.size == 0:
-        labels, index = factorize(domains, "domains")
+        labels, index = factorize(as_kept_apart_vector(domains, "domains"), "domains")
         return labels, index, np.argsort(index.astype(np.int16) if labels.size < 2**15 else index, kind="stable")
     low, high = int(values.min()), int(values.max())
     # a stable sort of small integers is a radix sort when they fit 16 bits (several times faster), the same order
@@ -125,6 +105,64 @@ def _group_rows(domains) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     index = np.empty(ordered.size, dtype=np.intp)
     index[order] = np.cumsum(new) - 1
     return ordered[new], index, order
+
+
+_COMMON_PARAMETERS = """\
+    n_features_to_select : "auto", int or float, default=10
+        As in :class:`~sklearn.feature_selection.SequentialFeatureSelector`: an int is the number of steps
+        (``n_steps`` of the path function), a float in (0, 1) a fraction of the features (at least 1);
+        ``"auto"`` lets the rule of ``stopping`` choose (else ``"chance"`` at alpha = 0.05) on a path long
+        enough for it to stop inside (every feature for ``"lodo"``). More than ``X`` has warns and keeps all.
+    fit_intercept : bool, default=True
+        Centre ``X`` and ``y`` before selecting and add ``intercept_`` back in :meth:`predict`, as
+        scikit-learn's linear models (a constant column is refused as constant). The centre is the mean over
+        the domains of each domain's mean (each domain weighs 1/n, as in the paper's moments), so the
+        intercept minimises the pooled training loss at every step. ``False`` selects on the raw moments, as
+        the paper's section 3.3 does (its features, pixels and unit activations in [0, 1], are not centred;
+        the reproduction keeps to that), and sparse ``X`` needs it (centring would densify it)."""
+
+_OTHER_PARAMETERS = """\
+    denominator : {"sample", "unlabeled"}, default="sample"
+        ``E[X_i^2]`` of the update: the average of the per-domain moments (the paper's), or the pooled
+        moment of ``unlabeled_X`` passed to :meth:`fit` (the unbiased version).
+    refit : {"stagewise", "stepwise"}, default="stagewise"
+        The paper's stagewise update, or a least-squares refit on the chosen set.
+    threshold : float, default=None
+        Stop before a step whose score is below ``threshold``.
+    allow_reselect : bool, default=False
+        Stagewise only: whether a feature may be chosen again.
+    stopping : {"lodo", "bonferroni", "theorem1", "chance"}, dict or None, default=None
+        How many of the path's ``n_features_to_select`` steps to keep, by a rule of the paper's Discussion
+        (section 5; :func:`~tgreedy_lib.domain_adaptation.stopping.choose_k`): ``"lodo"`` leaves one domain
+        out (held-out squared loss), ``"bonferroni"`` keeps the steps whose |T| clears the t quantile at
+        ``alpha / p``, ``"theorem1"`` Theorem 1's width, ``"chance"`` the sign-flip null of the largest |T|.
+        ``{"rule": ..., **options}`` passes ``alpha``, ``null``, ``n_flips``, ``seed``, ``score``, ``min_k``.
+        None keeps every step.
+
+    Attributes
+    ----------
+    path_ : SelectionPath
+        The whole path (of the centred data with ``fit_intercept``).
+    n_features_to_select_ : int
+        The steps kept (by ``stopping``, else the path's length; 0 when a rule keeps none).
+    stopping_evidence_ : dict or None
+        What the rule's choice rests on (``rule``, thresholds, |T| of every step, null quantiles or scores).
+    coef_ : ndarray of shape (n_features_in_,)
+        Weights after the last step kept.
+    intercept_ : float
+        ``mean(y) - coef_ . mean(X)`` with the means of ``fit_intercept``; 0.0 without one.
+    selected_features_ : ndarray of int
+        Chosen features in order of entry.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Defined only when ``X`` is a DataFrame with string column names."""
+
+
+def _document(cls):
+    """Put the parameters and attributes both selectors share into ``cls``' docstring (written once, here)."""
+    cls.__doc__ = cls.__doc__.replace("    <common parameters>", _COMMON_PARAMETERS).replace(
+        "    <other parameters and attributes>", _OTHER_PARAMETERS)
+    return cls
 
 
 class _PathSelector(SelectorMixin, BaseEstimator):
@@ -146,14 +184,13 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         "refit": [StrOptions({"stagewise", "stepwise"})],
         "threshold": [Interval(Real, None, None, closed="neither"), None],
         "allow_reselect": ["boolean"],
-        "stopping": [None, StrOptions(set(_STOPPING_RULES)), dict],
+        "stopping": [None, str, dict],  # the rule and its options: _check_stopping
     }
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True  # the residual covariances E[X (Y - w.X) | d_k] need y
-        # Centring a sparse X would densify it: sparse input is taken with fit_intercept=False.
-        tags.input_tags.sparse = bool(_ACCEPT_SPARSE) and not self.fit_intercept
+        tags.input_tags.sparse = not self.fit_intercept  # centring would densify a sparse X
         return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -163,35 +200,18 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            The rows of all training domains, pooled (dense, or scipy.sparse with
-            ``fit_intercept=False``, never densified). A pandas DataFrame's column names are kept in
-            ``feature_names_in_``.
+            Dense (a DataFrame's column names are kept), or scipy.sparse with ``fit_intercept=False``.
         y : array-like of shape (n_samples,)
-            Real-valued targets (for classification, one class against the rest as 1/0 or +1/-1;
-            string class labels are refused with the encoding to use).
+            Real-valued targets (one class against the rest as 1/0 or +1/-1; string labels are refused).
         domains : array-like of shape (n_samples,)
-            The domain label of every row (any hashable labels, at least two distinct ones).
-            Required: there is no default, because the T-statistic is the spread of the
-            residual covariances *across domains*. Inside a :class:`~sklearn.pipeline.Pipeline`
-            pass it as a fit parameter: ``pipe.fit(X, y, select__domains=d)``. With scikit-learn's
-            metadata routing enabled, request it instead: ``set_fit_request(domains=True)`` takes
-            ``domains=d``, and ``set_fit_request(domains="groups")`` takes the ``groups`` that a
-            group splitter such as :class:`~sklearn.model_selection.LeaveOneGroupOut` reads, so
-            leave-one-domain-out cross-validation gets the labels once (class docstring, Examples).
+            The domain label of every row (any hashable labels, at least two). Required: T is the spread
+            across domains. In a Pipeline: ``pipe.fit(X, y, select__domains=d)``; with metadata routing,
+            ``set_fit_request(domains="groups")`` takes the ``groups`` of a group splitter (Examples).
         unlabeled_X : array-like of shape (n_unlabeled, n_features), default=None
-            Unlabeled rows for the pooled ``E[X X^T]`` (needed by ``denominator="unlabeled"``);
-            centred by the means of ``X`` when ``fit_intercept=True``.
+            Unlabeled rows for the pooled ``E[X X^T]`` (``denominator="unlabeled"``), centred as ``X``.
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights of the rows: every moment ``E[. | d_k]`` becomes the weighted mean over
-            domain k's rows (integer weights act as repeated rows), and the centre of
-            ``fit_intercept`` the mean over domains of the weighted per-domain means. Domains still
-            weigh 1/n each (the paper's averages); a domain whose weights are all zero is refused.
-            The stopping rules count rows, not weights.
-
-        Returns
-        -------
-        self : object
-            The fitted selector.
+            Non-negative row weights: each moment ``E[. | d_k]`` is the weighted mean over domain k's rows;
+            domains still weigh 1/n each (a domain of zero weights is refused). Stopping rules count rows.
         """
         name = type(self).__name__
         if domains is None:
@@ -203,6 +223,8 @@ class _PathSelector(SelectorMixin, BaseEstimator):
                 f"{name}().set_fit_request(domains=\"groups\") and cross_val_score(..., "
                 "params={\"groups\": d})); the T-statistic is computed across domains"
             )
+        stopping = _check_stopping(self.stopping)
+        check_refit(self.refit, self.allow_reselect)
         if unlabeled_X is not None:  # a DataFrame's columns are matched to X's by name
             unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
         _check_numeric_target(y, "y")
@@ -245,9 +267,10 @@ class _PathSelector(SelectorMixin, BaseEstimator):
                     "no centring) or a dense X"
                 )
             if row_scale is not None:
-                X, y = X.multiply(row_scale[:, None]).tocsr(), y * row_scale
+                X, y = X.multiply(row_scale[:, None]), y * row_scale
             self.intercept_ = 0.0
-            return self._fit_path(DomainStatistics.from_samples(X, y, domains, unlabeled_X=unlabeled_X, lazy=lazy))
+            X, y = X.tocsr()[order], y[order]  # the rows sorted by domain, each domain's in its order
+            return self._fit_path(DomainStatistics.from_sorted_rows(X, y, counts, labels, unlabeled_X, lazy), stopping)
         # The rows sorted by domain (stable: each domain's rows keep their order), in C order whatever X's,
         # so every domain is a slice; one copy, which the centring and the weights then work in.
         copy = self.fit_intercept or row_scale is not None
@@ -258,8 +281,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
                 sample_weight, row_scale = sample_weight[order], row_scale[order]
         y_mean = 0.0
         if self.fit_intercept:
-            # Centre by the mean over domains of the per-domain (weighted) means: each domain weighs 1/n,
-            # as in the paper's moments.
+            # Centre by the mean over domains of the per-domain (weighted) means: each domain weighs 1/n.
             weight = 1.0 / (labels.size * domain_weight[index])
             if sample_weight is not None:
                 weight *= sample_weight
@@ -273,50 +295,30 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         if row_scale is not None:
             X *= row_scale[:, None]
             y = y * row_scale
-        # X, y and the labels are validated: the statistics are built from the domains' slices directly
-        # (DomainStatistics.from_samples would check and group them again).
-        stats = DomainStatistics._from_sorted_samples(X, y, counts, labels, unlabeled_X, lazy)
-        self._fit_path(stats)
+        self._fit_path(DomainStatistics.from_sorted_rows(X, y, counts, labels, unlabeled_X, lazy), stopping)
         self.intercept_ = y_mean - float(x_mean @ self.coef_) if self.fit_intercept else 0.0
         return self
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_statistics(self, stats: DomainStatistics):
-        """Select features from precomputed :class:`DomainStatistics` (no samples needed).
+        """Select features from precomputed :class:`DomainStatistics` (e.g. :meth:`~DomainStatistics.from_moments`).
 
-        The moments are used as given: they carry no means, so nothing is centred whatever
-        ``fit_intercept`` says, and ``intercept_`` is 0. For an intercept, build the statistics from
-        centred samples (subtract the mean of the per-domain means of ``X`` and ``y``).
-
-        Parameters
-        ----------
-        stats : DomainStatistics
-            Per-domain moments of the training domains, e.g. from
-            :meth:`DomainStatistics.from_moments` (population moments) or built once and
-            :meth:`~DomainStatistics.subset` per split.
-
-        Returns
-        -------
-        self : object
-            The fitted selector; ``feature_names_in_`` is not set (moments carry no names).
+        The moments carry no means, so nothing is centred whatever ``fit_intercept`` says: ``intercept_`` is 0
+        (for one, build the statistics from centred samples); ``feature_names_in_`` is not set.
         """
         if not isinstance(stats, DomainStatistics):
             raise TypeError(f"fit_statistics expects DomainStatistics, got {type(stats).__name__}")
+        stopping = _check_stopping(self.stopping)
+        check_refit(self.refit, self.allow_reselect)
         self.n_features_in_ = stats.n_features
         if hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
         self.intercept_ = 0.0
-        return self._fit_path(stats)
+        return self._fit_path(stats, stopping)
 
     def _rows_only(self, p: int, n: int) -> bool:
-        """Whether the path should form only the Gram rows of the features it picks, one per step.
-
-        A fixed number k of stagewise steps reads k rows: k passes over the samples (2 n p flops each,
-        memory-bound) against 2 n p^2 flops (compute-bound) for the whole Gram. Measured (one BLAS
-        thread) a row costs about as much as p / 5.4 columns of the Gram, so the rows win where
-        p > 6 k; the samples stay small enough to be read k times (``_ROWS_ONLY_MAX_BYTES``). Stopping
-        rules, the stepwise refit and "auto" read more of the Gram, so they keep the other routes.
-        """
+        """Whether to form only the k rows a fixed stagewise path picks: a row costs about p / 5.4 columns of the
+        Gram (measured, one BLAS thread), so rows win where p > 6 k; stopping rules and the refit read more."""
         k = self.n_features_to_select
         if isinstance(k, str) or self.refit != "stagewise" or self.stopping is not None:
             return False
@@ -340,15 +342,10 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         return int(k)
 
     def _run(self, stats: DomainStatistics, n_steps: int) -> SelectionPath:
-        # the options were validated by _parameter_constraints; the path trusts them
-        return _selection_path(stats, self._method, n_steps, self._sign(), self.denominator, self.refit,
-                               self.threshold, self.allow_reselect)
+        return trace_path(stats, self._method, n_steps, sign=self._sign(), denominator=self.denominator,
+                          refit=self.refit, threshold=self.threshold, allow_reselect=self.allow_reselect)
 
-    def _fit_path(self, stats: DomainStatistics):
-        stopping = _check_stopping(self.stopping)
-        if self.refit == "stepwise" and self.allow_reselect:
-            raise ValueError("allow_reselect=True has no meaning for refit='stepwise' (the refit already "
-                             "optimizes); pass allow_reselect=False")
+    def _fit_path(self, stats: DomainStatistics, stopping):
         p = stats.n_features
         n_steps = self._n_steps(p)
         if n_steps is None and stopping is None:
@@ -363,9 +360,10 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         elif self.path_.n_steps == 0:
             k, self.stopping_evidence_ = 0, {"rule": stopping[0], "empty_path": True}
         else:
-            rule, options = stopping
             if result is None:
-                result = choose_k(self.path_, stats, rule=rule, **options)
+                from .stopping import choose_k
+
+                result = choose_k(self.path_, stats, rule=stopping[0], **stopping[1])
             k, self.stopping_evidence_ = result.k, {"rule": result.rule, **result.evidence}
         self.n_features_to_select_ = int(k)
         self.coef_ = self.path_.coef[k - 1].copy() if k else np.zeros(p)
@@ -374,13 +372,11 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         return self
 
     def _auto_path(self, stats: DomainStatistics, stopping, p: int):
-        """``(path, rule's result or None)`` for ``n_features_to_select="auto"``: a path the rule stops inside.
+        """``(path, rule's result or None)`` for ``"auto"``: the path doubles (16, 32, ... steps) until the rule
+        stops inside it or every feature is in (a rule that stops at the first failing step chooses the same k
+        on any longer path); ``"lodo"`` compares all steps, so its path has every feature."""
+        from .stopping import choose_k
 
-        A rule that keeps adding until the first failing step (``"bonferroni"``, ``"theorem1"``,
-        ``"chance"``) chooses the same k on any path that reaches past its first failure, so the path
-        is grown by doubling (16, 32, ... steps; at most twice the work of the last one) until the rule
-        stops inside it or every feature is in. ``"lodo"`` compares all steps: its path has every feature.
-        """
         rule, options = stopping
         limit = p if not self.allow_reselect else 2 * p
         if rule == "lodo":
@@ -405,163 +401,41 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         return mask
 
     def decision_function(self, X):
-        """The linear prediction ``X @ coef_ + intercept_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        score : ndarray of shape (n_samples,)
-        """
+        """The linear prediction ``X @ coef_ + intercept_``."""
         check_is_fitted(self, "path_")
         X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
         return np.asarray(X @ self.coef_).ravel() + self.intercept_
 
     def predict(self, X):
-        """The linear prediction ``X @ coef_ + intercept_`` (the same as :meth:`decision_function`).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y_pred : ndarray of shape (n_samples,)
-        """
+        """The linear prediction ``X @ coef_ + intercept_`` (:meth:`decision_function`)."""
         return self.decision_function(X)
 
     def score(self, X, y, sample_weight=None):
-        """The coefficient of determination R^2 of :meth:`predict` on ``(X, y)``, as scikit-learn's regressors.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        sample_weight : array-like of shape (n_samples,), default=None
-
-        Returns
-        -------
-        score : float
-            R^2 (1 is perfect, 0 predicts the mean of ``y``; without an intercept it can be far below 0).
-        """
+        """R^2 of :meth:`predict` on ``(X, y)``, as scikit-learn's regressors (without an intercept it can be far below 0)."""
         from sklearn.metrics import r2_score
 
         return float(r2_score(y, self.predict(X), sample_weight=sample_weight))
 
 
+@_document
 class TGreedy(_PathSelector):
     r"""T-greedy feature selection (Foster, Kakade & Salakhutdinov 2012, section 3.3).
 
-    A stagewise selector on the residual covariances of the training domains: at each step it
-    adds the feature with the largest T-statistic of its covariance with the residual across
-    domains, the feature whose improvement is most consistent from domain to domain [1]_.
-    The scikit-learn front end of :func:`tgreedy_path`; :meth:`predict` is the selected linear
-    model and :meth:`score` its R^2.
+    At each step add the feature with the largest T-statistic of its covariance with the residual across
+    the training domains: the feature whose improvement is most consistent from domain to domain
+    (:mod:`~tgreedy_lib.domain_adaptation.selection` gives the loop). The scikit-learn front end of
+    :func:`~tgreedy_lib.tgreedy_path`; :meth:`predict` is the selected linear model, :meth:`score` its R^2.
+    :meth:`fit` refuses to run without ``domains``: pooled rows cannot tell a consistent effect from one
+    that swings between domains.
 
     Parameters
     ----------
-    n_features_to_select : "auto", int or float, default=10
-        How many features to select, as in scikit-learn's
-        :class:`~sklearn.feature_selection.SequentialFeatureSelector`: an int is the number of steps
-        (``n_steps`` of :func:`tgreedy_path`); a float in (0, 1) the fraction of the features
-        (``int(fraction * n_features)``, at least 1); ``"auto"`` lets a stopping rule choose: the rule
-        of ``stopping``, else the sign-flip null of the largest |T| (``"chance"`` at alpha = 0.05,
-        :func:`~tgreedy_lib.domain_adaptation.stopping.choose_k`'s default), on a path long enough for
-        the rule to stop inside it (every feature for ``"lodo"``). More features than ``X`` has warns
-        and keeps them all.
-    fit_intercept : bool, default=True
-        Fit an intercept, as scikit-learn's linear models: :meth:`fit` centres ``X`` and ``y`` before
-        selecting and :meth:`predict` adds ``intercept_`` back, so a constant column is never
-        needed (one is refused as constant). The centre is the mean over the training domains of
-        each domain's mean (every domain weighs the same; the pooled sample mean when the domains
-        are of equal size): the paper's moments weigh each domain equally, and with these means
-        the intercept ``mean(y) - coef_ . mean(X)`` minimises the pooled training loss
-        ``(1/n) sum_k E[(Y - b - w.X)^2 | d_k]`` at every step. ``False`` selects on the raw
-        moments, as the paper's section 3.3 update does (its model is ``y = w.x``, no intercept,
-        and its features, pixel intensities and unit activations in [0, 1], are not centred, so
-        their raw second moments are what it selects on): the reproduction of the paper's
-        experiments keeps to that (it runs the path functions, which have no intercept, and
-        :meth:`fit_statistics`, which uses the moments as given), and sparse ``X`` needs it
-        (centring would densify it).
+    <common parameters>
     sign : {"abs", "positive"}, default="abs"
-        Rank by ``|T_i|`` (``"abs"``) or by ``T_i`` as printed in the paper (``"positive"``).
-        ``"positive"`` fits where only a positive association is wanted and its sign is known in
-        advance: one class against the rest with ``y`` in {0, 1} or {-1, +1}, features that are
-        evidence *for* the class (the paper's digit pairs). On a regression target it reaches
-        negatively associated features only after every positive one, and then with T <= 0:
-        :meth:`fit` warns when a kept step has no positive T left (use ``"abs"`` there).
-    denominator : {"sample", "unlabeled"}, default="sample"
-        ``E[X_i^2]`` of the update: the paper's average of the per-domain moments, or the
-        pooled moment of ``unlabeled_X`` passed to :meth:`fit` (the unbiased version).
-    refit : {"stagewise", "stepwise"}, default="stagewise"
-        The paper's stagewise update, or a least-squares refit on the chosen set.
-    threshold : float, default=None
-        Stop before a step whose score is below ``threshold``.
-    allow_reselect : bool, default=False
-        Stagewise only: whether a feature may be chosen again.
-    stopping : {"lodo", "bonferroni", "theorem1", "chance"}, dict or None, default=None
-        How many of the path's steps to keep, by a stopping rule of the paper's Discussion
-        (section 5; :func:`~tgreedy_lib.domain_adaptation.stopping.choose_k`). ``None`` keeps every
-        step (``n_features_to_select`` of them unless ``threshold`` stops earlier; with
-        ``"auto"``, the ``"chance"`` rule). A rule computes the path of ``n_features_to_select``
-        steps (then the largest number considered) and keeps its first ``k``: ``"lodo"`` leaves one
-        domain out and cycles (held-out squared loss), ``"bonferroni"`` keeps the steps whose |T|
-        clears the t quantile at ``alpha / p``, ``"theorem1"`` Theorem 1's width, ``"chance"`` the
-        sign-flip null of the largest |T|. A dict ``{"rule": ..., **options}`` passes options to the
-        rule: ``alpha`` (bonferroni, theorem1, chance), ``null``, ``n_flips``, ``seed`` (chance),
-        ``score``, ``min_k`` (lodo).
-
-    Attributes
-    ----------
-    path_ : SelectionPath
-        The whole path (features, weights, T-statistics, losses after every step), of the centred
-        data when ``fit_intercept=True``.
-    n_features_to_select_ : int
-        The number of steps kept: chosen by ``stopping`` (or ``"auto"``), else the path's length.
-        (The number of features, unless ``allow_reselect``; 0 when a rule keeps none.)
-    stopping_evidence_ : dict or None
-        What the ``stopping`` rule's choice rests on (``rule`` and the rule's evidence: thresholds,
-        |T| of every step, null quantiles or held-out scores); None without a rule.
-    coef_ : ndarray of shape (n_features_in_,)
-        Weights after the last step kept.
-    intercept_ : float
-        ``mean(y) - coef_ . mean(X)`` with the means of ``fit_intercept``; 0.0 without one.
-    selected_features_ : ndarray of int
-        Chosen features in order of entry.
-    n_features_in_ : int
-        Number of features seen during :term:`fit`.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of features seen during :term:`fit`. Defined only when `X` has feature names
-        that are all strings (a pandas DataFrame).
-
-    See Also
-    --------
-    Greedy : The same update, choosing the largest decrease of the training loss.
-    tgreedy_path : The path as a function of :class:`DomainStatistics`.
-    sklearn.feature_selection.SequentialFeatureSelector : Forward selection by cross-validation.
-    sklearn.linear_model.OrthogonalMatchingPursuit : Greedy least squares on the pooled rows.
-
-    Notes
-    -----
-    With the residual covariances :math:`r_{k,i} = E[X_i (Y - w \cdot X) \mid d_k]` of the
-    :math:`n` training domains,
-
-    .. math::
-
-        \hat\mu_i = \frac{1}{n} \sum_k r_{k,i}, \qquad
-        \hat\sigma_i^2 = \frac{1}{n-1} \sum_k (r_{k,i} - \hat\mu_i)^2, \qquad
-        T_i = \frac{\hat\mu_i}{\hat\sigma_i / \sqrt{n}},
-
-    T-greedy picks :math:`i^\star = \arg\max_i |T_i|` and updates
-    :math:`w_{i^\star} \leftarrow w_{i^\star} + \hat\mu_{i^\star} / \hat E[X_{i^\star}^2]`
-    (section 3.3 of [1]_). :meth:`fit` refuses to run without ``domains``: pooled rows alone
-    cannot tell a consistent effect from one that swings between domains.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
+        Rank by ``|T_i|`` or by ``T_i`` as printed in the paper. ``"positive"`` fits where only a positive
+        association is wanted (one class against the rest, features that are evidence *for* it); on a
+        regression target it reaches negative ones last, with T <= 0, and :meth:`fit` warns when it does.
+    <other parameters and attributes>
 
     Examples
     --------
@@ -573,8 +447,7 @@ class TGreedy(_PathSelector):
     >>> TGreedy(n_features_to_select=1).fit(X, y, domains=domains).selected_features_
     array([2])
 
-    An intercept is fitted (``fit_intercept=True``): a shifted target selects the same features,
-    and :meth:`predict` and :meth:`score` include it:
+    An intercept is fitted: a shifted target selects the same features, and :meth:`score` includes it:
 
     >>> selector = TGreedy(n_features_to_select=2).fit(X, y + 100, domains=domains)
     >>> selector.selected_features_, round(selector.intercept_, 1), round(selector.score(X, y + 100), 3)
@@ -584,14 +457,10 @@ class TGreedy(_PathSelector):
 
     >>> import pandas as pd
     >>> frame = pd.DataFrame(X, columns=["a", "b", "c", "d", "e"])
-    >>> selector = TGreedy(n_features_to_select=2).fit(frame, y, domains=domains)
-    >>> selector.get_feature_names_out()
+    >>> TGreedy(n_features_to_select=2).fit(frame, y, domains=domains).get_feature_names_out()
     array(['c', 'e'], dtype=object)
-    >>> selector.transform(frame).shape
-    (400, 2)
 
-    With a stopping rule, ``n_features_to_select`` is the most steps considered and the rule keeps
-    the first ``n_features_to_select_`` of them; ``"auto"`` lets the rule consider every feature:
+    With a stopping rule, ``n_features_to_select`` is the most steps considered:
 
     >>> selector = TGreedy(n_features_to_select=5, stopping="bonferroni").fit(X, y, domains=domains)
     >>> selector.n_features_to_select_, selector.selected_features_
@@ -601,8 +470,7 @@ class TGreedy(_PathSelector):
     >>> TGreedy(n_features_to_select="auto").fit(X, y, domains=domains).selected_features_
     array([2, 4])
 
-    Leave-one-domain-out cross-validation with the domain labels given once: with metadata routing,
-    the selector asks for the splitter's ``groups`` as its ``domains``:
+    Leave-one-domain-out cross-validation with the labels given once (metadata routing):
 
     >>> import sklearn
     >>> from sklearn.linear_model import LinearRegression
@@ -614,8 +482,8 @@ class TGreedy(_PathSelector):
     >>> scores.round(3)  # R^2 on each held-out domain
     array([0.991, 0.992, 0.991, 0.739])
 
-    Without domain 3, feature 0's tiny but consistent residual covariance (T = 355 over three
-    domains) beat feature 4: T ranks by how sure it is of a sign, not by the size of the effect.
+    Without domain 3, feature 0's tiny but consistent residual covariance (T = 355 over three domains)
+    beat feature 4: T ranks by how sure it is of a sign, not by the size of the effect.
     """
 
     _method = "tgreedy"
@@ -623,23 +491,10 @@ class TGreedy(_PathSelector):
     def _sign(self) -> str:
         return self.sign
 
-    _parameter_constraints: dict = {
-        **_PathSelector._parameter_constraints,
-        "sign": [StrOptions({"abs", "positive"})],
-    }
+    _parameter_constraints: dict = {**_PathSelector._parameter_constraints, "sign": [StrOptions({"abs", "positive"})]}
 
-    def __init__(
-        self,
-        n_features_to_select=10,
-        *,
-        fit_intercept=True,
-        sign="abs",
-        denominator="sample",
-        refit="stagewise",
-        threshold=None,
-        allow_reselect=False,
-        stopping=None,
-    ):
+    def __init__(self, n_features_to_select=10, *, fit_intercept=True, sign="abs", denominator="sample",
+                 refit="stagewise", threshold=None, allow_reselect=False, stopping=None):
         self.n_features_to_select = n_features_to_select
         self.fit_intercept = fit_intercept
         self.sign = sign
@@ -665,90 +520,19 @@ class TGreedy(_PathSelector):
         )
 
 
+@_document
 class Greedy(_PathSelector):
     r"""Greedy feature selection on the pooled training loss (Foster, Kakade & Salakhutdinov 2012, section 4).
 
-    The baseline of the paper's experiments [1]_: the same stagewise update as T-greedy, but
-    each step adds the feature that most lowers the training squared loss pooled over the
-    domains. The scikit-learn front end of :func:`greedy_path`.
+    The paper's baseline: T-greedy's update, but each step adds the feature that most lowers the training
+    squared loss pooled over the domains, mu_i^2 / E[X_i^2]. It ignores how the covariance varies across
+    domains, which is why it overfits them. The scikit-learn front end of :func:`~tgreedy_lib.greedy_path`;
+    it needs ``domains`` for the per-domain moments and the reported T-statistics, as :class:`TGreedy`.
 
     Parameters
     ----------
-    n_features_to_select : "auto", int or float, default=10
-        How many features to select, as in scikit-learn's
-        :class:`~sklearn.feature_selection.SequentialFeatureSelector`: an int is the number of steps
-        (``n_steps`` of :func:`greedy_path`); a float in (0, 1) the fraction of the features
-        (``int(fraction * n_features)``, at least 1); ``"auto"`` lets a stopping rule choose: the rule
-        of ``stopping``, else the sign-flip null of the largest |T| (``"chance"`` at alpha = 0.05,
-        :func:`~tgreedy_lib.domain_adaptation.stopping.choose_k`'s default), on a path long enough for
-        the rule to stop inside it (every feature for ``"lodo"``). More features than ``X`` has warns
-        and keeps them all.
-    fit_intercept : bool, default=True
-        Fit an intercept, as scikit-learn's linear models: :meth:`fit` centres ``X`` and ``y`` before
-        selecting and :meth:`predict` adds ``intercept_`` back, so a constant column is never
-        needed (one is refused as constant). The centre is the mean over the training domains of
-        each domain's mean (every domain weighs the same; the pooled sample mean when the domains
-        are of equal size): the paper's moments weigh each domain equally, and with these means
-        the intercept ``mean(y) - coef_ . mean(X)`` minimises the pooled training loss
-        ``(1/n) sum_k E[(Y - b - w.X)^2 | d_k]`` at every step. ``False`` selects on the raw
-        moments, as the paper's section 3.3 update does (its model is ``y = w.x``, no intercept,
-        and its features, pixel intensities and unit activations in [0, 1], are not centred, so
-        their raw second moments are what it selects on): the reproduction of the paper's
-        experiments keeps to that (it runs the path functions, which have no intercept, and
-        :meth:`fit_statistics`, which uses the moments as given), and sparse ``X`` needs it
-        (centring would densify it).
-    denominator : {"sample", "unlabeled"}, default="sample"
-        ``E[X_i^2]`` of the update, as in :class:`TGreedy`.
-    refit : {"stagewise", "stepwise"}, default="stagewise"
-        The paper's stagewise update, or a least-squares refit on the chosen set.
-    threshold : float, default=None
-        Stop before a step whose loss decrease is below ``threshold``.
-    allow_reselect : bool, default=False
-        Stagewise only: whether a feature may be chosen again.
-    stopping : {"lodo", "bonferroni", "theorem1", "chance"}, dict or None, default=None
-        How many of the path's steps to keep, by a stopping rule of the paper's Discussion
-        (section 5), as in :class:`TGreedy`; ``None`` keeps every step (with ``"auto"``, the
-        ``"chance"`` rule).
-
-    Attributes
-    ----------
-    path_ : SelectionPath
-        The whole path (features, weights, T-statistics, losses after every step), of the centred
-        data when ``fit_intercept=True``.
-    n_features_to_select_ : int
-        The number of steps kept: chosen by ``stopping`` (or ``"auto"``), else the path's length.
-        (The number of features, unless ``allow_reselect``; 0 when a rule keeps none.)
-    stopping_evidence_ : dict or None
-        What the ``stopping`` rule's choice rests on (``rule`` and the rule's evidence: thresholds,
-        |T| of every step, null quantiles or held-out scores); None without a rule.
-    coef_ : ndarray of shape (n_features_in_,)
-        Weights after the last step kept.
-    intercept_ : float
-        ``mean(y) - coef_ . mean(X)`` with the means of ``fit_intercept``; 0.0 without one.
-    selected_features_ : ndarray of int
-        Chosen features in order of entry.
-    n_features_in_ : int
-        Number of features seen during :term:`fit`.
-    feature_names_in_ : ndarray of shape (`n_features_in_`,)
-        Names of features seen during :term:`fit`. Defined only when `X` has feature names
-        that are all strings (a pandas DataFrame).
-
-    See Also
-    --------
-    TGreedy : The same update, choosing the largest T-statistic.
-    greedy_path : The path as a function of :class:`DomainStatistics`.
-
-    Notes
-    -----
-    Greedy picks the largest loss decrease of the update,
-    :math:`i^\star = \arg\max_i \hat\mu_i^2 / \hat E[X_i^2]`, with :math:`\hat\mu_i` the mean
-    residual covariance over the domains (section 3.3 of [1]_). It needs ``domains`` only for
-    the per-domain moments and the reported T-statistics, and refuses to run without them, as
-    :class:`TGreedy` does, so that the two are fitted on the same statistics.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
+    <common parameters>
+    <other parameters and attributes>
 
     Examples
     --------
@@ -769,17 +553,8 @@ class Greedy(_PathSelector):
 
     _method = "greedy"
 
-    def __init__(
-        self,
-        n_features_to_select=10,
-        *,
-        fit_intercept=True,
-        denominator="sample",
-        refit="stagewise",
-        threshold=None,
-        allow_reselect=False,
-        stopping=None,
-    ):
+    def __init__(self, n_features_to_select=10, *, fit_intercept=True, denominator="sample", refit="stagewise",
+                 threshold=None, allow_reselect=False, stopping=None):
         self.n_features_to_select = n_features_to_select
         self.fit_intercept = fit_intercept
         self.denominator = denominator

@@ -1,29 +1,23 @@
-"""THE registry of feature selectors: name -> label, path function, options.
+"""The registry of feature selectors: name -> label, path function, default options.
 
-Foster, Kakade & Salakhutdinov (AISTATS 2012) compare two selectors, greedy and T-greedy
-(section 3.3). Everything that runs selectors by name -- the experiments of section 4
-(:mod:`tgreedy_lib.experiments`), the simulations (:mod:`.theory.simulated_selection`), the figures
-(:mod:`tgreedy_lib.plotting`) and the notebooks -- reads this registry, so a new selector is one
-call::
+The paper compares greedy and T-greedy (section 3.3). Everything that runs selectors by name (the
+experiments of section 4, the simulations, the figures, the notebooks) reads this registry, so a new
+selector is one call::
 
     register_selector("first-features", label="first features", path=my_path_function)
 
 A path function is called as ``path(stats, n_steps, **options)`` with a
 :class:`~tgreedy_lib.domain_adaptation.statistics.DomainStatistics` and returns a
-:class:`~tgreedy_lib.domain_adaptation.selection.SelectionPath`.
-
-The registry holds what the algorithm needs and nothing a figure needs: how a selector is drawn
-(colour, line style) is :mod:`tgreedy_lib.plotting.style`'s business
-(:func:`~tgreedy_lib.plotting.style.register_selector_style`; a selector without a style is drawn in
-a fallback colour), so this package never imports Matplotlib.
+:class:`~tgreedy_lib.domain_adaptation.selection.SelectionPath`. The built-in baselines are named by
+module and loaded on first use. How a selector is drawn is :mod:`tgreedy_lib.plotting.style`'s business.
 """
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import types
 from typing import Any, Callable, Mapping
 
-from .baselines import icp_selection_path, omp_selection_path, t_filter_selection_path
 from .selection import SelectionPath, greedy_path, tgreedy_path
 from .statistics import DomainStatistics
 
@@ -33,36 +27,13 @@ __all__ = ["Selector", "BUILTIN_SELECTORS", "register_selector", "unregister_sel
 
 @dataclasses.dataclass(frozen=True)
 class Selector:
-    """One registered selector.
-
-    Attributes
-    ----------
-    name : str
-        The key used in results, JSON and function arguments (``"tgreedy"``).
-    label : str
-        The name shown in figures and tables (``"T-greedy"``).
-    path : callable
-        ``path(stats, n_steps, **options) -> SelectionPath``.
-    options : mapping
-        Default keyword options of ``path``.
-
-    See Also
-    --------
-    register_selector : Add a selector.
-    unregister_selector : Remove one.
-    get_selector : Look one up by name.
-    available_selectors : The registered names.
-    tgreedy_lib.plotting.style.selector_style : How a selector is drawn (colour, line style).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (greedy and T-greedy).
+    """One registered selector: ``name`` (results, JSON, arguments), ``label`` (figures, tables), ``path``
+    (``path(stats, n_steps, **options) -> SelectionPath``) and its default ``options``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from tgreedy_lib import DomainStatistics
-    >>> from tgreedy_lib.domain_adaptation.selectors import get_selector
+    >>> from tgreedy_lib import DomainStatistics, get_selector
     >>> tgreedy = get_selector("tgreedy")
     >>> tgreedy.label, tgreedy.path.__name__
     ('T-greedy', 'tgreedy_path')
@@ -78,7 +49,7 @@ class Selector:
     options: Mapping[str, Any]
 
     def run(self, stats: DomainStatistics, n_steps: int, **options) -> SelectionPath:
-        """The selector's path on ``stats``: ``path(stats, n_steps, **{**self.options, **options})``."""
+        """``path(stats, n_steps, **{**self.options, **options})``."""
         return self.path(stats, n_steps, **{**self.options, **options})
 
 
@@ -86,19 +57,26 @@ def _builtin(name, label, path, **options) -> Selector:
     return Selector(name, label, path, types.MappingProxyType(options))
 
 
-#: The built-in selectors, in the order :func:`available_selectors` lists them: the paper's two (section 3.3);
-#: the two other readings of section 3.3 the reproduction runs (:mod:`tgreedy_lib.experiments.readings` says
-#: which sentence each reads): the literal arg max of the signed T, and the stepwise (refit) greedy; then the
-#: baselines that are paths (:mod:`.baselines`). Their colours and line styles are
-#: :data:`tgreedy_lib.plotting.style.BUILTIN_SELECTOR_STYLES`.
+def _loaded_on_first_use(module: str, function: str) -> Callable[..., SelectionPath]:
+    """``module.function`` (relative to this package), imported when first called."""
+    def path(stats, n_steps, **options):
+        return getattr(importlib.import_module(module, __package__), function)(stats, n_steps, **options)
+
+    path.__name__ = path.__qualname__ = function
+    return path
+
+
+#: The built-in selectors, in the order :func:`available_selectors` lists them: the paper's two; the two
+#: other readings of section 3.3 the reproduction runs (:mod:`tgreedy_lib.experiments.readings`); then the
+#: baselines that are paths (:mod:`.baselines`).
 BUILTIN_SELECTORS = (
     _builtin("greedy", "greedy", greedy_path),
     _builtin("tgreedy", "T-greedy", tgreedy_path),
     _builtin("tgreedy-signed", "T-greedy (signed T)", tgreedy_path, sign="positive"),
     _builtin("greedy-stepwise", "greedy (stepwise refit)", greedy_path, refit="stepwise"),
-    _builtin("omp", "OMP (pooled)", omp_selection_path),
-    _builtin("t_filter", "univariate T filter", t_filter_selection_path),
-    _builtin("icp", "ICP-style filter", icp_selection_path),
+    _builtin("omp", "OMP (pooled)", _loaded_on_first_use(".baselines", "omp_selection_path")),
+    _builtin("t_filter", "univariate T filter", _loaded_on_first_use(".baselines", "t_filter_selection_path")),
+    _builtin("icp", "ICP-style filter", _loaded_on_first_use(".baselines", "icp_selection_path")),
 )
 
 _REGISTRY: dict[str, Selector] = {selector.name: selector for selector in BUILTIN_SELECTORS}
@@ -106,28 +84,11 @@ _REGISTRY: dict[str, Selector] = {selector.name: selector for selector in BUILTI
 
 def register_selector(name: str, *, label: str, path: Callable[..., SelectionPath],
                       options: Mapping[str, Any] | None = None, replace: bool = False) -> Selector:
-    """Register a selector under ``name`` and return it (see the module docstring).
-
-    A name already registered is a ValueError unless ``replace=True``. The figures draw a new
-    selector in a fallback colour until
-    :func:`tgreedy_lib.plotting.style.register_selector_style` gives it one.
-
-    See Also
-    --------
-    unregister_selector : Remove one.
-    get_selector : Look one up by name.
-    available_selectors : The registered names.
-    Selector : What is registered.
-    tgreedy_lib.plotting.style.register_selector_style : Its colour and line style in figures.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 3.3 (greedy and T-greedy).
+    """Register a selector under ``name`` and return it; a name already registered needs ``replace=True``.
 
     Examples
     --------
-    T-greedy with the paper's literal ``argmax T_i`` (``sign="positive"``) as a selector of its own,
-    registered, run and removed again:
+    T-greedy with the paper's literal ``argmax T_i`` as a selector of its own, registered, run and removed:
 
     >>> import numpy as np
     >>> from tgreedy_lib import DomainStatistics, tgreedy_path
@@ -156,44 +117,13 @@ def register_selector(name: str, *, label: str, path: Callable[..., SelectionPat
 
 
 def unregister_selector(name: str) -> None:
-    """Remove a selector registered with :func:`register_selector`.
-
-    See Also
-    --------
-    register_selector : Add a selector.
-    get_selector : Look one up by name.
-    available_selectors : The registered names.
-    Selector : What is registered.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.selectors import (
-    ...     available_selectors, register_selector, tgreedy_path, unregister_selector)
-    >>> _ = register_selector("copy", label="copy", path=tgreedy_path)
-    >>> unregister_selector("copy")
-    >>> "copy" in available_selectors()
-    False
-    """
+    """Remove a selector registered with :func:`register_selector`."""
     get_selector(name)
     del _REGISTRY[name]
 
 
 def get_selector(name: str) -> Selector:
-    """The selector registered under ``name``; ValueError listing the registered names otherwise.
-
-    See Also
-    --------
-    register_selector : Add a selector.
-    unregister_selector : Remove one.
-    available_selectors : The registered names.
-    Selector : What is registered.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.domain_adaptation.selectors import get_selector
-    >>> get_selector("greedy").label
-    'greedy'
-    """
+    """The selector registered under ``name``; ValueError listing the registered names otherwise."""
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
@@ -204,22 +134,5 @@ def get_selector(name: str) -> Selector:
 
 
 def available_selectors() -> tuple[str, ...]:
-    """Names of the registered selectors, in order of registration.
-
-    See Also
-    --------
-    register_selector : Add a selector.
-    unregister_selector : Remove one.
-    get_selector : Look one up by name.
-    Selector : What is registered.
-
-    Examples
-    --------
-    The paper's two come first, then its other two readings and the baselines that are paths
-    (:mod:`tgreedy_lib.domain_adaptation.baselines`), as :data:`BUILTIN_SELECTORS` lists them:
-
-    >>> from tgreedy_lib.domain_adaptation.selectors import available_selectors
-    >>> available_selectors()[:7]
-    ('greedy', 'tgreedy', 'tgreedy-signed', 'greedy-stepwise', 'omp', 't_filter', 'icp')
-    """
+    """Names of the registered selectors, in order of registration (:data:`BUILTIN_SELECTORS` first)."""
     return tuple(_REGISTRY)

@@ -1,19 +1,24 @@
-"""Per-domain second moments: the statistics every selector consumes (paper, section 2).
+"""Per-domain second moments and the T-statistic: what every selector reads.
 
-Foster, Kakade & Salakhutdinov (2012), section 2: the training set is a handful of domains
-d_1, ..., d_n sampled independently; within each domain we know (or estimate from many samples)
+Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach", AISTATS 2012.
+Section 2: the training set is a handful of domains d_1, ..., d_n; within each we know (or estimate from
+many samples) E[X Y | d_k] and E[X X^T | d_k]. :class:`DomainStatistics` holds these, E[Y^2 | d_k] (for the
+training loss), the sample counts and, for the unbiased update, the pooled E[X X^T] of unlabeled data.
 
-    E[X Y | d_k]      and      E[X X^T | d_k],
+The T-statistic (section 3.1) of n per-domain values r_1, ..., r_n (e.g. the residual covariances
+r_k,i = E[X_i (Y - w.X) | d_k] of feature i, which T-greedy ranks in section 3.3) against a centre c is
 
-and, for the analysis, the pooled E[X X^T] from unlabeled data. :class:`DomainStatistics`
-holds exactly these, plus E[Y^2 | d_k] (for the training loss) and the sample counts. The Gram
-rows ``E[X_i X^T | d_k]`` it forms lazily, within a memory budget and from data in memory or in
-chunks, come from the engine in :mod:`._gram_rows`.
+    mu = (1/n) sum_k r_k,    sigma^2 = 1/(n-1) sum_k (r_k - mu)^2,    T = (mu - c) / (sigma / sqrt(n)),
 
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
+the one-sample t-test statistic (:func:`scipy.stats.ttest_1samp`). Where sigma = 0, T is its limit: 0 if
+mu = c, else +-inf with the sign of mu - c. Theorem 1 bounds T^2 <= 4 log(2 |F| / delta) over |F| features.
+
+Lazy Gram rows: a stagewise path reads only the rows E[X_i X^T | d_k] of the features it chooses, so the
+sample constructors (``lazy=True``) make one pass per domain for the other moments and the diagonal, keep a
+reference to the samples (do not change ``X`` in place meanwhile; ``lazy=False`` forms the whole Gram and
+drops them) and form rows on demand, within ``max_row_memory`` bytes (the engine: :mod:`._gram_rows`).
+Sparse ``X`` is never densified. Moments whose squares overflow or underflow float64 are refused with the
+scale to fix (T does not depend on the scales of y and X; float64 does).
 """
 from __future__ import annotations
 
@@ -23,60 +28,14 @@ import numpy as np
 
 from .._validation import (align_columns, as_data_matrix, as_float_array, as_kept_apart_vector, check_domain_count,
                            check_finite, column_names, factorize, is_sparse)
-# DEFAULT_ROW_MEMORY: the documented default of ``max_row_memory``; GramTooLargeError: raised here, exported here.
-from ._gram_rows import (DEFAULT_ROW_MEMORY, GramTooLargeError, _check_gram_fits, _ChunkSource,  # noqa: F401
-                         _ChosenRows, _GramRows, _rows_as_slice, _SampleSource)
+from ._gram_rows import (DEFAULT_ROW_MEMORY, ChosenRows, ChunkSource, GramRows, GramTooLargeError,  # noqa: F401
+                         SampleSource, SampleSums, check_gram_fits, rows_as_slice)
 
 __all__ = ["DomainStatistics", "GramTooLargeError", "t_statistic"]
 
-def t_statistic(values, axis: int = 0, *, center=0.0) -> np.ndarray:
-    r"""The T-statistic ``T = (mu_hat - center) / (sigma_hat / sqrt(n))`` over the ``n`` domains on ``axis`` (section 3.1 of [1]_).
 
-    ``mu_hat`` and ``sigma_hat`` are the mean and the unbiased (ddof = 1) standard deviation of the
-    ``n`` values, so ``T`` is exactly the one-sample t-test statistic against ``center``
-    (:func:`scipy.stats.ttest_1samp`). T-greedy (section 3.3) ranks features by the T-statistic of
-    their per-domain residual covariances; Theorem 1 (section 3.1) bounds it.
-
-    Where ``sigma_hat = 0`` the statistic is its limit: 0 if ``mu_hat = center`` (no effect at all),
-    ``+inf`` or ``-inf`` with the sign of ``mu_hat - center`` otherwise (an effect identical in every
-    domain). Fewer than two domains is a ValueError.
-
-    Parameters
-    ----------
-    values : array-like
-        The per-domain values, e.g. the covariances ``E[X_i Y | d_k]`` (domains along ``axis``).
-    axis : int, default=0
-        The axis of the ``n`` domains.
-    center : float or array-like, default=0.0
-        The value tested against (``E[X_i Y]`` itself in Theorem 1).
-
-    Returns
-    -------
-    t : ndarray
-        ``values`` with ``axis`` removed: one T-statistic per feature.
-
-    See Also
-    --------
-    scipy.stats.ttest_1samp : The same statistic, with a p-value under normality.
-    tgreedy_path : T-greedy, which ranks features by this statistic of the residual covariances.
-
-    Notes
-    -----
-    With :math:`r_1, \dots, r_n` the values along ``axis``,
-
-    .. math::
-
-        \hat\mu = \frac{1}{n} \sum_k r_k, \qquad
-        \hat\sigma^2 = \frac{1}{n-1} \sum_k (r_k - \hat\mu)^2, \qquad
-        T = \frac{\hat\mu - c}{\hat\sigma / \sqrt{n}}.
-
-    Theorem 1 of [1]_ shows that, when the per-domain covariances are symmetric about their mean,
-    :math:`T^2 \le 4 \log(2 |F| / \delta)` for all of :math:`|F| \le (\delta/2) e^{n/8}`
-    features at once with probability greater than :math:`1 - \delta` (with ``center`` the true mean).
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
+def t_statistic(values, axis: int = 0, *, center=0.0, moments: bool = False):
+    """The T-statistic over the ``n`` domains on ``axis`` (module docstring); ``(T, mu, sigma)`` with ``moments``.
 
     Examples
     --------
@@ -90,110 +49,66 @@ def t_statistic(values, axis: int = 0, *, center=0.0) -> np.ndarray:
     array([17.321,  0.832])
     >>> t_statistic(np.ones((4, 1)))  # the same effect in every domain: the limit, +inf
     array([inf])
+    >>> t, mu, sigma = t_statistic(covariances, moments=True)
+    >>> mu.round(3), sigma.round(3)
+    (array([1. , 0.3]), array([0.1  , 0.624]))
     """
-    return _t_statistic_and_moments(values, axis, center)[0]
-
-
-def _t_statistic_and_moments(values, axis: int = 0, center=0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(T, mu_hat, sigma_hat)``: :func:`t_statistic` with the moments it is made of."""
     values = np.asarray(values, dtype=np.float64)
-    n = check_domain_count(values.shape[axis] if values.ndim else 0, "the number of domains")
-    mu = values.mean(axis=axis)
-    sigma = values.std(axis=axis, ddof=1)
-    effect = mu - center
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = effect * math.sqrt(n) / sigma
+    check_domain_count(values.shape[axis] if values.ndim else 0, "the number of domains")
+    result = t_moments(values, axis=axis, center=center)
+    return result if moments else result[0]
+
+
+def t_moments(values: np.ndarray, buffer: np.ndarray | None = None, axis: int = 0, center=None):
+    """``(T, mu, sigma)`` of a float64 array of at least two domains, unchecked (the paths call it every step).
+
+    numpy's own ``mean`` and ``std(ddof=1)`` operations (a sum, a division by the count, the squared
+    deviations summed), without their wrappers; ``buffer`` (``values``' shape) takes the deviations.
+    """
+    n = values.shape[axis]
+    mu = np.add.reduce(values, axis=axis) / n
+    deviation = np.subtract(values, np.expand_dims(mu, axis) if axis else mu, out=buffer)
+    np.multiply(deviation, deviation, out=deviation)
+    sigma = np.sqrt(np.add.reduce(deviation, axis=axis) / (n - 1))
+    effect = (mu if center is None else mu - center) * math.sqrt(n)
+    if np.minimum.reduce(sigma, axis=None) > 0:  # no spread is 0 (nor NaN): one reduction instead of a mask
+        return effect / sigma, mu, sigma
     zero = sigma == 0
-    if np.any(zero):
-        t = np.where(zero, np.where(effect == 0, 0.0, np.copysign(np.inf, effect)), t)
+    if not zero.any():
+        return effect / sigma, mu, sigma
+    t = np.where(effect == 0, 0.0, np.copysign(np.inf, effect))  # sigma = 0: T's limit
+    np.divide(effect, sigma, out=t, where=~zero)
     return t, mu, sigma
 
 
-#: A feature whose pooled variance is below this fraction of its mean square counts as constant.
-CONSTANT_RTOL = 1e-9
-#: Moments larger than this are refused: T-statistics and the greedy score square them
-#: (the largest float64 is 1.8e308; the headroom covers sums over the domains).
-LARGEST_MOMENT = 1e150
-#: A mean square below this is recomputed from the feature scaled by its largest |value|
-#: (its square may have underflowed; float64 squares underflow below |x| = 1.5e-154).
-SMALLEST_MOMENT = 1e-250
-#: Products of the scales of y and of a feature (root mean squares) below this are refused: the residual
-#: covariances are of that size, and their spread across domains, squared, would underflow float64.
-SMALLEST_PRODUCT = 1e-140
-#: A pooled E[Y^2] below this means y's square underflowed (|y| below about 1e-150).
-SMALLEST_SQUARE = 1e-290
+#: Scales refused (module docstring): a feature whose pooled variance is below CONSTANT_RTOL of its mean square
+#: is constant; moments above LARGEST_MOMENT overflow when squared; a mean square below SMALLEST_MOMENT is
+#: recomputed from the feature scaled by its largest |x|; products of the scales of y and a feature below
+#: SMALLEST_PRODUCT underflow when squared; a pooled E[Y^2] below SMALLEST_SQUARE means y's square underflowed.
+CONSTANT_RTOL, LARGEST_MOMENT, SMALLEST_MOMENT, SMALLEST_PRODUCT, SMALLEST_SQUARE = 1e-9, 1e150, 1e-250, 1e-140, 1e-290
 
 
 class DomainStatistics:
-    """Per-domain second moments E[XY|d_k], E[XX^T|d_k] of n training domains (section 2 of [1]_).
+    """Per-domain second moments E[XY|d_k], E[XX^T|d_k] of n training domains (section 2; module docstring).
 
-    Everything T-greedy and greedy read: the selectors (section 3.3) only ever need these
-    moments, never the samples themselves.
+    Build it with :meth:`from_samples` (pooled rows and a domain label a row), :meth:`from_domains` (a list
+    of per-domain ``(X_k, y_k)``), :meth:`from_chunks` (chunks read one at a time) or :meth:`from_moments`.
 
     Attributes
     ----------
     xx : ndarray of shape (n_domains, n_features, n_features)
-        ``xx[k] = E[X X^T | d_k]`` (the sample mean of x x^T over domain k's samples).
-        Built from samples, it is formed on first access (see "Lazy Gram rows" in the Notes).
+        ``E[X X^T | d_k]``; from samples, formed on first access (refused up front, with its size, when
+        it would not fit in memory: :class:`GramTooLargeError`).
     xy : ndarray of shape (n_domains, n_features)
-        ``xy[k] = E[X Y | d_k]``.
+        ``E[X Y | d_k]``.
     yy : ndarray of shape (n_domains,)
-        ``yy[k] = E[Y^2 | d_k]``, needed for the value of the squared loss.
+        ``E[Y^2 | d_k]``.
     counts : ndarray of shape (n_domains,) or None
-        Samples per domain; ``None`` for population moments (:meth:`from_moments`).
+        Samples per domain; None for given moments.
     domain_labels : ndarray of shape (n_domains,)
-        The label of each domain, in the (sorted) order of the arrays above.
+        The label of each domain, in the (sorted) order of the arrays.
     unlabeled_xx : ndarray of shape (n_features, n_features) or None
-        Pooled ``E[X X^T]`` from unlabeled data (the paper's "known" joint covariance), if given.
-
-    Build it with :meth:`from_samples` (pooled rows and a vector of domain labels),
-    :meth:`from_domains` (a list of per-domain ``(X_k, y_k)``), :meth:`from_chunks` (chunks
-    ``(X, y, domains)`` read one at a time, for data larger than memory) or :meth:`from_moments`
-    (population moments, e.g. in simulations).
-
-    See Also
-    --------
-    tgreedy_path, greedy_path : The selectors that read these statistics.
-    t_statistic : The T-statistic across domains.
-
-    Notes
-    -----
-    *Lazy Gram rows.* A stagewise path only ever reads the rows ``E[X_i X^T | d_k]`` of the features it chooses
-    (section 3.3: r_k <- r_k - delta E[X X_i | d_k]), and 300 steps over 2,000 features choose
-    at most 300 of them. So the sample constructors (with ``lazy=True``, the default) make one
-    cheap pass per domain for ``E[XY|d_k]``, ``E[Y^2|d_k]``, the means and the diagonal
-    ``E[X_i^2|d_k]``, keep a reference to the samples, and compute Gram rows on demand
-    (:meth:`gram_row`), a block at a time: the asked-for feature plus the caller's predicted next
-    picks (the stagewise path simulates itself on its top candidates), or else the next most
-    promising ones by its score, one matrix product per domain. When the rows still to come
-    would cost more than the rest of the Gram, and the whole Gram fits in the row budget, it is
-    completed instead (reusing the known rows; at most 1.25 times the flops of forming it at
-    once), and so it is on the first
-    access to :attr:`xx`. Results equal the eager ones to rounding. ``lazy=False`` forms
-    the whole Gram at once and drops the samples. Lazy statistics keep a reference to ``X``
-    (no copy, as scikit-learn's ``copy_X=False``): do not change ``X`` in place while they are
-    in use, or pass ``lazy=False``.
-
-    *Memory.* The rows kept are bounded by ``max_row_memory`` bytes (default 256 MiB; see
-    :class:`_GramRows` for the block size and the eviction order), so a path over 10^5 features
-    needs the data plus this budget, not n p^2 floats. A whole Gram (``lazy=False``, or reading
-    :attr:`xx`) that would not fit in the available memory is refused up front with its size
-    (:class:`GramTooLargeError`, a ``MemoryError`` and ``ValueError``).
-
-    *Sparse input.* ``X`` may be a scipy.sparse matrix (CSR, CSC or any other format); it is
-    never densified: the moments are sparse products, the Gram rows are sparse products kept
-    sparse, and :meth:`residual_covariances` uses ``X_k^T (X_k w)``.
-
-    *Scale.* T-statistics do not depend on the scale of ``y`` or of a feature, but float64 does:
-    moments whose squares overflow (``|E[X_i Y|d_k]| > 1e150``, from ``y`` or ``X`` around 1e150),
-    features or targets whose squares underflow (``|x| < 1e-154``, ``|y| < 1e-150``) and scales of
-    ``y`` and a feature whose product is below 1e-140 (the residual covariances' spread would
-    underflow when squared, making T infinite) are refused with a ValueError that names the scale
-    and asks to standardise, rather than silently giving T = 0, T = +-inf or a division by zero.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References).
+        Pooled ``E[X X^T]`` of unlabeled data.
 
     Examples
     --------
@@ -208,8 +123,6 @@ class DomainStatistics:
     array([[ 0.94,  0.1 ,  0.1 ,  0.07],
            [ 0.86,  0.02, -0.11, -0.04],
            [ 1.07, -0.07,  0.2 ,  0.11]])
-    >>> stats.counts
-    array([100, 100, 100])
     >>> round(stats.training_loss(np.array([1.0, 0, 0, 0])), 4)  # close to the noise variance 0.01
     0.0106
     """
@@ -221,7 +134,7 @@ class DomainStatistics:
         self.counts = counts
         self.domain_labels = np.arange(xy.shape[0]) if domain_labels is None else np.asarray(domain_labels)
         self.unlabeled_xx = unlabeled_xx
-        self._rows = None  # _GramRows of the samples when the Gram is computed lazily
+        self._rows = None  # the GramRows of the samples when the Gram is formed lazily
         self._keep = None  # the domains of _rows that this object covers (None: all)
         self._diagonal = None if xx is None else np.einsum("kii->ki", xx)
 
@@ -232,35 +145,20 @@ class DomainStatistics:
     # ------------------------------------------------------------------ constructors
     @classmethod
     def from_samples(cls, X, y, domains, *, unlabeled_X=None, lazy=True, max_row_memory=None) -> "DomainStatistics":
-        """Per-domain moments (section 2 of the paper) from pooled rows and the domain label of every row.
+        """The moments of pooled rows ``X`` (dense, DataFrame or scipy.sparse), targets ``y`` and a domain label a row.
 
         Parameters
         ----------
-        X : array-like, pandas DataFrame or scipy.sparse matrix of shape (n_samples, n_features)
-            Sparse matrices are never densified (class docstring).
-        y : array-like of shape (n_samples,)
-            Real-valued targets (for classification, e.g. +1/-1).
         domains : array-like of shape (n_samples,)
-            The domain of each row: any hashable labels (numbers, strings, tuples). Domains are
-            ordered by label where labels can be sorted (else by first appearance), so the result
-            does not depend on the order of the rows. Missing labels (NaN, None, pd.NA) are refused,
-            and so are labels of different types that Python would merge or that print alike
-            (``1``, ``1.0`` and ``True``; ``1`` and ``"1"``; ``"a"`` and ``b"a"``): a ValueError names both.
+            Any hashable labels, ordered by label where they sort. Missing labels, and labels of different
+            types that Python would merge or that print alike (``1``, ``1.0``, ``True``; ``1`` and ``"1"``),
+            are refused.
         unlabeled_X : array-like of shape (m, n_features), optional
-            Unlabeled rows from which the pooled ``E[X X^T]`` is estimated.
+            Unlabeled rows for the pooled ``E[X X^T]``.
         lazy : bool, default True
-            Compute the rows of ``E[X X^T | d_k]`` only when they are needed (class docstring).
+            Form the rows of ``E[X X^T | d_k]`` only when they are needed (module docstring).
         max_row_memory : int, optional
-            Bytes of lazily computed Gram rows kept in memory (default :data:`~._gram_rows.DEFAULT_ROW_MEMORY`, 256 MiB).
-
-        Returns
-        -------
-        stats : DomainStatistics
-
-        See Also
-        --------
-        from_domains : The same from a list of per-domain ``(X_k, y_k)``.
-        from_moments : From given (population) moments.
+            Bytes of lazily formed Gram rows kept (default :data:`DEFAULT_ROW_MEMORY`, 256 MiB).
 
         Examples
         --------
@@ -288,31 +186,14 @@ class DomainStatistics:
             X = scipy.sparse.csr_matrix(X)  # row selection, then each domain as CSC for column blocks
             data = [(X[np.flatnonzero(index == k)].tocsc(), y[index == k]) for k in range(labels.size)]
         else:
-            groups = [_rows_as_slice(np.flatnonzero(index == k)) for k in range(labels.size)]
+            groups = [rows_as_slice(np.flatnonzero(index == k)) for k in range(labels.size)]
             data = [(X[rows], y[rows]) for rows in groups]
         return cls._build(data, labels, unlabeled_X, lazy, [("X", X)], max_row_memory)
 
     @classmethod
     def from_domains(cls, domains, *, labels=None, unlabeled_X=None, lazy=True, max_row_memory=None) -> "DomainStatistics":
-        """Per-domain moments (section 2 of the paper) from a sequence of per-domain ``(X_k, y_k)`` pairs.
-
-        Parameters
-        ----------
-        domains : iterable of (array-like, array-like)
-            ``(X_k, y_k)`` of every domain, with the same features.
-        labels : array-like of shape (n_domains,), optional
-            A label for each domain (default ``0 .. n_domains - 1``). Repeated labels, and labels of
-            different types that are equal or print alike (``1`` and ``"1"``), are refused.
-        unlabeled_X, lazy, max_row_memory
-            As in :meth:`from_samples`.
-
-        Returns
-        -------
-        stats : DomainStatistics
-
-        See Also
-        --------
-        from_samples : The same from pooled rows and domain labels.
+        """The moments of per-domain ``(X_k, y_k)`` pairs (``labels``: one each, default ``0 .. n - 1``); options as
+        in :meth:`from_samples`.
 
         Examples
         --------
@@ -323,18 +204,16 @@ class DomainStatistics:
         >>> DomainStatistics.from_domains(pairs, labels=["2 vs 0", "2 vs 4", "2 vs 6", "2 vs 8"])
         DomainStatistics(n_domains=4, n_features=3, gram='lazy')
         """
-        pairs = list(domains)
         data = []
         columns, named = None, None  # the first named domain's columns: the others are matched to them by name
-        for k, pair in enumerate(pairs):
+        for k, pair in enumerate(list(domains)):
             try:
                 Xk, yk = pair
             except (TypeError, ValueError):
                 raise ValueError(f"domain {k} must be an (X, y) pair") from None
             if columns is None and column_names(Xk) is not None:
                 columns, named = column_names(Xk), f"X of domain {k}"
-            Xk = align_columns(Xk, columns, f"X of domain {k}", named)
-            Xk = as_data_matrix(Xk, f"X of domain {k}")
+            Xk = as_data_matrix(align_columns(Xk, columns, f"X of domain {k}", named), f"X of domain {k}")
             if is_sparse(Xk):
                 Xk = Xk.tocsc()
             yk = as_float_array(yk, f"y of domain {k}", 1)
@@ -351,24 +230,12 @@ class DomainStatistics:
 
     @classmethod
     def from_chunks(cls, chunks, *, unlabeled_X=None, lazy=True, max_row_memory=None) -> "DomainStatistics":
-        """Statistics from chunks of samples read one at a time (data that do not fit in memory).
+        """The moments of chunks ``(X, y, domains)`` read one at a time, for data larger than memory.
 
-        Parameters
-        ----------
-        chunks : callable, sequence or iterable of ``(X, y, domains)``
-            Each chunk holds some rows: ``X`` of shape (m_c, p) (dense or scipy.sparse),
-            ``y`` of shape (m_c,) and ``domains`` a label per row (a vector) or one label for the
-            whole chunk (a scalar). A domain may be spread over many chunks. The moments are
-            summed in one pass; every block of Gram rows a path asks for takes one further pass
-            (as does :meth:`residual_covariances`), so the chunks must be readable again: pass a
-            *callable* returning a fresh iterator (``lambda: read_chunks(path)``) or a sequence.
-            A one-shot iterator (a generator object) is enough only with ``lazy=False``, where
-            the whole Gram is summed in the first pass; otherwise the second pass raises a
-            ValueError saying so.
-        unlabeled_X, lazy, max_row_memory
-            As in :meth:`from_samples`.
-
-        Results equal those of :meth:`from_samples` on the concatenated chunks to rounding.
+        ``domains`` is a label a row or one for the whole chunk; a domain may span many chunks. Every block
+        of Gram rows takes one more pass, so ``chunks`` must be readable again: a callable returning a
+        fresh iterator (``lambda: read_chunks(path)``) or a sequence; a one-shot iterator only with
+        ``lazy=False``. Results equal :meth:`from_samples`' on the concatenated chunks to rounding.
 
         Examples
         --------
@@ -382,19 +249,18 @@ class DomainStatistics:
         >>> bool(np.allclose(streamed.xy, DomainStatistics.from_samples(X, y, d).xy))
         True
         """
-        source = _ChunkSource(chunks)
-        moments = source.first_pass(keep_gram=not lazy)
-        labels, counts, xy, x_sum, diagonal, yy, xx, y_sum = moments
+        source = ChunkSource(chunks)
+        sums = source.first_pass(keep_gram=not lazy)
         if unlabeled_X is not None:
             unlabeled_X = align_columns(unlabeled_X, source.columns, "unlabeled_X", "the first chunk")
-        stats = cls._from_moments_of_samples(labels, counts, xy, x_sum, diagonal, yy, xx,
-                                             source, unlabeled_X, [], max_row_memory, y_sum, source.y_abs_max)
+        stats = cls._from_sums(sums, source, unlabeled_X, [], max_row_memory)
         if not lazy:
             source.release()
         return stats
 
     @classmethod
     def _build(cls, data, labels, unlabeled_X, lazy, named_inputs, max_row_memory=None) -> "DomainStatistics":
+        """The statistics of per-domain ``(X_k, y_k)``; ``lazy="chosen"`` forms only the rows asked for (:class:`ChosenRows`)."""
         check_domain_count(len(data), "the number of domains")
         p = data[0][0].shape[1]
         for k, (Xk, _) in enumerate(data):
@@ -405,15 +271,12 @@ class DomainStatistics:
         n = len(data)
         counts = np.array([Xk.shape[0] for Xk, _ in data], dtype=np.int64)
         if not lazy:
-            _check_gram_fits(n, p)
+            check_gram_fits(n, p)
         xy, x_sum, diagonal, yy = np.empty((n, p)), np.empty((n, p)), np.empty((n, p)), np.empty(n)
-        y_sum = np.array([yk.sum() for _, yk in data])
-        y_abs_max = max((float(np.max(np.abs(yk))) for _, yk in data if yk.size), default=0.0)
         xx = np.empty((n, p, p)) if not lazy else None
-        with np.errstate(over="ignore", invalid="ignore"):  # NaN and overflow are reported below
+        with np.errstate(over="ignore", invalid="ignore"):  # NaN and overflow are reported by the checks
             for k, (Xk, yk) in enumerate(data):
-                # Per domain: X_k^T [y_k, 1] (one BLAS call) and the column sums of squares (one pass);
-                # eagerly, X_k^T X_k (one BLAS call) gives the whole Gram and its diagonal instead.
+                # X_k^T [y_k, 1] (one BLAS call) and the column sums of squares (one pass), or X_k^T X_k
                 cross = Xk.T @ np.column_stack([yk, np.ones_like(yk)])
                 xy[k], x_sum[k], yy[k] = cross[:, 0], cross[:, 1], yk @ yk
                 if is_sparse(Xk):
@@ -425,26 +288,25 @@ class DomainStatistics:
                 else:
                     np.matmul(Xk.T, Xk, out=xx[k])
                     diagonal[k] = np.einsum("ii->i", xx[k])
-        source = _SampleSource([Xk for Xk, _ in data], counts)
-        return cls._from_moments_of_samples(labels, counts, xy, x_sum, diagonal, yy, xx, source,
-                                            unlabeled_X, named_inputs, max_row_memory, y_sum, y_abs_max,
-                                            rows=_ChosenRows if lazy == "chosen" else _GramRows)
+        sums = SampleSums(labels, counts, xy, x_sum, diagonal, yy, y_sum=np.array([yk.sum() for _, yk in data]),
+                          y_abs_max=max((float(np.max(np.abs(yk))) for _, yk in data if yk.size), default=0.0), xx=xx)
+        source = SampleSource([Xk for Xk, _ in data], counts)
+        return cls._from_sums(sums, source, unlabeled_X, named_inputs, max_row_memory,
+                              ChosenRows if lazy == "chosen" else GramRows)
 
     @classmethod
-    def _from_sorted_samples(cls, X, y, counts, labels, unlabeled_X, lazy) -> "DomainStatistics":
-        """The statistics of validated dense rows sorted by domain (domain k: the next ``counts[k]`` rows).
+    def from_sorted_rows(cls, X, y, counts, labels, unlabeled_X, lazy) -> "DomainStatistics":
+        """The statistics of checked rows (dense, or CSR) sorted by domain (domain k: the next ``counts[k]``), unchecked.
 
-        The estimators' route (they validate ``X``, ``y`` and the labels once, at ``fit``). Where every
-        domain has the same number of rows, ``X`` is a (domains, rows, p) stack and each moment is one
-        batched product over all domains instead of a few calls per domain (cross-validation fits are
-        small, and there the calls cost more than the arithmetic); otherwise :meth:`_build` on the slices.
-        The moments equal :meth:`_build`'s to rounding.
+        The estimators' route. Where every domain has as many rows, ``X`` is a (domains, rows, p) stack and
+        each moment one batched product (small fits: the calls cost more than the arithmetic).
         """
         n, m = counts.size, int(counts[0])
         y = np.asarray(y, dtype=np.float64)  # (integer targets: the moments are floats)
-        if not (np.all(counts == m) and X.flags.c_contiguous and n >= 2):
-            ends = np.cumsum(counts)
-            data = [(X[end - c:end], y[end - c:end]) for end, c in zip(ends, counts)]
+        if is_sparse(X) or not (np.all(counts == m) and X.flags.c_contiguous and n >= 2):
+            ends = np.cumsum(counts)  # each domain a slice (sparse: CSR rows, as CSC for column blocks)
+            data = [(X[end - c:end].tocsc() if is_sparse(X) else X[end - c:end], y[end - c:end])
+                    for end, c in zip(ends, counts)]
             return cls._build(data, labels, unlabeled_X, lazy, [("X", X)])
         p = X.shape[1]
         stacked = X.reshape(n, m, p)
@@ -460,30 +322,25 @@ class DomainStatistics:
                 xx = None
                 diagonal = np.einsum("kmp,kmp->kp", stacked, stacked)
             else:
-                _check_gram_fits(n, p)
+                check_gram_fits(n, p)
                 xx = np.matmul(transposed, stacked)
                 diagonal = np.einsum("kii->ki", xx).copy()
-        y_sum = np.add.reduce(y_k[:, 0, :], axis=1)
-        y_abs_max = float(np.max(np.abs(y)))
-        source = _SampleSource([stacked[k] for k in range(n)], counts)
+        sums = SampleSums(labels, counts.astype(np.int64), xy, x_sum, diagonal, yy,
+                          y_sum=np.add.reduce(y_k[:, 0, :], axis=1), y_abs_max=float(np.max(np.abs(y))), xx=xx)
+        source = SampleSource([stacked[k] for k in range(n)], counts)
         source.stacked = (transposed, stacked)
-        return cls._from_moments_of_samples(labels, counts.astype(np.int64), xy, x_sum, diagonal, yy, xx, source,
-                                            unlabeled_X, [("X", X)], None, y_sum, y_abs_max,
-                                            rows=_ChosenRows if lazy == "chosen" else _GramRows)
+        return cls._from_sums(sums, source, unlabeled_X, [("X", X)], None, ChosenRows if lazy == "chosen" else GramRows)
 
     @classmethod
-    def _from_moments_of_samples(cls, labels, counts, xy, x_sum, diagonal, yy, xx, source,
-                                 unlabeled_X, named_inputs, max_row_memory, y_sum, y_abs_max=None,
-                                 rows=None) -> "DomainStatistics":
-        """Checks and scaling shared by the sample constructors (sums in, means out).
-
-        ``rows``: the class of the lazily computed Gram rows (:class:`_GramRows`, or the estimators'
-        :class:`_ChosenRows` for short paths, ``lazy="chosen"`` in :meth:`_build`).
-        """
+    def _from_sums(cls, sums: SampleSums, source, unlabeled_X, named_inputs, max_row_memory,
+                   rows=GramRows) -> "DomainStatistics":
+        """Checks and scaling shared by the sample constructors (sums in, means out)."""
+        counts, xy, yy, diagonal, x_sum = sums.counts, sums.xy, sums.yy, sums.diagonal, sums.x_sum
         n, p = xy.shape
         check_domain_count(n, "the number of domains")
-        _check_target_not_tiny(y_sum.sum() / counts.sum(), yy.sum() / counts.sum(), y_abs_max)
-        _check_target_varies(y_sum.sum() / counts.sum(), yy.sum() / counts.sum())
+        y_mean, y_square = sums.y_sum.sum() / counts.sum(), yy.sum() / counts.sum()
+        _check_target_not_tiny(y_mean, y_square, sums.y_abs_max)
+        _check_target_varies(y_mean, y_square)
         # Every NaN or infinity of X reaches its column's sum of squares: check p numbers, not all of X.
         if not (np.all(np.isfinite(diagonal)) and np.all(np.isfinite(x_sum))):
             for name, arr in named_inputs:
@@ -517,39 +374,22 @@ class DomainStatistics:
                 raise ValueError("unlabeled_X is empty")
             unlabeled_xx = U.T @ U
             unlabeled_xx = (unlabeled_xx.toarray() if is_sparse(unlabeled_xx) else unlabeled_xx) / U.shape[0]
+        xx = sums.xx
         if xx is not None:
             xx *= scale[:, None, None]
-        stats = cls(xx=xx, xy=xy, yy=yy, counts=counts, domain_labels=np.asarray(labels), unlabeled_xx=unlabeled_xx)
+        stats = cls(xx=xx, xy=xy, yy=yy, counts=counts, domain_labels=np.asarray(sums.labels),
+                    unlabeled_xx=unlabeled_xx)
         if xx is None:
-            stats._rows = (rows or _GramRows)(source, n, p, max_row_memory)
+            stats._rows = rows(source, n, p, max_row_memory)
             stats._diagonal = diagonal
         return stats
 
     @classmethod
     def from_moments(cls, xx, xy, yy=None, *, counts=None, labels=None, unlabeled_xx=None) -> "DomainStatistics":
-        """Per-domain statistics (section 2 of the paper) from given moments ``E[XX^T|d_k]``, ``E[XY|d_k]``, ``E[Y^2|d_k]``.
+        """Statistics from given (e.g. population) moments ``xx`` (n, p, p), ``xy`` (n, p), ``yy`` (n,).
 
-        For population moments, as in the paper's analysis (infinitely many samples a domain),
-        and in simulations (:mod:`tgreedy_lib.domain_adaptation.theory.simulate`).
-
-        Parameters
-        ----------
-        xx : array-like of shape (n_domains, n_features, n_features)
-        xy : array-like of shape (n_domains, n_features)
-        yy : array-like of shape (n_domains,), optional
-            May be omitted; the reported training losses are then relative to an unknown
-            constant (the selection itself never needs it).
-        counts : array-like of shape (n_domains,), optional
-            Samples behind each domain's moments, if any.
-        labels : array-like of shape (n_domains,), optional
-            A label for each domain. Repeated labels, and labels of different types that are equal or
-            print alike (``1`` and ``"1"``), are refused.
-        unlabeled_xx : array-like of shape (n_features, n_features), optional
-            The pooled ``E[X X^T]``.
-
-        Returns
-        -------
-        stats : DomainStatistics
+        Without ``yy`` the training losses are relative to an unknown constant (the selection never needs it).
+        ``counts`` (samples behind each domain), ``labels`` (one each) and ``unlabeled_xx`` (p, p) are optional.
 
         Examples
         --------
@@ -557,8 +397,7 @@ class DomainStatistics:
         >>> from tgreedy_lib import DomainStatistics, tgreedy_path
         >>> xx = np.broadcast_to(np.eye(2), (3, 2, 2))  # orthonormal features in 3 domains
         >>> xy = np.array([[1.0, 2.0], [1.1, -1.0], [0.9, 0.5]])  # feature 1 swings
-        >>> stats = DomainStatistics.from_moments(xx, xy)
-        >>> tgreedy_path(stats, n_steps=1).features
+        >>> tgreedy_path(DomainStatistics.from_moments(xx, xy), n_steps=1).features
         array([0])
         """
         xx = as_float_array(xx, "xx", 3)
@@ -586,8 +425,7 @@ class DomainStatistics:
         _check_given_moment_scale(xy, stats._diagonal)
         return stats
 
-
-    # ------------------------------------------------------------------ properties
+    # ------------------------------------------------------------------ the moments
     @property
     def xx(self) -> np.ndarray:
         """``E[X X^T | d_k]`` for every domain, shape (n_domains, n_features, n_features)."""
@@ -601,69 +439,66 @@ class DomainStatistics:
 
     @property
     def n_domains(self) -> int:
-        """Number of training domains n."""
         return self.xy.shape[0]
 
     @property
     def n_features(self) -> int:
-        """Number of features p."""
         return self.xy.shape[1]
 
-    def gram_row(self, i: int, priority=None, remaining=None, predicted=None) -> np.ndarray:
-        """``E[X_i X^T | d_k]`` for every domain k, shape (n_domains, n_features) (row i of :attr:`xx`).
+    @property
+    def diagonal(self) -> np.ndarray:
+        """``E[X_i^2 | d_k]``, shape (n_domains, n_features): the Gram's diagonal, known without the Gram."""
+        return self._diagonal
 
-        Hints, both optional, for lazily computed rows: ``priority`` (a score per feature) says
-        which rows the caller is likely to ask for next; when row ``i`` must be computed, the
-        highest-priority rows not yet known are computed in the same matrix product.
-        ``remaining`` is the most rows the caller will still ask for (this one included); it
-        decides when completing the whole Gram is cheaper. ``predicted`` (features, most likely
-        first) are the rows the caller expects to ask for next: they go into the block before
-        those of highest priority. Read-only; do not modify the result.
+    def _domains(self, value):
+        """``value`` (one entry per domain of the shared rows) restricted to this object's domains."""
+        return value if self._keep is None else value[self._keep]
+
+    def gram_row(self, i: int, priority=None, remaining=None, predicted=None, dense: bool = True):
+        """``E[X_i X^T | d_k]`` for every domain, (n_domains, n_features); read-only.
+
+        Hints for lazily formed rows: ``priority`` (a score a feature) and ``predicted`` (the next picks, most
+        likely first) say which rows to form with it, ``remaining`` how many more the caller will ask for
+        (when completing the whole Gram is cheaper). ``dense=False``: a row of sparse samples stays CSR.
         """
-        return self._gram_row(i, priority, remaining, predicted)
-
-    def _gram_row(self, i: int, priority=None, remaining=None, predicted=None, dense: bool = True):
-        """:meth:`gram_row`; with ``dense=False`` a row of sparse samples comes as a CSR matrix (n_domains, p)."""
         if self._xx is not None:
             return self._xx[:, i, :]
         row = self._rows.row(int(i), priority, remaining, predicted, dense)
         return row if self._keep is None else row[self._keep]
 
-    def _gram_entries(self, rows, columns) -> np.ndarray:
-        """``E[X_rows X_columns^T | d_k]`` for every domain, shape (n_domains, |rows|, |columns|).
-
-        A small block of the Gram without forming whole rows: from :attr:`xx` when it is known,
-        otherwise ``X_k[:, rows]^T X_k[:, columns] / m_k`` from the samples (2 m |rows| |columns| flops).
-        """
+    def gram_entries(self, rows, columns) -> np.ndarray:
+        """``E[X_rows X_columns^T | d_k]``, (n_domains, |rows|, |columns|), without forming whole rows."""
         rows, columns = np.asarray(rows, dtype=np.intp), np.asarray(columns, dtype=np.intp)
         if self._xx is not None:
             return self._xx[:, rows][:, :, columns]
-        out = self._rows.entries(rows, columns)
-        return out if self._keep is None else out[self._keep]
+        return self._domains(self._rows.entries(rows, columns))
 
-    def _lazy_block_size(self):
-        """Rows the lazy statistics form per block: None when the whole Gram is known, or when rows
-        are sparse (sparse rows cost milliseconds: predicting which to form would cost more)."""
-        if self._xx is not None or self._rows._full is not None or self._rows.sparse:
+    def gram_times(self, coef: np.ndarray) -> np.ndarray:
+        """``E[X X^T | d_k] w`` for every domain; lazily ``X_k^T (X_k w) / m_k`` (no Gram row needed)."""
+        if self._xx is not None:
+            return self._xx @ coef
+        return self._domains(self._rows.times(coef))
+
+    @property
+    def block_rows(self) -> int | None:
+        """Rows formed per block of lazy rows; None when the whole Gram is known or rows come one at a time (sparse)."""
+        if self._xx is not None or self._rows.complete or self._rows.sparse:
             return None
         return self._rows.max_block_rows
 
-    def _row_budget(self):
-        """Bytes of Gram rows the lazy statistics keep (``max_row_memory``); None when the whole Gram is known."""
-        if self._xx is not None or self._rows._full is not None:
+    @property
+    def row_budget(self) -> int | None:
+        """Bytes of lazily formed Gram rows kept (``max_row_memory``); None when the whole Gram is known."""
+        if self._xx is not None or self._rows.complete:
             return None
         return self._rows.max_memory
 
-    def _row_known(self, i: int) -> bool:
+    def row_known(self, i: int) -> bool:
         """Whether row ``i`` is available without a new matrix product."""
         return self._xx is not None or self._rows.is_known(i)
 
     def subset(self, labels) -> "DomainStatistics":
-        """The statistics of the domains whose labels are in ``labels`` (no recomputation).
-
-        Useful for leave-one-domain-out experiments: build the statistics of every domain once,
-        then take a subset for each split (lazily computed Gram rows are shared).
-        """
+        """The statistics of the domains whose labels are in ``labels`` (lazily formed Gram rows are shared)."""
         wanted = np.atleast_1d(np.asarray(labels))
         missing = [lab for lab in wanted.tolist() if lab not in self.domain_labels.tolist()]
         if missing:
@@ -685,11 +520,8 @@ class DomainStatistics:
         return sub
 
     def second_moment(self, denominator: str = "sample") -> np.ndarray:
-        """The update's denominator E[X_i^2] for every feature (section 3.3).
-
-        ``"sample"``: the paper's estimate (1/n) sum_k E[X_i^2 | d_k] (biased, as the paper notes);
-        ``"unlabeled"``: the diagonal of the pooled E[X X^T] from unlabeled data (the unbiased version).
-        """
+        """The update's E[X_i^2] (section 3.3): ``"sample"``, (1/n) sum_k E[X_i^2 | d_k] (biased, as the paper
+        notes), or ``"unlabeled"``, the diagonal of the pooled unlabeled E[X X^T]."""
         if denominator == "sample":
             return self._diagonal.mean(axis=0)
         if denominator == "unlabeled":
@@ -704,23 +536,14 @@ class DomainStatistics:
             raise ValueError(f"coef must have one weight per feature, shape ({self.n_features},), got {coef.shape}")
         return coef
 
-    def _times(self, coef: np.ndarray) -> np.ndarray:
-        """``E[X X^T | d_k] w`` for every domain; lazily, ``X_k^T (X_k w) / m_k`` (no Gram row needed)."""
-        if self._xx is not None:
-            return self._xx @ coef
-        out = self._rows.times(coef)
-        return out if self._keep is None else out[self._keep]
-
     def residual_covariances(self, coef) -> np.ndarray:
-        """``E[X (Y - w.X) | d_k]`` for every domain k and feature (section 3.3), shape (n_domains, n_features)."""
-        coef = self._as_coef(coef)
-        return self.xy - self._times(coef)
+        """``E[X (Y - w.X) | d_k]`` for every domain and feature (section 3.3), shape (n_domains, n_features)."""
+        return self.xy - self.gram_times(self._as_coef(coef))
 
     def training_loss(self, coef) -> float:
-        """Pooled training squared loss (1/n) sum_k E[(Y - w.X)^2 | d_k] (section 2, with the domains' average)."""
+        """Pooled training squared loss (1/n) sum_k E[(Y - w.X)^2 | d_k]."""
         coef = self._as_coef(coef)
-        per_domain = self.yy - 2 * self.xy @ coef + self._times(coef) @ coef
-        return float(per_domain.mean())
+        return float((self.yy - 2 * self.xy @ coef + self.gram_times(coef) @ coef).mean())
 
 
 def _check_moment_scale(xy: np.ndarray, yy: np.ndarray) -> None:
@@ -753,11 +576,7 @@ def _check_not_underflowing(features: np.ndarray, largest: np.ndarray) -> None:
 
 
 def _check_target_varies(mean: float, mean_square: float) -> None:
-    """Refuse a target ``y`` that is the same in every sample (pooled over the domains): nothing to select for.
-
-    With y = 0 every residual covariance is 0 and every T-statistic 0/0; with another constant the
-    "target" carries no label (e.g. one class only).
-    """
+    """Refuse a target that is the same in every sample: every T would be 0/0 or meaningless."""
     if not np.isfinite(mean_square):
         return  # overflow: reported by _check_moment_scale with its own fix
     if mean_square == 0 or mean_square - mean**2 <= CONSTANT_RTOL * mean_square:
@@ -768,12 +587,8 @@ def _check_target_varies(mean: float, mean_square: float) -> None:
 
 
 def _check_not_constant(mean: np.ndarray, mean_square: np.ndarray, *, features=None, scale=None, skip=None) -> None:
-    """Raise ValueError naming the first feature that is constant over all samples of all domains.
-
-    ``features`` names the columns ``mean`` and ``mean_square`` belong to (all by default), and
-    ``scale`` the factor they were divided by (so the message gives the value in X's units);
-    ``skip`` are columns not to check (checked scaled instead).
-    """
+    """Name the first feature constant over all samples (``features``: the columns given, divided by ``scale``;
+    ``skip``: columns checked scaled instead)."""
     features = np.arange(mean.size) if features is None else np.asarray(features)
     variance = mean_square - mean**2
     flagged = variance <= CONSTANT_RTOL * np.maximum(mean_square, np.finfo(float).tiny)
@@ -817,9 +632,8 @@ def _check_target_not_tiny(mean: float, mean_square: float, y_abs_max=None) -> N
 
 
 def _check_products_not_underflowing(y_mean_square: float, x_mean_square: np.ndarray, tiny=None, largest=None) -> None:
-    """Refuse scales of y and X whose products (the residual covariances) underflow float64 when squared.
-
-    ``tiny`` features (whose mean square may have underflowed) are measured by their ``largest`` |x|."""
+    """Refuse scales of y and X whose products (the residual covariances) underflow when squared (``tiny``
+    features measured by their ``largest`` |x|)."""
     y_scale = math.sqrt(y_mean_square)
     x_scale = np.sqrt(x_mean_square)
     if tiny is not None and np.size(tiny):

@@ -61,7 +61,7 @@ from scipy import stats as scipy_stats
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._validation import validate_options
-from .selection import SelectionPath, t_statistics  # noqa: F401  (t_statistics: the statistic the nulls are of)
+from .selection import SelectionPath
 from .selectors import available_selectors, get_selector
 from .statistics import DomainStatistics
 from .theory.t_bounds import paper_factor
@@ -111,6 +111,7 @@ _STOPPING_CONSTRAINTS = {
 
 #: The rules by name (section 5 of the paper names the ideas; the thresholds are ours).
 RULES = _STOPPING_RULES
+RULE_OPTIONS, RULE_CONSTRAINTS = _STOPPING_OPTIONS, _STOPPING_CONSTRAINTS  # read by the selectors' stopping=
 
 #: The declared constraints of every option of this module's functions (checked before they run, each wrong
 #: option named): the rules' options are the selectors' (``_STOPPING_CONSTRAINTS``), the rest are declared here.
@@ -984,7 +985,7 @@ class _PooledMoments:
 def _fold_path_curve(pooled: _PooledMoments, k: int, n_steps: int, options: dict, method: str) -> np.ndarray:
     """The weights after 0..n_steps steps of the stagewise path on every domain but ``k`` (the rows of
     :func:`_steps_curve`), from the pooled sums: the same choices as
-    :func:`~.selection.selection_path` on ``stats.subset(others)``, to rounding.
+    :func:`~.selection.trace_path` on ``stats.subset(others)``, to rounding.
 
     A feature that is zero in every domain but ``k`` (a one-hot dummy of that domain) has no second
     moment in this fold: it is simply not a candidate here.

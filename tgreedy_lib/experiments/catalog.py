@@ -7,7 +7,7 @@ import json
 import pathlib
 import time
 
-from .._json import write_json as _write_json
+from ..files import write_json as _write_json
 from . import runs
 from .design import EARLIER_DESIGN, PAPER_DESIGN, Design
 from .inputs import ExperimentFeatures, load_experiment_features

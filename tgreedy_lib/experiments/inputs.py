@@ -28,7 +28,7 @@ import functools
 import numpy as np
 
 from .. import datasets
-from .._json import jsonable
+from ..files import jsonable
 
 #: The feature maps the experiments know (:func:`register_feature_map` adds one).
 FEATURE_MAPS = ("learned", "dbn", "conv", "random", "pixels")

@@ -1,27 +1,15 @@
-"""The feature cache's entries on disk: written whole, recorded, checked when read, healed when damaged.
+"""The feature cache's entries: written whole, recorded, checked when read, rebuilt when damaged.
 
-Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) needs 2,000 learnt features of 20,000
-images for every experiment; :func:`tgreedy_lib.features.load_features` learns them once per cache
-key (:func:`tgreedy_lib.features.cache_key`) and stores them, with the learnt weights and the
-linear probes of :mod:`tgreedy_lib.features.probe`, in the feature cache (``TGREEDY_CACHE_DIR``,
-default ``~/.cache/tgreedy``, subfolder ``features/``). This module is the format of those files.
-Arrays are stored with ``numpy.savez`` and read back with ``allow_pickle=False``: loading a cache
-file never runs code. Probe reports are JSON.
-
-The cache heals itself. Every entry records what it holds (each array's shape, dtype and SHA-256,
-and the key) and is checked when read, against that record and against the data it was asked for
-(the labels, the number of rows); a damaged entry (half-written, empty, a broken zip, a missing
-array, another key, the wrong rows) is rebuilt with a :class:`CacheWarning` naming the file. An
-entry written before the record existed is accepted when it loads completely and matches the data,
-and is given its record in place (atomically). Files are written to a temporary file and renamed
-into place, so a killed writer never leaves half an entry; its temporary files are removed by the
-next call. A cache that cannot be written (read-only, full) costs only the recomputation, with one
-warning.
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
+An entry of a cache key (:func:`tgreedy_lib.features.cache_key`) is two ``.npz`` files in
+``<cache>/features/``: the features with their labels and info, and the learnt weights. Each file
+records what it holds (the key, each array's shape, dtype and SHA-256, in ``cache_meta_json``) and
+is written to a temporary file renamed into place, so a killed writer never leaves half an entry.
+Files are read with ``allow_pickle=False`` (reading never runs code), whole, and checked against
+their record and against the data asked for (the labels, the rows, the learner's shapes). A damaged
+entry (half-written, empty, a broken zip, no record, a missing array, another key, the wrong rows,
+NaN) is rebuilt with a :class:`CacheWarning` naming the file. The probes' JSON reports are cached
+beside it (:func:`cached_report`). A cache that cannot be written costs only the recomputation,
+with one warning.
 """
 from __future__ import annotations
 
@@ -35,40 +23,40 @@ import zlib
 
 import numpy as np
 
-from .. import _io, datasets
+from .. import datasets
+from ..files import atomic_write_text, atomic_writer, remove_leftovers
+from ._feature_set import FeatureSet
+from .dbn import DeepBeliefNetwork, Whitening, default_device
+from .patches import PatchFeatureConfig, PatchFeatureModel
 
-__all__ = ["CACHE_FORMAT", "CacheWarning"]
+__all__ = ["CacheWarning"]
+
+_META = "cache_meta_json"
+#: What reading a damaged ``.npz`` raises: a broken or truncated zip, a bad CRC, a broken ``.npy`` header.
+_READ_ERRORS = (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, zipfile.BadZipFile, zlib.error,
+                struct.error)
+_FEATURE_ARRAYS = ("train_features", "train_labels", "test_features", "test_labels")
+#: Folders already warned about (one warning per folder and process).
+_UNWRITABLE_WARNED: set = set()
 
 
 class CacheWarning(UserWarning):
     """A feature-cache entry was damaged or did not match its key and is rebuilt, or the cache cannot be written."""
 
 
-#: Version of a cache entry's record (``cache_meta_json``); entries without one are checked by content.
-CACHE_FORMAT = 2
-_META = "cache_meta_json"
-#: What reading a damaged ``.npz`` raises: a broken or truncated zip, a bad CRC, a broken ``.npy`` header.
-_READ_ERRORS = (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, zipfile.BadZipFile, zlib.error,
-                struct.error)
-#: Folders already warned about (one warning per folder and process).
-_UNWRITABLE_WARNED: set = set()
-
-
-class _DamagedEntry(Exception):
+class DamagedEntry(Exception):
     """A cache file that cannot be used; the message says why."""
 
 
-def _warn_unwritable(folder: pathlib.Path, error: OSError) -> None:
-    folder = pathlib.Path(folder)
-    if str(folder) in _UNWRITABLE_WARNED:
-        return
-    _UNWRITABLE_WARNED.add(str(folder))
-    warnings.warn(f"the feature cache {folder} cannot be written ({error.strerror or error}): features and probes "
-                  f"are computed but not stored; set {datasets.ENV_CACHE_DIR} to a writable folder to keep them",
-                  CacheWarning, stacklevel=4)
+def warn_unwritable(folder: pathlib.Path, error: OSError) -> None:
+    if str(folder) not in _UNWRITABLE_WARNED:
+        _UNWRITABLE_WARNED.add(str(folder))
+        warnings.warn(f"the feature cache {folder} cannot be written ({error.strerror or error}): features and probes "
+                      f"are computed but not stored; set {datasets.ENV_CACHE_DIR} to a writable folder to keep them",
+                      CacheWarning, stacklevel=4)
 
 
-def _warn_damaged(path: pathlib.Path, reason: str) -> None:
+def warn_damaged(path: pathlib.Path, reason: str) -> None:
     warnings.warn(f"feature cache entry {path.name} (in {path.parent}) is damaged: {reason}; rebuilding it",
                   CacheWarning, stacklevel=4)
 
@@ -80,74 +68,146 @@ def _array_digest(array: np.ndarray) -> str:
     return digest.hexdigest()
 
 
-def _entry_record(arrays: dict, key: str) -> dict:
-    """What a cache file holds: the key, and each array's shape, dtype and SHA-256."""
-    return {"format": CACHE_FORMAT, "key": key,
-            "arrays": {name: {"shape": list(np.shape(a)), "dtype": np.asarray(a).dtype.str,
-                              "sha256": _array_digest(np.asarray(a))} for name, a in arrays.items()}}
-
-
-def _write_entry(path: pathlib.Path, arrays: dict, key: str, quiet: bool = False) -> bool:
-    """Write ``arrays`` and their record to ``path`` atomically; False if the cache cannot be written (then one
-    warning per folder, unless ``quiet``: giving an earlier entry its record is never needed)."""
+def write_entry(path: pathlib.Path, arrays: dict, key: str) -> bool:
+    """Write ``arrays`` and their record to ``path`` atomically; False (one warning a folder) if the cache cannot be written."""
     arrays = {name: np.asarray(a) for name, a in arrays.items()}
-    payload = {**arrays, _META: np.asarray(json.dumps(_entry_record(arrays, key), sort_keys=True))}
+    record = {"format": 2, "key": key,
+              "arrays": {name: {"shape": list(a.shape), "dtype": a.dtype.str, "sha256": _array_digest(a)}
+                         for name, a in arrays.items()}}
     try:
-        with _io.atomic_writer(path, "wb") as handle:
-            np.savez(handle, **payload)
+        with atomic_writer(path, "wb") as handle:
+            np.savez(handle, **arrays, **{_META: np.asarray(json.dumps(record, sort_keys=True))})
     except OSError as error:
-        if not quiet:
-            _warn_unwritable(path.parent, error)
+        warn_unwritable(path.parent, error)
         return False
     return True
 
 
-def _read_entry(path: pathlib.Path, key: str) -> tuple[dict, bool]:
-    """Every array of a cache file, checked against its record: ``(arrays, has_record)``.
-
-    Raises :class:`_DamagedEntry` when the file cannot be read whole or disagrees with its record
-    or with ``key``. A file without a record (written before records existed) comes back with
-    ``has_record`` false, for the caller to check by content.
-    """
+def read_entry(path: pathlib.Path, key: str) -> dict:
+    """Every array of a cache file, checked against its record and ``key`` (:class:`DamagedEntry` if they disagree)."""
     try:
         if path.stat().st_size == 0:
-            raise _DamagedEntry("it is empty")
+            raise DamagedEntry("it is empty")
         with np.load(path, allow_pickle=False) as stored:
             arrays = {name: stored[name] for name in stored.files}
     except _READ_ERRORS as error:
-        raise _DamagedEntry(f"it cannot be read whole ({type(error).__name__}: {error})") from None
+        raise DamagedEntry(f"it cannot be read whole ({type(error).__name__}: {error})") from None
     text = arrays.pop(_META, None)
     if text is None:
-        return arrays, False
+        raise DamagedEntry(f"it has no record ({_META})")
     try:
         record = json.loads(str(text))
         described, recorded_key = record["arrays"], record["key"]
         if not (isinstance(described, dict) and all(isinstance(v, dict) for v in described.values())):
             raise TypeError
     except (ValueError, TypeError, KeyError):
-        raise _DamagedEntry("its record (cache_meta_json) is unreadable") from None
+        raise DamagedEntry(f"its record ({_META}) is unreadable") from None
     if recorded_key != key:
-        raise _DamagedEntry(f"it records the key {str(recorded_key)[:16]}..., not {key[:16]}...")
+        raise DamagedEntry(f"it records the key {str(recorded_key)[:16]}..., not {key[:16]}...")
     for name, expected in described.items():
         if name not in arrays:
-            raise _DamagedEntry(f"the array {name!r} it records is missing")
-        array = arrays[name]
-        if list(array.shape) != expected.get("shape") or array.dtype.str != expected.get("dtype"):
-            raise _DamagedEntry(f"the array {name!r} has shape {array.shape} and dtype {array.dtype.str}, "
-                                f"its record says {tuple(expected.get('shape') or ())} and {expected.get('dtype')}")
-        if _array_digest(array) != expected.get("sha256"):
-            raise _DamagedEntry(f"the array {name!r} does not match its recorded SHA-256")
-    return arrays, True
+            raise DamagedEntry(f"the array {name!r} it records is missing")
+        if _array_digest(arrays[name]) != expected.get("sha256"):  # the digest covers the shape and the dtype
+            raise DamagedEntry(f"the array {name!r} does not match its recorded SHA-256")
+    return arrays
 
 
-def _write_json_atomic(path: pathlib.Path, payload: dict) -> bool:
-    """Write a JSON cache file atomically; False (after one warning) if the cache cannot be written."""
+def write_feature_entry(paths: dict, weights: dict, feature_set: FeatureSet) -> None:
+    """The weights, then the features (a writer killed between them leaves an entry the next call rebuilds)."""
+    key = feature_set.info["cache_key"]
+    info = {k: v for k, v in feature_set.info.items() if k != "from_cache"}
+    if write_entry(paths["weights"], weights, key):
+        write_entry(paths["features"], {
+            "train_features": feature_set.train_features.astype(np.float32),
+            "train_labels": feature_set.train_labels.astype(np.int64),
+            "test_features": feature_set.test_features.astype(np.float32),
+            "test_labels": feature_set.test_labels.astype(np.int64),
+            "info_json": np.asarray(json.dumps(info, sort_keys=True))}, key)
+
+
+def read_feature_entry(paths: dict, key: str, data: datasets.ImageDataset, config) -> FeatureSet | None:
+    """The cached FeatureSet of ``key`` with the images of ``data``; None when there is none or it is damaged
+    (then with a :class:`CacheWarning`)."""
+    present = {name: paths[name].is_file() for name in ("features", "weights")}
+    if not any(present.values()):
+        return None
+    current = "features"
     try:
-        _io.atomic_write_text(path, json.dumps(payload, indent=2, sort_keys=True) + "\n")
-    except OSError as error:
-        _warn_unwritable(path.parent, error)
-        return False
-    return True
+        if not all(present.values()):
+            missing = "features" if not present["features"] else "weights"
+            raise DamagedEntry(f"its {missing} file {paths[missing].name} is missing (an interrupted build)")
+        info, arrays = _check_features(read_entry(paths["features"], key), key, data)
+        current = "weights"
+        feature_set = _rebuild_learner(paths, info, arrays, read_entry(paths["weights"], key), config)
+    except DamagedEntry as error:
+        warn_damaged(paths[current], str(error))
+        return None
+    feature_set.train_images, feature_set.test_images = data.train_images, data.test_images
+    return feature_set
+
+
+def _check_features(stored: dict, key: str, data: datasets.ImageDataset) -> tuple[dict, dict]:
+    """``(info, arrays)`` of a features file, or :class:`DamagedEntry` saying what does not match ``data``."""
+    missing = [name for name in (*_FEATURE_ARRAYS, "info_json") if name not in stored]
+    if missing:
+        raise DamagedEntry(f"it has no {', '.join(missing)}")
+    try:
+        info = json.loads(str(stored["info_json"]))
+    except ValueError:
+        raise DamagedEntry("its info_json is not JSON") from None
+    if not isinstance(info, dict) or info.get("cache_key") != key:
+        found = info.get("cache_key") if isinstance(info, dict) else None
+        raise DamagedEntry(f"it holds the features of another key ({str(found)[:16]}...)")
+    arrays = {name: stored[name] for name in _FEATURE_ARRAYS}
+    width = None
+    for part, images, labels in (("train", data.train_images, data.train_labels),
+                                 ("test", data.test_images, data.test_labels)):
+        features, stored_labels = arrays[f"{part}_features"], arrays[f"{part}_labels"]
+        if features.ndim != 2 or features.dtype != np.float32:
+            raise DamagedEntry(f"{part}_features are {features.dtype} of shape {features.shape}, not float32 rows")
+        if features.shape[0] != len(images):
+            raise DamagedEntry(f"{part}_features have {features.shape[0]} rows for {len(images)} {part} images")
+        if width is not None and features.shape[1] != width:
+            raise DamagedEntry(f"train and test features differ in width ({width} and {features.shape[1]})")
+        width = features.shape[1]
+        if stored_labels.dtype != np.int64 or not np.array_equal(stored_labels, labels):
+            raise DamagedEntry(f"its {part}_labels are not the labels of the {part} images")
+        if not np.all(np.isfinite(features)):
+            raise DamagedEntry(f"{part}_features hold NaN or infinite values")
+    return info, arrays
+
+
+def _rebuild_learner(paths: dict, info: dict, arrays: dict, weights: dict, config) -> FeatureSet:
+    """The FeatureSet of checked arrays with its learner rebuilt from ``weights`` (:class:`DamagedEntry` if it cannot be)."""
+    width = arrays["train_features"].shape[1]
+    learner: dict = {}
+    try:
+        if info.get("kind") == "patches":
+            model = PatchFeatureModel.from_state_arrays(weights, PatchFeatureConfig.from_dict(info["config"]))
+            d = model.whitening_projection.shape[0]
+            if (model.n_features != width or model.weights.shape[0] != d or model.whitening_mean.shape != (d,)
+                    or model.bias.shape != (model.weights.shape[1],)):
+                raise DamagedEntry(f"its dictionary ({model.weights.shape}) does not fit its whitening ({d}) "
+                                   f"or the features' width {width}")
+            learner["patch_model"] = model
+        else:
+            dbn = DeepBeliefNetwork.from_state_arrays(weights, device=default_device())
+            learner["dbn"] = dbn
+            if getattr(config, "whitening_components", None) is not None or "whitening_mean" in weights:
+                settings = info["config"]
+                whitening = Whitening(settings["whitening_components"], settings["whitening_epsilon"])
+                whitening.mean, whitening.projection = weights["whitening_mean"], weights["whitening_projection"]
+                learner["whitening"] = whitening
+    except (KeyError, ValueError, TypeError, IndexError, RuntimeError) as error:
+        raise DamagedEntry(f"its weights cannot rebuild the feature learner ({type(error).__name__}: {error})") from None
+    if "dbn" in learner:
+        sizes = list(getattr(config, "layer_sizes", dbn.layer_sizes))
+        shapes = [tuple(rbm.weights.shape) for rbm in dbn.rbms]
+        if list(dbn.layer_sizes) != sizes or sizes[-1] != width or shapes != list(zip(sizes[:-1], sizes[1:])):
+            raise DamagedEntry(f"its network has layers {list(dbn.layer_sizes)}, the configuration {sizes} "
+                               f"and the features are {width} wide")
+    return FeatureSet(arrays["train_features"], arrays["train_labels"], arrays["test_features"], arrays["test_labels"],
+                      {**info, "from_cache": True}, cache_path=paths["features"], **learner)
 
 
 def _report_problem(report, fields: dict) -> str | None:
@@ -167,16 +227,15 @@ def _report_problem(report, fields: dict) -> str | None:
     return None
 
 
-def _cached_report(path, is_current, compute, *, fields: dict, rebuild: bool = False) -> dict:
+def cached_report(path, is_current, compute, *, fields: dict, rebuild: bool = False) -> dict:
     """``compute()``'s JSON report, read back from ``path`` when ``is_current(report)``, else computed and stored.
 
     A missing or stale file (another key or settings) is recomputed; a damaged one (not JSON, not
-    an object, a field of ``fields`` missing or of the wrong type) too, with a :class:`CacheWarning`
-    naming it. A cache that cannot be written (read-only) only costs the recomputation (one
-    warning). ``path=None`` computes without caching.
+    an object, a field of ``fields`` missing or of the wrong type) too, with a :class:`CacheWarning`.
+    ``path=None`` computes without caching.
     """
     if path is not None:
-        _io.remove_leftovers(path.parent, earlier=True)
+        remove_leftovers(path.parent)
     if path is not None and not rebuild and path.is_file():
         try:
             report = json.loads(path.read_text())
@@ -186,8 +245,11 @@ def _cached_report(path, is_current, compute, *, fields: dict, rebuild: bool = F
         if problem is None and is_current(report):
             return report
         if problem is not None:
-            _warn_damaged(path, problem)
+            warn_damaged(path, problem)
     report = compute()
     if path is not None:
-        _write_json_atomic(path, report)
+        try:
+            atomic_write_text(path, json.dumps(report, indent=2, sort_keys=True) + "\n")
+        except OSError as error:
+            warn_unwritable(path.parent, error)
     return report

@@ -1,16 +1,8 @@
 """The learnt features of a training and a test set, with the map that made them (:class:`FeatureSet`).
 
 Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) represents every image by 2,000
-features learnt without labels. :func:`tgreedy_lib.features.load_features` returns them as a
-:class:`FeatureSet`, and :mod:`tgreedy_lib.features.probe` measures them; the class lives here,
-below both, so that the probe needs nothing of the builder.
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
-.. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
-       Nets", Neural Computation 18(7):1527-1554, 2006.
+features learnt without labels, by a deep belief network (Hinton, Osindero & Teh 2006) or, for
+CIFAR-10, convolutional patch features.
 """
 from __future__ import annotations
 
@@ -35,39 +27,17 @@ class FeatureSet:
         Top-layer hidden probabilities (DBN) or quadrant-pooled unit responses (patches).
     train_labels, test_labels : numpy.ndarray of int64
     info : dict
-        ``dataset``, ``official`` (whether the official test set was used), ``train_size``,
-        ``test_size``, ``dbn_training_images`` (how many unlabeled images the DBN learned from),
-        ``config`` (the :class:`FeatureConfig` as a dict), ``seconds`` (time it took
-        to build the features when they were built), ``from_cache`` (whether this call reused
-        them), ``cache_key``, ``source``, ``seconds_per_layer``, ``device``, ``created``;
-        ``kind`` (``"dbn"`` or ``"patches"``); with ``probe=True`` (the default of
-        :func:`load_features`) also ``probe_accuracy`` and ``probe`` (see :func:`feature_probe`).
-        Patch features report ``seconds_per_stage`` and ``cpu_seconds`` instead of ``seconds_per_layer``.
-    dbn : DeepBeliefNetwork or None
-        The trained network (for training curves, filters and samples); ``None`` for patch features.
-    whitening : Whitening or None
-        The input whitening (CIFAR-10).
+        ``dataset``, ``kind``, ``official`` (the official test set was used), ``train_size``,
+        ``test_size``, ``config``, ``seconds`` (to build them), ``from_cache``, ``cache_key``,
+        ``source``, ``device``, ``created``; ``dbn_training_images`` and ``seconds_per_layer`` (DBN)
+        or ``seconds_per_stage`` and ``cpu_seconds`` (patches); with a probe, ``probe_accuracy`` and
+        ``probe`` (:func:`feature_probe`).
+    dbn, whitening : DeepBeliefNetwork or None, Whitening or None
+        The trained network and the input whitening (CIFAR-10 DBN); ``None`` for patch features.
     train_images, test_images : numpy.ndarray of uint8
-        The images behind the features (for raw-pixel baselines and pictures).
-
-    See Also
-    --------
-    load_features : The features, built once and then read from the cache.
-    build_features : Train the DBN and compute the features.
-    default_config : The tuned configuration of each data set.
-    probe_report : A linear probe of the features against raw pixels.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.features import load_features
-    >>> feature_set = load_features("mnist")  # doctest: +SKIP
-    >>> feature_set.train_features.shape  # doctest: +SKIP
-    (10000, 2000)
+        The images behind the features.
+    patch_model : PatchFeatureModel or None
+        The learnt patch features.
     """
 
     train_features: np.ndarray
@@ -83,16 +53,7 @@ class FeatureSet:
     patch_model: PatchFeatureModel | None = None
 
     def transform(self, images) -> np.ndarray:
-        """Features of other ``images`` (uint8, shaped as the training images) through the learnt map.
-
-        The same map that made ``train_features`` and ``test_features``: the patch model, or the
-        whitening (CIFAR-10) and the DBN.
-
-        Raises
-        ------
-        ValueError
-            If the set holds no learnt map (built without one).
-        """
+        """Features of other ``images`` (uint8, shaped as the training images) through the learnt map."""
         if self.patch_model is not None:
             return self.patch_model.transform(images)
         if self.dbn is None:

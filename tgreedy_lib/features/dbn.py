@@ -30,8 +30,9 @@ import time
 from typing import Sequence
 
 import numpy as np
-from ._torch import torch
 from tqdm.auto import tqdm
+
+from ._torch import torch
 
 VISIBLE_TYPES = ("bernoulli", "gaussian")
 
@@ -51,37 +52,30 @@ def _as_tensor(data, name: str, device: torch.device, dtype=torch.float32) -> to
     return tensor
 
 
-# --------------------------------------------------------------------------- configuration
-
 @dataclasses.dataclass(frozen=True)
 class RBMTraining:
-    """How one RBM is trained (Hinton 2010, "A practical guide to training RBMs").
+    """How one RBM is trained (Hinton's practical guide, 2010).
 
     Attributes
     ----------
-    epochs : int
-        Passes over the training data.
+    epochs, batch_size : int
+        Passes over the data, mini-batch size.
     learning_rate : float
-        Step size of the (momentum) gradient ascent on the CD/PCD likelihood gradient.
-    batch_size : int
-        Mini-batch size.
+        Step of the momentum gradient ascent on the CD/PCD likelihood gradient.
     cd_steps : int
-        ``k`` of CD-k / PCD-k: Gibbs steps for the negative phase.
+        ``k`` of CD-k / PCD-k: Gibbs steps of the negative phase.
     persistent : bool
-        Persistent CD (Tieleman 2008): negative chains survive across updates.
-    initial_momentum, final_momentum : float
+        Persistent CD: negative chains survive across updates.
+    initial_momentum, final_momentum, momentum_switch_epoch : float, float, int
         Momentum for the first ``momentum_switch_epoch`` epochs, then after.
-    momentum_switch_epoch : int
     weight_decay : float
         L2 penalty on the weights (not the biases).
     learning_rate_decay : bool
-        Anneal the learning rate linearly to 10% of its value over the epochs.
-    sparsity_target : float
-        Wanted mean activation of each hidden unit (0 = no sparsity penalty). The penalty pulls a
-        running average ``q_j`` of each unit's activation towards the target through the hidden
-        biases and weights (Lee, Ekanadham & Ng 2008; Hinton 2010, sec. 11).
-    sparsity_cost : float
-        Weight of that penalty.
+        Anneal the learning rate linearly to 10 % of its value over the epochs.
+    sparsity_target, sparsity_cost : float
+        Wanted mean activation of each hidden unit (0: no penalty) and the penalty's weight: a running
+        average of each unit's activation is pulled towards the target through the hidden biases and
+        weights (Lee, Ekanadham & Ng 2008; Hinton 2010, section 11).
     """
 
     epochs: int = 10
@@ -114,12 +108,9 @@ class RBMTraining:
                              f"{self.sparsity_target!r}, {self.sparsity_cost!r}")
 
 
-# --------------------------------------------------------------------------- RBM
-
 @dataclasses.dataclass
 class _TrainingState:
-    """What :meth:`RBM.fit` carries from one mini-batch to the next: the momentum velocities of the weights and
-    both biases, the running mean activity of the hidden units (sparsity penalty) and the persistent chains (PCD)."""
+    """What :meth:`RBM.fit` carries across mini-batches: velocities, the running mean activity, the PCD chains."""
 
     velocity_w: torch.Tensor
     velocity_b: torch.Tensor
@@ -131,28 +122,10 @@ class _TrainingState:
 class RBM:
     """A restricted Boltzmann machine with binary hidden units (Smolensky 1986; Hinton 2002).
 
-    Parameters
-    ----------
-    n_visible, n_hidden : int
-        Numbers of visible and hidden units.
-    visible : {"bernoulli", "gaussian"}
-        Visible unit type. Gaussian visibles have unit variance: whiten the data first.
-    generator : torch.Generator, optional
-        Source of all randomness (initial weights, sampling, shuffling); seeded with ``seed`` if
-        not given.
-    seed : int
-        Seed for a new generator.
-    device : str or torch.device, optional
-        Default: a GPU when present, else the CPU.
-
-    Attributes
-    ----------
-    weights : torch.Tensor, (n_visible, n_hidden)
-    visible_bias : torch.Tensor, (n_visible,)
-    hidden_bias : torch.Tensor, (n_hidden,)
-    history : dict
-        ``"reconstruction_error"``: mean squared error between a batch and its one-step
-        reconstruction, averaged over each epoch.
+    ``visible`` is ``"bernoulli"`` or ``"gaussian"`` (unit variance: whiten the data first); all
+    randomness comes from ``generator`` (a new one seeded with ``seed`` if not given); ``device``
+    defaults to a GPU when present. ``weights`` (n_visible, n_hidden), ``visible_bias`` and
+    ``hidden_bias`` are tensors; ``history["reconstruction_error"]`` gains one entry per epoch of :meth:`fit`.
     """
 
     def __init__(self, n_visible: int, n_hidden: int, visible: str = "bernoulli",
@@ -178,7 +151,6 @@ class RBM:
     def n_hidden(self) -> int:
         return self.weights.shape[1]
 
-    # ---- conditionals
     def hidden_probabilities(self, visible: torch.Tensor) -> torch.Tensor:
         """``p(h = 1 | v) = sigmoid(c + v W)`` for a batch of visible vectors."""
         return torch.sigmoid(torch.addmm(self.hidden_bias, visible, self.weights))
@@ -191,9 +163,9 @@ class RBM:
     def _bernoulli(self, probabilities: torch.Tensor) -> torch.Tensor:
         """A 0/1 sample with the given probabilities.
 
-        On the CPU the uniforms come from numpy's SFC64 generator, seeded for each call from this RBM's
-        torch generator, so re-seeding that generator replays every sample: torch's own Mersenne twister
-        is single-threaded and took a sixth of a CD-1 step of the 500-2,000 layer.
+        On the CPU the uniforms come from numpy's SFC64, seeded per call from this RBM's torch generator
+        (so re-seeding replays every sample): torch's Mersenne twister is single-threaded and took a sixth
+        of a CD-1 step of the 500-2,000 layer.
         """
         if probabilities.device.type != "cpu":
             return torch.bernoulli(probabilities, generator=self.generator)
@@ -244,25 +216,13 @@ class RBM:
         data = _as_tensor(data, "data", self.device)
         return torch.cat([self.hidden_probabilities(data[i:i + batch_size]) for i in range(0, len(data), batch_size)])
 
-    # ---- learning
     @torch.no_grad()
     def fit(self, data, training: RBMTraining = RBMTraining(), progress: bool = True,
             description: str = "RBM") -> "RBM":
         """Train by CD-k (Hinton 2002) or PCD-k (Tieleman 2008) with momentum and weight decay.
 
-        Parameters
-        ----------
-        data : array-like, (n_samples, n_visible)
-            Training vectors: probabilities in [0, 1] for Bernoulli visibles, whitened values for
-            Gaussian visibles.
-        training : RBMTraining
-        progress : bool
-            Show a tqdm bar over epochs with the current reconstruction error.
-
-        Returns
-        -------
-        RBM
-            ``self``; ``history["reconstruction_error"]`` gains one entry per epoch.
+        ``data``: probabilities in [0, 1] (Bernoulli visibles) or whitened values (Gaussian), one row a
+        vector; ``progress`` shows a bar over the epochs.
         """
         data = _as_tensor(data, "data", self.device)
         if data.shape[1] != self.n_visible:
@@ -294,7 +254,7 @@ class RBM:
         return self
 
     def _start_training(self, data: torch.Tensor, training: RBMTraining, batch_size: int) -> _TrainingState:
-        """Zero velocities, the running mean activity at its target, and the persistent chains (PCD) at data rows."""
+        """Zero velocities, the running mean activity at its target, and the PCD chains at data rows."""
         velocity_w, velocity_b, velocity_c = (torch.zeros_like(p) for p in
                                               (self.weights, self.visible_bias, self.hidden_bias))
         mean_activity = torch.full((self.n_hidden,), training.sparsity_target, device=self.device)
@@ -337,8 +297,7 @@ class RBM:
 
     def _negative_phase(self, reconstruction: torch.Tensor, training: RBMTraining,
                         state: _TrainingState) -> torch.Tensor:
-        """The visible vectors of the model's expectation: ``cd_steps`` Gibbs steps on the persistent chains
-        (PCD), or ``cd_steps - 1`` further steps from the reconstruction (CD)."""
+        """The negative phase: ``cd_steps`` Gibbs steps on the PCD chains, or ``cd_steps - 1`` more from the reconstruction."""
         if training.persistent:
             negative_visible = state.chains
             for _ in range(training.cd_steps):
@@ -353,7 +312,6 @@ class RBM:
             negative_visible = self.visible_mean(hidden)
         return negative_visible
 
-    # ---- persistence without pickle
     def state_arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
         """Parameters and history as plain numpy arrays (safe for ``np.savez``)."""
         return {f"{prefix}weights": self.weights.cpu().numpy(),
@@ -373,21 +331,12 @@ class RBM:
         return rbm
 
 
-# --------------------------------------------------------------------------- DBN
-
 class DeepBeliefNetwork:
     """A stack of RBMs trained greedily, layer by layer (Hinton, Osindero & Teh 2006).
 
-    Parameters
-    ----------
-    layer_sizes : sequence of int
-        ``[n_inputs, n_hidden_1, ..., n_hidden_L]``, e.g. ``[784, 500, 500, 2000]`` for MNIST.
-    visible : {"bernoulli", "gaussian"}
-        Type of the first RBM's visible units; every higher RBM has Bernoulli visibles.
-    seed : int
-        Seeds the one generator all layers share.
-    device : optional
-        Default: a GPU when present, else the CPU.
+    ``layer_sizes`` is ``[n_inputs, n_hidden_1, ..., n_hidden_L]`` (``[784, 500, 500, 2000]`` for
+    MNIST); ``visible`` the first RBM's visible type (the others are Bernoulli); ``seed`` seeds the one
+    generator all layers share.
     """
 
     def __init__(self, layer_sizes: Sequence[int], visible: str = "bernoulli", seed: int = 0, device=None):
@@ -409,15 +358,7 @@ class DeepBeliefNetwork:
 
     def fit(self, data, training: RBMTraining | Sequence[RBMTraining] = RBMTraining(),
             progress: bool = True) -> "DeepBeliefNetwork":
-        """Greedy layer-wise training: each RBM learns from the hidden probabilities of the one below.
-
-        Parameters
-        ----------
-        data : array-like, (n_samples, layer_sizes[0])
-        training : RBMTraining or one per layer
-        progress : bool
-            tqdm bars (one per layer) showing the reconstruction error.
-        """
+        """Greedy layer-wise training: each RBM learns from the hidden probabilities of the one below."""
         trainings = [training] * len(self.rbms) if isinstance(training, RBMTraining) else list(training)
         if len(trainings) != len(self.rbms):
             raise ValueError(f"got {len(trainings)} training settings for {len(self.rbms)} layers")
@@ -438,12 +379,7 @@ class DeepBeliefNetwork:
 
     @torch.no_grad()
     def transform(self, data, batch_size: int = 2000) -> np.ndarray:
-        """Top-layer hidden probabilities (the features), propagating probabilities upwards.
-
-        Returns
-        -------
-        numpy.ndarray of float32, (n_samples, layer_sizes[-1])
-        """
+        """Top-layer hidden probabilities (the features), float32 (n, layer_sizes[-1])."""
         data = _as_tensor(data, "data", self.device)
         if data.shape[1] != self.layer_sizes[0]:
             raise ValueError(f"data has {data.shape[1]} columns, the first layer expects {self.layer_sizes[0]}")
@@ -457,16 +393,11 @@ class DeepBeliefNetwork:
 
     @torch.no_grad()
     def generate(self, start, gibbs_steps: int = 200) -> np.ndarray:
-        """Samples from the DBN's generative model (Hinton, Osindero & Teh 2006, sec. 2).
+        """Samples of the DBN's generative model (Hinton, Osindero & Teh 2006, section 2).
 
-        ``start`` (input-space vectors) is passed up to the top RBM's visible layer; alternating
-        Gibbs sampling runs ``gibbs_steps`` in the top RBM (the undirected associative memory);
-        then one top-down pass through the lower layers' generative weights, taking means, gives
-        input-space samples (for a Gaussian first layer, in whitened coordinates).
-
-        Returns
-        -------
-        numpy.ndarray of float32, (n, layer_sizes[0])
+        ``start`` (input-space vectors) goes up to the top RBM, which runs ``gibbs_steps`` of alternating
+        Gibbs sampling; one top-down pass of means through the lower layers gives input-space samples
+        (whitened coordinates for a Gaussian first layer).
         """
         state = _as_tensor(start, "start", self.device)
         for rbm in self.rbms[:-1]:
@@ -500,35 +431,16 @@ class DeepBeliefNetwork:
 
 
 def dbn_inputs(images: np.ndarray) -> np.ndarray:
-    """Images as float32 rows of intensities in [0, 1]: the DBN's inputs, and the probe's raw pixels.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.features import dbn_inputs
-    >>> dbn_inputs(np.array([[[0, 255], [51, 102]]], dtype=np.uint8))
-    array([[0. , 1. , 0.2, 0.4]], dtype=float32)
-    """
+    """Images as float32 rows of intensities in [0, 1]: the DBN's inputs, and the probe's raw pixels."""
     return images.reshape(len(images), -1).astype(np.float32) / 255.0
 
-
-# --------------------------------------------------------------------------- whitening
 
 class Whitening:
     """PCA or ZCA whitening fitted on training data (Krizhevsky 2009, for Gaussian-Bernoulli RBMs).
 
-    ``x -> (x - mean) U diag(1 / sqrt(lambda + epsilon))`` keeps the top ``n_components``
-    principal directions (PCA whitening); ZCA rotates back with ``U'`` (so it keeps the input
-    dimension and needs ``n_components`` = all). The outputs have about unit variance, as
-    Gaussian visible units of variance 1 expect.
-
-    Parameters
-    ----------
-    n_components : int, optional
-        Principal components kept (PCA); ``None`` keeps all.
-    epsilon : float
-        Regulariser added to the eigenvalues (in units of the data's variance).
-    kind : {"pca", "zca"}
+    ``x -> (x - mean) U diag(1 / sqrt(lambda + epsilon * mean(lambda)))`` keeps the top ``n_components``
+    principal directions (PCA; ``None`` keeps all); ZCA rotates back with ``U'`` (every dimension
+    kept). The outputs have about unit variance, as Gaussian visible units expect.
     """
 
     def __init__(self, n_components: int | None = None, epsilon: float = 0.01, kind: str = "pca"):

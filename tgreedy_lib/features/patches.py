@@ -14,28 +14,20 @@ such features from unlabeled images on a CPU:
    eigenvalue regulariser ``whitening_epsilon`` times the mean eigenvalue: 1.0, chosen on the
    probe's validation split among 0.1 (Coates et al.'s value), 0.3, 1 and 3).
 4. **Dictionary** of ``n_units`` (500) on the whitened patches: spherical k-means
-   (:func:`spherical_kmeans`) or a Gaussian-Bernoulli RBM (:class:`tgreedy_lib.features.dbn.RBM`).
+   (:func:`spherical_kmeans`, ``"kmeans"``), plain k-means (:func:`euclidean_kmeans`,
+   ``"kmeans-euclidean"``) or a Gaussian-Bernoulli RBM (:class:`tgreedy_lib.features.dbn.RBM`, ``"rbm"``).
 5. **Encoding at every position** (stride 1, 27 x 27 positions of a 32 x 32 image): every patch is
-   normalized and whitened as in 2-3, then encoded: k-means ``"triangle"``
+   normalized and whitened as in 2-3, then encoded: k-means ``"triangle"`` (the default)
    ``f_k = max(0, mean_j z_j - z_k)`` with ``z_k = ||x - d_k||``, or ``"soft-threshold"``
    ``f_k = max(0, d_k'x - threshold)``; RBM ``"probability"`` ``sigmoid(c_k + w_k'x)`` or
-   ``"rectified"`` ``max(0, c_k + w_k'x)``.
+   ``"rectified"`` (the default) ``max(0, c_k + w_k'x)``.
 6. **Quadrant pooling.** The 27 x 27 maps are summed over the four quadrants (rows and columns
    0-13 and 14-26, as Coates et al.'s code), giving ``4 * n_units`` = 2,000 features, ordered
    quadrant-major: feature ``q * n_units + k`` is unit ``k`` summed over quadrant ``q`` (0 top left,
    1 top right, 2 bottom left, 3 bottom right).
 
-:func:`fit_patch_model` learns steps 1-4 and :meth:`PatchFeatureModel.transform` applies 5-6;
-:func:`tgreedy_lib.features.load_features` builds and caches the features
-(``load_features("cifar10")`` is this pipeline, ``load_features("cifar10", kind="dbn")`` the old DBN).
-
-References
-----------
-.. [1] A. Coates, H. Lee, A. Y. Ng, "An analysis of single-layer networks in unsupervised feature
-   learning", AISTATS 2011.
-.. [2] A. Coates, A. Y. Ng, "Learning feature representations with k-means", Neural Networks:
-   Tricks of the Trade, 2012 (spherical k-means, section 3).
-.. [3] A. Krizhevsky, "Learning multiple layers of features from tiny images", 2009.
+:func:`fit_patch_model` learns steps 1-4 and :meth:`PatchFeatureModel.transform` applies 5-6.
+Coates & Ng (Neural Networks: Tricks of the Trade, 2012, section 3) give spherical k-means.
 """
 from __future__ import annotations
 
@@ -43,8 +35,8 @@ import dataclasses
 import time
 
 import numpy as np
-from ._torch import torch
 
+from ._torch import torch
 from .dbn import RBM, RBMTraining, Whitening
 
 PATCH_DICTIONARIES = ("kmeans", "kmeans-euclidean", "rbm")
@@ -59,46 +51,13 @@ DEFAULT_RBM_TRAINING = RBMTraining(epochs=10, learning_rate=0.01, batch_size=100
 
 @dataclasses.dataclass(frozen=True)
 class PatchFeatureConfig:
-    """Everything that determines the patch features besides the images.
+    """Everything that determines the patch features besides the images: the settings of steps 1-6 above.
 
-    Attributes
-    ----------
-    dictionary : {"kmeans", "kmeans-euclidean", "rbm"}
-        Spherical k-means centroids (:func:`spherical_kmeans`), plain Euclidean k-means centroids
-        (:func:`euclidean_kmeans`, the dictionary of Coates, Lee & Ng 2011) or the weights of a
-        Gaussian-Bernoulli RBM.
-    encoder : str or None
-        ``"triangle"`` or ``"soft-threshold"`` (k-means); ``"probability"`` or ``"rectified"``
-        (RBM). ``None``: ``"triangle"`` for k-means, ``"rectified"`` for the RBM.
-    n_units : int
-        Dictionary size (features = 4 x ``n_units``).
-    patch_size : int
-        Side of the square receptive field (6).
-    n_patches : int
-        Random patches the normalization, the whitening and the dictionary learn from.
-    normalization_epsilon : float
-        Added to each patch's pixel variance (0-255 scale) before dividing (Coates et al.: 10).
-    whitening_epsilon : float
-        ZCA eigenvalue regulariser, relative to the mean eigenvalue of the normalized patches
-        (Coates et al.'s code adds 0.1; 1.0 reads higher on the probe's validation split).
-    kmeans_iterations : int
-        Passes of spherical k-means.
-    threshold : float
-        ``alpha`` of the soft-threshold encoder.
-    rbm_training : RBMTraining
-        How the RBM learns (CD-1 on the whitened patches).
-    seed : int
-        Seeds the patch draw, the k-means start and the RBM.
+    ``encoder=None`` takes the dictionary's default; ``seed`` seeds the patch draw, the k-means start
+    and the RBM. Coates et al. use ``normalization_epsilon=10`` and ``whitening_epsilon=0.1``; the
+    defaults were chosen on the probe's validation split only (``benchmarks/README.md``).
     """
 
-    # The defaults were chosen on the validated probe's validation split only (20 % of the 10,000
-    # training images; never on the test set). At whitening_epsilon 0.1, spherical k-means + triangle,
-    # 200,000 patches, 10 iterations read 63.8 % there (64.4 % test); the soft threshold 63.6 %
-    # (64.7 % test); Euclidean k-means 63.35 % (64.5 % test); the RBM 47.0 %; Coates et al.'s own
-    # 400,000 patches and 50 iterations 63.3 % (63.8 % test) at about 5 x the k-means time. Then
-    # whitening_epsilon, by the mean over feature seeds 0-2 of the best validation accuracy:
-    # 0.1: 63.63 %, 0.3: 64.15 %, 1.0: 64.57 %, 3.0: 63.80 %
-    # (`benchmarks/bench_patch_features.py --sweep whitening_epsilon=0.1,0.3,1,3`; benchmarks/README.md).
     dictionary: str = "kmeans"
     encoder: str | None = None
     n_units: int = 500
@@ -168,23 +127,11 @@ def _check_images(images, name: str = "images") -> np.ndarray:
     return images
 
 
-# --------------------------------------------------------------------------- patches
-
 def sample_patches(images: np.ndarray, n_patches: int, patch_size: int = 6, seed: int = 0) -> np.ndarray:
-    """``n_patches`` random ``patch_size`` x ``patch_size`` x 3 patches, uniformly over images and positions.
+    """``n_patches`` random ``patch_size`` x ``patch_size`` x 3 patches of uint8 ``images`` (n, height, width, 3).
 
-    Parameters
-    ----------
-    images : uint8 array (n, height, width, 3)
-        Unlabeled images (channels last).
-    n_patches, patch_size : int
-    seed : int
-
-    Returns
-    -------
-    float32 array (n_patches, 3 * patch_size ** 2)
-        Pixel values 0-255, each row a patch flattened channel first (channel, row, column): the
-        order of :func:`torch.nn.functional.unfold` on channel-first images.
+    Returns float32 rows of pixel values 0-255, each a patch flattened channel first (channel, row,
+    column): the order of :func:`torch.nn.functional.unfold` on channel-first images.
     """
     images = _check_images(images)
     n, height, width, _ = images.shape
@@ -214,42 +161,22 @@ def normalize_patches(patches, epsilon: float = 10.0):
     return centred / np.sqrt((centred ** 2).sum(1, keepdims=True) / (patches.shape[1] - 1) + epsilon)
 
 
-# --------------------------------------------------------------------------- spherical k-means
-
 def spherical_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
                      batch_size: int = 20_000, init=None) -> np.ndarray:
-    """Spherical k-means with Coates & Ng's damped update (2012, section 3); unit-norm centroids.
+    """Spherical k-means with Coates & Ng's damped update; unit-norm centroids, float32 (n_clusters, d).
 
-    Starting from ``n_clusters`` distinct data points scaled to unit norm (rows of ``D``), each
-    iteration assigns every point ``x`` to the centroid of largest projection ``k = argmax_j d_j'x``
-    with code ``s = d_k'x``, then sets ``d_k <- d_k + sum_{x assigned to k} s x`` and renormalizes
-    every row. A centroid that wins no point restarts at a random data point (else it would stay
-    a dead unit). Coates & Ng assign by ``|d_j'x|``; the signed projection used here gives each unit
-    one polarity, which the one-sided encoders (triangle, soft threshold) need.
-
-    Parameters
-    ----------
-    data : array (n, d)
-        Whitened patches.
-    n_clusters, iterations : int
-    seed : int
-        Seeds the initial centroids and the restarts.
-    batch_size : int
-        Points per matrix product (memory only; the result does not depend on it).
-    init : array (n_clusters, d), optional
-        Initial centroids (normalized here) instead of random data points.
-
-    Returns
-    -------
-    float32 array (n_clusters, d)
-        Centroids of unit Euclidean norm.
+    From ``n_clusters`` distinct data points (or ``init``) scaled to unit norm, each iteration assigns
+    every point ``x`` to the centroid of largest projection ``k = argmax_j d_j'x`` with code
+    ``s = d_k'x``, sets ``d_k <- d_k + sum_{x assigned to k} s x`` and renormalizes. A centroid that
+    wins no point restarts at a random data point. Coates & Ng assign by ``|d_j'x|``; the signed
+    projection gives each unit one polarity, which the one-sided encoders need. ``batch_size``
+    bounds memory only.
 
     Examples
     --------
     >>> import numpy as np
     >>> points = np.array([[1., 0.], [2., 0.1], [0., 1.], [0.1, 3.]])
-    >>> centroids = spherical_kmeans(points, 2, iterations=5)
-    >>> np.round(np.abs(centroids).max(axis=1), 2)
+    >>> np.round(np.abs(spherical_kmeans(points, 2, iterations=5)).max(axis=1), 2)
     array([1., 1.], dtype=float32)
     """
     data, generator, centroids = _kmeans_start(data, n_clusters, seed, init)
@@ -274,8 +201,7 @@ def spherical_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
 
 
 def _kmeans_start(data, n_clusters, seed: int, init):
-    """Both k-means' checked start: the data as a float32 tensor, the seeded generator and the
-    initial centroids (a copy of ``init``, or ``n_clusters`` distinct data points)."""
+    """The data as a float32 tensor, the seeded generator and the initial centroids (``init``, or distinct data points)."""
     data = torch.as_tensor(np.asarray(data, dtype=np.float32))
     if data.ndim != 2 or len(data) < 1:
         raise ValueError(f"data must be a 2-d array (points x dimensions), got shape {tuple(data.shape)}")
@@ -295,35 +221,12 @@ def _kmeans_start(data, n_clusters, seed: int, init):
 
 def euclidean_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
                      batch_size: int = 20_000, init=None) -> np.ndarray:
-    """Plain (Euclidean) k-means, Lloyd's iterations, as Coates, Lee & Ng's code (``run_kmeans.m``).
+    """Plain k-means (Lloyd's iterations), as Coates, Lee & Ng's ``run_kmeans.m``; float32 (n_clusters, d).
 
-    Each iteration assigns every point ``x`` to the nearest centroid, ``k = argmax_j d_j'x -
-    |d_j|^2 / 2``, and moves every centroid to the mean of its points. Coates et al. start from
-    ``0.1 * randn`` and zero a centroid that wins no point; here the start is ``n_clusters``
-    distinct data points and such a centroid restarts at a random data point (else a dead unit).
-
-    Parameters
-    ----------
-    data : array (n, d)
-        Whitened patches.
-    n_clusters, iterations : int
-    seed : int
-        Seeds the initial centroids and the restarts.
-    batch_size : int
-        Points per matrix product (memory only).
-    init : array (n_clusters, d), optional
-        Initial centroids instead of random data points.
-
-    Returns
-    -------
-    float32 array (n_clusters, d)
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> points = np.array([[0., 0.], [0., 1.], [10., 10.], [10., 11.]])
-    >>> np.sort(euclidean_kmeans(points, 2, iterations=3, init=points[[0, 2]]), axis=0).tolist()
-    [[0.0, 0.5], [10.0, 10.5]]
+    Each iteration assigns every point to the nearest centroid (``argmax_j d_j'x - |d_j|^2 / 2``) and
+    moves every centroid to the mean of its points. The start is ``n_clusters`` distinct data points
+    (or ``init``), and a centroid that wins no point restarts at a random data point (Coates et al.
+    start from ``0.1 * randn`` and zero it).
     """
     data, generator, centroids = _kmeans_start(data, n_clusters, seed, init)
     for _ in range(iterations):
@@ -343,25 +246,13 @@ def euclidean_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
     return centroids.numpy()
 
 
-# --------------------------------------------------------------------------- the learnt layer
-
 @dataclasses.dataclass
 class PatchFeatureModel:
     """A learnt single-layer convolutional feature map: normalization, ZCA, dictionary, encoder.
 
-    Attributes
-    ----------
-    config : PatchFeatureConfig
-    whitening_mean : float32 array (d,)
-        Mean of the normalized patches.
-    whitening_projection : float32 array (d, d)
-        ZCA matrix: a normalized patch ``x`` becomes ``(x - mean) @ projection``.
-    weights : float32 array (d, n_units)
-        Dictionary columns (k-means centroids or RBM weights).
-    bias : float32 array (n_units,)
-        RBM hidden biases (zeros for k-means).
-    history : dict
-        ``"reconstruction_error"`` of the RBM per epoch (empty for k-means).
+    A normalized patch ``x`` is whitened to ``(x - whitening_mean) @ whitening_projection``;
+    ``weights`` (d, n_units) holds the dictionary's columns, ``bias`` the RBM's hidden biases (zeros
+    for k-means), ``history`` the RBM's ``"reconstruction_error"`` per epoch.
     """
 
     config: PatchFeatureConfig
@@ -395,18 +286,10 @@ class PatchFeatureModel:
         return torch.sub(distance.mean(1, keepdim=True), distance, out=distance).clamp_min_(0)
 
     def transform(self, images, batch_size: int = 10) -> np.ndarray:
-        """Features of ``images``: every position encoded, then summed over the four quadrants.
+        """Features of uint8 ``images``: every position encoded, then summed over the four quadrants.
 
-        Parameters
-        ----------
-        images : uint8 array (n, height, width, 3)
-        batch_size : int
-            Images per convolution (memory: about ``batch_size * 729 * n_units * 4`` bytes).
-
-        Returns
-        -------
-        float32 array (n, 4 * n_units)
-            Quadrant-major: column ``q * n_units + k`` is unit ``k`` summed over quadrant ``q``.
+        Returns float32 (n, 4 * n_units), quadrant-major. ``batch_size`` images a convolution (about
+        ``batch_size * 729 * n_units * 4`` bytes).
         """
         images = _check_images(images)
         size = self.config.patch_size
@@ -451,17 +334,9 @@ def pool_quadrants(responses):
 
 def fit_patch_model(images, config: PatchFeatureConfig = PatchFeatureConfig(), progress: bool = False,
                     timings: dict | None = None) -> PatchFeatureModel:
-    """Learn the normalization, the ZCA whitening and the dictionary from unlabeled images (steps 1-4).
+    """Learn the normalization, the ZCA whitening and the dictionary from unlabeled uint8 images (steps 1-4).
 
-    Parameters
-    ----------
-    images : uint8 array (n, height, width, 3)
-        Unlabeled images (CIFAR-10: the 50,000 training images, without labels).
-    config : PatchFeatureConfig
-    progress : bool
-        tqdm bar while the RBM trains.
-    timings : dict, optional
-        Receives wall seconds per stage (``patches``, ``whitening``, ``dictionary``).
+    ``timings``, if given, receives wall seconds per stage (``patches``, ``whitening``, ``dictionary``).
     """
     timings = {} if timings is None else timings
     tick = time.perf_counter()

@@ -1,23 +1,13 @@
 """A linear probe of learnt features: how much of the class a linear model reads from them.
 
 Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) runs greedy and T-greedy on 2,000
-features learnt without labels. How much those features carry is measured here, the usual way: a
-multinomial logistic regression on the standardised features, fitted on the training images and
-scored once on the test images (:func:`linear_probe`). :func:`validated_probe` chooses its
-regularisation ``C`` from :data:`PROBE_C_GRID` on a validation split of the training images, never
-on the test images; it is the ``probe_accuracy`` every feature map of the experiments reports
-(:func:`feature_probe` for the learnt features, cached beside them; :func:`probe_arrays` for any
-matrix, such as raw pixels or random units, cached by a digest of the arrays). :func:`probe_report`
-sets the learnt features against raw pixels at the fixed ``C`` of :data:`PROBE_REGULARIZATION`.
-Each report is a JSON file in the feature cache, computed once and read back (a damaged one is
-recomputed: :mod:`tgreedy_lib.features._cache`).
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
-.. [2] G. E. Hinton, S. Osindero and Y.-W. Teh, "A Fast Learning Algorithm for Deep Belief
-       Nets", Neural Computation 18(7):1527-1554, 2006.
+learnt features; how much they carry is measured the usual way: a multinomial logistic regression
+on the standardised features (:func:`linear_probe`). :func:`validated_probe` chooses ``C`` on a
+validation split of the training rows, then scores the test rows once: the ``probe_accuracy`` every
+feature map of the experiments reports (:func:`feature_probe` for the learnt features,
+:func:`probe_arrays` for any matrix). :func:`probe_report` sets the learnt features against raw
+pixels at the fixed ``C`` of :data:`PROBE_REGULARIZATION`. Each report is a JSON file in the
+feature cache, computed once and read back.
 """
 from __future__ import annotations
 
@@ -29,7 +19,7 @@ import warnings
 import numpy as np
 
 from .. import datasets
-from ._cache import _cached_report
+from ._cache import cached_report
 from ._feature_set import FeatureSet
 from .dbn import dbn_inputs
 
@@ -51,38 +41,11 @@ _PROBE_FIELDS = {"test_accuracy": float, "train_accuracy": float, "C": float, "c
 
 def linear_probe(train_x, train_y, test_x, test_y, regularization: float = 0.1, max_iter: int = 1000,
                  tol: float = PROBE_TOLERANCE) -> dict:
-    """Multinomial logistic regression (scikit-learn, L-BFGS) on standardised inputs; test accuracy.
+    """Multinomial logistic regression (scikit-learn, L-BFGS, inverse L2 strength ``regularization``) on standardised inputs.
 
-    Parameters
-    ----------
-    regularization : float
-        Inverse L2 strength ``C`` of :class:`sklearn.linear_model.LogisticRegression`.
-    max_iter, tol : int, float
-        L-BFGS limits. The default ``tol`` lets the fit converge: at ``tol=1e-3`` L-BFGS stopped after
-        about 24 iterations on the MNIST features and scored 0.17 points lower than the converged fit.
-
-    Returns
-    -------
-    dict
-        ``test_accuracy``, ``train_accuracy``, ``n_features``, ``C``, ``iterations``, ``seconds``.
-
-    See Also
-    --------
-    probe_report : The probe of the DBN features against raw pixels.
-    build_features : Train the DBN and compute the features.
-    default_config : The tuned configuration of each data set.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib.features import linear_probe
-    >>> rng = np.random.default_rng(0)
-    >>> centres = 3 * rng.standard_normal((3, 5))
-    >>> labels = np.repeat(np.arange(3), 40)
-    >>> X = centres[labels] + rng.standard_normal((120, 5))
-    >>> result = linear_probe(X[::2], labels[::2], X[1::2], labels[1::2])
-    >>> result["test_accuracy"], result["n_features"]  # well-separated clusters
-    (1.0, 5)
+    The default ``tol`` lets the fit converge (at ``tol=1e-3`` L-BFGS stopped after about 24
+    iterations on the MNIST features, 0.17 points below the converged fit). Returns ``test_accuracy``,
+    ``train_accuracy``, ``n_features``, ``C``, ``tol``, ``iterations``, ``seconds``.
     """
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import LogisticRegression
@@ -104,29 +67,14 @@ def linear_probe(train_x, train_y, test_x, test_y, regularization: float = 0.1, 
 
 def validated_probe(train_x, train_y, test_x, test_y, c_grid=PROBE_C_GRID,
                     validation_fraction: float = PROBE_VALIDATION_FRACTION, seed: int = 0) -> dict:
-    """:func:`linear_probe` with ``C`` chosen on a validation split of the training rows, not on the test set.
+    """:func:`linear_probe` with ``C`` chosen on a validation split of the training rows, never on the test rows.
 
     A seeded stratified ``validation_fraction`` of the training rows is held out; the probe is fitted
-    on the rest for every ``C`` of ``c_grid``; the ``C`` of highest validation accuracy (the smaller
-    one on a tie) is refitted on all training rows and scored once on the test rows. The validation
-    fits run from the smallest ``C`` up, each L-BFGS starting from the previous solution (a warm
-    start: the same convex problem and stopping tolerance as a cold fit, about 30 % fewer
-    iterations on the CIFAR-10 features); the refit starts cold, as :func:`linear_probe`.
-
-    Returns
-    -------
-    dict
-        The :func:`linear_probe` result at the chosen ``C`` plus ``c_grid``, ``validation_accuracy``
-        (one per ``C``), ``validation_size`` and ``selection_seconds``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> x = rng.normal(size=(200, 3)); y = (x[:, 0] > 0).astype(int)
-    >>> result = validated_probe(x[:100], y[:100], x[100:], y[100:], c_grid=(0.01, 1.0))
-    >>> result["C"] in (0.01, 1.0) and result["test_accuracy"] > 0.9
-    True
+    on the rest for every ``C`` of ``c_grid`` (ascending, each fit warm-started from the previous
+    one: the same convex problem and tolerance, about 30 % fewer iterations); the ``C`` of highest
+    validation accuracy (the smaller on a tie) is refitted cold on all training rows and scored once
+    on the test rows. Returns the :func:`linear_probe` result plus ``c_grid``,
+    ``validation_accuracy``, ``validation_size`` and ``selection_seconds``.
     """
     from sklearn.model_selection import train_test_split
 
@@ -168,12 +116,10 @@ def _validation_accuracies(fit_x, fit_y, validation_x, validation_y, c_grid) -> 
 
 
 def feature_probe(feature_set: FeatureSet, rebuild: bool = False) -> dict:
-    """The validated linear probe of a feature set (:func:`validated_probe`), cached beside its features.
+    """The validated probe of a feature set, cached beside its features (recomputed with ``rebuild``).
 
-    Sets ``feature_set.info["probe_accuracy"]`` (the test accuracy, for an experiment's ``data``
-    block) and ``feature_set.info["probe"]`` (``C``, the validation accuracies, ``train_accuracy``)
-    and returns the full result. Computed once per cache key: the result is stored as JSON next to
-    the cached features and read back unless ``rebuild``.
+    Sets ``feature_set.info["probe_accuracy"]`` (the test accuracy) and ``info["probe"]`` (``C``, the
+    validation accuracies, ``train_accuracy``) and returns the full result.
     """
     info = feature_set.info
     path = None
@@ -187,7 +133,7 @@ def feature_probe(feature_set: FeatureSet, rebuild: bool = False) -> dict:
         report["cache_key"] = info.get("cache_key")
         return report
 
-    report = _cached_report(path, lambda report: (report.get("cache_key") == info.get("cache_key")
+    report = cached_report(path, lambda report: (report.get("cache_key") == info.get("cache_key")
                                                   and report.get("c_grid") == list(PROBE_C_GRID)
                                                   and report.get("tol") == PROBE_TOLERANCE),
                             compute, fields=_PROBE_FIELDS, rebuild=rebuild)
@@ -198,27 +144,10 @@ def feature_probe(feature_set: FeatureSet, rebuild: bool = False) -> dict:
 
 
 def probe_arrays(train_x, train_y, test_x, test_y, cache_dir=None) -> dict:
-    """The validated linear probe (:func:`validated_probe`) of any feature matrix, cached by a digest of the arrays.
+    """The validated probe of any feature matrix, cached by the SHA-256 of the arrays and the probe's settings.
 
-    The probe every feature map of the experiments reports as ``probe_accuracy`` (the DBN and patch
-    features through :func:`feature_probe`, raw pixels and random units through this function), so
-    the number means one thing for all of them: ``C`` chosen on a validation split of the training
-    rows, then one fit on all of them scored on the test rows. The result is stored as JSON in the
-    feature cache (``features/probe-<digest>.json``), keyed by the SHA-256 of the four arrays and the
-    probe's settings, and read back when the same arrays come again.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> import numpy as np
-    >>> from tgreedy_lib.features import probe_arrays
-    >>> rng = np.random.default_rng(0)
-    >>> x = rng.normal(size=(400, 3)); y = (x[:, 0] > 0).astype(int)
-    >>> cache = tempfile.mkdtemp()
-    >>> first = probe_arrays(x[:200], y[:200], x[200:], y[200:], cache_dir=cache)
-    >>> again = probe_arrays(x[:200], y[:200], x[200:], y[200:], cache_dir=cache)  # read back, not refitted
-    >>> first["test_accuracy"] > 0.9, again == first
-    (True, True)
+    The same number for every feature map: the DBN and patch features go through :func:`feature_probe`,
+    raw pixels and random units through this function.
     """
     arrays = [np.ascontiguousarray(a) for a in (train_x, train_y, test_x, test_y)]
     digest = hashlib.sha256(json.dumps({"c_grid": list(PROBE_C_GRID), "tol": PROBE_TOLERANCE,
@@ -228,38 +157,17 @@ def probe_arrays(train_x, train_y, test_x, test_y, cache_dir=None) -> dict:
         digest.update(array.tobytes())
     key = digest.hexdigest()
     path = datasets.resolve_cache_dir(cache_dir) / "features" / f"probe-{key[:24]}.json"
-    return _cached_report(path, lambda report: report.get("digest") == key,
+    return cached_report(path, lambda report: report.get("digest") == key,
                           lambda: {**validated_probe(*arrays, c_grid=PROBE_C_GRID), "digest": key},
                           fields=_PROBE_FIELDS)
 
 
 def probe_report(feature_set: FeatureSet, rebuild: bool = False, regularization: float | None = None) -> dict:
-    """Linear probe on the DBN features against the same probe on raw pixels, saved as JSON beside the cache.
+    """:func:`linear_probe` on the learnt features against raw pixels (intensities in [0, 1]), saved as JSON beside the cache.
 
-    A report already next to the cache (same cache key, same ``regularization``) is reused unless
-    ``rebuild``. Raw pixels are intensities in [0, 1] (28 x 28 or 32 x 32 x 3 values).
-
-    Returns
-    -------
-    dict
-        ``dataset``, ``official``, ``train_size``, ``test_size``, ``dbn_features`` and ``raw_pixels``
-        (each a :func:`linear_probe` result), ``gain`` (feature minus pixel test accuracy).
-
-    See Also
-    --------
-    load_features : The features, built once and then read from the cache.
-    build_features : Train the DBN and compute the features.
-    default_config : The tuned configuration of each data set.
-
-    References
-    ----------
-    .. [1] Foster, Kakade & Salakhutdinov (2012; the module's References), section 4 (2,000 features from a deep belief network).
-    .. [2] Hinton, Osindero & Teh (2006; the module's References), the deep belief network.
-
-    Examples
-    --------
-    >>> from tgreedy_lib.features import load_features, probe_report
-    >>> report = probe_report(load_features("mnist"))  # doctest: +SKIP
+    A report of the same cache key and ``regularization`` is reused unless ``rebuild``. Returns
+    ``dataset``, ``official``, ``train_size``, ``test_size``, ``dbn_features`` and ``raw_pixels``
+    (each a :func:`linear_probe` result) and ``gain`` (feature minus pixel test accuracy).
     """
     if feature_set.train_images is None or feature_set.test_images is None:
         raise ValueError("the feature set carries no images; get it from load_features")
@@ -281,7 +189,7 @@ def probe_report(feature_set: FeatureSet, rebuild: bool = False, regularization:
                 "gain": round(features["test_accuracy"] - pixels["test_accuracy"], 4)}
 
     one_probe = {"test_accuracy": float, "train_accuracy": float}
-    return _cached_report(path, lambda report: (report.get("cache_key") == info["cache_key"]
+    return cached_report(path, lambda report: (report.get("cache_key") == info["cache_key"]
                                                 and report.get("C") == regularization
                                                 and report["dbn_features"].get("tol") == PROBE_TOLERANCE),
                           compute, fields={"dbn_features": one_probe, "raw_pixels": one_probe, "gain": float},

@@ -11,8 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from tgreedy_lib._io import atomic_write_text, check_outputs
-from tgreedy_lib._json import write_json
+from tgreedy_lib.files import atomic_write_text, write_json
+
+from ..subcommand import check_outputs
 from . import registry
 from .result import CheckResult
 

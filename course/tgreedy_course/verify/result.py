@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from tgreedy_lib._json import jsonable
+from tgreedy_lib.files import jsonable
 
 
 @dataclasses.dataclass
