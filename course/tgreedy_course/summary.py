@@ -173,12 +173,10 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     rows = []
     for claim in claims:
         figure = f", Figure {claim['figure']}" if claim.get("figure") not in (None, "", "-") else ""
-        verdict = claim["verdict"]
-        if claim_one_run(claim) is not None:
-            average, _ = claim_answers(claim)
-            verdict = f"on average: {average}; single runs: {single_runs_text(claim_one_run(claim))}"
-        rows.append([f"section {claim['section']}{figure}", claim_data(claim["id"]), f"\"{claim['claim']}\"",
-                     verdict, notebooks.get(claim_data(claim["id"]), "")])
+        verdict = claim["verdict"] if (rate := claim_one_run(claim)) is None else (
+            f"on average: {claim_answers(claim)[0]}; single runs: {single_runs_text(rate)}")
+        data = claim_data(claim["id"])
+        rows.append([f"section {claim['section']}{figure}", data, f"\"{claim['claim']}\"", verdict, notebooks.get(data, "")])
     return rows
 
 
@@ -244,12 +242,10 @@ def single_runs_text(rate: dict | None) -> str:
 def claim_one_run(claim: dict) -> dict | None:
     """A claim's one-run answer (:func:`~tgreedy_course.seeds.one_run_rate`) over its seeds, or None for a claim
     of one run; computed from the per-seed ``verdicts`` where ``seeds`` holds no ``one_run``."""
-    found = claim.get("seeds") if isinstance(claim.get("seeds"), dict) else None
-    if not found:
+    found = claim.get("seeds")
+    if not isinstance(found, dict) or not found:
         return None
-    if found.get("one_run"):
-        return found["one_run"]
-    return seeds.one_run_rate(found["verdicts"]) if found.get("verdicts") else None
+    return found.get("one_run") or (seeds.one_run_rate(found["verdicts"]) if found.get("verdicts") else None)
 
 
 def claim_answers(claim: dict) -> tuple[str, str]:
@@ -579,14 +575,12 @@ def corrected_statements(records: dict[str, dict]) -> str:
     """The statements that hold where a printed one fails, one bullet each, named by paper and theorem (no check ids):
     the typeset statement of :data:`CORRECTED_TEX` with the record's evidence collapsed behind it."""
     lines = []
-    for check_id, record in records.items():
-        if record.get("corrected_claim"):
-            paper, location, _ = THEOREMS.get(check_id, ("", check_id, ""))
-            evidence = tex_math(" ".join(str(record["corrected_claim"]).split()))
-            statement = CORRECTED_TEX.get(check_id)
-            lines.append(f"* **{location.split(',')[0]}** ({paper}): "
-                         + (f"{statement} <details><summary>why, and the checks</summary>{evidence}</details>"
-                            if statement else evidence))
+    for check_id, record in ((k, r) for k, r in records.items() if r.get("corrected_claim")):
+        paper, location, _ = THEOREMS.get(check_id, ("", check_id, ""))
+        evidence = tex_math(" ".join(str(record["corrected_claim"]).split()))
+        statement = CORRECTED_TEX.get(check_id)
+        lines.append(f"* **{location.split(',')[0]}** ({paper}): " + (
+            f"{statement} <details><summary>why, and the checks</summary>{evidence}</details>" if statement else evidence))
     return "\n".join(lines)
 
 
