@@ -456,9 +456,8 @@ def seed_story(reference: dict | None = None) -> str:
         return ""
     n_seeds = record.get("seeds") or 1
     counts = {v: sum(c["verdict"] == v for c in paper) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED)}
-    rates = [claim_one_run(c) or {} for c in paper]
-    unanimous = sum(1 for r in rates if r.get("runs") and max(r.get(v, 0) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED))
-                    == r["runs"])
+    unanimous = sum(bool(r.get("runs")) and max(r.get(v, 0) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)) == r["runs"]
+                    for r in (claim_one_run(c) or {} for c in paper))
     concrete = record.get("primary_feature_maps") or {}
     lines = [
         f"**What held.** Over {plural(n_seeds, 'seed')}, each a fresh draw of the training images and the test "
@@ -468,7 +467,7 @@ def seed_story(reference: dict | None = None) -> str:
         f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}).",
         f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
         "gives the same verdict; for the others one run can tell a different story from the average."]
-    comparisons = record.get("comparisons") or {}
+    comparisons = record["comparisons"]
     moved_reading = [c["id"] for i, c in enumerate(paper)
                      if len({t[i]["verdict"] for t in comparisons.values() if t[i]["verdict"] not in ("n/a", "not run")}) > 1]
     t_claims = [cid for cid in moved_reading if cid.endswith("t_higher")]
