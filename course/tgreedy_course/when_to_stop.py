@@ -35,11 +35,9 @@ def _simulated(sim: dict[int, dict]) -> list[str]:
     lines = [render(
         "* **" + ("No rule finds the oracle reliably." if max(s["nested"]["share_within"] for s in sim.values()) < compare.GOAL_SHARE else
                   "A rule chosen fairly can find the oracle.") + "** On the simulated domains, choosing the rule on "
-        "the other training sets puts T-greedy within the tolerance of the oracle on "
-        + ", ".join(f"{{n{n}}}" for n in ns[:-1]) + f" and {{n{ns[-1]}}} of the training sets with "
-        + ", ".join(f"{{d{n}}}" for n in ns[:-1]) + f" and {{d{ns[-1]}}} domains; picking each experiment's best rule "
-        "in hindsight would have reported " + ("the same shares" if nested == hindsight else
-                                         ", ".join(f"{{h{n}}}" for n in ns[:-1]) + f" and {{h{ns[-1]}}}")
+        "the other training sets puts T-greedy within the tolerance of the oracle on " + _and([f"{{n{n}}}" for n in ns])
+        + " of the training sets with " + _and([f"{{d{n}}}" for n in ns]) + " domains; picking each experiment's best "
+        "rule in hindsight would have reported " + ("the same shares" if nested == hindsight else _and([f"{{h{n}}}" for n in ns]))
         + (f" ({plural(splits[ns[0]], 'training set')} for each number of domains). " if len(set(splits.values())) == 1 else ". ")
         + "The oracle is the largest of many noisy target values, so it sits above what a rule can reach.",
         **{f"n{n}": nested[n] for n in ns}, **{f"h{n}": hindsight[n] for n in ns}, **{f"d{n}": n for n in ns})]
