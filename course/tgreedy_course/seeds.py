@@ -414,6 +414,39 @@ def load_reference(name: str | None = None) -> dict | None:
             for part in ("claims", "bands", "timings")}
 
 
+def map_for_task(reference: dict | None, task: str) -> str | None:
+    """The map whose bands notebook 08b draws for ``task``: conv for CIFAR-10 when present (the DBN's barely beat
+    pixels), else the primary map, then any map that ran the task; None if none did (a record's gaps are no error).
+
+    >>> ref = {"claims": {"primary_feature_map": "dbn", "feature_maps": {"dbn": [], "conv": []},
+    ...                   "primary_feature_maps": {"mnist": "dbn", "cifar10": "conv"}},
+    ...        "bands": {"dbn": {"tasks": {"cifar-similarity": {}, "mnist-similarity": {}}},
+    ...                  "conv": {"tasks": {"cifar-similarity": {}}}}}
+    >>> map_for_task(ref, "cifar-similarity"), map_for_task(ref, "mnist-similarity"), map_for_task(None, "mnist-similarity")
+    ('conv', 'dbn', None)
+    >>> concrete_map(ref, "learned", "cifar10"), concrete_map(ref, "pixels", "cifar10"), concrete_map(None, None, "mnist")
+    ('conv', 'pixels', None)
+    """
+    claims, bands = (reference or {}).get("claims") or {}, (reference or {}).get("bands") or {}
+    names = list(claims.get("feature_maps") or {}) or list(bands)
+    primary = claims.get("primary_feature_map")
+    having = [m for m in ([primary] if primary in names else []) + [n for n in names if n != primary]
+              if task in (bands.get(m) or {}).get("tasks", {})]
+    return "conv" if task.startswith("cifar") and "conv" in having else (having[0] if having else None)
+
+
+def concrete_map(reference: dict | None, feature_map: str | None, dataset: str) -> str | None:
+    """The features ``feature_map`` stands for on ``dataset`` (``"learned"``: the record's ``primary_feature_maps``)."""
+    if feature_map != LEARNED:
+        return feature_map
+    resolved = ((reference or {}).get("claims") or {}).get("primary_feature_maps") or {}
+    if dataset in resolved:
+        return resolved[dataset]
+    from tgreedy_lib.experiments.inputs import resolve_feature_map  # the record does not say: the library's default
+
+    return resolve_feature_map(feature_map, dataset)
+
+
 def pair_signal(result: dict | None) -> float | None:
     """Mean held-out source AUROC of a similarity experiment's all-features fit, or ``None`` without one."""
     values = ((result or {}).get("all_features_reference") or {}).get("source_auroc")
