@@ -159,20 +159,14 @@ def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = Non
         claim_id = next(iter(ids))
         if claim_id not in rules:
             raise ValueError(f"no rule for the claim {claim_id!r}; pass rules={{claim id: Rule}}")
-        first = next((r for r in rows if r["verdict"] != NOT_RUN), rows[0])
+        ran = [r for r in rows if r["verdict"] != NOT_RUN]
+        first, verdicts = (ran or rows)[0], [r["verdict"] for r in rows]
         key = first.get("headline")
         values = [r["values"].get(key) if r["verdict"] != NOT_RUN else None for r in rows]
-        verdicts = [r["verdict"] for r in rows]
-        ran = [r for r in rows if r["verdict"] != NOT_RUN]
-        summary = mean_interval([v for v in values if v is not None])
-        counts = {v: verdicts.count(v) for v in VERDICTS if verdicts.count(v)}
-        rate = one_run_rate(verdicts)
-        if ran:
-            average = average_verdict(rules[claim_id], ran)
-            count_text = f"{average_text(average)}; {one_run_text(rate)}"
-        else:
-            average = {"verdict": NOT_RUN, "point_verdict": NOT_RUN, "shares": {}, "replicates": 0, "mean_values": {}}
-            count_text = f"not run in {plural(len(verdicts), 'seed')}"
+        summary, rate = mean_interval([v for v in values if v is not None]), one_run_rate(verdicts)
+        average = average_verdict(rules[claim_id], ran) if ran else {
+            "verdict": NOT_RUN, "point_verdict": NOT_RUN, "shares": {}, "replicates": 0, "mean_values": {}}
+        count_text = f"{average_text(average)}; {one_run_text(rate)}" if ran else f"not run in {plural(len(verdicts), 'seed')}"
         if summary["mean"] is None:
             measured = first["measured"]
         elif summary["ci95"] is None:
@@ -182,7 +176,8 @@ def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = Non
             measured = (f"{key}: mean {_fmt(summary['mean'])}, 95% interval [{_fmt(lo)}, {_fmt(hi)}] over "
                         f"{summary['n']} seeds; per seed " + ", ".join("-" if v is None else _fmt(v) for v in values))
         out.append({**first, "verdict": average["verdict"], "verdict_count": count_text, "measured": measured,
-                    "seeds": {"values": values, "verdicts": verdicts, "counts": counts, **summary,
+                    "seeds": {"values": values, "verdicts": verdicts,
+                              "counts": {v: verdicts.count(v) for v in VERDICTS if v in verdicts}, **summary,
                               "average": average, "one_run": rate}})
     return out
 
