@@ -256,13 +256,9 @@ def claim_answers(claim: dict) -> tuple[str, str]:
         return (f"{verdict} (one run)" if verdict in (REPRODUCED, PARTLY, NOT_REPRODUCED) else verdict), verdict
     if not rate.get("runs"):
         return verdict, NOT_RUN
-    lo, hi = rate["wilson95"]
-    one = f"reproduced in {rate[REPRODUCED]} of {rate['runs']} runs ({100 * lo:.0f}-{100 * hi:.0f} %)"
-    if rate.get(PARTLY):
-        one += f", partly in {rate[PARTLY]}"
+    one = seeds.one_run_text(rate).removeprefix("one run: ") + (f", partly in {rate[PARTLY]}" if rate.get(PARTLY) else "")
     average = claim["seeds"].get("average") or {}
-    shares = average.get("shares") or {}
-    if not average.get("replicates") or not shares:
+    if not average.get("replicates") or not (shares := average.get("shares")):
         return verdict, one
     if verdict == UNSETTLED:
         ranked = sorted(shares.items(), key=lambda kv: -kv[1])
