@@ -393,8 +393,6 @@ REFERENCE_DIR = pathlib.Path(__file__).resolve().parent / "reference_results"
 REFERENCE_NAMES = ("paper-scale",)
 #: The README's block of reference verdicts lies between these two lines.
 README_MARKERS = ("<!-- reference-verdicts:begin -->", "<!-- reference-verdicts:end -->")
-#: The files of a ``reproduce --seeds`` folder that make up reference results.
-REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
 
 
 def load_reference(name: str | None = None) -> dict | None:
@@ -456,35 +454,3 @@ def replace_readme_block(readme_text: str, block: str, markers: tuple = README_M
     head, rest = readme_text.split(begin, 1)
     _, tail = rest.split(end, 1)
     return f"{head}{begin}\n{block.strip()}\n{end}{tail}"
-
-
-def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
-    """Copy :data:`REFERENCE_FILES` of a ``reproduce --seeds N`` folder into ``reference_dir / name`` and rewrite the
-    README block of ``readme`` (if given) from the copy; returns the files written."""
-    results_dir = pathlib.Path(results_dir)
-    source = results_dir / "claims.json"
-    if not source.is_file():
-        raise FileNotFoundError(f"{source} is missing: pass the --out folder of `python -m tgreedy_course reproduce "
-                                "--seeds N` (or run its summary first)")
-    if not {"seeds", "primary_feature_map"} <= set(json.loads(source.read_text())):
-        raise ValueError(f"{source} is not the summary of a run over seeds (no 'primary_feature_map'); "
-                         "run `python -m tgreedy_course reproduce --seeds N` into that folder")
-    folder = pathlib.Path(reference_dir or REFERENCE_DIR) / name
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    from tgreedy_lib.files import atomic_write_bytes, atomic_write_text
-
-    for file in REFERENCE_FILES:
-        if (results_dir / file).is_file():
-            atomic_write_bytes(folder / file, (results_dir / file).read_bytes())
-            written.append(folder / file)
-    if readme is not None:
-        from .summary import readme_verdicts  # the README's block renders what was copied
-
-        readme = pathlib.Path(readme)
-        atomic_write_text(readme, replace_readme_block(readme.read_text(), readme_verdicts(
-            {"claims": json.loads((folder / "claims.json").read_text())})))
-        written.append(readme)
-    return written
-
-

@@ -273,6 +273,39 @@ def counts_text(counts: dict) -> str:
 
 # --------------------------------------------------------------------------- the README's block of reference verdicts
 
+#: The files of a ``reproduce --seeds`` folder that make up reference results.
+REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
+
+
+def write_reference(results_dir, name: str = seeds.REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
+    """Copy :data:`REFERENCE_FILES` of a ``reproduce --seeds N`` folder into ``reference_dir / name`` (default: under
+    :data:`~tgreedy_course.seeds.REFERENCE_DIR`) and rewrite the README block of ``readme`` (if given) from the copy
+    with :func:`readme_verdicts`; returns the files written."""
+    results_dir = Path(results_dir)
+    source = results_dir / "claims.json"
+    if not source.is_file():
+        raise FileNotFoundError(f"{source} is missing: pass the --out folder of `python -m tgreedy_course reproduce "
+                                "--seeds N` (or run its summary first)")
+    if not {"seeds", "primary_feature_map"} <= set(json.loads(source.read_text())):
+        raise ValueError(f"{source} is not the summary of a run over seeds (no 'primary_feature_map'); "
+                         "run `python -m tgreedy_course reproduce --seeds N` into that folder")
+    folder = Path(reference_dir or seeds.REFERENCE_DIR) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    from tgreedy_lib.files import atomic_write_bytes, atomic_write_text
+
+    for file in REFERENCE_FILES:
+        if (results_dir / file).is_file():
+            atomic_write_bytes(folder / file, (results_dir / file).read_bytes())
+            written.append(folder / file)
+    if readme is not None:
+        readme = Path(readme)
+        atomic_write_text(readme, seeds.replace_readme_block(readme.read_text(), readme_verdicts(
+            {"claims": json.loads((folder / "claims.json").read_text())})))
+        written.append(readme)
+    return written
+
+
 def _range_text(values, scale: float = 1.0, digits: int = 1, unit: str = "") -> str:
     values = [scale * v for v in values if v is not None]
     low, high = f"{min(values):.{digits}f}", f"{max(values):.{digits}f}"
