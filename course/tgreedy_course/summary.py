@@ -572,17 +572,12 @@ CORRECTED_TEX = {
 
 #: ASCII math of the verify records and how a page shows it.
 _ASCII_TEX = [
-    ("w.p. >= 1-delta", r"with probability $\ge 1-\delta$"),
-    ("With probability >= 1 - delta", r"With probability $\ge 1-\delta$"),
-    ("sqrt(2 ln(1/delta) / (e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"),
-    ("sqrt(2 ln(1/delta)/(e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"),
-    ("sqrt(2 ln(1/delta) / k)", r"$\sqrt{2\ln(1/\delta)/k}$"),
-    ("sqrt(2 ln(1/delta)/k)", r"$\sqrt{2\ln(1/\delta)/k}$"),
+    ("w.p. >= 1-delta", r"with probability $\ge 1-\delta$"), ("With probability >= 1 - delta", r"With probability $\ge 1-\delta$"),
+    ("sqrt(2 ln(1/delta) / (e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"), ("sqrt(2 ln(1/delta)/(e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"),
+    ("sqrt(2 ln(1/delta) / k)", r"$\sqrt{2\ln(1/\delta)/k}$"), ("sqrt(2 ln(1/delta)/k)", r"$\sqrt{2\ln(1/\delta)/k}$"),
     ("|f(Z) - E f|", r"$\lvert f(Z) - \mathbb{E} f\rvert$"),
     ("E[l_hat] - E[l(h_Gini)]", r"$\mathbb{E}[\hat\ell] - \mathbb{E}[\ell(h_{\mathrm{Gini}})]$"),
-    ("L(mu_hat_S) - L(mu_S)", r"$L(\hat\mu_S) - L(\mu_S)$"),
-    ("[sigma_hat_S]_i^2", r"$[\hat\sigma_S]_i^2$"),
-    ("mu_hat_S", r"$\hat\mu_S$"),
+    ("L(mu_hat_S) - L(mu_S)", r"$L(\hat\mu_S) - L(\mu_S)$"), ("[sigma_hat_S]_i^2", r"$[\hat\sigma_S]_i^2$"), ("mu_hat_S", r"$\hat\mu_S$"),
     ("2 exp(-t/2)", r"$2e^{-t/2}$"), ("exp(-t/2)", r"$e^{-t/2}$"), ("e^(-t/2)", r"$e^{-t/2}$"),
     ("exp(-99/200)", r"$e^{-99/200}$"), ("e^(-99/200)", r"$e^{-99/200}$"),
     ("e^(n/8)", r"$e^{n/8}$"), ("e^(-n/8)", r"$e^{-n/8}$"),
