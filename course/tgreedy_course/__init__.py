@@ -3,7 +3,6 @@
 =================================  ==================================================================
 :mod:`.claims`                     the claims of sections 1, 4 and 5 as data and their rule language
 :mod:`.seeds`                      claims and bands over seeds, the reference results' reader
-:mod:`.reference`                  which feature map's results notebook 08b reads
 :mod:`.cli`                        ``python -m tgreedy_course reproduce`` and ``reference``
 :mod:`.compare_tables`             the tables, files, README block and command of ``compare``
 :mod:`.verify`                     ``python -m tgreedy_course verify`` and the README's table of the checks

@@ -1,19 +1,12 @@
 """The paper's claims of sections 1, 4 and 5 as data, checked against our measured curves by one evaluator.
 
 Each claim of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*
-(AISTATS 2012) is a row of :data:`CLAIMS`: its id, section and figure, the sentence quoted from the paper,
-what the paper asserts, the *measured quantity* (a function of :data:`MEASURES` that turns our results
-into named values and one line of text) and the *rule*: two conditions on those values, when the claim is
-``reproduced`` and when ``partly`` (otherwise ``not reproduced``). Only the paper's side is typed in;
-:func:`evaluate_claim` computes every value and verdict, and the rule's wording is generated from the
-conditions that decide, so text and verdict cannot disagree.
-
-The claims are evaluated for a *comparison* of two selector readings
-(:mod:`tgreedy_lib.experiments.readings`): ``"paper"`` (signed T against stagewise greedy, the default),
-``"abs-T"`` and ``"stepwise-greedy"``. :mod:`tgreedy_course.seeds` combines the claims of several seeds.
-
-Conventions: curves are arrays (n_splits, n_steps); "gap" is source AUROC minus target AUROC (how much
-the held-out source data overstate performance on the new domain); "mean" is over splits.
+(AISTATS 2012) is a row of :data:`CLAIMS`: the quoted sentence, what it asserts, a *measure* of
+:data:`MEASURES` (our results -> named values and one line of text) and a *rule*: the conditions for
+``reproduced`` and for ``partly`` (else ``not reproduced``), whose wording is generated from the conditions, so
+text and verdict cannot disagree. Claims are evaluated for a *comparison* of two selector readings
+(:mod:`tgreedy_lib.experiments.readings`; ``"paper"`` by default). Curves are arrays (n_splits, n_steps);
+"gap" is source AUROC minus target AUROC; "mean" is over splits.
 """
 from __future__ import annotations
 
@@ -28,8 +21,7 @@ from tgreedy_lib.experiments.readings import COMPARISONS, PAPER_COMPARISON, comp
 from tgreedy_lib.experiments.runs import curve as _curve
 
 REPRODUCED, PARTLY, NOT_REPRODUCED = "reproduced", "partly", "not reproduced"
-NOT_RUN = "not run"
-UNSETTLED = "unsettled"
+NOT_RUN, UNSETTLED = "not run", "unsettled"
 VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_RUN)
 #: The order in which verdict counts are listed.
 COUNT_ORDER = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED, NOT_RUN, "n/a")
@@ -48,29 +40,31 @@ _OPS = {"<=": np.less_equal, "<": np.less, ">=": np.greater_equal, ">": np.great
 
 @dataclasses.dataclass(frozen=True)
 class Cond:
-    """The condition ``values[left] op scale * values[right] + offset`` (``right=None``: ``op offset``)."""
+    """``values[left] op right`` for a number ``right``, else ``values[left] op scale * values[right] + offset``:
+    ``cond("drop", ">=", 0.05)``, ``cond("error_odd", ">=", "error_even", scale=3)``."""
 
     left: str
     op: str
-    offset: float = 0.0
-    right: str | None = None
+    right: float | str
     scale: float = 1.0
+    offset: float = 0.0
 
     def holds(self, values: dict) -> bool:
-        left = values.get(self.left)
-        right = self.offset if self.right is None else (
-            None if values.get(self.right) is None else self.scale * values[self.right] + self.offset)
+        left, right = values.get(self.left), self.right
+        if isinstance(right, str):
+            right = None if values.get(right) is None else self.scale * values[right] + self.offset
         if left is None or right is None or np.isnan(left) or np.isnan(right):
             return False  # an infinite value compares as such (an error ratio over a zero error)
         return bool(_OPS[self.op](left, right))
 
     def text(self) -> str:
-        if self.right is None:
-            return f"{self.left} {self.op} {self.offset:g}"
+        if not isinstance(self.right, str):
+            return f"{self.left} {self.op} {self.right:g}"
         rhs = self.right if self.scale == 1 else f"{self.scale:g} x {self.right}"
-        if self.offset:
-            rhs += f" {'+' if self.offset > 0 else '-'} {abs(self.offset):g}"
-        return f"{self.left} {self.op} {rhs}"
+        return f"{self.left} {self.op} {rhs}" + (f" {'+' if self.offset > 0 else '-'} {abs(self.offset):g}" if self.offset else "")
+
+
+cond = Cond
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,13 +90,6 @@ def any_of(*parts) -> Join:
     return Join("or", parts)
 
 
-def cond(left: str, op: str, right: float | str, scale: float = 1.0, offset: float = 0.0) -> Cond:
-    """``cond("drop", ">=", 0.05)`` or ``cond("error_odd", ">=", "error_even", scale=3)``."""
-    if isinstance(right, str):
-        return Cond(left, op, float(offset), right, float(scale))
-    return Cond(left, op, float(right))
-
-
 @dataclasses.dataclass(frozen=True)
 class Rule:
     """``reproduced`` if the first condition holds, else ``partly`` if the second, else ``not reproduced``."""
@@ -114,22 +101,17 @@ class Rule:
     def verdict(self, values: dict) -> str:
         if self.reproduced.holds(values):
             return REPRODUCED
-        if self.partly is not None and self.partly.holds(values):
-            return PARTLY
-        return NOT_REPRODUCED
+        return PARTLY if self.partly is not None and self.partly.holds(values) else NOT_REPRODUCED
 
     def text(self) -> str:
-        out = f"reproduced if {self.reproduced.text()}"
-        if self.partly is not None:
-            out += f"; partly if {self.partly.text()}"
-        return out + (f" ({self.note})" if self.note else "")
+        return (f"reproduced if {self.reproduced.text()}" + (f"; partly if {self.partly.text()}" if self.partly else "")
+                + (f" ({self.note})" if self.note else ""))
 
 
 @dataclasses.dataclass(frozen=True)
 class ClaimSpec:
-    """One claim: the paper's ``quote`` and the value it asserts (``paper``); the ``experiments`` its measure needs
-    (for section 5, any section-4 task); the ``measure`` (a name in :data:`MEASURES`, called with ``params``),
-    the ``rule``, and the ``headline`` value aggregated over seeds."""
+    """One claim: the ``quote``, what it asserts (``paper``), the ``experiments`` its ``measure`` (of :data:`MEASURES`,
+    called with ``params``) needs (section 5: any section-4 task), the ``rule`` and the ``headline`` value."""
 
     id: str
     section: str
@@ -160,15 +142,13 @@ def _split(result: dict, target: int) -> int | None:
 
 
 def useful_steps(target_curve: np.ndarray, tolerance: float = 0.005) -> int:
-    """Features after which a target-AUROC curve first comes within ``tolerance`` of its maximum: our reading of
-    "T-greedy is able to select up to 25 reliable features"."""
+    """Features after which a target-AUROC curve first comes within ``tolerance`` of its maximum ("reliable features")."""
     curve = np.asarray(target_curve, dtype=float)
     return int(np.flatnonzero(curve >= curve.max() - tolerance)[0]) + 1
 
 
 def hanley_mcneil_se(auc, n_pos: int, n_neg: int):
-    """Standard error of an AUROC estimate from one sample (Hanley & McNeil, 1982): how much the AUROC of one
-    domain would move with a fresh sample of the same size from the same domain."""
+    """Standard error of one domain's AUROC estimate from one sample (Hanley & McNeil, 1982)."""
     a = np.asarray(auc, dtype=float)
     q1 = a / (2 - a)
     q2 = 2 * a**2 / (1 + a)
@@ -213,18 +193,15 @@ def intro_generic(results):
     text = "even / odd error for each regularization strength: " + "; ".join(
         f"C={s['C']:g}: {_pct(s['error_even'])} / {_pct(s['error_odd'])}" for s in sweep)
     at_3x = sum(s["error_odd"] >= 3 * s["error_even"] for s in sweep)
-    return {"min_ratio": float(min(ratios)), "strengths_at_3x": int(at_3x),
-            "strengths": len(sweep)}, text
+    return {"min_ratio": float(min(ratios)), "strengths_at_3x": int(at_3x), "strengths": len(sweep)}, text
 
 
 # --------------------------------------------------------------------------- measures: section 4.1
 
 def greedy_peak_and_drop(results):
     r = results["mnist-2-vs-other"]
-    mean_tgt = _curve(r, "greedy", "target_auroc").mean(axis=0)
-    g_gap = _gap(r, "greedy").mean(0)
-    peak = int(np.argmax(mean_tgt)) + 1
-    drop = float(mean_tgt.max() - mean_tgt[-1])
+    mean_tgt, g_gap = _curve(r, "greedy", "target_auroc").mean(axis=0), _gap(r, "greedy").mean(0)
+    peak, drop = int(np.argmax(mean_tgt)) + 1, float(mean_tgt.max() - mean_tgt[-1])
     text = (f"mean greedy target AUROC peaks at {plural(peak, 'feature')} ({_fmt(mean_tgt.max())}), ends at "
             f"{_fmt(mean_tgt[-1])} (drop {_fmt(drop)}); gap at 1/5/10 features: "
             f"{_fmt(_at(g_gap, 1))}/{_fmt(_at(g_gap, 5))}/{_fmt(_at(g_gap, 10))}")
@@ -256,8 +233,8 @@ def greedy_gap_grows(results, task="mnist-2-vs-other", late=5, split_target=None
     r = results[task]
     g_gap, t_gap = _gap(r, "greedy"), _gap(r, "tgreedy")
     k = _split(r, split_target) if split_target is not None else None
-    which, t_which = (g_gap[k], t_gap[k]) if k is not None else (g_gap.mean(0), t_gap.mean(0))
-    where = f"'{split_target}' held out" if k is not None else "mean of splits"
+    which, t_which, where = ((g_gap[k], t_gap[k], f"'{split_target}' held out") if k is not None
+                             else (g_gap.mean(0), t_gap.mean(0), "mean of splits"))
     gap1, gap_late = _at(which, 1), _at(which, late)
     text = (f"{where}: greedy gap {_fmt(gap1)} after 1 feature, {_fmt(gap_late)} after {late}, "
             f"{_fmt(float(which[-1]))} at the end (T-greedy after {late}: {_fmt(_at(t_which, late))}); "
@@ -278,8 +255,11 @@ def early_gaps(results):
             f"mean gap over the first 5 features: T-greedy {_fmt(t_early)}, greedy {_fmt(g_early)}")
 
 
-def _splits_won(t_curves, g_curves, smaller: bool, what: str) -> tuple[dict, str]:
-    """In how many splits T-greedy's mean ``what`` over the first 10 features is smaller (or higher) than greedy's."""
+def splits_won(results, what):
+    """In how many splits T-greedy's mean ``what`` ("gap": smaller, else "target AUROC": higher) over the first 10
+    features beats greedy's."""
+    r, smaller = results["mnist-2-vs-other"], what == "gap"
+    t_curves, g_curves = (_gap(r, m) if smaller else _curve(r, m, "target_auroc") for m in ("tgreedy", "greedy"))
     n_splits, n_steps = g_curves.shape
     h = min(10, n_steps)
     t_mean, g_mean = t_curves[:, :h].mean(1), g_curves[:, :h].mean(1)
@@ -287,16 +267,6 @@ def _splits_won(t_curves, g_curves, smaller: bool, what: str) -> tuple[dict, str
     text = (f"T-greedy's mean {what} over the first {h} features is {'smaller' if smaller else 'higher'} in {wins} of "
             f"{n_splits} splits (mean {_fmt(t_curves[:, :h].mean())} vs {_fmt(g_curves[:, :h].mean())})")
     return {"splits_won": wins, "splits": n_splits, "share_won": wins / n_splits}, text
-
-
-def splits_with_smaller_gap(results):
-    r = results["mnist-2-vs-other"]
-    return _splits_won(_gap(r, "tgreedy"), _gap(r, "greedy"), True, "gap")
-
-
-def splits_with_better_target(results):
-    r = results["mnist-2-vs-other"]
-    return _splits_won(_curve(r, "tgreedy", "target_auroc"), _curve(r, "greedy", "target_auroc"), False, "target AUROC")
 
 
 def t_of_picks(results, task="mnist-2-vs-other"):
@@ -322,10 +292,9 @@ def reliable_features(results, task, expected):
     r = results[task]
     g_tgt, t_tgt = _curve(r, "greedy", "target_auroc"), _curve(r, "tgreedy", "target_auroc")
     n_splits, n_steps = t_tgt.shape
-    t_useful, g_useful = useful_steps(t_tgt.mean(0)), useful_steps(g_tgt.mean(0))
-    per_split = [useful_steps(row) for row in t_tgt]
-    gain = float(t_tgt.mean(0).max() - t_tgt.mean(0)[0])
+    t_useful, g_useful, per_split = useful_steps(t_tgt.mean(0)), useful_steps(g_tgt.mean(0)), [useful_steps(row) for row in t_tgt]
     t_best, g_best = float(t_tgt.mean(0).max()), float(g_tgt.mean(0).max())
+    gain = t_best - float(t_tgt.mean(0)[0])
     improving = int(sum(row.max() - row[0] >= 0.02 for row in t_tgt))
     text = (f"mean T-greedy target AUROC levels off after {t_useful} features (greedy: {g_useful}), gaining "
             f"{_fmt(gain)} over the first feature, best {_fmt(t_best)} (greedy {_fmt(g_best)}); per split: "
@@ -358,13 +327,15 @@ def _tasks(results):
     return [(n, results[n]) for n in SECTION4_TASKS if results.get(n)]
 
 
+def _holding(tasks, holding: int, **values) -> dict:
+    return {"tasks": len(tasks), "tasks_holding": holding, "share_holding": holding / len(tasks), **values}
+
+
 def correspondence(results):
     tasks = _tasks(results)
     corr = [(n, float(np.abs(_gap(t, "tgreedy")).mean()), float(np.abs(_gap(t, "greedy")).mean())) for n, t in tasks]
-    better = sum(a < b - GAP_TOLERANCE for _, a, b in corr)
-    values = {"tasks": len(tasks), "tasks_holding": better, "share_holding": better / len(tasks)}
-    values.update({f"{n}_tgreedy": a for n, a, _ in corr})
-    values.update({f"{n}_greedy": b for n, _, b in corr})
+    values = _holding(tasks, sum(a < b - GAP_TOLERANCE for _, a, b in corr), **{f"{n}_tgreedy": a for n, a, _ in corr},
+                      **{f"{n}_greedy": b for n, _, b in corr})
     return values, "; ".join(f"{n}: T-greedy {_fmt(a)} vs greedy {_fmt(b)}" for n, a, b in corr)
 
 
@@ -378,9 +349,7 @@ def first_gap(results):
 def greedy_gap_after_two(results):
     tasks = _tasks(results)
     early = [(n, _at(_gap(t, "greedy").mean(0), 2), _at(_gap(t, "tgreedy").mean(0), 2)) for n, t in tasks]
-    big = sum(g >= 0.05 and g > tg for _, g, tg in early)
-    values = {"tasks": len(tasks), "tasks_holding": big, "share_holding": big / len(tasks),
-              **{n: g for n, g, _ in early}}
+    values = _holding(tasks, sum(g >= 0.05 and g > tg for _, g, tg in early), **{n: g for n, g, _ in early})
     return values, "mean gap after 2 features, greedy vs T-greedy: " + "; ".join(
         f"{n}: {_fmt(g)} vs {_fmt(tg)}" for n, g, tg in early)
 
@@ -392,9 +361,8 @@ def eventual_overfitting(results):
         src, tgt = _curve(t, "tgreedy", "source_auroc").mean(0), _curve(t, "tgreedy", "target_auroc").mean(0)
         peak = int(np.argmax(tgt))
         turns.append((n, peak + 1, float(tgt.max() - tgt[-1]), float(src[-1] - src[peak])))
-    seen = sum(drop >= 0.01 and rise > 0 for _, _, drop, rise in turns)
-    values = {"tasks": len(tasks), "tasks_holding": seen, "share_holding": seen / len(tasks),
-              **{f"{n}_peak_step": p for n, p, _, _ in turns}}
+    values = _holding(tasks, sum(drop >= 0.01 and rise > 0 for _, _, drop, rise in turns),
+                      **{f"{n}_peak_step": p for n, p, _, _ in turns})
     return values, "; ".join(f"{n}: target peaks at {p} features, then falls {_fmt(d)} while source rises {_fmt(r)}"
                              for n, p, d, r in turns)
 
@@ -422,8 +390,7 @@ def between_within_ratio(results):
 
 MEASURES: dict[str, Callable] = {f.__name__: f for f in (
     intro_even, intro_odd, intro_increase, intro_generic, greedy_peak_and_drop, greedy_near_random_two_vs_nine,
-    greedy_source_rises, greedy_gap_grows, source_difference, early_gaps, splits_with_smaller_gap,
-    splits_with_better_target, t_of_picks, reliable_features, greedy_best_target, mean_gaps, correspondence,
+    greedy_source_rises, greedy_gap_grows, source_difference, early_gaps, splits_won, t_of_picks, reliable_features, greedy_best_target, mean_gaps, correspondence,
     first_gap, greedy_gap_after_two, eventual_overfitting, between_within_ratio)}
 
 
@@ -436,12 +403,14 @@ _SIM_OVERFITS = ("The T-greedy algorithm is able to pick up many more robust fea
 _SIM_T_HIGHER = ("since we choose features based on T-statistics, our T-statistics are generally higher than that of "
                  "the greedy algorithm")
 _OVERFITS_RULE = Rule(all_of(cond("greedy_gap", ">=", OVERFIT_GAP), cond("tgreedy_gap", "<", "greedy_gap", scale=0.5)),
-                      all_of(cond("greedy_gap", ">=", OVERFIT_GAP),
-                             cond("tgreedy_gap", "<", "greedy_gap", offset=-GAP_TOLERANCE)),
+                      all_of(cond("greedy_gap", ">=", OVERFIT_GAP), cond("tgreedy_gap", "<", "greedy_gap", offset=-GAP_TOLERANCE)),
                       "greedy must overfit (gap >= 0.02) for T-greedy to overfit less")
 _T_HIGHER_RULE = Rule(cond("share_higher", ">=", 0.75), cond("share_higher", ">=", 0.5))
 _SPLITS_RULE = Rule(cond("share_won", ">=", 0.75), cond("share_won", ">=", 0.5))
-_TASKS_RULE = Rule(cond("share_holding", ">=", 1.0), cond("tasks_holding", ">=", 1), "in every task; partly: in some")
+
+
+def _tasks_rule(note: str = "in every task; partly: in some") -> Rule:
+    return Rule(cond("share_holding", ">=", 1.0), cond("tasks_holding", ">=", 1), note)
 
 
 def _reliable_rule(expected: int) -> Rule:
@@ -500,10 +469,10 @@ CLAIMS: tuple[ClaimSpec, ...] = (
                    cond("tgreedy_gap_first5", "<", "greedy_gap_first5")), "tgreedy_gap_first5"),
     ClaimSpec("fig2.overfits_less", "4.1", "2, 4", "We consistently observe that as we add few features, the T-greedy "
               "algorithm overfits much less on the target domain", "T-greedy's gap below greedy's in (nearly) every split",
-              _TWO, "splits_with_smaller_gap", _SPLITS_RULE, "share_won"),
+              _TWO, "splits_won", _SPLITS_RULE, "share_won", {"what": "gap"}),
     ClaimSpec("fig2.target_better", "4.1", "2, 4", "(our reading) the point of overfitting less: T-greedy transfers "
               "better to the new digit", "T-greedy's target AUROC over the first 10 features above greedy's", _TWO,
-              "splits_with_better_target", _SPLITS_RULE, "share_won"),
+              "splits_won", _SPLITS_RULE, "share_won", {"what": "target AUROC"}),
     ClaimSpec("fig2.t_higher", "4.1", "2", "since we choose features based on T-statistics, our T-statistics is "
               "generally higher than that of the greedy algorithm", "|T| of T-greedy's picks above greedy's", _TWO,
               "t_of_picks", _T_HIGHER_RULE, "share_higher", {"task": "mnist-2-vs-other"}),
@@ -539,7 +508,7 @@ CLAIMS: tuple[ClaimSpec, ...] = (
     ClaimSpec("disc.correspondence", "5", "4", "All experiments demonstrate that the T-greedy algorithm has better "
               "correspondence between training AUROC and testing AUROC",
               "smaller |source - target| for T-greedy in every task", SECTION4_TASKS, "correspondence",
-              _TASKS_RULE, "share_holding"),
+              _tasks_rule(), "share_holding"),
     ClaimSpec("disc.start_same", "5", "4", "The curves start out with the training and the testing AUROC curves with "
               "about the same value. This is particularly striking in the averaged curves, shown in Fig. 4",
               "T-greedy's averaged curves nearly equal after the first feature", SECTION4_TASKS, "first_gap",
@@ -547,14 +516,12 @@ CLAIMS: tuple[ClaimSpec, ...] = (
               "max_first_gap"),
     ClaimSpec("disc.greedy_single", "4.2", "4", "The greedy algorithm's test error diverges after adding only a single "
               "feature. Almost immediately we see a big gap", "greedy's averaged gap large after 1-2 features",
-              SECTION4_TASKS, "greedy_gap_after_two",
-              Rule(cond("share_holding", ">=", 1.0), cond("tasks_holding", ">=", 1),
-                   "a task holds if greedy's mean gap after 2 features is >= 0.05 and above T-greedy's"), "share_holding"),
+              SECTION4_TASKS, "greedy_gap_after_two", _tasks_rule(
+                  "a task holds if greedy's mean gap after 2 features is >= 0.05 and above T-greedy's"), "share_holding"),
     ClaimSpec("disc.eventually", "5", "4", "As expected, eventually overfitting occurs, since the training AUROC "
               "continues to improve whereas the testing AUROC decreases",
               "T-greedy's target curve turns down while the source curve rises", SECTION4_TASKS, "eventual_overfitting",
-              Rule(cond("share_holding", ">=", 1.0), cond("tasks_holding", ">=", 1),
-                   "a task holds if the mean T-greedy target falls >= 0.01 after its peak while the source rises"),
+              _tasks_rule("a task holds if the mean T-greedy target falls >= 0.01 after its peak while the source rises"),
               "share_holding"),
     ClaimSpec("disc.variability", "5", "2-4", "the variability between domains is much greater than the variability "
               "within any given domain", "spread of target AUROC across splits >> sampling error within one domain",
@@ -567,45 +534,28 @@ CLAIM_IDS = tuple(c.id for c in CLAIMS)
 # --------------------------------------------------------------------------- the evaluator
 
 def comparison_view(results: dict, comparison: str = PAPER_COMPARISON) -> dict:
-    """``results`` with each result's curves ``greedy`` / ``tgreedy`` set to the comparison's two readings; a
-    result that lacks one of them is left out (its claims are then 'not run')."""
+    """``results`` with curves ``greedy`` / ``tgreedy`` set to the comparison's readings (results lacking one left out)."""
     greedy, tgreedy = comparison_pair(comparison)
-    view = {}
-    for name, result in results.items():
-        if result is None:
-            continue
-        if "curves" not in result:
-            view[name] = result
-            continue
-        if greedy in result["curves"] and tgreedy in result["curves"]:
-            view[name] = {**result, "curves": {"greedy": result["curves"][greedy], "tgreedy": result["curves"][tgreedy]}}
-    return view
-
-
-def _json_value(v):
-    if isinstance(v, (bool, np.bool_)):
-        return bool(v)
-    if isinstance(v, (int, float, np.floating, np.integer)):
-        return float(v)
-    return v
+    return {name: result if "curves" not in result else
+            {**result, "curves": {"greedy": result["curves"][greedy], "tgreedy": result["curves"][tgreedy]}}
+            for name, result in results.items()
+            if result is not None and ("curves" not in result or {greedy, tgreedy} <= set(result["curves"]))}
 
 
 def evaluate_claim(spec: ClaimSpec, results: dict) -> dict:
-    """The claim's row with ``measured`` text, ``values``, the ``rule`` text and the ``verdict``, for ``results``
-    as :func:`comparison_view` gives them."""
+    """The claim's row with ``measured`` text, ``values``, ``rule`` text and ``verdict`` (``results``: a comparison view)."""
     row = {"id": spec.id, "section": spec.section, "figure": spec.figure, "claim": spec.quote, "paper": spec.paper,
            "rule": spec.rule.text(), "headline": spec.headline}
-    needs_any = spec.experiments == SECTION4_TASKS
-    present = [e for e in spec.experiments if results.get(e)]
-    if (needs_any and not present) or (not needs_any and len(present) < len(spec.experiments)):
-        missing = "any section-4 experiment" if needs_any else ", ".join(e for e in spec.experiments if not results.get(e))
-        return {**row, "measured": f"experiment {missing} not run", "rule": "", "verdict": NOT_RUN, "values": {}}
-    measured = MEASURES[spec.measure](results, **spec.params)
+    missing = [e for e in spec.experiments if not results.get(e)]
+    if spec.experiments == SECTION4_TASKS:
+        missing = ["any section-4 experiment"] if len(missing) == len(SECTION4_TASKS) else []
+    measured = f"experiment {', '.join(missing)} not run" if missing else MEASURES[spec.measure](results, **spec.params)
     if isinstance(measured, str):
         return {**row, "measured": measured, "rule": "", "verdict": NOT_RUN, "values": {}}
     values, text = measured
-    return {**row, "measured": text, "verdict": spec.rule.verdict(values),
-            "values": {k: _json_value(v) for k, v in values.items()}}
+    return {**row, "measured": text, "verdict": spec.rule.verdict(values), "values": {
+        k: bool(v) if isinstance(v, (bool, np.bool_)) else float(v) if isinstance(v, (int, float, np.number)) else v
+        for k, v in values.items()}}
 
 
 def all_claims(results: dict, comparison: str = PAPER_COMPARISON, ids: Sequence[str] | None = None) -> list[dict]:
@@ -625,7 +575,6 @@ def two_vs_other_claims(result: dict | None, comparison: str = PAPER_COMPARISON)
 
 
 def verdict_counts(claims: list[dict]) -> dict:
-    """How many claims got each verdict, in the order of :data:`COUNT_ORDER` (others after)."""
     return in_count_order(Counter(c["verdict"] for c in claims))
 
 

@@ -417,7 +417,7 @@ def run_reference(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if args.summarize:
         summarize(results, figures=False)
     try:
-        written = seeds.write_reference(results, args.name, readme=args.readme or None)
+        written = summary_module.write_reference(results, args.name, readme=args.readme or None)
     except (FileNotFoundError, ValueError) as error:
         parser.error(str(error))
     for path in written:

@@ -1,12 +1,9 @@
-"""What notebooks 06-08 run on: the paper's learned features when they are cached, else a fast stand-in that says so.
+"""What notebooks 06-08 run on: the paper's learned features when cached, else a fast stand-in that says so.
 
-The experiments of Foster, Kakade & Salakhutdinov (AISTATS 2012), section 4, run on 2,000 features of a deep
-belief network (DBN). Building them takes minutes, and a notebook must run top to bottom in about a minute from a
-fresh checkout. So a notebook asks for its features here: cached features when there are (``TGREEDY_CACHE_DIR``,
-default ``~/.cache/tgreedy``); else a stand-in that takes seconds, labelled in ``info["stand_in"]`` with a sentence
-the notebook prints (:func:`describe`): raw pixels for notebooks 07-08, a short training run of the same network
-(:data:`SHORT_EPOCHS`) for notebook 06; with ``build=True`` (a flag at the top of the cell) the real features,
-built with progress bars and cached. The stand-ins are the library's own feature maps and configurations.
+Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) runs on 2,000 features of a deep belief network, minutes
+to build; a notebook must run in about a minute from a fresh checkout. So it asks here: cached features if there
+are (``TGREEDY_CACHE_DIR``), else a stand-in of seconds named in ``info["stand_in"]`` (raw pixels for notebooks
+07-08, a short run of the network for 06); ``build=True`` builds the real ones, with progress bars, and caches them.
 """
 from __future__ import annotations
 
@@ -15,16 +12,15 @@ import dataclasses
 from tgreedy_lib.experiments import load_experiment_features
 from tgreedy_lib.experiments.inputs import resolve_feature_map
 
-#: Epochs per layer of notebook 06's short run of the MNIST network (the full run: 15, 10 and 15 on the
-#: bundled digits, 10, 5 and 10 on the 60,000 official training images).
+#: Epochs per layer of notebook 06's short run of the MNIST network.
 SHORT_EPOCHS = (3, 2, 3)
-#: L-BFGS tolerance and iteration cap of :func:`quick_probe` (the converged probe: 1e-4, up to 1,000 iterations).
+#: L-BFGS tolerance and iteration cap of :func:`quick_probe`.
 QUICK_PROBE_TOLERANCE = 1e-3
 QUICK_PROBE_ITERATIONS = 100
 
 
 def features_cached(dataset: str, feature_map: str = "learned", data_dir=None, cache_dir=None) -> bool:
-    """Whether the learned features ``feature_map`` (seed 0) of ``dataset`` are in the cache; nothing is built.
+    """Whether the learned features ``feature_map`` (seed 0) of ``dataset`` are cached; nothing is built.
 
     >>> import tempfile
     >>> features_cached("mnist", cache_dir=tempfile.mkdtemp())
@@ -42,8 +38,7 @@ def features_cached(dataset: str, feature_map: str = "learned", data_dir=None, c
 
 def experiment_features(dataset: str, feature_map: str = "learned", *, build: bool = False, progress: bool = True,
                         data_dir=None, cache_dir=None):
-    """The features of the section-4 experiments: cached learned features (or built, with ``build``), else raw
-    pixels; ``info["stand_in"]`` is None for the learned features, else a sentence saying what stands in.
+    """Cached learned features (or built, with ``build``), else raw pixels named in ``info["stand_in"]``.
 
     >>> import tempfile
     >>> features = experiment_features("mnist", cache_dir=tempfile.mkdtemp())
@@ -64,7 +59,7 @@ def experiment_features(dataset: str, feature_map: str = "learned", *, build: bo
 
 
 def describe(features) -> str:
-    """One line about the features a notebook runs on: data, scale, feature map, and the stand-in if any.
+    """One line about the features a notebook runs on: data, scale, feature map, the stand-in if any.
 
     >>> import numpy as np
     >>> from tgreedy_lib.experiments import ExperimentFeatures
@@ -96,8 +91,7 @@ def short_config(dataset: str = "mnist", unlabeled: bool = False):
 
 
 def mnist_network(full: bool = False, progress: bool = True, data_dir=None, cache_dir=None):
-    """Notebook 06's MNIST network: the cached full network, else a short run of it (seconds), or with ``full`` the
-    full run (a minute or more, then cached); ``info["stand_in"]`` says when it is the short run."""
+    """Notebook 06's MNIST network: cached, else a short run (``info["stand_in"]``), or with ``full`` the full run."""
     from tgreedy_lib.datasets import load_paper_dataset
     from tgreedy_lib.features import default_config, load_features
 
@@ -117,9 +111,7 @@ def mnist_network(full: bool = False, progress: bool = True, data_dir=None, cach
 
 
 def quick_probe(feature_set) -> dict:
-    """The linear probe of :func:`tgreedy_lib.features.probe_report` (the same keys), stopped early: L-BFGS at
-    tolerance :data:`QUICK_PROBE_TOLERANCE` or :data:`QUICK_PROBE_ITERATIONS` iterations, seconds instead of minutes
-    (it can differ from the converged probe by a point or so either way)."""
+    """:func:`tgreedy_lib.features.probe_report`'s linear probe stopped early (seconds; within a point or so)."""
     from threadpoolctl import threadpool_limits
 
     from tgreedy_lib.features import PROBE_REGULARIZATION, dbn_inputs, linear_probe

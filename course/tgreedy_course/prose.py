@@ -8,19 +8,7 @@ which shows as Markdown in the executed notebook (and in a static view). ``tests
 checks the other direction: every number in a *markdown* cell appears in the notebook's outputs or code,
 or is on that notebook's allowlist with a reason.
 
-Examples
---------
->>> fmt(0.17968750000000006), fmt(-0.0001, digits=2), fmt(114503), fmt(0.25, percent=True), fmt(0.000012345)
-('0.180', '0.00', '114,503', '25%', '1.23e-05')
->>> render("Coverage falls below {target:%} from {first} features on.", target=0.95, first=61)
-'Coverage falls below 95% from 61 features on.'
->>> print(markdown_table(["method", "AUROC"], [["T-greedy", 0.91234], ["greedy", 0.8]]))
-| method | AUROC |
-|---|---|
-| T-greedy | 0.912 |
-| greedy | 0.800 |
->>> plural(1.0, "feature"), plural(39.94, "feature"), percent(0.3277777, n=180), percent(0.3277777, n=1_000_000)
-('1 feature', '39.9 features', '33%', '32.8%')
+The formatters' exact output is pinned in ``tests/test_renderer_examples.py``.
 """
 from __future__ import annotations
 
@@ -28,20 +16,13 @@ import math
 import numbers
 import re
 
-__all__ = ["fmt", "plural", "percent", "counts_as_written", "render", "say", "markdown_table", "show_table",
-           "show_markdown", "numbers_in"]
-
-
 def fmt(value, digits: int | None = None, percent: bool = False, sig: int = 3) -> str:
-    """One number written the same way everywhere in the course.
-
-    Whole numbers get thousands separators; other floats ``digits`` decimals, or ``sig`` significant digits
-    (at least 3 decimals below 1); ``percent`` multiplies by 100 and appends ``%``. A value that rounds to
-    zero never shows a minus sign. Strings and booleans pass through (None gives ``""``).
-    """
+    """One number written the same way everywhere: whole numbers with thousands separators, other floats with
+    ``digits`` decimals or ``sig`` significant digits (at least 3 decimals below 1), ``percent`` x 100 with ``%``;
+    never a minus sign on zero; strings and booleans pass through (None gives ``""``)."""
     if isinstance(value, str) or value is None:
         return "" if value is None else value
-    if isinstance(value, (bool,)) or type(value).__name__ == "bool_":
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
         return str(bool(value))
     if not isinstance(value, numbers.Number):
         raise ValueError(f"fmt() formats numbers; got {type(value).__name__} {value!r}. Pass a number or a string.")
@@ -71,10 +52,10 @@ def _escape(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def markdown_table(header, rows, digits: int | None = None) -> str:
-    """A Markdown pipe table; numbers through :func:`fmt` with ``digits``, pipes escaped."""
+def markdown_table(header, rows, digits: int | None = None, spaced: bool = False) -> str:
+    """A Markdown pipe table; numbers through :func:`fmt` with ``digits``, pipes escaped; ``spaced``: ``| --- |``."""
     header = [_escape(h) for h in header]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines = ["| " + " | ".join(header) + " |", "| --- |" + " --- |" * (len(header) - 1) if spaced else "|" + "---|" * len(header)]
     for row in rows:
         if len(row) != len(header):
             raise ValueError(f"a row has {len(row)} cells, the header {len(header)}; give every row one cell per column")
@@ -83,8 +64,7 @@ def markdown_table(header, rows, digits: int | None = None) -> str:
 
 
 def show_markdown(text: str) -> None:
-    """Display ``text`` as Markdown: an executed notebook keeps it as a text/markdown output, which JupyterLab
-    and the book read as they read the notebook's own Markdown cells."""
+    """Display ``text`` as Markdown (a text/markdown output, read by JupyterLab and the book)."""
     from IPython.display import Markdown, display
     display(Markdown(text))
 
@@ -100,12 +80,8 @@ def show_table(header, rows, digits: int | None = None, note: str | None = None)
 
 
 def render(template: str, digits: int | None = None, **values) -> str:
-    """``template`` with every ``{name}`` replaced by ``fmt(values[name], digits)``.
-
-    ``{name:%}`` gives a percentage, ``{name:.2f}`` the decimals (``.2e`` and ``.2g`` too); ``{{`` and ``}}`` are
-    literal braces (for LaTeX such as ``$m^{{-1/6}}$``). Counts are then written as people write them
-    (:func:`counts_as_written`).
-    """
+    """``template`` with every ``{name}`` replaced by ``fmt(values[name], digits)`` (``{name:%}``, ``{name:.2f}``,
+    ``.2e``, ``.2g`` too; ``{{ }}`` literal braces), counts then as written (:func:`counts_as_written`)."""
     def replace(match):
         if match.group(0) in ("{{", "}}"):
             return match.group(0)[0]
@@ -161,12 +137,13 @@ def plural(value, noun: str, digits: int = 1, plural_form: str | None = None) ->
     return f"{fmt(number, digits=digits)} {many}"
 
 
-def percent(share: float, n: int | None = None) -> str:
-    """A share as a percentage, to the precision its sampling error over ``n`` trials supports.
+def and_list(words) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
-    The 95 % interval of a share is about ``1/sqrt(n)`` wide, so whole percents up to tens of thousands of
-    trials, one decimal from about 40,000 on; whole percents without ``n``.
-    """
+
+def percent(share: float, n: int | None = None) -> str:
+    """A share as a percentage, to the precision its sampling error over ``n`` trials (about ``1/sqrt(n)``) supports."""
     digits = 0
     if n:
         width = 100 / math.sqrt(max(int(n), 1))           # percentage points, the order of the 95 % half-width
@@ -178,8 +155,7 @@ _NUMBER = re.compile(r"(?<![\w.])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<
 
 
 def numbers_in(text: str) -> list[tuple[str, float]]:
-    """Every number written in ``text`` as ``(as written, value)``, thousands separators and scientific notation
-    understood: what ``tests/test_notebook_prose.py`` checks."""
+    """Every number written in ``text`` as ``(as written, value)`` (what ``tests/test_notebook_prose.py`` checks)."""
     out = []
     for match in _NUMBER.finditer(text):
         raw = match.group(0)

@@ -1,18 +1,11 @@
 """Results over several seeds and feature maps: claims with intervals and verdicts, curves with bands.
 
-A *seed* fixes everything random in one run of the reproduction: the feature learner (the DBN's seed, or
-the random units'), the 1,000-a-class training subset, the balanced test domains and the similarity pairs.
-:func:`aggregate_seeds` combines the claims of :mod:`tgreedy_course.claims` evaluated once per seed, and
-gives each claim two answers, each of which settles as seeds are added:
-
-- *on average*: the rule applied to the seed means of the claim's measured values; it stands when at least
-  :data:`SETTLED_SHARE` of the replicates of a bootstrap over seeds give it (Efron & Tibshirani, *An
-  Introduction to the Bootstrap*, 1993), and the claim is ``unsettled`` otherwise (:func:`average_verdict`);
-- *in one run*: the share of seeds whose own run reproduces the claim, with its Wilson 95 % interval
-  (:func:`one_run_rate`).
-
-The headline value of a claim, and each step of a split-averaged curve (:func:`band_summary`), get the
-mean over seeds with its 95 % t interval. The committed reference results are read and written here too.
+A *seed* fixes everything random in one run: the feature learner, the 1,000-a-class training subset, the test
+domains and the similarity pairs. :func:`aggregate_seeds` gives each claim of :mod:`tgreedy_course.claims` two
+answers over seeds: *on average*, the rule on the seed means, standing when :data:`SETTLED_SHARE` of a bootstrap
+over seeds gives it (Efron & Tibshirani, *An Introduction to the Bootstrap*, 1993), else ``unsettled``; and *in
+one run*, the share of seeds whose run reproduces it, with its Wilson 95 % interval. Headline values and curves
+get the mean over seeds with its 95 % t interval. The committed reference results are read and written here too.
 """
 from __future__ import annotations
 
@@ -27,7 +20,7 @@ import numpy as np
 
 from .claims import (CLAIMS, NOT_REPRODUCED, NOT_RUN, PARTLY, REPRODUCED, UNSETTLED, VERDICTS, Rule, all_claims,
                      verdict_counts)
-from .prose import fmt, plural
+from .prose import and_list, fmt, markdown_table, plural
 from tgreedy_lib.experiments.readings import COMPARISONS, PAPER_COMPARISON
 from tgreedy_lib.plotting.paper_figures import BAND_TASK_TITLES as TASK_TITLES
 
@@ -60,12 +53,7 @@ def mean_interval(values: Sequence[float]) -> dict:
 
 
 def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    r"""Wilson score interval of a binomial proportion (E. B. Wilson, JASA 22, 1927); unlike the Wald interval
-    it is not degenerate at 0 or ``trials`` successes.
-
-    With :math:`\hat p = k / n` and :math:`z` the :math:`(1 + c) / 2` normal quantile,
-    :math:`\frac{\hat p + z^2 / 2n \pm z \sqrt{\hat p (1 - \hat p) / n + z^2 / 4n^2}}{1 + z^2 / n}`.
-    """
+    """Wilson score interval of a binomial proportion (E. B. Wilson, JASA 22, 1927)."""
     from scipy import stats
 
     if trials < 1 or not 0 <= successes <= trials:
@@ -103,22 +91,9 @@ def _nanmean(x: np.ndarray, axis=None):
 
 def average_verdict(rule: Rule, rows: Sequence[dict], replicates: int = BOOTSTRAP_REPLICATES,
                     seed: int = BOOTSTRAP_SEED) -> dict:
-    """The rule on the seed means of the claim's values (``rows``: its row of every seed where it ran), and how
-    stable it is under a bootstrap over seeds: seeds drawn with replacement, the means recomputed, the rule applied.
-
-    Returns ``verdict`` (the rule on the means when at least :data:`SETTLED_SHARE` of the replicates give it,
-    else ``unsettled``), ``point_verdict``, ``shares`` (verdict -> share of replicates), ``replicates`` and
-    ``mean_values``. Unlike a call that needs every seed to agree, which only becomes harder to meet, the
-    agreement converges as seeds are added (to 1 wherever the mean lies clear of the thresholds). With one
-    seed the verdict is that seed's.
-
-    >>> from tgreedy_course.claims import cond
-    >>> rule = Rule(cond("share", ">=", 0.75), cond("share", ">=", 0.5))
-    >>> average_verdict(rule, [{"values": {"share": s}} for s in (0.9, 0.8, 0.85, 0.95, 0.7)])["verdict"]
-    'reproduced'
-    >>> average_verdict(rule, [{"values": {"share": s}} for s in (0.9, 0.4, 0.8, 0.5, 0.7)])["verdict"]
-    'unsettled'
-    """
+    """The rule on the seed means of the claim's values (``rows``: the seeds where it ran), kept when at least
+    :data:`SETTLED_SHARE` of a bootstrap over seeds (means recomputed, rule applied) gives it, else ``unsettled``;
+    with ``point_verdict``, ``shares``, ``replicates`` and ``mean_values``."""
     values = _numeric_values(rows)
     means = {k: float(_nanmean(v)) for k, v in values.items()}
     point = rule.verdict(means)
@@ -166,12 +141,9 @@ def average_text(average: dict) -> str:
 
 
 def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = None) -> list[dict]:
-    """Combine the claims tables of several seeds (each from :func:`~tgreedy_course.claims.all_claims`, same order).
-
-    Each claim keeps the first seed's row, with ``verdict`` the on-average verdict, ``verdict_count`` both answers
-    in words, ``measured`` the headline value's mean and interval, and ``seeds`` the per-seed values and verdicts,
-    ``counts``, ``mean``, ``ci95``, ``average`` and ``one_run``; ``rules``: claim id -> rule (default: ``CLAIMS``').
-    """
+    """The claims tables of several seeds (same order) combined: each claim's first row with the on-average
+    ``verdict``, both answers in ``verdict_count``, the headline's mean in ``measured``, and ``seeds`` (per-seed
+    values and verdicts, ``counts``, ``mean``, ``ci95``, ``average``, ``one_run``); ``rules``: id -> rule."""
     if not per_seed:
         raise ValueError("aggregate_seeds needs the claims of at least one seed")
     n = len(per_seed[0])
@@ -187,20 +159,14 @@ def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = Non
         claim_id = next(iter(ids))
         if claim_id not in rules:
             raise ValueError(f"no rule for the claim {claim_id!r}; pass rules={{claim id: Rule}}")
-        first = next((r for r in rows if r["verdict"] != NOT_RUN), rows[0])
+        ran = [r for r in rows if r["verdict"] != NOT_RUN]
+        first, verdicts = (ran or rows)[0], [r["verdict"] for r in rows]
         key = first.get("headline")
         values = [r["values"].get(key) if r["verdict"] != NOT_RUN else None for r in rows]
-        verdicts = [r["verdict"] for r in rows]
-        ran = [r for r in rows if r["verdict"] != NOT_RUN]
-        summary = mean_interval([v for v in values if v is not None])
-        counts = {v: verdicts.count(v) for v in VERDICTS if verdicts.count(v)}
-        rate = one_run_rate(verdicts)
-        if ran:
-            average = average_verdict(rules[claim_id], ran)
-            count_text = f"{average_text(average)}; {one_run_text(rate)}"
-        else:
-            average = {"verdict": NOT_RUN, "point_verdict": NOT_RUN, "shares": {}, "replicates": 0, "mean_values": {}}
-            count_text = f"not run in {plural(len(verdicts), 'seed')}"
+        summary, rate = mean_interval([v for v in values if v is not None]), one_run_rate(verdicts)
+        average = average_verdict(rules[claim_id], ran) if ran else {
+            "verdict": NOT_RUN, "point_verdict": NOT_RUN, "shares": {}, "replicates": 0, "mean_values": {}}
+        count_text = f"{average_text(average)}; {one_run_text(rate)}" if ran else f"not run in {plural(len(verdicts), 'seed')}"
         if summary["mean"] is None:
             measured = first["measured"]
         elif summary["ci95"] is None:
@@ -210,7 +176,8 @@ def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = Non
             measured = (f"{key}: mean {_fmt(summary['mean'])}, 95% interval [{_fmt(lo)}, {_fmt(hi)}] over "
                         f"{summary['n']} seeds; per seed " + ", ".join("-" if v is None else _fmt(v) for v in values))
         out.append({**first, "verdict": average["verdict"], "verdict_count": count_text, "measured": measured,
-                    "seeds": {"values": values, "verdicts": verdicts, "counts": counts, **summary,
+                    "seeds": {"values": values, "verdicts": verdicts,
+                              "counts": {v: verdicts.count(v) for v in VERDICTS if v in verdicts}, **summary,
                               "average": average, "one_run": rate}})
     return out
 
@@ -218,9 +185,7 @@ def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = Non
 def claims_over_seeds(per_seed_results: Sequence[dict], comparison: str = PAPER_COMPARISON) -> list[dict]:
     """Every claim under ``comparison``, aggregated over seeds (one results dict per seed; one seed: as is)."""
     tables = [all_claims(results, comparison) for results in per_seed_results]
-    if len(tables) == 1:
-        return tables[0]
-    return aggregate_seeds(tables)
+    return tables[0] if len(tables) == 1 else aggregate_seeds(tables)
 
 
 def comparison_tables(per_seed_results: Sequence[dict], comparisons: Sequence[str] = tuple(COMPARISONS)) -> dict:
@@ -234,8 +199,8 @@ CONVERGENCE_SIZES = (5, 10, 20)
 
 def convergence(per_seed_results: Sequence[dict], sizes: Sequence[int] = CONVERGENCE_SIZES,
                 comparison: str = PAPER_COMPARISON) -> dict:
-    """How the on-average verdicts settle as seeds are added: ``{k: {"counts": {verdict: claims}, "unsettled":
-    [claim ids]}}`` over the first ``k`` seeds, for every ``k`` in ``sizes`` up to the seeds run (and that number)."""
+    """``{k: {"counts": {verdict: claims}, "unsettled": [ids]}}`` over the first ``k`` seeds, ``k`` in ``sizes`` up to
+    the seeds run (and that number): how the on-average verdicts settle."""
     n = len(per_seed_results)
     ks = sorted({k for k in sizes if 2 <= k <= n} | ({n} if n >= 2 and any(k <= n for k in sizes) else set()))
     if not ks:
@@ -251,11 +216,9 @@ def convergence(per_seed_results: Sequence[dict], sizes: Sequence[int] = CONVERG
 def convergence_markdown(table: dict) -> str:
     """:func:`convergence` as a Markdown table: a row per number of seeds, a column per verdict."""
     verdicts = (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED)
-    lines = ["| seeds | " + " | ".join(verdicts) + " | unsettled claims |", "| --- |" + " --- |" * (len(verdicts) + 1)]
-    for k, entry in table.items():
-        lines.append(f"| {k} | " + " | ".join(str(entry["counts"].get(v, 0)) for v in verdicts)
-                     + f" | {', '.join(entry['unsettled']) or '-'} |")
-    return "\n".join(lines) + "\n"
+    return markdown_table(["seeds", *verdicts, "unsettled claims"], [
+        [k, *(str(entry["counts"].get(v, 0)) for v in verdicts), ", ".join(entry["unsettled"]) or "-"]
+        for k, entry in table.items()], spaced=True) + "\n"
 
 
 # --------------------------------------------------------------------------- feature maps
@@ -280,10 +243,8 @@ def claim_datasets(claim_id: str) -> set[str]:
 
 
 def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
-    """The primary claims' feature map and its per-seed results: ``"learned"`` when it was run itself, or when
-    every data set's default learned map (:data:`~tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`: dbn for
-    MNIST, conv for CIFAR-10) was run; then each seed's results take every experiment from its data set's default
-    map (no experiment is run twice). Otherwise the first feature map."""
+    """The primary feature map and its per-seed results: ``"learned"`` when it ran, or when every data set's default
+    map ran (each experiment then taken from its data set's default map); otherwise the first map."""
     from tgreedy_lib.experiments.inputs import DEFAULT_FEATURE_MAP
 
     if LEARNED in per_map:
@@ -295,14 +256,10 @@ def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
         return first, per_map[first]
     from tgreedy_lib.experiments.catalog import EXPERIMENTS
 
-    composed = []
+    order, composed = {name: i for i, name in enumerate(EXPERIMENTS)}, []
     for s in range(max(len(per_map[fmap]) for fmap in needed)):  # a seed one map lacks leaves its claims not run
-        merged = {}
-        for fmap in needed:
-            for name, result in (per_map[fmap][s] if s < len(per_map[fmap]) else {}).items():
-                if DEFAULT_FEATURE_MAP.get(_dataset_of(name, result)) == fmap:
-                    merged[name] = result
-        order = {name: i for i, name in enumerate(EXPERIMENTS)}
+        merged = {name: result for fmap in needed for name, result in (per_map[fmap][s] if s < len(per_map[fmap]) else {}).items()
+                  if DEFAULT_FEATURE_MAP.get(_dataset_of(name, result)) == fmap}
         composed.append(dict(sorted(merged.items(), key=lambda item: order.get(item[0], len(order)))))
     return LEARNED, composed
 
@@ -323,19 +280,15 @@ def mark_not_applicable(table: list[dict], feature_map: str) -> list[dict]:
 
 
 def feature_builds_of(per_map: dict) -> dict:
-    """``{feature map: {data set: number of distinct feature builds}}`` read from the results' ``data`` blocks:
-    a build is a distinct ``feature_seed`` (learnt features) or ``random_seed`` (random units); pixels count 0."""
+    """``{feature map: {data set: distinct feature builds}}`` (a ``feature_seed`` or ``random_seed``; pixels 0)."""
     out: dict = {}
     for fmap, runs in per_map.items():
         seen: dict = {}
-        for results in runs:
-            for name, result in results.items():
-                data = result.get("data", {}) if isinstance(result, dict) else {}
-                ds = data.get("dataset") or _dataset_of(name)
-                seed = data.get("feature_seed", data.get("random_seed"))
-                seen.setdefault(ds, set())
-                if seed is not None:
-                    seen[ds].add((data.get("feature_map"), seed))
+        for name, result in ((n, r) for results in runs for n, r in results.items()):
+            data = result.get("data", {}) if isinstance(result, dict) else {}
+            seed = data.get("feature_seed", data.get("random_seed"))
+            seen.setdefault(data.get("dataset") or _dataset_of(name), set()).update(
+                [] if seed is None else [(data.get("feature_map"), seed)])
         out[fmap] = {ds: len(seeds) for ds, seeds in sorted(seen.items())}
     return out
 
@@ -346,21 +299,14 @@ def seed_counts_text(seeds_per_map: dict) -> str:
     for fmap, n in seeds_per_map.items():
         groups.setdefault(n, []).append(fmap)
     if len(groups) == 1:
-        return f"Seeds per feature map: every map at {next(iter(groups))} seed{'s' if next(iter(groups)) != 1 else ''}."
-
-    def names(maps):
-        return maps[0] if len(maps) == 1 else ", ".join(maps[:-1]) + " and " + maps[-1]
-    return "Seeds per feature map: " + ", ".join(f"{names(maps)} at {n} seed{'s' if n != 1 else ''}"
-                                                for n, maps in groups.items()) + "."
+        return f"Seeds per feature map: every map at {plural(next(iter(groups)), 'seed')}."
+    return "Seeds per feature map: " + ", ".join(f"{and_list(maps)} at {plural(n, 'seed')}" for n, maps in groups.items()) + "."
 
 
 def builds_text(builds: dict) -> str:
     """``"dbn: mnist 5, cifar10 1; conv: cifar10 5"`` (``"no learner"`` for counts of 0)."""
-    parts = []
-    for fmap, per_dataset in builds.items():
-        inner = ", ".join(f"{ds} {n}" for ds, n in per_dataset.items() if n)
-        parts.append(f"{fmap}: {inner or 'no learner'}")
-    return "; ".join(parts)
+    return "; ".join(f"{fmap}: " + (", ".join(f"{ds} {n}" for ds, n in per_dataset.items() if n) or "no learner")
+                     for fmap, per_dataset in builds.items())
 
 
 # --------------------------------------------------------------------------- bands
@@ -389,35 +335,24 @@ def band(curves: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | None = None) -> dict:
-    """The split-averaged curves over seeds, compact enough to commit: ``{"seeds": n, "tasks": {task: {reading:
-    {metric: {mean, lo, hi}}}}}``, ``lo`` and ``hi`` the 95 % t interval of the mean over seeds at each step."""
+    """``{"seeds": n, "tasks": {task: {reading: {metric: {mean, lo, hi}}}}}``: the split-averaged curves over seeds."""
     out = {"seeds": len(per_seed_results), "tasks": {}}
     for task in TASK_TITLES:
-        if not any(r.get(task) for r in per_seed_results):
-            continue
         present = [r[task] for r in per_seed_results if r.get(task)]
+        if not present:
+            continue
         names = readings or [n for n in present[0]["curves"] if all(n in p["curves"] for p in present)]
-        out["tasks"][task] = {}
-        for name in names:
-            entry = {}
-            for metric in ("source_auroc", "target_auroc"):
-                mean, lo, hi = band(seed_curves(per_seed_results, task, name, metric))
-                entry[metric] = {k: [round(float(v), 5) for v in arr] for k, arr in
-                                 (("mean", mean), ("lo", lo), ("hi", hi))}
-            entry["n_seeds"] = len(present)
-            out["tasks"][task][name] = entry
+        out["tasks"][task] = {name: {**{metric: dict(zip(("mean", "lo", "hi"), (
+            [round(float(v), 5) for v in arr] for arr in band(seed_curves(per_seed_results, task, name, metric)))))
+            for metric in ("source_auroc", "target_auroc")}, "n_seeds": len(present)} for name in names}
     return out
 
 
 # --------------------------------------------------------------------------- files
 
 def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
-    """The per-seed results a ``reproduce --seeds N`` run wrote: ``{feature_map: [results of seed 0, 1, ...]}``.
-
-    Feature maps named in ``order`` come first (the first is the primary one). The map folders may come from
-    different runs (links to them in one folder) and hold different numbers of seeds; each must hold ``seed-0``
-    to ``seed-<n-1>``, every seed with the same experiments (a ValueError names the seeds or results missing).
-    """
+    """``{feature_map: [results of seed 0, 1, ...]}`` of a ``reproduce --seeds N`` folder, the maps in ``order`` first;
+    each map must hold ``seed-0`` to ``seed-<n-1>`` with the same experiments (else a ValueError says what is missing)."""
     out_dir = pathlib.Path(out_dir)
     found = {}
     for map_dir in sorted(p for p in out_dir.iterdir() if p.is_dir()):
@@ -458,77 +393,64 @@ REFERENCE_DIR = pathlib.Path(__file__).resolve().parent / "reference_results"
 REFERENCE_NAMES = ("paper-scale",)
 #: The README's block of reference verdicts lies between these two lines.
 README_MARKERS = ("<!-- reference-verdicts:begin -->", "<!-- reference-verdicts:end -->")
-#: The files of a ``reproduce --seeds`` folder that make up reference results.
-REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
 
 
 def load_reference(name: str | None = None) -> dict | None:
-    """The committed reference results ``name`` (``claims``, ``bands``, ``timings``), or None if absent;
-    ``name=None``: the first of :data:`REFERENCE_NAMES` that is committed. The ``claims.md`` beside them says how
-    they were computed (seeds, feature builds, data, design)."""
+    """The committed reference results ``name`` (``claims``, ``bands``, ``timings``; default: the first of
+    :data:`REFERENCE_NAMES` committed), or None if absent."""
     if name is None:
         name = next((n for n in REFERENCE_NAMES if (REFERENCE_DIR / n / "claims.json").is_file()), REFERENCE_NAMES[0])
     folder = REFERENCE_DIR / name
     if not (folder / "claims.json").is_file():
         return None
-    out = {"claims": json.loads((folder / "claims.json").read_text())}
-    for part in ("bands", "timings"):
-        path = folder / f"{part}.json"
-        out[part] = json.loads(path.read_text()) if path.is_file() else None
-    return out
+    return {part: json.loads(path.read_text()) if (path := folder / f"{part}.json").is_file() else None
+            for part in ("claims", "bands", "timings")}
+
+
+def map_for_task(reference: dict | None, task: str) -> str | None:
+    """The map whose bands notebook 08b draws for ``task``: conv for CIFAR-10 when present (the DBN's barely beat
+    pixels), else the primary map, then any map that ran the task; None if none did (a record's gaps are no error).
+
+    >>> ref = {"claims": {"primary_feature_map": "dbn", "feature_maps": {"dbn": [], "conv": []},
+    ...                   "primary_feature_maps": {"mnist": "dbn", "cifar10": "conv"}},
+    ...        "bands": {"dbn": {"tasks": {"cifar-similarity": {}, "mnist-similarity": {}}},
+    ...                  "conv": {"tasks": {"cifar-similarity": {}}}}}
+    >>> map_for_task(ref, "cifar-similarity"), map_for_task(ref, "mnist-similarity"), map_for_task(None, "mnist-similarity")
+    ('conv', 'dbn', None)
+    >>> concrete_map(ref, "learned", "cifar10"), concrete_map(ref, "pixels", "cifar10"), concrete_map(None, None, "mnist")
+    ('conv', 'pixels', None)
+    """
+    claims, bands = (reference or {}).get("claims") or {}, (reference or {}).get("bands") or {}
+    names = list(claims.get("feature_maps") or {}) or list(bands)
+    primary = claims.get("primary_feature_map")
+    having = [m for m in ([primary] if primary in names else []) + [n for n in names if n != primary]
+              if task in (bands.get(m) or {}).get("tasks", {})]
+    return "conv" if task.startswith("cifar") and "conv" in having else (having[0] if having else None)
+
+
+def concrete_map(reference: dict | None, feature_map: str | None, dataset: str) -> str | None:
+    """The features ``feature_map`` stands for on ``dataset`` (``"learned"``: the record's ``primary_feature_maps``)."""
+    if feature_map != LEARNED:
+        return feature_map
+    resolved = ((reference or {}).get("claims") or {}).get("primary_feature_maps") or {}
+    if dataset in resolved:
+        return resolved[dataset]
+    from tgreedy_lib.experiments.inputs import resolve_feature_map  # the record does not say: the library's default
+
+    return resolve_feature_map(feature_map, dataset)
 
 
 def pair_signal(result: dict | None) -> float | None:
-    """How much pair signal a similarity experiment's features carry: the mean over its splits of the held-out
-    source AUROC of the all-features fit (``all_features_reference``), or ``None`` without one."""
-    reference = (result or {}).get("all_features_reference") or {}
-    values = reference.get("source_auroc")
+    """Mean held-out source AUROC of a similarity experiment's all-features fit, or ``None`` without one."""
+    values = ((result or {}).get("all_features_reference") or {}).get("source_auroc")
     return round(float(np.mean(values)), 4) if values else None
 
 
-def map_seed_counts(claims_record: dict) -> dict:
-    """``{feature map: seeds it ran}`` of a ``claims.json`` record."""
-    return dict(claims_record.get("seeds_per_map") or {})
-
-
-def replace_readme_block(readme_text: str, block: str) -> str:
-    """``readme_text`` with the lines between :data:`README_MARKERS` replaced by ``block``."""
-    begin, end = README_MARKERS
+def replace_readme_block(readme_text: str, block: str, markers: tuple = README_MARKERS) -> str:
+    """``readme_text`` with the lines between ``markers`` (default :data:`README_MARKERS`) replaced by ``block``."""
+    begin, end = markers
     if readme_text.count(begin) != 1 or readme_text.count(end) != 1 or readme_text.index(begin) > readme_text.index(end):
-        raise ValueError(f"the README must hold the lines {begin} and {end} once each, in that order")
+        raise ValueError(f"no {begin} ... {end} block to fill: the README must hold both lines once each, in that order")
     head, rest = readme_text.split(begin, 1)
     _, tail = rest.split(end, 1)
     return f"{head}{begin}\n{block.strip()}\n{end}{tail}"
-
-
-def write_reference(results_dir, name: str = REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
-    """Make a ``reproduce --seeds N`` output folder the committed reference results (:data:`REFERENCE_FILES` into
-    ``reference_dir / name``), and rewrite the block between :data:`README_MARKERS` of ``readme`` (if given) with
-    :func:`~tgreedy_course.summary.readme_verdicts` of the copy. Returns the files written."""
-    results_dir = pathlib.Path(results_dir)
-    source = results_dir / "claims.json"
-    if not source.is_file():
-        raise FileNotFoundError(f"{source} is missing: pass the --out folder of `python -m tgreedy_course reproduce "
-                                "--seeds N` (or run its summary first)")
-    if "seeds" not in json.loads(source.read_text()) or "primary_feature_map" not in json.loads(source.read_text()):
-        raise ValueError(f"{source} is not the summary of a run over seeds (no 'primary_feature_map'); "
-                         "run `python -m tgreedy_course reproduce --seeds N` into that folder")
-    folder = pathlib.Path(reference_dir or REFERENCE_DIR) / name
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    from tgreedy_lib.files import atomic_write_bytes, atomic_write_text
-
-    for file in REFERENCE_FILES:
-        if (results_dir / file).is_file():
-            atomic_write_bytes(folder / file, (results_dir / file).read_bytes())
-            written.append(folder / file)
-    if readme is not None:
-        from .summary import readme_verdicts  # the README's block renders what was copied
-
-        readme = pathlib.Path(readme)
-        out = {"claims": json.loads((folder / "claims.json").read_text())}
-        atomic_write_text(readme, replace_readme_block(readme.read_text(), readme_verdicts(out)))
-        written.append(readme)
-    return written
-
-

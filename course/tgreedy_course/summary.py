@@ -1,19 +1,18 @@
 """What holds: every theorem and experimental claim of both papers with its computed verdict, in tables and sentences.
 
-The theorems' verdicts come from the ``verify`` record (``results/verify.json``, written by
-``python -m tgreedy_course verify --json results/verify.json``); the experimental claims' verdicts from a
-``claims.json`` written by ``python -m tgreedy_course reproduce`` (the committed paper-scale reference results).
-Only the paper locations and the notebook that shows each result are written here; every verdict is read, and
-rendered as the Markdown of ``claims.md``, the README's block, the book's claims page and notebooks 08b and 11.
+The theorems' verdicts are read from the ``verify`` record (``results/verify.json``), the claims' from the ``claims.json``
+of the committed reference results (``python -m tgreedy_course reproduce``); only paper locations and notebooks are
+typed here. Rendered as ``claims.md``, the README's block, the book's claims page and notebooks 08b and 11.
 
 Papers: Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*, AISTATS 2012
-(ids ``domains.*``, the claims); S. Sabato and S. Shalev-Shwartz, *Ranking Categorical Features Using
-Generalization Properties*, Journal of Machine Learning Research 9:1083-1114, 2008 (ids ``categorical.*``).
+(``domains.*``, the claims); Sabato & Shalev-Shwartz, *Ranking Categorical Features Using Generalization
+Properties*, JMLR 9:1083-1114, 2008 (``categorical.*``).
 """
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Sequence
 
@@ -22,11 +21,6 @@ from .claims import (CLAIMS, COUNT_ORDER, NOT_REPRODUCED, NOT_RUN, PARTLY, REPRO
 from .prose import fmt, markdown_table, plural, render
 from . import seeds
 from tgreedy_lib.experiments.readings import PAPER_COMPARISON
-
-__all__ = ["load_verify_records", "find_claims", "theorem_rows", "claim_rows", "claim_data", "verdict_headline",
-           "verdict_method_markdown", "verify_table", "audit_appendix_markdown", "seed_story", "what_holds_story",
-           "verdicts_by_data", "corrected_statements", "central_findings", "claims_markdown", "verdict_matrix_markdown",
-           "single_runs_text", "claim_one_run", "claim_answers", "counts_text", "readme_verdicts", "one_run_summary"]
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DA = "Foster, Kakade & Salakhutdinov (2012)"
@@ -53,6 +47,7 @@ DATA_GROUPS = {"intro-logistic": ("MNIST, '2' against even digits, tested on odd
                "cifar-similarity": ("CIFAR-10, similarity", "section 4.2", "08_similarity_learning"),
                SECTION4_TASKS: ("all three section-4 experiments", "section 5", "08b_claims_over_seeds")}
 _SPECS = {spec.id: spec for spec in CLAIMS}
+_WORDS = {PARTLY: "partly reproduced"}
 
 
 def load_verify_records(path=None) -> dict[str, dict]:
@@ -93,11 +88,8 @@ def _vacuous_note(check_id: str) -> str:
 
 
 def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
-    """One row per theorem of :data:`THEOREMS`: paper, location, verdict, worst case, notebook.
-
-    The verdict is read from the record (``holds`` or ``false as printed``), with a note where the bound is
-    vacuous at the paper's sizes (computed, not typed); a theorem without a record is ``not checked``.
-    """
+    """One row per theorem of :data:`THEOREMS`: paper, location, verdict (with a computed note where the bound is
+    vacuous at the paper's sizes; ``not checked`` without a record), worst case, notebook."""
     rows = []
     for check_id, (paper, location, notebook) in THEOREMS.items():
         record = records.get(check_id)
@@ -105,25 +97,20 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
             rows.append([paper, location, "not checked", "", notebook])
             continue
         verdict = "holds" if record["holds_as_printed"] else "false as printed"
-        note = _vacuous_note(check_id)
-        if note and record["holds_as_printed"] and ("vacuous at the paper's n" in note or "vacuous (" in note):
-            verdict = "holds, but " + note
-        elif note:
-            verdict += "; " + note
-        worst = record["worst_case"]
-        ratio = worst.get("ratio")
+        if note := _vacuous_note(check_id):
+            verdict = f"holds, but {note}" if record["holds_as_printed"] else f"{verdict}; {note}"
+        ratio = record["worst_case"].get("ratio")
         rows.append([paper, location, verdict,
                      "" if ratio is None else f"largest observed / bound = {_short(ratio)}", notebook])
     return rows
 
 
 def claim_data(claim_id: str) -> str:
-    """The data and task an experimental claim is about, from its experiments (the paper states some sentences
-    once for two data sets)."""
+    """The data and task an experimental claim is about, from its experiments."""
     spec = _SPECS.get(claim_id)
     if spec is None:
         return ""
-    if set(spec.experiments) >= set(SECTION4_TASKS) and len(spec.experiments) > 1:
+    if set(spec.experiments) >= set(SECTION4_TASKS):
         return DATA_GROUPS[SECTION4_TASKS][0]
     return "; ".join(DATA_GROUPS[task][0] if task in DATA_GROUPS else task for task in spec.experiments)
 
@@ -139,9 +126,7 @@ def _every_some_none(claims: Sequence[dict]) -> tuple[int, int, int]:
 def verdict_headline(claims: list[dict]) -> str:
     """One sentence: how many experimental claims got each verdict; over seeds, the counts of the on-average
     verdicts and then the one-run answers."""
-    counts = {}
-    for claim in claims:
-        counts[claim["verdict"]] = counts.get(claim["verdict"], 0) + 1
+    counts = dict(Counter(c["verdict"] for c in claims))
     n_seeds = max((len(c["seeds"]["verdicts"]) for c in claims if isinstance(c.get("seeds"), dict)
                    and c["seeds"].get("verdicts")), default=0)
     reproduced = counts.pop("reproduced", 0)
@@ -183,29 +168,23 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
 
 
 def claim_rows(claims: list[dict]) -> list[list[str]]:
-    """One row per experimental claim: location, data and task (:func:`claim_data`), the quote, verdict, notebook.
-
-    Over seeds the verdict cell gives both answers (:func:`claim_answers`, :func:`single_runs_text`).
-    """
+    """One row per experimental claim: location, data and task, the quote, verdict (over seeds both answers), notebook."""
     notebooks = {label: notebook for label, _, notebook in DATA_GROUPS.values()}
     rows = []
     for claim in claims:
         figure = f", Figure {claim['figure']}" if claim.get("figure") not in (None, "", "-") else ""
-        verdict = claim["verdict"]
-        if claim_one_run(claim) is not None:
-            average, _ = claim_answers(claim)
-            verdict = f"on average: {average}; single runs: {single_runs_text(claim_one_run(claim))}"
-        rows.append([f"section {claim['section']}{figure}", claim_data(claim["id"]), f"\"{claim['claim']}\"",
-                     verdict, notebooks.get(claim_data(claim["id"]), "")])
+        verdict = claim["verdict"] if (rate := claim_one_run(claim)) is None else (
+            f"on average: {claim_answers(claim)[0]}; single runs: {single_runs_text(rate)}")
+        data = claim_data(claim["id"])
+        rows.append([f"section {claim['section']}{figure}", data, f"\"{claim['claim']}\"", verdict, notebooks.get(data, "")])
     return rows
 
 
 def verify_table(results) -> str:
     """A compact Markdown table of ``verify`` results (``CheckResult`` objects or their JSON records): check, holds
     as printed, worst case; the corrected claims follow in a collapsible block."""
-    records = [r.to_json() if hasattr(r, "to_json") else r for r in results]
     rows, notes = [], []
-    for record in records:
+    for record in (r.to_json() if hasattr(r, "to_json") else r for r in results):
         worst = record["worst_case"]
         parameters = ", ".join(f"{k} = {_short(v)}" for k, v in (worst.get("parameters") or {}).items()
                                if not isinstance(v, (dict, list)))
@@ -228,37 +207,24 @@ def _short(value) -> str:
 
 # --------------------------------------------------------------------------- a claims table's verdicts
 
-def _cell(x) -> str:
-    return str(x).replace("|", "\\|")
-
-
 def claims_markdown(claims: list[dict]) -> str:
     """A Markdown table: claim (quoted), paper, measured, verdict (with the seed count), rule."""
-    lines = ["| id | section / fig. | the paper says | paper | measured | verdict | rule |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
-    for c in claims:
-        verdict = f"**{c['verdict']}**" + (f" ({c['verdict_count']})" if c.get("verdict_count") else "")
-        cells = [c["id"], f"{c['section']} / {c['figure']}", f"\"{c['claim']}\"", c["paper"], c["measured"],
-                 verdict, c["rule"]]
-        lines.append("| " + " | ".join(_cell(x) for x in cells) + " |")
-    return "\n".join(lines) + "\n"
+    return markdown_table(["id", "section / fig.", "the paper says", "paper", "measured", "verdict", "rule"], [
+        [c["id"], f"{c['section']} / {c['figure']}", f"\"{c['claim']}\"", c["paper"], c["measured"],
+         f"**{c['verdict']}**" + (f" ({c['verdict_count']})" if c.get("verdict_count") else ""), c["rule"]]
+        for c in claims], spaced=True) + "\n"
 
 
 def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
     """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts; over
     seeds a cell holds the on-average verdict and then the single runs': ``partly (single runs: partly in all 20)``."""
-    names = list(tables)
-    labels = labels or {}
-    lines = ["| claim | " + " | ".join(_cell(labels.get(n, n)) for n in names) + " |",
-             "| --- |" + " --- |" * len(names)]
-    for i, cid in enumerate(c["id"] for c in next(iter(tables.values()))):
-        cells = []
-        for n in names:
-            c = tables[n][i]
-            counted = c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a")
-            cells.append(c["verdict"] + (f" (single runs: {single_runs_text(claim_one_run(c))})" if counted else ""))
-        lines.append(f"| {cid} | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    def cell(c):
+        counted = c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a")
+        return c["verdict"] + (f" (single runs: {single_runs_text(claim_one_run(c))})" if counted else "")
+
+    return markdown_table(["claim"] + [(labels or {}).get(n, n) for n in tables], [
+        [c["id"]] + [cell(t[i]) for t in tables.values()]
+        for i, c in enumerate(next(iter(tables.values())))], spaced=True) + "\n"
 
 
 def single_runs_text(rate: dict | None) -> str:
@@ -276,39 +242,23 @@ def single_runs_text(rate: dict | None) -> str:
 def claim_one_run(claim: dict) -> dict | None:
     """A claim's one-run answer (:func:`~tgreedy_course.seeds.one_run_rate`) over its seeds, or None for a claim
     of one run; computed from the per-seed ``verdicts`` where ``seeds`` holds no ``one_run``."""
-    found = claim.get("seeds") if isinstance(claim.get("seeds"), dict) else None
-    if not found:
+    found = claim.get("seeds")
+    if not isinstance(found, dict) or not found:
         return None
-    if found.get("one_run"):
-        return found["one_run"]
-    return seeds.one_run_rate(found["verdicts"]) if found.get("verdicts") else None
+    return found.get("one_run") or (seeds.one_run_rate(found["verdicts"]) if found.get("verdicts") else None)
 
 
 def claim_answers(claim: dict) -> tuple[str, str]:
-    """A claim's two answers in a few words: ``(on average, in one run)``; a claim of a single run has no average.
-
-    >>> claim = {"verdict": "unsettled", "seeds": {
-    ...     "verdicts": ["reproduced"] * 14 + ["partly"] * 6,
-    ...     "average": {"verdict": "unsettled", "point_verdict": "reproduced", "replicates": 2000,
-    ...                 "shares": {"reproduced": 0.62, "partly": 0.38}}}}
-    >>> claim_answers(claim)
-    ('unsettled (reproduced in 62 %, partly in 38 % of the replicates)', 'reproduced in 14 of 20 runs (48-85 %), partly in 6')
-    >>> claim_answers({"verdict": "partly"})
-    ('partly (one run)', 'partly')
-    """
+    """A claim's two answers in a few words: ``(on average, in one run)``; a claim of a single run has no average."""
     verdict = claim["verdict"]
     rate = claim_one_run(claim)
     if rate is None:
         return (f"{verdict} (one run)" if verdict in (REPRODUCED, PARTLY, NOT_REPRODUCED) else verdict), verdict
     if not rate.get("runs"):
         return verdict, NOT_RUN
-    lo, hi = rate["wilson95"]
-    one = f"reproduced in {rate[REPRODUCED]} of {rate['runs']} runs ({100 * lo:.0f}-{100 * hi:.0f} %)"
-    if rate.get(PARTLY):
-        one += f", partly in {rate[PARTLY]}"
+    one = seeds.one_run_text(rate).removeprefix("one run: ") + (f", partly in {rate[PARTLY]}" if rate.get(PARTLY) else "")
     average = claim["seeds"].get("average") or {}
-    shares = average.get("shares") or {}
-    if not average.get("replicates") or not shares:
+    if not average.get("replicates") or not (shares := average.get("shares")):
         return verdict, one
     if verdict == UNSETTLED:
         ranked = sorted(shares.items(), key=lambda kv: -kv[1])
@@ -322,6 +272,39 @@ def counts_text(counts: dict) -> str:
 
 
 # --------------------------------------------------------------------------- the README's block of reference verdicts
+
+#: The files of a ``reproduce --seeds`` folder that make up reference results.
+REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
+
+
+def write_reference(results_dir, name: str = seeds.REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
+    """Copy :data:`REFERENCE_FILES` of a ``reproduce --seeds N`` folder into ``reference_dir / name`` (default: under
+    :data:`~tgreedy_course.seeds.REFERENCE_DIR`) and rewrite the README block of ``readme`` (if given) from the copy
+    with :func:`readme_verdicts`; returns the files written."""
+    results_dir = Path(results_dir)
+    source = results_dir / "claims.json"
+    if not source.is_file():
+        raise FileNotFoundError(f"{source} is missing: pass the --out folder of `python -m tgreedy_course reproduce "
+                                "--seeds N` (or run its summary first)")
+    if not {"seeds", "primary_feature_map"} <= set(json.loads(source.read_text())):
+        raise ValueError(f"{source} is not the summary of a run over seeds (no 'primary_feature_map'); "
+                         "run `python -m tgreedy_course reproduce --seeds N` into that folder")
+    folder = Path(reference_dir or seeds.REFERENCE_DIR) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    from tgreedy_lib.files import atomic_write_bytes, atomic_write_text
+
+    for file in REFERENCE_FILES:
+        if (results_dir / file).is_file():
+            atomic_write_bytes(folder / file, (results_dir / file).read_bytes())
+            written.append(folder / file)
+    if readme is not None:
+        readme = Path(readme)
+        atomic_write_text(readme, seeds.replace_readme_block(readme.read_text(), readme_verdicts(
+            {"claims": json.loads((folder / "claims.json").read_text())})))
+        written.append(readme)
+    return written
+
 
 def _range_text(values, scale: float = 1.0, digits: int = 1, unit: str = "") -> str:
     values = [scale * v for v in values if v is not None]
@@ -337,61 +320,44 @@ def readme_verdicts(reference: dict) -> str:
     resolved = ref.get("primary_feature_maps") or {}
     label = f"{primary} features" + (" (" + ", ".join(f"{ds}: {m}" for ds, m in resolved.items()) + ")"
                                       if primary == seeds.LEARNED and resolved else "")
-    lines = [f"Paper scale, {ref['seeds']} seeds, {label} ({_builds_text(ref)}). Each claim has two answers under "
+    builds = (ref.get("feature_builds") or {}).get(primary)
+    builds = "feature builds: " + ", ".join(f"{ds} {n}" for ds, n in builds.items()) if builds else "1 feature build(s)"
+    lines = [f"Paper scale, {ref['seeds']} seeds, {label} ({builds}). Each claim has two answers under "
              f"the paper's reading: *on average* (the rule on the means over seeds; it stands when at least "
              f"{100 * seeds.SETTLED_SHARE:.0f} % of {seeds.BOOTSTRAP_REPLICATES:,} bootstrap replicates "
              "over seeds give it, else *unsettled*) and *in one run* (how many of the seeds' own runs reproduce it, "
              "Wilson 95 % interval); then its on-average verdicts under |T| and stepwise greedy:", ""]
     comparisons = ref["comparisons"]
-    for i, claim in enumerate(comparisons[PAPER_COMPARISON]):
+    table = comparisons[PAPER_COMPARISON]
+    for i, claim in enumerate(table):
         others = [comparisons[c][i]["verdict"] for c in comparisons if c != PAPER_COMPARISON]
         average, one_run = claim_answers(claim)
         lines.append(f"- `{claim['id']}`: on average **{claim['verdict']}**{average[len(claim['verdict']):]}; "
                      f"in one run {one_run}; " + " / ".join(others))
-    table = comparisons[PAPER_COMPARISON]
-    counts = verdict_counts(table)
     lines += ["", f"Counts under the paper's reading, on average over {ref['seeds']} seeds: "
-              + counts_text(counts) + f"; in one run, {one_run_summary(table)}."]
+              + counts_text(verdict_counts(table)) + f"; in one run, {one_run_summary(table)}."]
     convergence = ref.get("convergence") or {}
     if convergence:
         lines += ["", "Claims unsettled on average when the verdicts use only the first seeds of the run: " + ", ".join(
             f"{entry['counts'].get(UNSETTLED, 0)} with {k} seeds" for k, entry in convergence.items()) + "."]
     probes, signal = ref.get("probe_accuracy") or {}, ref.get("pair_signal") or {}
     maps = [m for m in probes if not (m == seeds.LEARNED and m not in (ref.get("feature_maps") or {}) and len(probes) > 1)]
-    measured = []
-    for fmap in maps:
-        for ds in ("mnist", "cifar10"):
-            accs = [a for a in probes[fmap].get(ds, []) if a is not None]
-            if not accs:
-                continue
-            auroc = [a for a in (signal.get(fmap) or {}).get(ds, []) if a is not None]
-            measured.append(f"{fmap} on {ds} {_range_text(accs, 100, 1, ' %')}"
-                            + (f" / {_range_text(auroc, 1, 3)}" if auroc else ""))
+    measured = [f"{fmap} on {ds} {_range_text(probes[fmap][ds], 100, 1, ' %')}"
+                + (f" / {_range_text(auroc, 1, 3)}" if any(a is not None for a in auroc) else "")
+                for fmap in maps for ds in ("mnist", "cifar10")
+                if any(a is not None for a in probes[fmap].get(ds, []))
+                for auroc in [(signal.get(fmap) or {}).get(ds, [])]]
     if measured:
         lines += ["", "What the features carry, over the seeds (linear probe with C chosen on a validation split of "
                   "the training images / held-out source AUROC of the all-features similarity fit): "
                   + "; ".join(measured) + "."]
     by_map = ref.get("feature_map_counts") or {}
-    per_map = seeds.map_seed_counts(ref)
+    per_map = ref.get("seeds_per_map") or {}
     if len(by_map) > 1:
         lines += ["", "Under each feature map (the paper's reading, on average; the full table is in `claims.md`): "
-                  + "; ".join(f"{m}" + (f" ({per_map[m]} seeds)" if m in per_map else "") + ": "
-                              + counts_text(c)
+                  + "; ".join(f"{m}" + (f" ({per_map[m]} seeds)" if m in per_map else "") + f": {counts_text(c)}"
                               for m, c in by_map.items()) + "."]
     return "\n".join(lines)
-
-
-def _builds_text(ref: dict) -> str:
-    primary = ref["primary_feature_map"]
-    per_dataset = (ref.get("feature_builds") or {}).get(primary)
-    if per_dataset:
-        return "feature builds: " + ", ".join(f"{ds} {n}" for ds, n in per_dataset.items())
-    builds = set()
-    for per_seed in ref.get("results_used", {}).get(primary, []):
-        for data in per_seed.values():
-            if data.get("feature_seed") is not None:
-                builds.add(data["feature_seed"])
-    return f"{len(builds) or 1} feature build(s)"
 
 
 # --------------------------------------------------------------------------- the claims page's appendix
@@ -410,18 +376,14 @@ def _features_sentence(record: dict, name: str) -> str:
     builds = (record.get("feature_builds") or {}).get(name) or {}
     parts = []
     for dataset, label in (("mnist", "MNIST"), ("cifar10", "CIFAR-10")):
-        if name == seeds.LEARNED:
-            feature_map = concrete.get(dataset)
-        else:
-            runs = {c.get("verdict") for c in (record.get("feature_maps") or {}).get(name, [])}
-            feature_map = name if runs - {"n/a"} else None
-            if name == "conv" and dataset == "mnist":
-                feature_map = None
+        runs = {c.get("verdict") for c in (record.get("feature_maps") or {}).get(name, [])}
+        feature_map = concrete.get(dataset) if name == seeds.LEARNED else (
+            name if runs - {"n/a"} and (name, dataset) != ("conv", "mnist") else None)
         if feature_map is None:
             continue
-        built = builds.get(dataset)
+        built = builds.get(dataset) if feature_map != "pixels" else None
         how = "drawn" if feature_map == "random" else "learned"
-        trained = (f", {how} {'once' if built == 1 else f'{built} times'}" if built else "") if feature_map != "pixels" else ""
+        trained = f", {how} {'once' if built == 1 else f'{built} times'}" if built else ""
         parts.append(f"{label} from {_map_words(feature_map)}{trained}")
     return "; ".join(parts)
 
@@ -454,13 +416,11 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
 
     rows = []
     for c in paper:
-        on_average, _ = claim_answers(c)
         s = c.get("seeds") or {}
-        measured = c.get("headline", "")
-        if s.get("mean") is not None:
-            measured += f" = {s['mean']:.3g}" + (f" [{s['ci95'][0]:.3g}, {s['ci95'][1]:.3g}]" if s.get("ci95") else "")
+        measured = c.get("headline", "") + ("" if s.get("mean") is None else f" = {s['mean']:.3g}" + (
+            f" [{s['ci95'][0]:.3g}, {s['ci95'][1]:.3g}]" if s.get("ci95") else ""))
         rows.append([f"`{c['id']}`", f"{c['section']}", claim_data(c["id"]) or "-", f"\"{c['claim']}\"", c["rule"],
-                     measured, on_average, single_runs_text(claim_one_run(c))])
+                     measured, claim_answers(c)[0], single_runs_text(claim_one_run(c))])
     out += [f"### A. Every claim under the paper's reading", "",
             f"Features: {primary_features}. Seeds: {seed_text}; each seed draws the "
             "training images, the test domains and pairs anew. Measured: the claim's headline value, mean over seeds "
@@ -488,9 +448,9 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
     by_map = {m: {c["id"]: c for c in (record.get("feature_maps") or {}).get(m, [])} for m in columns}
     concrete = record.get("primary_feature_maps") or {}
     same_mnist = [m for m in columns if m == concrete.get("mnist")]    # the column whose MNIST features are table A's
-    differ = [(c, by_map[m][c["id"]], m) for c in paper for m in same_mnist
-              if c["id"] in by_map[m] and by_map[m][c["id"]]["verdict"] not in ("n/a", "not run")
-              and by_map[m][c["id"]]["verdict"] != c["verdict"] and _same_mnist(concrete, m, c["id"])]
+    differ = [(c, by_map[m][c["id"]], m) for c in paper for m in same_mnist  # A and C differ only in CIFAR-10 features
+              if c["id"] in by_map[m] and by_map[m][c["id"]]["verdict"] not in ("n/a", "not run", c["verdict"])
+              and "cifar10" in seeds.claim_datasets(c["id"]) and concrete.get("cifar10") != m]
     out += ["### Why tables A and C disagree on some claims", ""]
     if differ:
         out.append(
@@ -499,12 +459,10 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
             f"that reads CIFAR-10 can therefore get one verdict in A and another in column {', '.join(same_mnist)} of C, "
             "whose MNIST features are A's: the verdict moved with the CIFAR-10 features, not by chance (both tables "
             "use the same seeds). Claim by claim:")
-        out.append("")
-        for c, other, m in differ:
-            out.append(f"* `{c['id']}` ({claim_data(c['id'])}): {c['verdict']} in table A "
+        out += [""] + [f"* `{c['id']}` ({claim_data(c['id'])}): {c['verdict']} in table A "
                        f"(CIFAR-10 from {_map_words(concrete.get('cifar10'))}; single runs: "
                        f"{single_runs_text(claim_one_run(c))}), {other['verdict']} in column {m} of table C (CIFAR-10 "
-                       f"from {_map_words(m)}; single runs: {single_runs_text(claim_one_run(other))}).")
+                       f"from {_map_words(m)}; single runs: {single_runs_text(claim_one_run(other))})." for c, other, m in differ]
     else:
         out.append("They agree wherever they use the same features.")
     out.append("")
@@ -518,14 +476,6 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
     return "\n".join(out)
 
 
-def _same_mnist(concrete: dict, feature_map: str, claim_id: str) -> bool:
-    """True when a column of table C differs from table A only in its CIFAR-10 features for this claim."""
-    datasets = seeds.claim_datasets(claim_id)
-    if "cifar10" not in datasets or concrete.get("cifar10") == feature_map:
-        return False
-    return "mnist" not in datasets or concrete.get("mnist") == feature_map
-
-
 def seed_story(reference: dict | None = None) -> str:
     """Notebook 08b's findings in a few sentences, every number read from the reference record (default: the
     committed one); no claim ids (those, the rules and the per-seed values are in :func:`audit_appendix_markdown`)."""
@@ -535,9 +485,8 @@ def seed_story(reference: dict | None = None) -> str:
         return ""
     n_seeds = record.get("seeds") or 1
     counts = {v: sum(c["verdict"] == v for c in paper) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED, UNSETTLED)}
-    rates = [claim_one_run(c) or {} for c in paper]
-    unanimous = sum(1 for r in rates if r.get("runs") and max(r.get(v, 0) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED))
-                    == r["runs"])
+    unanimous = sum(bool(r.get("runs")) and max(r.get(v, 0) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)) == r["runs"]
+                    for r in (claim_one_run(c) or {} for c in paper))
     concrete = record.get("primary_feature_maps") or {}
     lines = [
         f"**What held.** Over {plural(n_seeds, 'seed')}, each a fresh draw of the training images and the test "
@@ -547,7 +496,7 @@ def seed_story(reference: dict | None = None) -> str:
         f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}).",
         f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
         "gives the same verdict; for the others one run can tell a different story from the average."]
-    comparisons = record.get("comparisons") or {}
+    comparisons = record["comparisons"]
     moved_reading = [c["id"] for i, c in enumerate(paper)
                      if len({t[i]["verdict"] for t in comparisons.values() if t[i]["verdict"] not in ("n/a", "not run")}) > 1]
     t_claims = [cid for cid in moved_reading if cid.endswith("t_higher")]
@@ -581,29 +530,22 @@ def seed_story(reference: dict | None = None) -> str:
 
 def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
     """``{data group: {verdict: [claims]}}`` in the order of :data:`DATA_GROUPS` and of ``COUNT_ORDER``."""
-    rank = {v: i for i, v in enumerate(COUNT_ORDER)}
     out: dict[str, dict[str, list[dict]]] = {}
     for label, _, _ in DATA_GROUPS.values():
         these = [c for c in claims if claim_data(c["id"]) == label]
         if these:
-            by_verdict: dict[str, list[dict]] = {}
-            for c in sorted(these, key=lambda c: rank.get(c["verdict"], len(rank))):
-                by_verdict.setdefault(c["verdict"], []).append(c)
-            out[label] = by_verdict
+            out[label] = {v: [c for c in these if c["verdict"] == v] for v in in_count_order(Counter(c["verdict"] for c in these))}
     return out
 
 
 def what_holds_story(claims: list[dict]) -> str:
     """Notebook 11's account of the experiments: per data set and task, how many claims got each verdict and
     what each asserts in plain words (the claim's ``paper`` text); no ids, rules or per-seed values."""
-    words = {"partly": "partly reproduced"}
-    where = {label: (section, notebook) for label, section, notebook in DATA_GROUPS.values()}
-    lines = []
-    for label, by_verdict in verdicts_by_data(claims).items():
-        n = sum(len(v) for v in by_verdict.values())
-        parts = [f"{len(cs) if n > 1 else ''} {words.get(v, v)}".strip() + ": " + "; ".join(_asserts(c) for c in cs)
-                 for v, cs in by_verdict.items()]
-        section, notebook = where[label]
+    groups, lines = verdicts_by_data(claims), []
+    for label, section, notebook in (g for g in DATA_GROUPS.values() if g[0] in groups):
+        n = sum(len(v) for v in groups[label].values())
+        parts = [f"{len(cs) if n > 1 else ''} {_WORDS.get(v, v)}".strip() + ": " + "; ".join(_asserts(c) for c in cs)
+                 for v, cs in groups[label].items()]
         lines.append(f"* **{label}** ({section}, notebook {notebook}): {plural(n, 'claim')}, " + ". ".join(parts) + ".")
     return "\n".join(lines)
 
@@ -630,17 +572,12 @@ CORRECTED_TEX = {
 
 #: ASCII math of the verify records and how a page shows it.
 _ASCII_TEX = [
-    ("w.p. >= 1-delta", r"with probability $\ge 1-\delta$"),
-    ("With probability >= 1 - delta", r"With probability $\ge 1-\delta$"),
-    ("sqrt(2 ln(1/delta) / (e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"),
-    ("sqrt(2 ln(1/delta)/(e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"),
-    ("sqrt(2 ln(1/delta) / k)", r"$\sqrt{2\ln(1/\delta)/k}$"),
-    ("sqrt(2 ln(1/delta)/k)", r"$\sqrt{2\ln(1/\delta)/k}$"),
+    ("w.p. >= 1-delta", r"with probability $\ge 1-\delta$"), ("With probability >= 1 - delta", r"With probability $\ge 1-\delta$"),
+    ("sqrt(2 ln(1/delta) / (e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"), ("sqrt(2 ln(1/delta)/(e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"),
+    ("sqrt(2 ln(1/delta) / k)", r"$\sqrt{2\ln(1/\delta)/k}$"), ("sqrt(2 ln(1/delta)/k)", r"$\sqrt{2\ln(1/\delta)/k}$"),
     ("|f(Z) - E f|", r"$\lvert f(Z) - \mathbb{E} f\rvert$"),
     ("E[l_hat] - E[l(h_Gini)]", r"$\mathbb{E}[\hat\ell] - \mathbb{E}[\ell(h_{\mathrm{Gini}})]$"),
-    ("L(mu_hat_S) - L(mu_S)", r"$L(\hat\mu_S) - L(\mu_S)$"),
-    ("[sigma_hat_S]_i^2", r"$[\hat\sigma_S]_i^2$"),
-    ("mu_hat_S", r"$\hat\mu_S$"),
+    ("L(mu_hat_S) - L(mu_S)", r"$L(\hat\mu_S) - L(\mu_S)$"), ("[sigma_hat_S]_i^2", r"$[\hat\sigma_S]_i^2$"), ("mu_hat_S", r"$\hat\mu_S$"),
     ("2 exp(-t/2)", r"$2e^{-t/2}$"), ("exp(-t/2)", r"$e^{-t/2}$"), ("e^(-t/2)", r"$e^{-t/2}$"),
     ("exp(-99/200)", r"$e^{-99/200}$"), ("e^(-99/200)", r"$e^{-99/200}$"),
     ("e^(n/8)", r"$e^{n/8}$"), ("e^(-n/8)", r"$e^{-n/8}$"),
@@ -649,14 +586,7 @@ _ASCII_TEX = [
 
 
 def tex_math(text: str) -> str:
-    """A verify record's ASCII math as a page shows it: the common formulas typeset, and a list that repeats one
-    law at many n ("Pareto n=1, Pareto n=2") as that law once with its n.
-
-    >>> print(tex_math("w.p. >= 1-delta, Pr > e^(-t/2)"))
-    with probability $\\ge 1-\\delta$, Pr > $e^{-t/2}$
-    >>> tex_math("Cauchy n=1, Pareto (index 1/4) n=1, Pareto (index 1/4) n=2, Pareto (index 1/4) n=5.")
-    'Cauchy n=1, Pareto (index 1/4) at n = 1, 2, 5.'
-    """
+    """A verify record's ASCII math typeset, and "Pareto n=1, Pareto n=2" written as "Pareto at n = 1, 2"."""
     for plain, tex in _ASCII_TEX:
         text = text.replace(plain, tex)
     return re.sub(r"(?:(?<=, )|^)((?:[A-Z][\w\-]*)(?: [\w\-]+)*(?: \([^()]*\))?) n=(\d+)((?:, \1 n=\d+)+)",
@@ -668,24 +598,21 @@ def corrected_statements(records: dict[str, dict]) -> str:
     """The statements that hold where a printed one fails, one bullet each, named by paper and theorem (no check ids):
     the typeset statement of :data:`CORRECTED_TEX` with the record's evidence collapsed behind it."""
     lines = []
-    for check_id, record in records.items():
-        if record.get("corrected_claim"):
-            paper, location, _ = THEOREMS.get(check_id, ("", check_id, ""))
-            evidence = tex_math(" ".join(str(record["corrected_claim"]).split()))
-            statement = CORRECTED_TEX.get(check_id)
-            lines.append(f"* **{location.split(',')[0]}** ({paper}): "
-                         + (f"{statement} <details><summary>why, and the checks</summary>{evidence}</details>"
-                            if statement else evidence))
+    for check_id, record in ((k, r) for k, r in records.items() if r.get("corrected_claim")):
+        paper, location, _ = THEOREMS.get(check_id, ("", check_id, ""))
+        evidence = tex_math(" ".join(str(record["corrected_claim"]).split()))
+        statement = CORRECTED_TEX.get(check_id)
+        lines.append(f"* **{location.split(',')[0]}** ({paper}): " + (
+            f"{statement} <details><summary>why, and the checks</summary>{evidence}</details>" if statement else evidence))
     return "\n".join(lines)
 
 
 def central_findings(claims: list[dict]) -> str:
     """The paper's central comparisons in two sentences, each verdict read from ``claims`` (notebook 11)."""
     by_id = {c["id"]: c["verdict"] for c in claims}
-    words = {"partly": "partly reproduced"}
 
     def verdict(cid):
-        return words.get(by_id.get(cid, "not run"), by_id.get(cid, "not run"))
+        return _WORDS.get(by_id.get(cid, NOT_RUN), by_id.get(cid, NOT_RUN))
 
     return ("The comparison at the heart of section 4.1, that on MNIST '2 vs other' T-greedy's target AUROC beats "
             f"greedy's over the first 10 features, is **{verdict('fig2.target_better')}**; that T-greedy's picks have "

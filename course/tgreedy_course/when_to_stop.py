@@ -1,21 +1,18 @@
-"""Notebook 09's findings: its "What we saw" sentences, rendered from the runs it shows.
+"""Notebook 09's findings: its "What we saw" sentences and tables, rendered from the runs it shows.
 
-The Discussion (section 5) of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample
-Statistical Approach* (AISTATS 2012) leaves open when to stop T-greedy. Notebook 09 compares the
-stopping rules of :mod:`tgreedy_lib.domain_adaptation.stopping` with the oracle on simulated domains
-and, from the committed paper-scale run of :mod:`tgreedy_course.compare_tables`, on MNIST and
-CIFAR-10; :func:`findings_from_reference` states in sentences what those results say, every number computed.
+The Discussion (section 5) of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical
+Approach* (AISTATS 2012) leaves open when to stop T-greedy; notebook 09 compares the stopping rules with the oracle
+on simulated domains and, from the committed run of :mod:`tgreedy_course.compare_tables`, on MNIST and CIFAR-10.
 """
 from __future__ import annotations
+
+from collections import Counter
 
 import numpy as np
 
 from tgreedy_lib.domain_adaptation import stopping
 from . import compare_tables as compare
-from .prose import fmt, markdown_table, percent, plural, render
-
-__all__ = ["findings_from_reference", "one_path_sentence", "rule_table", "nested_sentence",
-           "method_table", "choices_appendix", "experiment_title"]
+from .prose import and_list as _and, fmt, markdown_table, percent, plural, render
 
 SIGNIFICANCE_RULES = ("bonferroni", "theorem1", "chance")
 
@@ -38,11 +35,9 @@ def _simulated(sim: dict[int, dict]) -> list[str]:
     lines = [render(
         "* **" + ("No rule finds the oracle reliably." if max(s["nested"]["share_within"] for s in sim.values()) < compare.GOAL_SHARE else
                   "A rule chosen fairly can find the oracle.") + "** On the simulated domains, choosing the rule on "
-        "the other training sets puts T-greedy within the tolerance of the oracle on "
-        + ", ".join(f"{{n{n}}}" for n in ns[:-1]) + f" and {{n{ns[-1]}}} of the training sets with "
-        + ", ".join(f"{{d{n}}}" for n in ns[:-1]) + f" and {{d{ns[-1]}}} domains; picking each experiment's best rule "
-        "in hindsight would have reported " + ("the same shares" if nested == hindsight else
-                                         ", ".join(f"{{h{n}}}" for n in ns[:-1]) + f" and {{h{ns[-1]}}}")
+        "the other training sets puts T-greedy within the tolerance of the oracle on " + _and([f"{{n{n}}}" for n in ns])
+        + " of the training sets with " + _and([f"{{d{n}}}" for n in ns]) + " domains; picking each experiment's best "
+        "rule in hindsight would have reported " + ("the same shares" if nested == hindsight else _and([f"{{h{n}}}" for n in ns]))
         + (f" ({plural(splits[ns[0]], 'training set')} for each number of domains). " if len(set(splits.values())) == 1 else ". ")
         + "The oracle is the largest of many noisy target values, so it sits above what a rule can reach.",
         **{f"n{n}": nested[n] for n in ns}, **{f"h{n}": hindsight[n] for n in ns}, **{f"d{n}": n for n in ns})]
@@ -89,37 +84,25 @@ def _paper_scale(reference: dict, real: list[str]) -> list[str]:
         s = experiments[name]["summary"]
         m = _methods(s)
         winner = max(m, key=m.get)
+        significance_k = float(np.mean([s["rules"][r]["mean_k"] for r in SIGNIFICANCE_RULES]))
         lines.append(render(
             f"* **{experiment_title(name)}** ({FEATURE_WORDS.get(experiments[name]['data'].get('feature_map'), experiments[name]['data'].get('feature_map'))} "
             "features): stopped by leave-one-domain-out, T-greedy keeps {k} and reaches a target AUROC of {tg:.3f}; "
             + ("no other method does better." if winner == "tgreedy" else
                f"{_name(winner)} does best, with {{win:.3f}} and {{k_win}}.")
             + " With the rule chosen on the other splits, T-greedy reaches {nested_auc:.3f} with {nested_k}; "
-            + _significance_words(float(np.mean([s["rules"][r]["mean_k"] for r in SIGNIFICANCE_RULES]))),
-            tg=m["tgreedy"], k=_kept(s["rules"]["lodo"]["mean_k"], "feature"), win=m[winner],
+            + "the three significance rules (Bonferroni, Theorem 1's width, the sign-flip chance rule) "
+            + ("stop before the first step on every split." if significance_k == 0 else
+               f"keep {plural(significance_k, 'step')} on average."),
+            tg=m["tgreedy"], win=m[winner], k=("one feature" if s["rules"]["lodo"]["mean_k"] == 1 else
+                                               plural(s["rules"]["lodo"]["mean_k"], "feature")) + " on average",
             nested_auc=s["nested"]["mean_auroc"], nested_k=plural(s["nested"]["mean_k"], "step"),
             k_win=plural(s["baselines"].get(winner, {}).get("mean_n_selected", s["rules"]["lodo"]["mean_k"]), "feature")))
     return lines
 
 
-def _kept(k: float, noun: str) -> str:
-    """How many features or steps a rule keeps on average, as a person says it: "one feature on average",
-    "39.9 features on average"."""
-    return (f"one {noun}" if k == 1 else plural(k, noun)) + " on average"
-
-
-def _significance_words(k: float) -> str:
-    """What the three significance rules did, in words (``k``: their mean number of steps kept)."""
-    who = "the three significance rules (Bonferroni, Theorem 1's width, the sign-flip chance rule)"
-    if k == 0:
-        return f"{who} stop before the first step on every split."
-    return f"{who} keep {plural(k, 'step')} on average."
-
-
 def findings_from_reference(reference: dict, real: list[str] | None = None) -> str:
-    """Notebook 09's "What we saw" as a Markdown list: what the stopping rules and the other methods did on the
-    simulated experiments of the paper-scale run (:func:`tgreedy_course.compare_tables.load_reference`) and on its image
-    experiments ``real`` (default: all), every number rendered from the results."""
+    """Notebook 09's "What we saw" as a Markdown list, from the paper-scale run (its image experiments ``real``)."""
     experiments = reference["experiments"]
     sim = {int(name.split("-n")[1]): e["summary"] for name, e in experiments.items() if name.startswith("simulated-n")}
     real = [name for name in experiments if not name.startswith("simulated")] if real is None else real
@@ -149,53 +132,39 @@ def _experiment_header(name: str, e: dict) -> str:
     return f"{experiment_title(name)} ({plural(len(e['splits']), 'split')})"
 
 
-def rule_table(reference: dict) -> str:
-    """Which rule comes closest to the oracle: a row a rule (the last: chosen on the other splits, the fair
-    choice), a column an experiment; a cell is the share of splits within the tolerance and the mean steps kept."""
+def _table(reference: dict, first: str, rows: list, note: str, tail: str) -> str:
     experiments = reference["experiments"]
-    names = list(experiments)
-    rules = list(next(iter(experiments.values()))["summary"]["rules"])
-    rows = []
-    for rule in rules:
-        rows.append([RULE_SHORT.get(rule, rule)] + [
-            f"{percent(r['share_within'], r['n_splits'])} (mean {plural(r['mean_k'], 'step')})"
-            for r in (experiments[n]["summary"]["rules"][rule] for n in names)])
-    rows.append(["**chosen on the other splits (fair)**"] + [
-        f"**{percent(r['share_within'], r['n_splits'])}** (mean {plural(r['mean_k'], 'step')})"
-        for r in (experiments[n]["summary"]["nested"] for n in names)])
-    note = (f"Share of the splits on which the rule stops within {compare.TOLERANCE} AUROC of the oracle, and the mean "
-            f"number of steps it keeps. Features: {_features_note(reference)}; simulated: notebook 05's world.")
-    return markdown_table(["rule"] + [_experiment_header(n, experiments[n]) for n in names], rows) + f"\n\n<sub>{note}</sub>"
+    return (markdown_table([first] + [_experiment_header(n, e) for n, e in experiments.items()], rows)
+            + f"\n\n<sub>{note} Features: {_features_note(reference)}{tail}</sub>")
+
+
+def rule_table(reference: dict) -> str:
+    """A row a rule (the last: the fair choice on the other splits), a column an experiment: share within tolerance."""
+    summaries = [e["summary"] for e in reference["experiments"].values()]
+
+    def cell(r, bold=""):
+        return f"{bold}{percent(r['share_within'], r['n_splits'])}{bold} (mean {plural(r['mean_k'], 'step')})"
+
+    rows = [[RULE_SHORT.get(rule, rule)] + [cell(s["rules"][rule]) for s in summaries] for rule in summaries[0]["rules"]]
+    rows.append(["**chosen on the other splits (fair)**"] + [cell(s["nested"], "**") for s in summaries])
+    return _table(reference, "rule", rows, f"Share of the splits on which the rule stops within {compare.TOLERANCE} AUROC "
+                  "of the oracle, and the mean number of steps it keeps.", "; simulated: notebook 05's world.")
 
 
 def method_table(reference: dict) -> str:
-    """Which method transfers best: a row a method, a column an experiment; a cell is the mean target AUROC at the
-    method's own leave-one-domain-out choice and the features it keeps, the best of each column in bold."""
-    experiments = reference["experiments"]
-    names = list(experiments)
-    per = {n: {"tgreedy": (experiments[n]["summary"]["rules"]["lodo"]["mean_auroc"],
-                           experiments[n]["summary"]["rules"]["lodo"]["mean_k"]),
-               **{b: (r["mean_auroc"], r["mean_n_selected"]) for b, r in experiments[n]["summary"]["baselines"].items()}}
-           for n in names}
-    methods = list(per[names[0]])
-    best = {n: max(per[n], key=lambda m: per[n][m][0]) for n in names}
-    rows = []
-    for m in methods:
-        label = compare.METHOD_NAMES[m].prose if m in compare.METHOD_NAMES else m
-        label = label[4:] if label.startswith("the ") else label
-        cells = []
-        for n in names:
-            auc, k = per[n][m]
-            text = f"{auc:.3f}"
-            cells.append((f"**{text}**" if best[n] == m else text) + f" ({_fmt_k(k)})")
-        rows.append([label] + cells)
-    note = ("Target AUROC at the method's own leave-one-domain-out choice (mean over splits) and, in brackets, the mean "
-            f"number of features it keeps; the best of each column in bold. Features: {_features_note(reference)}.")
-    return markdown_table(["method"] + [_experiment_header(n, experiments[n]) for n in names], rows) + f"\n\n<sub>{note}</sub>"
+    """A row a method, a column an experiment: target AUROC at its own LODO choice, the best in bold."""
+    per = [{"tgreedy": (e["summary"]["rules"]["lodo"]["mean_auroc"], e["summary"]["rules"]["lodo"]["mean_k"]),
+            **{b: (r["mean_auroc"], r["mean_n_selected"]) for b, r in e["summary"]["baselines"].items()}}
+           for e in reference["experiments"].values()]
+    best = [max(p, key=lambda m: p[m][0]) for p in per]
+    rows = [[getattr(compare.METHOD_NAMES.get(m), "prose", m).removeprefix("the ")]
+            + [(f"**{p[m][0]:.3f}**" if b == m else f"{p[m][0]:.3f}") + f" ({_fmt_k(p[m][1])})" for p, b in zip(per, best)]
+            for m in per[0]]
+    return _table(reference, "method", rows, "Target AUROC at the method's own leave-one-domain-out choice (mean over "
+                  "splits) and, in brackets, the mean number of features it keeps; the best of each column in bold.", ".")
 
 
 def _features_note(reference: dict) -> str:
-    """``MNIST from the DBN features, CIFAR-10 from the conv patch features``: the features of the image experiments."""
     by_dataset = {}
     for name, e in reference["experiments"].items():
         if not name.startswith("simulated"):
@@ -206,7 +175,6 @@ def _features_note(reference: dict) -> str:
 
 
 def _fmt_k(k: float) -> str:
-    """A mean number of features kept: ``6.4``, ``2,000`` (whole numbers without decimals)."""
     return fmt(int(round(k))) if abs(k - round(k)) < 0.05 else fmt(k, digits=1)
 
 
@@ -216,13 +184,8 @@ RULE_PROSE = {"lodo": "leave-one-domain-out", "lodo_auroc": "leave-one-domain-ou
               "chance_gaussian": "the Gaussian chance rule", "all_steps": "no stopping"}
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def one_path_sentence(path, target, chosen: dict, oracle_k: int) -> str:
-    """Notebook 09, section 1: where the oracle and each rule stop on one path, and the target AUROC there;
-    rules that stop at the same step share a clause."""
+    """Notebook 09, section 1: where the oracle and each rule stop on one path, and the target AUROC there."""
     robust = int(np.sum(np.isin(path.features[:oracle_k], np.arange(5))))
     by_k: dict[int, list[str]] = {}
     for rule, r in chosen.items():
@@ -251,12 +214,8 @@ def nested_sentence(summary: dict, hindsight: str) -> str:
 
 
 def _runs_of(rules: list[str]) -> str:
-    """How often each rule is chosen, one entry per rule in the order of first choice."""
-    counts: dict[str, int] = {}
-    for rule in rules:
-        counts[rule] = counts.get(rule, 0) + 1
     return ", ".join(RULE_SHORT.get(rule, rule) + (f" on {k} splits" if k > 1 else " on 1 split")
-                     for rule, k in counts.items())
+                     for rule, k in Counter(rules).items())
 
 
 def choices_appendix(reference: dict) -> str:
