@@ -11,7 +11,6 @@ feature cache, computed once and read back.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 import warnings
@@ -19,7 +18,7 @@ import warnings
 import numpy as np
 
 from .. import datasets
-from ._cache import cached_report
+from ._cache import array_digest, cached_report
 from ._feature_set import FeatureSet
 from .dbn import dbn_inputs
 
@@ -150,12 +149,8 @@ def probe_arrays(train_x, train_y, test_x, test_y, cache_dir=None) -> dict:
     raw pixels and random units through this function.
     """
     arrays = [np.ascontiguousarray(a) for a in (train_x, train_y, test_x, test_y)]
-    digest = hashlib.sha256(json.dumps({"c_grid": list(PROBE_C_GRID), "tol": PROBE_TOLERANCE,
-                                        "validation_fraction": PROBE_VALIDATION_FRACTION}).encode())
-    for array in arrays:
-        digest.update(f"{array.dtype.str}{array.shape}".encode())
-        digest.update(array.tobytes())
-    key = digest.hexdigest()
+    key = array_digest(*arrays, prefix=json.dumps({"c_grid": list(PROBE_C_GRID), "tol": PROBE_TOLERANCE,
+                                                   "validation_fraction": PROBE_VALIDATION_FRACTION}).encode())
     path = datasets.resolve_cache_dir(cache_dir) / "features" / f"probe-{key[:24]}.json"
     return cached_report(path, lambda report: report.get("digest") == key,
                           lambda: {**validated_probe(*arrays, c_grid=PROBE_C_GRID), "digest": key},
