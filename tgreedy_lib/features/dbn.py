@@ -199,7 +199,10 @@ class RBM:
         n = len(data)
         batch_size = min(training.batch_size, n)
         n_batches = max(n // batch_size, 1)
-        state = self._start_training(data, training, batch_size)
+        state = _TrainingState(*(torch.zeros_like(p) for p in (self.weights, self.visible_bias, self.hidden_bias)),
+                               torch.full((self.n_hidden,), training.sparsity_target, device=self.device), None)
+        if training.persistent:
+            state.chains = data[torch.randint(0, n, (batch_size,), generator=self.generator, device=self.device)].clone()
         bar = tqdm(range(training.epochs), desc=description, disable=not progress, leave=False)
         for epoch in bar:
             momentum = training.initial_momentum if epoch < training.momentum_switch_epoch else training.final_momentum
@@ -219,16 +222,6 @@ class RBM:
             bar.set_postfix(recon_error=f"{epoch_error:.4f}")
         bar.close()
         return self
-
-    def _start_training(self, data: torch.Tensor, training: RBMTraining, batch_size: int) -> _TrainingState:
-        velocity_w, velocity_b, velocity_c = (torch.zeros_like(p) for p in
-                                              (self.weights, self.visible_bias, self.hidden_bias))
-        mean_activity = torch.full((self.n_hidden,), training.sparsity_target, device=self.device)
-        chains = None
-        if training.persistent:
-            start = torch.randint(0, len(data), (batch_size,), generator=self.generator, device=self.device)
-            chains = data[start].clone()
-        return _TrainingState(velocity_w, velocity_b, velocity_c, mean_activity, chains)
 
     def _contrastive_divergence_step(self, batch: torch.Tensor, training: RBMTraining, state: _TrainingState,
                                      rate: float, momentum: float) -> torch.Tensor:
