@@ -57,8 +57,7 @@ def linear_probe(train_x, train_y, test_x, test_y, regularization: float = 0.1, 
             "iterations": int(np.max(model[-1].n_iter_)), "seconds": round(time.perf_counter() - start, 2)}
 
 
-def validated_probe(train_x, train_y, test_x, test_y, c_grid=PROBE_C_GRID,
-                    validation_fraction: float = PROBE_VALIDATION_FRACTION, seed: int = 0) -> dict:
+def validated_probe(train_x, train_y, test_x, test_y, c_grid=PROBE_C_GRID) -> dict:
     """:func:`linear_probe` with ``C`` chosen on a seeded stratified validation split of the training rows.
 
     Every ``C`` of ``c_grid`` is fitted on the rest (warm-started along ascending ``C``); the best
@@ -66,43 +65,35 @@ def validated_probe(train_x, train_y, test_x, test_y, c_grid=PROBE_C_GRID,
     the :func:`linear_probe` result plus ``c_grid``, ``validation_accuracy``, ``validation_size``,
     ``selection_seconds``.
     """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import StandardScaler
 
     c_grid = tuple(float(c) for c in c_grid)
     if not c_grid or min(c_grid) <= 0:
         raise ValueError(f"c_grid must hold positive values of C, got {c_grid}")
-    if not 0 < validation_fraction < 1:
-        raise ValueError(f"validation_fraction must lie in (0, 1), got {validation_fraction}")
     start = time.perf_counter()
     train_y = np.asarray(train_y)
-    fit_rows, validation_rows = train_test_split(np.arange(len(train_y)), test_size=validation_fraction,
-                                                 random_state=seed, stratify=train_y)
+    fit_rows, validation_rows = train_test_split(np.arange(len(train_y)), test_size=PROBE_VALIDATION_FRACTION,
+                                                 random_state=0, stratify=train_y)
     train_x = np.asarray(train_x, dtype=np.float64)
-    accuracies = _validation_accuracies(train_x[fit_rows], train_y[fit_rows], train_x[validation_rows],
-                                        train_y[validation_rows], c_grid)
-    chosen = c_grid[int(np.argmax(accuracies))]
-    seconds = round(time.perf_counter() - start, 2)
-    result = linear_probe(train_x, train_y, test_x, test_y, chosen)
-    result.update(c_grid=list(c_grid), validation_accuracy=[float(a) for a in accuracies],
-                  validation_size=int(len(validation_rows)), selection_seconds=seconds)
-    return result
-
-
-def _validation_accuracies(fit_x, fit_y, validation_x, validation_y, c_grid) -> list[float]:
-    """Validation accuracy for every ``C``, warm-started along ascending ``C``."""
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.preprocessing import StandardScaler
-
-    scaler = StandardScaler().fit(fit_x)
-    fit_x, validation_x = scaler.transform(fit_x), scaler.transform(validation_x)
+    fit_y, validation_y = train_y[fit_rows], train_y[validation_rows]
+    scaler = StandardScaler().fit(train_x[fit_rows])
+    fit_x, validation_x = scaler.transform(train_x[fit_rows]), scaler.transform(train_x[validation_rows])
     model = LogisticRegression(max_iter=1000, tol=PROBE_TOLERANCE, warm_start=True)
     accuracy = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         for c in sorted(set(c_grid)):
             accuracy[c] = float(model.set_params(C=c).fit(fit_x, fit_y).score(validation_x, validation_y))
-    return [accuracy[c] for c in c_grid]
+    accuracies = [accuracy[c] for c in c_grid]
+    chosen = c_grid[int(np.argmax(accuracies))]
+    seconds = round(time.perf_counter() - start, 2)
+    result = linear_probe(train_x, train_y, test_x, test_y, chosen)
+    result.update(c_grid=list(c_grid), validation_accuracy=accuracies, validation_size=int(len(validation_rows)),
+                  selection_seconds=seconds)
+    return result
 
 
 def _beside(feature_set: FeatureSet, suffix: str):
