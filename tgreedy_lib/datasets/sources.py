@@ -17,10 +17,7 @@ BUNDLED_DIR = pathlib.Path(str(resources.files(__package__).joinpath("bundled"))
 
 
 def resolve_data_dir(data_dir: str | os.PathLike | None = None) -> pathlib.Path | None:
-    """The data folder: ``data_dir`` if given, else ``$TGREEDY_DATA_DIR``, else ``None``.
-
-    A folder that is named but does not exist raises ``FileNotFoundError``.
-    """
+    """The data folder: ``data_dir``, else ``$TGREEDY_DATA_DIR``, else ``None``; a named but missing one raises."""
     origin = "the data_dir argument" if data_dir is not None else f"the environment variable {ENV_DATA_DIR}"
     if data_dir is None:
         data_dir = os.environ.get(ENV_DATA_DIR) or None
@@ -53,20 +50,17 @@ def file_digest(path: str | os.PathLike, algorithm: str = "sha256") -> str:
 
 
 def download_verified(urls: str | tuple[str, ...], destination: pathlib.Path, md5: str) -> pathlib.Path:
-    """Download the first reachable of ``urls`` to ``destination``, kept only if its MD5 matches.
+    """Download the first reachable of ``urls`` to ``destination``, kept (or reused) only if its MD5 matches.
 
-    A ``destination`` with the right checksum is reused without downloading; one with another is
-    removed first, so a failed download never leaves a corrupt file. The bytes go to a temporary
-    file renamed into place only after the checksum holds. Raises ``ValueError`` on a checksum
-    mismatch, ``OSError`` when no URL could be fetched.
+    Raises ``ValueError`` on a checksum mismatch, ``OSError`` when no URL could be fetched.
     """
     urls = (urls,) if isinstance(urls, str) else tuple(urls)
     if destination.is_file():
         if file_digest(destination, "md5") == md5:
             return destination
-        destination.unlink()  # corrupt or altered: never keep it, whatever happens below
+        destination.unlink()
     destination.parent.mkdir(parents=True, exist_ok=True)
-    remove_leftovers(destination.parent)  # partial downloads of killed processes
+    remove_leftovers(destination.parent)
     errors = []
     for url in urls:
         try:

@@ -1,15 +1,10 @@
 """The feature cache's entries: written whole, recorded, checked when read, rebuilt when damaged.
 
-An entry of a cache key (:func:`tgreedy_lib.features.cache_key`) is two ``.npz`` files in
-``<cache>/features/``: the features with their labels and info, and the learnt weights. Each file
-records what it holds (the key, each array's shape, dtype and SHA-256, in ``cache_meta_json``) and
-is written to a temporary file renamed into place, so a killed writer never leaves half an entry.
-Files are read with ``allow_pickle=False`` (reading never runs code), whole, and checked against
-their record and against the data asked for (the labels, the rows, the learner's shapes). A damaged
-entry (half-written, empty, a broken zip, no record, a missing array, another key, the wrong rows,
-NaN) is rebuilt with a :class:`CacheWarning` naming the file. The probes' JSON reports are cached
-beside it (:func:`cached_report`). A cache that cannot be written costs only the recomputation,
-with one warning.
+An entry of a cache key is two ``.npz`` files in ``<cache>/features/`` (the features with their
+labels and info; the learnt weights), each recording the key and every array's SHA-256 in
+``cache_meta_json``, written atomically and read with ``allow_pickle=False``. A damaged entry is
+rebuilt with a :class:`CacheWarning` naming the file; a cache that cannot be written costs only the
+recomputation, with one warning. The probes' JSON reports are cached beside it (:func:`cached_report`).
 """
 from __future__ import annotations
 
@@ -61,10 +56,13 @@ def warn_damaged(path: pathlib.Path, reason: str) -> None:
                   CacheWarning, stacklevel=4)
 
 
-def _array_digest(array: np.ndarray) -> str:
-    array = np.ascontiguousarray(array)
-    digest = hashlib.sha256(f"{array.dtype.str}{array.shape}".encode())
-    digest.update(array.reshape(-1).view(np.uint8))
+def array_digest(*arrays, prefix: bytes = b"") -> str:
+    """SHA-256 of ``prefix``, then each array's dtype, shape and bytes."""
+    digest = hashlib.sha256(prefix)
+    for array in arrays:
+        array = np.ascontiguousarray(array)
+        digest.update(f"{array.dtype.str}{array.shape}".encode())
+        digest.update(array.reshape(-1).view(np.uint8))
     return digest.hexdigest()
 
 
@@ -72,7 +70,7 @@ def write_entry(path: pathlib.Path, arrays: dict, key: str) -> bool:
     """Write ``arrays`` and their record to ``path`` atomically; False (one warning a folder) if the cache cannot be written."""
     arrays = {name: np.asarray(a) for name, a in arrays.items()}
     record = {"format": 2, "key": key,
-              "arrays": {name: {"shape": list(a.shape), "dtype": a.dtype.str, "sha256": _array_digest(a)}
+              "arrays": {name: {"shape": list(a.shape), "dtype": a.dtype.str, "sha256": array_digest(a)}
                          for name, a in arrays.items()}}
     try:
         with atomic_writer(path, "wb") as handle:
@@ -107,7 +105,7 @@ def read_entry(path: pathlib.Path, key: str) -> dict:
     for name, expected in described.items():
         if name not in arrays:
             raise DamagedEntry(f"the array {name!r} it records is missing")
-        if _array_digest(arrays[name]) != expected.get("sha256"):  # the digest covers the shape and the dtype
+        if array_digest(arrays[name]) != expected.get("sha256"):  # the digest covers the shape and the dtype
             raise DamagedEntry(f"the array {name!r} does not match its recorded SHA-256")
     return arrays
 
@@ -126,8 +124,7 @@ def write_feature_entry(paths: dict, weights: dict, feature_set: FeatureSet) -> 
 
 
 def read_feature_entry(paths: dict, key: str, data: datasets.ImageDataset, config) -> FeatureSet | None:
-    """The cached FeatureSet of ``key`` with the images of ``data``; None when there is none or it is damaged
-    (then with a :class:`CacheWarning`)."""
+    """The cached FeatureSet of ``key`` with the images of ``data``; None if absent or damaged (with a warning)."""
     present = {name: paths[name].is_file() for name in ("features", "weights")}
     if not any(present.values()):
         return None
@@ -228,12 +225,8 @@ def _report_problem(report, fields: dict) -> str | None:
 
 
 def cached_report(path, is_current, compute, *, fields: dict, rebuild: bool = False) -> dict:
-    """``compute()``'s JSON report, read back from ``path`` when ``is_current(report)``, else computed and stored.
-
-    A missing or stale file (another key or settings) is recomputed; a damaged one (not JSON, not
-    an object, a field of ``fields`` missing or of the wrong type) too, with a :class:`CacheWarning`.
-    ``path=None`` computes without caching.
-    """
+    """``compute()``'s JSON report, read back from ``path`` when ``is_current(report)`` and its ``fields`` hold,
+    else computed and stored (a damaged file with a :class:`CacheWarning`; ``path=None``: no cache)."""
     if path is not None:
         remove_leftovers(path.parent)
     if path is not None and not rebuild and path.is_file():

@@ -1,9 +1,4 @@
-"""The learnt features of a training and a test set, with the map that made them (:class:`FeatureSet`).
-
-Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) represents every image by 2,000
-features learnt without labels, by a deep belief network (Hinton, Osindero & Teh 2006) or, for
-CIFAR-10, convolutional patch features.
-"""
+"""The learnt features of a training and a test set, with the map that made them (:class:`FeatureSet`)."""
 from __future__ import annotations
 
 import dataclasses
@@ -21,23 +16,11 @@ __all__ = ["FeatureSet"]
 class FeatureSet:
     """Unsupervised features (DBN or convolutional patches) of a training and a test set.
 
-    Attributes
-    ----------
-    train_features, test_features : numpy.ndarray of float32, (n, 2000)
-        Top-layer hidden probabilities (DBN) or quadrant-pooled unit responses (patches).
-    train_labels, test_labels : numpy.ndarray of int64
-    info : dict
-        ``dataset``, ``kind``, ``official`` (the official test set was used), ``train_size``,
-        ``test_size``, ``config``, ``seconds`` (to build them), ``from_cache``, ``cache_key``,
-        ``source``, ``device``, ``created``; ``dbn_training_images`` and ``seconds_per_layer`` (DBN)
-        or ``seconds_per_stage`` and ``cpu_seconds`` (patches); with a probe, ``probe_accuracy`` and
-        ``probe`` (:func:`feature_probe`).
-    dbn, whitening : DeepBeliefNetwork or None, Whitening or None
-        The trained network and the input whitening (CIFAR-10 DBN); ``None`` for patch features.
-    train_images, test_images : numpy.ndarray of uint8
-        The images behind the features.
-    patch_model : PatchFeatureModel or None
-        The learnt patch features.
+    ``train_features``/``test_features`` are float32 (n, 2000), the labels int64; ``info`` holds
+    ``dataset``, ``kind``, ``official``, the sizes, ``config``, ``seconds``, ``from_cache``,
+    ``cache_key``, ``source``, ``device``, ``created`` and, with a probe, ``probe_accuracy``.
+    ``dbn``/``whitening`` (DBN) or ``patch_model`` (patches) is the learnt map; the images are the
+    uint8 images behind the features.
     """
 
     train_features: np.ndarray

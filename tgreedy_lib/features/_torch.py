@@ -1,13 +1,9 @@
-"""torch, or an error that says which extra installs it.
-
-The deep belief network (:mod:`.dbn`) and the patch features (:mod:`.patches`) train with torch, an
-optional dependency (the ``dbn`` extra): the selectors, the theory and notebooks 00-05 need none.
-"""
+"""torch (the ``dbn`` extra), or an error that says how to install it."""
 from __future__ import annotations
 
 try:
     import torch
-except ModuleNotFoundError as error:  # only torch itself missing; a broken torch install raises as it is
+except ModuleNotFoundError as error:
     if error.name != "torch":
         raise
     raise ModuleNotFoundError(

@@ -1,23 +1,12 @@
 """Unsupervised features of MNIST and CIFAR-10: their configurations and cache keys, built once and then reused.
 
 Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) represents every image by 2,000
-real-valued features learnt from unlabeled images. :func:`load_features` builds them (or reads
-them back) for 10,000 training and 10,000 test images:
-
-    fs = load_features("mnist")          # or "cifar10"
-    fs.train_features, fs.train_labels, fs.test_features, fs.test_labels, fs.info
-    fs.info["probe_accuracy"]            # the validated linear probe (feature_probe)
-
-Two feature learners (``kind``): ``"dbn"``, a deep belief network on whole images
-(:mod:`.dbn`), the default for MNIST and an alternative for CIFAR-10 (on whitened pixels it reads
-only 39.7 % on the probe and its pairs carry no similarity signal); ``"patches"``, the single-layer
-convolutional features learnt from CIFAR-10's 50,000 unlabeled training images (:mod:`.patches`),
-the default for CIFAR-10 (``benchmarks/README.md`` gives its probe, pair signal and time).
-
-The cache (``$TGREEDY_CACHE_DIR``, default ``~/.cache/tgreedy``, subfolder ``features/``) is keyed
-by the SHA-256 of the images, the labels and the full configuration (:func:`cache_key`): features
-are rebuilt whenever the data or a setting changed and reused otherwise. Its entries are
-:mod:`._cache`.
+real-valued features learnt from unlabeled images. :func:`load_features` builds them (or reads them
+back) for 10,000 training and 10,000 test images, by a deep belief network (``kind="dbn"``,
+:mod:`.dbn`, the MNIST default) or single-layer convolutional patch features (``"patches"``,
+:mod:`.patches`, the CIFAR-10 default; the DBN reads only 39.7 % there). The cache
+(``$TGREEDY_CACHE_DIR/features``) is keyed by the SHA-256 of the images, the labels and the full
+configuration (:func:`cache_key`).
 """
 from __future__ import annotations
 
@@ -33,18 +22,16 @@ import numpy as np
 
 from .. import datasets
 from ..files import remove_leftovers
-from ._cache import read_feature_entry, write_feature_entry
+from ._cache import array_digest, read_feature_entry, write_feature_entry
 from ._feature_set import FeatureSet
 from ._torch import torch
 from .dbn import DeepBeliefNetwork, RBMTraining, Whitening, dbn_inputs
 from .patches import PATCH_PIPELINE_VERSION, PatchFeatureConfig, fit_patch_model
 from .probe import feature_probe
 
-#: Bump when the DBN pipeline changes in a way the configuration does not capture.
 PIPELINE_VERSION = 3
 FEATURE_DATASETS = ("mnist", "cifar10")
 FEATURE_KINDS = ("dbn", "patches")
-#: The feature learner ``load_features`` uses when ``kind`` is not given.
 DEFAULT_KIND = {"mnist": "dbn", "cifar10": "patches"}
 
 
@@ -52,20 +39,10 @@ DEFAULT_KIND = {"mnist": "dbn", "cifar10": "patches"}
 class FeatureConfig:
     """Everything that determines the DBN features besides the images.
 
-    Attributes
-    ----------
-    layer_sizes : tuple of int
-        Layer sizes, input first (after whitening for CIFAR-10), 2,000 last.
-    visible : {"bernoulli", "gaussian"}
-        First-layer visible units: Bernoulli on intensities in [0, 1] (MNIST), Gaussian on whitened pixels.
-    training : tuple of RBMTraining
-        One per layer.
-    whitening_components : int or None
-        PCA-whitening dimension for Gaussian inputs (``None``: no whitening).
-    whitening_epsilon : float
-        Eigenvalue regulariser of the whitening, relative to the mean eigenvalue.
-    seed : int
-        Seeds the DBN's generator.
+    ``layer_sizes``: input first (after whitening), 2,000 last; ``visible``: the first layer's units,
+    ``"bernoulli"`` (intensities in [0, 1]) or ``"gaussian"`` (whitened pixels); ``training``: one
+    :class:`RBMTraining` a layer; ``whitening_components`` (``None``: no whitening) and
+    ``whitening_epsilon`` (relative to the mean eigenvalue): the PCA whitening; ``seed``: the DBN's.
     """
 
     layer_sizes: tuple[int, ...]
@@ -108,15 +85,10 @@ class FeatureConfig:
 
 
 def default_config(dataset: str, unlabeled: bool = False) -> FeatureConfig:
-    """The tuned DBN configuration for ``"mnist"`` (784-500-500-2000) or ``"cifar10"`` (256-1000-2000, Gaussian first layer).
-
-    ``unlabeled`` (MNIST): the DBN learns from the 60,000 official training images (the paper's
-    setting), so it needs fewer passes. Tuned on a 2-core CPU (``benchmarks/README.md``).
-    """
+    """The tuned DBN configuration for ``"mnist"`` (784-500-500-2000; fewer passes when it learns from the 60,000
+    ``unlabeled`` digits) or ``"cifar10"`` (256-1000-2000, Gaussian first layer); ``benchmarks/README.md``."""
     if dataset == "mnist" and unlabeled:
-        # 60,000 unlabeled digits (the paper's setting): the probe reads 97.3 % with 10 / 5 / 10 epochs,
-        # 96.9-97.1 % with 5 / 3 / 3-5 epochs (two seeds each), against 96.6 % for the 10,000 digits
-        # alone. Momentum 0.9 from the second epoch, since there are few epochs.
+        # Probe 97.3 % (96.6 % from the 10,000 digits alone); momentum 0.9 from the second epoch.
         return FeatureConfig(
             layer_sizes=(784, 500, 500, 2000), visible="bernoulli",
             training=(RBMTraining(epochs=10, learning_rate=0.1, momentum_switch_epoch=1),
@@ -124,18 +96,14 @@ def default_config(dataset: str, unlabeled: bool = False) -> FeatureConfig:
                       RBMTraining(epochs=10, learning_rate=0.1, momentum_switch_epoch=1, sparsity_target=0.05,
                                   sparsity_cost=0.3)))
     if dataset == "mnist":
-        # A sparse top layer (Lee, Ekanadham & Ng 2008) helps the linear probe most: 96.6 % against 95.9 %
-        # with a plain top layer trained 5 epochs (10,000 train / 10,000 official test digits).
+        # A sparse top layer (Lee, Ekanadham & Ng 2008): probe 96.6 % against 95.9 % without.
         return FeatureConfig(
             layer_sizes=(784, 500, 500, 2000), visible="bernoulli",
             training=(RBMTraining(epochs=15, learning_rate=0.1),
                       RBMTraining(epochs=10, learning_rate=0.1),
                       RBMTraining(epochs=15, learning_rate=0.1, sparsity_target=0.05, sparsity_cost=0.3)))
     if dataset == "cifar10":
-        # A sparse Gaussian-Bernoulli RBM on 256 PCA-whitened dimensions, then a binary RBM up to 2,000
-        # units. Measured on the linear probe (10,000 train / 10,000 test): 39.7 %, against 35.9 % for raw
-        # pixels and 40.1 % for a single Gaussian layer straight to 2,000 units; a third layer
-        # (256-1000-1000-2000) fell to 34.2 %, below the pixels.
+        # Probe 39.7 % (raw pixels 35.9 %; a third layer fell to 34.2 %).
         return FeatureConfig(
             layer_sizes=(256, 1000, 2000), visible="gaussian", whitening_components=256,
             training=(RBMTraining(epochs=10, learning_rate=0.005, weight_decay=1e-3, sparsity_target=0.05,
@@ -169,22 +137,13 @@ def _resolve_config(dataset: str, config, unlabeled: bool = False, kind: str = "
     return config
 
 
-def _data_digest(data: datasets.ImageDataset) -> str:
-    digest = hashlib.sha256()
-    arrays = (data.train_images, data.train_labels, data.test_images, data.test_labels)
-    if data.unlabeled_images is not None:
-        arrays += (data.unlabeled_images,)
-    for array in arrays:
-        array = np.ascontiguousarray(array)
-        digest.update(f"{array.dtype.str}{array.shape}".encode())
-        digest.update(array.tobytes())
-    return digest.hexdigest()
-
-
 def cache_key(data: datasets.ImageDataset, config: FeatureConfig | PatchFeatureConfig) -> str:
     """SHA-256 of the data (every array's shape, dtype and bytes), the configuration and the pipeline version."""
     version = PATCH_PIPELINE_VERSION if isinstance(config, PatchFeatureConfig) else PIPELINE_VERSION
-    payload = json.dumps({"data": _data_digest(data), "dataset": data.name, "config": config.to_dict(),
+    arrays = (data.train_images, data.train_labels, data.test_images, data.test_labels)
+    if data.unlabeled_images is not None:
+        arrays += (data.unlabeled_images,)
+    payload = json.dumps({"data": array_digest(*arrays), "dataset": data.name, "config": config.to_dict(),
                           "pipeline_version": version}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 
@@ -202,30 +161,13 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
                   unlabeled: bool = True, kind: str | None = None, probe: bool = True) -> FeatureSet:
     """2,000 unsupervised features of the paper's MNIST or CIFAR-10 images, built once and then read from the cache.
 
-    Parameters
-    ----------
-    dataset : {"mnist", "cifar10"}
-    data_dir, cache_dir, download :
-        Where the images are looked for (:mod:`tgreedy_lib.datasets`; MNIST always works offline, from
-        the bundled digits, CIFAR-10 needs a local copy or ``download=True``) and where the cache is.
-    config : FeatureConfig, PatchFeatureConfig, dict or None
-        ``None``: :func:`default_config` for the data found, or ``PatchFeatureConfig()``; a dict
-        overrides some of its settings.
-    rebuild : bool
-        Ignore (and overwrite) a cached copy.
-    only_cached : bool
-        Never train: ``LookupError`` when the features are not cached (or their entry is damaged).
-    unlabeled : bool
-        Let the DBN learn from MNIST's 60,000 official training images when they are found.
-    kind : {"dbn", "patches"} or None
-        The feature learner (default :data:`DEFAULT_KIND`).
-    probe : bool
-        Add ``info["probe_accuracy"]`` (:func:`feature_probe`, cached beside the features).
-    progress, device :
-        Progress bars while training; the torch device (default: a GPU when present).
-
-    A damaged cache entry is rebuilt, and a cache that cannot be written computes without storing,
-    each with a :class:`CacheWarning`.
+    ``data_dir``, ``download``: where the images are (:mod:`tgreedy_lib.datasets`); ``config``: a
+    :class:`FeatureConfig` or :class:`PatchFeatureConfig`, a dict overriding some defaults, or
+    ``None`` (:func:`default_config` or ``PatchFeatureConfig()``); ``rebuild``: ignore the cache;
+    ``only_cached``: ``LookupError`` instead of training; ``unlabeled``: the DBN learns from MNIST's
+    60,000 official training images when found; ``kind``: default :data:`DEFAULT_KIND`; ``probe``:
+    add ``info["probe_accuracy"]`` (:func:`feature_probe`). A damaged entry is rebuilt, an unwritable
+    cache skipped, each with a :class:`CacheWarning`.
     """
     kind = _resolve_kind(dataset, kind)
     _resolve_config(dataset, config, kind=kind)  # a bad setting fails before any data are read
@@ -236,7 +178,7 @@ def load_features(dataset: str, data_dir=None, cache_dir=None, config=None, rebu
     config = _resolve_config(dataset, config, unlabeled=data.unlabeled_images is not None, kind=kind)
     key = cache_key(data, config)
     paths = feature_cache_paths(dataset, key, cache_dir, kind=kind)
-    remove_leftovers(paths["features"].parent)  # temporary files of writers that were killed
+    remove_leftovers(paths["features"].parent)
     feature_set = None if rebuild else read_feature_entry(paths, key, data, config)
     if feature_set is None and only_cached:
         raise LookupError(f"{dataset} features for this data and configuration are not cached yet (or their entry "
@@ -263,8 +205,7 @@ def _feature_set(data: datasets.ImageDataset, train_features, test_features, inf
 
 
 def _build_dbn_features(data: datasets.ImageDataset, config: FeatureConfig, progress: bool, device):
-    """Train the DBN (and the whitening) on ``data.unlabeled_images`` if any, else the training images; never a test
-    image. Returns the FeatureSet and the weights to cache."""
+    """The FeatureSet and the weights of a DBN (and whitening) learnt from the unlabeled, else the training images."""
     start = time.perf_counter()
     train_inputs, test_inputs = dbn_inputs(data.train_images), dbn_inputs(data.test_images)
     learn_inputs = dbn_inputs(data.unlabeled_images) if data.unlabeled_images is not None else train_inputs
@@ -295,8 +236,7 @@ def _cpu_seconds() -> float:
 
 
 def _build_patch_features(data: datasets.ImageDataset, config: PatchFeatureConfig, progress: bool, device):
-    """Learn the patch features from ``data.unlabeled_images`` (else the training images; never a label or a test
-    image), then encode. Returns the FeatureSet and the weights to cache."""
+    """The FeatureSet and the weights of patch features learnt from the unlabeled, else the training images."""
     start, cpu_start = time.perf_counter(), _cpu_seconds()
     learn_images = data.unlabeled_images if data.unlabeled_images is not None else data.train_images
     timings: dict = {}

@@ -13,14 +13,10 @@ expectation by ``k`` steps of Gibbs sampling started at the data, and persistent
 divergence (PCD, Tieleman 2008) keeps the Gibbs chains running across parameter updates. A deep
 belief network (Hinton, Osindero & Teh 2006) is trained greedily: one RBM on the data, the next on
 the hidden probabilities of the first, and so on; the top layer's hidden probabilities are the
-features. Updates follow Hinton's practical guide (2010): mini-batches, momentum rising from 0.5 to
-0.9, L2 weight decay on the weights.
-
-Gaussian-Bernoulli RBMs expect whitened inputs of unit variance; :class:`Whitening` provides PCA or
-ZCA whitening computed on the training images (Krizhevsky 2009 whitens CIFAR-10 the same way).
-
-Everything random draws from one seeded :class:`torch.Generator`, so training is deterministic on
-CPU for a fixed seed and thread count. A GPU is used when one is present (``device=None``).
+features. Updates follow Hinton's practical guide (2010): mini-batches, momentum, L2 weight decay.
+Gaussian-Bernoulli RBMs expect whitened inputs (:class:`Whitening`, PCA or ZCA, as Krizhevsky 2009).
+Everything random draws from one seeded :class:`torch.Generator` (deterministic on CPU for a fixed
+seed and thread count); a GPU is used when present.
 """
 from __future__ import annotations
 
@@ -56,26 +52,11 @@ def _as_tensor(data, name: str, device: torch.device, dtype=torch.float32) -> to
 class RBMTraining:
     """How one RBM is trained (Hinton's practical guide, 2010).
 
-    Attributes
-    ----------
-    epochs, batch_size : int
-        Passes over the data, mini-batch size.
-    learning_rate : float
-        Step of the momentum gradient ascent on the CD/PCD likelihood gradient.
-    cd_steps : int
-        ``k`` of CD-k / PCD-k: Gibbs steps of the negative phase.
-    persistent : bool
-        Persistent CD: negative chains survive across updates.
-    initial_momentum, final_momentum, momentum_switch_epoch : float, float, int
-        Momentum for the first ``momentum_switch_epoch`` epochs, then after.
-    weight_decay : float
-        L2 penalty on the weights (not the biases).
-    learning_rate_decay : bool
-        Anneal the learning rate linearly to 10 % of its value over the epochs.
-    sparsity_target, sparsity_cost : float
-        Wanted mean activation of each hidden unit (0: no penalty) and the penalty's weight: a running
-        average of each unit's activation is pulled towards the target through the hidden biases and
-        weights (Lee, Ekanadham & Ng 2008; Hinton 2010, section 11).
+    ``cd_steps`` is the ``k`` of CD-k / PCD-k (``persistent``); momentum is ``initial_momentum`` for
+    the first ``momentum_switch_epoch`` epochs, then ``final_momentum``; ``weight_decay`` is an L2
+    penalty on the weights; ``learning_rate_decay`` anneals the rate linearly to 10 %; a running mean
+    of each hidden unit's activation is pulled towards ``sparsity_target`` with weight
+    ``sparsity_cost`` (Lee, Ekanadham & Ng 2008; 0: no penalty).
     """
 
     epochs: int = 10
@@ -110,8 +91,7 @@ class RBMTraining:
 
 @dataclasses.dataclass
 class _TrainingState:
-    """What :meth:`RBM.fit` carries across mini-batches: velocities, the running mean activity, the PCD chains."""
-
+    """What :meth:`RBM.fit` carries across mini-batches."""
     velocity_w: torch.Tensor
     velocity_b: torch.Tensor
     velocity_c: torch.Tensor
@@ -120,12 +100,10 @@ class _TrainingState:
 
 
 class RBM:
-    """A restricted Boltzmann machine with binary hidden units (Smolensky 1986; Hinton 2002).
+    """A restricted Boltzmann machine with binary hidden units and ``"bernoulli"`` or ``"gaussian"`` visibles.
 
-    ``visible`` is ``"bernoulli"`` or ``"gaussian"`` (unit variance: whiten the data first); all
-    randomness comes from ``generator`` (a new one seeded with ``seed`` if not given); ``device``
-    defaults to a GPU when present. ``weights`` (n_visible, n_hidden), ``visible_bias`` and
-    ``hidden_bias`` are tensors; ``history["reconstruction_error"]`` gains one entry per epoch of :meth:`fit`.
+    All randomness comes from ``generator`` (else one seeded with ``seed``);
+    ``history["reconstruction_error"]`` gains one entry per epoch of :meth:`fit`.
     """
 
     def __init__(self, n_visible: int, n_hidden: int, visible: str = "bernoulli",
@@ -161,12 +139,7 @@ class RBM:
         return torch.sigmoid(activation) if self.visible == "bernoulli" else activation
 
     def _bernoulli(self, probabilities: torch.Tensor) -> torch.Tensor:
-        """A 0/1 sample with the given probabilities.
-
-        On the CPU the uniforms come from numpy's SFC64, seeded per call from this RBM's torch generator
-        (so re-seeding replays every sample): torch's Mersenne twister is single-threaded and took a sixth
-        of a CD-1 step of the 500-2,000 layer.
-        """
+        """A 0/1 sample; on the CPU from numpy's SFC64 (seeded per call from the torch generator), which is faster."""
         if probabilities.device.type != "cpu":
             return torch.bernoulli(probabilities, generator=self.generator)
         seed = int(torch.randint(0, 2 ** 62, (1,), generator=self.generator))
@@ -193,14 +166,12 @@ class RBM:
         return visible_term - torch.nn.functional.softplus(torch.addmm(self.hidden_bias, visible, self.weights)).sum(1)
 
     @torch.no_grad()
-    def gibbs_chain(self, visible, steps: int, sample_visible: bool = True) -> torch.Tensor:
+    def gibbs_chain(self, visible, steps: int) -> torch.Tensor:
         """Run ``steps`` alternating Gibbs steps from ``visible``; return the final visible means."""
-        state = _as_tensor(visible, "visible", self.device)
-        mean = state
+        state = mean = _as_tensor(visible, "visible", self.device)
         for _ in range(steps):
             _, hidden = self.sample_hidden(state)
-            mean, sample = self.sample_visible(hidden)
-            state = sample if sample_visible else mean
+            mean, state = self.sample_visible(hidden)
         return mean
 
     @torch.no_grad()
@@ -219,11 +190,7 @@ class RBM:
     @torch.no_grad()
     def fit(self, data, training: RBMTraining = RBMTraining(), progress: bool = True,
             description: str = "RBM") -> "RBM":
-        """Train by CD-k (Hinton 2002) or PCD-k (Tieleman 2008) with momentum and weight decay.
-
-        ``data``: probabilities in [0, 1] (Bernoulli visibles) or whitened values (Gaussian), one row a
-        vector; ``progress`` shows a bar over the epochs.
-        """
+        """Train by CD-k or PCD-k on ``data`` (in [0, 1] for Bernoulli visibles, whitened for Gaussian)."""
         data = _as_tensor(data, "data", self.device)
         if data.shape[1] != self.n_visible:
             raise ValueError(f"data has {data.shape[1]} columns but the RBM has {self.n_visible} visible units")
@@ -232,7 +199,10 @@ class RBM:
         n = len(data)
         batch_size = min(training.batch_size, n)
         n_batches = max(n // batch_size, 1)
-        state = self._start_training(data, training, batch_size)
+        state = _TrainingState(*(torch.zeros_like(p) for p in (self.weights, self.visible_bias, self.hidden_bias)),
+                               torch.full((self.n_hidden,), training.sparsity_target, device=self.device), None)
+        if training.persistent:
+            state.chains = data[torch.randint(0, n, (batch_size,), generator=self.generator, device=self.device)].clone()
         bar = tqdm(range(training.epochs), desc=description, disable=not progress, leave=False)
         for epoch in bar:
             momentum = training.initial_momentum if epoch < training.momentum_switch_epoch else training.final_momentum
@@ -253,29 +223,15 @@ class RBM:
         bar.close()
         return self
 
-    def _start_training(self, data: torch.Tensor, training: RBMTraining, batch_size: int) -> _TrainingState:
-        """Zero velocities, the running mean activity at its target, and the PCD chains at data rows."""
-        velocity_w, velocity_b, velocity_c = (torch.zeros_like(p) for p in
-                                              (self.weights, self.visible_bias, self.hidden_bias))
-        mean_activity = torch.full((self.n_hidden,), training.sparsity_target, device=self.device)
-        chains = None
-        if training.persistent:
-            start = torch.randint(0, len(data), (batch_size,), generator=self.generator, device=self.device)
-            chains = data[start].clone()
-        return _TrainingState(velocity_w, velocity_b, velocity_c, mean_activity, chains)
-
     def _contrastive_divergence_step(self, batch: torch.Tensor, training: RBMTraining, state: _TrainingState,
                                      rate: float, momentum: float) -> torch.Tensor:
-        """One CD-k or PCD-k update of the parameters on ``batch``; returns its reconstruction error (a 0-d tensor)."""
+        """One CD-k or PCD-k update on ``batch``; returns its reconstruction error (a 0-d tensor)."""
         positive_hidden, hidden_sample = self.sample_hidden(batch)
         reconstruction = self.visible_mean(hidden_sample)
         error = ((batch - reconstruction) ** 2).mean()
         negative_visible = self._negative_phase(reconstruction, training, state)
         negative_hidden = self.hidden_probabilities(negative_visible)
-        # velocity <- momentum * velocity + rate * gradient, the weight gradient being
-        # (<v h'>_data - <v h'>_model) / m - weight_decay * W. Accumulated in place: the two
-        # products go straight into the velocity (addmm_), so no (n_visible, n_hidden)
-        # temporary is made.
+        # velocity <- momentum * velocity + rate * ((<v h'>_data - <v h'>_model) / m - weight_decay * W), in place
         scale = rate / len(batch)
         state.velocity_w.addmm_(batch.T, positive_hidden, beta=momentum, alpha=scale)
         state.velocity_w.addmm_(negative_visible.T, negative_hidden, alpha=-scale)
@@ -297,7 +253,7 @@ class RBM:
 
     def _negative_phase(self, reconstruction: torch.Tensor, training: RBMTraining,
                         state: _TrainingState) -> torch.Tensor:
-        """The negative phase: ``cd_steps`` Gibbs steps on the PCD chains, or ``cd_steps - 1`` more from the reconstruction."""
+        """``cd_steps`` Gibbs steps on the PCD chains, or ``cd_steps - 1`` more from the reconstruction (means)."""
         if training.persistent:
             negative_visible = state.chains
             for _ in range(training.cd_steps):
@@ -305,7 +261,6 @@ class RBM:
                 _, negative_visible = self.sample_visible(hidden)
             state.chains = negative_visible
             return negative_visible
-        # CD-k from the data; reconstructions use means, not samples (Hinton 2010, sec. 3.2).
         negative_visible = reconstruction
         for _ in range(training.cd_steps - 1):
             _, hidden = self.sample_hidden(negative_visible)
@@ -320,10 +275,10 @@ class RBM:
                 f"{prefix}reconstruction_error": np.asarray(self.history["reconstruction_error"], dtype=np.float64)}
 
     @classmethod
-    def from_state_arrays(cls, arrays, visible: str, prefix: str = "", device=None, seed: int = 0) -> "RBM":
+    def from_state_arrays(cls, arrays, visible: str, prefix: str = "", device=None) -> "RBM":
         """Rebuild an RBM saved with :meth:`state_arrays`."""
         weights = np.asarray(arrays[f"{prefix}weights"])
-        rbm = cls(weights.shape[0], weights.shape[1], visible=visible, device=device, seed=seed)
+        rbm = cls(weights.shape[0], weights.shape[1], visible=visible, device=device)
         rbm.weights = torch.as_tensor(weights, device=rbm.device).clone()
         rbm.visible_bias = torch.as_tensor(np.asarray(arrays[f"{prefix}visible_bias"]), device=rbm.device).clone()
         rbm.hidden_bias = torch.as_tensor(np.asarray(arrays[f"{prefix}hidden_bias"]), device=rbm.device).clone()
@@ -332,12 +287,7 @@ class RBM:
 
 
 class DeepBeliefNetwork:
-    """A stack of RBMs trained greedily, layer by layer (Hinton, Osindero & Teh 2006).
-
-    ``layer_sizes`` is ``[n_inputs, n_hidden_1, ..., n_hidden_L]`` (``[784, 500, 500, 2000]`` for
-    MNIST); ``visible`` the first RBM's visible type (the others are Bernoulli); ``seed`` seeds the one
-    generator all layers share.
-    """
+    """A stack of RBMs of ``layer_sizes`` (inputs first) trained greedily; ``visible`` is the first RBM's."""
 
     def __init__(self, layer_sizes: Sequence[int], visible: str = "bernoulli", seed: int = 0, device=None):
         layer_sizes = [int(s) for s in layer_sizes]
@@ -353,7 +303,7 @@ class DeepBeliefNetwork:
 
     @property
     def history(self) -> list[list[float]]:
-        """Reconstruction error per epoch, one list per layer (for plotting training curves)."""
+        """Reconstruction error per epoch, one list per layer."""
         return [rbm.history["reconstruction_error"] for rbm in self.rbms]
 
     def fit(self, data, training: RBMTraining | Sequence[RBMTraining] = RBMTraining(),
@@ -393,12 +343,7 @@ class DeepBeliefNetwork:
 
     @torch.no_grad()
     def generate(self, start, gibbs_steps: int = 200) -> np.ndarray:
-        """Samples of the DBN's generative model (Hinton, Osindero & Teh 2006, section 2).
-
-        ``start`` (input-space vectors) goes up to the top RBM, which runs ``gibbs_steps`` of alternating
-        Gibbs sampling; one top-down pass of means through the lower layers gives input-space samples
-        (whitened coordinates for a Gaussian first layer).
-        """
+        """Samples of the generative model: ``start`` up to the top RBM, ``gibbs_steps`` there, means back down."""
         state = _as_tensor(start, "start", self.device)
         for rbm in self.rbms[:-1]:
             state = rbm.hidden_probabilities(state)
@@ -436,12 +381,8 @@ def dbn_inputs(images: np.ndarray) -> np.ndarray:
 
 
 class Whitening:
-    """PCA or ZCA whitening fitted on training data (Krizhevsky 2009, for Gaussian-Bernoulli RBMs).
-
-    ``x -> (x - mean) U diag(1 / sqrt(lambda + epsilon * mean(lambda)))`` keeps the top ``n_components``
-    principal directions (PCA; ``None`` keeps all); ZCA rotates back with ``U'`` (every dimension
-    kept). The outputs have about unit variance, as Gaussian visible units expect.
-    """
+    """PCA or ZCA whitening: ``x -> (x - mean) U diag(1 / sqrt(lambda + epsilon * mean(lambda)))`` on the top
+    ``n_components`` directions (PCA), rotated back by ``U'`` (ZCA, every dimension)."""
 
     def __init__(self, n_components: int | None = None, epsilon: float = 0.01, kind: str = "pca"):
         if kind not in ("pca", "zca"):
@@ -481,5 +422,5 @@ class Whitening:
         data = np.asarray(data, dtype=np.float64)
         return ((data - self.mean) @ self.projection).astype(np.float32)
 
-    def state_arrays(self, prefix: str = "whitening_") -> dict[str, np.ndarray]:
-        return {f"{prefix}mean": self.mean, f"{prefix}projection": self.projection}
+    def state_arrays(self) -> dict[str, np.ndarray]:
+        return {"whitening_mean": self.mean, "whitening_projection": self.projection}

@@ -1,18 +1,15 @@
 """Convolutional patch features of CIFAR-10 learnt without labels (Coates, Lee & Ng, AISTATS 2011).
 
 Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) represents CIFAR-10 images by 2,000
-unsupervised features "of the kind" of Krizhevsky (2009). A whole-image DBN on whitened pixels
-(:func:`tgreedy_lib.features.build.default_config`) reads only 39.7 % on a linear probe here; the
-single-layer convolutional pipeline of Coates, Lee & Ng (2011) is the well-measured way to learn
-such features from unlabeled images on a CPU:
+unsupervised features "of the kind" of Krizhevsky (2009); the single-layer convolutional pipeline of
+Coates, Lee & Ng (2011) learns them from unlabeled images on a CPU:
 
 1. **Patches.** ``n_patches`` random 6 x 6 x 3 patches of the 50,000 unlabeled CIFAR-10 training
    images (their labels are never read).
 2. **Normalization.** Each patch (pixel values 0-255) loses its mean and is divided by
    ``sqrt(var + normalization_epsilon)`` (brightness and contrast normalization).
-3. **ZCA whitening** of the normalized patches (:class:`tgreedy_lib.features.dbn.Whitening`, ``kind="zca"``,
-   eigenvalue regulariser ``whitening_epsilon`` times the mean eigenvalue: 1.0, chosen on the
-   probe's validation split among 0.1 (Coates et al.'s value), 0.3, 1 and 3).
+3. **ZCA whitening** of the normalized patches (:class:`tgreedy_lib.features.dbn.Whitening`,
+   eigenvalue regulariser ``whitening_epsilon`` times the mean eigenvalue).
 4. **Dictionary** of ``n_units`` (500) on the whitened patches: spherical k-means
    (:func:`spherical_kmeans`, ``"kmeans"``), plain k-means (:func:`euclidean_kmeans`,
    ``"kmeans-euclidean"``) or a Gaussian-Bernoulli RBM (:class:`tgreedy_lib.features.dbn.RBM`, ``"rbm"``).
@@ -42,7 +39,6 @@ from .dbn import RBM, RBMTraining, Whitening
 PATCH_DICTIONARIES = ("kmeans", "kmeans-euclidean", "rbm")
 ENCODERS = {"kmeans": ("triangle", "soft-threshold"), "kmeans-euclidean": ("triangle", "soft-threshold"),
             "rbm": ("probability", "rectified")}
-#: Bump when the patch pipeline changes in a way :class:`PatchFeatureConfig` does not capture.
 PATCH_PIPELINE_VERSION = 1
 #: The RBM's default training on whitened patches (Gaussian visibles, sparse hidden units).
 DEFAULT_RBM_TRAINING = RBMTraining(epochs=10, learning_rate=0.01, batch_size=100, weight_decay=1e-3,
@@ -54,8 +50,7 @@ class PatchFeatureConfig:
     """Everything that determines the patch features besides the images: the settings of steps 1-6 above.
 
     ``encoder=None`` takes the dictionary's default; ``seed`` seeds the patch draw, the k-means start
-    and the RBM. Coates et al. use ``normalization_epsilon=10`` and ``whitening_epsilon=0.1``; the
-    defaults were chosen on the probe's validation split only (``benchmarks/README.md``).
+    and the RBM. The defaults were chosen on the probe's validation split (``benchmarks/README.md``).
     """
 
     dictionary: str = "kmeans"
@@ -128,11 +123,7 @@ def _check_images(images, name: str = "images") -> np.ndarray:
 
 
 def sample_patches(images: np.ndarray, n_patches: int, patch_size: int = 6, seed: int = 0) -> np.ndarray:
-    """``n_patches`` random ``patch_size`` x ``patch_size`` x 3 patches of uint8 ``images`` (n, height, width, 3).
-
-    Returns float32 rows of pixel values 0-255, each a patch flattened channel first (channel, row,
-    column): the order of :func:`torch.nn.functional.unfold` on channel-first images.
-    """
+    """``n_patches`` random square patches of uint8 ``images``: float32 rows, channel first (as ``unfold``)."""
     images = _check_images(images)
     n, height, width, _ = images.shape
     if patch_size > min(height, width):
@@ -142,17 +133,12 @@ def sample_patches(images: np.ndarray, n_patches: int, patch_size: int = 6, seed
     rows = rng.integers(0, height - patch_size + 1, n_patches)
     cols = rng.integers(0, width - patch_size + 1, n_patches)
     offsets = np.arange(patch_size)
-    # (n_patches, p, p, 3) by fancy indexing, then channel first.
     patches = images[which[:, None, None], (rows[:, None] + offsets)[:, :, None], (cols[:, None] + offsets)[:, None, :]]
     return np.ascontiguousarray(patches.transpose(0, 3, 1, 2).reshape(n_patches, -1), dtype=np.float32)
 
 
 def normalize_patches(patches, epsilon: float = 10.0):
-    """Brightness and contrast normalization: ``(x - mean(x)) / sqrt(var(x) + epsilon)`` per row.
-
-    ``var`` is the sample variance (divisor ``d - 1``, as Matlab's ``var`` in Coates et al.'s code).
-    Works on numpy arrays and torch tensors alike and returns the same kind.
-    """
+    """``(x - mean(x)) / sqrt(var(x) + epsilon)`` per row (sample variance), numpy or torch."""
     if isinstance(patches, torch.Tensor):
         centred = patches - patches.mean(dim=1, keepdim=True)
         return centred / torch.sqrt(centred.pow(2).sum(1, keepdim=True) / (patches.shape[1] - 1) + epsilon)
@@ -165,19 +151,9 @@ def spherical_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
                      batch_size: int = 20_000, init=None) -> np.ndarray:
     """Spherical k-means with Coates & Ng's damped update; unit-norm centroids, float32 (n_clusters, d).
 
-    From ``n_clusters`` distinct data points (or ``init``) scaled to unit norm, each iteration assigns
-    every point ``x`` to the centroid of largest projection ``k = argmax_j d_j'x`` with code
-    ``s = d_k'x``, sets ``d_k <- d_k + sum_{x assigned to k} s x`` and renormalizes. A centroid that
-    wins no point restarts at a random data point. Coates & Ng assign by ``|d_j'x|``; the signed
-    projection gives each unit one polarity, which the one-sided encoders need. ``batch_size``
-    bounds memory only.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> points = np.array([[1., 0.], [2., 0.1], [0., 1.], [0.1, 3.]])
-    >>> np.round(np.abs(spherical_kmeans(points, 2, iterations=5)).max(axis=1), 2)
-    array([1., 1.], dtype=float32)
+    Each point ``x`` goes to ``k = argmax_j d_j'x`` (signed, so each unit has one polarity),
+    ``d_k <- d_k + sum s x`` with ``s = d_k'x``, renormalized; a centroid that wins no point restarts
+    at a random data point. ``batch_size`` bounds memory only.
     """
     data, generator, centroids = _kmeans_start(data, n_clusters, seed, init)
 
@@ -201,7 +177,7 @@ def spherical_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
 
 
 def _kmeans_start(data, n_clusters, seed: int, init):
-    """The data as a float32 tensor, the seeded generator and the initial centroids (``init``, or distinct data points)."""
+    """The data as a float32 tensor, the seeded generator and the initial centroids."""
     data = torch.as_tensor(np.asarray(data, dtype=np.float32))
     if data.ndim != 2 or len(data) < 1:
         raise ValueError(f"data must be a 2-d array (points x dimensions), got shape {tuple(data.shape)}")
@@ -221,13 +197,7 @@ def _kmeans_start(data, n_clusters, seed: int, init):
 
 def euclidean_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
                      batch_size: int = 20_000, init=None) -> np.ndarray:
-    """Plain k-means (Lloyd's iterations), as Coates, Lee & Ng's ``run_kmeans.m``; float32 (n_clusters, d).
-
-    Each iteration assigns every point to the nearest centroid (``argmax_j d_j'x - |d_j|^2 / 2``) and
-    moves every centroid to the mean of its points. The start is ``n_clusters`` distinct data points
-    (or ``init``), and a centroid that wins no point restarts at a random data point (Coates et al.
-    start from ``0.1 * randn`` and zero it).
-    """
+    """Plain k-means (Lloyd's iterations, as Coates et al.'s ``run_kmeans.m``); float32 (n_clusters, d)."""
     data, generator, centroids = _kmeans_start(data, n_clusters, seed, init)
     for _ in range(iterations):
         half_norms = 0.5 * centroids.pow(2).sum(1)
@@ -248,12 +218,8 @@ def euclidean_kmeans(data, n_clusters: int, iterations: int = 10, seed: int = 0,
 
 @dataclasses.dataclass
 class PatchFeatureModel:
-    """A learnt single-layer convolutional feature map: normalization, ZCA, dictionary, encoder.
-
-    A normalized patch ``x`` is whitened to ``(x - whitening_mean) @ whitening_projection``;
-    ``weights`` (d, n_units) holds the dictionary's columns, ``bias`` the RBM's hidden biases (zeros
-    for k-means), ``history`` the RBM's ``"reconstruction_error"`` per epoch.
-    """
+    """A learnt single-layer convolutional feature map: normalization, ZCA, dictionary (``weights`` (d, n_units),
+    ``bias``: zeros for k-means), encoder."""
 
     config: PatchFeatureConfig
     whitening_mean: np.ndarray
@@ -266,31 +232,23 @@ class PatchFeatureModel:
     def n_features(self) -> int:
         return 4 * self.weights.shape[1]
 
-    def encode_patches(self, patches) -> torch.Tensor:
+    def _encode(self, patches: torch.Tensor) -> torch.Tensor:
         """Unit responses of raw patches (rows of 0-255 pixel values, channel first): steps 2, 3, 5."""
-        patches = torch.as_tensor(patches, dtype=torch.float32)
         whitened = (normalize_patches(patches, self.config.normalization_epsilon)
                     - torch.from_numpy(self.whitening_mean)) @ torch.from_numpy(self.whitening_projection)
-        return self._encode_whitened(whitened)
-
-    def _encode_whitened(self, whitened: torch.Tensor) -> torch.Tensor:
         weights, encoder = torch.from_numpy(self.weights), self.config.encoder
         if encoder in ("probability", "rectified"):
             activation = torch.addmm(torch.from_numpy(self.bias), whitened, weights)
             return torch.sigmoid(activation) if encoder == "probability" else activation.clamp_min_(0)
         if encoder == "soft-threshold":
             return (whitened @ weights).sub_(self.config.threshold).clamp_min_(0)
-        # triangle: z_k = ||x - d_k|| = sqrt(|x|^2 + |d_k|^2 - 2 d_k'x), one addmm for the squares
+        # triangle: z_k = ||x - d_k|| = sqrt(|x|^2 + |d_k|^2 - 2 d_k'x)
         squares = whitened.pow(2).sum(1, keepdim=True) + weights.pow(2).sum(0)
         distance = torch.addmm(squares, whitened, weights, alpha=-2).clamp_min_(0).sqrt_()
         return torch.sub(distance.mean(1, keepdim=True), distance, out=distance).clamp_min_(0)
 
     def transform(self, images, batch_size: int = 10) -> np.ndarray:
-        """Features of uint8 ``images``: every position encoded, then summed over the four quadrants.
-
-        Returns float32 (n, 4 * n_units), quadrant-major. ``batch_size`` images a convolution (about
-        ``batch_size * 729 * n_units * 4`` bytes).
-        """
+        """Features of uint8 ``images``: every position encoded, summed over the quadrants; float32 (n, 4 * n_units)."""
         images = _check_images(images)
         size = self.config.patch_size
         out = np.empty((len(images), self.n_features), dtype=np.float32)
@@ -300,30 +258,26 @@ class PatchFeatureModel:
                 columns = torch.nn.functional.unfold(batch, size)  # (b, 3 p^2, positions)
                 b, d, positions = columns.shape
                 rows, cols = batch.shape[2] - size + 1, batch.shape[3] - size + 1
-                responses = self.encode_patches(columns.transpose(1, 2).reshape(b * positions, d))
+                responses = self._encode(columns.transpose(1, 2).reshape(b * positions, d))
                 out[start:start + b] = pool_quadrants(responses.reshape(b, rows, cols, -1)).reshape(b, -1).numpy()
         return out
 
-    def state_arrays(self, prefix: str = "patch_") -> dict[str, np.ndarray]:
+    def state_arrays(self) -> dict[str, np.ndarray]:
         """The learnt arrays, plain numpy (safe for ``np.savez``)."""
-        return {f"{prefix}whitening_mean": self.whitening_mean, f"{prefix}whitening_projection": self.whitening_projection,
-                f"{prefix}weights": self.weights, f"{prefix}bias": self.bias,
-                f"{prefix}reconstruction_error": np.asarray(self.history.get("reconstruction_error", []), dtype=np.float64)}
+        return {"patch_whitening_mean": self.whitening_mean, "patch_whitening_projection": self.whitening_projection,
+                "patch_weights": self.weights, "patch_bias": self.bias,
+                "patch_reconstruction_error": np.asarray(self.history.get("reconstruction_error", []), dtype=np.float64)}
 
     @classmethod
-    def from_state_arrays(cls, arrays, config: PatchFeatureConfig, prefix: str = "patch_") -> "PatchFeatureModel":
+    def from_state_arrays(cls, arrays, config: PatchFeatureConfig) -> "PatchFeatureModel":
         """Rebuild a model saved with :meth:`state_arrays`."""
-        history = {"reconstruction_error": np.asarray(arrays[f"{prefix}reconstruction_error"]).tolist()}
-        return cls(config, *(np.asarray(arrays[f"{prefix}{name}"], dtype=np.float32) for name in
+        history = {"reconstruction_error": np.asarray(arrays["patch_reconstruction_error"]).tolist()}
+        return cls(config, *(np.asarray(arrays[f"patch_{name}"], dtype=np.float32) for name in
                              ("whitening_mean", "whitening_projection", "weights", "bias")), history=history)
 
 
 def pool_quadrants(responses):
-    """Sum ``(n, rows, cols, units)`` maps over the four quadrants -> ``(n, 4, units)``.
-
-    The split is at ``ceil(rows / 2)`` and ``ceil(cols / 2)`` (14 of 27 positions, as Coates et al.'s
-    ``round(27 / 2)``); quadrants in the order top left, top right, bottom left, bottom right.
-    """
+    """Sum ``(n, rows, cols, units)`` maps over the quadrants (split at ``ceil(rows / 2)``) -> ``(n, 4, units)``."""
     rows, cols = responses.shape[1], responses.shape[2]
     r, c = (rows + 1) // 2, (cols + 1) // 2
     parts = [responses[:, :r, :c], responses[:, :r, c:], responses[:, r:, :c], responses[:, r:, c:]]
@@ -334,10 +288,7 @@ def pool_quadrants(responses):
 
 def fit_patch_model(images, config: PatchFeatureConfig = PatchFeatureConfig(), progress: bool = False,
                     timings: dict | None = None) -> PatchFeatureModel:
-    """Learn the normalization, the ZCA whitening and the dictionary from unlabeled uint8 images (steps 1-4).
-
-    ``timings``, if given, receives wall seconds per stage (``patches``, ``whitening``, ``dictionary``).
-    """
+    """Learn the whitening and the dictionary from unlabeled uint8 images (steps 1-4); ``timings`` gets seconds a stage."""
     timings = {} if timings is None else timings
     tick = time.perf_counter()
     patches = normalize_patches(sample_patches(images, config.n_patches, config.patch_size, config.seed),

@@ -1,17 +1,14 @@
 """A linear probe of learnt features: how much of the class a linear model reads from them.
 
 Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) runs greedy and T-greedy on 2,000
-learnt features; how much they carry is measured the usual way: a multinomial logistic regression
-on the standardised features (:func:`linear_probe`). :func:`validated_probe` chooses ``C`` on a
-validation split of the training rows, then scores the test rows once: the ``probe_accuracy`` every
-feature map of the experiments reports (:func:`feature_probe` for the learnt features,
-:func:`probe_arrays` for any matrix). :func:`probe_report` sets the learnt features against raw
-pixels at the fixed ``C`` of :data:`PROBE_REGULARIZATION`. Each report is a JSON file in the
-feature cache, computed once and read back.
+learnt features; :func:`linear_probe` measures them by a multinomial logistic regression on the
+standardised features, :func:`validated_probe` chooses its ``C`` on a validation split of the
+training rows (the ``probe_accuracy`` of every feature map: :func:`feature_probe`,
+:func:`probe_arrays`), and :func:`probe_report` sets the features against raw pixels. Each report is
+a JSON file in the feature cache.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 import warnings
@@ -19,33 +16,28 @@ import warnings
 import numpy as np
 
 from .. import datasets
-from ._cache import cached_report
+from ._cache import array_digest, cached_report
 from ._feature_set import FeatureSet
 from .dbn import dbn_inputs
 
 __all__ = ["PROBE_C_GRID", "PROBE_REGULARIZATION", "PROBE_TOLERANCE", "PROBE_VALIDATION_FRACTION", "feature_probe",
            "linear_probe", "probe_arrays", "probe_report", "validated_probe"]
 
-#: L-BFGS tolerance of the probe (small enough that the fit converges; see :func:`linear_probe`).
+#: L-BFGS tolerance (at 1e-3 it stopped 0.17 points below the converged fit on the MNIST features).
 PROBE_TOLERANCE = 1e-4
-#: Inverse regularisation ``C`` of the probe, per data set (chosen once on these data; the same for pixels and features).
+#: :func:`probe_report`'s ``C`` per data set, the same for pixels and features.
 PROBE_REGULARIZATION = {"mnist": 0.1, "cifar10": 0.01}
-#: The ``C`` values :func:`validated_probe` chooses from, on a validation split of the training images.
 PROBE_C_GRID = (0.001, 0.003, 0.01, 0.03, 0.1)
-#: Share of the training images held out to choose ``C`` (never the test images).
 PROBE_VALIDATION_FRACTION = 0.2
-#: What a cached validated-probe report must hold, and of which type, to be used.
 _PROBE_FIELDS = {"test_accuracy": float, "train_accuracy": float, "C": float, "c_grid": list,
                  "validation_accuracy": list, "validation_size": int}
 
 
 def linear_probe(train_x, train_y, test_x, test_y, regularization: float = 0.1, max_iter: int = 1000,
                  tol: float = PROBE_TOLERANCE) -> dict:
-    """Multinomial logistic regression (scikit-learn, L-BFGS, inverse L2 strength ``regularization``) on standardised inputs.
+    """Multinomial logistic regression (L-BFGS, inverse L2 strength ``regularization``) on standardised inputs.
 
-    The default ``tol`` lets the fit converge (at ``tol=1e-3`` L-BFGS stopped after about 24
-    iterations on the MNIST features, 0.17 points below the converged fit). Returns ``test_accuracy``,
-    ``train_accuracy``, ``n_features``, ``C``, ``tol``, ``iterations``, ``seconds``.
+    Returns ``test_accuracy``, ``train_accuracy``, ``n_features``, ``C``, ``tol``, ``iterations``, ``seconds``.
     """
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import LogisticRegression
@@ -65,67 +57,55 @@ def linear_probe(train_x, train_y, test_x, test_y, regularization: float = 0.1, 
             "iterations": int(np.max(model[-1].n_iter_)), "seconds": round(time.perf_counter() - start, 2)}
 
 
-def validated_probe(train_x, train_y, test_x, test_y, c_grid=PROBE_C_GRID,
-                    validation_fraction: float = PROBE_VALIDATION_FRACTION, seed: int = 0) -> dict:
-    """:func:`linear_probe` with ``C`` chosen on a validation split of the training rows, never on the test rows.
+def validated_probe(train_x, train_y, test_x, test_y, c_grid=PROBE_C_GRID) -> dict:
+    """:func:`linear_probe` with ``C`` chosen on a seeded stratified validation split of the training rows.
 
-    A seeded stratified ``validation_fraction`` of the training rows is held out; the probe is fitted
-    on the rest for every ``C`` of ``c_grid`` (ascending, each fit warm-started from the previous
-    one: the same convex problem and tolerance, about 30 % fewer iterations); the ``C`` of highest
-    validation accuracy (the smaller on a tie) is refitted cold on all training rows and scored once
-    on the test rows. Returns the :func:`linear_probe` result plus ``c_grid``,
-    ``validation_accuracy``, ``validation_size`` and ``selection_seconds``.
+    Every ``C`` of ``c_grid`` is fitted on the rest (warm-started along ascending ``C``); the best
+    (the smaller on a tie) is refitted on all training rows and scored once on the test rows. Returns
+    the :func:`linear_probe` result plus ``c_grid``, ``validation_accuracy``, ``validation_size``,
+    ``selection_seconds``.
     """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import StandardScaler
 
     c_grid = tuple(float(c) for c in c_grid)
     if not c_grid or min(c_grid) <= 0:
         raise ValueError(f"c_grid must hold positive values of C, got {c_grid}")
-    if not 0 < validation_fraction < 1:
-        raise ValueError(f"validation_fraction must lie in (0, 1), got {validation_fraction}")
     start = time.perf_counter()
     train_y = np.asarray(train_y)
-    fit_rows, validation_rows = train_test_split(np.arange(len(train_y)), test_size=validation_fraction,
-                                                 random_state=seed, stratify=train_y)
+    fit_rows, validation_rows = train_test_split(np.arange(len(train_y)), test_size=PROBE_VALIDATION_FRACTION,
+                                                 random_state=0, stratify=train_y)
     train_x = np.asarray(train_x, dtype=np.float64)
-    accuracies = _validation_accuracies(train_x[fit_rows], train_y[fit_rows], train_x[validation_rows],
-                                        train_y[validation_rows], c_grid)
-    chosen = c_grid[int(np.argmax(accuracies))]
-    seconds = round(time.perf_counter() - start, 2)
-    result = linear_probe(train_x, train_y, test_x, test_y, chosen)
-    result.update(c_grid=list(c_grid), validation_accuracy=[float(a) for a in accuracies],
-                  validation_size=int(len(validation_rows)), selection_seconds=seconds)
-    return result
-
-
-def _validation_accuracies(fit_x, fit_y, validation_x, validation_y, c_grid) -> list[float]:
-    """Validation accuracy of :func:`linear_probe`'s model for every ``C``, warm-started along ascending ``C``."""
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.preprocessing import StandardScaler
-
-    scaler = StandardScaler().fit(fit_x)
-    fit_x, validation_x = scaler.transform(fit_x), scaler.transform(validation_x)
+    fit_y, validation_y = train_y[fit_rows], train_y[validation_rows]
+    scaler = StandardScaler().fit(train_x[fit_rows])
+    fit_x, validation_x = scaler.transform(train_x[fit_rows]), scaler.transform(train_x[validation_rows])
     model = LogisticRegression(max_iter=1000, tol=PROBE_TOLERANCE, warm_start=True)
     accuracy = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         for c in sorted(set(c_grid)):
             accuracy[c] = float(model.set_params(C=c).fit(fit_x, fit_y).score(validation_x, validation_y))
-    return [accuracy[c] for c in c_grid]
+    accuracies = [accuracy[c] for c in c_grid]
+    chosen = c_grid[int(np.argmax(accuracies))]
+    seconds = round(time.perf_counter() - start, 2)
+    result = linear_probe(train_x, train_y, test_x, test_y, chosen)
+    result.update(c_grid=list(c_grid), validation_accuracy=accuracies, validation_size=int(len(validation_rows)),
+                  selection_seconds=seconds)
+    return result
+
+
+def _beside(feature_set: FeatureSet, suffix: str):
+    path = feature_set.cache_path
+    return None if path is None else path.with_name(path.name.replace("-features.npz", suffix))
 
 
 def feature_probe(feature_set: FeatureSet, rebuild: bool = False) -> dict:
-    """The validated probe of a feature set, cached beside its features (recomputed with ``rebuild``).
-
-    Sets ``feature_set.info["probe_accuracy"]`` (the test accuracy) and ``info["probe"]`` (``C``, the
-    validation accuracies, ``train_accuracy``) and returns the full result.
-    """
+    """The validated probe of a feature set, cached beside its features; sets ``info["probe_accuracy"]`` and
+    ``info["probe"]``."""
     info = feature_set.info
-    path = None
-    if feature_set.cache_path is not None:
-        path = feature_set.cache_path.with_name(feature_set.cache_path.name.replace("-features.npz",
-                                                                                    "-linear-probe.json"))
+    path = _beside(feature_set, "-linear-probe.json")
 
     def compute() -> dict:
         report = validated_probe(feature_set.train_features, feature_set.train_labels,
@@ -144,18 +124,10 @@ def feature_probe(feature_set: FeatureSet, rebuild: bool = False) -> dict:
 
 
 def probe_arrays(train_x, train_y, test_x, test_y, cache_dir=None) -> dict:
-    """The validated probe of any feature matrix, cached by the SHA-256 of the arrays and the probe's settings.
-
-    The same number for every feature map: the DBN and patch features go through :func:`feature_probe`,
-    raw pixels and random units through this function.
-    """
+    """The validated probe of any feature matrix (raw pixels, random units), cached by the arrays' SHA-256."""
     arrays = [np.ascontiguousarray(a) for a in (train_x, train_y, test_x, test_y)]
-    digest = hashlib.sha256(json.dumps({"c_grid": list(PROBE_C_GRID), "tol": PROBE_TOLERANCE,
-                                        "validation_fraction": PROBE_VALIDATION_FRACTION}).encode())
-    for array in arrays:
-        digest.update(f"{array.dtype.str}{array.shape}".encode())
-        digest.update(array.tobytes())
-    key = digest.hexdigest()
+    key = array_digest(*arrays, prefix=json.dumps({"c_grid": list(PROBE_C_GRID), "tol": PROBE_TOLERANCE,
+                                                   "validation_fraction": PROBE_VALIDATION_FRACTION}).encode())
     path = datasets.resolve_cache_dir(cache_dir) / "features" / f"probe-{key[:24]}.json"
     return cached_report(path, lambda report: report.get("digest") == key,
                           lambda: {**validated_probe(*arrays, c_grid=PROBE_C_GRID), "digest": key},
@@ -163,20 +135,17 @@ def probe_arrays(train_x, train_y, test_x, test_y, cache_dir=None) -> dict:
 
 
 def probe_report(feature_set: FeatureSet, rebuild: bool = False, regularization: float | None = None) -> dict:
-    """:func:`linear_probe` on the learnt features against raw pixels (intensities in [0, 1]), saved as JSON beside the cache.
+    """:func:`linear_probe` on the learnt features against raw pixels, cached beside the features.
 
-    A report of the same cache key and ``regularization`` is reused unless ``rebuild``. Returns
-    ``dataset``, ``official``, ``train_size``, ``test_size``, ``dbn_features`` and ``raw_pixels``
-    (each a :func:`linear_probe` result) and ``gain`` (feature minus pixel test accuracy).
+    Returns ``dataset``, ``official``, the sizes, ``dbn_features`` and ``raw_pixels`` (each a
+    :func:`linear_probe` result) and ``gain`` (feature minus pixel test accuracy).
     """
     if feature_set.train_images is None or feature_set.test_images is None:
         raise ValueError("the feature set carries no images; get it from load_features")
     info = feature_set.info
     if regularization is None:
         regularization = PROBE_REGULARIZATION[info["dataset"]]
-    path = None
-    if feature_set.cache_path is not None:
-        path = feature_set.cache_path.with_name(feature_set.cache_path.name.replace("-features.npz", "-probe.json"))
+    path = _beside(feature_set, "-probe.json")
 
     def compute() -> dict:
         features = linear_probe(feature_set.train_features, feature_set.train_labels, feature_set.test_features,
