@@ -67,7 +67,7 @@ for info in pkgutil.walk_packages(tgreedy_lib.__path__, "tgreedy_lib."):
     assert len(files) > 30
     outside_venv = [str(f) for f in files if venv.resolve() not in f.resolve().parents]
     assert not outside_venv, f"modules imported from outside the installed package: {outside_venv[:5]}"
-    assert any(f.parent.name == "domain_adaptation" for f in files) and any(f.parent.name == "theory" for f in files)
+    assert any(f.parent.name == "domain_adaptation" for f in files) and any(f.parent.name == "theorems" for f in files)
 
 
 def test_installed_package_loads_the_bundled_mnist(installed):
