@@ -276,9 +276,6 @@ class Diagnosis:
         return fig
 
 
-# --------------------------------------------------------------------------- input
-
-
 def _pick_column(frame, name, role: str):
     if name not in frame.columns:
         columns = ", ".join(repr(c) for c in frame.columns[:8]) + (", ..." if len(frame.columns) > 8 else "")
@@ -288,21 +285,17 @@ def _pick_column(frame, name, role: str):
 
 
 def _as_inputs(X, y, domains):
-    """``(X as float matrix, y, domain labels, domain index, feature names)``, every problem named."""
+    """``(X as float matrix, y, domain labels, domain index, feature names, samples per domain)``, every
+    problem named."""
     names = None
     if hasattr(X, "columns") and not is_sparse(X):
-        frame = X
-        taken = []
+        taken = [value for value in (domains, y) if isinstance(value, str)]
         if isinstance(domains, str):
-            taken.append(domains)
-            domains = _pick_column(frame, domains, "domain")
+            domains = _pick_column(X, domains, "domain")
         if isinstance(y, str):
-            taken.append(y)
-            y = _pick_column(frame, y, "target")
-        if taken:
-            frame = frame.drop(columns=taken)
-        names = [str(c) for c in frame.columns]
-        X = frame
+            y = _pick_column(X, y, "target")
+        X = X.drop(columns=taken) if taken else X
+        names = [str(c) for c in X.columns]
     else:
         for value, role in ((domains, "domains"), (y, "y")):
             if isinstance(value, str):
@@ -328,15 +321,11 @@ def _as_inputs(X, y, domains):
     for arr, role in ((matrix, "X"), (target, "y")):
         bad = ~np.isfinite(arr)
         if bad.any():
-            row = int(np.argwhere(bad)[0][0])
-            where = f" in column {names[int(np.argwhere(bad)[0][1])]!r}" if arr.ndim == 2 else ""
-            kind = "NaN" if np.isnan(arr[tuple(np.argwhere(bad)[0])]) else "an infinite value"
-            raise ValueError(f"{role} contains {kind}{where} (first at row {row}); impute it or drop those "
-                             "rows first")
-    return matrix, target, labels, index, names
-
-
-def _check_design(matrix, target, labels, index, names) -> np.ndarray:
+            first = np.argwhere(bad)[0]
+            where = f" in column {names[int(first[1])]!r}" if arr.ndim == 2 else ""
+            kind = "NaN" if np.isnan(arr[tuple(first)]) else "an infinite value"
+            raise ValueError(f"{role} contains {kind}{where} (first at row {int(first[0])}); impute it or drop "
+                             "those rows first")
     counts = np.bincount(index, minlength=labels.size)
     if np.ptp(target) == 0:
         raise ValueError(f"y is {float(target[0])} in every sample: nothing to predict; pass the target column "
@@ -357,7 +346,7 @@ def _check_design(matrix, target, labels, index, names) -> np.ndarray:
     if constant.size:
         raise ValueError(f"feature(s) {[names[j] for j in constant[:5]]} are constant over all rows; drop them "
                          "(a constant column is the intercept, which every fold fits itself)")
-    return counts
+    return matrix, target, labels, index, names, counts
 
 
 def _check_grid(k, p: int) -> np.ndarray:
@@ -372,9 +361,6 @@ def _check_grid(k, p: int) -> np.ndarray:
                           f"compared at k = {p} (all features)", UserWarning, stacklevel=3)
         grid = [min(int(v), p) for v in values]
     return np.unique(np.asarray(grid, dtype=int))
-
-
-# --------------------------------------------------------------------------- moments and folds
 
 
 @dataclasses.dataclass(frozen=True)
@@ -444,31 +430,19 @@ class _Fold:
         return 1.0 - mse / self.var_y[rows, None]
 
 
-def _lasso_at_k(stats: DomainStatistics, kmax: int) -> np.ndarray:
-    """Lasso weights (LARS on the pooled moments) with at most k nonzero weights, k = 1..kmax: the last knot
-    of the path with no more than k features (the smallest penalty that keeps at most k)."""
-    with warnings.catch_warnings():  # collinear features: LARS drops them and says so; the path stays valid
-        warnings.simplefilter("ignore")
-        _, coefs = lasso_knots(stats, 2 * kmax + 10)
-    size = (coefs != 0).sum(axis=1)
-    out = np.empty((kmax, coefs.shape[1]))
-    for k in range(1, kmax + 1):
-        out[k - 1] = coefs[np.flatnonzero(size <= k)[-1]]
-    return out
-
-
 def _fold_scores(m: _Moments, train: np.ndarray, scored: np.ndarray, kmax: int) -> np.ndarray:
     """Fit every method on the domains ``train`` (k = 1..kmax features); R^2 on the domains ``scored``:
     (n_methods, len(scored), kmax)."""
     fold = _Fold.of(m, train, scored)
     stats = fold.statistics()
     steps = min(kmax, stats.n_features)
-    W = [tgreedy_path(stats, steps).coef, greedy_path(stats, steps).coef,
-         omp_path(stats, steps, choose=False).coef, _lasso_at_k(stats, steps)]
+    with warnings.catch_warnings():  # collinear features: LARS drops them and says so; the path stays valid
+        warnings.simplefilter("ignore")
+        _, lasso = lasso_knots(stats, 2 * steps + 10)
+    size = (lasso != 0).sum(axis=1)  # lasso at k: the last knot with at most k features
+    W = [tgreedy_path(stats, steps).coef, greedy_path(stats, steps).coef, omp_path(stats, steps, choose=False).coef,
+         np.stack([lasso[np.flatnonzero(size <= k)[-1]] for k in range(1, steps + 1)])]
     return np.stack([fold.r2(pad_rows(w, kmax), scored) for w in W])
-
-
-# --------------------------------------------------------------------------- spread
 
 
 def _effect_spread(X, y, index, n_domains, n_bootstrap: int, rng) -> tuple:
@@ -498,9 +472,6 @@ def _effect_spread(X, y, index, n_domains, n_bootstrap: int, rng) -> tuple:
     shape = rng.chisquare(m, size=(n_bootstrap, weights.size)) @ weights / m
     low, high = np.percentile(shape, [2.5, 97.5])
     return between, within, ratio, top, value, (float(value / high), float(value / low))
-
-
-# --------------------------------------------------------------------------- the call
 
 
 def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0) -> Diagnosis:
@@ -564,8 +535,7 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
     """
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, Integral) or n_bootstrap < 10:
         raise ValueError(f"n_bootstrap must be an integer of at least 10, got {n_bootstrap!r}")
-    matrix, target, labels, index, names = _as_inputs(X, y, domains)
-    counts = _check_design(matrix, target, labels, index, names)
+    matrix, target, labels, index, names, counts = _as_inputs(X, y, domains)
     if np.unique(target).size == 2:
         warnings.warn("y has only 2 distinct values, but diagnose scores a continuous target by R^2: for a "
                       "binary outcome read the verdict with care, or pass a continuous target (e.g. a score "
