@@ -1,6 +1,7 @@
 """Does T-greedy help on my data? One call, :func:`diagnose`, answers with uncertainty.
 
-T-greedy (Foster, Kakade & Salakhutdinov [1]_, section 3.3) ranks a feature by how *consistently* it
+T-greedy (Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach",
+AISTATS 2012, section 3.3) ranks a feature by how *consistently* it
 covaries with the residual across the training domains, greedy by how much it lowers the pooled training
 loss. The paper's discussion (section 5) says when that matters: when "the variability between domains
 is much greater than the variability within any given domain". :func:`diagnose` measures exactly that on
@@ -28,12 +29,6 @@ standard deviation (so an intercept is fitted on the training domains only, as a
 Pipeline would), from per-domain moments computed once: the whole diagnosis costs a few path fits on
 ``p x p`` moments per fold, not passes over the data. :meth:`Diagnosis.plot` draws the four steps in one
 figure (matplotlib is imported only then).
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-       Approach", Proceedings of the 15th International Conference on Artificial Intelligence and
-       Statistics (AISTATS), JMLR W&CP 22, 2012.
 """
 from __future__ import annotations
 
@@ -86,68 +81,32 @@ class Diagnosis:
     and a scaling fitted on the training domains only (so a held-out domain whose mean differs scores
     below 0 for every method alike).
 
-    Attributes
-    ----------
-    methods : tuple of str
-    domain_labels : tuple
-    feature_names : tuple of str
-    counts : ndarray of shape (n_domains,)
-        Samples per domain.
-    k_grid : ndarray of int, shape (n_k,)
-        The numbers of features compared.
-    held_out : ndarray of shape (n_methods, n_domains, n_k)
-        R^2 on the held-out domain, fitted on all the others (leave-one-domain-out).
-    source : ndarray of shape (n_methods, n_domains, n_k)
-        Mean R^2 on the training domains of the same fit (the fit the held-out score is compared with).
-    chosen_k : ndarray of int, shape (n_methods, n_domains)
-        The k each method chose by an inner leave-one-domain-out on the training domains only.
-    chosen_held_out : ndarray of shape (n_methods, n_domains)
-        R^2 on the held-out domain at that k.
-    between_variance, within_variance, spread_ratio : ndarray of shape (n_features,)
-        Per feature: the variance across domains of ``E[X_i y | d]`` (standardised features, centred y),
-        the mean sampling variance of that effect within a domain, and their ratio.
-    spread_features : ndarray of int
-        The features summarised (largest root-mean-square effect over domains).
-    spread_summary : float
-        Their summed between-domain variance over their summed sampling variance.
-    spread_interval : tuple of float
-        95 % interval of ``spread_summary``: the estimate over the quantiles of its weighted chi-square
-        shape across domains (see ``_spread_interval``).
-    verdict : {"helps", "does not help", "unclear"}
-    recommendation : str
-        The verdict in a sentence, with the numbers behind it.
-    tgreedy_features, greedy_features : tuple of str
-        The features the two methods pick first on all domains, in order (largest k of the grid).
+    Shapes: M methods, K domains, k_grid of n_k values, p features.
     """
 
     methods: tuple
     domain_labels: tuple
     feature_names: tuple
-    counts: np.ndarray
-    k_grid: np.ndarray
-    held_out: np.ndarray
-    source: np.ndarray
-    chosen_k: np.ndarray
-    chosen_held_out: np.ndarray
-    between_variance: np.ndarray
-    within_variance: np.ndarray
-    spread_ratio: np.ndarray
-    spread_features: np.ndarray
-    spread_summary: float
-    spread_interval: tuple
-    verdict: str
-    recommendation: str
-    tgreedy_features: tuple
-    greedy_features: tuple
+    counts: np.ndarray            # (K,) samples per domain
+    k_grid: np.ndarray            # (n_k,) the numbers of features compared
+    held_out: np.ndarray          # (M, K, n_k) R^2 on the held-out domain, fitted on all the others
+    source: np.ndarray            # (M, K, n_k) mean R^2 of the same fit on its training domains
+    chosen_k: np.ndarray          # (M, K) the k chosen by an inner leave-one-domain-out on the training domains
+    chosen_held_out: np.ndarray   # (M, K) R^2 on the held-out domain at that k
+    between_variance: np.ndarray  # (p,) variance across domains of E[X_i y | d] (standardised X, centred y)
+    within_variance: np.ndarray   # (p,) mean sampling variance of that effect within a domain
+    spread_ratio: np.ndarray      # (p,) their ratio
+    spread_features: np.ndarray   # the features summarised (largest root-mean-square effect over domains)
+    spread_summary: float         # their summed between-domain variance over their summed sampling variance
+    spread_interval: tuple        # 95 % interval of spread_summary (its weighted chi-square shape across domains)
+    verdict: str                  # "helps", "does not help" or "unclear"
+    recommendation: str           # the verdict in a sentence, with the numbers behind it
+    tgreedy_features: tuple       # the features T-greedy picks on all domains, in order (largest k)
+    greedy_features: tuple        # the same for greedy
 
     @property
     def n_domains(self) -> int:
         return len(self.domain_labels)
-
-    @property
-    def method_labels(self) -> dict:
-        """How each method is named in text and figures."""
-        return {method: METHOD_LABELS[method] for method in self.methods}
 
     def _row(self, method: str) -> int:
         if method not in self.methods:
@@ -215,45 +174,128 @@ class Diagnosis:
 
     def plot(self, axes=None):
         """The figure, four panels read at 720 pixels with no text under :data:`TEXT_PT` points: held-out
-        R^2 against k per method (band: one standard error over held-out domains); greedy's and T-greedy's
-        source-domain R^2 against their held-out R^2 (the overfitting of section 5); T-greedy minus greedy
-        on every held-out domain at the k each chose; the spread of every feature's per-domain effect
-        against its sampling error. ``axes``: 4 matplotlib Axes (default: a new 7.2 x 6 inch figure).
-        Returns the figure."""
-        return _plot(self, axes)
+        R^2 against k per method (band: one standard error); greedy's and T-greedy's source-domain R^2
+        against their held-out R^2 (the overfitting of section 5); T-greedy minus greedy on every held-out
+        domain at the k each chose; every feature's effect spread against its sampling error. ``axes``:
+        4 matplotlib Axes (default: a new 7.2 x 6 inch figure). Returns the figure."""
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullFormatter
 
+        from .plotting.style import RULE_LABELS, selector_style
 
-# --------------------------------------------------------------------------- input
+        def look(method: str) -> tuple:
+            if method == "lasso":
+                return ("0.3", ":")
+            style = selector_style(method)
+            return style.color, style.linestyle
 
+        size = TEXT_PT
+        names = {**METHOD_LABELS, "tgreedy": RULE_LABELS["tgreedy"]}   # the legend names the rule
+        if axes is None:
+            fig, grid = plt.subplots(2, 2, figsize=(7.2, 6.0), dpi=100)
+            axes = grid.ravel()
+        fig = axes[0].figure
+        k = self.k_grid
+        positions = np.arange(k.size)
 
-def _column_list(frame) -> str:
-    names = [repr(c) for c in frame.columns[:8]]
-    return ", ".join(names) + (", ..." if len(frame.columns) > 8 else "")
+        ax = axes[0]
+        for method in self.methods:
+            mean, se = self.mean_held_out(method)
+            color, line = look(method)
+            ax.plot(positions, mean, line, color=color, marker="o", ms=3, label=names[method])
+            ax.fill_between(positions, mean - se, mean + se, color=color, alpha=0.15, lw=0)
+        ax.set_title("held-out domains (LODO)", fontsize=size + 1)
+        ax.set_ylabel("R$^2$, mean $\\pm$ s.e.", fontsize=size)
+        handles, texts = ax.get_legend_handles_labels()
+
+        ax = axes[1]
+        for method in ("greedy", "tgreedy"):
+            row = self.methods.index(method)
+            color, _ = look(method)
+            ax.plot(positions, self.source[row].mean(axis=0), "--", color=color, marker="o", ms=3,
+                    label=f"{names[method]}, source")
+            ax.plot(positions, self.held_out[row].mean(axis=0), "-", color=color, marker="o", ms=3,
+                    label=f"{names[method]}, held out")
+        ax.set_title("source fit against held-out fit", fontsize=size + 1)
+        ax.legend(fontsize=size, framealpha=0.85, loc="best")
+        for ax in axes[:2]:
+            ax.set_xticks(positions, [str(v) for v in k])
+            ax.set_xlabel("k, features selected", fontsize=size)
+            ax.tick_params(labelsize=size)
+
+        ax = axes[2]
+        diff = self.difference("tgreedy", "greedy")
+        colors = np.where(diff > 0, selector_style("tgreedy").color, selector_style("greedy").color)
+        ax.barh(np.arange(diff.size), diff, color=colors)
+        ax.axvline(0, color="0.2", lw=0.8)
+        labels = [str(label) for label in self.domain_labels]
+        ax.set_yticks(np.arange(diff.size), labels if diff.size <= 16 else [""] * diff.size)
+        ax.invert_yaxis()
+        c = self.comparison()
+        ax.set_title(f"T-greedy $-$ greedy at chosen k\n{c['wins']} better, {c['losses']} worse of {diff.size}",
+                     fontsize=size + 1)
+        ax.set_xlabel("held-out R$^2$ difference", fontsize=size)
+        ax.set_ylabel("held-out domain", fontsize=size)
+        ax.tick_params(labelsize=size)
+        ax.xaxis.set_major_locator(MaxNLocator(4))          # differences such as -0.015 need room at 9 pt
+
+        ax = axes[3]
+        order = np.argsort(-self.spread_ratio)
+        ratio = np.maximum(self.spread_ratio[order], 1e-3)
+        summarised = np.isin(order, self.spread_features)
+        ax.scatter(np.flatnonzero(~summarised), ratio[~summarised], s=10, color="0.6", label="other features")
+        ax.scatter(np.flatnonzero(summarised), ratio[summarised], s=16, color="black",
+                   label=f"{self.spread_features.size} largest effects")
+        lo, hi = self.spread_interval
+        ax.axhspan(lo, hi, color="tab:green", alpha=0.2, lw=0, label="summary, 95% interval")
+        ax.axhline(self.spread_summary, color="tab:green", lw=1.2)
+        ax.axhline(1.0, color="0.2", lw=0.8, ls="--")
+        ax.set_yscale("log")
+        # major ticks at 1-2-5 values written as plain numbers (1-5-10, then 1-10-100 on a wider range)
+        low, high = max(min(ratio.min(), lo), 1e-3), max(max(ratio.max(), hi), 1.0)
+        decades = np.arange(np.floor(np.log10(low)) - 1, np.ceil(np.log10(high)) + 1)
+        values = (np.array([1.0, 2.0, 5.0])[None, :] * 10.0 ** decades[:, None]).ravel()
+        inside = values[(values >= low / 1.5) & (values <= high * 1.5)]
+        for keep in ((1.0, 5.0), (1.0,)):
+            if inside.size <= 7:
+                break
+            leading = np.round(inside / 10.0 ** np.floor(np.log10(inside) + 1e-9))
+            inside = inside[np.isin(leading, keep)]
+        ax.set_ylim(min(low, inside.min()) / 1.3, max(high, inside.max()) * 1.3)
+        ax.yaxis.set_major_locator(FixedLocator(inside))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        ax.set_title("effect spread between domains\n/ sampling error within (1 = none)", fontsize=size + 1)
+        ax.set_xlabel("features, by spread", fontsize=size)
+        ax.tick_params(labelsize=size)
+        # below the panel, where it covers no point
+        ax.legend(fontsize=size, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2,
+                  columnspacing=1.0, handletextpad=0.4)
+        fig.legend(handles, texts, fontsize=size, frameon=False, loc="upper center", ncol=len(texts))
+        fig.tight_layout(rect=(0, 0, 1, 0.95))
+        return fig
 
 
 def _pick_column(frame, name, role: str):
     if name not in frame.columns:
+        columns = ", ".join(repr(c) for c in frame.columns[:8]) + (", ..." if len(frame.columns) > 8 else "")
         raise ValueError(f"{role} column {name!r} is not a column of the DataFrame (its columns: "
-                         f"{_column_list(frame)}); pass the exact column name, or the {role} values as an array")
+                         f"{columns}); pass the exact column name, or the {role} values as an array")
     return frame[name].to_numpy()
 
 
 def _as_inputs(X, y, domains):
-    """``(X as float matrix, y, domain labels, domain index, feature names)``, every problem named."""
+    """``(X as float matrix, y, domain labels, domain index, feature names, samples per domain)``, every
+    problem named."""
     names = None
     if hasattr(X, "columns") and not is_sparse(X):
-        frame = X
-        taken = []
+        taken = [value for value in (domains, y) if isinstance(value, str)]
         if isinstance(domains, str):
-            taken.append(domains)
-            domains = _pick_column(frame, domains, "domain")
+            domains = _pick_column(X, domains, "domain")
         if isinstance(y, str):
-            taken.append(y)
-            y = _pick_column(frame, y, "target")
-        if taken:
-            frame = frame.drop(columns=taken)
-        names = [str(c) for c in frame.columns]
-        X = frame
+            y = _pick_column(X, y, "target")
+        X = X.drop(columns=taken) if taken else X
+        names = [str(c) for c in X.columns]
     else:
         for value, role in ((domains, "domains"), (y, "y")):
             if isinstance(value, str):
@@ -279,15 +321,11 @@ def _as_inputs(X, y, domains):
     for arr, role in ((matrix, "X"), (target, "y")):
         bad = ~np.isfinite(arr)
         if bad.any():
-            row = int(np.argwhere(bad)[0][0])
-            where = f" in column {names[int(np.argwhere(bad)[0][1])]!r}" if arr.ndim == 2 else ""
-            kind = "NaN" if np.isnan(arr[tuple(np.argwhere(bad)[0])]) else "an infinite value"
-            raise ValueError(f"{role} contains {kind}{where} (first at row {row}); impute it or drop those "
-                             "rows first")
-    return matrix, target, labels, index, names
-
-
-def _check_design(matrix, target, labels, index, names) -> np.ndarray:
+            first = np.argwhere(bad)[0]
+            where = f" in column {names[int(first[1])]!r}" if arr.ndim == 2 else ""
+            kind = "NaN" if np.isnan(arr[tuple(first)]) else "an infinite value"
+            raise ValueError(f"{role} contains {kind}{where} (first at row {int(first[0])}); impute it or drop "
+                             "those rows first")
     counts = np.bincount(index, minlength=labels.size)
     if np.ptp(target) == 0:
         raise ValueError(f"y is {float(target[0])} in every sample: nothing to predict; pass the target column "
@@ -308,16 +346,7 @@ def _check_design(matrix, target, labels, index, names) -> np.ndarray:
     if constant.size:
         raise ValueError(f"feature(s) {[names[j] for j in constant[:5]]} are constant over all rows; drop them "
                          "(a constant column is the intercept, which every fold fits itself)")
-    return counts
-
-
-def _check_memory(n_domains: int, p: int) -> None:
-    needed = 3 * 8 * n_domains * p * p
-    if needed > MAX_MOMENT_BYTES:
-        raise ValueError(f"diagnose keeps {n_domains} dense {p:,} x {p:,} moment matrices ({needed / 2**30:.1f} GiB, "
-                         f"more than its {MAX_MOMENT_BYTES / 2**30:.0f} GiB budget); give it fewer features (a few "
-                         "thousand at most, e.g. a first screen chosen on other data), or select on the full set with "
-                         "TGreedy(stopping='lodo'), which never forms the whole Gram")
+    return matrix, target, labels, index, names, counts
 
 
 def _check_grid(k, p: int) -> np.ndarray:
@@ -332,9 +361,6 @@ def _check_grid(k, p: int) -> np.ndarray:
                           f"compared at k = {p} (all features)", UserWarning, stacklevel=3)
         grid = [min(int(v), p) for v in values]
     return np.unique(np.asarray(grid, dtype=int))
-
-
-# --------------------------------------------------------------------------- moments and folds
 
 
 @dataclasses.dataclass(frozen=True)
@@ -404,39 +430,24 @@ class _Fold:
         return 1.0 - mse / self.var_y[rows, None]
 
 
-def _lasso_at_k(stats: DomainStatistics, kmax: int) -> np.ndarray:
-    """Lasso weights (LARS on the pooled moments) with at most k nonzero weights, k = 1..kmax: the last knot
-    of the path with no more than k features (the smallest penalty that keeps at most k)."""
+def _fold_scores(m: _Moments, train: np.ndarray, scored: np.ndarray, kmax: int) -> np.ndarray:
+    """Fit every method on the domains ``train`` (k = 1..kmax features); R^2 on the domains ``scored``:
+    (n_methods, len(scored), kmax)."""
+    fold = _Fold.of(m, train, scored)
+    stats = fold.statistics()
+    steps = min(kmax, stats.n_features)
     with warnings.catch_warnings():  # collinear features: LARS drops them and says so; the path stays valid
         warnings.simplefilter("ignore")
-        _, coefs = lasso_knots(stats, 2 * kmax + 10)
-    size = (coefs != 0).sum(axis=1)
-    out = np.empty((kmax, coefs.shape[1]))
-    for k in range(1, kmax + 1):
-        out[k - 1] = coefs[np.flatnonzero(size <= k)[-1]]
-    return out
-
-
-def _paths(stats: DomainStatistics, kmax: int) -> np.ndarray:
-    """Weights after k = 1..kmax features of every method, shape (n_methods, kmax, q)."""
-    steps = min(kmax, stats.n_features)
-    W = [tgreedy_path(stats, steps).coef, greedy_path(stats, steps).coef,
-         omp_path(stats, steps, choose=False).coef, _lasso_at_k(stats, steps)]
-    return np.stack([pad_rows(w, kmax) for w in W])
-
-
-def _fold_scores(m: _Moments, train: np.ndarray, scored: np.ndarray, kmax: int) -> np.ndarray:
-    """Fit every method on the domains ``train``; R^2 on the domains ``scored``: (n_methods, len(scored), kmax)."""
-    fold = _Fold.of(m, train, scored)
-    return np.stack([fold.r2(w, scored) for w in _paths(fold.statistics(), kmax)])
-
-
-# --------------------------------------------------------------------------- spread
+        _, lasso = lasso_knots(stats, 2 * steps + 10)
+    size = (lasso != 0).sum(axis=1)  # lasso at k: the last knot with at most k features
+    W = [tgreedy_path(stats, steps).coef, greedy_path(stats, steps).coef, omp_path(stats, steps, choose=False).coef,
+         np.stack([lasso[np.flatnonzero(size <= k)[-1]] for k in range(1, steps + 1)])]
+    return np.stack([fold.r2(pad_rows(w, kmax), scored) for w in W])
 
 
 def _effect_spread(X, y, index, n_domains, n_bootstrap: int, rng) -> tuple:
-    """Per feature: between-domain variance of E[X_i y | d], within-domain sampling variance, the summary and
-    its interval (X standardised and y centred on all rows)."""
+    """Per feature: between-domain variance of E[X_i y | d], within-domain sampling variance, their ratio; the
+    features summarised, the summary and its 95 % interval (X standardised and y centred on all rows)."""
     theta = np.empty((n_domains, X.shape[1]))
     sampling = np.empty_like(theta)
     for k in range(n_domains):
@@ -445,40 +456,22 @@ def _effect_spread(X, y, index, n_domains, n_bootstrap: int, rng) -> tuple:
         theta[k] = products.mean(axis=0)
         sampling[k] = products.var(axis=0, ddof=1) / rows.sum()
     tiny = np.finfo(float).tiny
-
-    def summarise(th, sa):
-        between, within = th.var(axis=0, ddof=1), sa.mean(axis=0)
-        ratio = between / np.maximum(within, tiny)
-        top = np.argsort(-np.mean(th**2, axis=0), kind="stable")[:N_SPREAD_FEATURES]
-        return between, within, ratio, top, float(between[top].sum() / max(within[top].sum(), tiny))
-
-    between, within, ratio, top, value = summarise(theta, sampling)
-    interval = _spread_interval(theta[:, top], value, n_bootstrap, rng)
-    return between, within, ratio, top, value, interval
-
-
-def _spread_interval(effects: np.ndarray, value: float, n_draws: int, rng) -> tuple:
-    """95 % interval of the spread summary ``value``, whose numerator is the sum over the summarised features
-    of the between-domain variances of ``effects`` (one row per domain).
-
-    If the domains' effect vectors are independent draws with covariance Sigma, (n-1) times that sum is
-    distributed as sum_j lambda_j chi^2_{n-1} (lambda_j: the eigenvalues of Sigma), a scale times a known
-    shape. The shape is estimated from the domains' sample covariance and drawn ``n_draws`` times; the
-    interval divides the estimate by the shape's 97.5 % and 2.5 % quantiles (a pivot, so the estimate is not
-    pinned to the top of its interval). A bootstrap over domains is not used: a resample that repeats a
-    domain counts no variance between the copies and so shrinks the spread. The estimated eigenvalues are
-    more uneven than Sigma's with few domains, which widens the interval (conservative)."""
-    m = effects.shape[0] - 1
-    lam = np.clip(np.linalg.eigvalsh(np.atleast_2d(np.cov(effects, rowvar=False))), 0, None)
+    between, within = theta.var(axis=0, ddof=1), sampling.mean(axis=0)
+    ratio = between / np.maximum(within, tiny)
+    top = np.argsort(-np.mean(theta**2, axis=0), kind="stable")[:N_SPREAD_FEATURES]
+    value = float(between[top].sum() / max(within[top].sum(), tiny))
+    # Domains' effect vectors drawn with covariance Sigma: (n-1) x the summed variances is sum_j lambda_j
+    # chi^2_{n-1} (lambda_j: Sigma's eigenvalues), a scale times a shape; the shape (from the sample
+    # covariance, conservative with few domains) is drawn n_bootstrap times, and the estimate divided by its
+    # 97.5 % and 2.5 % quantiles (a pivot).
+    m = n_domains - 1
+    lam = np.clip(np.linalg.eigvalsh(np.atleast_2d(np.cov(theta[:, top], rowvar=False))), 0, None)
     if lam.sum() <= 0:
-        return (float(value), float(value))
+        return between, within, ratio, top, value, (value, value)
     weights = lam / lam.sum()
-    shape = rng.chisquare(m, size=(n_draws, weights.size)) @ weights / m
+    shape = rng.chisquare(m, size=(n_bootstrap, weights.size)) @ weights / m
     low, high = np.percentile(shape, [2.5, 97.5])
-    return (float(value / high), float(value / low))
-
-
-# --------------------------------------------------------------------------- the call
+    return between, within, ratio, top, value, (float(value / high), float(value / low))
 
 
 def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0) -> Diagnosis:
@@ -542,16 +535,20 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
     """
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, Integral) or n_bootstrap < 10:
         raise ValueError(f"n_bootstrap must be an integer of at least 10, got {n_bootstrap!r}")
-    matrix, target, labels, index, names = _as_inputs(X, y, domains)
-    counts = _check_design(matrix, target, labels, index, names)
+    matrix, target, labels, index, names, counts = _as_inputs(X, y, domains)
     if np.unique(target).size == 2:
         warnings.warn("y has only 2 distinct values, but diagnose scores a continuous target by R^2: for a "
                       "binary outcome read the verdict with care, or pass a continuous target (e.g. a score "
                       "or a probability) if there is one", UserWarning, stacklevel=2)
     grid = _check_grid(k, matrix.shape[1])
-    _check_memory(labels.size, matrix.shape[1])
+    n_domains, p, kmax = labels.size, matrix.shape[1], int(grid[-1])
+    needed = 3 * 8 * n_domains * p * p
+    if needed > MAX_MOMENT_BYTES:
+        raise ValueError(f"diagnose keeps {n_domains} dense {p:,} x {p:,} moment matrices ({needed / 2**30:.1f} GiB, "
+                         f"more than its {MAX_MOMENT_BYTES / 2**30:.0f} GiB budget); give it fewer features (a few "
+                         "thousand at most, e.g. a first screen chosen on other data), or select on the full set with "
+                         "TGreedy(stopping='lodo'), which never forms the whole Gram")
     rng = np.random.default_rng(seed)
-    n_domains, kmax = labels.size, int(grid[-1])
 
     # Standardise on all rows once (numerical conditioning only: every fold re-centres exactly).
     Z = (matrix - matrix.mean(axis=0)) / matrix.std(axis=0)
@@ -625,111 +622,3 @@ def _recommend(result: Diagnosis) -> tuple[str, str]:
                        f"interval that includes 0 (median gain {c['median']:+.3f}, sign test p = "
                        f"{c['sign_p']:.3g}; with {n} domains the interval is wide, and more domains would "
                        f"narrow it); {spread}." + best_text)
-
-
-# --------------------------------------------------------------------------- the figure
-
-
-def _plot(result: Diagnosis, axes=None):
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
-
-    from .plotting.style import RULE_LABELS, selector_style
-
-    def look(method: str) -> tuple:
-        if method == "lasso":
-            return ("0.3", ":")
-        style = selector_style(method)
-        return style.color, style.linestyle
-
-    size = TEXT_PT
-    names = {**result.method_labels, "tgreedy": RULE_LABELS["tgreedy"]}   # the legend names the rule
-    if axes is None:
-        fig, grid = plt.subplots(2, 2, figsize=(7.2, 6.0), dpi=100)
-        axes = grid.ravel()
-    fig = axes[0].figure
-    k = result.k_grid
-    positions = np.arange(k.size)
-
-    ax = axes[0]
-    for method in result.methods:
-        mean, se = result.mean_held_out(method)
-        color, line = look(method)
-        ax.plot(positions, mean, line, color=color, marker="o", ms=3, label=names[method])
-        ax.fill_between(positions, mean - se, mean + se, color=color, alpha=0.15, lw=0)
-    ax.set_title("held-out domains (LODO)", fontsize=size + 1)
-    ax.set_ylabel("R$^2$, mean $\\pm$ s.e.", fontsize=size)
-    handles, texts = ax.get_legend_handles_labels()
-
-    ax = axes[1]
-    for method in ("greedy", "tgreedy"):
-        row = result.methods.index(method)
-        color, _ = look(method)
-        ax.plot(positions, result.source[row].mean(axis=0), "--", color=color, marker="o", ms=3,
-                label=f"{names[method]}, source")
-        ax.plot(positions, result.held_out[row].mean(axis=0), "-", color=color, marker="o", ms=3,
-                label=f"{names[method]}, held out")
-    ax.set_title("source fit against held-out fit", fontsize=size + 1)
-    ax.legend(fontsize=size, framealpha=0.85, loc="best")
-    for ax in axes[:2]:
-        ax.set_xticks(positions, [str(v) for v in k])
-        ax.set_xlabel("k, features selected", fontsize=size)
-        ax.tick_params(labelsize=size)
-
-    ax = axes[2]
-    diff = result.difference("tgreedy", "greedy")
-    colors = np.where(diff > 0, selector_style("tgreedy").color, selector_style("greedy").color)
-    ax.barh(np.arange(diff.size), diff, color=colors)
-    ax.axvline(0, color="0.2", lw=0.8)
-    labels = [str(label) for label in result.domain_labels]
-    ax.set_yticks(np.arange(diff.size), labels if diff.size <= 16 else [""] * diff.size)
-    ax.invert_yaxis()
-    c = result.comparison()
-    ax.set_title(f"T-greedy $-$ greedy at chosen k\n{c['wins']} better, {c['losses']} worse of {diff.size}",
-                 fontsize=size + 1)
-    ax.set_xlabel("held-out R$^2$ difference", fontsize=size)
-    ax.set_ylabel("held-out domain", fontsize=size)
-    ax.tick_params(labelsize=size)
-    ax.xaxis.set_major_locator(MaxNLocator(4))          # differences such as -0.015 need room at 9 pt
-
-    ax = axes[3]
-    order = np.argsort(-result.spread_ratio)
-    ratio = np.maximum(result.spread_ratio[order], 1e-3)
-    summarised = np.isin(order, result.spread_features)
-    ax.scatter(np.flatnonzero(~summarised), ratio[~summarised], s=10, color="0.6", label="other features")
-    ax.scatter(np.flatnonzero(summarised), ratio[summarised], s=16, color="black",
-               label=f"{result.spread_features.size} largest effects")
-    lo, hi = result.spread_interval
-    ax.axhspan(lo, hi, color="tab:green", alpha=0.2, lw=0, label="summary, 95% interval")
-    ax.axhline(result.spread_summary, color="tab:green", lw=1.2)
-    ax.axhline(1.0, color="0.2", lw=0.8, ls="--")
-    ax.set_yscale("log")
-    _readable_log_ticks(ax, min(ratio.min(), lo), max(ratio.max(), hi))
-    ax.set_title("effect spread between domains\n/ sampling error within (1 = none)", fontsize=size + 1)
-    ax.set_xlabel("features, by spread", fontsize=size)
-    ax.tick_params(labelsize=size)
-    # below the panel, where it covers no point
-    ax.legend(fontsize=size, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2,
-              columnspacing=1.0, handletextpad=0.4)
-    fig.legend(handles, texts, fontsize=size, frameon=False, loc="upper center", ncol=len(texts))
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
-    return fig
-
-
-def _readable_log_ticks(ax, low: float, high: float) -> None:
-    """Major ticks at 1-2-5 values (..., 0.5, 1, 2, 5, 10, ...) written as plain numbers, no minor labels."""
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
-
-    low, high = max(low, 1e-3), max(high, 1.0)
-    decades = np.arange(np.floor(np.log10(low)) - 1, np.ceil(np.log10(high)) + 1)
-    values = (np.array([1.0, 2.0, 5.0])[None, :] * 10.0 ** decades[:, None]).ravel()
-    inside = values[(values >= low / 1.5) & (values <= high * 1.5)]
-    for keep in ((1.0, 5.0), (1.0,)):          # a wider range: 1-5-10, then 1-10-100 only
-        if inside.size <= 7:
-            break
-        leading = np.round(inside / 10.0 ** np.floor(np.log10(inside) + 1e-9))
-        inside = inside[np.isin(leading, keep)]
-    ax.set_ylim(min(low, inside.min()) / 1.3, max(high, inside.max()) * 1.3)
-    ax.yaxis.set_major_locator(FixedLocator(inside))
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.yaxis.set_minor_formatter(NullFormatter())

@@ -1,68 +1,33 @@
 """What a researcher would try instead of T-greedy, on the same per-domain moments (beyond the paper).
 
-The paper [1]_ compares T-greedy only with greedy (section 4). These baselines run on the same
-:class:`~.statistics.DomainStatistics` (so on population moments, samples or the pair moments of
-section 4.2 alike) and each returns a :class:`BaselinePath`: a sequence of weight vectors
-(``coef``, one row per point of the path) and the point chosen by leave-one-domain-out
-cross-validation on the held-out domains' squared loss (:func:`lodo_choice`).
+Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach" (AISTATS 2012),
+compare T-greedy only with greedy (section 4). These baselines run on the same
+:class:`~.statistics.DomainStatistics` and each returns a :class:`BaselinePath`: weight vectors (``coef``,
+one row per point of the path) and the point chosen by leave-one-domain-out cross-validation on the
+held-out domains' squared loss (:func:`lodo_choice`, the paper's section 5).
 
 ``omp``
-    Orthogonal matching pursuit [2]_ on the pooled moments (greedy's classical stepwise form):
-    scikit-learn's :func:`sklearn.linear_model.orthogonal_mp_gram`; point k = k features.
+    Orthogonal matching pursuit (Pati, Rezaiifar & Krishnaprasad, Asilomar 1993) on the pooled moments,
+    scikit-learn's ``orthogonal_mp_gram``; point k = k features.
 ``lasso``
-    The lasso [3]_ path on the pooled moments, scikit-learn's LARS-lasso [4]_
-    :func:`sklearn.linear_model.lars_path_gram`; point k = k LARS steps. The penalty is chosen
-    by leave-one-domain-out CV over a grid of penalties (as ``LassoCV(cv=LeaveOneGroupOut())``
-    does on samples of equal-sized domains).
+    The lasso (Tibshirani, JRSS B 1996) on the pooled moments by LARS (Efron, Hastie, Johnstone &
+    Tibshirani, Annals of Statistics 2004), scikit-learn's ``lars_path_gram``; the penalty chosen by
+    leave-one-domain-out CV over a grid (as ``LassoCV(cv=LeaveOneGroupOut())`` on equal-sized domains).
 ``vrex``
-    Variance-penalized regression across domains in the spirit of V-REx (Krueger et al. 2021 [5]_):
-    minimize ``mean_k L_k(w) + beta Var_k L_k(w) + ridge ||w||^2`` with the per-domain squared
-    losses ``L_k``; all features, one point per beta, beta chosen by leave-one-domain-out CV.
+    V-REx (Krueger et al., "Out-of-distribution generalization via risk extrapolation", ICML 2021):
+    minimize ``mean_k L_k(w) + beta Var_k L_k(w) + ridge ||w||^2`` over the per-domain squared losses
+    ``L_k``; all features, one point per beta, beta chosen by leave-one-domain-out CV.
 ``icp``
-    An invariance filter in the spirit of ICP (Peters, Buehlmann & Meinshausen 2016 [6]_): keep the
-    features whose per-domain univariate slopes a chi-square homogeneity test cannot tell apart
-    (p-value >= alpha), ranked by the significance of their pooled slope; marginal weights.
+    An invariance filter in the spirit of ICP (Peters, Buehlmann & Meinshausen, JRSS B 2016): the features
+    whose per-domain slopes a chi-square homogeneity test cannot tell apart, by pooled significance.
 ``t_filter``
-    The univariate T filter: rank the features once by |T| of ``E[X_i Y | d_k]`` (no residuals)
-    and give each its marginal weight ``mu_i / E[X_i^2]`` (T-greedy's first-step weight).
-
-Examples
---------
->>> import numpy as np
->>> from tgreedy_lib.domain_adaptation.statistics import DomainStatistics
->>> from tgreedy_lib.domain_adaptation.baselines import omp_path, t_filter_path
->>> rng = np.random.default_rng(0)
->>> data = []
->>> for k in range(5):
-...     X = rng.standard_normal((200, 6))
-...     data.append((X, X[:, 0] + (0.5 + rng.standard_normal()) * X[:, 1] + 0.1 * rng.standard_normal(200)))
->>> stats = DomainStatistics.from_domains(data, lazy=False)
->>> omp = omp_path(stats, 3)
->>> omp.n_selected.tolist(), int(omp.chosen) in (0, 1, 2)
-([1, 2, 3], True)
->>> int(np.flatnonzero(t_filter_path(stats, 1, choose=False).coef[0])[0])   # the robust feature first
-0
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-       Approach", AISTATS 2012 (sections 2-5).
-.. [2] Y. C. Pati, R. Rezaiifar and P. S. Krishnaprasad, "Orthogonal matching pursuit: recursive
-       function approximation with applications to wavelet decomposition", Proc. 27th Asilomar
-       Conference on Signals, Systems and Computers, 1993.
-.. [3] R. Tibshirani, "Regression shrinkage and selection via the lasso", Journal of the Royal
-       Statistical Society B 58(1):267-288, 1996.
-.. [4] B. Efron, T. Hastie, I. Johnstone and R. Tibshirani, "Least angle regression", Annals of
-       Statistics 32(2):407-499, 2004.
-.. [5] D. Krueger, E. Caballero, J.-H. Jacobsen, A. Zhang, J. Binas, D. Zhang, R. Le Priol and
-       A. Courville, "Out-of-distribution generalization via risk extrapolation (REx)", ICML 2021.
-.. [6] J. Peters, P. Buehlmann and N. Meinshausen, "Causal inference by using invariant prediction:
-       identification and confidence intervals", Journal of the Royal Statistical Society B
-       78(5):947-1012, 2016.
+    The univariate T filter: the features by |T| of ``E[X_i Y | d_k]`` (no residuals), each with its
+    marginal weight ``mu_i / E[X_i^2]`` (T-greedy's first-step weight).
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from numbers import Integral, Real
 from typing import Callable
@@ -77,16 +42,17 @@ from ..validation import validate_options
 from .selection import SelectionPath
 from .statistics import DomainStatistics, t_statistic
 
-__all__ = ["BASELINES", "BaselinePath", "pooled_moments", "lodo_choice", "omp_path", "lasso_path", "lasso_knots",
-           "vrex_objective", "vrex_fit", "vrex_path", "icp_pvalues", "icp_path", "t_filter_path",
-           "run_baseline", "as_selection_path", "omp_selection_path", "icp_selection_path",
-           "t_filter_selection_path"]
+__all__ = ["BASELINES", "BaselinePath", "lodo_choice", "omp_path", "lasso_path", "lasso_knots", "vrex_objective",
+           "vrex_fit", "vrex_path", "icp_pvalues", "icp_path", "t_filter_path", "run_baseline", "as_selection_path",
+           "omp_selection_path", "icp_selection_path", "t_filter_selection_path"]
 
 #: Ridge of V-REx (and the lasso's numerical guard), relative to the mean diagonal of the pooled E[XX'].
 RIDGE = 1e-3
 #: Penalties beta of V-REx tried by leave-one-domain-out CV, in units of 1 / (mean E[Y^2]).
 VREX_BETAS = (0.0, 10.0)
-
+#: The baselines run on the moments as given while the root mean squares of X and y lie within
+#: 2**-SCALE_BAND .. 2**SCALE_BAND; past it on moments rescaled by powers of two (exact).
+SCALE_BAND = 8
 
 _CONSTRAINTS = {
     "stats": [DomainStatistics],
@@ -113,11 +79,9 @@ def _options(*names):
 
 @dataclasses.dataclass(frozen=True)
 class BaselinePath:
-    """A baseline's weights ``coef`` (n_points, p) along its path, the ``parameter`` of each point (k, the
-    penalty, beta ...), their ``n_selected`` nonzero weights, the point ``chosen`` by :func:`lodo_choice`
-    (-1: not chosen) and ``info`` (``lodo_loss``, the mean held-out loss of each point, and the
-    baseline's own entries).
-    """
+    """A baseline's weights ``coef`` (n_points, p), the ``parameter`` of each point (k, the penalty, beta ...),
+    their ``n_selected`` nonzero weights, the point ``chosen`` by :func:`lodo_choice` (-1: not chosen) and
+    ``info`` (``lodo_loss``, the mean held-out loss of each point, and the baseline's own entries)."""
 
     name: str
     coef: np.ndarray
@@ -126,34 +90,69 @@ class BaselinePath:
     chosen: int
     info: dict
 
-    @property
-    def chosen_coef(self) -> np.ndarray:
-        return self.coef[self.chosen]
+
+def _power_of_two_exponents(stats: DomainStatistics) -> tuple[int, int]:
+    """``(a, b)``: X's and y's root mean squares are about ``2**a`` and ``2**b`` (0 where within the band)."""
+    x_square = float(np.mean(stats.second_moment("sample")))
+    y_square = float(np.mean(stats.yy))
+    a = int(round(0.5 * math.log2(x_square))) if x_square > 0 and math.isfinite(x_square) else 0
+    b = int(round(0.5 * math.log2(y_square))) if y_square > 0 and math.isfinite(y_square) else 0
+    if abs(a) <= SCALE_BAND and abs(b) <= SCALE_BAND:
+        return 0, 0
+    return a, b
 
 
-def pooled_moments(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, float]:
-    """``(mean_k E[XX'|d_k], mean_k E[XY|d_k], mean_k E[Y^2|d_k])``: every domain weighs the same, as in
-    the paper's pooled (greedy) objective.
-    """
-    return stats.xx.mean(axis=0), stats.xy.mean(axis=0), float(stats.yy.mean())
+def _any_scale(parameter_power: int = 0, info_powers=(("lodo_loss", 0, 2),)):
+    """Run a path function on the moments of ``X / 2**a``, ``y / 2**b`` (exact) when X or y lies far from
+    scale 1, and scale the result back (the solvers hold absolute tolerances): the parameter by
+    ``2**((a + b) parameter_power)``, ``info[key]`` by ``2**(a i + b j)`` for each ``(key, i, j)``."""
+    def decorate(function):
+        @functools.wraps(function)
+        def run(stats, *args, **kwargs):
+            if not isinstance(stats, DomainStatistics):
+                return function(stats, *args, **kwargs)
+            a, b = _power_of_two_exponents(stats)
+            if a == 0 and b == 0:
+                return function(stats, *args, **kwargs)
+            unlabeled = None if stats.unlabeled_xx is None else np.ldexp(stats.unlabeled_xx, -2 * a)
+            rescaled = DomainStatistics.from_moments(np.ldexp(stats.xx, -2 * a), np.ldexp(stats.xy, -(a + b)),
+                                                     np.ldexp(stats.yy, -2 * b), counts=stats.counts,
+                                                     labels=stats.domain_labels, unlabeled_xx=unlabeled)
+            path = function(rescaled, *args, **kwargs)
+            info = dict(path.info)
+            for key, i, j in info_powers:
+                if info.get(key) is not None:
+                    info[key] = np.ldexp(np.asarray(info[key], dtype=np.float64), a * i + b * j).tolist()
+                    if np.ndim(path.info[key]) == 0:
+                        info[key] = float(info[key])
+            parameter = path.parameter
+            if parameter_power:
+                parameter = np.ldexp(np.asarray(parameter, dtype=np.float64), (a + b) * parameter_power)
+            return BaselinePath(path.name, np.ldexp(path.coef, b - a), path.n_selected, parameter, path.chosen, info)
+        return run
+    return decorate
 
 
 @_options('stats', 'fit')
 def lodo_choice(stats: DomainStatistics, fit: Callable[[DomainStatistics], np.ndarray]) -> tuple[int, np.ndarray]:
-    """Leave one domain out (section 5 of [1]_): the index of the point of ``fit(stats) -> W`` (n_points, p;
-    the same number of points on every subset) with the least mean held-out squared loss, and that
-    mean loss of every point.
-    """
+    """Leave one domain out: the index of the point of ``fit(stats) -> W`` (n_points, p; the same number of
+    points on every subset) with the least mean held-out squared loss, and that mean loss of every point."""
     if stats.n_domains < 3:
         raise ValueError(f"leave-one-domain-out needs at least 3 domains, got {stats.n_domains}")
     labels = stats.domain_labels.tolist()
     losses = []
     for k, label in enumerate(labels):
         W = np.atleast_2d(fit(stats.subset([lab for lab in labels if lab != label])))
-        # squared loss of each row on the held-out domain k only, from its moments
         losses.append(stats.yy[k] - 2.0 * W @ stats.xy[k] + np.einsum("mp,pm->m", W, stats.xx[k] @ W.T))
     mean = np.mean(losses, axis=0)
     return int(np.argmin(mean)), mean
+
+
+def _baseline(name, stats, W, parameter, fit, choose, **info) -> BaselinePath:
+    """``BaselinePath`` of the weights ``W``, the point chosen by :func:`lodo_choice` of ``fit`` if ``choose``."""
+    chosen, cv = lodo_choice(stats, fit) if choose else (-1, None)
+    return BaselinePath(name, W, (W != 0).sum(axis=1), parameter, chosen,
+                        {**info, "lodo_loss": None if cv is None else cv.tolist()})
 
 
 def pad_rows(W: np.ndarray, n_points: int) -> np.ndarray:
@@ -165,13 +164,11 @@ def pad_rows(W: np.ndarray, n_points: int) -> np.ndarray:
     return out
 
 
-# --------------------------------------------------------------------------- OMP
-
 def _omp_coefs(stats: DomainStatistics, n_steps: int) -> np.ndarray:
     from sklearn.linear_model import orthogonal_mp_gram
 
-    G, q, _ = pooled_moments(stats)
-    a, b = _power_of_two_exponents(stats)  # far from scale 1: on X / 2**a, y / 2**b (exact; scikit-learn's tolerances are absolute)
+    G, q = stats.xx.mean(axis=0), stats.xy.mean(axis=0)
+    a, b = _power_of_two_exponents(stats)  # scikit-learn's tolerances are absolute
     coefs = orthogonal_mp_gram(np.ldexp(G, -2 * a), np.ldexp(q, -(a + b)), n_nonzero_coefs=n_steps, return_path=True)
     coefs = np.ldexp(np.asarray(coefs), b - a)
     if coefs.ndim == 1:
@@ -179,30 +176,23 @@ def _omp_coefs(stats: DomainStatistics, n_steps: int) -> np.ndarray:
     return pad_rows(coefs.T, n_steps)
 
 
+@_any_scale()
 @_options('stats', 'n_steps', 'choose')
 def omp_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True) -> BaselinePath:
-    """OMP [2]_ on the pooled moments (scikit-learn's ``orthogonal_mp_gram``): point k - 1 holds the
-    least-squares weights on the first k features it picked (``parameter`` k = 1..n_steps); k chosen by
-    :func:`lodo_choice` when ``choose``.
-    """
-    W = _omp_coefs(stats, n_steps)
-    chosen, cv = lodo_choice(stats, lambda s: _omp_coefs(s, n_steps)) if choose else (-1, None)
-    return BaselinePath("omp", W, (W != 0).sum(axis=1), np.arange(1, n_steps + 1), chosen,
-                        {"lodo_loss": None if cv is None else cv.tolist()})
+    """OMP on the pooled moments: point k - 1 holds the least-squares weights on the first k features it
+    picked (``parameter`` k = 1..n_steps)."""
+    return _baseline("omp", stats, _omp_coefs(stats, n_steps), np.arange(1, n_steps + 1),
+                     lambda s: _omp_coefs(s, n_steps), choose)
 
-
-# --------------------------------------------------------------------------- lasso
 
 def lasso_knots(stats: DomainStatistics, max_steps: int, alpha_min: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The LARS knots of the lasso on the pooled moments, at most ``max_steps``, down to ``alpha_min``:
-    ``(alphas, coefs)``, the penalties decreasing and the weights (n_knots, p) at each.
-    """
+    ``(alphas, coefs)``, the penalties decreasing and the weights (n_knots, p) at each."""
     from sklearn.linear_model import lars_path_gram
 
-    G, q, _ = pooled_moments(stats)
-    alphas, _, coefs = lars_path_gram(Xy=q, Gram=G, n_samples=1, max_iter=max_steps, method="lasso",
-                                      alpha_min=alpha_min)
-    return alphas, coefs.T  # alphas decreasing, coefs (n_knots, p)
+    alphas, _, coefs = lars_path_gram(Xy=stats.xy.mean(axis=0), Gram=stats.xx.mean(axis=0), n_samples=1,
+                                      max_iter=max_steps, method="lasso", alpha_min=alpha_min)
+    return alphas, coefs.T
 
 
 def _lasso_at(alphas: np.ndarray, coefs: np.ndarray, grid: np.ndarray) -> np.ndarray:
@@ -215,13 +205,12 @@ def _lasso_at(alphas: np.ndarray, coefs: np.ndarray, grid: np.ndarray) -> np.nda
     return out
 
 
+@_any_scale(parameter_power=1)
 @_options('stats', 'n_steps', 'n_alphas', 'choose')
 def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30, choose: bool = True) -> BaselinePath:
-    """The lasso [3]_ on the pooled moments, ``(1/2) w'Gw - q.w + alpha ||w||_1``, by LARS [4]_
-    (scikit-learn's ``lars_path_gram``), at ``n_alphas`` penalties (``parameter``, decreasing) of a
-    geometric grid from the smallest with no feature to where LARS has taken ``n_steps`` steps; the
-    penalty chosen by :func:`lodo_choice` when ``choose``.
-    """
+    """The lasso on the pooled moments, ``(1/2) w'Gw - q.w + alpha ||w||_1``, at ``n_alphas`` penalties
+    (``parameter``, decreasing) of a geometric grid from the smallest with no feature to where LARS has
+    taken ``n_steps`` steps."""
     if not np.any(stats.xy):
         raise ValueError("lasso_path: every E[X_i Y | d_k] is 0 (y is 0, or no feature covaries with it in any "
                          "domain), so the lasso keeps no feature at any penalty and its penalty grid is empty; "
@@ -229,24 +218,14 @@ def lasso_path(stats: DomainStatistics, n_steps: int = 10, *, n_alphas: int = 30
     alphas, coefs = lasso_knots(stats, n_steps)
     top, bottom = float(alphas[0]), float(max(alphas[-1], alphas[0] * 1e-4))
     grid = np.geomspace(top, bottom, n_alphas)
+    return _baseline("lasso", stats, _lasso_at(alphas, coefs, grid), grid,
+                     lambda s: _lasso_at(*lasso_knots(s, 4 * n_steps, alpha_min=bottom), grid), choose)
 
-    def fit(s):
-        a, c = lasso_knots(s, 4 * n_steps, alpha_min=bottom)  # the grid ends at bottom
-        return _lasso_at(a, c, grid)
-
-    W = _lasso_at(alphas, coefs, grid)
-    chosen, cv = lodo_choice(stats, fit) if choose else (-1, None)
-    return BaselinePath("lasso", W, (W != 0).sum(axis=1), grid, chosen,
-                        {"lodo_loss": None if cv is None else cv.tolist()})
-
-
-# --------------------------------------------------------------------------- V-REx
 
 @_options('coef', 'stats', 'beta', 'ridge')
 def vrex_objective(coef, stats: DomainStatistics, beta: float, ridge: float = 0.0) -> tuple[float, np.ndarray]:
-    """V-REx's objective [5]_ (eq. 4) and its gradient: ``mean_k L_k(w) + beta Var_k L_k(w) + ridge ||w||^2``
-    with ``L_k(w) = E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w`` and Var over the n domains.
-    """
+    """V-REx's objective (its eq. 4) and gradient: ``mean_k L_k(w) + beta Var_k L_k(w) + ridge ||w||^2``
+    with ``L_k(w) = E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w`` and Var over the n domains."""
     w = np.asarray(coef, dtype=np.float64)
     n, p = stats.xy.shape
     Aw = (stats.xx.reshape(n * p, p) @ w).reshape(n, p)  # one gemv (a stacked matmul is much slower)
@@ -267,32 +246,28 @@ def _ridge(stats: DomainStatistics) -> float:
 def vrex_fit(stats: DomainStatistics, beta: float, *, ridge: float | None = None, start=None,
              max_iter: int = 500) -> np.ndarray:
     """Minimize :func:`vrex_objective` by L-BFGS from ``start`` (default: the ridge solution on the pooled
-    moments, which ``beta = 0`` returns); ``ridge`` defaults to ``RIDGE`` times the mean diagonal of the
-    pooled E[XX'].
-    """
+    moments, which ``beta = 0`` returns); ``ridge`` defaults to ``RIDGE`` times the mean pooled E[X_i^2]."""
     if not (np.isfinite(beta) and beta >= 0):
         raise ValueError(f"beta must be a finite non-negative number, got {beta!r}")
     ridge = _ridge(stats) if ridge is None else float(ridge)
-    G, q, _ = pooled_moments(stats)
     if start is None:
-        start = np.linalg.solve(G + ridge * np.eye(len(q)), q)
+        q = stats.xy.mean(axis=0)
+        start = np.linalg.solve(stats.xx.mean(axis=0) + ridge * np.eye(len(q)), q)
     if beta == 0:
         return np.asarray(start, dtype=np.float64)
-    # One BLAS thread: L-BFGS-B calls BLAS on vectors of length p hundreds of times, and a threaded
-    # BLAS spends far longer waking and parking its threads than computing (about 20 times the
-    # wall-clock and CPU time on a busy 2-core machine; benchmarks/bench_compare.py). Same iterates.
+    # One BLAS thread: L-BFGS-B calls BLAS on length-p vectors hundreds of times, and waking a threaded
+    # BLAS costs far more than the work (benchmarks/bench_compare.py). Same iterates.
     with threadpool_limits(1, user_api="blas"):
         result = optimize.minimize(vrex_objective, start, args=(stats, beta, ridge), jac=True, method="L-BFGS-B",
                                    options={"maxiter": max_iter})
     return result.x
 
 
+@_any_scale(info_powers=(("lodo_loss", 0, 2), ("ridge", 2, 0)))
 @_options('stats', 'betas', 'choose', 'max_iter')
 def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True, max_iter: int = 30) -> BaselinePath:
     """V-REx weights for each of ``betas`` (in units of 1 / mean E[Y^2]; ``max_iter`` L-BFGS iterations
-    each, from the previous beta's weights), beta chosen by :func:`lodo_choice` when ``choose``;
-    ``info["ridge"]`` is the ridge used.
-    """
+    each, from the previous beta's weights); ``info["ridge"]`` is the ridge used."""
     betas = np.asarray(betas, dtype=np.float64)
     if betas.ndim != 1 or betas.size == 0 or not np.all(np.isfinite(betas)) or np.any(betas < 0):
         raise ValueError(f"betas must be a non-empty sequence of finite non-negative penalties, got {betas.tolist()!r} "
@@ -310,57 +285,44 @@ def vrex_path(stats: DomainStatistics, betas=VREX_BETAS, *, choose: bool = True,
             out.append(start)
         return np.asarray(out)
 
-    W = fit(stats)
-    chosen, cv = lodo_choice(stats, fit) if choose else (-1, None)
-    return BaselinePath("vrex", W, (W != 0).sum(axis=1), betas, chosen,
-                        {"lodo_loss": None if cv is None else cv.tolist(), "ridge": _ridge(stats)})
+    return _baseline("vrex", stats, fit(stats), betas, fit, choose, ridge=_ridge(stats))
 
-
-# --------------------------------------------------------------------------- ICP-style filter
 
 @_options('stats')
 def icp_pvalues(stats: DomainStatistics) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The invariance test of the ICP-style filter [6]_: ``(pvalue, pooled_slope, pooled_z)`` per feature.
+    """The invariance test of the ICP-style filter: ``(pvalue, pooled_slope, pooled_z)`` per feature.
 
     Per domain k: slope ``b_ki = E[X_i Y|d_k] / E[X_i^2|d_k]`` with variance
-    ``v_ki = (E[Y^2|d_k] - b_ki^2 E[X_i^2|d_k]) / (m_k E[X_i^2|d_k])`` from the domain's ``m_k`` samples
-    (``stats.counts``). Cochran's Q ``sum_k (b_ki - b_i)^2 / v_ki`` around the inverse-variance mean
-    ``b_i`` is chi-square with n - 1 df when the slopes are equal (a small p-value: the domains
-    disagree); ``pooled_z = b_i / sqrt(1 / sum_k 1/v_ki)``.
+    ``v_ki = (E[Y^2|d_k] - b_ki^2 E[X_i^2|d_k]) / (m_k E[X_i^2|d_k])`` from the domain's ``m_k`` samples.
+    Cochran's Q ``sum_k (b_ki - b_i)^2 / v_ki`` around the inverse-variance mean ``b_i`` is chi-square with
+    n - 1 df when the slopes are equal; ``pooled_z = b_i / sqrt(1 / sum_k 1/v_ki)``.
     """
     if stats.counts is None:
         raise ValueError("the ICP filter needs the number of samples per domain (counts); population moments "
                          "(from_moments without counts) have no sampling error to test against")
-    diag = stats.diagonal  # E[X_i^2 | d_k], shape (n, p)
+    diag = stats.diagonal
     m = np.asarray(stats.counts, dtype=np.float64)[:, None]
     slope = stats.xy / diag
     resid = np.maximum(stats.yy[:, None] - slope**2 * diag, 1e-300)
-    var = resid / (m * diag)
-    weight = 1.0 / var
+    weight = 1.0 / (resid / (m * diag))
     pooled = (weight * slope).sum(axis=0) / weight.sum(axis=0)
     q = (weight * (slope - pooled) ** 2).sum(axis=0)
-    pvalue = scipy_stats.chi2.sf(q, stats.n_domains - 1)
-    z = pooled * np.sqrt(weight.sum(axis=0))
-    return pvalue, pooled, z
+    return scipy_stats.chi2.sf(q, stats.n_domains - 1), pooled, pooled * np.sqrt(weight.sum(axis=0))
 
 
 def _icp_order(stats: DomainStatistics, alpha: float) -> np.ndarray:
-    """The features :func:`icp_pvalues` keeps at level ``alpha``, by pooled |z|."""
     pvalue, _, z = icp_pvalues(stats)
     keep = np.flatnonzero(pvalue >= alpha)
     return keep[np.argsort(-np.abs(z[keep]), kind="stable")]
 
 
 def _t_order(stats: DomainStatistics, n_steps: int) -> np.ndarray:
-    """The first ``n_steps`` features by |T| of ``E[X_i Y|d_k]``."""
-    t = t_statistic(stats.xy)
-    return np.argsort(-np.abs(t), kind="stable")[:n_steps]
+    return np.argsort(-np.abs(t_statistic(stats.xy)), kind="stable")[:n_steps]
 
 
 def _marginal_path(stats: DomainStatistics, order: np.ndarray, n_steps: int) -> np.ndarray:
     """Weights after adding the features of ``order`` one by one, each with mu_i / E[X_i^2]."""
-    mu = stats.xy.mean(axis=0)
-    weight = mu / stats.second_moment("sample")
+    weight = stats.xy.mean(axis=0) / stats.second_moment("sample")
     W = np.zeros((n_steps, stats.n_features))
     for s in range(min(n_steps, len(order))):
         if s:
@@ -371,34 +333,27 @@ def _marginal_path(stats: DomainStatistics, order: np.ndarray, n_steps: int) -> 
     return W
 
 
+@_any_scale()
 @_options('stats', 'n_steps', 'alpha', 'choose')
 def icp_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05, choose: bool = True) -> BaselinePath:
-    """The ICP-style filter [6]_: the features :func:`icp_pvalues` keeps at level ``alpha``, by pooled |z|,
-    each with its marginal weight; the number kept chosen by :func:`lodo_choice` when ``choose``
-    (``info["n_invariant"]``: the features kept).
-    """
+    """The ICP-style filter: the features :func:`icp_pvalues` keeps at level ``alpha``, by pooled |z|, each
+    with its marginal weight (``info["n_invariant"]``: the features kept)."""
     order = _icp_order(stats, alpha)
-    W = _marginal_path(stats, order, n_steps)
-    chosen, cv = (lodo_choice(stats, lambda s: _marginal_path(s, _icp_order(s, alpha), n_steps)) if choose
-                  else (-1, None))
-    return BaselinePath("icp", W, (W != 0).sum(axis=1), np.arange(1, n_steps + 1), chosen,
-                        {"n_invariant": int(order.size), "alpha": alpha,
-                         "lodo_loss": None if cv is None else cv.tolist()})
+    return _baseline("icp", stats, _marginal_path(stats, order, n_steps), np.arange(1, n_steps + 1),
+                     lambda s: _marginal_path(s, _icp_order(s, alpha), n_steps), choose,
+                     n_invariant=int(order.size), alpha=alpha)
 
 
-# --------------------------------------------------------------------------- univariate T filter
-
+@_any_scale()
 @_options('stats', 'n_steps', 'choose')
 def t_filter_path(stats: DomainStatistics, n_steps: int = 10, *, choose: bool = True) -> BaselinePath:
-    """The univariate T filter: the features by |T| of ``E[X_i Y|d_k]`` (w = 0, no residuals), each with its
-    marginal weight ``mu_i / E[X_i^2]`` (T-greedy's first-step weight); the number kept chosen by
-    :func:`lodo_choice` when ``choose``.
-    """
-    W = _marginal_path(stats, _t_order(stats, n_steps), n_steps)
-    chosen, cv = (lodo_choice(stats, lambda s: _marginal_path(s, _t_order(s, n_steps), n_steps)) if choose
-                  else (-1, None))
-    return BaselinePath("t_filter", W, (W != 0).sum(axis=1), np.arange(1, n_steps + 1), chosen,
-                        {"lodo_loss": None if cv is None else cv.tolist()})
+    """The univariate T filter: the features by |T| of ``E[X_i Y|d_k]``, each with its marginal weight."""
+    return _baseline("t_filter", stats, _marginal_path(stats, _t_order(stats, n_steps), n_steps),
+                     np.arange(1, n_steps + 1), lambda s: _marginal_path(s, _t_order(s, n_steps), n_steps), choose)
+
+
+#: The baselines by name: ``{name: function(stats, n_steps, **options) -> BaselinePath}`` (``vrex``: no ``n_steps``).
+BASELINES = {"omp": omp_path, "lasso": lasso_path, "vrex": vrex_path, "icp": icp_path, "t_filter": t_filter_path}
 
 
 @_options('stats', 'n_steps')
@@ -411,14 +366,10 @@ def run_baseline(name: str, stats: DomainStatistics, n_steps: int = 10, **option
     return BASELINES[name](stats, n_steps, **options)
 
 
-# --------------------------------------------------------------------------- as selectors
-
 @_options('stats', 'method', 'coef', 'features', 'options')
 def as_selection_path(stats: DomainStatistics, method: str, coef: np.ndarray, features, options=None) -> SelectionPath:
-    """Weights ``coef[s]`` after adding ``features[s]`` at step s as a :class:`~.selection.SelectionPath`
-    named ``method``, recording the T-statistic, mu and sigma of the added feature before the step (as
-    T-greedy does), so that the rules of :mod:`.stopping` apply.
-    """
+    """Weights ``coef[s]`` after adding ``features[s]`` at step s as a :class:`~.selection.SelectionPath` named
+    ``method``, with the T-statistic, mu and sigma of the added feature before each step (for :mod:`.stopping`)."""
     coef = np.atleast_2d(np.asarray(coef, dtype=np.float64))
     features = np.asarray(features, dtype=np.intp)
     m = min(len(features), len(coef))
@@ -439,24 +390,18 @@ def as_selection_path(stats: DomainStatistics, method: str, coef: np.ndarray, fe
                          stop_reason="n_steps", options=dict(options or {}))
 
 
-def _entering(coef: np.ndarray) -> np.ndarray:
-    """The feature that becomes nonzero at each row (the largest new weight when several do)."""
-    out, before = [], np.zeros(coef.shape[1], dtype=bool)
-    for row in coef:
-        new = np.flatnonzero((row != 0) & ~before)
-        if new.size == 0:
-            break
-        out.append(int(new[np.argmax(np.abs(row[new]))]))
-        before |= row != 0
-    return np.asarray(out, dtype=np.intp)
-
-
 @_options('stats', 'n_steps')
 def omp_selection_path(stats: DomainStatistics, n_steps: int = 10) -> SelectionPath:
     """OMP on the pooled moments as a selector (``get_selector("omp")``)."""
     W = _omp_coefs(stats, n_steps)
-    order = _entering(W)
-    return as_selection_path(stats, "omp", W[:len(order)], order)
+    order, before = [], np.zeros(W.shape[1], dtype=bool)
+    for row in W:  # the feature that becomes nonzero at each row (the largest new weight when several do)
+        new = np.flatnonzero((row != 0) & ~before)
+        if new.size == 0:
+            break
+        order.append(int(new[np.argmax(np.abs(row[new]))]))
+        before |= row != 0
+    return as_selection_path(stats, "omp", W[:len(order)], np.asarray(order, dtype=np.intp))
 
 
 @_options('stats', 'n_steps')
@@ -468,78 +413,8 @@ def t_filter_selection_path(stats: DomainStatistics, n_steps: int = 10) -> Selec
 
 @_options('stats', 'n_steps', 'alpha')
 def icp_selection_path(stats: DomainStatistics, n_steps: int = 10, *, alpha: float = 0.05) -> SelectionPath:
-    """The ICP-style filter as a selector (``get_selector("icp")``); fewer than ``n_steps`` steps when
-    fewer features pass the invariance test.
-    """
+    """The ICP-style filter as a selector (``get_selector("icp")``); fewer than ``n_steps`` steps when fewer
+    features pass the invariance test."""
     order = _icp_order(stats, alpha)[:n_steps]
     return as_selection_path(stats, "icp", _marginal_path(stats, order, n_steps)[:len(order)], order,
                              {"alpha": alpha})
-
-
-# --------------------------------------------------------------------------- any scale: exact power-of-two rescaling
-
-#: The baselines run on the moments as given while the root mean squares of X (over the features) and of
-#: y lie within 2**-SCALE_BAND .. 2**SCALE_BAND (1/256 .. 256); past it they run on moments rescaled by
-#: powers of two.
-SCALE_BAND = 8
-
-
-def _power_of_two_exponents(stats: DomainStatistics) -> tuple[int, int]:
-    """``(a, b)``: X's and y's root mean squares are about ``2**a`` and ``2**b`` (0 where within the band)."""
-    x_square = float(np.mean(stats.second_moment("sample")))
-    y_square = float(np.mean(stats.yy))
-    a = int(round(0.5 * math.log2(x_square))) if x_square > 0 and math.isfinite(x_square) else 0
-    b = int(round(0.5 * math.log2(y_square))) if y_square > 0 and math.isfinite(y_square) else 0
-    if abs(a) <= SCALE_BAND and abs(b) <= SCALE_BAND:
-        return 0, 0
-    return a, b
-
-
-def _rescaled(stats: DomainStatistics, a: int, b: int) -> DomainStatistics:
-    """The moments of ``X / 2**a`` and ``y / 2**b``: exact (a power of two changes the exponent only)."""
-    unlabeled = None if stats.unlabeled_xx is None else np.ldexp(stats.unlabeled_xx, -2 * a)
-    return DomainStatistics.from_moments(np.ldexp(stats.xx, -2 * a), np.ldexp(stats.xy, -(a + b)),
-                                         np.ldexp(stats.yy, -2 * b), counts=stats.counts,
-                                         labels=stats.domain_labels, unlabeled_xx=unlabeled)
-
-
-def _at_any_scale(function, parameter_power: int = 0, info_powers=None):
-    """``function(stats, ...)`` run on the moments of ``X / 2**a``, ``y / 2**b`` (exact) when X or y lies far
-    from scale 1, and scaled back (exact): the solvers hold absolute tolerances and square the losses
-    (at y x 1e-60 OMP selected nothing). The path's parameter scales as ``2**((a + b) parameter_power)``,
-    its info entries as ``2**(a i + b j)`` for ``info_powers[key] = (i, j)``.
-    """
-    import functools
-
-    info_powers = {"lodo_loss": (0, 2)} if info_powers is None else info_powers
-
-    @functools.wraps(function)
-    def run(stats, *args, **kwargs):
-        if not isinstance(stats, DomainStatistics):
-            return function(stats, *args, **kwargs)
-        a, b = _power_of_two_exponents(stats)
-        if a == 0 and b == 0:
-            return function(stats, *args, **kwargs)
-        path = function(_rescaled(stats, a, b), *args, **kwargs)
-        info = dict(path.info)
-        for key, (i, j) in info_powers.items():
-            if info.get(key) is not None:
-                info[key] = np.ldexp(np.asarray(info[key], dtype=np.float64), a * i + b * j).tolist()
-                if np.ndim(path.info[key]) == 0:
-                    info[key] = float(info[key])
-        parameter = path.parameter
-        if parameter_power:
-            parameter = np.ldexp(np.asarray(parameter, dtype=np.float64), (a + b) * parameter_power)
-        return BaselinePath(path.name, np.ldexp(path.coef, b - a), path.n_selected, parameter, path.chosen, info)
-
-    return run
-
-
-omp_path = _at_any_scale(omp_path)   # its fits rescale themselves (_omp_coefs); its held-out losses here
-lasso_path = _at_any_scale(lasso_path, parameter_power=1)   # the penalty scales as E[X Y]
-vrex_path = _at_any_scale(vrex_path, info_powers={"lodo_loss": (0, 2), "ridge": (2, 0)})
-icp_path = _at_any_scale(icp_path)
-t_filter_path = _at_any_scale(t_filter_path)
-#: The baselines by name: ``{name: function(stats, n_steps, **options) -> BaselinePath}`` (``vrex`` takes no
-#: ``n_steps``); OMP [2]_, the lasso by LARS [3]_ [4]_, V-REx [5]_, the ICP-style filter [6]_, the T filter ([1]_, 3.1).
-BASELINES = {"omp": omp_path, "lasso": lasso_path, "vrex": vrex_path, "icp": icp_path, "t_filter": t_filter_path}

@@ -41,14 +41,31 @@ def steps_curve(path: SelectionPath, n_steps: int) -> np.ndarray:
 def held_out_scores(path: SelectionPath, stats: DomainStatistics, score, path_function: Callable | None,
                     progress) -> np.ndarray:
     """Each domain's score (rows, in the statistics' order) after 0..K steps of ``path`` refitted without
-    it (columns), higher is better: the negative squared loss, or ``score(label, W)``.
-
-    The arguments are :func:`~.stopping.stop_lodo`'s, checked there.
-    """
-    K = path.n_steps
-    report = _Progress(progress, stats.n_domains)
+    it (columns), higher is better: the negative squared loss, or ``score(label, W)``. The arguments are
+    :func:`~.stopping.stop_lodo`'s, checked there."""
+    K, labels = path.n_steps, stats.domain_labels.tolist()
+    options = dict(path.options)
+    pooled = None
+    if (path_function is None and path.method in ("tgreedy", "greedy")
+            and options.get("refit", "stagewise") == "stagewise"):
+        pooled = _PooledMoments(stats)
+    elif path_function is None:
+        if path.method not in available_selectors():
+            raise ValueError(f"no known path function for method {path.method!r}; pass path_function=")
+        selector = get_selector(path.method)
+        options.pop("n_steps", None)
+        if path.method == "greedy":
+            options.pop("sign", None)  # greedy's path records the sign it ignores
+        path_function = lambda s, n_steps: selector.run(s, n_steps, **options)  # noqa: E731
+    report = _progress(progress, len(labels))
     per_domain = []
-    for index, (label, W) in enumerate(_lodo_curves(path, stats, K, path_function)):
+    for index, label in enumerate(labels):
+        if pooled is not None:
+            W = _fold_path_curve(pooled, index, K, options, path.method)
+            if pooled.nbytes() > LODO_MEMORY:
+                pooled._C.clear(), pooled._D.clear()
+        else:
+            W = steps_curve(path_function(stats.subset([lab for lab in labels if lab != label]), K), K)
         report(index + 1)
         if score == "squared_loss":
             per_domain.append(-_domain_loss(stats, index, W))
@@ -89,65 +106,28 @@ def _domain_loss(stats: DomainStatistics, index: int, W: np.ndarray) -> np.ndarr
     return stats.yy[index] - 2.0 * W @ stats.xy[index] + quad
 
 
-def _refit_function(path: SelectionPath, path_function):
-    """How to refit ``path``'s selector on other domains: ``path_function``, or the registered selector of
-    ``path.method`` with the options the path records."""
-    if path_function is not None:
-        return path_function
-    if path.method not in available_selectors():
-        raise ValueError(f"no known path function for method {path.method!r}; pass path_function=")
-    selector, options = get_selector(path.method), dict(path.options)
-    options.pop("n_steps", None)
-    if path.method == "greedy":
-        options.pop("sign", None)  # greedy's path records the sign it ignores
-    return lambda stats, n_steps: selector.run(stats, n_steps, **options)
+def _progress(progress, total: int):
+    """Reports ``"leave-one-domain-out: fold i of n"`` as :func:`~.stopping.stop_lodo`'s ``progress`` says."""
+    import sys
+    import time
 
+    if progress is None or progress is True:
+        write = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    else:
+        write = progress or None
+    quiet = LODO_QUIET_SECONDS if progress is None else 0.0
+    every = LODO_QUIET_SECONDS if progress is None else 1.0
+    start = time.perf_counter()
+    last = [start - every]
 
-class _Progress:
-    """Reports ``"leave-one-domain-out: fold i of n"`` lines as :func:`~.stopping.stop_lodo`'s ``progress`` says:
-    to a callable or (``True``) standard error at most once a second, from the start; by default
-    (``None``) to standard error every :data:`LODO_QUIET_SECONDS` once a run has lasted that long."""
-
-    def __init__(self, progress, total: int):
-        import sys
-        import time
-
-        self.clock, self.total = time.perf_counter, total
-        self.start = self.clock()
-        if progress is None or progress is True:
-            self.write = lambda line: print(line, file=sys.stderr, flush=True)
-        else:
-            self.write = progress or None
-        self.quiet = LODO_QUIET_SECONDS if progress is None else 0.0
-        self.every = LODO_QUIET_SECONDS if progress is None else 1.0
-        self.last = self.start - self.every
-
-    def __call__(self, done: int) -> None:
-        now = self.clock()
-        if self.write is None or now - self.start < self.quiet:
+    def report(done: int) -> None:
+        now = time.perf_counter()
+        if write is None or now - start < quiet:
             return
-        if done == self.total or now - self.last >= self.every:
-            self.write(f"leave-one-domain-out: fold {done} of {self.total} ({now - self.start:.1f} s)")
-            self.last = now
-
-
-def _lodo_curves(path: SelectionPath, stats: DomainStatistics, n_steps: int, path_function):
-    """``(label, W)`` for each domain in order: the weights after 0..n_steps steps of the path refitted
-    without it, from the pooled sums where the path is stagewise T-greedy or greedy, else by refitting."""
-    options = dict(path.options)
-    if (path_function is None and path.method in ("tgreedy", "greedy")
-            and options.get("refit", "stagewise") == "stagewise"):
-        pooled = _PooledMoments(stats)
-        for k, label in enumerate(stats.domain_labels.tolist()):
-            yield label, _fold_path_curve(pooled, k, n_steps, options, path.method)
-            if pooled.nbytes() > LODO_MEMORY:
-                pooled._C.clear(), pooled._D.clear()
-        return
-    fit = _refit_function(path, path_function)
-    labels = stats.domain_labels.tolist()
-    for label in labels:
-        others = [lab for lab in labels if lab != label]
-        yield label, steps_curve(fit(stats.subset(others), n_steps), n_steps)
+        if done == total or now - last[0] >= every:
+            write(f"leave-one-domain-out: fold {done} of {total} ({now - start:.1f} s)")
+            last[0] = now
+    return report
 
 
 def _half_log2(mean_square: np.ndarray) -> np.ndarray:
@@ -194,17 +174,6 @@ class _PooledMoments:
         """``E[X_j X^T | d_k]`` of every domain, in the scaled units."""
         return np.ldexp(self.stats.gram_row(int(j)), -(self.a[j] + self.a)[None, :])
 
-    def row_of_domain(self, j: int, k: int) -> np.ndarray:
-        """``E[X_j X^T | d_k]`` of domain k alone, in the scaled units (O(p), not O(n p))."""
-        return np.ldexp(self.stats.gram_row(int(j))[k], -(self.a[j] + self.a))
-
-    def weights(self, W: np.ndarray) -> np.ndarray:
-        """Weights in the scaled units back in those of X and y."""
-        return np.ldexp(W, (self.b - self.a)[None, :])
-
-    def centred_row(self, j: int) -> np.ndarray:
-        return self.row(j) - self.row_mean(j)
-
     def row_mean(self, j: int) -> np.ndarray:
         if j not in self._row_mean:
             self._row_mean[j] = self.row(j).mean(axis=0)
@@ -212,13 +181,14 @@ class _PooledMoments:
 
     def C(self, j: int) -> np.ndarray:
         if j not in self._C:
-            self._C[j] = np.einsum("kp,kp->p", self.xc, self.centred_row(j))
+            self._C[j] = np.einsum("kp,kp->p", self.xc, self.row(j) - self.row_mean(j))
         return self._C[j]
 
     def D(self, j: int, l: int) -> np.ndarray:
         key = (min(j, l), max(j, l))
         if key not in self._D:
-            self._D[key] = np.einsum("kp,kp->p", self.centred_row(key[0]), self.centred_row(key[1]))
+            j, l = key
+            self._D[key] = np.einsum("kp,kp->p", self.row(j) - self.row_mean(j), self.row(l) - self.row_mean(l))
         return self._D[key]
 
     def nbytes(self) -> int:
@@ -226,13 +196,8 @@ class _PooledMoments:
 
 
 def _fold_path_curve(pooled: _PooledMoments, k: int, n_steps: int, options: dict, method: str) -> np.ndarray:
-    """The weights after 0..n_steps steps of the stagewise path on every domain but ``k`` (the rows of
-    :func:`_steps_curve`), from the pooled sums: the same choices as
-    :func:`~.selection.trace_path` on ``stats.subset(others)``, to rounding.
-
-    A feature that is zero in every domain but ``k`` (a one-hot dummy of that domain) has no second
-    moment in this fold: it is simply not a candidate here.
-    """
+    """The weights after 0..n_steps steps of the stagewise path on every domain but ``k`` from the pooled
+    sums: the choices of :func:`~.selection.trace_path` on ``stats.subset(others)``, to rounding."""
     stats, n = pooled.stats, pooled.n
     m = n - 1
     p = stats.n_features
@@ -291,7 +256,7 @@ def _fold_path_curve(pooled: _PooledMoments, k: int, n_steps: int, options: dict
             ss = ss + change
             ss_scale = ss_scale + np.abs(2.0 * delta * cross) + delta * delta * np.abs(pooled.D(i, i))
             rbar = rbar - delta * pooled.row_mean(i)
-            r_k = r_k - delta * pooled.row_of_domain(i, k)
+            r_k = r_k - delta * np.ldexp(stats.gram_row(i)[k], -(pooled.a[i] + pooled.a))
             coef[i] += delta
             if i not in support:
                 support.append(i)
@@ -300,4 +265,4 @@ def _fold_path_curve(pooled: _PooledMoments, k: int, n_steps: int, options: dict
             W[steps] = coef
     if steps < n_steps:
         W[steps + 1:] = W[steps]
-    return pooled.weights(W)
+    return np.ldexp(W, (pooled.b - pooled.a)[None, :])
