@@ -5,17 +5,10 @@ symmetric ``Z_1..Z_n`` and every ``t > 0``::
 
     Pr[ (sum Z_i)^2 / sum Z_i^2 > t ] <= exp(-t/2)          (as printed)
 
-The appendix proof symmetrizes (``Z_i`` has the law of ``eps_i |Z_i|`` with
-independent Rademacher signs ``eps_i``) and applies the two-sided Hoeffding bound
-for every fixed ``|z|``, which gives ``2 exp(-t/2)``, not ``exp(-t/2)``. This module
-makes the symmetrization exact: given magnitudes ``|z|`` it enumerates the ``2^n``
-sign patterns, so the conditional tail is computed exactly; mixing over the law of
-``|Z|`` gives the tail of any symmetric law, hence the worst case over all
-symmetric laws is a supremum over magnitude vectors. Closed forms cover equal
-magnitudes (Rademacher, a binomial) and Gaussian ``Z`` (a Beta law), and Monte
-Carlo covers the rest.
-
-The ratio is taken as 0 when every ``Z_i`` is 0 (0/0).
+The appendix proof symmetrizes (``Z_i = eps_i |Z_i|``) and applies two-sided Hoeffding for every
+fixed ``|z|``, which gives ``2 exp(-t/2)``. This module enumerates the ``2^n`` sign patterns given
+``|z|`` (the conditional tail, exactly), has closed forms for Rademacher (a binomial) and Gaussian
+``Z`` (a Beta law) and Monte Carlo for the rest. The ratio is 0 when every ``Z_i`` is 0.
 """
 from __future__ import annotations
 
