@@ -119,13 +119,10 @@ def _encode_columns(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 
 
 def count_tables(X, y) -> tuple[np.ndarray, np.ndarray]:
-    """Counts of every column of a categorical table, zero-padded on the right to a common width.
+    """Counts of every column of a categorical table, zero-padded to ``(n_features, max_distinct_values)``.
 
-    A column may hold any hashable values (ints, strings, tuples, ``None``, mixed), grouped by
-    hashing, never by sorting; a set is one value (a ``frozenset``). Lists, dicts and arrays,
-    NaN and ``pd.NA`` are refused (encode a missing value as a category of its own), and so are
-    values of different types that are equal (``1``, ``1.0``, ``True``) or print alike (``1`` and
-    ``"1"``): they are never merged. Returns int arrays of shape ``(n_features, max_distinct_values)``.
+    Values are any hashables, grouped by hashing; NaN, ``pd.NA``, unhashables and values of different
+    types that are equal or print alike (``1``, ``1.0``, ``"1"``) are refused, never merged.
     """
     X, y, codes, widths = _encode_columns(X, y)
     width = int(widths.max())
@@ -148,11 +145,7 @@ def flat_counts(X, y) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
 
 
 def sample_counts(p, q, m: int, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """The counts of ``size`` training sets of ``m`` examples, shape ``(size, |V|)`` each.
-
-    ``(c_v)_v ~ Multinomial(m, p)`` and ``c_v^+ | c_v ~ Binomial(c_v, q_v)``, the sampling model
-    of section 2, without drawing the examples.
-    """
+    """The counts of ``size`` training sets of ``m`` examples (section 2's multinomial-binomial model), (size, |V|)."""
     p, q = check_distribution(p, q)
     m = check_sample_size(m)
     counts = rng.multinomial(m, p / p.sum(), size=int(size))

@@ -1,17 +1,13 @@
 """Exact expectations over training sets, and Theorem 3: the majority vote is the best symmetric rule.
 
 Sections 3-4 of Sabato & Shalev-Shwartz, "Ranking Categorical Features Using Generalization
-Properties", JMLR 9 (2008). A count ``c_v`` is Binomial(m, p_v) and, given it, ``c_v^+`` is
-Binomial(c_v, q_v), so every expectation of the paper is a binomial sum
-(:data:`scipy.stats.binom`): E[l_hat] (Lemma 1, Eqs. 13-14), E[l(h_Gini)] (Lemma 2, Eqs.
-15-16), their difference (Theorem 1), the expected missing masses E[M_k], E[l(h)] for any
-symmetric rule ``h(v) = f(c_v, c_v^+)`` given as a table ``f(k, i)`` and E[l(h_Bayes)] (Theorem
-3), Theorem 3's bound on the majority vote's bias with the per-count excess error ``t_k(q)`` it
-bounds, and the four terms of Eq. (26) in the proof of Theorem 4.
+Properties", JMLR 9 (2008). ``c_v`` is Binomial(m, p_v) and ``c_v^+`` given it Binomial(c_v, q_v),
+so every expectation is a binomial sum: E[l_hat] (Lemma 1, Eqs. 13-14), E[l(h_Gini)] (Lemma 2),
+their difference (Theorem 1), E[M_k], E[l(h)] for a symmetric rule table ``f(k, i)`` and
+E[l(h_Bayes)] (Theorem 3), Theorem 3's bias bound, and the four terms of Eq. (26) (Theorem 4).
 
-Up to :data:`TABLE_ENTRIES` (value, count) pairs a sum is one |V| x (m + 1) table of binomial
-probabilities, as printed; past it the closed form (Eq. 14, Lemma 2) is used, or each value's
-counts are summed over the window where its law has mass (memory O(sqrt m) a value, not O(|V| m)).
+Up to :data:`TABLE_ENTRIES` (value, count) pairs a sum is one |V| x (m + 1) table; past it the
+closed form is used, or each value's counts are summed over the window where its law has mass.
 """
 from __future__ import annotations
 
@@ -30,10 +26,9 @@ from .gini_estimator import bayes_hypothesis
 TABLE_ENTRIES = 10**6
 #: :func:`count_probabilities` returns its table up to this many entries (400 MB) and refuses more.
 LARGEST_TABLE = 5 * 10**7
-#: Half-width of a value's window of counts, in standard deviations of Binomial(m, p_v): the mass left
-#: outside is below 1e-300 (a Chernoff bound), nothing at double precision.
+#: Half-width of a value's window of counts, in standard deviations: the mass outside is below 1e-300.
 WINDOW_SDS = 40.0
-#: Sums over windows of more (value, count) pairs than this are refused (one line saying so).
+#: Sums over windows of more (value, count) pairs than this are refused.
 LARGEST_WINDOW_SUM = 5 * 10**7
 
 
@@ -70,10 +65,7 @@ def _expected_prediction(p: np.ndarray, q: np.ndarray, m: int, given_count) -> n
 
 
 def count_probabilities(p, m: int) -> np.ndarray:
-    """``Pr[c_v = k] = binom.pmf(k, m, p_v)`` for every value and ``k = 0..m``, shape (|V|, m + 1).
-
-    A table of more than :data:`LARGEST_TABLE` entries is refused with a ValueError.
-    """
+    """``Pr[c_v = k]`` for every value and ``k = 0..m``, shape (|V|, m + 1) (at most :data:`LARGEST_TABLE` entries)."""
     p, _ = check_distribution(p)
     return _pmf_table(p, check_sample_size(m))
 
@@ -89,22 +81,12 @@ def expected_missing_mass(p, m: int, k=0):
     return _missing_masses(p, check_sample_size(m), k)
 
 
-def _eq14(p: np.ndarray, q: np.ndarray, m: int) -> float:
-    gini = 2 * q * (1 - q)
-    return float(np.sum((0.5 - gini) * binom.pmf(1, m, p) / m + p * gini))
-
-
 def expected_gini_estimate(p, q, m: int) -> float:
-    """``E[l_hat]`` as the binomial sum of Eq. (13), ``sum_v sum_k Pr[c_v = k] E[l_hat_v | c_v = k]``.
-
-    ``E[l_hat_v | c_v = k]`` is 0 for ``k = 0``, ``1/(2m)`` for ``k = 1`` and ``(k/m) 2 q_v (1 - q_v)``
-    for ``k >= 2`` (Lemma 1). Past :data:`TABLE_ENTRIES` pairs the sum is taken in its closed form,
-    Eq. (14), in O(|V|) memory.
-    """
+    """``E[l_hat]`` as the binomial sum of Eq. (13) (Lemma 1); past :data:`TABLE_ENTRIES` pairs, Eq. (14)."""
     p, q = check_distribution(p, q)
     m = check_sample_size(m)
     if p.size * (m + 1) > TABLE_ENTRIES:
-        return _eq14(p, q, m)
+        return expected_gini_estimate_eq14(p, q, m)
     k = np.arange(m + 1)
     conditional = np.where(k >= 2, (k / m)[None, :] * (2 * q * (1 - q))[:, None], 0.0)
     conditional[:, 1:2] = 0.5 / m
@@ -114,14 +96,13 @@ def expected_gini_estimate(p, q, m: int) -> float:
 def expected_gini_estimate_eq14(p, q, m: int) -> float:
     """``E[l_hat]`` from the closed form Eq. (14): ``sum_v (1/m)(1/2 - 2q_v(1-q_v)) Pr[c_v=1] + p_v 2q_v(1-q_v)``."""
     p, q = check_distribution(p, q)
-    return _eq14(p, q, check_sample_size(m))
+    m = check_sample_size(m)
+    gini = 2 * q * (1 - q)
+    return float(np.sum((0.5 - gini) * binom.pmf(1, m, p) / m + p * gini))
 
 
 def expected_gini_error(p, q, m: int) -> float:
-    """``E[l(h_Gini)]`` (Lemma 2): ``sum_v p_v (1/2 - 2q_v(1-q_v)) Pr[c_v = 0] + p_v 2 q_v (1 - q_v)``.
-
-    Computed as Eq. (15), ``sum_v p_v (q_v + (1 - 2q_v) E[h_Gini(v)])``, with Eq. (16).
-    """
+    """``E[l(h_Gini)]`` (Lemma 2), as Eq. (15) with Eq. (16)."""
     p, q = check_distribution(p, q)
     m = check_sample_size(m)
     expected_h = q + (0.5 - q) * binom.pmf(0, m, p)
@@ -136,12 +117,8 @@ def gini_estimate_bias(p, q, m: int) -> float:
 
 
 def symmetric_rule_table(rule: Callable[[np.ndarray, np.ndarray], np.ndarray], m: int) -> np.ndarray:
-    """Tabulate a symmetric rule ``f(k, i)`` (Theorem 3's H_S) for ``0 <= i <= k <= m``; 0 where ``i > k``.
-
-    ``f(k, i)`` is the probability of predicting 1 for a value seen ``k`` times, ``i`` of them
-    labelled 1; ``rule`` is called once on broadcast integer arrays ``k`` (column) and ``i`` (row).
-    A rule that leaves [0, 1] or breaks ``f(k, i) = 1 - f(k, k - i)`` is refused.
-    """
+    """Tabulate a symmetric rule ``f(k, i)`` (Theorem 3's H_S: Pr[predict 1] for a value seen ``k`` times,
+    ``i`` of them labelled 1) for ``0 <= i <= k <= m``; ``rule`` takes broadcast arrays ``k``, ``i``."""
     m = check_sample_size(m)
     k = np.arange(m + 1)[:, None]
     i = np.arange(m + 1)[None, :]
@@ -191,18 +168,13 @@ def random_symmetric_table(m, rng):
     table = bayes_rule_table(m).copy()
     for k in range(1, m + 1):
         for i in range(0, (k + 1) // 2):
-            if 2 * i < k:
-                value = rng.uniform()
-                table[k, i], table[k, k - i] = value, 1 - value
+            value = rng.uniform()
+            table[k, i], table[k, k - i] = value, 1 - value
     return table
 
 
 def expected_symmetric_error(p, q, m: int, table) -> float:
-    """``E[l(h)]`` for the symmetric hypothesis ``h(v) = f(c_v, c_v^+)`` of a rule table (Theorem 3).
-
-    ``E[h(v)] = sum_k Pr[c_v = k] sum_i binom.pmf(i, k, q_v) f(k, i)`` and
-    ``E[l(h)] = sum_v p_v (q_v + (1 - 2 q_v) E[h(v)])``.
-    """
+    """``E[l(h)]`` for the symmetric hypothesis ``h(v) = f(c_v, c_v^+)`` of a rule table (Theorem 3)."""
     p, q = check_distribution(p, q)
     m = check_sample_size(m)
     if np.shape(table) != (m + 1, m + 1):
@@ -214,8 +186,7 @@ def expected_symmetric_error(p, q, m: int, table) -> float:
         label_pmf = binom.pmf(k[None, None, :], k[None, :, None], q[:, None, None])  # (V, k, i)
         expected_given_count = np.sum(label_pmf * table[None, :, :], axis=-1)  # (V, k)
         expected_h = np.sum(_pmf_table(p, m) * expected_given_count, axis=-1)
-    else:  # value by value, over the counts its law reaches: memory of the table itself, not |V| of them
-
+    else:
         def given_count(q_v, counts):
             counts = np.atleast_1d(counts)
             pmf = binom.pmf(k[None, :], counts[:, None], q_v)  # (counts, i)
@@ -233,11 +204,7 @@ def _bayes_prediction_given_count(q: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 
 def expected_bayes_error(p, q, m: int) -> float:
-    """``E[l(h_Bayes)]`` exactly, by binomial sums over ``c_v`` and ``c_v^+`` (the paper gives no closed form).
-
-    Past :data:`TABLE_ENTRIES` pairs each value's counts are summed over :data:`WINDOW_SDS` standard
-    deviations (time O(|V| sqrt m)); sums of more than :data:`LARGEST_WINDOW_SUM` terms are refused.
-    """
+    """``E[l(h_Bayes)]`` exactly, by binomial sums over ``c_v`` and ``c_v^+`` (Theorem 3)."""
     p, q = check_distribution(p, q)
     m = check_sample_size(m)
     expected_h = _expected_prediction(p, q, m, _bayes_prediction_given_count)
@@ -245,23 +212,16 @@ def expected_bayes_error(p, q, m: int) -> float:
 
 
 def bayes_regret_per_count(q, k) -> np.ndarray:
-    """``t_k(q) = |2q - 1| (Pr[h_Bayes wrong | c_v = k] + Pr[tie | c_v = k] / 2)``, broadcast over ``q`` and ``k``.
-
-    The excess error of h_Bayes at one value, per unit of ``p_v``, given ``c_v = k`` (proof of
-    Theorem 3); ``t_0(q) = |2q - 1| / 2``.
-    """
+    """``t_k(q) = |2q - 1| (Pr[h_Bayes wrong | c_v = k] + Pr[tie | c_v = k] / 2)``: h_Bayes' excess error
+    per unit of ``p_v`` given ``c_v = k`` (proof of Theorem 3)."""
     q = np.asarray(q, dtype=np.float64)
     majority = np.maximum(q, 1 - q)
     return (2 * majority - 1) * (1.0 - _bayes_prediction_given_count(majority, np.asarray(k)))
 
 
 def per_count_regret_maximum(k_values, grid_points: int = 2001) -> tuple[np.ndarray, np.ndarray]:
-    """``max_q t_k(q)`` and its maximizer for each ``k`` (a grid, then bounded Brent refinement).
-
-    Theorem 3's bound holds for every distribution exactly when ``max_q t_k(q)`` is at most the
-    bound's coefficient of ``E[M_k]`` (:func:`bias_bound_coefficients`): both sides are
-    ``sum_v p_v sum_k Pr[c_v = k] (.)``.
-    """
+    """``max_q t_k(q)`` and its maximizer for each ``k`` (a grid, then bounded Brent): Theorem 3 holds for every
+    distribution exactly when it is at most :func:`bias_bound_coefficients`."""
     k_values = np.asarray(k_values)
     grid = np.linspace(0.5, 1.0, grid_points)
     values = bayes_regret_per_count(grid[None, :], k_values[:, None])
@@ -288,18 +248,15 @@ def bias_bound_coefficients(k_values, first_sqrt_index=3):
 
 
 def bayes_bias_bound(p, m: int, first_sqrt_index: int = 3) -> float:
-    """Theorem 3's bound on ``E[l(h_Bayes)] - l(h_Bayes_inf)``: ``sum_k b_k E[M_k]``.
-
-    ``first_sqrt_index=3`` is the theorem as printed; ``1`` is the last display of its proof
-    (which adds ``1/sqrt(e k)`` for k = 1, 2 on top of the 1/8's).
-    """
+    """Theorem 3's bound on ``E[l(h_Bayes)] - l(h_Bayes_inf)``, ``sum_k b_k E[M_k]`` (``first_sqrt_index=1``:
+    the last display of its proof)."""
     m = check_sample_size(m)
     if first_sqrt_index < 1:
         raise ValueError("first_sqrt_index must be at least 1")
     p, _ = check_distribution(p)
     if p.size * (m + 1) <= TABLE_ENTRIES:
         expected_masses = _missing_masses(p, m, np.arange(m + 1))
-    else:  # value by value over its window: O(m) memory
+    else:
         expected_masses = np.zeros(m + 1)
         for v, k in _count_windows(p, m):
             expected_masses[k] += p[v] * binom.pmf(k, m, p[v])

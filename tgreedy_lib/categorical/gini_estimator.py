@@ -66,18 +66,8 @@ def _sum_over_values(x, y, term) -> float:
 def gini_error_estimate_leave_one_out(x, y) -> float:
     """Eq. (10) as leave-one-out: each example's label, as h_Gini, validated on the other examples of its value.
 
-    ``x`` holds any hashable values, grouped by hashing as in :func:`count_tables` (values of
-    different types that are equal or print alike are refused, never merged). The loop over
-    examples is on purpose: it checks the closed form, Eq. (9), independently.
-
-    Examples
-    --------
-    >>> from tgreedy_lib import categorical as cat
-    >>> x, y = [0, 0, 0, 1, 2, 2], [1, 1, 0, 1, 0, 0]
-    >>> round(float(cat.gini_error_estimate_leave_one_out(x, y)), 4)
-    0.4167
-    >>> round(float(cat.gini_error_estimate(*cat.count_table(x, y))), 4)  # the closed form agrees
-    0.4167
+    ``x`` holds any hashable values, grouped as in :func:`count_tables`; the loop over examples
+    checks the closed form, Eq. (9), independently.
     """
     def held_out_error(labels):
         return float(np.mean([np.mean(np.delete(labels, i) != labels[i]) for i in range(labels.size)]))
@@ -86,11 +76,7 @@ def gini_error_estimate_leave_one_out(x, y) -> float:
 
 
 def gini_error_estimate_pairs(x, y) -> float:
-    """Eq. (10) as printed: ``p_hat_v / (c_v (c_v - 1)) * #{ordered pairs i != j in S(v): y_i != y_j}``.
-
-    Pairs are counted from an explicit ``c_v x c_v`` comparison; ``x`` as in
-    :func:`gini_error_estimate_leave_one_out`.
-    """
+    """Eq. (10) as printed, ``p_hat_v / (c_v (c_v - 1)) * #{ordered pairs i != j in S(v): y_i != y_j}``."""
     def differing_pair_share(labels):
         c = labels.size
         return np.count_nonzero(labels[:, None] != labels[None, :]) / (c * (c - 1))  # diagonal never differs
@@ -111,11 +97,7 @@ def bayes_hypothesis(counts, positive_counts) -> np.ndarray:
 
 
 def generalization_error(h, p, q) -> np.ndarray:
-    """Eq. (4): ``l(h) = sum_v p_v (q_v (1 - h(v)) + (1 - q_v) h(v))``.
-
-    ``h`` holds the probability of predicting 1 for each value along its last axis (one row per
-    hypothesis); ``p`` and ``q`` have shape ``(|V|,)``.
-    """
+    """Eq. (4): ``l(h) = sum_v p_v (q_v (1 - h(v)) + (1 - q_v) h(v))``; ``h`` = Pr[predict 1] along its last axis."""
     p, q = check_distribution(p, q)
     h = np.asarray(h, dtype=np.float64)
     if h.shape[-1:] != p.shape:

@@ -22,12 +22,10 @@ from .gini_estimator import (bayes_hypothesis, bayes_optimal_error, generalizati
 
 
 class CategoricalPopulation:
-    """A finite population of people with categorical features and a 0/1 label.
+    """A finite population of people (int ``codes``, people x features) with a 0/1 label.
 
-    A training set is ``m`` people drawn uniformly with replacement, so ``p_v`` and ``q_v`` of
-    every feature are exact population frequencies (:meth:`distribution`). ``names`` has one name
-    a column of the int array ``codes`` (people x features, codes ``0 .. |V_j| - 1``);
-    ``n_values`` gives ``|V_j|`` when values are absent from the population (default: largest code + 1).
+    A training set is ``m`` people drawn with replacement, so ``p_v``, ``q_v`` are the population's
+    frequencies; ``n_values`` gives each ``|V_j|`` (default: largest code + 1).
     """
 
     def __init__(self, names, codes, labels, n_values=None):
@@ -82,13 +80,8 @@ class CategoricalPopulation:
 
 
 def ssn_population(rng: np.random.Generator, n_people: int = 100_000) -> CategoricalPopulation:
-    """The SSN example of section 1 as a simulated population.
-
-    ``unemployed`` (the label, about 40% positive: think of the applicants of a job programme)
-    depends on ``mortgage`` (2 values, strongly), ``education`` (5 values), ``region`` (20 values,
-    mildly) and ``zip_code`` (2,000 values, weakly); ``birthday`` (365 values) is pure noise and
-    ``ssn`` is a unique identifier (one value per person).
-    """
+    """The SSN example of section 1: ``unemployed`` (about 40%) depends on ``mortgage`` strongly,
+    ``education``, ``region`` and ``zip_code`` less; ``birthday`` is noise, ``ssn`` an identifier."""
     n = int(n_people)
     if n < 2:
         raise ValueError(f"n_people must be at least 2, got {n_people}")
@@ -108,13 +101,8 @@ def ssn_population(rng: np.random.Generator, n_people: int = 100_000) -> Categor
 
 def flag_versus_code_population(n_values: int, rng: np.random.Generator,
                                 n_people: int = 50_000) -> CategoricalPopulation:
-    """Two features: a binary ``flag`` and a ``code`` with ``n_values`` values that fixes the label.
-
-    Each code value carries a label shared by everyone with that code (about 35% of the values,
-    at least one and not all, are labelled 1): with few values ``code`` is the perfect feature,
-    with many it is an SSN. The ``flag`` is a noisy readout of the label (Pr[flag = 1] is 0.2 if
-    labelled 1, 0.6 if 0).
-    """
+    """A noisy binary ``flag`` and a ``code`` with ``n_values`` values that fixes the label (about 35% of
+    the codes are labelled 1): with few values ``code`` is the perfect feature, with many an SSN."""
     n = int(n_people)
     code = rng.integers(0, int(n_values), n)
     n_positive = min(max(1, round(0.35 * int(n_values))), int(n_values) - 1) if int(n_values) > 1 else 1
@@ -126,13 +114,8 @@ def flag_versus_code_population(n_values: int, rng: np.random.Generator,
 
 def ranking_study(population: CategoricalPopulation, sizes, repetitions: int, rng: np.random.Generator,
                   filters=FILTERS, focus: int = 0) -> dict[str, dict[str, np.ndarray]]:
-    """How well each filter ranks the features, against the ranking by ``E[l(h_Gini)]`` at each m.
-
-    Returns, for each filter, arrays over ``sizes`` of: ``kendall_tau`` (mean Kendall tau
-    between the filter's ranking and the true one), ``picks_best`` (fraction of training sets
-    whose top feature is the truly best one) and ``focus_first`` (fraction ranking feature
-    ``focus`` first, e.g. the identifier).
-    """
+    """How well each filter ranks the features against ``E[l(h_Gini)]`` at each m: per filter, arrays over
+    ``sizes`` of the mean ``kendall_tau`` and the shares ``picks_best`` and ``focus_first`` (feature ``focus``)."""
     from scipy.stats import kendalltau
 
     sizes = [int(m) for m in sizes]
@@ -194,12 +177,8 @@ def distribution_family(kind: str, n_values: int, m: int, rng: np.random.Generat
 
 
 def simulate_deviations(kind, n_values, m, trials, rng, which):
-    """Simulate ``trials`` training sets from :func:`distribution_family` and return deviations.
-
-    ``which="gini"``: ``estimator_gap`` = |l(h_Gini) - l_hat| (Thm. 2), ``lemma3`` = |l_hat - E l_hat|,
-    ``lemma7`` = |l(h_Gini) - E l(h_Gini)|. ``which="bayes"``: ``deviation`` = |l(h_Bayes) - E l(h_Bayes)|
-    (Thm. 4), with the exact expectation.
-    """
+    """Deviations over ``trials`` training sets of :func:`distribution_family`: ``which="gini"``: ``estimator_gap``
+    (Thm. 2), ``lemma3``, ``lemma7``; ``which="bayes"``: ``deviation`` = |l(h_Bayes) - E l(h_Bayes)| (Thm. 4)."""
     p, q = distribution_family(kind, n_values, m, rng)
     counts, positives = sample_counts(p, q, m, trials, rng)
     if which == "gini":

@@ -36,10 +36,7 @@ def lemma7_bound(m, delta):
 
 
 def theorem2_bound(m, delta):
-    """The bound at the end of the proof of Theorem 2.
-
-    ``2/m + 12 ln(8m/delta) sqrt(ln(8/delta)) / sqrt(2m) + 12 sqrt(ln(4/delta) / (2m))``.
-    """
+    """The end of Theorem 2's proof: ``2/m + 12 ln(8m/delta) sqrt(ln(8/delta)) / sqrt(2m) + 12 sqrt(ln(4/delta)/(2m))``."""
     delta = check_delta(delta)
     m = np.asarray(m, dtype=float)
     return (2 / m + 12.0 * np.log(8 * m / delta) * np.sqrt(np.log(8 / delta)) / np.sqrt(2 * m)
@@ -72,21 +69,14 @@ def lemma13_bound(m):
 
 
 def theorem4_bound(m, delta):
-    """Theorem 4's bound, Lemmas 8, 9, 12 and 13 with a union bound.
-
-    They fail with probabilities delta, delta, 2 delta and delta (Lemma 13 through Lemma 4), so
-    each is taken at ``delta / 5`` for an overall ``1 - delta``.
-    """
+    """Theorem 4's bound: Lemmas 8, 9, 12 and 13 (failing with delta, delta, 2 delta, delta) each at ``delta / 5``."""
     d = check_delta(delta) / 5
     return lemma8_bound(m, d) + lemma9_bound(m, d) + lemma12_bound(m) + lemma13_bound(m)
 
 
 def lemma11_bound(k, delta, corrected: bool = False):
-    """Lemma 11's deviation bound ``sqrt(2 ln(1/delta) / (e k))`` as printed.
-
-    ``corrected=True`` gives ``sqrt(2 ln(1/delta) / k)``, what the first case of the proof
-    (``2q - 1 <= sqrt(2 ln(1/delta)/k)``) supports.
-    """
+    """Lemma 11's bound ``sqrt(2 ln(1/delta) / (e k))`` as printed; ``corrected=True``: ``sqrt(2 ln(1/delta) / k)``,
+    what the first case of the proof supports."""
     delta = np.asarray(delta, dtype=float)
     k = np.asarray(k, dtype=float)
     factor = 1.0 if corrected else 1 / math.e
@@ -101,10 +91,9 @@ def _lemma11_outcomes(k, q):
 
 
 def lemma11_exceedance(k, q, delta, corrected: bool = False) -> np.ndarray:
-    """Exact ``Pr[|f(Z) - E f| > bound] - delta`` in Lemma 11 (positive: the lemma fails).
+    """Exact ``Pr[|f(Z) - E f| > bound] - delta`` in Lemma 11 (positive: the lemma fails), broadcast.
 
-    ``Z_1..Z_k`` i.i.d. Bernoulli(q), q >= 1/2; ``f`` is ``1 - q``, ``q`` or ``1/2`` as the
-    majority of Z is 1, 0 or tied. Broadcasts over ``k``, ``q`` and ``delta``.
+    ``Z_1..Z_k`` i.i.d. Bernoulli(q), q >= 1/2; ``f`` is ``1 - q``, ``q`` or ``1/2`` as the majority is 1, 0 or tied.
     """
     k = np.asarray(k)
     q = np.asarray(q, dtype=float)
@@ -119,10 +108,7 @@ def lemma11_exceedance(k, q, delta, corrected: bool = False) -> np.ndarray:
 
 
 def lemma11_deviation_quantile(k, q, delta) -> np.ndarray:
-    """The exact ``(1 - delta)``-quantile of ``|f(Z) - E f|``, at most :func:`lemma11_bound` by Lemma 11.
-
-    The smallest ``t`` with ``Pr[|f(Z) - E f| > t] <= delta``; broadcasts as :func:`lemma11_exceedance`.
-    """
+    """The exact ``(1 - delta)``-quantile of ``|f(Z) - E f|`` (Lemma 11 says: at most :func:`lemma11_bound`)."""
     k, q, delta = np.broadcast_arrays(np.asarray(k), np.asarray(q, dtype=float), np.asarray(delta, dtype=float))
     alpha, gamma = _lemma11_outcomes(k, q)
     beta = np.clip(1.0 - alpha - gamma, 0.0, 1.0)
@@ -132,7 +118,6 @@ def lemma11_deviation_quantile(k, q, delta) -> np.ndarray:
     order = np.argsort(-deviations, axis=0)
     sorted_deviations = np.take_along_axis(deviations, order, axis=0)
     tail = np.cumsum(np.take_along_axis(probabilities, order, axis=0), axis=0)  # Pr[dev >= sorted value]
-    # the quantile is the first (largest) deviation whose upper tail already exceeds delta
     first = np.argmax(tail > delta * (1 + 1e-12), axis=0)
     return np.take_along_axis(sorted_deviations, first[None], axis=0)[0]
 
@@ -146,12 +131,8 @@ def first_m_below(function, level: float) -> int:
 
 
 def estimator_bounded_difference(m: int, n_values: int) -> float:
-    """``max |l_hat(S) - l_hat(S')|`` over every sample S of size m on ``n_values`` values and every S'
-    that replaces one example of S (brute force; Lemma 3's McDiarmid constant is 12/m).
-
-    Samples are enumerated as multisets (the estimator ignores order): keep ``m`` and
-    ``n_values`` small (m = 6 on three values is 462 samples x 36 replacements).
-    """
+    """``max |l_hat(S) - l_hat(S')|`` over every sample S of size m on ``n_values`` values and every S' that
+    replaces one example (brute force over multisets; Lemma 3's McDiarmid constant is 12/m)."""
     examples = [(v, label) for v in range(int(n_values)) for label in (0, 1)]
     largest = 0.0
     for sample in itertools.combinations_with_replacement(range(len(examples)), int(m)):

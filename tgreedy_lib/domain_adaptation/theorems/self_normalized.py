@@ -5,17 +5,10 @@ symmetric ``Z_1..Z_n`` and every ``t > 0``::
 
     Pr[ (sum Z_i)^2 / sum Z_i^2 > t ] <= exp(-t/2)          (as printed)
 
-The appendix proof symmetrizes (``Z_i`` has the law of ``eps_i |Z_i|`` with
-independent Rademacher signs ``eps_i``) and applies the two-sided Hoeffding bound
-for every fixed ``|z|``, which gives ``2 exp(-t/2)``, not ``exp(-t/2)``. This module
-makes the symmetrization exact: given magnitudes ``|z|`` it enumerates the ``2^n``
-sign patterns, so the conditional tail is computed exactly; mixing over the law of
-``|Z|`` gives the tail of any symmetric law, hence the worst case over all
-symmetric laws is a supremum over magnitude vectors. Closed forms cover equal
-magnitudes (Rademacher, a binomial) and Gaussian ``Z`` (a Beta law), and Monte
-Carlo covers the rest.
-
-The ratio is taken as 0 when every ``Z_i`` is 0 (0/0).
+The appendix proof symmetrizes (``Z_i = eps_i |Z_i|``) and applies two-sided Hoeffding for every
+fixed ``|z|``, which gives ``2 exp(-t/2)``. This module enumerates the ``2^n`` sign patterns given
+``|z|`` (the conditional tail, exactly), has closed forms for Rademacher (a binomial) and Gaussian
+``Z`` (a Beta law) and Monte Carlo for the rest. The ratio is 0 when every ``Z_i`` is 0.
 """
 from __future__ import annotations
 
@@ -42,12 +35,8 @@ def _check_t(t) -> np.ndarray:
     return t
 
 
-def _check_n(n) -> int:
-    return check_whole_number(n, "n", 1)
-
-
 def printed_bound(t):
-    r"""Theorem 2's bound as printed: ``exp(-t/2)`` (t > 0)."""
+    """Theorem 2's bound as printed: ``exp(-t/2)`` (t > 0)."""
     return np.exp(-_check_t(t) / 2.0)
 
 
@@ -67,12 +56,8 @@ def self_normalized_ratio(z, axis: int = -1) -> np.ndarray:
 
 
 def sign_patterns(n: int) -> np.ndarray:
-    """The ``2^(n-1)`` sign vectors with first sign +1, shape (2^(n-1), n).
-
-    The ratio is unchanged when every sign flips, so these represent all ``2^n``
-    patterns, each standing for two equally likely ones.
-    """
-    n = _check_n(n)
+    """The ``2^(n-1)`` sign vectors with first sign +1 (the ratio ignores a global flip), shape (2^(n-1), n)."""
+    n = check_whole_number(n, "n", 1)
     if n > MAX_ENUMERATION_N:
         raise ValueError(f"n = {n} is too large to enumerate 2^(n-1) sign patterns (at most {MAX_ENUMERATION_N})")
     codes = np.arange(2 ** (n - 1), dtype=np.int64)[:, None]
@@ -83,15 +68,8 @@ def sign_patterns(n: int) -> np.ndarray:
 
 
 def sign_pattern_distribution(magnitudes) -> tuple[np.ndarray, np.ndarray]:
-    """Exact law of the ratio given ``|Z_i| = magnitudes[i]``, over the random signs.
-
-    Returns
-    -------
-    values : numpy.ndarray
-        The sorted ratios over all sign patterns (each pattern equally likely).
-    weights : numpy.ndarray
-        Probability of each entry of ``values`` (all equal to ``2^-(n-1)``).
-    """
+    """Exact law of the ratio given ``|Z_i| = magnitudes[i]``: the sorted ratios over all sign patterns and
+    their probabilities (all ``2^-(n-1)``)."""
     m = np.abs(np.asarray(magnitudes, dtype=float))
     if m.ndim != 1 or m.size < 1:
         raise ValueError(f"magnitudes must be a non-empty one-dimensional array, got shape {m.shape}")
@@ -113,10 +91,7 @@ def exact_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
 
 
 def one_sided_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
-    """``Pr_eps[sum eps_i z_i > sqrt(t sum z_i^2)]`` exactly (all ``2^n`` patterns).
-
-    The one-sided event is what de la Pena, Lai & Shao (2009, Thm 2.15) bound by ``exp(-t/2)``.
-    """
+    """``Pr_eps[sum eps_i z_i > sqrt(t sum z_i^2)]`` exactly (de la Pena, Lai & Shao 2009, Thm 2.15: ``<= exp(-t/2)``)."""
     t = _check_t(t)
     m = np.abs(np.asarray(magnitudes, dtype=float))
     signs = sign_patterns(m.size)
@@ -126,11 +101,8 @@ def one_sided_tail_given_magnitudes(magnitudes, t) -> np.ndarray:
 
 
 def rademacher_atoms(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Exact law of the ratio for equal magnitudes (Rademacher ``Z_i``): atoms and probabilities.
-
-    With ``B ~ Binomial(n, 1/2)`` heads, ``sum Z_i = 2B - n`` and the ratio is ``(2B - n)^2 / n``.
-    """
-    n = _check_n(n)
+    """Exact law (atoms, probabilities) of the ratio for Rademacher ``Z_i``: ``(2B - n)^2 / n``, ``B ~ Bin(n, 1/2)``."""
+    n = check_whole_number(n, "n", 1)
     heads = np.arange(n + 1)
     ratio = (2.0 * heads - n) ** 2 / n
     pmf = stats.binom.pmf(heads, n, 0.5)
@@ -140,15 +112,12 @@ def rademacher_atoms(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def dominant_magnitude_atoms(n: int, epsilon: float = 1e-3) -> tuple[np.ndarray, np.ndarray]:
-    """Exact law of the ratio for ``Z_1 = +-1`` and ``Z_2..Z_n = +-epsilon`` (independent fair signs).
+    """Exact law of the ratio for ``Z_1 = +-1`` and ``Z_2..Z_n = +-epsilon`` (independent, symmetric, bounded).
 
-    These ``Z_i`` are independent, symmetric and bounded (so every moment exists), but not
-    identically distributed, which Theorem 2 does not require. By symmetry take ``Z_1 = +1``;
-    with ``B ~ Binomial(n - 1, 1/2)`` plus signs among the others the ratio is
-    ``(1 + epsilon (2B - n + 1))^2 / (1 + (n - 1) epsilon^2)``, close to 1 for small ``epsilon``:
-    so ``Pr[ratio > t]`` is 1 for ``t`` a little below 1, for every ``n``.
+    With ``B ~ Bin(n - 1, 1/2)`` the ratio is ``(1 + epsilon (2B - n + 1))^2 / (1 + (n - 1) epsilon^2)``,
+    close to 1: ``Pr[ratio > t] = 1`` for ``t`` a little below 1, for every ``n``.
     """
-    n = _check_n(n)
+    n = check_whole_number(n, "n", 1)
     if not (np.isfinite(epsilon) and epsilon >= 0):
         raise ValueError(f"epsilon must be finite and non-negative, got {epsilon!r}")
     heads = np.arange(n)
@@ -169,7 +138,7 @@ def gaussian_tail(n: int, t) -> np.ndarray:
     """``Pr[(sum Z_i)^2 / sum Z_i^2 > t]`` for ``n`` i.i.d. Gaussian ``Z_i``, exactly: the ratio over n is
     ``Beta(1/2, (n-1)/2)`` (identically 1 for ``n = 1``).
     """
-    n = _check_n(n)
+    n = check_whole_number(n, "n", 1)
     t = _check_t(t)
     if n == 1:
         return (t < 1.0).astype(float)
@@ -181,7 +150,7 @@ def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_t
     """Monte Carlo tail of the ratio for ``n`` i.i.d. ``Z_i`` of a symmetric law of :mod:`.simulate`
     (``df`` for Student t) from ``n_trials`` draws: ``(estimate, standard_error)``, shaped as ``t``.
     """
-    n = _check_n(n)
+    n = check_whole_number(n, "n", 1)
     t = _check_t(t)
     check_whole_number(n_trials, "n_trials", 2)
     z = symmetric_noise(rng, distribution, (int(n_trials), n), df=df)
@@ -191,16 +160,10 @@ def monte_carlo_tail(rng: np.random.Generator, distribution: str, n: int, t, n_t
 
 
 def worst_excess_discrete(values, probs, bound=printed_bound) -> tuple[float, float, float]:
-    """Largest ``Pr[R > t] - bound(t)`` over ``t > 0`` for a discrete ratio ``R``.
+    """Largest ``Pr[R > t] - bound(t)`` over ``t > 0`` for a discrete ratio ``R``: ``(excess, atom, Pr[R >= atom])``.
 
-    ``Pr[R > t]`` is a step function and ``bound`` is continuous and decreasing, so
-    the supremum is approached as ``t`` rises to an atom ``a``: it equals
-    ``Pr[R >= a] - bound(a)``, not attained at ``a`` itself (the event is ``R > t``).
-
-    Returns
-    -------
-    excess, atom, tail_at_left : float
-        The supremum, the atom ``a`` where it is approached, and ``Pr[R >= a]``.
+    The step ``Pr[R > t]`` minus a decreasing ``bound`` peaks as ``t`` rises to an atom ``a``:
+    the supremum is ``Pr[R >= a] - bound(a)``, approached, not attained.
     """
     values = np.asarray(values, dtype=float)
     probs = np.asarray(probs, dtype=float)
@@ -217,11 +180,10 @@ def worst_excess_discrete(values, probs, bound=printed_bound) -> tuple[float, fl
 
 def tail_curves(n: int, t=None, distributions=("rademacher", "gaussian", "cauchy"), rng=None,
                 n_trials: int = 20000) -> dict[str, np.ndarray]:
-    """Tail curves ``Pr[ratio > t]`` (Theorem 2): exact where a closed form exists, else Monte Carlo.
+    """Tail curves ``Pr[ratio > t]`` (Theorem 2), exact where a closed form exists, else Monte Carlo.
 
-    ``t`` defaults to 400 points from 0.02 to ``max(6, min(n, 12))``. Returns a dict with keys
-    ``"n"``, ``"t"``, ``"printed"``, ``"proof"`` and one per distribution, in the order given
-    (what :func:`tgreedy_lib.plotting.theory_figures.plot_self_normalized_tails` draws).
+    ``t`` defaults to 400 points from 0.02 to ``max(6, min(n, 12))``. Returns ``{"n", "t", "printed",
+    "proof"}`` and one curve per distribution.
     """
     t = np.linspace(0.02, max(6.0, min(float(n), 12.0)), 400) if t is None else t
     t = _check_t(t)
@@ -239,11 +201,9 @@ def tail_curves(n: int, t=None, distributions=("rademacher", "gaussian", "cauchy
 
 
 def theorem2_excess(n_values=range(1, 51), t=None) -> dict[str, np.ndarray]:
-    """``worst_case_tail_lower_bound(n, t) - exp(-t/2)`` on a grid: where it is positive, a symmetric
-    law provably violates Theorem 2 as printed.
+    """``worst_case_tail_lower_bound(n, t) - exp(-t/2)`` (positive: Theorem 2 as printed fails) on a grid.
 
-    ``t`` defaults to 300 points from 0.05 to 50, geometrically spaced. Returns ``{"n", "t",
-    "excess"}`` with ``excess`` of shape (len(n_values), len(t)).
+    ``t`` defaults to 300 points from 0.05 to 50, geometric. Returns ``{"n", "t", "excess"}``.
     """
     t = np.geomspace(0.05, 50, 300) if t is None else np.asarray(t, float)
     n_values = np.asarray(list(n_values))
@@ -252,14 +212,10 @@ def theorem2_excess(n_values=range(1, 51), t=None) -> dict[str, np.ndarray]:
 
 
 def worst_case_tail_lower_bound(n: int, t) -> np.ndarray:
-    """A lower bound on ``sup Pr[ratio > t]`` over all independent symmetric ``Z_1..Z_n``.
+    """A lower bound on ``sup Pr[ratio > t]`` over independent symmetric ``Z_1..Z_n``: ``max_k rademacher_tail(k, t)``.
 
-    Take ``k <= n`` of the ``Z_i`` Rademacher and the others 0 (a symmetric law):
-    the ratio is then that of ``k`` equal magnitudes, so the supremum is at least
-    ``max_k rademacher_tail(k, t)``. With ``k = 1`` the ratio is identically 1, so the
-    bound is 1 for every ``t < 1`` and every ``n`` (non-degenerate versions: one
-    dominant magnitude, or i.i.d. laws with very heavy tails such as ``"pareto"``).
+    ``k`` Rademacher ``Z_i`` and the others 0 is a symmetric law; ``k = 1`` gives 1 for every ``t < 1``.
     """
-    n = _check_n(n)
+    n = check_whole_number(n, "n", 1)
     t = _check_t(t)
     return np.max([rademacher_tail(k, t) for k in range(1, n + 1)], axis=0)

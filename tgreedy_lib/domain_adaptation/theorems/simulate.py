@@ -1,18 +1,9 @@
 """Simulated domains for the theory of Foster, Kakade & Salakhutdinov (AISTATS 2012).
 
-The paper's theorems (Theorem 1, Corollary 3) only assume that the per-domain
-covariances ``E[X_i Y | d]`` are *symmetric* about their mean ``E[X_i Y]`` when
-the domain ``d`` is drawn at random; no moments are assumed. This module draws
-such domain effects from light- and heavy-tailed symmetric laws, and builds full
-synthetic domain-adaptation problems with *robust* features (an effect that is
-consistent across domains) and *spurious* ones (a large average effect that
-swings wildly between domains), from which per-domain samples ``(X_k, y_k)`` and
-fresh domains (to measure the risk on *new* domains) are drawn.
-
-Every draw is made as ``sign * magnitude`` with an independent fair sign, so
-each law is symmetric about zero by construction, for every distribution listed
-in :data:`DISTRIBUTIONS`. All randomness comes from a :class:`numpy.random.Generator`
-passed in by the caller.
+Theorem 1 and Corollary 3 assume only that the per-domain covariances ``E[X_i Y | d]`` are
+symmetric about their mean (section 3.1). Domain effects are drawn as ``sign * magnitude`` with an
+independent fair sign, so every law of :data:`DISTRIBUTIONS` is symmetric by construction;
+:class:`DomainProblem` mixes robust, spurious and null features (Figure 1's trap).
 """
 from __future__ import annotations
 
@@ -22,7 +13,7 @@ import numpy as np
 
 from ...validation import check_whole_number
 
-__all__ = ["DISTRIBUTIONS", "HEAVY_TAILED", "has_mean", "describe_distribution", "symmetric_magnitudes",
+__all__ = ["DISTRIBUTIONS", "describe_distribution", "symmetric_magnitudes",
            "symmetric_noise", "domain_effects", "DomainProblem", "make_problem", "risk_on_domains"]
 
 #: Symmetric laws available for domain effects, with a one-line description.
@@ -39,23 +30,11 @@ DISTRIBUTIONS: dict[str, str] = {
     "pareto": "symmetric Pareto with tail index 1/4: |Z| = U^-4 (no mean; one term dominates any sum)",
 }
 
-#: Laws without a mean, let alone a variance (the paper's Theorem 1 assumes no moments beyond the mean).
-HEAVY_TAILED = ("cauchy", "slash", "pareto")
-
-
 def _check_distribution(distribution: str, df: float) -> None:
     if distribution not in DISTRIBUTIONS:
         raise ValueError(f"unknown distribution {distribution!r}; choose one of {', '.join(DISTRIBUTIONS)}")
     if distribution == "student_t" and not (np.isfinite(df) and df > 0):
         raise ValueError(f"df must be a positive number for the Student t distribution, got {df!r}")
-
-
-def has_mean(distribution: str, df: float = 3.0) -> bool:
-    """Whether the named law has a mean (Student t needs ``df > 1``)."""
-    _check_distribution(distribution, df)
-    if distribution == "student_t":
-        return df > 1
-    return distribution not in HEAVY_TAILED
 
 
 def describe_distribution(distribution: str, df: float = 3.0) -> str:
@@ -70,9 +49,7 @@ def describe_distribution(distribution: str, df: float = 3.0) -> str:
 
 
 def symmetric_magnitudes(rng: np.random.Generator, distribution: str, size, df: float = 3.0) -> np.ndarray:
-    """Draws of ``|Z|`` (shape ``size``) for a symmetric ``Z`` of the law ``distribution`` (a key of
-    :data:`DISTRIBUTIONS`; ``df`` for ``"student_t"``).
-    """
+    """Draws of ``|Z|`` (shape ``size``) for a symmetric ``Z`` of a law of :data:`DISTRIBUTIONS`."""
     _check_distribution(distribution, df)
     if distribution == "gaussian":
         return np.abs(rng.standard_normal(size))
@@ -97,12 +74,7 @@ def symmetric_magnitudes(rng: np.random.Generator, distribution: str, size, df: 
 
 
 def symmetric_noise(rng: np.random.Generator, distribution: str, size, df: float = 3.0) -> np.ndarray:
-    """Symmetric draws about zero: an independent fair sign times :func:`symmetric_magnitudes`.
-
-    Because the sign is a fair coin independent of the magnitude, ``Z`` and ``-Z``
-    have exactly the same law; this is the symmetry assumption of the paper's
-    Theorems 1-2 (section 3.1).
-    """
+    """Symmetric draws: an independent fair sign times :func:`symmetric_magnitudes` (section 3.1)."""
     magnitudes = symmetric_magnitudes(rng, distribution, size, df=df)
     signs = rng.integers(0, 2, size=magnitudes.shape) * 2 - 1
     return signs * magnitudes
@@ -153,25 +125,11 @@ def risk_on_domains(coef, xx, xy, yy) -> np.ndarray:
 class DomainProblem:
     """A synthetic domain-adaptation problem with robust, spurious and null features.
 
-    In every domain ``X ~ N(0, I_p)`` and ``Y = X . beta_d + noise_sd * eps``, where the
-    domain's coefficient vector ``beta_d = effect + spread * xi_d`` has i.i.d. symmetric
-    deviations ``xi_d`` (law ``distribution``). So ``E[XX'|d] = I`` and
-    ``E[XY|d] = beta_d`` is symmetric about ``E[XY] = effect``: exactly the
-    assumption of Theorem 1. The best fixed predictor for a *new* random domain is
-    ``w* = effect`` and the regret of ``w`` there is ``||w - effect||^2`` (section 3.1).
-
-    Attributes
-    ----------
-    effect : numpy.ndarray, shape (p,)
-        ``E[X_i Y]``, the average effect of each feature over domains.
-    spread : numpy.ndarray, shape (p,)
-        Scale of each feature's swing between domains.
-    kind : numpy.ndarray of str, shape (p,)
-        ``"robust"``, ``"spurious"`` or ``"null"`` per feature.
-    distribution, df : str, float
-        Law of the swings (see :data:`DISTRIBUTIONS`).
-    noise_sd : float
-        Within-domain noise standard deviation.
+    In every domain ``X ~ N(0, I_p)`` and ``Y = X . beta_d + noise_sd * eps`` with
+    ``beta_d = effect + spread * xi_d`` (i.i.d. symmetric ``xi_d`` of law ``distribution``), so
+    ``E[XY|d]`` is symmetric about ``effect`` (Theorem 1's assumption) and the regret of ``w`` on
+    a new domain is ``||w - effect||^2`` (section 3.1). ``kind`` names each feature
+    ``"robust"``, ``"spurious"`` or ``"null"``.
     """
 
     effect: np.ndarray
@@ -200,21 +158,14 @@ class DomainProblem:
         return domain_effects(rng, self.effect, n_domains, self.distribution, self.spread, self.df)
 
     def draw_moments(self, rng: np.random.Generator, n_domains: int):
-        """Population moments ``(xx, xy, yy)`` of ``n_domains`` random domains.
-
-        Shapes (n, p, p), (n, p), (n,), as taken by ``DomainStatistics.from_moments``
-        and :func:`risk_on_domains`.
-        """
+        """Population moments ``(xx, xy, yy)`` of ``n_domains`` random domains, shapes (n, p, p), (n, p), (n,)."""
         beta = self.draw_coefficients(rng, n_domains)
         xx = np.broadcast_to(np.eye(self.n_features), (beta.shape[0], self.n_features, self.n_features)).copy()
         yy = np.sum(beta**2, axis=1) + self.noise_sd**2
         return xx, beta, yy
 
     def draw_samples(self, rng: np.random.Generator, n_domains: int, n_samples: int, coefficients=None):
-        """Per-domain samples: a list of ``(X_k, y_k)`` with ``X_k`` of shape (n_samples, p).
-
-        ``coefficients`` (shape (n_domains, p)) reuses given domains; by default new ones are drawn.
-        """
+        """Per-domain samples ``[(X_k, y_k)]``; ``coefficients`` (n_domains, p) reuses given domains."""
         check_whole_number(n_samples, "n_samples", 2)
         beta = self.draw_coefficients(rng, n_domains) if coefficients is None else np.asarray(coefficients, float)
         domains = []
@@ -225,11 +176,8 @@ class DomainProblem:
         return domains
 
     def regret(self, coef) -> np.ndarray:
-        """Expected regret on a new random domain, ``||w - E[XY]||^2`` (exact; needs a mean).
-
-        ``coef`` may be one weight vector (p,) or a path (n_steps, p).
-        """
-        if not has_mean(self.distribution, self.df):
+        """Expected regret on a new random domain, ``||w - E[XY]||^2``, of a vector (p,) or a path (n_steps, p)."""
+        if self.df <= 1 if self.distribution == "student_t" else self.distribution in ("cauchy", "slash", "pareto"):
             raise ValueError(f"the {describe_distribution(self.distribution, self.df)} law has no mean, "
                              "so the expected regret on new domains is undefined")
         coef = np.asarray(coef, dtype=float)
@@ -251,12 +199,8 @@ def make_problem(
 ) -> DomainProblem:
     """Build a :class:`DomainProblem` with ``n_robust``, ``n_spurious`` and ``n_null`` features (in that order).
 
-    Each kind has its average effect ``E[X_i Y]`` (null features 0) and its spread between domains
-    (non-negative); ``distribution`` and ``df`` give the law of the swings, ``noise_sd`` the noise
-    within a domain. The defaults make the trap of the paper's Figure 1: a spurious feature has the
-    same average effect as a robust one but swings between domains 15 times more, so its pooled
-    covariance on a few training domains is often large (greedy likes it) while its T-statistic is
-    small (T-greedy does not).
+    The defaults make the trap of the paper's Figure 1: a spurious feature has the robust one's
+    average effect but swings 15 times more between domains, so greedy likes it and T-greedy does not.
     """
     counts = {"n_robust": n_robust, "n_spurious": n_spurious, "n_null": n_null}
     for name, value in counts.items():

@@ -1,4 +1,4 @@
-"""T-greedy against greedy on simulated domains (paper, section 3.3 and the claims of section 4).
+"""T-greedy against greedy on simulated domains (Foster, Kakade & Salakhutdinov, AISTATS 2012, section 3.3).
 
 Training domains are drawn from a :class:`tgreedy_lib.domain_adaptation.theorems.simulate.DomainProblem`, either as
 population moments (``n_samples=None``: the paper's abstraction of section 2, where
@@ -6,11 +6,6 @@ population moments (``n_samples=None``: the paper's abstraction of section 2, wh
 Both selectors run on the same :class:`tgreedy_lib.domain_adaptation.statistics.DomainStatistics`, and each
 path is scored by its regret on a *new* random domain, ``||w - E[XY]||^2`` (exact,
 section 3.1), and by how many spurious features it picked.
-
-References
-----------
-.. [1] D. Foster, S. Kakade and R. Salakhutdinov, "Domain Adaptation: A Small Sample
-       Statistical Approach", AISTATS 2012.
 """
 from __future__ import annotations
 
@@ -22,7 +17,7 @@ from ..selectors import get_selector
 from ..statistics import DomainStatistics
 from .simulate import DomainProblem, risk_on_domains
 
-__all__ = ["SELECTORS", "training_statistics", "run_selectors", "compare_selectors", "sweep_selectors"]
+__all__ = ["SELECTORS", "training_statistics", "compare_selectors", "sweep_selectors"]
 
 #: The selectors compared by default: the paper's two (names in :mod:`..selectors`; any registered
 #: selector may be passed as ``selectors``).
@@ -37,28 +32,6 @@ def training_statistics(problem: DomainProblem, rng: np.random.Generator, n_doma
         xx, xy, yy = problem.draw_moments(rng, int(n_domains))
         return DomainStatistics.from_moments(xx, xy, yy)
     return DomainStatistics.from_domains(problem.draw_samples(rng, int(n_domains), n_samples))
-
-
-def run_selectors(problem: DomainProblem, stats: DomainStatistics, n_steps: int = 10,
-                  refit: str = "stagewise", selectors=SELECTORS) -> dict[str, dict[str, np.ndarray]]:
-    """Run the ``selectors`` (registered names) on one training set; return, per selector, the path's
-    ``"coef"`` (n_steps + 1, p) starting at w = 0, ``"regret"`` (n_steps + 1,),
-    ``"features"`` and ``"spurious"`` (n_steps,) booleans: was step k's feature spurious.
-    """
-    out = {}
-    spurious_mask = problem.kind == "spurious"
-    for name in selectors:
-        path = get_selector(name).run(stats, n_steps, refit=refit)
-        coef = steps_curve(path, n_steps)
-        features = np.full(n_steps, -1)
-        features[: path.features.size] = path.features[:n_steps]
-        out[name] = {
-            "coef": coef,
-            "regret": problem.regret(coef),
-            "features": features,
-            "spurious": np.where(features >= 0, spurious_mask[np.maximum(features, 0)], False),
-        }
-    return out
 
 
 def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains: int = 8,
@@ -76,18 +49,21 @@ def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domain
     check_whole_number(n_repeats, "n_repeats", 1)
     selectors = [get_selector(name).name for name in selectors]
     results = {name: {"regret": [], "spurious": [], "new_domain_excess": []} for name in selectors}
+    spurious_mask = problem.kind == "spurious"
     for _ in range(int(n_repeats)):
         stats = training_statistics(problem, rng, n_domains, n_samples)
-        run = run_selectors(problem, stats, n_steps, refit, selectors)
+        paths = {name: get_selector(name).run(stats, n_steps, refit=refit) for name in selectors}
         if n_new_domains:
             xx, xy, yy = problem.draw_moments(rng, int(n_new_domains))
             best = risk_on_domains(problem.effect, xx, xy, yy)
-        for name, r in run.items():
-            results[name]["regret"].append(r["regret"])
-            results[name]["spurious"].append(r["spurious"])
+        for name, path in paths.items():
+            coef = steps_curve(path, n_steps)
+            features = np.full(n_steps, -1)
+            features[: path.features.size] = path.features[:n_steps]
+            results[name]["regret"].append(problem.regret(coef))
+            results[name]["spurious"].append(np.where(features >= 0, spurious_mask[np.maximum(features, 0)], False))
             if n_new_domains:
-                results[name]["new_domain_excess"].append(
-                    (risk_on_domains(r["coef"], xx, xy, yy) - best).mean(axis=1))
+                results[name]["new_domain_excess"].append((risk_on_domains(coef, xx, xy, yy) - best).mean(axis=1))
     out = {"steps": np.arange(n_steps + 1), "n_domains": int(n_domains), "n_samples": n_samples,
            "n_repeats": int(n_repeats), "null_regret": float(problem.regret(np.zeros(problem.n_features))),
            "selectors": list(selectors)}

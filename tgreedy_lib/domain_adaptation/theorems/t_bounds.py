@@ -59,7 +59,7 @@ def tilde_from_t_printed(t, n: int) -> np.ndarray:
 
 
 def tilde_from_t(t, n: int) -> np.ndarray:
-    r"""The same identity simplified: ``Ttilde^2 = n T^2 / (n - 1 + T^2)`` (``= n`` when ``|T| = inf``)."""
+    """The same identity simplified: ``Ttilde^2 = n T^2 / (n - 1 + T^2)`` (``= n`` when ``|T| = inf``)."""
     n = check_domain_count(n)
     t2 = np.asarray(t, dtype=float) ** 2
     with np.errstate(invalid="ignore"):
@@ -80,7 +80,7 @@ def min_domains(n_features, delta) -> int:
 
 
 def paper_factor(n_features, delta) -> np.ndarray:
-    r"""Theorem 1's width in units of ``sigma_hat/sqrt(n)``: ``sqrt(4 log(2|F|/delta))``."""
+    """Theorem 1's width in units of ``sigma_hat/sqrt(n)``: ``sqrt(4 log(2|F|/delta))``."""
     delta = check_delta(delta)
     f = np.asarray(n_features, dtype=float)
     if np.any(f < 1):
@@ -96,22 +96,13 @@ def bonferroni_t_factor(n: int, n_features, delta) -> np.ndarray:
 
 
 def normal_factor(n_features, delta) -> np.ndarray:
-    """The large-``n`` Bonferroni width: the normal quantile at ``1 - delta/(2|F|)``.
-
-    It behaves like ``sqrt(2 log(2|F|/delta))``: the paper's "the constant of 4 would become a 2".
-    """
+    """The large-``n`` Bonferroni width: the normal quantile at ``1 - delta/(2|F|)``, about ``sqrt(2 log(2|F|/delta))``."""
     delta = check_delta(delta)
     return stats.norm.isf(delta / (2.0 * np.asarray(n_features, dtype=float)))
 
 
 def proof_factor(n: int, n_features, delta) -> np.ndarray:
-    """The width the proof supports for *any* ``|F|`` (no size condition), or ``inf``.
-
-    Solving ``|F| 2 exp(-n c^2 / (2 (n - 1 + c^2))) = delta`` (the proof's tail bound) gives ``c^2 = (n-1) L / (n - L)``
-    with ``L = 2 log(2|F|/delta)``, finite only when ``|F| < (delta/2) e^(n/2)``.
-    Under the paper's condition (``L <= n/4``) this is at most ``(8/3) log(2|F|/delta)``,
-    below the printed ``4 log(2|F|/delta)``.
-    """
+    """The width the proof supports for any ``|F|``: ``c^2 = (n-1) L / (n - L)``, ``L = 2 log(2|F|/delta)`` (or inf)."""
     n = check_domain_count(n)
     delta = check_delta(delta)
     big_l = 2.0 * np.log(2.0 * np.asarray(n_features, dtype=float) / delta)
@@ -121,12 +112,8 @@ def proof_factor(n: int, n_features, delta) -> np.ndarray:
 
 
 def failure_probability_exact(distribution: str, n: int, c) -> np.ndarray:
-    """Exact ``Pr[|T| > c]`` for one feature whose centred effects are i.i.d. of the named law.
-
-    ``"gaussian"``: ``T`` is Student t with ``n - 1`` degrees of freedom.
-    ``"rademacher"``: effects ``mu +- s``; with ``B`` plus signs ``Ttilde^2 = (2B - n)^2 / n``
-    and ``T^2 = (n-1) Ttilde^2 / (n - Ttilde^2)`` (infinite when all signs agree,
-    probability ``2^(1-n)``, since then ``sigma_hat = 0``).
+    """Exact ``Pr[|T| > c]`` for one feature with i.i.d. ``"gaussian"`` (Student t, n - 1 d.f.) or
+    ``"rademacher"`` centred effects (``T^2 = (n-1) Ttilde^2 / (n - Ttilde^2)``, infinite when all signs agree).
     """
     n = check_domain_count(n)
     c = np.asarray(c, dtype=float)
@@ -145,8 +132,7 @@ def failure_probability_exact(distribution: str, n: int, c) -> np.ndarray:
 
 def failure_probability_monte_carlo(rng: np.random.Generator, distribution: str, n: int, c,
                                     n_trials: int = 20000, df: float = 3.0) -> tuple[np.ndarray, np.ndarray]:
-    """Monte Carlo ``Pr[|T| > c]`` for one feature (any law of :mod:`tgreedy_lib.domain_adaptation.theorems.simulate`), with its s.e.
-    """
+    """Monte Carlo ``Pr[|T| > c]`` for one feature (any law of :mod:`.simulate`), with its standard error."""
     n = check_domain_count(n)
     n_trials = check_whole_number(n_trials, "n_trials", 2)
     z = symmetric_noise(rng, distribution, (n, n_trials), df=df)
@@ -165,18 +151,10 @@ def coverage_curves(n: int, delta: float, n_features, rng: np.random.Generator |
                     monte_carlo_laws=("cauchy",), n_trials: int = 20000, level: float = 0.95) -> dict:
     """Probability that Theorem 1's width covers every one of ``|F|`` independent features, against ``|F|``.
 
-    Gaussian and Rademacher effects are exact (:func:`failure_probability_exact`). For the laws in
-    ``monte_carlo_laws`` the per-feature failure probability ``p`` is estimated from ``n_trials``
-    draws; where no draw fails the estimate 0 would give coverage 1 at every ``|F|``, so each curve
-    also carries a one-sided ``level`` lower bound on the coverage, ``(1 - p_upper)^|F|`` with the
-    Clopper-Pearson upper limit ``p_upper`` (with zero failures ``1 - (1 - level)^(1/N)``, about
-    ``3/N`` at 95 %: the rule of three). An estimate of zero failures is not a coverage of one.
-
-    Returns
-    -------
-    dict with ``n``, ``delta``, ``n_features``, ``max_features`` (the largest admitted ``|F|``, ``(delta/2) e^(n/8)``), ``exact``
-    (law -> coverage) and ``monte_carlo`` (law -> dict of ``estimate``, ``lower``, ``failures``,
-    ``n_trials``).
+    Gaussian and Rademacher effects are exact; the laws of ``monte_carlo_laws`` are estimated from
+    ``n_trials`` draws, with a one-sided ``level`` lower bound ``(1 - p_upper)^|F|`` (Clopper-Pearson
+    ``p_upper``: zero failures are not a coverage of one). Returns ``{"n", "delta", "n_features",
+    "max_features", "exact": {law: coverage}, "monte_carlo": {law: {"estimate", "lower", "failures", ...}}}``.
     """
     from scipy.stats import beta as beta_law
     f = np.asarray(n_features, dtype=float)
@@ -197,9 +175,8 @@ def coverage_curves(n: int, delta: float, n_features, rng: np.random.Generator |
 
 
 def first_features_below(n: int, delta: float, target: float, law: str = "gaussian", largest: int = 10**6) -> int:
-    """Smallest ``|F|`` at which the exact coverage of all ``|F|`` independent features by Theorem 1's
-    width falls below ``target`` (bisection on whole numbers; coverage decreases with ``|F|``).
-    """
+    """Smallest ``|F|`` at which the exact coverage of ``|F|`` independent features by Theorem 1's width
+    falls below ``target`` (bisection)."""
     def coverage(f):
         return float(coverage_independent(failure_probability_exact(law, n, paper_factor(f, delta)), f))
     if coverage(1) < target:
@@ -216,21 +193,11 @@ def first_features_below(n: int, delta: float, target: float, law: str = "gaussi
 def coverage_monte_carlo(rng: np.random.Generator, distribution: str, n: int, n_features: int, delta: float,
                          n_trials: int = 2000, factor=None, mean=None, scale=1.0, df: float = 3.0,
                          chunk: int = 2_000_000) -> tuple[float, float]:
-    """Fraction of simulated training sets in which Theorem 1's bound covers *every* feature.
+    """Fraction of simulated training sets in which Theorem 1's bound covers every feature, and its s.e.
 
-    Each trial draws ``n`` domains of ``|F|`` independent features (:func:`domain_effects`)
-    and checks ``|mu_hat_i - E[X_i Y]| <= sigma_hat_i/sqrt(n) * factor`` for all ``i``.
-
-    Parameters
-    ----------
-    factor : float, optional
-        Width in units of ``sigma_hat/sqrt(n)``; default :func:`paper_factor`.
-    mean, scale : array_like, optional
-        ``E[X_i Y]`` (default 0) and the spread of each feature.
-
-    Returns
-    -------
-    coverage, standard_error : float
+    Each trial draws ``n`` domains of ``|F|`` independent features (mean ``mean``, default 0, and
+    spread ``scale``) and checks ``|mu_hat_i - E[X_i Y]| <= sigma_hat_i/sqrt(n) * factor`` (default
+    :func:`paper_factor`) for all ``i``.
     """
     n = check_domain_count(n)
     n_features = check_whole_number(n_features, "n_features")
@@ -252,12 +219,7 @@ def coverage_monte_carlo(rng: np.random.Generator, distribution: str, n: int, n_
 
 
 def width_table(n_values, n_features_values, delta: float) -> dict[str, np.ndarray]:
-    """Widths (units of ``sigma_hat/sqrt(n)``) of the paper's bound, the Bonferroni t and normal ones.
-
-    Returns a dict of arrays of shape (len(n_values), len(n_features_values)) for
-    ``"bonferroni_t"`` and ``"proof"`` and of shape (len(n_features_values),) for
-    ``"paper"`` and ``"normal"``.
-    """
+    """Widths (units of ``sigma_hat/sqrt(n)``) of the paper's bound, the proof's, the Bonferroni t and normal ones."""
     n_values = np.asarray(n_values)
     f = np.asarray(n_features_values, dtype=float)
     return {
@@ -282,7 +244,7 @@ def _check_pq(p, q) -> tuple[int, int]:
 
 
 def corollary_printed_factor(p: int, q: int, delta: float) -> float:
-    r"""Corollary 3 as printed: ``8 q log p + log(2/delta)`` (multiplies ``sum sigma_hat^2 / n``)."""
+    """Corollary 3 as printed: ``8 q log p + log(2/delta)`` (multiplies ``sum sigma_hat^2 / n``)."""
     p, q = _check_pq(p, q)
     return 8.0 * q * math.log(p) + math.log(2.0 / check_delta(delta))
 
@@ -300,12 +262,8 @@ def corollary_proof_factor_simplified(p: int, q: int, delta: float) -> float:
 
 
 def corollary_failure_curves(deltas, p_values=(1, 2, 3), law: str = "gaussian") -> dict:
-    """Exact ``Pr[some subset's regret exceeds its bound]`` for ``q = 1`` (Corollary 3).
-
-    Orthonormal independent features with ``law`` effects, at the fewest admissible domains
-    (:func:`corollary_min_domains`), with the printed factor and with the proof's. Returns
-    ``{"delta", "law", "printed": {p: array}, "proof": {p: array}}``.
-    """
+    """Exact ``Pr[some subset's regret exceeds its bound]`` for ``q = 1`` (Corollary 3) at the fewest
+    admissible domains, with the printed factor and the proof's: ``{"delta", "law", "printed", "proof"}``."""
     deltas = np.asarray(deltas, dtype=float)
     out = {"delta": deltas, "law": law, "printed": {}, "proof": {}}
     for p in p_values:
@@ -321,8 +279,7 @@ def corollary_failure_curves(deltas, p_values=(1, 2, 3), law: str = "gaussian") 
 
 def corollary_min_domains(p: int, q: int, delta: float) -> int:
     """The fewest domains meeting Corollary 3's condition ``q p^q <= (delta/2) e^(n/8)``."""
-    p, q = _check_pq(p, q)
-    return int(math.ceil(8.0 * (math.log(2.0 / check_delta(delta)) + math.log(q) + q * math.log(p)) - 1e-12))
+    return int(math.ceil(2.0 * corollary_proof_factor(p, q, delta) - 1e-12))
 
 
 def subset_regret_simulation(rng: np.random.Generator, distribution: str, n: int, p: int, q: int, delta: float,
@@ -330,21 +287,11 @@ def subset_regret_simulation(rng: np.random.Generator, distribution: str, n: int
                              df: float = 3.0) -> dict[str, np.ndarray]:
     """Simulate Corollary 3: regret of every size-``q`` subset against the printed and proved bounds.
 
-    The features have known ``E[XX'] = covariance`` (default identity) and the
-    per-domain covariances are ``E[XY|d] = mean + mixing @ xi_d`` with i.i.d.
-    symmetric ``xi_d``, so the random vector is symmetric about ``mean``. For each
-    subset ``S`` the orthonormal basis is ``Xtilde = L^-1 X_S`` with ``L`` the
-    Cholesky factor of ``covariance[S, S]``; the regret of ``mu_hat_S`` is
-    ``||mu_hat_S - mu_S||^2`` (section 3.2).
-
-    Returns
-    -------
-    dict of numpy.ndarray
-        ``"worst_ratio_printed"`` and ``"worst_ratio_proof"`` (n_trials,): the largest
-        regret / bound over subsets in each trial; ``"regret"`` (n_trials, n_subsets);
-        ``"bound_printed"``, ``"bound_proof"`` (n_trials, n_subsets); ``"variance_over_n"``
-        (n_trials, n_subsets): ``sum_i [sigma_hat_S]_i^2 / n``; ``"factor_printed"`` and
-        ``"factor_proof"``; ``"subsets"``.
+    ``E[XX'] = covariance`` (default identity) and ``E[XY|d] = mean + mixing @ xi_d`` with i.i.d.
+    symmetric ``xi_d``; each subset ``S`` is read in the basis ``L^-1 X_S`` (``L`` the Cholesky factor
+    of ``covariance[S, S]``), where the regret of ``mu_hat_S`` is ``||mu_hat_S - mu_S||^2`` (section 3.2).
+    Returns per trial and subset ``"regret"``, ``"bound_printed"``, ``"bound_proof"``,
+    ``"variance_over_n"``, the ``"worst_ratio_*"`` over subsets, the factors and ``"subsets"``.
     """
     n = check_domain_count(n)
     p, q = _check_pq(p, q)
@@ -368,19 +315,10 @@ def subset_regret_simulation(rng: np.random.Generator, distribution: str, n: int
         mu_hat = basis_effects.mean(axis=1)
         regret[:, j] = np.sum((mu_hat - mu_s) ** 2, axis=1)
         spread[:, j] = np.sum(basis_effects.var(axis=1, ddof=1), axis=1)
-    bound_printed = spread * corollary_printed_factor(p, q, delta) / n
-    bound_proof = spread * corollary_proof_factor(p, q, delta) / n
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio_printed = np.where(regret > 0, regret / bound_printed, 0.0)
-        ratio_proof = np.where(regret > 0, regret / bound_proof, 0.0)
-    return {
-        "subsets": np.array(subsets),
-        "regret": regret,
-        "bound_printed": bound_printed,
-        "bound_proof": bound_proof,
-        "variance_over_n": spread / n,
-        "factor_printed": corollary_printed_factor(p, q, delta),
-        "factor_proof": corollary_proof_factor(p, q, delta),
-        "worst_ratio_printed": ratio_printed.max(axis=1),
-        "worst_ratio_proof": ratio_proof.max(axis=1),
-    }
+    out = {"subsets": np.array(subsets), "regret": regret, "variance_over_n": spread / n}
+    for name, factor in (("printed", corollary_printed_factor), ("proof", corollary_proof_factor)):
+        out[f"factor_{name}"] = factor(p, q, delta)
+        out[f"bound_{name}"] = bound = spread * out[f"factor_{name}"] / n
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[f"worst_ratio_{name}"] = np.where(regret > 0, regret / bound, 0.0).max(axis=1)
+    return out
