@@ -49,9 +49,8 @@ PAPERS = {  # as the README's notebook table names them: (anchor, full reference
                           "Sabato & Shalev-Shwartz (JMLR 2008)"),
 }
 
-# The pages written by hand (book/<name>.md), in the order of the contents column.
+# The guides written by hand (book/<name>.md), in the order of the contents column.
 GUIDES = ["instructors", "run", "library", "reproduction", "data", "development"]
-NOTEBOOK_MENTION = re.compile(r"`(\d\d[a-z]?_[A-Za-z0-9_]+?)(?:\.ipynb)?`")
 
 
 def cache_dir() -> pathlib.Path:
@@ -156,8 +155,8 @@ def link_mentions(source: str, names: set[str]) -> str:
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
         if not fenced:
-            line = NOTEBOOK_MENTION.sub(
-                lambda m: f"{{doc}}`{m.group(1)} <{m.group(1)}>`" if m.group(1) in names else m.group(0), line)
+            line = re.sub(r"`(\d\d[a-z]?_[A-Za-z0-9_]+?)(?:\.ipynb)?`", lambda m: f"{{doc}}`{m.group(1)} <{m.group(1)}>`"
+                          if m.group(1) in names else m.group(0), line)
         out.append(line)
     return "".join(out)
 
@@ -217,17 +216,14 @@ def caption_cells(nb) -> int:
                                                for m in ("image/png", "image/jpeg", "image/svg+xml")):
             continue
         number += 1
-        given = cell.metadata.get("caption")
-        if not given:
-            found = FIGURE_COMMENT.search(cell.source)
-            given = found.group(1) if found else ""
+        found = FIGURE_COMMENT.search(cell.source)
+        given = cell.metadata.get("caption") or (found.group(1) if found else "")
         titled = FIGURE_TITLE.search(cell.source)
         following = next((c for c in nb.cells[i + 1:] if c.cell_type == "markdown"), None)
         described = (given or (titled.group(2) or titled.group(4) if titled else "")
                      or (first_sentence(following.source) if following is not None else ""))
         alt = plain_text(described) if described else f"a figure of the section {heading!r}"
-        mystnb = cell.metadata.setdefault("mystnb", {})
-        mystnb.setdefault("image", {})["alt"] = f"Figure {number}: {alt}"
+        cell.metadata.setdefault("mystnb", {}).setdefault("image", {})["alt"] = f"Figure {number}: {alt}"
         text = f"**Figure {number}.**" + (f" {given.strip()}" if given else "")
         caption = nbformat.v4.new_markdown_cell(f"```{{container}} figure-caption\n{text}\n```")
         caption.metadata["tgreedy"] = {"figure_caption": number}
