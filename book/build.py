@@ -113,13 +113,6 @@ def html_anchors(source: str) -> str:
     return re.sub(r'<a\s+(?:id|name)="([^"]+)"\s*>(.*?)</a>', r'<span id="\1">\2</span>', source, flags=re.S)
 
 
-def anchor_links(source: str, anchors: set[str]) -> str:
-    """``[words](#x)`` to an explicit anchor ``<a id="x">`` of the notebook as an HTML link (MyST resolves ``#x``
-    only against heading slugs); the words stay Markdown."""
-    return re.sub(r"\[((?:[^\[\]]|\[[^\]]*\])+)\]\(#([^)\s]+)\)",
-                  lambda m: f'<a href="#{m.group(2)}">{m.group(1)}</a>' if m.group(2) in anchors else m.group(0), source)
-
-
 def plain_title(title: str) -> str:
     """A title as navigation shows it (link text, the sidebar, the contents table): its TeX in plain letters.
 
@@ -148,8 +141,11 @@ def plain_doc_links(source: str, titles: dict[str, str]) -> str:
                   source)
 
 
-def link_mentions(source: str, names: set[str]) -> str:
-    """Turn ```07_mnist_2_vs_other``` into a link to that notebook's page (outside code fences)."""
+def link_notebooks(source: str, anchors: set[str], names: set[str]) -> str:
+    """``[words](#x)`` to an explicit anchor ``<a id="x">`` of the notebook as an HTML link (MyST resolves ``#x``
+    only against heading slugs), and ```07_mnist_2_vs_other``` outside code fences as a link to that notebook."""
+    source = re.sub(r"\[((?:[^\[\]]|\[[^\]]*\])+)\]\(#([^)\s]+)\)",
+                    lambda m: f'<a href="#{m.group(2)}">{m.group(1)}</a>' if m.group(2) in anchors else m.group(0), source)
     out, fenced = [], False
     for line in source.splitlines(keepends=True):
         if line.lstrip().startswith(("```", "~~~")):
@@ -161,16 +157,17 @@ def link_mentions(source: str, names: set[str]) -> str:
     return "".join(out)
 
 
+def paper_link(paper: str, sections: str) -> str:
+    where = f"{paper}, {sections}" if sections else paper
+    return f"{{ref}}`{where} <{PAPERS[paper][0]}>`" if paper in PAPERS else where
+
+
 def nav_cell(i: int, names: list[str], titles: dict[str, str], row: dict | None):
     """Links to the previous page, the contents and the next page, under "**Reads:**" and the row's sections."""
     parts = ([f"previous: {{doc}}`{titles[names[i - 1]]} <{names[i - 1]}>`"] if i > 0 else []) + \
         ["{doc}`contents <index>`"] + \
         ([f"next: {{doc}}`{titles[names[i + 1]]} <{names[i + 1]}>`"] if i + 1 < len(names) else [])
-    line = ""
-    if row and row["paper"]:
-        where = [f"{paper}, {sections}" if sections else paper for paper, sections in row["parts"]]
-        line = "**Reads:** " + "; ".join(f"{{ref}}`{w} <{PAPERS[paper][0]}>`" if paper in PAPERS else w
-                                         for w, (paper, _) in zip(where, row["parts"])) + "  \n"
+    line = "**Reads:** " + "; ".join(paper_link(*part) for part in row["parts"]) + "  \n" if row and row["paper"] else ""
     return nbformat.v4.new_markdown_cell(line + " · ".join(parts))
 
 
@@ -283,8 +280,8 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
 
     if verify_json is None:
         verify_json = staging / "verify-quick.json"
-        cmd = [sys.executable, "-m", "tgreedy_course", "verify", "--quick", "--json", str(verify_json)]
-        subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, "-m", "tgreedy_course", "verify", "--quick", "--json", str(verify_json)],
+                       check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
         source = "`python -m tgreedy_course verify --quick`, run when this book was built"
     else:
         source = f"`python -m tgreedy_course verify`, as recorded in `{verify_json.parent.name}/{verify_json.name}`"
@@ -339,8 +336,7 @@ def worst_case_cell(text: str) -> str:
     first, _, rest = text.partition("; ")
     if not rest:
         return first
-    more = rest.count("; ") + 1
-    return (f"{first} <details><summary>{_count(more, 'more case')}</summary>"
+    return (f"{first} <details><summary>{_count(rest.count('; ') + 1, 'more case')}</summary>"
             f"{rest.replace('; ', '<br>')}</details>")
 
 
@@ -383,26 +379,23 @@ def theorem_sentence(verify_json: pathlib.Path) -> str:
     breakdown (false as printed / true but vacuous at the papers' sample sizes / hold and say something)."""
     from tgreedy_course import summary
 
-    records = summary.load_verify_records(verify_json)
-    rows = summary.theorem_rows(records)
-    checked = [r for r in rows if r[2] != "not checked"]
+    checked = [r for r in summary.theorem_rows(summary.load_verify_records(verify_json)) if r[2] != "not checked"]
     by_paper = {}
     for r in checked:
         if r[2].startswith("false"):
             by_paper.setdefault("categorical" if r[0] == summary.CAT else "domain-adaptation", []).append(
                 r[1].split(",")[0])
-    false = [f"{_join(names)} of the {paper} paper" for paper, names in by_paper.items()]
     n_false = sum(len(names) for names in by_paper.values())
-    vacuous = [r for r in checked if not r[2].startswith("false") and "vacuous" in r[2]]
-    useful = len(checked) - n_false - len(vacuous)
+    vacuous = sum(not r[2].startswith("false") and "vacuous" in r[2] for r in checked)
     held = len(checked) - n_false
     text = (f"**The theorems.** {held} of the {len(checked)} theorems and lemmas of the two papers that we checked "
             f"numerically hold as printed")
     if vacuous:
-        text += (f": {useful} {'holds' if useful == 1 else 'hold'} with a bound that says something, and "
-                 f"{len(vacuous)} {'holds' if len(vacuous) == 1 else 'hold'} but {'is' if len(vacuous) == 1 else 'are'} "
+        text += (f": {held - vacuous} {'holds' if held - vacuous == 1 else 'hold'} with a bound that says something, "
+                 f"and {vacuous} {'holds' if vacuous == 1 else 'hold'} but {'is' if vacuous == 1 else 'are'} "
                  "vacuous at any sample size an experiment reaches")
-    if false:
+    if by_paper:
+        false = [f"{_join(names)} of the {paper} paper" for paper, names in by_paper.items()]
         text += (f"; {'the other ' if held else ''}{n_false}, {_join(false)}, "
                  f"{'is' if n_false == 1 else 'are'} false as printed, "
                  f"{'and has a corrected form that holds' if n_false == 1 else 'each with a corrected form that holds'}")
@@ -468,8 +461,7 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         anchors = set(re.findall(r'<a\s+(?:id|name)="([^"]+)"', "\n".join(c.source for c in nb.cells)))
         for cell in nb.cells:
             if cell.cell_type == "markdown":
-                cell.source = link_pages(link_mentions(html_anchors(anchor_links(cell.source, anchors)),
-                                                       set(names) - {name}), pages)
+                cell.source = link_pages(html_anchors(link_notebooks(cell.source, anchors, set(names) - {name})), pages)
         hide_collapsed_inputs(nb)
         caption_cells(nb)
         nb.cells.insert(1, nav_cell(i, names, titles, table.get(name)))
@@ -481,11 +473,8 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
              + " and ".join(f"{{ref}}`{short} <{anchor}>`" for anchor, _, short in PAPERS.values()) + ".")
     rows = ["| notebook | what it shows | paper, section |", "| --- | --- | --- |"]
     for name in names:
-        row = table.get(name, {})
-        where = f"{row.get('paper', '')}, {row.get('sections', '')}".strip(", ")
-        anchor = PAPERS.get(row.get("paper", ""), (None,))[0]
-        where = f"{{ref}}`{where} <{anchor}>`" if anchor else where
-        rows.append(f"| {{doc}}`{titles[name]} <{name}>` | {row.get('what', '')} | {where} |")
+        row = table.get(name, {"what": "", "paper": "", "sections": ""})
+        rows.append(f"| {{doc}}`{titles[name]} <{name}>` | {row['what']} | {paper_link(row['paper'], row['sections'])} |")
     guides = [g for g in GUIDES if (src / f"{g}.md").exists()]
     course = ["syllabus"] if (src / "syllabus.md").exists() else []
     (src / "index.md").write_text("\n".join([
