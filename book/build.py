@@ -171,9 +171,6 @@ def nav_cell(i: int, names: list[str], titles: dict[str, str], row: dict | None)
     return nbformat.v4.new_markdown_cell(line + " · ".join(parts))
 
 
-# A figure's caption and alt text, first found of: 1. the cell's metadata "caption"; 2. a comment line
-# "# Figure: what it shows"; 3. its plain-text title (suptitle, set_title, title=); 4. the first sentence of
-# the next Markdown cell; 5. its section. The caption is "Figure N." and 1 or 2; the alt text, plain.
 FIGURE_COMMENT = re.compile(r"^\s*#\s*Figure:\s*(.+?)\s*$", re.M)
 FIGURE_TITLE = re.compile(r"""(?:suptitle|set_title)\(\s*r?(["'])([^"'{}\n]{8,})\1|\btitle\s*=\s*r?(["'])([^"'{}\n]{8,})\3""")
 
@@ -201,8 +198,10 @@ def first_sentence(markdown: str) -> str:
 
 
 def caption_cells(nb) -> int:
-    """Give every figure of ``nb`` its alt text (MyST-NB's image options) and a numbered caption (a Markdown
-    cell after it), as above; return the number of figures."""
+    """Give every figure of ``nb`` a numbered caption (a Markdown cell after it) and alt text (MyST-NB's image
+    options), and return their number. The words, first found of: 1. the cell's metadata "caption"; 2. a comment
+    "# Figure: what it shows"; 3. its plain-text title (suptitle, set_title, title=); 4. the first sentence of the
+    next Markdown cell; 5. its section. The caption is "Figure N." and 1 or 2; the alt text, plain."""
     number, cells, heading = 0, [], ""
     for i, cell in enumerate(nb.cells):
         cells.append(cell)
@@ -338,19 +337,6 @@ def worst_case_cell(text: str) -> str:
         return first
     return (f"{first} <details><summary>{_count(rest.count('; ') + 1, 'more case')}</summary>"
             f"{rest.replace('; ', '<br>')}</details>")
-
-
-def claims_tables(notebooks: list[pathlib.Path]) -> str:
-    """The claims tables the notebooks display (markdown outputs with a verdict column)."""
-    parts = []
-    for path in notebooks:
-        nb = nbformat.read(path, as_version=4)
-        for cell in nb.cells:
-            for out in cell.get("outputs", []):
-                text = out.get("data", {}).get("text/markdown", "")
-                if "| verdict |" in text:
-                    parts.append(f"### From {{doc}}`{path.stem}`\n\n{text.strip()}\n")
-    return "\n".join(parts) or "No notebook displays a claims table."
 
 
 def _check_name(check_id: str) -> str:
@@ -506,11 +492,8 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         paper_lines.append("")
     (src / "papers.md").write_text("\n".join(paper_lines), encoding="utf-8")
 
-    appendix = audit_appendix()
-    # the notebooks state findings in words; the experiments' claims tables are the audit appendix (or this run's)
-    experiments = (claims_md.read_text(encoding="utf-8") if claims_md else
-                   "" if appendix else claims_tables(notebooks))
-    experiments = re.sub(r"^#(#*) ", r"###\1 ", experiments, flags=re.M)   # nest its headings
+    # the experiments' claims: this run's tables (their headings nested), then the committed reference results'
+    experiments = re.sub(r"^#(#*) ", r"###\1 ", claims_md.read_text(encoding="utf-8"), flags=re.M) if claims_md else ""
     generated = []                  # the fragments `make reference` and `compare` write into book/_generated
     for fragment, title in (("reference-verdicts", "The paper-scale run over seeds, claim by claim"),
                             ("compare-tables", "Stopping rules and other methods, at paper scale")):
@@ -524,10 +507,8 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
          "\"The claims, one by one\"." if claims_md else
          "Every claim of the paper's sections 1, 4 and 5, with the paper's words, the rule that decides it, its "
          "verdicts over seeds, readings of section 3.3 and feature maps, and its per-seed values: the appendix "
-         "below." if appendix else
-         "The claims tables as the notebooks show them: every claim of the paper's sections 1, 4 and 5 with "
-         "our measured value and a verdict computed by a stated rule."), "",
-        experiments, "", *appendix, *generated]), encoding="utf-8")
+         "below."), "",
+        experiments, "", *audit_appendix(), *generated]), encoding="utf-8")
 
 
 def audit_appendix() -> list[str]:
@@ -574,10 +555,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="folder of the notebooks to render (default: the committed notebooks/)")
     parser.add_argument("--out", type=pathlib.Path, default=ROOT / "results" / "book")
     parser.add_argument("--claims", type=pathlib.Path, help="results/claims.md of `reproduce` to show "
-                        "(default: the notebooks' claims tables)")
+                        "(default: none; the claims page shows the committed reference results)")
     args = parser.parse_args(argv)
     if args.claims is not None and not args.claims.exists():
-        print(f"book: {args.claims} not found; the claims page shows the notebooks' claims tables")
+        print(f"book: {args.claims} not found; the claims page shows the committed reference results")
         args.claims = None
     start = time.perf_counter()
     build(args.notebooks.resolve(), args.out.resolve(), args.claims)

@@ -29,6 +29,7 @@ ValueError: not a PNG file (it starts with b'GIF89a'); pass the bytes of a .png 
 """
 from __future__ import annotations
 
+import base64
 import io
 import json
 import struct
@@ -52,13 +53,11 @@ BOOK_WIDTH_PX = float(BOOK_COLUMN_PX)
 
 
 def text_report(fig, dpi: float | None = None) -> dict:
-    """The smallest text of ``fig`` and the pairs of texts drawn over each other.
+    """The smallest text of ``fig`` at ``dpi`` (default: the figure's) and the pairs of texts drawn over each other
+    (boxes that share more than a pixel both ways; a legend is one box, its lines and markers included).
 
-    ``dpi`` is the one the picture is written at (default: the figure's). Two texts overlap when their boxes
-    share more than a pixel both ways; a legend counts as one box, its lines and markers included. Returns a
-    dict: ``dpi``, ``n_texts``, ``smallest_text_pt``, ``smallest_text_px`` (at ``dpi``), ``smallest_text`` (what
-    it says), ``smallest_legend_text_pt`` and ``smallest_legend_text`` (None without a legend) and
-    ``overlapping_texts``, a list of ``[text, text]`` pairs.
+    Returns a dict: ``dpi``, ``n_texts``, ``smallest_text_pt``, ``smallest_text_px``, ``smallest_text`` (its
+    words), ``smallest_legend_text_pt`` and ``smallest_legend_text`` (None without a legend), ``overlapping_texts``.
     """
     from matplotlib.backends.backend_agg import RendererAgg
     from matplotlib.legend import Legend
@@ -181,15 +180,11 @@ def legibility_problems(report: dict, width_px: float | None = None, name: str =
 
 def _inline_png(fig):
     """The inline backend's PNG of ``fig`` (with its keyword arguments), the report added."""
+    from matplotlib_inline.backend_inline import InlineBackend   # IPython's own dependency
+
     if not fig.axes and not fig.lines:          # as IPython: an empty figure shows nothing
         return None
-    import base64
-
-    try:
-        from matplotlib_inline.backend_inline import InlineBackend
-        kwargs = dict(InlineBackend.instance().print_figure_kwargs)
-    except ImportError:
-        kwargs = {"bbox_inches": "tight"}
+    kwargs = dict(InlineBackend.instance().print_figure_kwargs)
     kwargs.setdefault("facecolor", fig.get_facecolor())
     kwargs.setdefault("edgecolor", fig.get_edgecolor())
     return base64.b64encode(png_with_report(fig, **kwargs)).decode("ascii")
