@@ -186,17 +186,6 @@ def plain_text(markdown: str) -> str:
     return " ".join(text.split())
 
 
-def first_sentence(markdown: str) -> str:
-    """The first sentence of a Markdown cell's first paragraph, or "" when the cell opens with a heading."""
-    paragraph = markdown.strip().split("\n\n")[0]
-    if not paragraph or paragraph.lstrip().startswith(("#", "|", "```", "<", ":::", "$$")):
-        return ""
-    text = plain_text(paragraph)
-    # a short run-in heading ("Explore.") is not the sentence: the one after it is
-    match = re.match(r"(.{25,}?[.!?])(?:\s|$)", text) or re.match(r"(.+?[.!?])(?:\s|$)", text)
-    return (match.group(1) if match else text)[:300]
-
-
 def caption_cells(nb) -> int:
     """Give every figure of ``nb`` a numbered caption (a Markdown cell after it) and alt text (MyST-NB's image
     options), and return their number. The words, first found of: 1. the cell's metadata "caption"; 2. a comment
@@ -215,9 +204,12 @@ def caption_cells(nb) -> int:
         found = FIGURE_COMMENT.search(cell.source)
         given = cell.metadata.get("caption") or (found.group(1) if found else "")
         titled = FIGURE_TITLE.search(cell.source)
-        following = next((c for c in nb.cells[i + 1:] if c.cell_type == "markdown"), None)
+        following = next((c.source for c in nb.cells[i + 1:] if c.cell_type == "markdown"), "").strip().split("\n\n")[0]
+        sentence = "" if following.lstrip().startswith(("#", "|", "```", "<", ":::", "$$")) else plain_text(following)
+        # its first sentence; a short run-in heading ("Explore.") is not the sentence: the one after it is
+        match = re.match(r"(.{25,}?[.!?])(?:\s|$)", sentence) or re.match(r"(.+?[.!?])(?:\s|$)", sentence)
         described = (given or (titled.group(2) or titled.group(4) if titled else "")
-                     or (first_sentence(following.source) if following is not None else ""))
+                     or (match.group(1) if match else sentence)[:300])
         alt = plain_text(described) if described else f"a figure of the section {heading!r}"
         cell.metadata.setdefault("mystnb", {}).setdefault("image", {})["alt"] = f"Figure {number}: {alt}"
         text = f"**Figure {number}.**" + (f" {given.strip()}" if given else "")

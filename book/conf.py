@@ -46,16 +46,11 @@ html_copy_source = True
 html_sourcelink_suffix = ""
 html_theme_options = {
     "repository_url": _os.environ.get("TGREEDY_REPOSITORY_URL", "https://github.com/tgreedy/tgreedy"),  # a fork's own
-    "repository_branch": "main",
-    "path_to_docs": "notebooks",
-    "use_download_button": True,
-    "use_repository_button": False,
-    "use_fullscreen_button": False,
+    "repository_branch": "main", "path_to_docs": "notebooks",
+    "use_download_button": True, "use_repository_button": False, "use_fullscreen_button": False,
     "launch_buttons": {"binderhub_url": "https://mybinder.org", "colab_url": "https://colab.research.google.com",
                        "notebook_interface": "jupyterlab"},
-    "show_toc_level": 2,
-    "home_page_in_toc": False,
-    "navigation_with_keys": False,
+    "show_toc_level": 2, "home_page_in_toc": False, "navigation_with_keys": False,
     "article_header_end": ["article-header-buttons.html"],
 }
 html_context = {"default_mode": "light"}   # the figures are drawn on white

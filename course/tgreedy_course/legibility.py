@@ -80,9 +80,8 @@ def text_report(fig, dpi: float | None = None) -> dict:
     fig.draw(renderer)
     texts[:0] = [(mtext.get_text(), size, tuple(mtext.get_window_extent(renderer).extents), mtext)
                  for mtext, size in seen.values()]
-    report = {"dpi": dpi, "n_texts": len(texts), "smallest_text_pt": None, "smallest_text_px": None,
-              "smallest_text": None, "smallest_legend_text_pt": None, "smallest_legend_text": None,
-              "overlapping_texts": []}
+    report = {"dpi": dpi, "n_texts": len(texts), **dict.fromkeys(("smallest_text_pt", "smallest_text_px",
+              "smallest_text", "smallest_legend_text_pt", "smallest_legend_text")), "overlapping_texts": []}
     if not texts:
         return report
     blocks, in_legend = [], set()

@@ -69,13 +69,13 @@ def _files_to_copy(root: pathlib.Path) -> list[str]:
             and (root / name).is_file()]
 
 
-def _section(text: str, heading: str, stop: str = "\n## ") -> str:
-    """The README section that starts with ``heading`` up to the next one (``stop``)."""
+def _section(text: str, heading: str) -> str:
+    """The README section that starts with ``heading``, up to the next one."""
     start = text.find(heading)
     if start < 0:
         raise RuntimeError(f"README.md has no {heading.strip()!r} section, which the student README copies: "
                            "update course/tgreedy_course/student_copy.py")
-    end = text.find(stop, start + len(heading))
+    end = text.find("\n## ", start + len(heading))
     return text[start:end if end >= 0 else len(text)].rstrip() + "\n"
 
 
@@ -198,13 +198,9 @@ def _instructor_secrets(source_dir: pathlib.Path) -> list[tuple[str, str]]:
 
 def _key_lines(keys_dir: pathlib.Path) -> list[tuple[str, str]]:
     """(file, line) for every line of the instructors' keys long enough to be an answer (``instructors/*.md``)."""
-    found = []
-    for path in sorted(pathlib.Path(keys_dir).glob("*.md")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            line = line.strip().lstrip("0123456789. ").strip()
-            if len(line) >= 50 and not line.startswith("#"):
-                found.append((path.name, line))
-    return found
+    lines = [(path.name, line.strip().lstrip("0123456789. ").strip()) for path in sorted(keys_dir.glob("*.md"))
+             for line in path.read_text(encoding="utf-8").splitlines()]
+    return [(name, line) for name, line in lines if len(line) >= 50 and not line.startswith("#")]
 
 
 def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str]:
