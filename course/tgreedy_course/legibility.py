@@ -1,32 +1,35 @@
 """What a reader can read in a figure: the size of its smallest text, and texts drawn over each other.
 
-A figure is legible where it is shown when its smallest text, legends included, is still
-:data:`READABLE_TEXT_PT` points once the PNG is scaled to the book's column (:data:`BOOK_WIDTH_PX`; a PNG
-wider than that is shrunk to it, its text with it), and when no two of its texts overlap.
-:func:`text_report` measures both on the texts Matplotlib actually draws (every call of the renderer's
-``draw_text``); :func:`png_with_report` writes a PNG that carries the report in a tEXt chunk (PNG
-Specification, third edition, W3C 2025, section 11.3.3), so that whoever shows the image later (the
-book and its browser tests) can check it at its displayed size; :func:`read_png_report` reads it back
-and :func:`legibility_problems` says what fails.
-
-In a notebook, ``%load_ext tgreedy_course.legibility`` makes every inline figure such a PNG (the same
-picture, with the metadata added); ``python -m tgreedy_course execute-notebooks`` loads it.
+A figure is legible when its smallest text, legends included, still shows at :data:`READABLE_TEXT_PT` points
+once the PNG is scaled to the book's column (:data:`BOOK_WIDTH_PX` CSS pixels; a wider PNG is shrunk to it), and
+no two of its texts overlap. :func:`text_report` measures both on the texts Matplotlib draws (every call of the
+renderer's ``draw_text``); :func:`png_with_report` writes a PNG that carries the report in a tEXt chunk (PNG
+Specification, third edition, W3C 2025, section 11.3.3), so that whoever shows the image later (the book and its
+browser tests) can check it at its displayed size; :func:`read_png_report` reads it back and
+:func:`legibility_problems` says what fails. ``%load_ext tgreedy_course.legibility`` makes every inline figure
+of a notebook such a PNG; ``python -m tgreedy_course execute-notebooks`` loads it.
 
 Examples
 --------
 >>> import matplotlib.pyplot as plt
->>> from tgreedy_course.legibility import png_with_report, read_png_report, text_report
->>> fig, ax = plt.subplots(figsize=(4, 3), dpi=100)
->>> _ = ax.set_title("a title"); _ = ax.plot([0, 1], label="a line"); _ = ax.legend(fontsize=8)
+>>> from tgreedy_course.legibility import legibility_problems, png_with_report, read_png_report, text_report
+>>> fig, ax = plt.subplots(figsize=(10, 3), dpi=100)
+>>> _ = ax.plot([0, 1], label="greedy"); _ = ax.legend(fontsize=8)
 >>> report = text_report(fig)
 >>> report["smallest_text_pt"], round(report["smallest_text_px"], 2), report["overlapping_texts"]
 (8.0, 11.11, [])
->>> read_png_report(png_with_report(fig))["smallest_text_pt"]
-8.0
+>>> for problem in legibility_problems(read_png_report(png_with_report(fig))):
+...     print(problem.split(" (", 2)[:2])
+["figure: smallest text 'greedy'", "8 pt) shows at 7.3 pt at the book's width"]
 >>> plt.close(fig)
+>>> read_png_report(b"GIF89a")
+Traceback (most recent call last):
+...
+ValueError: not a PNG file (it starts with b'GIF89a'); pass the bytes of a .png image
 """
 from __future__ import annotations
 
+import base64
 import io
 import json
 import struct
@@ -47,75 +50,38 @@ READABLE_TEXT_PT = float(SMALLEST_TEXT_PT)
 CSS_PX_PER_PT = 96.0 / 72.0
 #: The book's column in CSS pixels; a PNG (one pixel a CSS pixel) wider than this is shown shrunk to it.
 BOOK_WIDTH_PX = float(BOOK_COLUMN_PX)
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def _drawn_texts(fig):
-    """[(text, size in points, box in pixels or None, artist or None)] of what drawing ``fig`` draws; the renderer."""
+def text_report(fig, dpi: float | None = None) -> dict:
+    """The smallest text of ``fig`` at ``dpi`` (default: the figure's) and the pairs of texts drawn over each other
+    (boxes that share more than a pixel both ways; a legend is one box, its lines and markers included).
+
+    Returns a dict: ``dpi``, ``n_texts``, ``smallest_text_pt``, ``smallest_text_px``, ``smallest_text`` (its
+    words), ``smallest_legend_text_pt`` and ``smallest_legend_text`` (None without a legend), ``overlapping_texts``.
+    """
     from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.legend import Legend
 
+    dpi = float(fig.dpi if dpi is None else dpi)
     width, height = fig.get_size_inches() * fig.dpi
     renderer = RendererAgg(max(int(width), 1), max(int(height), 1), fig.dpi)
-    seen, loose = {}, []
+    seen, texts = {}, []        # (text, size in points, box in pixels or None, artist or None)
 
     def record(s, prop, mtext):
         if not str(s).strip():
             return
         if mtext is None:
-            loose.append((str(s), float(prop.get_size_in_points()), None, None))
+            texts.append((str(s), float(prop.get_size_in_points()), None, None))
         else:
             seen.setdefault(id(mtext), (mtext, float(prop.get_size_in_points())))
 
     renderer.draw_text = lambda gc, x, y, s, prop, angle, ismath=False, mtext=None: record(s, prop, mtext)
     renderer.draw_tex = lambda gc, x, y, s, prop, angle, *, mtext=None: record(s, prop, mtext)
     fig.draw(renderer)
-    texts = []
-    for mtext, size in seen.values():
-        box = mtext.get_window_extent(renderer)
-        texts.append((mtext.get_text(), size, (box.x0, box.y0, box.x1, box.y1), mtext))
-    return texts + loose, renderer
-
-
-def _overlaps(blocks: list[tuple[str, tuple]], overlap_px: float) -> list[list[str]]:
-    """Pairs of ``blocks`` (name, box) whose boxes share more than ``overlap_px`` pixels in both directions."""
-    if len(blocks) < 2:
-        return []
-    b = np.array([box for _, box in blocks], dtype=float)
-    wide = np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
-    tall = np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1])
-    i, j = np.nonzero(np.triu((wide > overlap_px) & (tall > overlap_px), k=1))
-    return [[blocks[a][0], blocks[c][0]] for a, c in zip(i.tolist(), j.tolist())]
-
-
-def text_report(fig, dpi: float | None = None, overlap_px: float = 1.0) -> dict:
-    """The smallest text of ``fig`` and the pairs of texts drawn over each other.
-
-    ``dpi`` is the one the picture is written at (default: the figure's). Two texts overlap when their
-    boxes share more than ``overlap_px`` pixels both ways; a legend counts as one box, its lines and
-    markers included (a legend's line over another legend's words hides them too).
-
-    Returns a dict: ``dpi``, ``n_texts``, ``smallest_text_pt``, ``smallest_text_px`` (at ``dpi``),
-    ``smallest_text`` (what it says), ``smallest_legend_text_pt`` and ``smallest_legend_text`` (None
-    without a legend) and ``overlapping_texts``, a list of ``[text, text]`` pairs.
-
-    Examples
-    --------
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_course.legibility import text_report
-    >>> fig, ax = plt.subplots(figsize=(3, 2), dpi=100)
-    >>> _ = ax.set(xticks=[], yticks=[]); _ = ax.text(0.5, 0.5, "one", fontsize=7); _ = ax.text(0.5, 0.5, "two")
-    >>> report = text_report(fig)
-    >>> report["overlapping_texts"], report["smallest_text"], round(report["smallest_text_px"], 1)
-    ([['one', 'two']], 'one', 9.7)
-    >>> plt.close(fig)
-    """
-    from matplotlib.legend import Legend
-
-    dpi = float(fig.dpi if dpi is None else dpi)
-    texts, renderer = _drawn_texts(fig)
-    report = {"dpi": dpi, "n_texts": len(texts), "smallest_text_pt": None, "smallest_text_px": None,
-              "smallest_text": None, "smallest_legend_text_pt": None, "smallest_legend_text": None,
-              "overlapping_texts": []}
+    texts[:0] = [(mtext.get_text(), size, tuple(mtext.get_window_extent(renderer).extents), mtext)
+                 for mtext, size in seen.values()]
+    report = {"dpi": dpi, "n_texts": len(texts), **dict.fromkeys(("smallest_text_pt", "smallest_text_px",
+              "smallest_text", "smallest_legend_text_pt", "smallest_legend_text")), "overlapping_texts": []}
     if not texts:
         return report
     blocks, in_legend = [], set()
@@ -133,7 +99,12 @@ def text_report(fig, dpi: float | None = None, overlap_px: float = 1.0) -> dict:
     text, size, *_ = min(texts, key=lambda t: t[1])
     report.update(smallest_text_pt=size, smallest_text_px=size * dpi / 72.0, smallest_text=text)
     blocks += [(t[0], t[2]) for t in texts if t[2] is not None and id(t[3]) not in in_legend]
-    report["overlapping_texts"] = _overlaps(blocks, overlap_px)
+    if len(blocks) >= 2:
+        b = np.array([box for _, box in blocks], dtype=float)
+        wide = np.minimum(b[:, None, 2], b[None, :, 2]) - np.maximum(b[:, None, 0], b[None, :, 0])
+        tall = np.minimum(b[:, None, 3], b[None, :, 3]) - np.maximum(b[:, None, 1], b[None, :, 1])
+        i, j = np.nonzero(np.triu((wide > 1.0) & (tall > 1.0), k=1))
+        report["overlapping_texts"] = [[blocks[a][0], blocks[c][0]] for a, c in zip(i.tolist(), j.tolist())]
     return report
 
 
@@ -153,7 +124,7 @@ def png_with_report(fig, dpi: float | None = None, bbox_inches="tight", **kwargs
 
 
 def _check_png(data: bytes) -> None:
-    if data[:8] != _PNG_SIGNATURE:
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
         raise ValueError(f"not a PNG file (it starts with {data[:8]!r}); pass the bytes of a .png image")
 
 
@@ -164,16 +135,7 @@ def png_width_px(data: bytes) -> int:
 
 
 def read_png_report(data: bytes) -> dict | None:
-    """The report :func:`png_with_report` stored in the PNG ``data``, or None when it has none.
-
-    Examples
-    --------
-    >>> from tgreedy_course.legibility import read_png_report
-    >>> read_png_report(b"GIF89a")
-    Traceback (most recent call last):
-    ...
-    ValueError: not a PNG file (it starts with b'GIF89a'); pass the bytes of a .png image
-    """
+    """The report :func:`png_with_report` stored in the PNG ``data``, or None when it has none."""
     _check_png(data)
     position, key = 8, PNG_KEY.encode("latin-1") + b"\0"
     while position + 8 <= len(data):
@@ -187,25 +149,12 @@ def read_png_report(data: bytes) -> dict | None:
     return None
 
 
-def legibility_problems(report: dict, width_px: float | None = None, name: str = "figure",
-                        book_width_px: float = BOOK_WIDTH_PX, readable_pt: float = READABLE_TEXT_PT) -> list[str]:
+def legibility_problems(report: dict, width_px: float | None = None, name: str = "figure") -> list[str]:
     """What keeps a reader from reading a figure at the book's width, from its :func:`text_report`.
 
-    Every text (the smallest, and the smallest of its legends) must show at ``readable_pt`` points or
-    more once the PNG, ``width_px`` wide (default: the report's ``width_px``), is shown one pixel a CSS
-    pixel, shrunk by ``min(1, book_width_px / width_px)``; and no two texts may overlap. Returns the
-    problems, each naming the figure ``name``; empty when it is legible.
-
-    Examples
-    --------
-    >>> import matplotlib.pyplot as plt
-    >>> from tgreedy_course.legibility import legibility_problems, png_with_report, read_png_report
-    >>> fig, ax = plt.subplots(figsize=(10, 3), dpi=100)
-    >>> _ = ax.plot([0, 1], label="greedy"); _ = ax.legend(fontsize=8)
-    >>> for problem in legibility_problems(read_png_report(png_with_report(fig))):
-    ...     print(problem.split(" (", 2)[:2])
-    ["figure: smallest text 'greedy'", "8 pt) shows at 7.3 pt at the book's width"]
-    >>> plt.close(fig)
+    The smallest text and the smallest legend text must show at :data:`READABLE_TEXT_PT` or more once the PNG,
+    ``width_px`` wide (default: the report's), is shrunk to :data:`BOOK_WIDTH_PX`; no two texts may overlap.
+    Returns the problems, each naming the figure ``name``; empty when it is legible.
     """
     width_px = report.get("width_px") if width_px is None else width_px
     if width_px is None:
@@ -213,17 +162,16 @@ def legibility_problems(report: dict, width_px: float | None = None, name: str =
     problems = []
     if report.get("smallest_text_pt") is None:
         return problems
-    scale = min(1.0, book_width_px / width_px) if width_px else 1.0
-    shown = min(float(width_px), book_width_px)
+    scale = min(1.0, BOOK_WIDTH_PX / width_px) if width_px else 1.0
     for what, size, text in (("smallest text", report["smallest_text_pt"], report["smallest_text"]),
                              ("legend text", report.get("smallest_legend_text_pt"), report.get("smallest_legend_text"))):
         if size is None or (what == "legend text" and problems and text == report["smallest_text"]):
             continue
         displayed = size * report["dpi"] / 72.0 * scale / CSS_PX_PER_PT
-        if displayed < readable_pt - 0.005:
+        if displayed < READABLE_TEXT_PT - 0.005:
             problems.append(f"{name}: {what} {text!r} ({size:g} pt) shows at {displayed:.1f} pt at the book's width "
-                            f"({width_px:.0f} px wide shown at {shown:.0f}); it needs {readable_pt:g} pt: "
-                            "a narrower figure, a larger font or fewer panels per row")
+                            f"({width_px:.0f} px wide shown at {min(float(width_px), BOOK_WIDTH_PX):.0f}); it needs "
+                            f"{READABLE_TEXT_PT:g} pt: a narrower figure, a larger font or fewer panels per row")
     if report.get("overlapping_texts"):
         problems.append(f"{name}: texts drawn over each other: {report['overlapping_texts'][:4]}")
     return problems
@@ -231,26 +179,19 @@ def legibility_problems(report: dict, width_px: float | None = None, name: str =
 
 def _inline_png(fig):
     """The inline backend's PNG of ``fig`` (with its keyword arguments), the report added."""
+    from matplotlib_inline.backend_inline import InlineBackend   # IPython's own dependency
+
     if not fig.axes and not fig.lines:          # as IPython: an empty figure shows nothing
         return None
-    import base64
-
-    try:
-        from matplotlib_inline.backend_inline import InlineBackend
-        kwargs = dict(InlineBackend.instance().print_figure_kwargs)
-    except ImportError:
-        kwargs = {"bbox_inches": "tight"}
+    kwargs = dict(InlineBackend.instance().print_figure_kwargs)
     kwargs.setdefault("facecolor", fig.get_facecolor())
     kwargs.setdefault("edgecolor", fig.get_edgecolor())
     return base64.b64encode(png_with_report(fig, **kwargs)).decode("ascii")
 
 
 def load_ipython_extension(ipython) -> None:
-    """``%load_ext tgreedy_course.legibility``: inline figures become PNGs with a text report.
-
-    The inline backend is loaded first (it registers its own PNG formatter then, and only then), so that
-    this formatter replaces it for the rest of the session.
-    """
+    """``%load_ext tgreedy_course.legibility``: inline figures become PNGs with a text report. The inline
+    backend is loaded first (it registers its own PNG formatter then), so that this formatter replaces it."""
     import matplotlib
     import matplotlib.pyplot as plt
     from matplotlib.figure import Figure

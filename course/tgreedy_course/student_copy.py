@@ -1,13 +1,10 @@
 """What students get: a copy of the course without solutions, hidden tests or grader files.
 
-``make student-copy`` (``python -m tgreedy_course student-copy --out results/student-copy``) writes a folder
-to hand out: the notebooks, ``data/``, ``book/``, the library ``tgreedy_lib/`` and the course package
-``course/`` that the notebooks import, less the instructors' tools (:data:`LEFT_OUT`), with what installs
-them (``pip install -e . -e course``) and ``results/verify.json``; otter's student assignments with a
-README on how to hand them in; a README and a Makefile (``install``, ``lab``, ``book``, ``clean``) for
-students. No solutions, hidden tests, instructor keys, tests, CI files or git history. Every file is
-checked before the folder is moved into place: no otter marker, solution line, hidden test or line of
-the instructors' keys may be in it (:class:`LeakError` otherwise).
+``make student-copy`` (``python -m tgreedy_course student-copy --out results/student-copy``) writes the files of
+:data:`COPIED` less the instructors' tools (:data:`LEFT_OUT`); otter's student assignments with a README on how to
+hand them in; a README and a Makefile (``install``, ``lab``, ``book``, ``clean``) for students. No solutions,
+hidden tests, instructor keys, tests, CI files or git history: every file is checked before the folder is moved
+into place (:class:`LeakError` when an otter marker, solution line, hidden test or key line is in it).
 
 Standard library only: the Makefile runs this file as a script before anything is installed.
 """
@@ -59,19 +56,12 @@ def find_course_root(start=None) -> pathlib.Path:
                             "run the command inside the course repository, or pass --root")
 
 
-def _tracked_files(root: pathlib.Path) -> list[str] | None:
-    """Files git tracks under ``root`` (posix, relative), or None outside a git checkout."""
-    try:
-        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return [name for name in out.decode().split("\0") if name]
-
-
 def _files_to_copy(root: pathlib.Path) -> list[str]:
     """The repository's files under :data:`COPIED` (tracked ones in a git checkout), relative posix paths."""
-    tracked = _tracked_files(root)
-    if tracked is None:
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
+        tracked = [name for name in out.decode().split("\0") if name]
+    except (OSError, subprocess.CalledProcessError):
         tracked = [p.relative_to(root).as_posix() for p in sorted(root.rglob("*")) if p.is_file()]
     return [name for name in tracked
             if any(name == entry or name.startswith(entry + "/") for entry in COPIED) and name not in LEFT_OUT
@@ -79,13 +69,13 @@ def _files_to_copy(root: pathlib.Path) -> list[str]:
             and (root / name).is_file()]
 
 
-def _section(text: str, heading: str, stop: str = "\n## ") -> str:
-    """The README section that starts with ``heading`` up to the next one (``stop``)."""
+def _section(text: str, heading: str) -> str:
+    """The README section that starts with ``heading``, up to the next one."""
     start = text.find(heading)
     if start < 0:
         raise RuntimeError(f"README.md has no {heading.strip()!r} section, which the student README copies: "
                            "update course/tgreedy_course/student_copy.py")
-    end = text.find(stop, start + len(heading))
+    end = text.find("\n## ", start + len(heading))
     return text[start:end if end >= 0 else len(text)].rstrip() + "\n"
 
 
@@ -94,13 +84,12 @@ def student_readme(readme: str, assignments_table: str) -> str:
     opening = readme[:readme.find("\n## ")].rstrip()
     if not opening.startswith("# "):
         raise RuntimeError("README.md must open with its title and the students' paragraph")
-    library = _section(readme, "## The library in one screen\n")
     return "\n\n".join([
         opening,
         _section(readme, "## The notebooks\n").rstrip(),
         "## Assignments\n\nEvery notebook has a graded companion assignment in `assignments/student/`; "
         "`assignments/README.md` says how to work on one and hand it in.\n\n" + assignments_table.rstrip(),
-        library.rstrip(),
+        _section(readme, "## The library in one screen\n").rstrip(),
         "## About this copy\n\nThis folder is the student copy of the course, written by `make student-copy` "
         "in the course repository: the notebooks, the assignments, the data and the library, without the "
         "solutions and the grader's files.",
@@ -209,13 +198,9 @@ def _instructor_secrets(source_dir: pathlib.Path) -> list[tuple[str, str]]:
 
 def _key_lines(keys_dir: pathlib.Path) -> list[tuple[str, str]]:
     """(file, line) for every line of the instructors' keys long enough to be an answer (``instructors/*.md``)."""
-    found = []
-    for path in sorted(pathlib.Path(keys_dir).glob("*.md")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            line = line.strip().lstrip("0123456789. ").strip()
-            if len(line) >= 50 and not line.startswith("#"):
-                found.append((path.name, line))
-    return found
+    lines = [(path.name, line.strip().lstrip("0123456789. ").strip()) for path in sorted(keys_dir.glob("*.md"))
+             for line in path.read_text(encoding="utf-8").splitlines()]
+    return [(name, line) for name, line in lines if len(line) >= 50 and not line.startswith("#")]
 
 
 def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str]:
@@ -251,18 +236,6 @@ def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str
     return problems
 
 
-def _safe_destination(out: pathlib.Path, root: pathlib.Path) -> None:
-    """Refuse an ``out`` that would overwrite the repository or a folder this command did not write."""
-    out = out.resolve()
-    inside = root == out or root in out.parents
-    if out == root or out in root.parents or (inside and (root / "results") not in out.parents):
-        raise ValueError(f"--out {out} would write into the course repository itself; choose a folder under "
-                         "results/ (the default is results/student-copy) or outside the repository")
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
-        raise ValueError(f"--out {out} exists and is not a student copy written by this command: "
-                         "remove it or choose another folder")
-
-
 def write_student_copy(out, root=None) -> dict:
     """Write the student copy of the course at ``root`` (default: found from here) to ``out``; return a summary
     (``out``, ``files``, ``assignments``).
@@ -271,10 +244,15 @@ def write_student_copy(out, root=None) -> dict:
     untouched, when the copy would give an answer away.
     """
     root = find_course_root(root)
-    out = pathlib.Path(out)
-    if not out.is_absolute():
-        out = pathlib.Path(os.getcwd()) / out
-    _safe_destination(out, root)
+    out = pathlib.Path(out).absolute()
+    resolved = out.resolve()   # neither the repository (but results/) nor a folder this command did not write
+    if resolved == root or resolved in root.parents or (root in resolved.parents and
+                                                        (root / "results") not in resolved.parents):
+        raise ValueError(f"--out {resolved} would write into the course repository itself; choose a folder under "
+                         "results/ (the default is results/student-copy) or outside the repository")
+    if resolved.exists() and (not resolved.is_dir() or (any(resolved.iterdir()) and not (resolved / MARKER).exists())):
+        raise ValueError(f"--out {resolved} exists and is not a student copy written by this command: "
+                         "remove it or choose another folder")
     student_notebooks = sorted((root / "assignments" / "student").glob("[0-9][0-9]*_*.ipynb"))
     if not student_notebooks:
         raise FileNotFoundError(f"no student notebooks in {root / 'assignments' / 'student'}: "
@@ -282,8 +260,7 @@ def write_student_copy(out, root=None) -> dict:
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:
-        files = _files_to_copy(root)
-        for name in files:
+        for name in _files_to_copy(root):
             target = staging / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(root / name, target)
@@ -325,7 +302,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Write the student copy; exit status 1 on a refusal."""
     try:
         summary = write_student_copy(args.out, args.root)
-    except (FileNotFoundError, ValueError, LeakError, RuntimeError) as exc:
+    except (FileNotFoundError, ValueError, RuntimeError) as exc:   # LeakError is a RuntimeError
         print(f"{parser.prog}: {exc}", file=sys.stderr)
         return 1
     print(f"wrote the student copy to {summary['out']}: {summary['files']} files, {summary['assignments']} "
@@ -337,7 +314,8 @@ def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course st
     """``python -m tgreedy_course student-copy`` from Python (or ``python student_copy.py``); returns the exit code."""
     parser = argparse.ArgumentParser(prog=prog)
     add_arguments(parser)
-    return run(parser.parse_args(sys.argv[1:] if argv is None else argv), parser)
+    return run(parser.parse_args(argv), parser)
+
 
 if __name__ == "__main__":
     sys.exit(main(prog="student_copy.py"))
