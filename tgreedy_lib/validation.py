@@ -146,11 +146,8 @@ def is_sparse(value) -> bool:
 
 
 def as_data_matrix(X, name: str):
-    """``X`` (array-like, DataFrame or scipy.sparse) as a 2-D float64 ndarray, or CSR/CSC (never densified).
-
-    NaN and infinity of dense ``X`` are left to the caller (cheaper found in its moments, then named by
-    :func:`check_finite`).
-    """
+    """``X`` (array-like, DataFrame or scipy.sparse) as a 2-D float64 ndarray, or CSR/CSC (never densified); NaN
+    and infinity of dense ``X`` are left to the caller (cheaper found in its moments, then :func:`check_finite`)."""
     if is_sparse(X):
         import scipy.sparse
 
@@ -213,7 +210,7 @@ def column_names(X) -> list | None:
 
 
 def align_columns(X, reference: list | None, name: str, reference_name: str):
-    """``X`` with its columns in the order of ``reference`` when both are named; unnamed input is matched by position."""
+    """``X`` with its columns in the order of ``reference`` when both are named (else matched by position)."""
     columns = column_names(X)
     if columns is None or reference is None or columns == reference:
         return X
@@ -239,11 +236,8 @@ def _is_missing(value) -> bool:
 
 
 def factorize(values, name: str, *, allow_none: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """``(uniques, codes)`` with ``values[i] == uniques[codes[i]]``, grouped by equality (sets by content).
-
-    ``uniques`` are sorted when they can be, else in order of first appearance; unhashable and missing values
-    (NaN, ``pandas.NA``, NaT; ``None`` unless ``allow_none``) are refused.
-    """
+    """``(uniques, codes)`` with ``values[i] == uniques[codes[i]]`` (sets by content), ``uniques`` sorted where they
+    can be; unhashable and missing values (NaN, ``pandas.NA``, NaT; ``None`` unless ``allow_none``) are refused."""
     arr = np.asarray(values) if not isinstance(values, (list, tuple)) else _object_vector(values)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a one-dimensional vector, got shape {arr.shape}")
@@ -295,10 +289,7 @@ def as_value_vector(values) -> np.ndarray:
 
 def _object_vector(values) -> np.ndarray:
     """A list as a 1-D object array, even when its items are sequences (np.asarray would nest them)."""
-    arr = np.empty(len(values), dtype=object)
-    for i, value in enumerate(values):
-        arr[i] = value
-    return arr
+    return np.fromiter(values, dtype=object, count=len(values))
 
 
 def _constraint_noun(constraint) -> str:
@@ -380,7 +371,7 @@ def _value_kind(value):
 
 
 def _check_kept_apart(values, name: str) -> None:
-    """Refuse values of different kinds that Python merges (``1``, ``1.0``, ``True``) or that print alike (``1``, ``"1"``)."""
+    """Refuse values of different kinds that Python merges (``1``, ``1.0``, ``True``) or that print alike."""
     by_value: dict = {}
     by_text: dict = {}
     seen: set = set()
@@ -424,9 +415,7 @@ def as_kept_apart_table(X, name: str = "X") -> np.ndarray:
                                              for value in (row if isinstance(row, (list, tuple)) else [row])}) > 1:
         widths = {len(row) if isinstance(row, (list, tuple)) else -1 for row in X}
         if len(widths) == 1 and -1 not in widths:
-            arr = np.empty((len(X), widths.pop()), dtype=object)
-            for i, row in enumerate(X):
-                arr[i, :] = _object_vector(row)
+            arr = np.stack([_object_vector(row) for row in X])
         else:
             arr = np.asarray(X, dtype=object)
     else:

@@ -1,10 +1,9 @@
-"""The scikit-learn selectors :class:`TGreedy` and :class:`Greedy` (section 3.3 of the paper; :mod:`.selection`).
-
+"""The scikit-learn selectors :class:`TGreedy` and :class:`Greedy` of section 3.3 and section 4 of
 Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach", AISTATS 2012.
-As in scikit-learn's ``_omp.py``: the loop (:func:`~.selection.trace_path`), the path functions
-(:func:`~.selection.tgreedy_path`, :func:`~.selection.greedy_path`), then these estimators, which check
-their input once, at ``fit``, fit a path and keep its first ``k`` features, ``k`` fixed or chosen by a
-stopping rule of :mod:`.stopping` (loaded only when one is asked for).
+
+As in scikit-learn's ``_omp.py``, the estimators follow the loop and the path functions (:mod:`.selection`):
+they check their input once, at ``fit``, fit a path and keep its first ``k`` features, ``k`` fixed or chosen
+by a stopping rule of :mod:`.stopping` (loaded only when one is asked for).
 """
 from __future__ import annotations
 
@@ -29,7 +28,7 @@ AUTO_STOPPING = "chance"  # the rule of n_features_to_select="auto" without stop
 #: The whole Gram at once up to these sizes (cheaper than lazy rows up to p ~ 330, one BLAS thread).
 _EAGER_MAX_FEATURES = 320
 _EAGER_MAX_BYTES = 64 * 2**20
-_ROWS_ONLY_MAX_BYTES = 16 * 2**20  # short paths form only the rows they pick (_rows_only)
+_ROWS_ONLY_MAX_BYTES = 16 * 2**20  # short paths form only the rows they pick, up to this size of X
 
 
 def _check_stopping(stopping) -> tuple[str, dict] | None:
@@ -147,11 +146,8 @@ class _PathSelector(SelectorMixin, BaseEstimator):
     _method: str = ""
 
     _parameter_constraints: dict = {
-        "n_features_to_select": [
-            StrOptions({"auto"}),
-            Interval(RealNotInt, 0, 1, closed="neither"),
-            Interval(Integral, 1, None, closed="left"),
-        ],
+        "n_features_to_select": [StrOptions({"auto"}), Interval(RealNotInt, 0, 1, closed="neither"),
+                                 Interval(Integral, 1, None, closed="left")],
         "fit_intercept": ["boolean"],
         "denominator": [StrOptions({"sample", "unlabeled"})],
         "refit": [StrOptions({"stagewise", "stepwise"})],
@@ -203,34 +199,32 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         name = type(self).__name__
         if domains is None:
             raise ValueError(
-                f"{name}.fit needs domains: a vector with the domain label of every row "
-                f"of X, e.g. {name}().fit(X, y, domains=d) (in a Pipeline: "
-                "pipe.fit(X, y, select__domains=d); inside cross_val_score or GridSearchCV, under "
-                "sklearn.config_context(enable_metadata_routing=True), request the groups: "
-                f"{name}().set_fit_request(domains=\"groups\") and cross_val_score(..., "
-                "params={\"groups\": d})); the T-statistic is computed across domains"
-            )
+                f"{name}.fit needs domains: a vector with the domain label of every row of X, e.g. "
+                f"{name}().fit(X, y, domains=d) (in a Pipeline: pipe.fit(X, y, select__domains=d); inside "
+                "cross_val_score or GridSearchCV, under sklearn.config_context(enable_metadata_routing=True), "
+                f"request the groups: {name}().set_fit_request(domains=\"groups\") and cross_val_score(..., "
+                "params={\"groups\": d})); the T-statistic is computed across domains")
         stopping = self._checked_stopping()
         if unlabeled_X is not None:  # a DataFrame's columns are matched to X's by name
             unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
         _check_numeric_target(y)
-        X, y = validate_data(
-            self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, ensure_min_samples=2, y_numeric=True
-        )
+        X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, ensure_min_samples=2,
+                             y_numeric=True)
         if np.all(y == y[0]):  # before centring, so the message gives y's own value, not a rounding residue
             raise ValueError(f"y is {float(y[0])} in every sample: nothing to predict (it does not vary, so no "
                              "feature can explain it); pass the target you meant, or check its column")
         if unlabeled_X is not None:
-            unlabeled_X = check_array(
-                unlabeled_X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, input_name="unlabeled_X"
-            )
+            unlabeled_X = check_array(unlabeled_X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64,
+                                      input_name="unlabeled_X")
         n, p = X.shape
         labels, index, order = _group_rows(domains)
         if index.shape[0] != n:
             raise ValueError(f"X, y and domains disagree in length: X and y have {n} rows, domains has {index.shape[0]}")
         lazy = not (p <= _EAGER_MAX_FEATURES and labels.size * p * p * 8 <= _EAGER_MAX_BYTES)
-        if not is_sparse(X) and self._rows_only(p, n):  # (sparse rows are formed one at a time anyway)
-            lazy = "chosen"
+        if not is_sparse(X) and self.refit == "stagewise" and self.stopping is None:
+            k = self._n_steps(p, warn=False)  # a short path forms only the k rows it picks (a row ~ p / 5.4 columns)
+            if k is not None and p > 6 * k and 8 * n * p <= _ROWS_ONLY_MAX_BYTES:
+                lazy = "chosen"
         counts = np.bincount(index, minlength=labels.size)
         row_scale, domain_weight = None, counts.astype(np.float64)
         if sample_weight is not None:
@@ -246,11 +240,9 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             row_scale = np.sqrt(sample_weight * (counts[index] / domain_weight[index]))
         if is_sparse(X):
             if self.fit_intercept:
-                raise ValueError(
-                    f"{name}(fit_intercept=True) centres X, which would densify this sparse X: pass "
-                    "fit_intercept=False (features that are 0 when absent, such as counts or pixels, need "
-                    "no centring) or a dense X"
-                )
+                raise ValueError(f"{name}(fit_intercept=True) centres X, which would densify this sparse X: pass "
+                                 "fit_intercept=False (features that are 0 when absent, such as counts or pixels, "
+                                 "need no centring) or a dense X")
             if row_scale is not None:
                 X, y = X.multiply(row_scale[:, None]), y * row_scale
             self.intercept_ = 0.0
@@ -294,13 +286,6 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             del self.feature_names_in_
         self.intercept_ = 0.0
         return self._fit_path(stats, stopping)
-
-    def _rows_only(self, p: int, n: int) -> bool:
-        """Whether to form only the k rows a fixed stagewise path picks: a row costs about p / 5.4 Gram columns."""
-        if self.refit != "stagewise" or self.stopping is not None:
-            return False
-        k = self._n_steps(p, warn=False)
-        return k is not None and p > 6 * k and 8 * n * p <= _ROWS_ONLY_MAX_BYTES
 
     def _n_steps(self, p: int, warn: bool = True) -> int | None:
         """The number of steps asked for on ``p`` features (None for "auto"), warning when it exceeds them."""
