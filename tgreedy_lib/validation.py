@@ -74,12 +74,12 @@ def _whole(value, integral_floats: bool) -> int | None:
     return None
 
 
-def check_whole_number(value, name: str, minimum: int = 1, *, integral_floats: bool = True) -> int:
+def check_whole_number(value, name: str, minimum: int = 1, *, integral_floats: bool = True, reason: str = "") -> int:
     """``value`` as an int of at least ``minimum`` (``3.0`` too, unless ``integral_floats=False``; never a bool)."""
     whole = _whole(value, integral_floats)
     if whole is None or whole < minimum:
         rule = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"an integer of at least {minimum}")
-        raise ValueError(f"{name} must be {rule}, got {value!r}")
+        raise ValueError(f"{name} must be {rule}{reason}, got {value!r}")
     return whole
 
 

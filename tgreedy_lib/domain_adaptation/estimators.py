@@ -31,26 +31,6 @@ _EAGER_MAX_BYTES = 64 * 2**20
 _ROWS_ONLY_MAX_BYTES = 16 * 2**20  # short paths form only the rows they pick, up to this size of X
 
 
-def _check_stopping(stopping) -> tuple[str, dict] | None:
-    """``(rule, options)`` of the ``stopping`` parameter, checked against :mod:`.stopping`'s rules, or None."""
-    if stopping is None:
-        return None
-    from . import stopping as rules
-
-    options = {"rule": stopping} if isinstance(stopping, str) else dict(stopping)
-    rule = options.pop("rule", None)
-    if rule is None:
-        raise ValueError(f"stopping={stopping!r} names no rule; give one of {rules.RULES} as "
-                         "stopping='chance' or stopping={'rule': 'chance', 'alpha': 0.1}")
-    if rule not in rules.RULES:
-        raise ValueError(f"unknown stopping rule {rule!r}; choose one of {rules.RULES}")
-    unknown = sorted(set(options) - set(rules.RULE_OPTIONS[rule]))
-    if unknown:
-        raise ValueError(f"stopping rule {rule!r} takes the options {rules.RULE_OPTIONS[rule]}, not {unknown}")
-    check_options(rules.RULE_CONSTRAINTS, options, f"stopping rule {rule!r}")
-    return rule, options
-
-
 def _check_numeric_target(y) -> None:
     """Refuse class labels that are not numbers (strings), naming the encoding."""
     if (y if hasattr(y, "dtype") else np.asarray(y)).dtype.kind not in "OUS":
@@ -69,21 +49,9 @@ def _check_numeric_target(y) -> None:
 
 def _group_rows(domains) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(labels, index, order)``: the sorted labels, each row's code and the stable order of the rows by domain."""
-    values = domains if isinstance(domains, np.ndarray) else None
-    if values is None or values.ndim != 1 or values.dtype.kind not in "biu" or values.size == 0:
-        labels, index = factorize(as_kept_apart_vector(domains, "domains"), "domains")
-        return labels, index, np.argsort(index.astype(np.int16) if labels.size < 2**15 else index, kind="stable")
-    low, high = int(values.min()), int(values.max())
-    # a stable sort of integers that fit 16 bits is a radix sort (several times faster), the same order
-    keys = (values - low).astype(np.int16) if values.dtype.kind != "b" and high - low < 2**15 else values
-    order = np.argsort(keys, kind="stable")
-    ordered = values[order]
-    new = np.empty(ordered.size, dtype=bool)
-    new[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    index = np.empty(ordered.size, dtype=np.intp)
-    index[order] = np.cumsum(new) - 1
-    return ordered[new], index, order
+    labels, index = factorize(as_kept_apart_vector(domains, "domains"), "domains")
+    # a stable sort of codes that fit 16 bits is a radix sort (several times faster), the same order
+    return labels, index, np.argsort(index.astype(np.int16) if labels.size < 2**15 else index, kind="stable")
 
 
 _COMMON_PARAMETERS = """\
@@ -153,7 +121,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         "refit": [StrOptions({"stagewise", "stepwise"})],
         "threshold": [Interval(Real, None, None, closed="neither"), None],
         "allow_reselect": ["boolean"],
-        "stopping": [None, str, dict],  # the rule and its options: _check_stopping
+        "stopping": [None, str, dict],  # the rule and its options: _checked_stopping
     }
 
     def __init__(self, n_features_to_select=10, *, fit_intercept=True, denominator="sample", refit="stagewise",
@@ -173,8 +141,24 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         return tags
 
     def _checked_stopping(self) -> tuple[str, dict] | None:
-        check_refit(self.refit, self.allow_reselect)
-        return _check_stopping(self.stopping)
+        """``(rule, options)`` of ``stopping``, checked against :mod:`.stopping`'s rules, or None."""
+        stopping = self.stopping
+        if stopping is None:
+            return None
+        from . import stopping as rules
+
+        options = {"rule": stopping} if isinstance(stopping, str) else dict(stopping)
+        rule = options.pop("rule", None)
+        if rule is None:
+            raise ValueError(f"stopping={stopping!r} names no rule; give one of {rules.RULES} as "
+                             "stopping='chance' or stopping={'rule': 'chance', 'alpha': 0.1}")
+        if rule not in rules.RULES:
+            raise ValueError(f"unknown stopping rule {rule!r}; choose one of {rules.RULES}")
+        unknown = sorted(set(options) - set(rules.RULE_OPTIONS[rule]))
+        if unknown:
+            raise ValueError(f"stopping rule {rule!r} takes the options {rules.RULE_OPTIONS[rule]}, not {unknown}")
+        check_options(rules.RULE_CONSTRAINTS, options, f"stopping rule {rule!r}")
+        return rule, options
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, domains=None, unlabeled_X=None, sample_weight=None):
@@ -205,6 +189,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
                 f"request the groups: {name}().set_fit_request(domains=\"groups\") and cross_val_score(..., "
                 "params={\"groups\": d})); the T-statistic is computed across domains")
         stopping = self._checked_stopping()
+        check_refit(self.refit, self.allow_reselect)
         if unlabeled_X is not None:  # a DataFrame's columns are matched to X's by name
             unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
         _check_numeric_target(y)
@@ -281,6 +266,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         if not isinstance(stats, DomainStatistics):
             raise TypeError(f"fit_statistics expects DomainStatistics, got {type(stats).__name__}")
         stopping = self._checked_stopping()
+        check_refit(self.refit, self.allow_reselect)
         self.n_features_in_ = stats.n_features
         if hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
