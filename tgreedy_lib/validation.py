@@ -1,9 +1,14 @@
-"""The library's input checks, used at its public boundary: each raises ValueError naming the problem and the fix."""
+"""The library's input checks, used once, at its public boundary (the estimators and public functions).
+
+Each checker takes a value and ``name``, the name the user knows it by, and returns the value converted
+(a float64 array, an int, a mask); a bad value raises ValueError naming the problem and the fix.
+Internals trust what these return.
+"""
 from __future__ import annotations
 
 import math
 import warnings
-from numbers import Integral, Real
+from numbers import Complex, Integral, Real
 
 import numpy as np
 
@@ -18,23 +23,26 @@ def as_float_array(value, name: str, ndim: int | tuple[int, ...]) -> np.ndarray:
     return arr
 
 
-def as_real_array(value, name: str, dtype=np.float64) -> np.ndarray:
-    """``np.asarray(value, dtype)``, refusing complex numbers instead of dropping their imaginary part."""
+def _complex_error(name: str, dtype) -> ValueError:
+    return ValueError(f"{name} holds complex numbers (dtype {dtype}), but only real values have the moments "
+                      f"of section 2; pass {name}.real or abs({name}) if that is what it means")
+
+
+def as_real_array(value, name: str) -> np.ndarray:
+    """``value`` as a float64 array, refusing complex numbers instead of dropping their imaginary part."""
     if isinstance(value, np.ndarray) and value.dtype.kind != "c":
-        return np.asarray(value, dtype=dtype)
+        return np.asarray(value, dtype=np.float64)
     with warnings.catch_warnings():
         warnings.simplefilter("error", np.exceptions.ComplexWarning)
         try:
-            return np.asarray(value, dtype=dtype)
+            return np.asarray(value, dtype=np.float64)
         except np.exceptions.ComplexWarning:
             pass
         except TypeError:  # a list of Python complex numbers, or an object array holding some
             if not _holds_complex(value):
                 raise
     kind = getattr(value, "dtype", None)
-    kind = np.asarray(value).dtype if kind is None else kind
-    raise ValueError(f"{name} holds complex numbers (dtype {kind}), but only real values have the moments "
-                     f"of section 2; pass {name}.real or abs({name}) if that is what it means") from None
+    raise _complex_error(name, np.asarray(value).dtype if kind is None else kind) from None
 
 
 def _holds_complex(value) -> bool:
@@ -42,9 +50,8 @@ def _holds_complex(value) -> bool:
         arr = np.asarray(value)
     except (TypeError, ValueError):
         return False
-    if arr.dtype.kind == "c":
-        return True
-    return arr.dtype == object and any(isinstance(v, (complex, np.complexfloating)) for v in arr.ravel().tolist())
+    return arr.dtype.kind == "c" or (arr.dtype == object and any(isinstance(v, (complex, np.complexfloating))
+                                                                  for v in arr.ravel().tolist()))
 
 
 def check_finite(arr: np.ndarray, name: str) -> None:
@@ -68,8 +75,7 @@ def _whole(value, integral_floats: bool) -> int | None:
 
 
 def check_whole_number(value, name: str, minimum: int = 1, *, integral_floats: bool = True, reason: str = "") -> int:
-    """``value`` as an ``int`` of at least ``minimum`` (floats such as ``3.0`` unless ``integral_floats=False``;
-    booleans never); ``reason`` ends the message."""
+    """``value`` as an int of at least ``minimum`` (``3.0`` too, unless ``integral_floats=False``; never a bool)."""
     whole = _whole(value, integral_floats)
     if whole is None or whole < minimum:
         rule = {0: "a non-negative integer", 1: "a positive integer"}.get(minimum, f"an integer of at least {minimum}")
@@ -89,7 +95,7 @@ def check_delta(delta) -> float:
 
 
 def check_domain_count(n, name: str = "n") -> int:
-    """``n`` as an int of at least 2: a T-statistic's spread across domains has ``n - 1`` degrees of freedom."""
+    """``n`` as an int of at least 2: a spread across domains has ``n - 1`` degrees of freedom."""
     whole = _whole(n, True)
     if whole is None or whole < 2:
         raise ValueError(
@@ -114,9 +120,8 @@ def check_labels(y, name: str = "y", *, signed: bool = False, both_classes: bool
             raise ValueError(f"{name} must hold labels in {allowed}, got dtype {y.dtype}")
         if y.dtype.kind == "f":
             check_finite(y, name)
-        zero_one = (y == 0) | (y == 1)
-        bad = ~zero_one
-        if signed and not zero_one.all():
+        bad = ~((y == 0) | (y == 1))
+        if signed and bad.any():
             bad = ~((y == -1) | (y == 1))
         if np.any(bad):
             raise ValueError(
@@ -131,39 +136,24 @@ def check_labels(y, name: str = "y", *, signed: bool = False, both_classes: bool
     return positive
 
 
-def check_binary_labels(y: np.ndarray, name: str = "y") -> tuple[np.ndarray, np.ndarray]:
-    """Split binary labels of both classes into positive and negative masks ({0, 1}, {-1, 1} or booleans)."""
-    positive = check_labels(y, name, signed=True, both_classes=True)
-    return positive, ~positive
-
-
-# ----------------------------------------------------------------------------- data matrices and labels
-
-
 def is_sparse(value) -> bool:
     """Whether ``value`` is a scipy.sparse matrix or array (without importing scipy when it is not)."""
-    module = type(value).__module__ or ""
-    if not module.startswith("scipy.sparse"):
+    if not (type(value).__module__ or "").startswith("scipy.sparse"):
         return False
     import scipy.sparse
 
     return scipy.sparse.issparse(value)
 
 
-def as_data_matrix(X, name: str = "X"):
-    """``X`` (array-like, DataFrame or scipy.sparse) as a 2-D float64 ndarray, or CSR/CSC (never densified).
-
-    Entries that are not numbers are named by column; NaN and infinity of dense ``X`` are left to the
-    caller (found more cheaply in its moments, then named by :func:`check_finite`).
-    """
+def as_data_matrix(X, name: str):
+    """``X`` (array-like, DataFrame or scipy.sparse) as a 2-D float64 ndarray, or CSR/CSC (never densified); NaN
+    and infinity of dense ``X`` are left to the caller (cheaper found in its moments, then :func:`check_finite`)."""
     if is_sparse(X):
         import scipy.sparse
 
         if X.dtype.kind == "c":
-            raise ValueError(f"{name} holds complex numbers (dtype {X.dtype}), but only real values have the moments "
-                             f"of section 2; pass {name}.real or abs({name}) if that is what it means")
-        fmt = X.format if X.format in ("csr", "csc") else "csr"
-        X = scipy.sparse.csr_matrix(X) if fmt == "csr" else scipy.sparse.csc_matrix(X)
+            raise _complex_error(name, X.dtype)
+        X = scipy.sparse.csc_matrix(X) if X.format == "csc" else scipy.sparse.csr_matrix(X)
         if X.ndim != 2:
             raise ValueError(f"{name} must have 2 dimension(s), got shape {X.shape}")
         _check_has_columns(X, name)
@@ -192,8 +182,27 @@ def _check_has_columns(X, name: str) -> None:
                          "matrix with one column per feature")
 
 
+def _first_bad_column(X) -> str:
+    """`` (first ... in column 'c' ...)`` for a DataFrame whose column ``c`` is missing or not numeric, else ""."""
+    if getattr(X, "isna", None) is None or getattr(X, "columns", None) is None:
+        return ""
+    try:
+        missing = np.asarray(X.isna())
+        for j, column in enumerate(X.columns):
+            rows = np.flatnonzero(missing[:, j])
+            if rows.size:
+                return f" (first missing value in column {column!r}, row {int(rows[0])})"
+            try:
+                np.asarray(X.iloc[:, j], dtype=np.float64)
+            except (TypeError, ValueError):
+                return f" (column {column!r} is not numeric)"
+    except Exception:  # only for the message: never hide the original problem behind another
+        return ""
+    return ""
+
+
 def column_names(X) -> list | None:
-    """The column names of a pandas DataFrame as a list; ``None`` for anything else (arrays, sparse matrices)."""
+    """The column names of a pandas DataFrame as a list; ``None`` for anything else."""
     if isinstance(X, np.ndarray) or is_sparse(X):
         return None
     columns = getattr(X, "columns", None)
@@ -201,8 +210,7 @@ def column_names(X) -> list | None:
 
 
 def align_columns(X, reference: list | None, name: str, reference_name: str):
-    """``X`` with its columns in the order of ``reference`` when both are named (DataFrames); other names
-    are refused, listing the missing and unexpected ones. Unnamed input is matched by position."""
+    """``X`` with its columns in the order of ``reference`` when both are named (else matched by position)."""
     columns = column_names(X)
     if columns is None or reference is None or columns == reference:
         return X
@@ -218,64 +226,34 @@ def align_columns(X, reference: list | None, name: str, reference_name: str):
                      "name, in any order), or pass arrays to match columns by position")
 
 
-def _first_bad_column(X) -> str:
-    """`` (first in column 'c', row r)`` for a DataFrame whose column ``c`` is missing or not numeric."""
-    isna = getattr(X, "isna", None)
-    columns = getattr(X, "columns", None)
-    if isna is None or columns is None:
-        return ""
-    try:
-        missing = np.asarray(isna())
-        for j, column in enumerate(columns):
-            rows = np.flatnonzero(missing[:, j])
-            if rows.size:
-                return f" (first missing value in column {column!r}, row {int(rows[0])})"
-            try:
-                np.asarray(X.iloc[:, j], dtype=np.float64)
-            except (TypeError, ValueError):
-                return f" (column {column!r} is not numeric)"
-    except Exception:  # only for the message: never hide the original problem behind another
-        return ""
-    return ""
-
-
-def is_missing(value) -> bool:
+def _is_missing(value) -> bool:
     """Whether one value is a missing-value marker: None, NaN (float or numpy), pandas.NA or NaT."""
     if value is None:
         return True
     if isinstance(value, (float, np.floating)):
         return bool(np.isnan(value))
-    kind = type(value).__name__
-    return kind in ("NAType", "NaTType") or (isinstance(value, np.datetime64) and np.isnat(value))
+    return type(value).__name__ in ("NAType", "NaTType") or (isinstance(value, np.datetime64) and np.isnat(value))
 
 
 def factorize(values, name: str, *, allow_none: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """``(uniques, codes)`` with ``values[i] == uniques[codes[i]]``, grouped by equality (hashing).
-
-    ``uniques`` are sorted when they can be, else in order of first appearance; sets are grouped by content.
-    Unhashable values and missing ones (NaN, ``pandas.NA``, NaT; ``None`` unless ``allow_none``) are refused.
-    """
+    """``(uniques, codes)`` with ``values[i] == uniques[codes[i]]`` (sets by content), ``uniques`` sorted where they
+    can be; unhashable and missing values (NaN, ``pandas.NA``, NaT; ``None`` unless ``allow_none``) are refused."""
     arr = np.asarray(values) if not isinstance(values, (list, tuple)) else _object_vector(values)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a one-dimensional vector, got shape {arr.shape}")
-    if arr.dtype.kind in "biuUS":
-        return np.unique(arr, return_inverse=True)
-    if arr.dtype.kind in "fc":
-        if np.any(np.isnan(arr)):
-            i = int(np.flatnonzero(np.isnan(arr))[0])
-            raise ValueError(f"{name} contains NaN (first at index {i}); a missing label cannot name a group: "
-                             "drop those rows or give them a label of their own")
-        return np.unique(arr, return_inverse=True)
-    if arr.dtype.kind == "M":
-        if np.any(np.isnat(arr)):
-            raise ValueError(f"{name} contains NaT (first at index {int(np.flatnonzero(np.isnat(arr))[0])})")
+    if arr.dtype.kind in "fc" and np.any(np.isnan(arr)):
+        raise ValueError(f"{name} contains NaN (first at index {int(np.flatnonzero(np.isnan(arr))[0])}); a missing "
+                         "label cannot name a group: drop those rows or give them a label of their own")
+    if arr.dtype.kind == "M" and np.any(np.isnat(arr)):
+        raise ValueError(f"{name} contains NaT (first at index {int(np.flatnonzero(np.isnat(arr))[0])})")
+    if arr.dtype.kind in "biuUSfcM":
         return np.unique(arr, return_inverse=True)
     index: dict = {}
     codes = np.empty(arr.size, dtype=np.intp)
     for i, value in enumerate(arr.tolist() if arr.dtype != object else arr):
         if isinstance(value, (set, frozenset)):
             value = frozenset(value)
-        elif (value is not None or not allow_none) and is_missing(value):
+        elif (value is not None or not allow_none) and _is_missing(value):
             what = "None" if value is None else repr(value)
             raise ValueError(f"{name} contains the missing value {what} at index {i}; a missing label cannot "
                              "name a group: drop those rows or give them a label of their own (e.g. 'unknown')")
@@ -311,17 +289,11 @@ def as_value_vector(values) -> np.ndarray:
 
 def _object_vector(values) -> np.ndarray:
     """A list as a 1-D object array, even when its items are sequences (np.asarray would nest them)."""
-    arr = np.empty(len(values), dtype=object)
-    for i, value in enumerate(values):
-        arr[i] = value
-    return arr
-
-
-# ----------------------------------------------------------------------------- options of public functions
+    return np.fromiter(values, dtype=object, count=len(values))
 
 
 def _constraint_noun(constraint) -> str:
-    """What one scikit-learn constraint asks for, as a noun phrase: "a number in (0, 1)", "one of ['a', 'b']"."""
+    """What one scikit-learn constraint asks for: "a number in (0, 1)", "one of ['a', 'b']"."""
     from sklearn.utils._param_validation import Interval, StrOptions, _Booleans, _InstancesOf
 
     if isinstance(constraint, Interval):
@@ -334,37 +306,13 @@ def _constraint_noun(constraint) -> str:
         return f"one of {sorted(constraint.options - constraint.deprecated)}"
     if isinstance(constraint, _InstancesOf):
         return f"a {constraint.type.__name__}"
-    if isinstance(constraint, _Booleans):
-        return "True or False"
-    return str(constraint)
-
-
-def _constraint_phrase(constraints: list) -> str:
-    """The end of "<name> must ...": "lie in (0, 1)" for one range of numbers, else "be X, Y or Z"."""
-    from sklearn.utils._param_validation import Interval
-
-    if len(constraints) == 1 and isinstance(constraints[0], Interval) and constraints[0].type is not Integral:
-        return "lie in " + _constraint_noun(constraints[0]).split(" in ", 1)[1]
-    nouns = [_constraint_noun(c) for c in constraints]
-    return "be " + (nouns[0] if len(nouns) == 1 else ", ".join(nouns[:-1]) + " or " + nouns[-1])
+    return "True or False" if isinstance(constraint, _Booleans) else str(constraint)
 
 
 def check_options(constraints: dict, values: dict, caller: str) -> None:
-    """Check ``values`` against ``constraints`` declared as scikit-learn's ``_parameter_constraints``; an
-    InvalidParameterError (a ValueError) names the first bad option, what it must be and what it got.
-
-    Examples
-    --------
-    >>> from numbers import Real
-    >>> from sklearn.utils._param_validation import Interval
-    >>> from tgreedy_lib.validation import check_options
-    >>> check_options({"alpha": [Interval(Real, 0, 1, closed="neither")]}, {"alpha": 0.1}, "stop_chance")
-    >>> check_options({"alpha": [Interval(Real, 0, 1, closed="neither")]}, {"alpha": [0.1]}, "stop_chance")
-    Traceback (most recent call last):
-    ...
-    sklearn.utils._param_validation.InvalidParameterError: alpha must lie in (0, 1), got [0.1] (stop_chance)
-    """
-    from sklearn.utils._param_validation import InvalidParameterError, make_constraint
+    """Check ``values`` against scikit-learn ``_parameter_constraints``; an InvalidParameterError (a ValueError)
+    names the first bad option, what it must be and what it got: "alpha must lie in (0, 1), got [0.1] (caller)"."""
+    from sklearn.utils._param_validation import Interval, InvalidParameterError, make_constraint
 
     for name, value in values.items():
         if name not in constraints:
@@ -372,10 +320,15 @@ def check_options(constraints: dict, values: dict, caller: str) -> None:
         allowed = [make_constraint(c) for c in constraints[name]]
         if any(c.is_satisfied_by(value) for c in allowed):
             continue
-        phrase = _constraint_phrase([c for c in allowed if not getattr(c, "hidden", False)])
-        shown = repr(value)
-        shown = shown if len(shown) <= 60 else shown[:57] + "..."
-        raise InvalidParameterError(f"{name} must {phrase}, got {shown} ({caller})")
+        shown = [c for c in allowed if not getattr(c, "hidden", False)]
+        if len(shown) == 1 and isinstance(shown[0], Interval) and shown[0].type is not Integral:
+            phrase = "lie in " + _constraint_noun(shown[0]).split(" in ", 1)[1]
+        else:
+            nouns = [_constraint_noun(c) for c in shown]
+            phrase = "be " + (nouns[0] if len(nouns) == 1 else ", ".join(nouns[:-1]) + " or " + nouns[-1])
+        text = repr(value)
+        raise InvalidParameterError(f"{name} must {phrase}, got {text if len(text) <= 60 else text[:57] + '...'} "
+                                    f"({caller})")
 
 
 def validate_options(constraints: dict):
@@ -396,31 +349,20 @@ def validate_options(constraints: dict):
             check_options(constraints, bound.arguments, func.__name__)
             return func(*args, **kwargs)
 
-        checked.option_constraints = constraints
         return checked
 
     return decorate
 
 
-# ----------------------------------------------------------------------------- values a user keeps apart
+_KINDS = (("bool", (bool, np.bool_)), ("int", Integral), ("float", Real), ("complex", Complex), ("str", str),
+          ("bytes", (bytes, bytearray)))
 
 
 def _value_kind(value):
-    """The kind of a value for :func:`check_kept_apart` (numpy and Python scalars of one kind agree)."""
-    from numbers import Complex
-
-    if isinstance(value, (bool, np.bool_)):
-        return "bool"
-    if isinstance(value, Integral):
-        return "int"
-    if isinstance(value, Real):
-        return "float"
-    if isinstance(value, Complex):
-        return "complex"
-    if isinstance(value, str):
-        return "str"
-    if isinstance(value, (bytes, bytearray)):
-        return "bytes"
+    """The kind of a value for :func:`_check_kept_apart` (numpy and Python scalars of one kind agree)."""
+    kind = next((kind for kind, types in _KINDS if isinstance(value, types)), None)
+    if kind is not None:
+        return kind
     if isinstance(value, tuple):
         return ("tuple",) + tuple(_value_kind(item) for item in value)
     if isinstance(value, (set, frozenset)):
@@ -428,9 +370,8 @@ def _value_kind(value):
     return type(value).__name__
 
 
-def check_kept_apart(values, name: str) -> None:
-    """Refuse values of different kinds that Python would merge (``1``, ``1.0``, ``True``) or that print alike
-    (``1`` and ``"1"``): the error names both and the fix (one type for the whole column)."""
+def _check_kept_apart(values, name: str) -> None:
+    """Refuse values of different kinds that Python merges (``1``, ``1.0``, ``True``) or that print alike."""
     by_value: dict = {}
     by_text: dict = {}
     seen: set = set()
@@ -444,7 +385,7 @@ def check_kept_apart(values, name: str) -> None:
             seen.add((kind, value))
         except TypeError:
             continue  # unhashable: factorize names it
-        if value is not None and is_missing(value):
+        if value is not None and _is_missing(value):
             continue
         text = value.decode("utf-8", "backslashreplace") if isinstance(value, (bytes, bytearray)) else str(value)
         for table, key, how in ((by_value, value, "are equal in Python (a count would merge them)"),
@@ -458,13 +399,13 @@ def check_kept_apart(values, name: str) -> None:
 
 
 def as_kept_apart_vector(values, name: str) -> np.ndarray:
-    """:func:`as_value_vector`, a list of several types kept as objects and checked with :func:`check_kept_apart`."""
+    """:func:`as_value_vector`, a list of several types kept as objects, none merged or printing alike."""
     if isinstance(values, (list, tuple)) and len({type(value) for value in values}) > 1:
         arr = _object_vector(values)
     else:
         arr = as_value_vector(values)
     if arr.dtype == object and arr.ndim == 1:
-        check_kept_apart(arr, name)
+        _check_kept_apart(arr, name)
     return arr
 
 
@@ -474,15 +415,12 @@ def as_kept_apart_table(X, name: str = "X") -> np.ndarray:
                                              for value in (row if isinstance(row, (list, tuple)) else [row])}) > 1:
         widths = {len(row) if isinstance(row, (list, tuple)) else -1 for row in X}
         if len(widths) == 1 and -1 not in widths:
-            arr = np.empty((len(X), widths.pop()), dtype=object)
-            for i, row in enumerate(X):
-                for j, value in enumerate(row):
-                    arr[i, j] = value
+            arr = np.stack([_object_vector(row) for row in X])
         else:
             arr = np.asarray(X, dtype=object)
     else:
         arr = np.asarray(X)
     if arr.dtype == object and arr.ndim == 2:
         for j in range(arr.shape[1]):
-            check_kept_apart(arr[:, j], f"column {j} of {name}")
+            _check_kept_apart(arr[:, j], f"column {j} of {name}")
     return arr

@@ -1,10 +1,9 @@
-"""The scikit-learn selectors :class:`TGreedy` and :class:`Greedy` (section 3.3 of the paper; :mod:`.selection`).
-
+"""The scikit-learn selectors :class:`TGreedy` and :class:`Greedy` of section 3.3 and section 4 of
 Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach", AISTATS 2012.
-As in scikit-learn's ``_omp.py``: the loop (:func:`~.selection.trace_path`), the path functions
-(:func:`~.selection.tgreedy_path`, :func:`~.selection.greedy_path`), then these estimators, which check
-their input once, at ``fit``, fit a path and keep its first ``k`` features, ``k`` fixed or chosen by a
-stopping rule of :mod:`.stopping` (loaded only when one is asked for).
+
+As in scikit-learn's ``_omp.py``, the estimators follow the loop and the path functions (:mod:`.selection`):
+they check their input once, at ``fit``, fit a path and keep its first ``k`` features, ``k`` fixed or chosen
+by a stopping rule of :mod:`.stopping` (loaded only when one is asked for).
 """
 from __future__ import annotations
 
@@ -24,43 +23,16 @@ from .statistics import DomainStatistics
 
 __all__ = ["TGreedy", "Greedy"]
 
-#: The scipy.sparse formats taken as they are (others become CSR); sparse rows are never densified.
-_ACCEPT_SPARSE = ("csr", "csc")
-#: The rule of ``n_features_to_select="auto"`` without ``stopping=``: the sign-flip null of the largest |T|.
-AUTO_STOPPING = "chance"
-#: Up to these sizes the whole Gram is formed at once (n p^2 flops), cheaper than the look-ahead's small
-#: products up to p ~ 330 (measured, one BLAS thread: n = 630, p = 274: 2.8 against 4.1 ms); above, lazily.
+_ACCEPT_SPARSE = ("csr", "csc")  # taken as they are; other sparse formats become CSR, never dense
+AUTO_STOPPING = "chance"  # the rule of n_features_to_select="auto" without stopping=
+#: The whole Gram at once up to these sizes (cheaper than lazy rows up to p ~ 330, one BLAS thread).
 _EAGER_MAX_FEATURES = 320
 _EAGER_MAX_BYTES = 64 * 2**20
-#: Short paths form only the rows they pick, one pass over samples up to this size a step (``_rows_only``).
-_ROWS_ONLY_MAX_BYTES = 16 * 2**20
+_ROWS_ONLY_MAX_BYTES = 16 * 2**20  # short paths form only the rows they pick, up to this size of X
 
 
-def _check_stopping(stopping) -> tuple[str, dict] | None:
-    """``(rule, options)`` of the ``stopping`` parameter, checked against :mod:`.stopping`'s rules, or None."""
-    if stopping is None:
-        return None
-    from . import stopping as rules
-
-    if isinstance(stopping, str):
-        rule, options = stopping, {}
-    else:
-        options = dict(stopping)
-        rule = options.pop("rule", None)
-        if rule is None:
-            raise ValueError(f"stopping={stopping!r} names no rule; give one of {rules.RULES} as "
-                             "stopping='chance' or stopping={'rule': 'chance', 'alpha': 0.1}")
-    if rule not in rules.RULES:
-        raise ValueError(f"unknown stopping rule {rule!r}; choose one of {rules.RULES}")
-    unknown = sorted(set(options) - set(rules.RULE_OPTIONS[rule]))
-    if unknown:
-        raise ValueError(f"stopping rule {rule!r} takes the options {rules.RULE_OPTIONS[rule]}, not {unknown}")
-    check_options(rules.RULE_CONSTRAINTS, options, f"stopping rule {rule!r}")
-    return rule, options
-
-
-def _check_numeric_target(y, name: str) -> None:
-    """Refuse class labels that are not numbers (strings) in one line naming the fix."""
+def _check_numeric_target(y) -> None:
+    """Refuse class labels that are not numbers (strings), naming the encoding."""
     if (y if hasattr(y, "dtype") else np.asarray(y)).dtype.kind not in "OUS":
         return
     values = np.asarray(y).ravel()
@@ -69,33 +41,21 @@ def _check_numeric_target(y, name: str) -> None:
     except (TypeError, ValueError):
         example = next((v for v in values.tolist() if isinstance(v, (str, bytes))), values[0])
         raise ValueError(
-            f"{name} holds class labels such as {example!r}, but the selectors regress on a numeric y: encode "
+            f"y holds class labels such as {example!r}, but the selectors regress on a numeric y: encode "
             f"one class against the rest, e.g. y = (labels == {example!r}).astype(float), or use "
             "sklearn.preprocessing.LabelEncoder for ordered classes"
         ) from None
 
 
-def _rank_one_update(alpha: float, x: np.ndarray, y: np.ndarray, a: np.ndarray) -> None:
-    """``a += alpha * outer(x, y)`` in place (BLAS ``dger``; ``a`` float64 in Fortran order, else numpy)."""
-    if a.flags.f_contiguous and a.dtype == np.float64 and a.size:
-        out = _dger(alpha, x, y, a=a, overwrite_a=1)
-        if np.shares_memory(out, a):
-            return
-    a += alpha * np.outer(x, y)
-
-
 def _group_rows(domains) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(labels, index, order)``: the sorted labels, each row's code and the stable order of the rows by domain.
-
-    Integer labels (the usual case) are sorted once, for both; other labels are checked and factorized
-    (:func:`~tgreedy_lib.validation.factorize`), then their codes sorted.
-    """
+    """``(labels, index, order)``: the sorted labels, each row's code and the stable order of the rows by domain."""
     values = domains if isinstance(domains, np.ndarray) else None
     if values is None or values.ndim != 1 or values.dtype.kind not in "biu" or values.size == 0:
         labels, index = factorize(as_kept_apart_vector(domains, "domains"), "domains")
         return labels, index, np.argsort(index.astype(np.int16) if labels.size < 2**15 else index, kind="stable")
+    # integer labels sorted once, for all three (a stable sort of 16-bit integers is a radix sort: several times
+    # faster than factorize's np.unique and a second sort)
     low, high = int(values.min()), int(values.max())
-    # a stable sort of small integers is a radix sort when they fit 16 bits (several times faster), the same order
     keys = (values - low).astype(np.int16) if values.dtype.kind != "b" and high - low < 2**15 else values
     order = np.argsort(keys, kind="stable")
     ordered = values[order]
@@ -109,22 +69,19 @@ def _group_rows(domains) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 _COMMON_PARAMETERS = """\
     n_features_to_select : "auto", int or float, default=10
-        As in :class:`~sklearn.feature_selection.SequentialFeatureSelector`: an int is the number of steps
-        (``n_steps`` of the path function), a float in (0, 1) a fraction of the features (at least 1);
-        ``"auto"`` lets the rule of ``stopping`` choose (else ``"chance"`` at alpha = 0.05) on a path long
-        enough for it to stop inside (every feature for ``"lodo"``). More than ``X`` has warns and keeps all.
+        As in :class:`~sklearn.feature_selection.SequentialFeatureSelector`: an int is the number of steps,
+        a float in (0, 1) a fraction of the features (at least 1); ``"auto"`` lets the rule of ``stopping``
+        (else ``"chance"`` at alpha = 0.05) choose on a path long enough for it to stop inside (every feature
+        for ``"lodo"``). More than ``X`` has warns and keeps all.
     fit_intercept : bool, default=True
-        Centre ``X`` and ``y`` before selecting and add ``intercept_`` back in :meth:`predict`, as
-        scikit-learn's linear models (a constant column is refused as constant). The centre is the mean over
-        the domains of each domain's mean (each domain weighs 1/n, as in the paper's moments), so the
-        intercept minimises the pooled training loss at every step. ``False`` selects on the raw moments, as
-        the paper's section 3.3 does (its features, pixels and unit activations in [0, 1], are not centred;
-        the reproduction keeps to that), and sparse ``X`` needs it (centring would densify it)."""
+        Centre ``X`` and ``y`` by the mean over domains of each domain's mean (each domain weighs 1/n, as in
+        the paper's moments) and add ``intercept_`` back in :meth:`predict`. ``False`` selects on the raw
+        moments, as section 3.3 does; sparse ``X`` needs it (centring would densify it)."""
 
 _OTHER_PARAMETERS = """\
     denominator : {"sample", "unlabeled"}, default="sample"
         ``E[X_i^2]`` of the update: the average of the per-domain moments (the paper's), or the pooled
-        moment of ``unlabeled_X`` passed to :meth:`fit` (the unbiased version).
+        moment of ``unlabeled_X`` passed to :meth:`fit`.
     refit : {"stagewise", "stepwise"}, default="stagewise"
         The paper's stagewise update, or a least-squares refit on the chosen set.
     threshold : float, default=None
@@ -132,12 +89,11 @@ _OTHER_PARAMETERS = """\
     allow_reselect : bool, default=False
         Stagewise only: whether a feature may be chosen again.
     stopping : {"lodo", "bonferroni", "theorem1", "chance"}, dict or None, default=None
-        How many of the path's ``n_features_to_select`` steps to keep, by a rule of the paper's Discussion
-        (section 5; :func:`~tgreedy_lib.domain_adaptation.stopping.choose_k`): ``"lodo"`` leaves one domain
-        out (held-out squared loss), ``"bonferroni"`` keeps the steps whose |T| clears the t quantile at
-        ``alpha / p``, ``"theorem1"`` Theorem 1's width, ``"chance"`` the sign-flip null of the largest |T|.
-        ``{"rule": ..., **options}`` passes ``alpha``, ``null``, ``n_flips``, ``seed``, ``score``, ``min_k``.
-        None keeps every step.
+        How many of the path's steps to keep, by a rule of section 5
+        (:func:`~tgreedy_lib.domain_adaptation.stopping.choose_k`): the held-out loss leaving one domain out,
+        |T| above the t quantile at ``alpha / p``, Theorem 1's width, or the sign-flip null of the largest
+        |T|. ``{"rule": ..., **options}`` passes ``alpha``, ``null``, ``n_flips``, ``seed``, ``score``,
+        ``min_k``. None keeps every step.
 
     Attributes
     ----------
@@ -159,7 +115,7 @@ _OTHER_PARAMETERS = """\
 
 
 def _document(cls):
-    """Put the parameters and attributes both selectors share into ``cls``' docstring (written once, here)."""
+    """Put the parameters and attributes both selectors share into ``cls``' docstring."""
     cls.__doc__ = cls.__doc__.replace("    <common parameters>", _COMMON_PARAMETERS).replace(
         "    <other parameters and attributes>", _OTHER_PARAMETERS)
     return cls
@@ -170,28 +126,52 @@ class _PathSelector(SelectorMixin, BaseEstimator):
 
     _method: str = ""
 
-    def _sign(self) -> str:
-        return "abs"
-
     _parameter_constraints: dict = {
-        "n_features_to_select": [
-            StrOptions({"auto"}),
-            Interval(RealNotInt, 0, 1, closed="neither"),
-            Interval(Integral, 1, None, closed="left"),
-        ],
+        "n_features_to_select": [StrOptions({"auto"}), Interval(RealNotInt, 0, 1, closed="neither"),
+                                 Interval(Integral, 1, None, closed="left")],
         "fit_intercept": ["boolean"],
         "denominator": [StrOptions({"sample", "unlabeled"})],
         "refit": [StrOptions({"stagewise", "stepwise"})],
         "threshold": [Interval(Real, None, None, closed="neither"), None],
         "allow_reselect": ["boolean"],
-        "stopping": [None, str, dict],  # the rule and its options: _check_stopping
+        "stopping": [None, str, dict],  # the rule and its options: _checked_stopping
     }
+
+    def __init__(self, n_features_to_select=10, *, fit_intercept=True, denominator="sample", refit="stagewise",
+                 threshold=None, allow_reselect=False, stopping=None):
+        self.n_features_to_select = n_features_to_select
+        self.fit_intercept = fit_intercept
+        self.denominator = denominator
+        self.refit = refit
+        self.threshold = threshold
+        self.allow_reselect = allow_reselect
+        self.stopping = stopping
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True  # the residual covariances E[X (Y - w.X) | d_k] need y
         tags.input_tags.sparse = not self.fit_intercept  # centring would densify a sparse X
         return tags
+
+    def _checked_stopping(self) -> tuple[str, dict] | None:
+        """``(rule, options)`` of ``stopping``, checked against :mod:`.stopping`'s rules, or None."""
+        stopping = self.stopping
+        if stopping is None:
+            return None
+        from . import stopping as rules
+
+        options = {"rule": stopping} if isinstance(stopping, str) else dict(stopping)
+        rule = options.pop("rule", None)
+        if rule is None:
+            raise ValueError(f"stopping={stopping!r} names no rule; give one of {rules.RULES} as "
+                             "stopping='chance' or stopping={'rule': 'chance', 'alpha': 0.1}")
+        if rule not in rules.RULES:
+            raise ValueError(f"unknown stopping rule {rule!r}; choose one of {rules.RULES}")
+        unknown = sorted(set(options) - set(rules.RULE_OPTIONS[rule]))
+        if unknown:
+            raise ValueError(f"stopping rule {rule!r} takes the options {rules.RULE_OPTIONS[rule]}, not {unknown}")
+        check_options(rules.RULE_CONSTRAINTS, options, f"stopping rule {rule!r}")
+        return rule, options
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, domains=None, unlabeled_X=None, sample_weight=None):
@@ -202,7 +182,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features)
             Dense (a DataFrame's column names are kept), or scipy.sparse with ``fit_intercept=False``.
         y : array-like of shape (n_samples,)
-            Real-valued targets (one class against the rest as 1/0 or +1/-1; string labels are refused).
+            Real-valued targets (one class against the rest as 1/0 or +1/-1).
         domains : array-like of shape (n_samples,)
             The domain label of every row (any hashable labels, at least two). Required: T is the spread
             across domains. In a Pipeline: ``pipe.fit(X, y, select__domains=d)``; with metadata routing,
@@ -211,40 +191,38 @@ class _PathSelector(SelectorMixin, BaseEstimator):
             Unlabeled rows for the pooled ``E[X X^T]`` (``denominator="unlabeled"``), centred as ``X``.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative row weights: each moment ``E[. | d_k]`` is the weighted mean over domain k's rows;
-            domains still weigh 1/n each (a domain of zero weights is refused). Stopping rules count rows.
+            domains still weigh 1/n each. Stopping rules count rows.
         """
         name = type(self).__name__
         if domains is None:
             raise ValueError(
-                f"{name}.fit needs domains: a vector with the domain label of every row "
-                f"of X, e.g. {name}().fit(X, y, domains=d) (in a Pipeline: "
-                "pipe.fit(X, y, select__domains=d); inside cross_val_score or GridSearchCV, under "
-                "sklearn.config_context(enable_metadata_routing=True), request the groups: "
-                f"{name}().set_fit_request(domains=\"groups\") and cross_val_score(..., "
-                "params={\"groups\": d})); the T-statistic is computed across domains"
-            )
-        stopping = _check_stopping(self.stopping)
+                f"{name}.fit needs domains: a vector with the domain label of every row of X, e.g. "
+                f"{name}().fit(X, y, domains=d) (in a Pipeline: pipe.fit(X, y, select__domains=d); inside "
+                "cross_val_score or GridSearchCV, under sklearn.config_context(enable_metadata_routing=True), "
+                f"request the groups: {name}().set_fit_request(domains=\"groups\") and cross_val_score(..., "
+                "params={\"groups\": d})); the T-statistic is computed across domains")
+        stopping = self._checked_stopping()
         check_refit(self.refit, self.allow_reselect)
         if unlabeled_X is not None:  # a DataFrame's columns are matched to X's by name
             unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
-        _check_numeric_target(y, "y")
-        X, y = validate_data(
-            self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, ensure_min_samples=2, y_numeric=True
-        )
+        _check_numeric_target(y)
+        X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, ensure_min_samples=2,
+                             y_numeric=True)
         if np.all(y == y[0]):  # before centring, so the message gives y's own value, not a rounding residue
             raise ValueError(f"y is {float(y[0])} in every sample: nothing to predict (it does not vary, so no "
                              "feature can explain it); pass the target you meant, or check its column")
         if unlabeled_X is not None:
-            unlabeled_X = check_array(
-                unlabeled_X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, input_name="unlabeled_X"
-            )
+            unlabeled_X = check_array(unlabeled_X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64,
+                                      input_name="unlabeled_X")
         n, p = X.shape
         labels, index, order = _group_rows(domains)
         if index.shape[0] != n:
             raise ValueError(f"X, y and domains disagree in length: X and y have {n} rows, domains has {index.shape[0]}")
         lazy = not (p <= _EAGER_MAX_FEATURES and labels.size * p * p * 8 <= _EAGER_MAX_BYTES)
-        if not is_sparse(X) and self._rows_only(p, n):  # (sparse rows are formed one at a time anyway)
-            lazy = "chosen"
+        if not is_sparse(X) and self.refit == "stagewise" and self.stopping is None:
+            k = self._n_steps(p, warn=False)  # a short path forms only the k rows it picks (a row ~ p / 5.4 columns)
+            if k is not None and p > 6 * k and 8 * n * p <= _ROWS_ONLY_MAX_BYTES:
+                lazy = "chosen"
         counts = np.bincount(index, minlength=labels.size)
         row_scale, domain_weight = None, counts.astype(np.float64)
         if sample_weight is not None:
@@ -256,23 +234,19 @@ class _PathSelector(SelectorMixin, BaseEstimator):
                 label = label.item() if isinstance(label, np.generic) else label
                 raise ValueError(f"the sample weights of domain {label!r} are all zero: drop its rows, or give "
                                  "some of them a positive weight (every domain's moments divide by its total weight)")
-            # Rows scaled by sqrt(w_j m_k / W_k): the mean over domain k's m_k rows of x'y' is then the
-            # weighted mean sum_j w_j x_j y_j / W_k (scikit-learn's rescaling of rows for least squares).
+            # rows scaled by sqrt(w_j m_k / W_k): domain k's mean of x'y' is then its weighted mean
             row_scale = np.sqrt(sample_weight * (counts[index] / domain_weight[index]))
         if is_sparse(X):
             if self.fit_intercept:
-                raise ValueError(
-                    f"{name}(fit_intercept=True) centres X, which would densify this sparse X: pass "
-                    "fit_intercept=False (features that are 0 when absent, such as counts or pixels, need "
-                    "no centring) or a dense X"
-                )
+                raise ValueError(f"{name}(fit_intercept=True) centres X, which would densify this sparse X: pass "
+                                 "fit_intercept=False (features that are 0 when absent, such as counts or pixels, "
+                                 "need no centring) or a dense X")
             if row_scale is not None:
                 X, y = X.multiply(row_scale[:, None]), y * row_scale
             self.intercept_ = 0.0
             X, y = X.tocsr()[order], y[order]  # the rows sorted by domain, each domain's in its order
             return self._fit_path(DomainStatistics.from_sorted_rows(X, y, counts, labels, unlabeled_X, lazy), stopping)
-        # The rows sorted by domain (stable: each domain's rows keep their order), in C order whatever X's,
-        # so every domain is a slice; one copy, which the centring and the weights then work in.
+        # one C-order copy of the rows sorted by domain (stable), each domain a slice, centred and weighted in place
         copy = self.fit_intercept or row_scale is not None
         if copy or not X.flags.c_contiguous or np.any(order != np.arange(n)):
             X = np.ascontiguousarray(np.take(X, order, axis=0))  # (faster than X[order]; with out= slower)
@@ -281,14 +255,11 @@ class _PathSelector(SelectorMixin, BaseEstimator):
                 sample_weight, row_scale = sample_weight[order], row_scale[order]
         y_mean = 0.0
         if self.fit_intercept:
-            # Centre by the mean over domains of the per-domain (weighted) means: each domain weighs 1/n.
-            weight = 1.0 / (labels.size * domain_weight[index])
+            weight = 1.0 / (labels.size * domain_weight[index])  # each domain weighs 1/n
             if sample_weight is not None:
                 weight *= sample_weight
             x_mean, y_mean = weight @ X, float(weight @ y)
-            # X -= x_mean as a rank-one update in place (the same bits: x - 1 * mean; twice as fast as
-            # numpy's broadcast over short rows)
-            _rank_one_update(-1.0, x_mean, np.ones(n), X.T)
+            _dger(-1.0, x_mean, np.ones(n), a=X.T, overwrite_a=1)  # X -= x_mean in place, twice numpy's speed
             y = y - y_mean
             if unlabeled_X is not None:
                 unlabeled_X = (unlabeled_X.toarray() if is_sparse(unlabeled_X) else unlabeled_X) - x_mean
@@ -303,12 +274,11 @@ class _PathSelector(SelectorMixin, BaseEstimator):
     def fit_statistics(self, stats: DomainStatistics):
         """Select features from precomputed :class:`DomainStatistics` (e.g. :meth:`~DomainStatistics.from_moments`).
 
-        The moments carry no means, so nothing is centred whatever ``fit_intercept`` says: ``intercept_`` is 0
-        (for one, build the statistics from centred samples); ``feature_names_in_`` is not set.
+        Nothing is centred (the moments carry no means): ``intercept_`` is 0; ``feature_names_in_`` is not set.
         """
         if not isinstance(stats, DomainStatistics):
             raise TypeError(f"fit_statistics expects DomainStatistics, got {type(stats).__name__}")
-        stopping = _check_stopping(self.stopping)
+        stopping = self._checked_stopping()
         check_refit(self.refit, self.allow_reselect)
         self.n_features_in_ = stats.n_features
         if hasattr(self, "feature_names_in_"):
@@ -316,16 +286,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         self.intercept_ = 0.0
         return self._fit_path(stats, stopping)
 
-    def _rows_only(self, p: int, n: int) -> bool:
-        """Whether to form only the k rows a fixed stagewise path picks: a row costs about p / 5.4 columns of the
-        Gram (measured, one BLAS thread), so rows win where p > 6 k; stopping rules and the refit read more."""
-        k = self.n_features_to_select
-        if isinstance(k, str) or self.refit != "stagewise" or self.stopping is not None:
-            return False
-        k = max(1, int(k * p)) if isinstance(k, Real) and not isinstance(k, Integral) else int(k)
-        return p > 6 * k and 8 * n * p <= _ROWS_ONLY_MAX_BYTES
-
-    def _n_steps(self, p: int) -> int | None:
+    def _n_steps(self, p: int, warn: bool = True) -> int | None:
         """The number of steps asked for on ``p`` features (None for "auto"), warning when it exceeds them."""
         k = self.n_features_to_select
         if isinstance(k, str):
@@ -333,16 +294,15 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         if isinstance(k, Real) and not isinstance(k, Integral):
             return max(1, int(k * p))
         if k > p and not self.allow_reselect:
-            warnings.warn(
-                f"n_features_to_select={k} exceeds the {p} features: all {p} are kept "
-                "(pass n_features_to_select <= n_features, a fraction, or 'auto')",
-                UserWarning, stacklevel=5,
-            )
+            if warn:
+                warnings.warn(f"n_features_to_select={k} exceeds the {p} features: all {p} are kept "
+                              "(pass n_features_to_select <= n_features, a fraction, or 'auto')",
+                              UserWarning, stacklevel=5)
             return p
         return int(k)
 
     def _run(self, stats: DomainStatistics, n_steps: int) -> SelectionPath:
-        return trace_path(stats, self._method, n_steps, sign=self._sign(), denominator=self.denominator,
+        return trace_path(stats, self._method, n_steps, sign=getattr(self, "sign", "abs"), denominator=self.denominator,
                           refit=self.refit, threshold=self.threshold, allow_reselect=self.allow_reselect)
 
     def _fit_path(self, stats: DomainStatistics, stopping):
@@ -368,13 +328,21 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         self.n_features_to_select_ = int(k)
         self.coef_ = self.path_.coef[k - 1].copy() if k else np.zeros(p)
         self.selected_features_ = self.path_.support(k)
-        self._check_path_signs(k)
+        kept = self.path_.t_statistic[:k]
+        if getattr(self, "sign", "abs") == "positive" and not np.all(kept > 0):
+            step = int(np.flatnonzero(~(kept > 0))[0])
+            warnings.warn(
+                f"sign='positive' ran out of positive T at step {step + 1} of {k}: no remaining feature has a "
+                f"positive T (the largest is {kept[step]:.3g}), so steps {step + 1}-{k} add features against "
+                "the sign asked for; keep fewer features, or use sign='abs' for a target whose features may "
+                "act either way",
+                UserWarning, stacklevel=4,
+            )
         return self
 
     def _auto_path(self, stats: DomainStatistics, stopping, p: int):
-        """``(path, rule's result or None)`` for ``"auto"``: the path doubles (16, 32, ... steps) until the rule
-        stops inside it or every feature is in (a rule that stops at the first failing step chooses the same k
-        on any longer path); ``"lodo"`` compares all steps, so its path has every feature."""
+        """``(path, rule's result or None)`` for "auto": the path doubles (16, 32, ... steps) until the rule stops
+        inside it or every feature is in; ``"lodo"`` compares all steps, so its path has every feature."""
         from .stopping import choose_k
 
         rule, options = stopping
@@ -391,9 +359,6 @@ class _PathSelector(SelectorMixin, BaseEstimator):
                 return path, result
             n_steps = min(2 * n_steps, limit)
 
-    def _check_path_signs(self, k: int) -> None:
-        """Hook: :class:`TGreedy` warns when ``sign="positive"`` kept steps without a positive T."""
-
     def _get_support_mask(self):
         check_is_fitted(self, "path_")
         mask = np.zeros(self.n_features_in_, dtype=bool)
@@ -406,9 +371,7 @@ class _PathSelector(SelectorMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse=_ACCEPT_SPARSE, dtype=np.float64, reset=False)
         return np.asarray(X @ self.coef_).ravel() + self.intercept_
 
-    def predict(self, X):
-        """The linear prediction ``X @ coef_ + intercept_`` (:meth:`decision_function`)."""
-        return self.decision_function(X)
+    predict = decision_function
 
     def score(self, X, y, sample_weight=None):
         """R^2 of :meth:`predict` on ``(X, y)``, as scikit-learn's regressors (without an intercept it can be far below 0)."""
@@ -422,19 +385,16 @@ class TGreedy(_PathSelector):
     r"""T-greedy feature selection (Foster, Kakade & Salakhutdinov 2012, section 3.3).
 
     At each step add the feature with the largest T-statistic of its covariance with the residual across
-    the training domains: the feature whose improvement is most consistent from domain to domain
-    (:mod:`~tgreedy_lib.domain_adaptation.selection` gives the loop). The scikit-learn front end of
-    :func:`~tgreedy_lib.tgreedy_path`; :meth:`predict` is the selected linear model, :meth:`score` its R^2.
-    :meth:`fit` refuses to run without ``domains``: pooled rows cannot tell a consistent effect from one
-    that swings between domains.
+    the training domains: the feature whose improvement is most consistent from domain to domain. The
+    scikit-learn front end of :func:`~tgreedy_lib.tgreedy_path`; :meth:`predict` is the selected linear
+    model, :meth:`score` its R^2.
 
     Parameters
     ----------
     <common parameters>
     sign : {"abs", "positive"}, default="abs"
-        Rank by ``|T_i|`` or by ``T_i`` as printed in the paper. ``"positive"`` fits where only a positive
-        association is wanted (one class against the rest, features that are evidence *for* it); on a
-        regression target it reaches negative ones last, with T <= 0, and :meth:`fit` warns when it does.
+        Rank by ``|T_i|`` or by ``T_i`` as printed in the paper (features that are evidence *for* one
+        class); :meth:`fit` warns when a kept step has T <= 0.
     <other parameters and attributes>
 
     Examples
@@ -487,37 +447,13 @@ class TGreedy(_PathSelector):
     """
 
     _method = "tgreedy"
-
-    def _sign(self) -> str:
-        return self.sign
-
     _parameter_constraints: dict = {**_PathSelector._parameter_constraints, "sign": [StrOptions({"abs", "positive"})]}
 
     def __init__(self, n_features_to_select=10, *, fit_intercept=True, sign="abs", denominator="sample",
                  refit="stagewise", threshold=None, allow_reselect=False, stopping=None):
-        self.n_features_to_select = n_features_to_select
-        self.fit_intercept = fit_intercept
+        super().__init__(n_features_to_select, fit_intercept=fit_intercept, denominator=denominator, refit=refit,
+                         threshold=threshold, allow_reselect=allow_reselect, stopping=stopping)
         self.sign = sign
-        self.denominator = denominator
-        self.refit = refit
-        self.threshold = threshold
-        self.allow_reselect = allow_reselect
-        self.stopping = stopping
-
-    def _check_path_signs(self, k: int) -> None:
-        if self.sign != "positive" or k == 0:
-            return
-        kept = self.path_.t_statistic[:k]
-        if np.all(kept > 0):
-            return
-        step = int(np.flatnonzero(~(kept > 0))[0])
-        warnings.warn(
-            f"sign='positive' ran out of positive T at step {step + 1} of {k}: no remaining feature has a "
-            f"positive T (the largest is {kept[step]:.3g}), so steps {step + 1}-{k} add features against "
-            "the sign asked for; keep fewer features, or use sign='abs' for a target whose features may "
-            "act either way",
-            UserWarning, stacklevel=5,
-        )
 
 
 @_document
@@ -525,9 +461,8 @@ class Greedy(_PathSelector):
     r"""Greedy feature selection on the pooled training loss (Foster, Kakade & Salakhutdinov 2012, section 4).
 
     The paper's baseline: T-greedy's update, but each step adds the feature that most lowers the training
-    squared loss pooled over the domains, mu_i^2 / E[X_i^2]. It ignores how the covariance varies across
-    domains, which is why it overfits them. The scikit-learn front end of :func:`~tgreedy_lib.greedy_path`;
-    it needs ``domains`` for the per-domain moments and the reported T-statistics, as :class:`TGreedy`.
+    squared loss pooled over the domains, mu_i^2 / E[X_i^2], however its covariance varies across domains
+    (so it overfits them). The scikit-learn front end of :func:`~tgreedy_lib.greedy_path`.
 
     Parameters
     ----------
@@ -552,13 +487,3 @@ class Greedy(_PathSelector):
     """
 
     _method = "greedy"
-
-    def __init__(self, n_features_to_select=10, *, fit_intercept=True, denominator="sample", refit="stagewise",
-                 threshold=None, allow_reselect=False, stopping=None):
-        self.n_features_to_select = n_features_to_select
-        self.fit_intercept = fit_intercept
-        self.denominator = denominator
-        self.refit = refit
-        self.threshold = threshold
-        self.allow_reselect = allow_reselect
-        self.stopping = stopping

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..validation import as_data_matrix, as_float_array, check_binary_labels, check_finite, is_sparse
+from ..validation import as_data_matrix, as_float_array, check_finite, check_labels, is_sparse
 from .selection import SelectionPath
 
 __all__ = ["roc_auc", "mann_whitney_u", "path_scores", "path_auroc", "path_squared_loss"]
@@ -26,7 +26,7 @@ def roc_auc(y_true, scores) -> np.ndarray | float:
     {-1, 1} or booleans, both classes present; ``scores`` (n_samples,) or (n_samples, n_columns): one
     AUROC per column (e.g. one per step of a path).
     """
-    positive, _ = check_binary_labels(y_true, "y_true")
+    positive = check_labels(y_true, "y_true", signed=True, both_classes=True)
     scores = as_float_array(scores, "scores", (1, 2))
     if scores.shape[0] != positive.size:
         raise ValueError(f"scores has {scores.shape[0]} rows but y_true has {positive.size} labels")
@@ -99,7 +99,7 @@ def path_auroc(path: SelectionPath, X, y) -> np.ndarray:
     """AUROC (:func:`roc_auc`) of the score after every step of ``path`` on held-out rows ``X`` with binary
     labels ``y``: the curves of Figures 1-4.
     """
-    positive, _ = check_binary_labels(y, "y")
+    positive = check_labels(y, "y", signed=True, both_classes=True)
     scores = as_float_array(_scores(path, _held_out(X, positive.size, "labels")), "scores", 2)
     n_positive = int(positive.sum())
     return mann_whitney_u(positive, scores) / (n_positive * (positive.size - n_positive))
