@@ -28,6 +28,7 @@ from ..domain_adaptation.lodo import steps_curve
 from ..domain_adaptation.selection import greedy_path, tgreedy_path
 from ..domain_adaptation.statistics import DomainStatistics
 from ..domain_adaptation.theorems.simulate import make_problem
+from ..validation import check_options
 from . import catalog, domains
 from .inputs import load_experiment_features
 from .runs import two_vs_other_columns, usable_similarity_columns
@@ -88,10 +89,10 @@ def _scorer(X: np.ndarray, y):
 
 
 def simulated_splits(n_domains: int = 8, n_splits: int = 10, *, n_samples: int = 500, n_target: int = 4000,
-                     seed: int = 0, problem=None):
+                     seed: int = 0):
     """Splits of notebook 05's simulated world: ``n_domains`` of ``n_samples`` draws, a new target domain
     of ``n_target``; AUROC scores the label ``Y > 0``."""
-    problem = make_problem(n_robust=5, n_spurious=5, n_null=40) if problem is None else problem
+    problem = make_problem(n_robust=5, n_spurious=5, n_null=40)
     rng = np.random.default_rng([seed, n_domains])
     for s in range(int(n_splits)):
         data = problem.draw_samples(rng, n_domains, n_samples)
@@ -116,14 +117,11 @@ def two_vs_other_compare_splits(features, targets=None, positive: int = domains.
         stats = all_domains.subset(list(split.sources))
         _, target_set = domains.two_vs_other_evaluation(features.test_labels, split, positive)
 
-        def target(W, rows=target_set.rows, y=target_set.y):
-            return _auroc_rows(y, X_test[rows] @ np.atleast_2d(W).T)
-
         def source_auroc(label, W):
             rows = np.concatenate([positive_rows, np.flatnonzero(features.train_labels == int(label))])
             return _scorer(X_train[rows], np.where(features.train_labels[rows] == positive, 1, -1))(W)
 
-        yield Split(f"target {split.target}", stats, target, source_auroc)
+        yield Split(f"target {split.target}", stats, _scorer(X_test[target_set.rows], target_set.y), source_auroc)
 
 
 def similarity_compare_splits(features, targets=None, *, n_positive: int = 1000, n_negative: int = 1000,
@@ -233,8 +231,7 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
             g = greedy_path(stats, n_steps)
             W = steps_curve(g, n_steps)[1:]
             chosen = stopping.stop_lodo(g, stats, progress=False).k - 1
-            n_selected = np.arange(1, n_steps + 1)
-            parameter = n_selected
+            n_selected = parameter = np.arange(1, n_steps + 1)
         else:
             b = baselines_module.run_baseline(name, stats, n_steps)
             W, chosen, n_selected, parameter = b.coef, b.chosen, b.n_selected, b.parameter
@@ -382,30 +379,8 @@ _SETTING_CONSTRAINTS = {
     "feature_map": [str, None],
     "progress": [callable, "boolean", None],
 }
-#: ``run_compare_experiment(progress=None)`` is quiet for this many seconds, then writes a line to
-#: standard error every as many (a run with thousands of domains says where it is).
+#: ``run_compare_experiment(progress=None)`` is quiet this many seconds, then writes to standard error as often.
 QUIET_SECONDS = 30.0
-
-
-def _check_settings(name: str, overrides: dict, baselines) -> None:
-    from ..validation import check_options
-
-    unknown = sorted(set(overrides) - set(_SETTINGS[name]))
-    if unknown:
-        raise ValueError(f"unknown setting{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} for "
-                         f"{name}; its settings are {', '.join(_SETTINGS[name])} (and quick, features, "
-                         "feature_map, progress, seed, baselines)")
-    check_options(_SETTING_CONSTRAINTS, overrides, "run_compare_experiment")
-    if isinstance(baselines, str):
-        raise ValueError(f"baselines must be a sequence of names, got the string {baselines!r}; "
-                         f"pass ({baselines!r},)")
-    names = list(baselines)
-    unknown = [b for b in names if not isinstance(b, str) or b not in BASELINES]
-    if unknown:
-        raise ValueError(f"unknown baseline {unknown[0]!r}; choose from {', '.join(BASELINES)}")
-    repeated = sorted({b for b in names if names.count(b) > 1})
-    if repeated:
-        raise ValueError(f"baseline {repeated[0]!r} is named twice; name each baseline once")
 
 
 def _progress_writer(progress):
@@ -438,12 +413,24 @@ def run_compare_experiment(name: str, *, quick: bool = False, features=None, fea
     """
     if name not in EXPERIMENTS:
         raise ValueError(f"unknown experiment {name!r}; choose from {EXPERIMENTS}")
-    from ..validation import check_options
-
     check_options(_SETTING_CONSTRAINTS, {"seed": seed, "quick": quick, "feature_map": feature_map,
                                          "progress": progress}, "run_compare_experiment")
-    _check_settings(name, overrides, baselines)
+    unknown = sorted(set(overrides) - set(_SETTINGS[name]))
+    if unknown:
+        raise ValueError(f"unknown setting{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} for "
+                         f"{name}; its settings are {', '.join(_SETTINGS[name])} (and quick, features, "
+                         "feature_map, progress, seed, baselines)")
+    check_options(_SETTING_CONSTRAINTS, overrides, "run_compare_experiment")
+    if isinstance(baselines, str):
+        raise ValueError(f"baselines must be a sequence of names, got the string {baselines!r}; "
+                         f"pass ({baselines!r},)")
     baselines = tuple(baselines)
+    unknown = [b for b in baselines if not isinstance(b, str) or b not in BASELINES]
+    if unknown:
+        raise ValueError(f"unknown baseline {unknown[0]!r}; choose from {', '.join(BASELINES)}")
+    repeated = sorted({b for b in baselines if baselines.count(b) > 1})
+    if repeated:
+        raise ValueError(f"baseline {repeated[0]!r} is named twice; name each baseline once")
     report = _progress_writer(progress)
     settings = dict((QUICK if quick else PAPER)[name])
     settings.update(overrides)

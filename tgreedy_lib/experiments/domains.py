@@ -46,8 +46,6 @@ def check_classes_present(labels: np.ndarray, wanted: Sequence[int], what: str) 
         raise ValueError(f"{what}: class(es) {missing} have no images; present: {sorted(present)}")
 
 
-# --------------------------------------------------------------------------- splits
-
 def two_vs_other_splits(classes: Sequence[int] = range(10), positive: int = POSITIVE_DIGIT,
                         targets: Sequence[int] | None = None) -> list[Split]:
     """Splits of section 4.1: hold out each digit t of ``targets`` (default: all but ``positive``); the
@@ -80,8 +78,6 @@ def _hold_out(classes: list[int], targets, refusal: str) -> list[Split]:
         raise ValueError(f"targets repeat a class: {targets}")
     return [Split(t, tuple(c for c in classes if c != t)) for t in targets]
 
-
-# --------------------------------------------------------------------------- '2 vs other'
 
 def two_vs_other_statistics(X: np.ndarray, labels: np.ndarray, positive: int = POSITIVE_DIGIT,
                             negatives: Sequence[int] | None = None) -> DomainStatistics:
@@ -150,8 +146,6 @@ def two_vs_other_evaluation(test_labels: np.ndarray, split: Split, positive: int
     return [domain(k) for k in split.sources], domain(split.target)
 
 
-# --------------------------------------------------------------------------- similarity pairs
-
 #: Negative pairs: the partner image uniform over the other source classes' images (``"random"``, the
 #: paper's "randomly sampled from the remaining digits") or as many with each partner class.
 NEGATIVE_SAMPLING = ("random", "stratified")
@@ -159,12 +153,9 @@ NEGATIVE_SAMPLING = ("random", "stratified")
 
 @dataclasses.dataclass
 class PairDesign:
-    """Index pairs of images for the similarity domains (section 4.2), drawn once per image set.
-
-    ``positives[c]``: pairs of two images of c; ``negatives[c]``: a pool of pairs (image of c, image of
-    another class), ``partners[c]`` the second's class. The negatives of domain c when t is held out are
-    the pool pairs whose partner is not t: all of them (``"stratified"``, ``per_partner`` with each
-    class), or the first ``n_negative`` (``"random"``: a uniform sample of the remaining classes' images).
+    """Index pairs of images for the similarity domains (section 4.2): ``positives[c]`` two images of c,
+    ``negatives[c]`` a pool of (image of c, image of class ``partners[c]``). Holding out t, domain c takes
+    the pool pairs whose partner is not t: all (``"stratified"``) or the first ``n_negative`` (``"random"``).
     """
 
     classes: tuple[int, ...]

@@ -186,14 +186,12 @@ def _learned_features(dataset: str, *, data_dir=None, cache_dir=None, progress: 
     train_labels = np.asarray(built.train_labels, dtype=np.int64)
     images, description = experiment_images(dataset, train_per_class, design_seed, data_dir, cache_dir)
     if description["train_source"].startswith("official MNIST"):
-        # The DBN learnt from all 60,000 unlabeled official training images; the experiment's
-        # training images are a labelled subset of them, mapped through the same network.
+        # the DBN learnt from all 60,000 official images; the experiment's labelled subset goes through it
         train = np.asarray(built.dbn.transform(dbn_inputs(images.train_images)), dtype=np.float64)
         train_labels = np.asarray(images.train_labels, dtype=np.int64)
         info["source"] = images.source
     elif dataset == "cifar10" and design_seed != 0:
-        # The features learnt from the 50,000 unlabeled training images; the built set holds seed 0's
-        # labelled subset, so another seed's subset is mapped through them.
+        # the built set holds seed 0's labelled subset; another seed's goes through the learnt features
         train = np.asarray(built.transform(images.train_images), dtype=np.float64)
         train_labels = np.asarray(images.train_labels, dtype=np.int64)
         info["source"] = images.source

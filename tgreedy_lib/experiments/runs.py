@@ -32,8 +32,7 @@ ODD_DIGITS = (1, 3, 5, 7, 9)
 LOGISTIC_C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
 #: Ridge strength of the all-features reference, relative to the mean diagonal of the pooled E[XX^T].
 REFERENCE_RIDGE = 1e-3
-#: A feature enters the similarity experiment only if it is nonzero in at least this fraction of every
-#: class's training images (DBN features always are; it removes pixels whose pair products vanish).
+#: A similarity feature must be nonzero on this share of every class's training images (pixels may not be).
 MIN_NONZERO_FRACTION = 0.1
 #: The clock of a result's per-stage ``timings`` (a benchmark may set ``time.process_time``).
 STAGE_CLOCK = time.perf_counter
@@ -144,8 +143,6 @@ def _result(experiment: str, n_steps: int, columns, splits, runs: dict, methods,
             "timings": {k: round(v, 3) for k, v in timer.seconds.items()}}
 
 
-# --------------------------------------------------------------------------- introduction
-
 def run_intro_logistic(features: ExperimentFeatures, positive: int = domains.POSITIVE_DIGIT,
                        train_negatives: Sequence[int] = EVEN_OTHERS, test_negatives: Sequence[int] = ODD_DIGITS,
                        C: float = 1.0, c_grid: Sequence[float] | None = LOGISTIC_C_GRID) -> dict:
@@ -193,19 +190,14 @@ def run_intro_logistic(features: ExperimentFeatures, positive: int = domains.POS
     main = errors_for(C)
     sweep = [main if c == C else errors_for(c) for c in (c_grid or ())]
     even, odd = main["error_even"], main["error_odd"]
-    increase = 100.0 * (odd - even) / even if even > 0 else float("inf")
-    result = {"experiment": "intro-logistic", "error_even": main["error_even"], "error_odd": main["error_odd"],
-              "increase_percent": increase, "positive": int(positive),
-              "train_negatives": [int(k) for k in train_negatives], "test_negatives": [int(k) for k in test_negatives],
-              "main": main, "c_sweep": sweep, "train_size": int(train_rows.sum()),
-              "test_size_even": int(np.isin(test_labels, train_classes).sum()),
-              "test_size_odd": int(np.isin(test_labels, (positive,) + tuple(test_negatives)).sum()),
-              "data": features.data_summary()}
-    result["seconds"] = round(time.perf_counter() - start, 3)
-    return result
+    return {"experiment": "intro-logistic", "error_even": even, "error_odd": odd,
+            "increase_percent": 100.0 * (odd - even) / even if even > 0 else float("inf"), "positive": int(positive),
+            "train_negatives": [int(k) for k in train_negatives], "test_negatives": [int(k) for k in test_negatives],
+            "main": main, "c_sweep": sweep, "train_size": int(train_rows.sum()),
+            "test_size_even": int(np.isin(test_labels, train_classes).sum()),
+            "test_size_odd": int(np.isin(test_labels, (positive,) + tuple(test_negatives)).sum()),
+            "data": features.data_summary(), "seconds": round(time.perf_counter() - start, 3)}
 
-
-# --------------------------------------------------------------------------- section 4.1
 
 def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: Sequence[int] | None = None,
                      positive: int = domains.POSITIVE_DIGIT, methods: Sequence[str] = METHODS,
@@ -254,8 +246,6 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
     return _result("mnist-2-vs-other", n_steps, columns, splits, runs, methods, design, features.data_summary(),
                    start, timer, head={"positive": int(positive)})
 
-
-# --------------------------------------------------------------------------- section 4.2
 
 def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Sequence[int] | None = None,
                    n_positive: int | None = None, n_negative: int | None = None, seed: int | None = None,

@@ -111,8 +111,7 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
     return ax
 
 
-def plot_average(ax, result: dict, methods=None, band: bool = True, title: str | None = None,
-                 legend: bool = False):
+def plot_average(ax, result: dict, methods=None, title: str | None = None, legend: bool = False):
     """AUROC averaged over all splits, with a band of one standard deviation across splits."""
     methods = _methods(result, methods)
     x = _steps(result)
@@ -123,7 +122,7 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
             mean = curves.mean(axis=0)
             which = "source (held out)" if metric == "source_auroc" else "target"
             ax.plot(x, mean, ls=style, color=color, lw=1.6, label=f"{label}, {which}")
-            if band and curves.shape[0] > 1:
+            if curves.shape[0] > 1:
                 spread = curves.std(axis=0, ddof=1)
                 ax.fill_between(x, mean - spread, mean + spread, color=color,
                                 alpha=0.10 if metric == "source_auroc" else 0.18, lw=0)
@@ -277,8 +276,8 @@ def figure4(results, methods=None):
     return fig
 
 
-def plot_all_splits(result: dict, methods=None, reference: bool = True):
-    """Every split of ``result`` in a grid on shared axes; ``reference``: all features' fit dotted."""
+def plot_all_splits(result: dict, methods=None):
+    """Every split of ``result`` in a grid on shared axes, all features' fit dotted."""
     methods = _methods(result, methods)
     splits = result["splits"]
     rows = -(-len(splits) // COLUMNS)
@@ -287,7 +286,7 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
     cells = list(grid.ravel())
     for k, (ax, split) in enumerate(zip(cells, splits)):
         plot_split(ax, result, split["target"], methods)
-        if reference and result.get("all_features_reference"):
+        if result.get("all_features_reference"):
             ax.axhline(result["all_features_reference"]["target_auroc"][k], color=ALL_FEATURES_COLOR, ls=":", lw=1,
                        label="all features (ridge), target")
         if k % COLUMNS == 0:
@@ -296,7 +295,7 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
             ax.set_xlabel("")
     for ax in cells[len(splits):]:
         ax.set_visible(False)
-    handles, labels = legend_key(methods, all_features=bool(reference and result.get("all_features_reference")))
+    handles, labels = legend_key(methods, all_features=bool(result.get("all_features_reference")))
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False)
     fig.suptitle(f"all {len(splits)} held-out splits: {selector_key(methods)}; dashed: source, solid: target",
                  fontsize=TITLE_PT)

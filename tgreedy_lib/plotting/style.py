@@ -126,6 +126,10 @@ def displayed_points(size_pt: float, figure_width_in: float, dpi: float = 100.0)
     return size_pt * min(1.0, BOOK_COLUMN_PX / (figure_width_in * dpi))
 
 
+_HUES = ((15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (195, "cyan"), (255, "blue"),
+         (290, "purple"), (340, "pink"), (360, "red"))
+
+
 def color_name(color) -> str:
     """The plain English name of a Matplotlib colour, as a title would say it ("purple")."""
     import matplotlib.colors as mcolors
@@ -148,14 +152,7 @@ def color_name(color) -> str:
             return "gray"                     # a grey level
         except ValueError:
             pass
-    return _hue_name(mcolors.rgb_to_hsv(mcolors.to_rgb(color)))
-
-
-_HUES = ((15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (195, "cyan"), (255, "blue"),
-         (290, "purple"), (340, "pink"), (360, "red"))
-
-
-def _hue_name(hsv) -> str:
+    hsv = mcolors.rgb_to_hsv(mcolors.to_rgb(color))
     hue, saturation, value = float(hsv[0]) * 360, float(hsv[1]), float(hsv[2])
     if saturation < 0.15 or value < 0.12:
         return "gray" if value >= 0.12 else "black"

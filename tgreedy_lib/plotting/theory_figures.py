@@ -156,14 +156,14 @@ def plot_corollary_failure(curves: dict, ax=None):
     return ax
 
 
-def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
+def plot_subset_regret(simulation: dict, ax=None):
     """Corollary 3: each simulated training set's worst subset, regret against ``sum sigma_hat^2 / n``, and
     the printed and the proved bound as lines."""
     ax = _axes(ax)
     worst = np.argmax(simulation["regret"] / np.maximum(simulation["variance_over_n"], 1e-300), axis=1)
     rows = np.arange(worst.size)
-    x = simulation["variance_over_n"][rows, worst][:max_points]
-    y = simulation["regret"][rows, worst][:max_points]
+    x = simulation["variance_over_n"][rows, worst][:4000]
+    y = simulation["regret"][rows, worst][:4000]
     keep = (x > 0) & (y > 0)
     ax.scatter(x[keep], y[keep], s=5, alpha=0.35, color="tab:gray")
     grid = np.geomspace(x[keep].min(), x[keep].max(), 50)
