@@ -1,13 +1,11 @@
 """When to stop, and what else to try: stopping rules and baselines scored on the target domains.
 
 Beyond the paper (Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-Approach", AISTATS 2012), whose Discussion (section 5) names ways to decide how many features to keep and
-tests none. On simulated domains (notebook 05's), MNIST '2 vs other' (4.1) and the similarity tasks (4.2),
-this module scores the rules of :mod:`tgreedy_lib.domain_adaptation.stopping` on the T-greedy path against
-the *oracle* (the number of steps with the best target AUROC, which no rule can know); the honest choice
-of a rule, :func:`choose_rule_on_other_splits` (each split gets the rule that did best on the *other*
-splits); and the baselines of :mod:`tgreedy_lib.domain_adaptation.baselines` and greedy, each tuned by
-leave-one-domain-out cross-validation on the source domains. No choice looks at a target domain.
+Approach", AISTATS 2012), whose section 5 names ways to decide how many features to keep and tests none.
+On simulated domains, MNIST '2 vs other' (4.1) and the similarity tasks (4.2), the stopping rules on the
+T-greedy path are scored against the *oracle* (the step with the best target AUROC, which no rule can
+know), a rule is chosen for each split on the *other* splits (:func:`choose_rule_on_other_splits`), and
+the baselines are tuned by leave-one-domain-out on the sources. No choice looks at a target domain.
 """
 from __future__ import annotations
 
@@ -73,8 +71,6 @@ class Split:
     target: Callable[[np.ndarray], np.ndarray]
     source_auroc: Callable | None = None
 
-
-# --------------------------------------------------------------------------- splits
 
 def _auroc_rows(y, scores: np.ndarray) -> np.ndarray:
     """AUROC of each column of scores; a constant column (w = 0) scores 0.5."""
@@ -144,8 +140,6 @@ def similarity_compare_splits(features, targets=None, *, n_positive: int = 1000,
 
         yield Split(f"target {split.target}", stats, _scorer(target_products, y_target), source_auroc)
 
-
-# --------------------------------------------------------------------------- scoring one split
 
 #: Bytes of leave-one-domain-out subsets kept: MNIST's 8 subsets of p = 2,000 (1.8 GB) fit, 3,000 domains' do not.
 SUBSET_CACHE_BYTES = 2 * 2**30
@@ -247,8 +241,6 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
     return out
 
 
-# --------------------------------------------------------------------------- summaries: choosing a rule fairly
-
 def _best_rule(names: list[str], gaps: np.ndarray) -> str:
     """The rule within TOLERANCE of the oracle on most splits of ``gaps`` (rules, splits); ties: smaller mean gap."""
     share = np.mean(gaps <= TOLERANCE, axis=1)
@@ -348,8 +340,6 @@ def pooled_summary(experiments: dict) -> dict:
         return {}
     return summarize(splits, per_experiment=[e["splits"] for e in experiments.values()])
 
-
-# --------------------------------------------------------------------------- running
 
 def default_feature_map(dataset: str) -> str:
     """The data set's default learned features when they are in the feature cache, else ``"random"``."""

@@ -17,12 +17,8 @@ from .domains import NEGATIVE_SAMPLING
 
 @dataclasses.dataclass(frozen=True)
 class Design:
-    """How the training images, the '2 vs other' test domains and the similarity pairs are drawn.
-
-    ``train_per_class``: training images of each class drawn from the official training set (``None``:
-    every image found); ``target_per_class``: images of each class of a '2 vs other' test domain
-    (``None``: all); ``negatives``: similarity negatives ``"random"`` (the paper) or ``"stratified"``;
-    ``n_positive_pairs``, ``n_negative_pairs``: pairs per similarity domain; ``seed`` seeds every draw.
+    """How the training images (``train_per_class``), the '2 vs other' test domains (``target_per_class``;
+    ``None``: all) and the similarity pairs (``negatives``, pairs per domain) are drawn; ``seed`` seeds all.
     """
 
     train_per_class: int | None = 1000

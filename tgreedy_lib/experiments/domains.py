@@ -173,11 +173,7 @@ class PairDesign:
         if c not in self.negatives:
             raise ValueError(f"class {c} is not in the pair design {self.classes}")
         eligible = np.flatnonzero(self.partners[c] != held_out)
-        if self.sampling == "stratified":
-            return eligible
-        if len(eligible) < self.n_negative:  # pragma: no cover - the pool is drawn large enough
-            raise ValueError(f"class {c}: only {len(eligible)} pool pairs avoid class {held_out}")
-        return eligible[:self.n_negative]
+        return eligible if self.sampling == "stratified" else eligible[:self.n_negative]
 
     def domain_pairs(self, c: int, held_out: int) -> tuple[np.ndarray, np.ndarray]:
         """Pairs (m, 2) and labels +1/-1 of domain ``c`` when class ``held_out`` is the target."""

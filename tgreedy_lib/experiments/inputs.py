@@ -223,8 +223,7 @@ def feature_map_applies(feature_map: str, dataset: str) -> bool:
 def _learned_loader(dataset, **kwargs):
     resolved = resolve_feature_map("learned", dataset)
     features = FEATURE_LOADERS[resolved](dataset, **kwargs)
-    features.info["feature_map"] = resolved
-    features.info["requested_feature_map"] = "learned"
+    features.info.update(feature_map=resolved, requested_feature_map="learned")
     return features
 
 

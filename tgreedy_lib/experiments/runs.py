@@ -206,10 +206,8 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
     """Section 4.1: recognize '2' against a digit never seen in training.
 
     For each held-out digit t of ``targets`` (default all): sources '2 vs k' on the training images, the
-    target '2 vs t' on the test images (``design.target_per_class`` a class), held-out sources '2 vs k' on
-    the test images. Each reading of ``methods`` adds ``n_steps`` features (``clip_steps``: at most the
-    candidates). The result's ``curves`` hold per method ``source_auroc``, ``target_auroc``,
-    ``t_statistic`` and ``features``, a list per split of one value per step.
+    target '2 vs t' and held-out sources on the test images. Each reading of ``methods`` adds ``n_steps``
+    features (``clip_steps``: at most the candidates); ``curves`` hold per method and split a value a step.
     """
     design = _check_design(design)
     methods = [get_selector(m).name for m in methods]
