@@ -1,14 +1,11 @@
 """The experiments of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-Approach" (AISTATS 2012), sections 1 and 4, run for real: ``intro-logistic`` (section 1),
-``mnist-2-vs-other`` (4.1, Figures 1, 2, 4 left), ``mnist-similarity`` and ``cifar-similarity`` (4.2,
-Figures 3, 4), each class held out in turn as the target domain.
+Approach" (AISTATS 2012), sections 1 and 4: ``intro-logistic`` (section 1), ``mnist-2-vs-other`` (4.1,
+Figures 1, 2, 4), ``mnist-similarity`` and ``cifar-similarity`` (4.2, Figures 3, 4).
 
-:mod:`.design` is the paper's design, :mod:`.readings` the readings of section 3.3 run side by side,
-:mod:`.catalog` the experiments by name (:func:`~.catalog.run_experiment`), :mod:`.inputs`,
-:mod:`.domains` and :mod:`.runs` the features, domains and runners, :mod:`.compare` stopping rules and
-baselines against the oracle. Data are the official ones when ``TGREEDY_DATA_DIR`` points at them, the
-bundled ones otherwise; every result records which. The command line, the claims and the reference
-results are the course's (:mod:`tgreedy_course`), built on this package.
+:mod:`.design` the paper's design, :mod:`.readings` the readings of section 3.3, :mod:`.catalog` the
+experiments by name, :mod:`.inputs`, :mod:`.domains`, :mod:`.runs` features, domains and runners,
+:mod:`.compare` stopping rules and baselines against the oracle. Data: official under ``TGREEDY_DATA_DIR``,
+bundled otherwise; every result records which.
 """
 from __future__ import annotations
 

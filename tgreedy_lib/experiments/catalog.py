@@ -44,9 +44,8 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
                    feature_map: str = "dbn", progress=None, design: Design = PAPER_DESIGN, **overrides) -> dict:
     """Run one experiment by name and return its JSON-ready result.
 
-    ``features`` (of the right data set) default to those of ``feature_map``, loaded with the design's
-    ``train_per_class``; ``quick`` takes the :data:`QUICK` settings instead of :data:`PAPER`; ``progress``
-    gets a line per split; ``overrides`` go to the runner (e.g. ``n_steps=20``, ``targets=(9,)``).
+    ``features`` default to ``feature_map``'s; ``quick`` takes :data:`QUICK` instead of :data:`PAPER`;
+    ``progress`` gets a line per split; ``overrides`` go to the runner (e.g. ``n_steps=20``).
     """
     if name not in EXPERIMENTS:
         raise ValueError(f"unknown experiment {name!r}; choose from {EXPERIMENTS}")
@@ -68,7 +67,7 @@ def run_experiment(name: str, features: ExperimentFeatures | None = None, *, qui
     result = RUNNERS[name](features, **settings)
     result["quick"] = bool(quick)
     result.setdefault("design", design.as_json())
-    if features is not None and loaded > 0.01:
+    if loaded > 0.01:
         result.setdefault("timings", {})["features"] = round(loaded, 3)
     return result
 

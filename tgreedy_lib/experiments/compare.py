@@ -1,13 +1,11 @@
 """When to stop, and what else to try: stopping rules and baselines scored on the target domains.
 
 Beyond the paper (Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
-Approach", AISTATS 2012), whose Discussion (section 5) names ways to decide how many features to keep and
-tests none. On simulated domains (notebook 05's), MNIST '2 vs other' (4.1) and the similarity tasks (4.2),
-this module scores the rules of :mod:`tgreedy_lib.domain_adaptation.stopping` on the T-greedy path against
-the *oracle* (the number of steps with the best target AUROC, which no rule can know); the honest choice
-of a rule, :func:`choose_rule_on_other_splits` (each split gets the rule that did best on the *other*
-splits); and the baselines of :mod:`tgreedy_lib.domain_adaptation.baselines` and greedy, each tuned by
-leave-one-domain-out cross-validation on the source domains. No choice looks at a target domain.
+Approach", AISTATS 2012), whose section 5 names ways to decide how many features to keep and tests none.
+On simulated domains, MNIST '2 vs other' (4.1) and the similarity tasks (4.2), the stopping rules on the
+T-greedy path are scored against the *oracle* (the step with the best target AUROC, which no rule can
+know), a rule is chosen for each split on the *other* splits (:func:`choose_rule_on_other_splits`), and
+the baselines are tuned by leave-one-domain-out on the sources. No choice looks at a target domain.
 """
 from __future__ import annotations
 
@@ -28,6 +26,7 @@ from ..domain_adaptation.lodo import steps_curve
 from ..domain_adaptation.selection import greedy_path, tgreedy_path
 from ..domain_adaptation.statistics import DomainStatistics
 from ..domain_adaptation.theorems.simulate import make_problem
+from ..validation import check_options
 from . import catalog, domains
 from .inputs import load_experiment_features
 from .runs import two_vs_other_columns, usable_similarity_columns
@@ -49,8 +48,6 @@ RULES = {
     "all_steps": (None, {}),
 }
 BASELINES = ("greedy", "omp", "lasso", "vrex", "icp", "t_filter")
-#: Methods whose points are numbers of steps 1..K (their curves share the x-axis).
-STEP_METHODS = ("tgreedy", "greedy", "omp", "icp", "t_filter")
 
 #: Settings per experiment: notebook 05's simulated problem with 4, 8 or 16 domains, then the section-4
 #: experiments with the reproduction's settings (:data:`tgreedy_lib.experiments.catalog.PAPER`).
@@ -67,16 +64,13 @@ SIMULATED_FEATURES = 50
 
 @dataclasses.dataclass
 class Split:
-    """One split: the source statistics, ``target(W)`` (the target AUROC of each row of ``W``) and
-    ``source_auroc(label, W)`` (on source domain ``label``'s own samples, for the AUROC leave-one-out rule)."""
+    """Source statistics, ``target(W)`` (target AUROC of each row of W), ``source_auroc(label, W)``."""
 
     label: str
     stats: DomainStatistics
     target: Callable[[np.ndarray], np.ndarray]
     source_auroc: Callable | None = None
 
-
-# --------------------------------------------------------------------------- splits
 
 def _auroc_rows(y, scores: np.ndarray) -> np.ndarray:
     """AUROC of each column of scores; a constant column (w = 0) scores 0.5."""
@@ -91,13 +85,10 @@ def _scorer(X: np.ndarray, y):
 
 
 def simulated_splits(n_domains: int = 8, n_splits: int = 10, *, n_samples: int = 500, n_target: int = 4000,
-                     seed: int = 0, problem=None):
-    """Splits of notebook 05's simulated world: ``n_domains`` training domains, one new target domain.
-
-    Each domain has ``n_samples`` draws of ``X ~ N(0, I)``, ``Y = X.beta_d + noise``; the target is
-    a new random domain with ``n_target`` draws, and the label scored by AUROC is ``Y > 0``.
-    """
-    problem = make_problem(n_robust=5, n_spurious=5, n_null=40) if problem is None else problem
+                     seed: int = 0):
+    """Splits of notebook 05's simulated world: ``n_domains`` of ``n_samples`` draws, a new target domain
+    of ``n_target``; AUROC scores the label ``Y > 0``."""
+    problem = make_problem(n_robust=5, n_spurious=5, n_null=40)
     rng = np.random.default_rng([seed, n_domains])
     for s in range(int(n_splits)):
         data = problem.draw_samples(rng, n_domains, n_samples)
@@ -122,14 +113,11 @@ def two_vs_other_compare_splits(features, targets=None, positive: int = domains.
         stats = all_domains.subset(list(split.sources))
         _, target_set = domains.two_vs_other_evaluation(features.test_labels, split, positive)
 
-        def target(W, rows=target_set.rows, y=target_set.y):
-            return _auroc_rows(y, X_test[rows] @ np.atleast_2d(W).T)
-
         def source_auroc(label, W):
             rows = np.concatenate([positive_rows, np.flatnonzero(features.train_labels == int(label))])
             return _scorer(X_train[rows], np.where(features.train_labels[rows] == positive, 1, -1))(W)
 
-        yield Split(f"target {split.target}", stats, target, source_auroc)
+        yield Split(f"target {split.target}", stats, _scorer(X_test[target_set.rows], target_set.y), source_auroc)
 
 
 def similarity_compare_splits(features, targets=None, *, n_positive: int = 1000, n_negative: int = 1000,
@@ -153,30 +141,17 @@ def similarity_compare_splits(features, targets=None, *, n_positive: int = 1000,
         yield Split(f"target {split.target}", stats, _scorer(target_products, y_target), source_auroc)
 
 
-# --------------------------------------------------------------------------- scoring one split
-
-def _steps_matrix(path, n_steps: int) -> np.ndarray:
-    """Weights after 0..n_steps steps (row 0 = no feature)."""
-    return steps_curve(path, n_steps)
-
-
 #: Bytes of leave-one-domain-out subsets kept: MNIST's 8 subsets of p = 2,000 (1.8 GB) fit, 3,000 domains' do not.
 SUBSET_CACHE_BYTES = 2 * 2**30
 
 
 def _subset_bytes(stats: DomainStatistics, n_kept: int) -> int:
-    """What one subset of ``n_kept`` domains holds of its own: the copied Gram, or the per-domain vectors."""
     gram = stats._xx is not None
     return 8 * n_kept * (stats.n_features * stats.n_features if gram else 3 * stats.n_features + 1)
 
 
 def _with_cached_subsets(stats: DomainStatistics, budget: int | None = None) -> DomainStatistics:
-    """A shallow copy of ``stats`` whose ``subset`` returns the same object for the same labels.
-
-    Every leave-one-domain-out choice on a split takes the same n subsets, each a copy of n - 1 (p, p)
-    Grams (224 MB for MNIST's 8 domains, p = 2,000); they are kept up to ``budget`` bytes (default
-    :data:`SUBSET_CACHE_BYTES`), those past it taken afresh. Subsets are only read: same results.
-    """
+    """A shallow copy of ``stats`` whose ``subset`` memoizes by labels, up to ``budget`` bytes (read only)."""
     import copy
 
     budget = SUBSET_CACHE_BYTES if budget is None else budget
@@ -201,12 +176,8 @@ def _with_cached_subsets(stats: DomainStatistics, budget: int | None = None) -> 
 
 def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES, seed: int = 0,
                 progress=None) -> dict:
-    """Rules on the T-greedy path and the baselines, all scored by target AUROC on one split.
-
-    ``n_steps`` beyond the split's features is refused (a ValueError saying how many there are), so
-    the number recorded is the number run. ``progress``, a callable, gets a line for each rule and
-    baseline that took :data:`STAGE_REPORT_SECONDS` or more.
-    """
+    """Rules on the T-greedy path and the baselines, scored by target AUROC on one split; ``progress`` gets
+    a line per stage that took :data:`STAGE_REPORT_SECONDS` or more."""
     stats = _with_cached_subsets(split.stats)
     if int(n_steps) > stats.n_features:
         raise ValueError(f"n_steps={n_steps} exceeds the {stats.n_features} features of {split.label}; "
@@ -222,7 +193,7 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
 
     tick = time.perf_counter()
     path = tgreedy_path(stats, n_steps)
-    curve = split.target(_steps_matrix(path, n_steps))  # steps 0..K
+    curve = split.target(steps_curve(path, n_steps))  # steps 0..K
     oracle_k = int(1 + np.argmax(curve[1:]))
     timings["tgreedy"] = time.perf_counter() - tick
     out = {"split": split.label, "n_domains": int(stats.n_domains), "n_features": int(stats.n_features),
@@ -252,10 +223,9 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
         tick = time.perf_counter()
         if name == "greedy":
             g = greedy_path(stats, n_steps)
-            W = _steps_matrix(g, n_steps)[1:]
+            W = steps_curve(g, n_steps)[1:]
             chosen = stopping.stop_lodo(g, stats, progress=False).k - 1
-            n_selected = np.arange(1, n_steps + 1)
-            parameter = n_selected
+            n_selected = parameter = np.arange(1, n_steps + 1)
         else:
             b = baselines_module.run_baseline(name, stats, n_steps)
             W, chosen, n_selected, parameter = b.coef, b.chosen, b.n_selected, b.parameter
@@ -271,8 +241,6 @@ def score_split(split: Split, n_steps: int, *, rules=RULES, baselines=BASELINES,
     return out
 
 
-# --------------------------------------------------------------------------- summaries: choosing a rule fairly
-
 def _best_rule(names: list[str], gaps: np.ndarray) -> str:
     """The rule within TOLERANCE of the oracle on most splits of ``gaps`` (rules, splits); ties: smaller mean gap."""
     share = np.mean(gaps <= TOLERANCE, axis=1)
@@ -281,11 +249,8 @@ def _best_rule(names: list[str], gaps: np.ndarray) -> str:
 
 
 def choose_rule_on_other_splits(target_auroc, oracle_auroc) -> list[str]:
-    """For each split, the rule within ``TOLERANCE`` of the oracle on the most *other* splits.
-
-    Ties: the smaller mean gap on those splits, then the rule listed first (the criterion of a summary's
-    ``best_rule``); a split's own results never decide its choice. ``target_auroc`` is ``{rule: [target
-    AUROC per split]}``, ``oracle_auroc`` the oracle's per split; at least two splits, all finite.
+    """For each split, the rule within ``TOLERANCE`` of the oracle on the most *other* splits (ties: smaller
+    mean gap, then first listed). ``target_auroc``: ``{rule: [AUROC per split]}``; ``oracle_auroc``: per split.
     """
     names = list(target_auroc)
     if not names:
@@ -303,36 +268,27 @@ def choose_rule_on_other_splits(target_auroc, oracle_auroc) -> list[str]:
 
 
 def _gaps(splits: list[dict], names) -> np.ndarray:
-    """Oracle's target AUROC minus each rule's (rules, splits)."""
     return np.array([[s["oracle_auroc"] - s["rules"][name]["target_auroc"] for s in splits] for name in names])
 
 
-def _outcome(splits: list[dict], chosen: list[str]) -> dict:
-    """The chosen rule of each split, and its k, target AUROC and gap on that split."""
+def _outcome(splits: list[dict], hindsight: bool) -> dict | None:
+    """Each split's chosen rule, its k, target AUROC and gap: chosen on the other splits (None with fewer
+    than two), or (``hindsight``) the rule best on all of them."""
+    names = list(splits[0]["rules"])
+    if hindsight:
+        chosen = [_best_rule(names, _gaps(splits, names))] * len(splits)
+    elif len(splits) < 2:
+        return None
+    else:
+        chosen = choose_rule_on_other_splits({name: [s["rules"][name]["target_auroc"] for s in splits]
+                                              for name in names}, [s["oracle_auroc"] for s in splits])
     return {"rule": chosen,
             "k": [int(s["rules"][r]["k"]) for s, r in zip(splits, chosen)],
             "target_auroc": [float(s["rules"][r]["target_auroc"]) for s, r in zip(splits, chosen)],
             "gap": [float(s["oracle_auroc"] - s["rules"][r]["target_auroc"]) for s, r in zip(splits, chosen)]}
 
 
-def _nested_outcome(splits: list[dict]) -> dict | None:
-    """Each split's rule chosen on the other splits (None with fewer than two)."""
-    if len(splits) < 2:
-        return None
-    names = list(splits[0]["rules"])
-    return _outcome(splits, choose_rule_on_other_splits(
-        {name: [s["rules"][name]["target_auroc"] for s in splits] for name in names},
-        [s["oracle_auroc"] for s in splits]))
-
-
-def _hindsight_outcome(splits: list[dict]) -> dict:
-    """The rule best on all these splits, its own included (descriptive), for each split."""
-    names = list(splits[0]["rules"])
-    return _outcome(splits, [_best_rule(names, _gaps(splits, names))] * len(splits))
-
-
 def _row(auroc, gap, k) -> dict:
-    """Mean and s.d. of the target AUROC, the gap to the oracle, the share within TOLERANCE, mean k."""
     auroc, gap, k = (np.asarray(v, dtype=np.float64) for v in (auroc, gap, k))
     return {"mean_auroc": float(auroc.mean()), "sd_auroc": float(auroc.std(ddof=1)) if len(auroc) > 1 else 0.0,
             "mean_gap": float(gap.mean()), "max_gap": float(gap.max()),
@@ -340,7 +296,6 @@ def _row(auroc, gap, k) -> dict:
 
 
 def _choice_row(outcomes: list[dict]) -> dict | None:
-    """The row of a rule choice over the splits of ``outcomes`` (each made within its own experiment)."""
     outcomes = [o for o in outcomes if o is not None]
     if not outcomes:
         return None
@@ -352,12 +307,9 @@ def _choice_row(outcomes: list[dict]) -> dict | None:
 
 
 def summarize(splits: list[dict], *, per_experiment: list[list[dict]] | None = None) -> dict:
-    """Target AUROC, gap to the oracle and share within ``TOLERANCE``: per rule on the T-greedy path
-    (``rules``, descriptive), for the rule chosen on the other splits of each experiment (``nested``, None
-    with fewer than two splits), for each experiment's best rule in hindsight (``hindsight``, optimistic),
-    per baseline at its leave-one-domain-out choice; ``best_rule`` over all ``splits`` and ``goal_met``
-    (within ``TOLERANCE`` on ``GOAL_SHARE`` of them). ``per_experiment`` groups ``splits`` by experiment.
-    """
+    """Target AUROC, gap to the oracle, share within ``TOLERANCE``: per rule (``rules``), for the rule chosen
+    on the other splits of each experiment of ``per_experiment`` (``nested``), the best in hindsight
+    (``hindsight``), per baseline at its leave-one-domain-out choice; ``best_rule`` and ``goal_met``."""
     groups = [splits] if per_experiment is None else per_experiment
     oracle = np.array([s["oracle_auroc"] for s in splits])
     rules = {}
@@ -376,8 +328,8 @@ def summarize(splits: list[dict], *, per_experiment: list[list[dict]] | None = N
                       "share_within_tgreedy_oracle": float(np.mean(oracle - chosen <= TOLERANCE))}
     best_rule = _best_rule(list(rules), _gaps(splits, rules))
     return {"oracle_mean_auroc": float(oracle.mean()), "rules": rules,
-            "nested": _choice_row([_nested_outcome(g) for g in groups]),
-            "hindsight": _choice_row([_hindsight_outcome(g) for g in groups]), "baselines": base,
+            "nested": _choice_row([_outcome(g, False) for g in groups]),
+            "hindsight": _choice_row([_outcome(g, True) for g in groups]), "baselines": base,
             "best_rule": best_rule, "goal_met": bool(rules[best_rule]["share_within"] >= GOAL_SHARE)}
 
 
@@ -389,26 +341,19 @@ def pooled_summary(experiments: dict) -> dict:
     return summarize(splits, per_experiment=[e["splits"] for e in experiments.values()])
 
 
-# --------------------------------------------------------------------------- running
-
-#: The experiments' name of each feature learner of :func:`tgreedy_lib.features.load_features`.
-_FEATURE_MAP_OF_KIND = {"dbn": "dbn", "patches": "conv"}
-
-
 def default_feature_map(dataset: str) -> str:
-    """The data set's default learned features (:data:`tgreedy_lib.features.DEFAULT_KIND`) when they are
-    in the feature cache, else the random stand-in: the feature map ``compare`` uses when none is given."""
+    """The data set's default learned features when they are in the feature cache, else ``"random"``."""
     try:
         from ..features import DEFAULT_KIND, load_features
 
         load_features(dataset, only_cached=True, progress=False)
-        return _FEATURE_MAP_OF_KIND[DEFAULT_KIND[dataset]]
+        return {"dbn": "dbn", "patches": "conv"}[DEFAULT_KIND[dataset]]
     except Exception:  # noqa: BLE001 - any failure to find the cached features means: use the stand-in
         return "random"
 
 
 def features_for(dataset: str, feature_map: str | None = None):
-    """The features ``compare`` runs on: ``feature_map``'s, or :func:`default_feature_map`'s."""
+    """``feature_map``'s features, or :func:`default_feature_map`'s."""
     return load_experiment_features(dataset, default_feature_map(dataset) if feature_map is None else feature_map)
 
 
@@ -424,36 +369,11 @@ _SETTING_CONSTRAINTS = {
     "feature_map": [str, None],
     "progress": [callable, "boolean", None],
 }
-#: ``run_compare_experiment(progress=None)`` is quiet for this many seconds, then writes a line to
-#: standard error every as many (a run with thousands of domains says where it is).
+#: ``run_compare_experiment(progress=None)`` is quiet this many seconds, then writes to standard error as often.
 QUIET_SECONDS = 30.0
 
 
-def _check_settings(name: str, overrides: dict, baselines) -> None:
-    """Unknown settings refused with the known ones listed; ranges checked; baselines known and not repeated."""
-    from ..validation import check_options
-
-    unknown = sorted(set(overrides) - set(_SETTINGS[name]))
-    if unknown:
-        raise ValueError(f"unknown setting{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} for "
-                         f"{name}; its settings are {', '.join(_SETTINGS[name])} (and quick, features, "
-                         "feature_map, progress, seed, baselines)")
-    check_options(_SETTING_CONSTRAINTS, overrides, "run_compare_experiment")
-    if isinstance(baselines, str):
-        raise ValueError(f"baselines must be a sequence of names, got the string {baselines!r}; "
-                         f"pass ({baselines!r},)")
-    names = list(baselines)
-    unknown = [b for b in names if not isinstance(b, str) or b not in BASELINES]
-    if unknown:
-        raise ValueError(f"unknown baseline {unknown[0]!r}; choose from {', '.join(BASELINES)}")
-    repeated = sorted({b for b in names if names.count(b) > 1})
-    if repeated:
-        raise ValueError(f"baseline {repeated[0]!r} is named twice; name each baseline once")
-
-
 def _progress_writer(progress):
-    """``progress`` as a callable: a callable as given, True: standard error, False: nothing, None: standard
-    error once a run has lasted :data:`QUIET_SECONDS` (then every as many)."""
     import sys
 
     if callable(progress) and progress is not True:
@@ -476,21 +396,31 @@ def run_compare_experiment(name: str, *, quick: bool = False, features=None, fea
                            progress=None, seed: int = 0, baselines=BASELINES, **overrides) -> dict:
     """Run one experiment of the comparison and return its JSON-ready result.
 
-    ``overrides`` change the experiment's settings (:data:`PAPER`, :data:`QUICK`): ``n_steps``,
-    ``n_domains`` (at least 3) and ``n_splits`` for the simulated ones, ``targets`` for the image ones;
-    anything else, or out of range, is refused, so the settings recorded are those that ran.
-    ``baselines``: names of :data:`BASELINES`, each once. ``progress``: a callable gets a line per split
-    and slow stage; ``True`` writes them to standard error, ``False`` nowhere, ``None`` to standard error
-    once the run has lasted :data:`QUIET_SECONDS`.
+    ``overrides`` change the settings of :data:`PAPER` / :data:`QUICK` (anything else is refused);
+    ``baselines``: names of :data:`BASELINES`, each once; ``progress``: a callable gets a line per split
+    and slow stage, ``True`` standard error, ``False`` nothing, ``None`` standard error after
+    :data:`QUIET_SECONDS`.
     """
     if name not in EXPERIMENTS:
         raise ValueError(f"unknown experiment {name!r}; choose from {EXPERIMENTS}")
-    from ..validation import check_options
-
     check_options(_SETTING_CONSTRAINTS, {"seed": seed, "quick": quick, "feature_map": feature_map,
                                          "progress": progress}, "run_compare_experiment")
-    _check_settings(name, overrides, baselines)
+    unknown = sorted(set(overrides) - set(_SETTINGS[name]))
+    if unknown:
+        raise ValueError(f"unknown setting{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} for "
+                         f"{name}; its settings are {', '.join(_SETTINGS[name])} (and quick, features, "
+                         "feature_map, progress, seed, baselines)")
+    check_options(_SETTING_CONSTRAINTS, overrides, "run_compare_experiment")
+    if isinstance(baselines, str):
+        raise ValueError(f"baselines must be a sequence of names, got the string {baselines!r}; "
+                         f"pass ({baselines!r},)")
     baselines = tuple(baselines)
+    unknown = [b for b in baselines if not isinstance(b, str) or b not in BASELINES]
+    if unknown:
+        raise ValueError(f"unknown baseline {unknown[0]!r}; choose from {', '.join(BASELINES)}")
+    repeated = sorted({b for b in baselines if baselines.count(b) > 1})
+    if repeated:
+        raise ValueError(f"baseline {repeated[0]!r} is named twice; name each baseline once")
     report = _progress_writer(progress)
     settings = dict((QUICK if quick else PAPER)[name])
     settings.update(overrides)
@@ -498,7 +428,6 @@ def run_compare_experiment(name: str, *, quick: bool = False, features=None, fea
         raise ValueError(f"n_steps={settings['n_steps']} exceeds the {SIMULATED_FEATURES} features of {name}; "
                          f"pass n_steps of at most {SIMULATED_FEATURES}")
     start = time.perf_counter()
-    data = {}
     if name.startswith("simulated"):
         splits = simulated_splits(settings["n_domains"], settings["n_splits"], seed=seed)
         data = {"dataset": "simulated", "problem": "make_problem(n_robust=5, n_spurious=5, n_null=40)",

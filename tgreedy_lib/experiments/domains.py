@@ -36,24 +36,20 @@ class Split:
     sources: tuple[int, ...]
 
     def as_json(self) -> dict:
-        """``{"target": ..., "sources": [...]}``."""
         return {"target": int(self.target), "sources": [int(s) for s in self.sources]}
 
 
 def check_classes_present(labels: np.ndarray, wanted: Sequence[int], what: str) -> None:
-    """A ValueError naming the classes of ``wanted`` that have no images."""
     present = set(np.unique(labels).tolist())
     missing = [int(c) for c in wanted if int(c) not in present]
     if missing:
         raise ValueError(f"{what}: class(es) {missing} have no images; present: {sorted(present)}")
 
 
-# --------------------------------------------------------------------------- splits
-
 def two_vs_other_splits(classes: Sequence[int] = range(10), positive: int = POSITIVE_DIGIT,
                         targets: Sequence[int] | None = None) -> list[Split]:
-    """Splits of section 4.1: hold out each digit t of ``targets`` (default: all but ``positive``, ascending);
-    the ``sources`` are the other digits k of the domains '2 vs k'."""
+    """Splits of section 4.1: hold out each digit t of ``targets`` (default: all but ``positive``); the
+    sources are the other digits k."""
     classes = [int(c) for c in classes]
     if positive not in classes:
         raise ValueError(f"the positive digit {positive} is not among the classes {classes}")
@@ -61,13 +57,7 @@ def two_vs_other_splits(classes: Sequence[int] = range(10), positive: int = POSI
     if len(negatives) < 3:
         raise ValueError(f"'{positive} vs other' needs at least three other classes (two source domains), "
                          f"got {negatives}")
-    targets = negatives if targets is None else [int(t) for t in targets]
-    for t in targets:
-        if t not in negatives:
-            raise ValueError(f"target {t} must be one of the other classes {negatives}")
-    if len(set(targets)) != len(targets):
-        raise ValueError(f"targets repeat a class: {targets}")
-    return [Split(t, tuple(k for k in negatives if k != t)) for t in targets]
+    return _hold_out(negatives, targets, "must be one of the other classes")
 
 
 def similarity_splits(classes: Sequence[int] = range(10), targets: Sequence[int] | None = None) -> list[Split]:
@@ -76,32 +66,17 @@ def similarity_splits(classes: Sequence[int] = range(10), targets: Sequence[int]
     if len(classes) < 4:
         raise ValueError(f"similarity learning needs at least four classes (three source domains, each with "
                          f"another source class to pair with), got {classes}")
+    return _hold_out(classes, targets, "is not one of the classes")
+
+
+def _hold_out(classes: list[int], targets, refusal: str) -> list[Split]:
     targets = classes if targets is None else [int(t) for t in targets]
     for t in targets:
         if t not in classes:
-            raise ValueError(f"target {t} is not one of the classes {classes}")
+            raise ValueError(f"target {t} {refusal} {classes}")
     if len(set(targets)) != len(targets):
         raise ValueError(f"targets repeat a class: {targets}")
     return [Split(t, tuple(c for c in classes if c != t)) for t in targets]
-
-
-# --------------------------------------------------------------------------- '2 vs other'
-
-def _class_moments(X: np.ndarray, labels: np.ndarray, classes: Sequence[int]):
-    """Per-class Gram ``X_c^T X_c``, column sums and counts."""
-    X = np.asarray(X, dtype=np.float64)
-    labels = np.asarray(labels)
-    check_classes_present(labels, classes, "class_moments")
-    p = X.shape[1]
-    gram = np.empty((len(classes), p, p))
-    sums = np.empty((len(classes), p))
-    counts = np.empty(len(classes), dtype=np.int64)
-    for k, c in enumerate(classes):
-        rows = np.ascontiguousarray(X[labels == c])
-        np.matmul(rows.T, rows, out=gram[k])
-        sums[k] = rows.sum(axis=0)
-        counts[k] = rows.shape[0]
-    return gram, sums, counts
 
 
 def two_vs_other_statistics(X: np.ndarray, labels: np.ndarray, positive: int = POSITIVE_DIGIT,
@@ -121,7 +96,16 @@ def two_vs_other_statistics(X: np.ndarray, labels: np.ndarray, positive: int = P
     if len(negatives) < 2:
         raise ValueError(f"need at least two source domains, got negatives {negatives}")
     classes = [positive] + negatives
-    gram, sums, counts = _class_moments(X, labels, classes)
+    X = np.asarray(X, dtype=np.float64)
+    check_classes_present(labels, classes, "class_moments")
+    gram = np.empty((len(classes), X.shape[1], X.shape[1]))
+    sums = np.empty((len(classes), X.shape[1]))
+    counts = np.empty(len(classes), dtype=np.int64)
+    for k, c in enumerate(classes):
+        rows = np.ascontiguousarray(X[labels == c])
+        np.matmul(rows.T, rows, out=gram[k])
+        sums[k] = rows.sum(axis=0)
+        counts[k] = rows.shape[0]
     mean_gram = gram / counts[:, None, None]
     mean = sums / counts[:, None]
     xx = 0.5 * (mean_gram[0][None] + mean_gram[1:])
@@ -132,7 +116,7 @@ def two_vs_other_statistics(X: np.ndarray, labels: np.ndarray, positive: int = P
 
 @dataclasses.dataclass
 class EvaluationSet:
-    """Held-out rows of one domain: indices into the test features and labels y = +1/-1."""
+    """Held-out rows of one domain (indices into the test set) and their labels y = +1/-1."""
 
     rows: np.ndarray
     y: np.ndarray
@@ -141,12 +125,8 @@ class EvaluationSet:
 def two_vs_other_evaluation(test_labels: np.ndarray, split: Split, positive: int = POSITIVE_DIGIT,
                             per_class: int | None = None,
                             seed: int = 0) -> tuple[list[EvaluationSet], EvaluationSet]:
-    """Held-out source domains 'positive vs k' and the target 'positive vs target' on the test images.
-
-    With ``per_class`` each is balanced as the paper's ("a balanced set of 2000 examples"):
-    ``min(per_class, n_positive, n_k)`` images of each class, drawn seeded by ``seed`` and k; ``None``
-    takes every test image of both classes.
-    """
+    """Held-out source domains 'positive vs k' and the target 'positive vs target' on the test images, each
+    ``min(per_class, n_positive, n_k)`` images a class ("a balanced set of 2000 examples"), or all (None)."""
     test_labels = np.asarray(test_labels)
     check_classes_present(test_labels, (positive, split.target) + tuple(split.sources), "test set")
     if per_class is not None and (not isinstance(per_class, (int, np.integer)) or per_class < 1):
@@ -166,8 +146,6 @@ def two_vs_other_evaluation(test_labels: np.ndarray, split: Split, positive: int
     return [domain(k) for k in split.sources], domain(split.target)
 
 
-# --------------------------------------------------------------------------- similarity pairs
-
 #: Negative pairs: the partner image uniform over the other source classes' images (``"random"``, the
 #: paper's "randomly sampled from the remaining digits") or as many with each partner class.
 NEGATIVE_SAMPLING = ("random", "stratified")
@@ -175,12 +153,9 @@ NEGATIVE_SAMPLING = ("random", "stratified")
 
 @dataclasses.dataclass
 class PairDesign:
-    """Index pairs of images for the similarity domains (section 4.2), drawn once per image set.
-
-    ``positives[c]``: pairs of two images of c; ``negatives[c]``: a pool of pairs (image of c, image of
-    another class), ``partners[c]`` the second's class. The negatives of domain c when t is held out are
-    the pool pairs whose partner is not t: all of them (``"stratified"``, ``per_partner`` with each
-    class), or the first ``n_negative`` (``"random"``: a uniform sample of the remaining classes' images).
+    """Index pairs of images for the similarity domains (section 4.2): ``positives[c]`` two images of c,
+    ``negatives[c]`` a pool of (image of c, image of class ``partners[c]``). Holding out t, domain c takes
+    the pool pairs whose partner is not t: all (``"stratified"``) or the first ``n_negative`` (``"random"``).
     """
 
     classes: tuple[int, ...]
@@ -198,23 +173,16 @@ class PairDesign:
         if c not in self.negatives:
             raise ValueError(f"class {c} is not in the pair design {self.classes}")
         eligible = np.flatnonzero(self.partners[c] != held_out)
-        if self.sampling == "stratified":
-            return eligible
-        if len(eligible) < self.n_negative:  # pragma: no cover - the pool is drawn large enough
-            raise ValueError(f"class {c}: only {len(eligible)} pool pairs avoid class {held_out}")
-        return eligible[:self.n_negative]
+        return eligible if self.sampling == "stratified" else eligible[:self.n_negative]
 
     def domain_pairs(self, c: int, held_out: int) -> tuple[np.ndarray, np.ndarray]:
         """Pairs (m, 2) and labels +1/-1 of domain ``c`` when class ``held_out`` is the target."""
-        if c not in self.negatives:
-            raise ValueError(f"class {c} is not in the pair design {self.classes}")
         negatives = self.negatives[c][self.negative_rows(c, held_out)]
         pairs = np.concatenate([self.positives[c], negatives])
         y = np.concatenate([np.ones(len(self.positives[c])), -np.ones(len(negatives))])
         return pairs, y
 
     def as_json(self) -> dict:
-        """Counts and sampling of the design (what a result file records)."""
         return {"positive_per_domain": int(len(next(iter(self.positives.values())))),
                 "negative_per_domain": int(self.n_negative if self.sampling == "random"
                                            else self.per_partner * (len(self.classes) - 2)),
@@ -237,11 +205,8 @@ def _check_sampling(negatives: str) -> None:
 
 def draw_pair_design(labels: np.ndarray, classes: Sequence[int], n_positive: int = 1000,
                      n_negative: int = 1000, seed: int = 0, negatives: str = "random") -> PairDesign:
-    """Draw the positive and negative index pairs of every class of ``classes`` (at least four), seeded.
-
-    "Each domain contained 1000 positive and 1000 negative examples, where negative examples were
-    randomly sampled from the remaining digits in the source domain" (section 4.2).
-    """
+    """Draw the positive and negative index pairs of every class of ``classes`` (at least four), seeded:
+    "1000 positive and 1000 negative examples, ... randomly sampled from the remaining digits" (4.2)."""
     labels = np.asarray(labels)
     classes = tuple(int(c) for c in classes)
     _check_sampling(negatives)
@@ -315,17 +280,12 @@ def pair_products(F: np.ndarray, pairs: np.ndarray, columns: np.ndarray | None =
 
 
 class SimilarityMoments:
-    """Moments of the training pairs, assembled into each split's DomainStatistics.
-
-    Per class c: the Gram matrix and signed column sums of the positives and of U_c, the negative pool
-    pairs some split uses; a split holding out t subtracts those of U_c it does not use. Memory: one
-    p x p matrix per class.
-    """
+    """Moments of the training pairs: per class c, Gram and signed sums of the positives and of U_c, the pool
+    negatives some split uses; a split holding out t subtracts those of U_c it does not use."""
 
     def __init__(self, F: np.ndarray, design: PairDesign):
         self.F = np.asarray(F, dtype=np.float64)
         self.design = design
-        p = self.F.shape[1]
         self.gram = {}
         self.signed_sum = {}
         self.union = {}
@@ -341,10 +301,9 @@ class SimilarityMoments:
             gram += negative.T @ negative
             self.gram[c] = gram
             self.signed_sum[c] = positive.sum(axis=0) - negative.sum(axis=0)
-        self.n_features = p
+        self.n_features = self.F.shape[1]
 
     def split_statistics(self, split: Split) -> DomainStatistics:
-        """The source domains of ``split`` (one per source class), labelled by class."""
         design = self.design
         for c in split.sources:
             if c not in self.gram:

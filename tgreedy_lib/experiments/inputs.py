@@ -35,8 +35,6 @@ FEATURE_MAPS = ("learned", "dbn", "conv", "random", "pixels")
 #: What ``"learned"`` resolves to: the DBN for MNIST (the paper's), the convolutional patch features for
 #: CIFAR-10 (the whole-image DBN learns no pair signal there: its all-features fit scores 0.50).
 DEFAULT_FEATURE_MAP = {"mnist": "dbn", "cifar10": "conv"}
-#: Feature maps that exist only for some data sets (all others apply to every data set).
-FEATURE_MAP_DATASETS = {"conv": ("cifar10",)}
 #: Width and seed of the random sigmoid stand-in.
 RANDOM_UNITS = 1000
 RANDOM_SEED = 0
@@ -48,12 +46,8 @@ CONSTANT_VARIANCE = 1e-12
 
 @dataclasses.dataclass
 class ExperimentFeatures:
-    """Feature vectors of the training and the test images (float64, (n, p)), with their labels (0-9).
-
-    ``info`` is a JSON-ready description: ``dataset``, ``feature_map``, ``official`` (whether the test
-    set is the official one), ``train_size``, ``test_size``, ``n_features``, ``dropped_constant_features``
-    and whatever the feature builder reported.
-    """
+    """Feature vectors of the training and the test images (float64, (n, p)), their labels (0-9), and
+    ``info``, a JSON-ready description (``dataset``, ``feature_map``, ``official``, sizes, ...)."""
 
     train_features: np.ndarray
     train_labels: np.ndarray
@@ -76,16 +70,14 @@ class ExperimentFeatures:
 
     @property
     def n_features(self) -> int:
-        """Number of features p."""
         return int(self.train_features.shape[1])
 
     @property
     def classes(self) -> np.ndarray:
-        """The class labels present in the training set, sorted."""
         return np.unique(self.train_labels)
 
     def data_summary(self) -> dict:
-        """The ``data`` block of an experiment's JSON: dataset, sizes, whether the test set is official."""
+        """The ``data`` block of an experiment's JSON."""
         keys = ("dataset", "feature_map", "official", "train_size", "test_size", "n_features",
                 "dropped_constant_features", "source", "training_images", "feature_seed", "random_seed",
                 "probe_accuracy", "probe", "dbn_training_images", "requested_feature_map")
@@ -108,14 +100,10 @@ def drop_constant_features(features: ExperimentFeatures) -> ExperimentFeatures:
 
 def experiment_images(dataset: str, train_per_class: int | None = 1000, seed: int = 0, data_dir=None,
                       cache_dir=None) -> tuple[datasets.ImageDataset, dict]:
-    """The training and test images of section 4, and a description of how they were chosen.
+    """The training and test images of section 4, and how they were chosen.
 
-    MNIST: with the official training labels at hand (``TGREEDY_DATA_DIR`` or the cache),
-    ``train_per_class`` images a class drawn at random (seeded by ``seed``) from the 60,000; otherwise
-    the bundled 10,000 digits whole (863-1,127 a class). CIFAR-10: 1,000 a class from the 50,000. The
-    description holds ``train_source``, ``train_class_counts``, ``train_per_class``,
-    ``max_class_count_deviation`` and ``paper_training_set`` (exactly ``train_per_class`` official
-    images in every class).
+    MNIST: ``train_per_class`` official training images a class drawn with ``seed`` when the official
+    labels are at hand, else the bundled 10,000 digits whole; CIFAR-10: 1,000 a class from the 50,000.
     """
     images = datasets.load_paper_dataset(dataset, data_dir=data_dir, cache_dir=cache_dir)
     source = "bundled"
@@ -198,14 +186,12 @@ def _learned_features(dataset: str, *, data_dir=None, cache_dir=None, progress: 
     train_labels = np.asarray(built.train_labels, dtype=np.int64)
     images, description = experiment_images(dataset, train_per_class, design_seed, data_dir, cache_dir)
     if description["train_source"].startswith("official MNIST"):
-        # The DBN learnt from all 60,000 unlabeled official training images; the experiment's
-        # training images are a labelled subset of them, mapped through the same network.
+        # the DBN learnt from all 60,000 official images; the experiment's labelled subset goes through it
         train = np.asarray(built.dbn.transform(dbn_inputs(images.train_images)), dtype=np.float64)
         train_labels = np.asarray(images.train_labels, dtype=np.int64)
         info["source"] = images.source
     elif dataset == "cifar10" and design_seed != 0:
-        # The features learnt from the 50,000 unlabeled training images; the built set holds seed 0's
-        # labelled subset, so another seed's subset is mapped through them.
+        # the built set holds seed 0's labelled subset; another seed's goes through the learnt features
         train = np.asarray(built.transform(images.train_images), dtype=np.float64)
         train_labels = np.asarray(images.train_labels, dtype=np.int64)
         info["source"] = images.source
@@ -220,7 +206,7 @@ def _learned_features(dataset: str, *, data_dir=None, cache_dir=None, progress: 
 
 
 def resolve_feature_map(feature_map: str, dataset: str) -> str:
-    """The feature map ``feature_map`` means for ``dataset``: ``"learned"`` becomes the data set's default."""
+    """``feature_map`` for ``dataset``: ``"learned"`` becomes the data set's default."""
     if feature_map == "learned":
         if dataset not in DEFAULT_FEATURE_MAP:
             raise ValueError(f"no default learned features for {dataset!r}; choose a feature map from {FEATURE_MAPS}")
@@ -230,16 +216,14 @@ def resolve_feature_map(feature_map: str, dataset: str) -> str:
 
 def feature_map_applies(feature_map: str, dataset: str) -> bool:
     """Whether ``feature_map`` exists for ``dataset`` (``"conv"`` is CIFAR-10's only)."""
-    allowed = FEATURE_MAP_DATASETS.get(resolve_feature_map(feature_map, dataset) if dataset in DEFAULT_FEATURE_MAP
-                                       else feature_map)
-    return allowed is None or dataset in allowed
+    resolved = resolve_feature_map(feature_map, dataset) if dataset in DEFAULT_FEATURE_MAP else feature_map
+    return resolved != "conv" or dataset == "cifar10"
 
 
 def _learned_loader(dataset, **kwargs):
     resolved = resolve_feature_map("learned", dataset)
     features = FEATURE_LOADERS[resolved](dataset, **kwargs)
-    features.info["feature_map"] = resolved
-    features.info["requested_feature_map"] = "learned"
+    features.info.update(feature_map=resolved, requested_feature_map="learned")
     return features
 
 
@@ -251,12 +235,8 @@ FEATURE_LOADERS = {"learned": _learned_loader, "dbn": functools.partial(_learned
 
 
 def register_feature_map(name: str, loader) -> None:
-    """Make ``name`` a feature map of the experiments (CLI ``--feature-maps``, :func:`load_experiment_features`).
-
-    ``loader(dataset, *, data_dir, cache_dir, progress, train_per_class, seed, design_seed)`` returns
-    :class:`ExperimentFeatures`; :func:`experiment_images` gives the paper's images for it, and a
-    loader that measures its own linear probe sets ``info["probe_accuracy"]``.
-    """
+    """Make ``name`` a feature map of the experiments: ``loader`` as those of :data:`FEATURE_LOADERS`
+    (:func:`experiment_images` gives it the paper's images)."""
     global FEATURE_MAPS
     if not callable(loader):
         raise ValueError(f"loader must be callable, got {type(loader).__name__}")
@@ -266,11 +246,7 @@ def register_feature_map(name: str, loader) -> None:
 
 
 def add_probe_accuracy(features: ExperimentFeatures, cache_dir=None) -> ExperimentFeatures:
-    """Set ``info["probe_accuracy"]``: the validated linear probe's test accuracy, alike for every feature map.
-
-    Learnt features arrive with it (:func:`tgreedy_lib.features.feature_probe`); for the others it is
-    measured here (:func:`tgreedy_lib.features.probe_arrays`, cached by a digest of the arrays).
-    """
+    """Set ``info["probe_accuracy"]``, the linear probe's test accuracy, where the loader did not."""
     if features.info.get("probe_accuracy") is None:
         from ..features import probe_arrays
 
@@ -286,14 +262,12 @@ def add_probe_accuracy(features: ExperimentFeatures, cache_dir=None) -> Experime
 def load_experiment_features(dataset: str, feature_map: str = "dbn", *, data_dir=None, cache_dir=None,
                              progress: bool = False, train_per_class: int | None = 1000, seed: int = 0,
                              design_seed: int = 0, probe: bool = False) -> ExperimentFeatures:
-    """The training and test features of ``dataset`` ("mnist", "cifar10") through ``feature_map`` (one of
-    :data:`FEATURE_MAPS`), constant features dropped.
+    """The training and test features of ``dataset`` through ``feature_map`` (:data:`FEATURE_MAPS`), constant
+    features dropped.
 
-    ``data_dir`` and ``cache_dir`` hold the images (default ``TGREEDY_DATA_DIR``, then the bundled data)
-    and the feature cache; ``train_per_class`` is the paper's 1,000 (:func:`experiment_images`), seeded by
-    ``design_seed``; ``seed`` is the feature map's own (the DBN's, the random units'); ``probe`` also
-    measures the linear-probe accuracy (:func:`add_probe_accuracy`). An unknown data set or feature map is
-    a ValueError, a known map without a loader NotImplementedError, missing images FileNotFoundError.
+    ``data_dir``, ``cache_dir``: the images (default ``TGREEDY_DATA_DIR``, then the bundled data) and the
+    feature cache; ``train_per_class`` images drawn with ``design_seed`` (:func:`experiment_images`);
+    ``seed`` the feature map's own; ``probe`` also measures the linear-probe accuracy.
     """
     if dataset not in DATASETS:
         raise ValueError(f"dataset must be one of {DATASETS}, got {dataset!r}")

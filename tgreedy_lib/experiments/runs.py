@@ -32,19 +32,15 @@ ODD_DIGITS = (1, 3, 5, 7, 9)
 LOGISTIC_C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
 #: Ridge strength of the all-features reference, relative to the mean diagonal of the pooled E[XX^T].
 REFERENCE_RIDGE = 1e-3
-#: A feature enters the similarity experiment only if it is nonzero in at least this fraction of every
-#: class's training images (DBN features always are; it removes pixels whose pair products vanish).
+#: A similarity feature must be nonzero on this share of every class's training images (pixels may not be).
 MIN_NONZERO_FRACTION = 0.1
 #: The clock of a result's per-stage ``timings`` (a benchmark may set ``time.process_time``).
 STAGE_CLOCK = time.perf_counter
 
 
 def all_features_reference(stats) -> np.ndarray:
-    """Least squares on all features, ``(E[XX^T] + lambda I)^{-1} E[XY]`` pooled over the domains.
-
-    lambda is ``REFERENCE_RIDGE`` times the mean diagonal. If even this scores near 0.5 on the source
-    domains, no selection of the features can do better.
-    """
+    """Ridge on all features, ``(E[XX^T] + lambda I)^{-1} E[XY]`` pooled, lambda ``REFERENCE_RIDGE`` times the
+    mean diagonal: if even this scores near 0.5 on the sources, no selection can do better."""
     xx = stats.xx.mean(axis=0)
     xy = stats.xy.mean(axis=0)
     ridge = REFERENCE_RIDGE * float(np.trace(xx)) / xx.shape[0]
@@ -73,7 +69,7 @@ def curve(result: dict, method: str, metric: str) -> np.ndarray:
 
 
 def _select(stats, method: str, n_steps: int) -> SelectionPath:
-    """The reading's path; a stepwise refit that meets an exactly dependent feature stops there."""
+    """The reading's path, stopped before a stepwise refit meets an exactly dependent feature."""
     try:
         return get_selector(method).run(stats, n_steps)
     except ValueError as error:
@@ -99,8 +95,6 @@ def _check_steps(n_steps, n_features: int, clip_steps: bool) -> int:
 
 
 class _Timer:
-    """Seconds per stage, read from :data:`STAGE_CLOCK`."""
-
     def __init__(self):
         self.seconds: dict[str, float] = {}
         self.now = STAGE_CLOCK
@@ -112,8 +106,7 @@ class _Timer:
 
 
 def _run_splits(splits, methods, n_steps: int, columns, timer: _Timer, tick: float, prepare, progress, done) -> dict:
-    """Every split: ``prepare(split)`` gives its statistics, ``score_weights(w)`` and ``score_path(path)``
-    (each ``(source AUROC, target AUROC)``) and the target's class sizes; then the reference and each path."""
+    """Per split: ``prepare(split)`` -> statistics, ``score_weights``, ``score_path``, target sizes; then score."""
     curves = {m: {"source_auroc": [], "target_auroc": [], "t_statistic": [], "features": []} for m in methods}
     reference = {"source_auroc": [], "target_auroc": []}
     target_sizes = []
@@ -150,18 +143,14 @@ def _result(experiment: str, n_steps: int, columns, splits, runs: dict, methods,
             "timings": {k: round(v, 3) for k, v in timer.seconds.items()}}
 
 
-# --------------------------------------------------------------------------- introduction
-
 def run_intro_logistic(features: ExperimentFeatures, positive: int = domains.POSITIVE_DIGIT,
                        train_negatives: Sequence[int] = EVEN_OTHERS, test_negatives: Sequence[int] = ODD_DIGITS,
                        C: float = 1.0, c_grid: Sequence[float] | None = LOGISTIC_C_GRID) -> dict:
     """Section 1: logistic regression for '2' vs the other even digits, tested on even and on odd digits.
 
-    "a logistic regression algorithm, trained on this dataset and achieving a (true) test error rate of
-    about 0.5% (against even digits), jumps to 35% error rate when tested vs. odd digits". scikit-learn's
-    ``LogisticRegression(C)`` learns ``positive`` (1) against ``train_negatives`` (0); the result holds
-    ``error_even`` and ``error_odd`` (the test '2's with the even, resp. odd, test digits), the false
-    positive rate per digit, the '2's' miss rate, the balanced errors, and the same for each C of ``c_grid``.
+    "a logistic regression algorithm ... achieving a (true) test error rate of about 0.5% (against even
+    digits), jumps to 35% error rate when tested vs. odd digits". The result holds ``error_even``,
+    ``error_odd``, per-digit false positive rates, the '2's' miss rate, balanced errors, and each C of ``c_grid``.
     """
     from sklearn.linear_model import LogisticRegression
 
@@ -201,19 +190,14 @@ def run_intro_logistic(features: ExperimentFeatures, positive: int = domains.POS
     main = errors_for(C)
     sweep = [main if c == C else errors_for(c) for c in (c_grid or ())]
     even, odd = main["error_even"], main["error_odd"]
-    increase = 100.0 * (odd - even) / even if even > 0 else float("inf")
-    result = {"experiment": "intro-logistic", "error_even": main["error_even"], "error_odd": main["error_odd"],
-              "increase_percent": increase, "positive": int(positive),
-              "train_negatives": [int(k) for k in train_negatives], "test_negatives": [int(k) for k in test_negatives],
-              "main": main, "c_sweep": sweep, "train_size": int(train_rows.sum()),
-              "test_size_even": int(np.isin(test_labels, train_classes).sum()),
-              "test_size_odd": int(np.isin(test_labels, (positive,) + tuple(test_negatives)).sum()),
-              "data": features.data_summary()}
-    result["seconds"] = round(time.perf_counter() - start, 3)
-    return result
+    return {"experiment": "intro-logistic", "error_even": even, "error_odd": odd,
+            "increase_percent": 100.0 * (odd - even) / even if even > 0 else float("inf"), "positive": int(positive),
+            "train_negatives": [int(k) for k in train_negatives], "test_negatives": [int(k) for k in test_negatives],
+            "main": main, "c_sweep": sweep, "train_size": int(train_rows.sum()),
+            "test_size_even": int(np.isin(test_labels, train_classes).sum()),
+            "test_size_odd": int(np.isin(test_labels, (positive,) + tuple(test_negatives)).sum()),
+            "data": features.data_summary(), "seconds": round(time.perf_counter() - start, 3)}
 
-
-# --------------------------------------------------------------------------- section 4.1
 
 def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: Sequence[int] | None = None,
                      positive: int = domains.POSITIVE_DIGIT, methods: Sequence[str] = METHODS,
@@ -221,14 +205,9 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
                      clip_steps: bool = False) -> dict:
     """Section 4.1: recognize '2' against a digit never seen in training.
 
-    For each held-out digit t (``targets``, default all), the source domains are '2 vs k' on the training
-    images for the other digits k, the target '2 vs t' on the test images, balanced to
-    ``design.target_per_class`` images a class; held-out source data are '2 vs k' on the test images.
-    Each reading of ``methods`` adds ``n_steps`` features (with ``clip_steps`` at most the candidates,
-    otherwise more is a ValueError); ``progress`` gets a line per split. The result holds ``curves``
-    (per method: ``source_auroc``, ``target_auroc``, ``t_statistic``, ``features``, a list per split of
-    one value per step), ``splits``, ``all_features_reference``, ``target_sizes``, ``readings``,
-    ``design``, ``data``, ``seconds`` and ``timings``.
+    For each held-out digit t of ``targets`` (default all): sources '2 vs k' on the training images, the
+    target '2 vs t' and held-out sources on the test images. Each reading of ``methods`` adds ``n_steps``
+    features (``clip_steps``: at most the candidates); ``curves`` hold per method and split a value a step.
     """
     design = _check_design(design)
     methods = [get_selector(m).name for m in methods]
@@ -266,8 +245,6 @@ def run_two_vs_other(features: ExperimentFeatures, n_steps: int = 50, targets: S
                    start, timer, head={"positive": int(positive)})
 
 
-# --------------------------------------------------------------------------- section 4.2
-
 def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Sequence[int] | None = None,
                    n_positive: int | None = None, n_negative: int | None = None, seed: int | None = None,
                    methods: Sequence[str] = METHODS, experiment: str | None = None,
@@ -275,15 +252,15 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
                    clip_steps: bool = False) -> dict:
     """Section 4.2: learn a similarity function that transfers to a class never seen.
 
-    A pair's regression features are phi_i(x1) phi_i(x2), y = +1 for two images of one class, -1
-    otherwise. For each held-out class t, source domain c holds pairs of training images of c
-    (:func:`~tgreedy_lib.experiments.domains.draw_pair_design`), the target pairs of test images of t
-    (:func:`~tgreedy_lib.experiments.domains.target_pairs`), the held-out source data the source domains
-    drawn again from the test images. Pair counts and seed default to the design's (the paper: 1,000 and
-    1,000); the rest is :func:`run_two_vs_other`'s, the result with ``pairs`` added and named ``experiment``
-    (default ``"<dataset>-similarity"``).
+    Features of a pair: phi_i(x1) phi_i(x2), y = +1 for one class, -1 otherwise. For each held-out class
+    t, source domain c holds pairs of training images of c, the target pairs of test images of t, the
+    held-out sources pairs of test images. Pair counts and seed default to the design's; the rest is
+    :func:`run_two_vs_other`'s, with ``pairs`` added, named ``experiment`` (default ``"<dataset>-similarity"``).
     """
-    design = _with_pairs(_check_design(design), n_positive, n_negative, seed)
+    design = _check_design(design)
+    design = design.replace(n_positive_pairs=design.n_positive_pairs if n_positive is None else int(n_positive),
+                            n_negative_pairs=design.n_negative_pairs if n_negative is None else int(n_negative),
+                            seed=design.seed if seed is None else int(seed))
     n_positive, n_negative, seed = design.n_positive_pairs, design.n_negative_pairs, design.seed
     methods = [get_selector(m).name for m in methods]
     timer = _Timer()
@@ -334,20 +311,10 @@ def run_similarity(features: ExperimentFeatures, n_steps: int = 100, targets: Se
                    tail={"pairs": {**train_design.as_json(), "seed": int(seed)}})
 
 
-def _with_pairs(design: Design, n_positive: int | None, n_negative: int | None, seed: int | None) -> Design:
-    """``design`` with the pair counts and seed given (``None`` keeps the design's own)."""
-    return design.replace(n_positive_pairs=design.n_positive_pairs if n_positive is None else int(n_positive),
-                          n_negative_pairs=design.n_negative_pairs if n_negative is None else int(n_negative),
-                          seed=design.seed if seed is None else int(seed))
-
-
 def similarity_reference_auroc(train_features, train_labels, test_features, test_labels, n_positive: int = 1000,
                                n_negative: int = 1000, seed: int = 0) -> dict:
-    """How much pair signal features carry: :func:`run_similarity`'s ``all_features_reference`` alone.
-
-    Returns ``source_auroc`` and ``target_auroc`` (means over the held-out classes), their lists per class
-    (``..._per_class``), ``n_features`` used and ``seconds``.
-    """
+    """How much pair signal features carry: :func:`run_similarity`'s ``all_features_reference`` alone, mean
+    and ``..._per_class`` source and target AUROC, ``n_features`` and ``seconds``."""
     features = drop_constant_features(ExperimentFeatures(
         np.asarray(train_features, dtype=np.float64), np.asarray(train_labels, dtype=np.int64),
         np.asarray(test_features, dtype=np.float64), np.asarray(test_labels, dtype=np.int64), {"dataset": "features"}))

@@ -2,34 +2,29 @@
 
 Section 3.3 of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach"
 (AISTATS 2012) adds "the feature with the highest T-statistic"; section 4's T-greedy takes "the largest
-T-statistic" and greedy "the next feature which decreases the squared loss the most". The figure shows
-what the signed rule does once the candidates with a positive T are used up: it takes the largest T left,
-near zero or below, while those with a large *negative* T, which the |T| rule and greedy would take, stay
-unused. The caller computes the statistics (a notebook writes the loop out); this module only draws.
+T-statistic". Once the positive T are used up, the signed rule takes the largest T left, near zero or
+below, while a large *negative* T, which the |T| rule and greedy would take, stays unused.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..domain_adaptation.selectors import get_selector  # one label per selector
-from .style import SMALLEST_TEXT_PT, selector_style  # one colour per selector
+from ..domain_adaptation.selectors import get_selector
+from .style import SMALLEST_TEXT_PT, selector_style
 
 __all__ = ["rule_picks", "plot_candidate_t"]
 
-#: Marker of each rule's pick; rules not listed get a circle.
+#: Marker of each rule's pick (others: a circle).
 RULE_MARKERS = {"tgreedy-signed": "^", "tgreedy": "v", "greedy": "x", "greedy-stepwise": "+"}
-#: Legend text of each rule (others: the selector's label); colours are the selectors'.
-RULE_LABELS = {"tgreedy-signed": "signed rule: largest T", "tgreedy": "|T| rule: largest |T|",
+#: Legend text of each rule (others: the selector's label).
+PICK_LABELS = {"tgreedy-signed": "signed rule: largest T", "tgreedy": "|T| rule: largest |T|",
                "greedy": "greedy: largest loss decrease"}
 
 
 def rule_picks(t_statistics, greedy_scores=None) -> dict[str, np.ndarray]:
-    """The candidate each rule of section 3.3 would add at each step: ``{selector name: index per step}``.
-
-    ``"tgreedy-signed"`` takes the largest T (the paper's :math:`\\arg\\max_i T_i`), ``"tgreedy"`` the largest
-    :math:`|T_i|`, and with ``greedy_scores`` (greedy's :math:`\\hat\\mu_i^2/\\hat{\\mathbb{E}}[X_i^2]`),
-    ``"greedy"`` the largest loss decrease. Both arrays are (n_steps, n_features), NaN where a feature is no
-    candidate; a step without a candidate, or arrays not 2-d of one shape, are a ValueError.
+    """The candidate each rule would add at each step, ``{selector name: index per step}``: largest T
+    (``"tgreedy-signed"``), largest |T| (``"tgreedy"``), largest ``greedy_scores`` (``"greedy"``, if given).
+    Both arrays are (n_steps, n_features), NaN where a feature is no candidate.
     """
     t = np.asarray(t_statistics, dtype=float)
     if t.ndim != 2:
@@ -48,12 +43,8 @@ def rule_picks(t_statistics, greedy_scores=None) -> dict[str, np.ndarray]:
 
 def plot_candidate_t(ax, t_statistics, picks, *, path_label: str | None = None, linthresh: float = 1.0,
                      legend: bool = True):
-    """Every candidate's signed T at each step (gray dots) and the candidate each rule of ``picks``
-    (selector name -> index per step, e.g. :func:`rule_picks`) would take there, in the selector's colour.
-
-    ``path_label`` says whose path the steps follow (for the title); the y axis is symmetric-logarithmic,
-    linear within plus or minus ``linthresh``, so T near zero and T in the tens are both readable.
-    """
+    """Every candidate's signed T at each step (gray dots) and the pick of each rule of ``picks``
+    (:func:`rule_picks`); ``path_label`` names the path, the y axis is linear within ``linthresh``."""
     t = np.asarray(t_statistics, dtype=float)
     if t.ndim != 2:
         raise ValueError(f"t_statistics must be 2-d (steps x features), got shape {t.shape}")
@@ -69,7 +60,7 @@ def plot_candidate_t(ax, t_statistics, picks, *, path_label: str | None = None, 
         if chosen.shape != (n_steps,):
             raise ValueError(f"picks[{name!r}] has {chosen.size} entries for {n_steps} steps; give one index per step")
         ax.plot(steps + offset, t[np.arange(n_steps), chosen], ls="none", marker=RULE_MARKERS.get(name, "o"), ms=5,
-                color=selector_style(name).color, label=f"{RULE_LABELS.get(name, get_selector(name).label)} would add")
+                color=selector_style(name).color, label=f"{PICK_LABELS.get(name, get_selector(name).label)} would add")
     ax.axhline(0, color="k", lw=0.7)
     ax.set_yscale("symlog", linthresh=linthresh)
     ax.set_xlabel("step")

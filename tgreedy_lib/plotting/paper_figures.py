@@ -1,13 +1,10 @@
 """Figures 1-4 of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical
 Approach" (AISTATS 2012), drawn from the JSON-ready results of :mod:`tgreedy_lib.experiments`.
 
-Nothing is computed here but means and spreads of the stored curves. As in the paper each selector has
-its colour (:func:`~tgreedy_lib.plotting.style.selector_style`; titles name it), dashed = held-out data
-of the source domains, solid = the target domain, x = features added; a grey dotted line marks chance
-(AUROC 0.5) and a black dotted one least squares on all features, where a result has it. The paper's
-one row of panels is stacked three to a row, :data:`~tgreedy_lib.plotting.style.FIGURE_WIDTH` inches
-wide, the legend in the free slot, so the book shows them at their natural size. Bands over splits
-are plus/minus one standard deviation (the variability between domains, section 5).
+Nothing is computed here but means and spreads of the stored curves. Each selector has its colour
+(titles name it), dashed = held-out source data, solid = target domain, x = features added; grey dotted
+marks chance, black dotted least squares on all features. The paper's row of panels is stacked three to
+a row, the legend in the free slot; bands over splits are plus/minus one s.d. (section 5).
 """
 from __future__ import annotations
 
@@ -35,18 +32,14 @@ TASK_TITLES = {
 #: The section-4 tasks of the bands over seeds, in their order, with the paper's section.
 BAND_TASK_TITLES = {"mnist-2-vs-other": "MNIST, '2 vs other' (4.1)", "mnist-similarity": "MNIST similarity (4.2)",
                     "cifar-similarity": "CIFAR-10 similarity (4.2)"}
-#: Panels in a row of the stacked figures.
 COLUMNS = 3
-#: Height in inches of one row of panels.
-ROW_HEIGHT = 2.5
-#: Font size of panel titles and figure titles, in points.
+ROW_HEIGHT = 2.5  # inches
 TITLE_PT = 10
 #: Colour of the line that marks least squares on all features at once (a yardstick, not in the paper).
 ALL_FEATURES_COLOR = "black"
 
 
 def _methods(result: dict, methods) -> tuple[str, ...]:
-    """The selectors to draw: ``methods``, or every selector whose curves ``result`` holds."""
     return tuple(result["curves"]) if methods is None else tuple(methods)
 
 
@@ -58,17 +51,14 @@ def _split_index(result: dict, target: int) -> int:
 
 
 def split_title(result: dict, target: int) -> str:
-    """Panel title of one split: '2 vs 9' for section 4.1, "'9' held out" for similarity."""
+    """Panel title of one split: '2 vs 9' (section 4.1), "'9' held out" (similarity)."""
     if result["experiment"] == "mnist-2-vs-other":
         return f"{result.get('positive', 2)} vs {target}"
     name = CIFAR10_CLASSES[target] if result.get("data", {}).get("dataset") == "cifar10" else f"'{target}'"
     return f"{name} held out"
 
 
-#: The line at chance (AUROC 0.5): dotted light grey, never read as a solid target-domain curve.
 CHANCE_STYLE = {"color": "0.65", "ls": ":", "lw": 1.1}
-#: Colour of the line-style swatches in the legends (dashed = source, solid = target): black, not a selector's.
-LINE_STYLE_KEY_COLOR = "black"
 
 
 def _chance(ax) -> None:
@@ -76,13 +66,11 @@ def _chance(ax) -> None:
 
 
 def _style(method: str, methods) -> tuple[str, object]:
-    """The legend label and colour of ``method`` in a figure that draws ``methods``."""
     return legend_label(method), selector_style(method, among=list(methods)).color
 
 
 def legend_key(methods, all_features: bool = False):
-    """Legend handles and labels: a colour swatch per selector of ``methods``, then black dashed = held-out
-    source data, black solid = target domain, the chance line (and the dotted all-features line)."""
+    """Legend handles and labels: a swatch per selector of ``methods``, the line styles, chance (and all features)."""
     from matplotlib.lines import Line2D
 
     methods = list(methods)
@@ -91,8 +79,7 @@ def legend_key(methods, all_features: bool = False):
         label, color = _style(method, methods)
         handles.append(Line2D([], [], color=color, lw=2))
         labels.append(label)
-    handles += [Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="--", lw=1.4),
-                Line2D([], [], color=LINE_STYLE_KEY_COLOR, ls="-", lw=1.6),
+    handles += [Line2D([], [], color="black", ls="--", lw=1.4), Line2D([], [], color="black", ls="-", lw=1.6),
                 Line2D([], [], **CHANCE_STYLE)]
     labels += ["source domains (held out)", "target domain", "chance (AUROC 0.5)"]
     if all_features:
@@ -106,10 +93,7 @@ def _steps(result: dict) -> np.ndarray:
 
 
 def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False):
-    """AUROC against features added for one split: source (dashed) and target (solid) per method.
-
-    ``methods``: selector names (default: every selector in ``result``).
-    """
+    """AUROC against features added for one split: source (dashed) and target (solid) per selector."""
     methods = _methods(result, methods)
     k = _split_index(result, target)
     x = _steps(result)
@@ -127,8 +111,7 @@ def plot_split(ax, result: dict, target: int, methods=None, legend: bool = False
     return ax
 
 
-def plot_average(ax, result: dict, methods=None, band: bool = True, title: str | None = None,
-                 legend: bool = False):
+def plot_average(ax, result: dict, methods=None, title: str | None = None, legend: bool = False):
     """AUROC averaged over all splits, with a band of one standard deviation across splits."""
     methods = _methods(result, methods)
     x = _steps(result)
@@ -139,7 +122,7 @@ def plot_average(ax, result: dict, methods=None, band: bool = True, title: str |
             mean = curves.mean(axis=0)
             which = "source (held out)" if metric == "source_auroc" else "target"
             ax.plot(x, mean, ls=style, color=color, lw=1.6, label=f"{label}, {which}")
-            if band and curves.shape[0] > 1:
+            if curves.shape[0] > 1:
                 spread = curves.std(axis=0, ddof=1)
                 ax.fill_between(x, mean - spread, mean + spread, color=color,
                                 alpha=0.10 if metric == "source_auroc" else 0.18, lw=0)
@@ -173,9 +156,7 @@ def plot_t_statistics(ax, result: dict, target: int, methods=None, legend: bool 
 
 
 def _stacked(n_panels: int, n_blocks: int = 1):
-    """A figure :data:`FIGURE_WIDTH` wide with ``n_blocks`` blocks of ``n_panels`` panels, three to a row,
-    each block followed by a free slot (for the legend) when its last row has one; returns the figure and,
-    per block, its panel axes and that slot (or None)."""
+    """``n_blocks`` blocks of ``n_panels`` panels, three to a row; per block, its axes and a free slot or None."""
     rows = -(-(n_panels + 1) // COLUMNS)
     fig, grid = plt.subplots(rows * n_blocks, COLUMNS, figsize=(FIGURE_WIDTH, ROW_HEIGHT * rows * n_blocks + 0.5),
                              squeeze=False, constrained_layout=True)
@@ -190,7 +171,6 @@ def _stacked(n_panels: int, n_blocks: int = 1):
 
 
 def _legend_in(slot, methods, fallback, title: str | None = None) -> None:
-    """The key of ``methods`` in the free ``slot`` (an axes drawn without frame), else on ``fallback``."""
     if slot is None:
         fallback.legend(*legend_key(methods), fontsize=SMALLEST_TEXT_PT, loc="lower right")
         return
@@ -200,7 +180,7 @@ def _legend_in(slot, methods, fallback, title: str | None = None) -> None:
 
 
 def _panels_row(result: dict, panels, axes, methods, last: str) -> None:
-    """The split panels, then ``last``: "average" (Figure 1) or "t" (|T| of the first panel's split)."""
+    """The split panels, then ``last``: "average" (Figure 1) or "t" (|T| of the first split)."""
     for ax, target in zip(axes, panels):
         plot_split(ax, result, target, methods)
     if last == "t":
@@ -212,7 +192,7 @@ def _panels_row(result: dict, panels, axes, methods, last: str) -> None:
             ax.set_ylabel("AUROC" if last != "t" or i < len(panels) else "|T|")
     for ax in axes[1:len(panels) + (last != "t")]:
         ax.sharey(axes[0])
-    axes[0].autoscale(axis="y")          # the shared limits cover every panel's curves
+    axes[0].autoscale(axis="y")
 
 
 def _panels(result: dict, wanted) -> list[int]:
@@ -249,11 +229,16 @@ def figure2(result: dict, panels=PAPER_TWO_VS_OTHER_PANELS, methods=None):
     return fig
 
 
-def figure3(results, panels=SIMILARITY_PANELS, methods=None):
-    """Figure 3: similarity learning, one block per data set (MNIST, CIFAR-10): four splits and |T|."""
+def _results(results, refusal: str) -> list:
     results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
     if not results:
-        raise ValueError("figure3 needs at least one similarity result")
+        raise ValueError(refusal)
+    return results
+
+
+def figure3(results, panels=SIMILARITY_PANELS, methods=None):
+    """Figure 3: similarity learning, one block per data set (MNIST, CIFAR-10): four splits and |T|."""
+    results = _results(results, "figure3 needs at least one similarity result")
     chosen = [_panels(r, panels) for r in results]
     fig, blocks = _stacked(max(len(c) for c in chosen) + 1, n_blocks=len(results))
     all_methods = []
@@ -275,9 +260,7 @@ def figure3(results, panels=SIMILARITY_PANELS, methods=None):
 
 def figure4(results, methods=None):
     """Figure 4: AUROC averaged over all splits for each task, bands = one standard deviation across splits."""
-    results = [r for r in (results if isinstance(results, (list, tuple)) else [results]) if r is not None]
-    if not results:
-        raise ValueError("figure4 needs at least one result")
+    results = _results(results, "figure4 needs at least one result")
     width = min(FIGURE_WIDTH, 3.6 * len(results) + 1.2)
     fig, axes = plt.subplots(1, len(results), figsize=(width, 4.4), squeeze=False, layout="constrained")
     drawn = []
@@ -293,9 +276,8 @@ def figure4(results, methods=None):
     return fig
 
 
-def plot_all_splits(result: dict, methods=None, reference: bool = True):
-    """Every split of ``result`` in a grid, three to a row, on shared axes (section 5: the variability
-    between domains); with ``reference``, least squares on all features as a dotted yardstick."""
+def plot_all_splits(result: dict, methods=None):
+    """Every split of ``result`` in a grid on shared axes, all features' fit dotted."""
     methods = _methods(result, methods)
     splits = result["splits"]
     rows = -(-len(splits) // COLUMNS)
@@ -304,7 +286,7 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
     cells = list(grid.ravel())
     for k, (ax, split) in enumerate(zip(cells, splits)):
         plot_split(ax, result, split["target"], methods)
-        if reference and result.get("all_features_reference"):
+        if result.get("all_features_reference"):
             ax.axhline(result["all_features_reference"]["target_auroc"][k], color=ALL_FEATURES_COLOR, ls=":", lw=1,
                        label="all features (ridge), target")
         if k % COLUMNS == 0:
@@ -313,7 +295,7 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
             ax.set_xlabel("")
     for ax in cells[len(splits):]:
         ax.set_visible(False)
-    handles, labels = legend_key(methods, all_features=bool(reference and result.get("all_features_reference")))
+    handles, labels = legend_key(methods, all_features=bool(result.get("all_features_reference")))
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False)
     fig.suptitle(f"all {len(splits)} held-out splits: {selector_key(methods)}; dashed: source, solid: target",
                  fontsize=TITLE_PT)
@@ -321,13 +303,10 @@ def plot_all_splits(result: dict, methods=None, reference: bool = True):
 
 
 def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks=None, among=None):
-    """Figure 4 over seeds: per task, a comparison's two readings (source dashed, target solid), the mean
-    over seeds with its 95 % band, from :func:`~tgreedy_course.seeds.band_summary` (or a reference run's
-    ``bands``).
+    """Figure 4 over seeds: per task, a comparison's two readings, the mean over seeds with its 95 % band.
 
     ``axes``: one per task (default: a new figure); ``tasks``: default every section-4 task in
-    ``summary``; ``among``: every selector the whole figure draws (default: the comparison's two), so
-    that where both readings of T-greedy are drawn the signed one gets its lighter blue.
+    ``summary``; ``among``: every selector the whole figure draws (default: the comparison's two).
     """
     from ..experiments.readings import COMPARISON_LABELS, comparison_pair
 
@@ -368,7 +347,7 @@ def plot_band_summary(summary: dict, comparison: str = "paper", axes=None, tasks
         fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=SMALLEST_TEXT_PT, frameon=False,
                    title=note, title_fontsize=SMALLEST_TEXT_PT)
         fig.suptitle(COMPARISON_LABELS.get(comparison, comparison), fontsize=TITLE_PT)
-    else:                                  # the caller's figure: the legend (and the note) inside the axes
+    else:
         first.legend(fontsize=SMALLEST_TEXT_PT, loc="lower right", title=note, title_fontsize=SMALLEST_TEXT_PT)
     return fig
 

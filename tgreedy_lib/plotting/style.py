@@ -1,20 +1,12 @@
 """The figures' conventions: the width they are drawn for, the smallest text, colour names, and how each
 selector is drawn.
 
-The book shows a figure across a column of :data:`BOOK_COLUMN_PX` CSS pixels; at Matplotlib's 100 dpi a
-figure :data:`FIGURE_WIDTH` inches wide is shown at its natural size, and its smallest text,
-:data:`SMALLEST_TEXT_PT` points, stays 12.5 pixels high; a wider one is scaled down, its text with it
-(:func:`displayed_points`).
-
-Each selector of the registry (:mod:`tgreedy_lib.domain_adaptation.selectors`, which knows nothing of
-figures) has one colour and line style in every figure: the built-in ones' are
-:data:`BUILTIN_SELECTOR_STYLES` (greedy red and T-greedy blue, as in the figures of Foster, Kakade &
-Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach", AISTATS 2012), a new one's is
-registered (:func:`register_selector_style`), and one without a style gets a fallback colour
-(:func:`selector_style`). T-greedy has two readings (section 3.3's signed arg max T, section 4's largest
-|T|): a figure that shows one draws it in the paper's blue, one that shows both draws the signed one in a
-lighter blue (``selector_style(name, among=...)``); legends name the rule (:func:`legend_label`), and
-titles name the colours from the same styles (:func:`selector_key`).
+A figure :data:`FIGURE_WIDTH` inches wide at 100 dpi fills the book's column of :data:`BOOK_COLUMN_PX`
+pixels at its natural size; a wider one is scaled down, its text with it (:func:`displayed_points`).
+Each selector has one colour and line style in every figure: greedy red and T-greedy blue as in Foster,
+Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical Approach" (AISTATS 2012), a new
+one's registered (:func:`register_selector_style`) or a fallback. Where a figure shows both readings of
+T-greedy (section 3.3's signed arg max T, section 4's largest |T|), the signed one is a lighter blue.
 """
 from __future__ import annotations
 
@@ -44,24 +36,21 @@ _TABLEAU = {"blue": "#1f77b4", "orange": "#ff7f0e", "green": "#2ca02c", "red": "
 
 @dataclasses.dataclass(frozen=True)
 class SelectorStyle:
-    """How one selector is drawn: a Matplotlib colour and line style, the same in every figure (section 4's
-    figures draw source data dashed and the target solid whatever the line style)."""
+    """How one selector is drawn: a Matplotlib colour and line style."""
 
     color: str | tuple
     linestyle: str | tuple = "-"
 
 
-#: The two readings of the paper's T-greedy: largest |T| (section 4's "largest T-statistic") and the signed
-#: arg max T (section 3.3). A figure that shows only one of them draws it in the paper's blue.
+#: The two readings of the paper's T-greedy; a figure that shows only one draws it in the paper's blue.
 T_GREEDY_READINGS = ("tgreedy", "tgreedy-signed")
 #: The second shade of blue: the signed reading's colour in a figure that shows both readings.
 SECOND_BLUE = "#6baed6"
-#: What a legend calls each of the paper's selectors: the rule it follows, so that two T-greedys are told apart.
+#: What a legend calls each of the paper's selectors: the rule it follows.
 RULE_LABELS: Mapping[str, str] = types.MappingProxyType({"greedy": "greedy", "tgreedy": "T-greedy (largest |T|)",
                                                           "tgreedy-signed": "T-greedy (arg max T)"})
 
-#: How the built-in selectors are drawn: greedy red and T-greedy blue as in the paper's figures, the signed
-#: reading a second blue (the paper's where a figure shows it alone), the others colours of their own.
+#: How the built-in selectors are drawn.
 BUILTIN_SELECTOR_STYLES: Mapping[str, SelectorStyle] = types.MappingProxyType({
     "greedy": SelectorStyle("tab:red"),
     "tgreedy": SelectorStyle("tab:blue"),
@@ -72,8 +61,7 @@ BUILTIN_SELECTOR_STYLES: Mapping[str, SelectorStyle] = types.MappingProxyType({
     "icp": SelectorStyle("tab:green", "--"),
 })
 
-#: Colours of selectors registered without a style (the rule is :func:`selector_style`'s): none is a built-in
-#: selector's colour, and each has a name of its own in a title (:func:`color_name`).
+#: Colours of selectors registered without a style: none a built-in's, each with a name (:func:`color_name`).
 FALLBACK_COLORS = ("tab:pink", "tab:cyan", "black", "navy", "magenta", "maroon")
 
 _STYLES: dict[str, SelectorStyle] = dict(BUILTIN_SELECTOR_STYLES)
@@ -81,10 +69,7 @@ _STYLES: dict[str, SelectorStyle] = dict(BUILTIN_SELECTOR_STYLES)
 
 def register_selector_style(name: str, *, color, linestyle="-", replace: bool = False) -> SelectorStyle:
     """Draw the registered selector ``name`` in ``color`` and ``linestyle`` in every figure; return its style.
-
-    A name that already has a style is a ValueError unless ``replace=True``; an unregistered name, a colour
-    or a line style Matplotlib cannot draw (or ``"None"``, which would hide the curve) too.
-    """
+    A name that has a style already needs ``replace=True``."""
     import matplotlib.colors as mcolors
     from matplotlib.lines import Line2D
 
@@ -111,20 +96,15 @@ def register_selector_style(name: str, *, color, linestyle="-", replace: bool = 
 
 
 def unregister_selector_style(name: str) -> None:
-    """Remove the style of ``name`` (a ValueError if it has none); it is drawn in its fallback colour."""
+    """Remove the style of ``name``; it is drawn in its fallback colour."""
     if name not in _STYLES:
         raise ValueError(f"selector {name!r} has no style to remove; styled: {', '.join(_STYLES)}")
     del _STYLES[name]
 
 
 def selector_style(name: str, among=None) -> SelectorStyle:
-    """How the registered selector ``name`` is drawn: its registered style, or the fallback.
-
-    ``among``, the selectors drawn in the same figure, decides the two readings of T-greedy: where a
-    figure shows only one of them, it is drawn in the paper's blue; a style registered with
-    ``replace=True`` is kept as is. A selector without a style is drawn solid in
-    ``FALLBACK_COLORS[zlib.crc32(name.encode()) % len(FALLBACK_COLORS)]``: the same colour in every
-    session whatever else is registered, never a built-in's.
+    """How the registered selector ``name`` is drawn: its style, or a fallback colour chosen by a hash of the
+    name. ``among``, the selectors of the same figure: a T-greedy reading shown alone is the paper's blue.
     """
     get_selector(name)
     style = _STYLES.get(name)
@@ -138,22 +118,20 @@ def selector_style(name: str, among=None) -> SelectorStyle:
 
 def legend_label(name: str) -> str:
     """What a legend calls the registered selector ``name``: its rule (:data:`RULE_LABELS`), else its label."""
-    label = get_selector(name).label
-    return RULE_LABELS.get(name, label)
+    return RULE_LABELS.get(name, get_selector(name).label)
 
 
 def displayed_points(size_pt: float, figure_width_in: float, dpi: float = 100.0) -> float:
-    """The size in points at which text of ``size_pt`` points is seen in the book, a figure wider than the
-    column (:data:`BOOK_COLUMN_PX`) being scaled down to it."""
+    """The size in points at which ``size_pt`` is seen in the book (a wider figure is scaled down)."""
     return size_pt * min(1.0, BOOK_COLUMN_PX / (figure_width_in * dpi))
 
 
-def color_name(color) -> str:
-    """The plain English name of a Matplotlib colour, as a title would say it ("purple").
+_HUES = ((15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (195, "cyan"), (255, "blue"),
+         (290, "purple"), (340, "pink"), (360, "red"))
 
-    Tableau and CSS colours give their name, grey levels "gray", any other colour its hue's name ("pale
-    blue" when nearly white, "gray" when it has almost none).
-    """
+
+def color_name(color) -> str:
+    """The plain English name of a Matplotlib colour, as a title would say it ("purple")."""
     import matplotlib.colors as mcolors
 
     if isinstance(color, str):
@@ -174,15 +152,7 @@ def color_name(color) -> str:
             return "gray"                     # a grey level
         except ValueError:
             pass
-    return _hue_name(mcolors.rgb_to_hsv(mcolors.to_rgb(color)))
-
-
-# Hue ranges in degrees (upper ends) and their names, for colours outside the Tableau palette.
-_HUES = ((15, "red"), (45, "orange"), (70, "yellow"), (165, "green"), (195, "cyan"), (255, "blue"),
-         (290, "purple"), (340, "pink"), (360, "red"))
-
-
-def _hue_name(hsv) -> str:
+    hsv = mcolors.rgb_to_hsv(mcolors.to_rgb(color))
     hue, saturation, value = float(hsv[0]) * 360, float(hsv[1]), float(hsv[2])
     if saturation < 0.15 or value < 0.12:
         return "gray" if value >= 0.12 else "black"

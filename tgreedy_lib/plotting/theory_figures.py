@@ -20,8 +20,7 @@ __all__ = ["plot_self_normalized_tails", "plot_theorem2_excess", "plot_threshold
 
 
 def _legend_below(ax, wrap: int = 30) -> None:
-    """The legend a fixed distance in points below the axes (room for tick labels and x label), its labels
-    wrapped at ``wrap`` characters, in two columns where the axes are five inches wide."""
+    """The legend below the axes' tick labels and x label, labels wrapped at ``wrap``, two columns if wide."""
     import textwrap
 
     from matplotlib.transforms import ScaledTranslation
@@ -44,8 +43,8 @@ def _axes(ax):
 
 
 def plot_self_normalized_tails(curves: dict, ax=None):
-    """Theorem 2: ``Pr[(sum Z)^2 / sum Z^2 > t]`` for several laws, the printed ``exp(-t/2)`` and the proved
-    ``2 exp(-t/2)``, from :func:`~tgreedy_lib.domain_adaptation.theorems.self_normalized.tail_curves`."""
+    """Theorem 2: ``Pr[(sum Z)^2 / sum Z^2 > t]`` per law, the printed ``exp(-t/2)`` and the proved
+    ``2 exp(-t/2)`` (``tail_curves``)."""
     ax = _axes(ax)
     t = curves["t"]
     laws = {name: curves[name] for name in curves if name not in ("n", "t", "printed", "proof")}
@@ -61,11 +60,9 @@ def plot_self_normalized_tails(curves: dict, ax=None):
 
 def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: str, label: str,
                        vmin: float | None = None, vmax: float | None = None):
-    """Heat map of ``values`` (rows along ``y``, columns along ``x``) in two colour families split at
-    ``threshold``: above it red (at least :data:`ABOVE_LIGHTEST`, never a pale pink that reads as neither),
-    at or below it blue (at least :data:`BELOW_LIGHTEST`), the threshold a black contour, and a title
-    saying what ``above`` and ``below`` mean. ``label`` names the colour bar; ``vmin``, ``vmax`` its ends
-    (default: the values' range, widened to the threshold). Returns the QuadMesh.
+    """Heat map of ``values`` (rows along ``y``) red above ``threshold`` and blue at or below it, the threshold
+    a black contour, the title saying what ``above`` and ``below`` mean; ``label`` names the colour bar,
+    ``vmin``, ``vmax`` its ends (default: the values' range). Returns the QuadMesh.
     """
     from matplotlib.colors import ListedColormap, TwoSlopeNorm
 
@@ -86,15 +83,12 @@ def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: st
     return mesh
 
 
-#: The lightest shades of matplotlib's "Reds" and "Blues" colour maps (0 = white, 1 = darkest) that
-#: :func:`plot_threshold_map` uses: still plainly red and blue.
+#: The lightest shades of "Reds" and "Blues" (0 = white) :func:`plot_threshold_map` uses: plainly red and blue.
 ABOVE_LIGHTEST, BELOW_LIGHTEST = 0.5, 0.5
 
 
 def plot_theorem2_excess(table: dict, ax=None):
-    """Theorem 2: ``worst_case_tail_lower_bound(n, t) - exp(-t/2)`` as a :func:`plot_threshold_map` at 0 (red: the
-    printed bound provably fails), from :func:`~tgreedy_lib.domain_adaptation.theorems.self_normalized.theorem2_excess`.
-    """
+    """Theorem 2: worst-case tail minus ``exp(-t/2)`` (``theorem2_excess``), red where the printed bound fails."""
     ax = _axes(ax)
     plot_threshold_map(ax, table["t"], table["n"], table["excess"], 0.0, "the printed bound fails", "it holds",
                        "worst-case tail minus exp(-t/2)")
@@ -104,9 +98,8 @@ def plot_theorem2_excess(table: dict, ax=None):
 
 
 def plot_coverage_vs_features(curves: dict, ax=None):
-    """Theorem 1: the probability that the width covers every one of ``|F|`` independent features, from
-    :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.coverage_curves`: exact curves solid, a Monte Carlo
-    curve dashed where a draw failed, else its rule-of-three lower bound dotted with a band up to 1."""
+    """Theorem 1: the probability that the width covers all ``|F|`` features (``coverage_curves``): exact
+    solid, Monte Carlo dashed where a draw failed, else its rule-of-three lower bound dotted."""
     ax = _axes(ax)
     f, n, delta = curves["n_features"], curves["n"], curves["delta"]
     for law, coverage in curves["exact"].items():
@@ -131,8 +124,7 @@ def plot_coverage_vs_features(curves: dict, ax=None):
 
 
 def plot_widths(table: dict, ax=None):
-    """Theorem 1's width factors (units of ``sigma_hat/sqrt(n)``): the paper's, the Bonferroni ``t_{n-1}``, the
-    normal quantile and the proof's, from :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.width_table`."""
+    """Theorem 1's width factors (``width_table``): the paper's, Bonferroni ``t_{n-1}``, normal, the proof's."""
     ax = _axes(ax)
     f = table["n_features"]
     ax.plot(f, table["paper"], "k-", lw=2.2, label="paper: sqrt(4 log(2|F|/delta))")
@@ -149,8 +141,7 @@ def plot_widths(table: dict, ax=None):
 
 
 def plot_corollary_failure(curves: dict, ax=None):
-    """Corollary 3: exact ``Pr[some subset's regret exceeds its bound]`` (q = 1), printed factor against the
-    proof's, from :func:`~tgreedy_lib.domain_adaptation.theorems.t_bounds.corollary_failure_curves`."""
+    """Corollary 3: exact ``Pr[some subset's regret exceeds its bound]`` (q = 1), printed factor and proof's."""
     ax = _axes(ax)
     deltas = curves["delta"]
     for p in curves["printed"]:
@@ -165,14 +156,14 @@ def plot_corollary_failure(curves: dict, ax=None):
     return ax
 
 
-def plot_subset_regret(simulation: dict, ax=None, max_points: int = 4000):
-    """Corollary 3: each simulated training set's worst subset, regret against ``sum sigma_hat^2 / n``, with the
-    printed and the proved bound as lines (points above a line violate it)."""
+def plot_subset_regret(simulation: dict, ax=None):
+    """Corollary 3: each simulated training set's worst subset, regret against ``sum sigma_hat^2 / n``, and
+    the printed and the proved bound as lines."""
     ax = _axes(ax)
     worst = np.argmax(simulation["regret"] / np.maximum(simulation["variance_over_n"], 1e-300), axis=1)
     rows = np.arange(worst.size)
-    x = simulation["variance_over_n"][rows, worst][:max_points]
-    y = simulation["regret"][rows, worst][:max_points]
+    x = simulation["variance_over_n"][rows, worst][:4000]
+    y = simulation["regret"][rows, worst][:4000]
     keep = (x > 0) & (y > 0)
     ax.scatter(x[keep], y[keep], s=5, alpha=0.35, color="tab:gray")
     grid = np.geomspace(x[keep].min(), x[keep].max(), 50)
@@ -217,9 +208,8 @@ def plot_selector_paths(result: dict, axes=None):
 
 
 def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELECTORS):
-    """Mean regret (``metric="regret"``, 1 s.e. bars), median regret (``"regret_median"``) or spurious share
-    (``"spurious"``) against the number of training domains, per selector and samples per domain
-    (``sweep_selectors`` output)."""
+    """``metric`` ("regret" with 1 s.e. bars, "regret_median", "spurious") against the number of training
+    domains, per selector and samples per domain (``sweep_selectors`` output)."""
     ax = _axes(ax)
     settings = sorted({r["n_samples"] for r in rows}, key=lambda s: (s is None, s or 0))
     styles = ["-", "--", ":", "-."]
