@@ -35,24 +35,7 @@ __all__ = ["DomainStatistics", "GramTooLargeError", "t_statistic"]
 
 
 def t_statistic(values, axis: int = 0, *, center=0.0, moments: bool = False):
-    """The T-statistic over the ``n`` domains on ``axis`` (module docstring); ``(T, mu, sigma)`` with ``moments``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import t_statistic
-    >>> covariances = np.array([[0.9, 0.5], [1.1, -0.4], [1.0, 0.8]])  # 3 domains, 2 features
-    >>> t_statistic(covariances).round(3)
-    array([17.321,  0.832])
-    >>> from scipy import stats
-    >>> stats.ttest_1samp(covariances, 0.0).statistic.round(3)
-    array([17.321,  0.832])
-    >>> t_statistic(np.ones((4, 1)))  # the same effect in every domain: the limit, +inf
-    array([inf])
-    >>> t, mu, sigma = t_statistic(covariances, moments=True)
-    >>> mu.round(3), sigma.round(3)
-    (array([1. , 0.3]), array([0.1  , 0.624]))
-    """
+    """The T-statistic over the ``n`` domains on ``axis`` (module docstring); ``(T, mu, sigma)`` with ``moments``."""
     values = np.asarray(values, dtype=np.float64)
     check_domain_count(values.shape[axis] if values.ndim else 0, "the number of domains")
     result = t_moments(values, axis=axis, center=center)
@@ -60,11 +43,7 @@ def t_statistic(values, axis: int = 0, *, center=0.0, moments: bool = False):
 
 
 def t_moments(values: np.ndarray, buffer: np.ndarray | None = None, axis: int = 0, center=None):
-    """``(T, mu, sigma)`` of a float64 array of at least two domains, unchecked (the paths call it every step).
-
-    numpy's own ``mean`` and ``std(ddof=1)`` operations (a sum, a division by the count, the squared
-    deviations summed), without their wrappers; ``buffer`` (``values``' shape) takes the deviations.
-    """
+    """``(T, mu, sigma)`` unchecked, as numpy's ``mean`` and ``std(ddof=1)`` compute them; ``buffer`` takes the deviations."""
     n = values.shape[axis]
     mu = np.add.reduce(values, axis=axis) / n
     deviation = np.subtract(values, np.expand_dims(mu, axis) if axis else mu, out=buffer)
@@ -109,6 +88,8 @@ class DomainStatistics:
         The label of each domain, in the (sorted) order of the arrays.
     unlabeled_xx : ndarray of shape (n_features, n_features) or None
         Pooled ``E[X X^T]`` of unlabeled data.
+    diagonal : ndarray of shape (n_domains, n_features)
+        ``E[X_i^2 | d_k]``, the Gram's diagonal, known without the Gram.
 
     Examples
     --------
@@ -136,7 +117,7 @@ class DomainStatistics:
         self.unlabeled_xx = unlabeled_xx
         self._rows = None  # the GramRows of the samples when the Gram is formed lazily
         self._keep = None  # the domains of _rows that this object covers (None: all)
-        self._diagonal = None if xx is None else np.einsum("kii->ki", xx)
+        self.diagonal = None if xx is None else np.einsum("kii->ki", xx)
 
     def __repr__(self) -> str:
         state = "lazy" if self._xx is None else "dense"
@@ -159,16 +140,6 @@ class DomainStatistics:
             Form the rows of ``E[X X^T | d_k]`` only when they are needed (module docstring).
         max_row_memory : int, optional
             Bytes of lazily formed Gram rows kept (default :data:`DEFAULT_ROW_MEMORY`, 256 MiB).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from tgreedy_lib import DomainStatistics
-        >>> X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0], [2.0, 0.0]])
-        >>> y = np.array([1.0, 0.0, 1.0, 2.0])
-        >>> stats = DomainStatistics.from_samples(X, y, domains=["a", "a", "b", "b"])
-        >>> stats.domain_labels.tolist(), stats.xy.tolist()  # E[X Y | d] = mean of x * y in each domain
-        (['a', 'b'], [[0.5, 0.0], [2.5, 0.5]])
         """
         if unlabeled_X is not None:
             unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
@@ -176,10 +147,8 @@ class DomainStatistics:
         y = as_float_array(y, "y", 1)
         labels, index = factorize(as_kept_apart_vector(domains, "domains"), "domains")
         if not (X.shape[0] == y.shape[0] == index.shape[0]):
-            raise ValueError(
-                "X, y and domains disagree in length: "
-                f"X has {X.shape[0]} rows, y has {y.shape[0]}, domains has {index.shape[0]}"
-            )
+            raise ValueError("X, y and domains disagree in length: "
+                             f"X has {X.shape[0]} rows, y has {y.shape[0]}, domains has {index.shape[0]}")
         if is_sparse(X):
             import scipy.sparse
 
@@ -192,18 +161,7 @@ class DomainStatistics:
 
     @classmethod
     def from_domains(cls, domains, *, labels=None, unlabeled_X=None, lazy=True, max_row_memory=None) -> "DomainStatistics":
-        """The moments of per-domain ``(X_k, y_k)`` pairs (``labels``: one each, default ``0 .. n - 1``); options as
-        in :meth:`from_samples`.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from tgreedy_lib import DomainStatistics
-        >>> rng = np.random.default_rng(0)
-        >>> pairs = [(rng.standard_normal((50, 3)), rng.standard_normal(50)) for _ in range(4)]
-        >>> DomainStatistics.from_domains(pairs, labels=["2 vs 0", "2 vs 4", "2 vs 6", "2 vs 8"])
-        DomainStatistics(n_domains=4, n_features=3, gram='lazy')
-        """
+        """The moments of per-domain ``(X_k, y_k)`` pairs (``labels``: one each); options as in :meth:`from_samples`."""
         data = []
         columns, named = None, None  # the first named domain's columns: the others are matched to them by name
         for k, pair in enumerate(list(domains)):
@@ -236,18 +194,6 @@ class DomainStatistics:
         of Gram rows takes one more pass, so ``chunks`` must be readable again: a callable returning a
         fresh iterator (``lambda: read_chunks(path)``) or a sequence; a one-shot iterator only with
         ``lazy=False``. Results equal :meth:`from_samples`' on the concatenated chunks to rounding.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from tgreedy_lib import DomainStatistics
-        >>> rng = np.random.default_rng(0)
-        >>> X = rng.standard_normal((300, 4)); y = X[:, 1] + rng.standard_normal(300)
-        >>> d = np.repeat([0, 1, 2], 100)
-        >>> chunks = [(X[i:i + 50], y[i:i + 50], d[i:i + 50]) for i in range(0, 300, 50)]
-        >>> streamed = DomainStatistics.from_chunks(chunks)
-        >>> bool(np.allclose(streamed.xy, DomainStatistics.from_samples(X, y, d).xy))
-        True
         """
         source = ChunkSource(chunks)
         sums = source.first_pass(keep_gram=not lazy)
@@ -381,7 +327,7 @@ class DomainStatistics:
                     unlabeled_xx=unlabeled_xx)
         if xx is None:
             stats._rows = rows(source, n, p, max_row_memory)
-            stats._diagonal = diagonal
+            stats.diagonal = diagonal
         return stats
 
     @classmethod
@@ -390,15 +336,6 @@ class DomainStatistics:
 
         Without ``yy`` the training losses are relative to an unknown constant (the selection never needs it).
         ``counts`` (samples behind each domain), ``labels`` (one each) and ``unlabeled_xx`` (p, p) are optional.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from tgreedy_lib import DomainStatistics, tgreedy_path
-        >>> xx = np.broadcast_to(np.eye(2), (3, 2, 2))  # orthonormal features in 3 domains
-        >>> xy = np.array([[1.0, 2.0], [1.1, -1.0], [0.9, 0.5]])  # feature 1 swings
-        >>> tgreedy_path(DomainStatistics.from_moments(xx, xy), n_steps=1).features
-        array([0])
         """
         xx = as_float_array(xx, "xx", 3)
         xy = as_float_array(xy, "xy", 2)
@@ -422,7 +359,7 @@ class DomainStatistics:
         zero = np.flatnonzero(stats.second_moment("sample") <= 0)
         if zero.size:
             raise ValueError(f"feature {zero[0]} has E[X_i^2] = 0 in every domain; the update divides by it")
-        _check_given_moment_scale(xy, stats._diagonal)
+        _check_given_moment_scale(xy, stats.diagonal)
         return stats
 
     # ------------------------------------------------------------------ the moments
@@ -445,15 +382,6 @@ class DomainStatistics:
     def n_features(self) -> int:
         return self.xy.shape[1]
 
-    @property
-    def diagonal(self) -> np.ndarray:
-        """``E[X_i^2 | d_k]``, shape (n_domains, n_features): the Gram's diagonal, known without the Gram."""
-        return self._diagonal
-
-    def _domains(self, value):
-        """``value`` (one entry per domain of the shared rows) restricted to this object's domains."""
-        return value if self._keep is None else value[self._keep]
-
     def gram_row(self, i: int, priority=None, remaining=None, predicted=None, dense: bool = True):
         """``E[X_i X^T | d_k]`` for every domain, (n_domains, n_features); read-only.
 
@@ -471,13 +399,15 @@ class DomainStatistics:
         rows, columns = np.asarray(rows, dtype=np.intp), np.asarray(columns, dtype=np.intp)
         if self._xx is not None:
             return self._xx[:, rows][:, :, columns]
-        return self._domains(self._rows.entries(rows, columns))
+        entries = self._rows.entries(rows, columns)
+        return entries if self._keep is None else entries[self._keep]
 
     def gram_times(self, coef: np.ndarray) -> np.ndarray:
         """``E[X X^T | d_k] w`` for every domain; lazily ``X_k^T (X_k w) / m_k`` (no Gram row needed)."""
         if self._xx is not None:
             return self._xx @ coef
-        return self._domains(self._rows.times(coef))
+        product = self._rows.times(coef)
+        return product if self._keep is None else product[self._keep]
 
     @property
     def block_rows(self) -> int | None:
@@ -516,14 +446,14 @@ class DomainStatistics:
         if self._xx is None:
             sub._rows = self._rows
             sub._keep = keep if self._keep is None else self._keep[keep]
-            sub._diagonal = self._diagonal[keep]
+            sub.diagonal = self.diagonal[keep]
         return sub
 
     def second_moment(self, denominator: str = "sample") -> np.ndarray:
         """The update's E[X_i^2] (section 3.3): ``"sample"``, (1/n) sum_k E[X_i^2 | d_k] (biased, as the paper
         notes), or ``"unlabeled"``, the diagonal of the pooled unlabeled E[X X^T]."""
         if denominator == "sample":
-            return self._diagonal.mean(axis=0)
+            return self.diagonal.mean(axis=0)
         if denominator == "unlabeled":
             if self.unlabeled_xx is None:
                 raise ValueError("denominator='unlabeled' needs unlabeled moments: pass unlabeled_X (or unlabeled_xx)")
