@@ -98,7 +98,29 @@ def _format_bytes(size: float) -> str:
         size /= 1024
 
 
-class SampleSource:
+class _Source:
+    """What both sources share: the scans of a few columns that the scale checks of tiny features need."""
+
+    def column_abs_max(self, columns: np.ndarray) -> np.ndarray:
+        largest = np.zeros(columns.size)
+        for Xk in self.domain_blocks():
+            Z = Xk[:, columns]
+            largest = np.maximum(largest, abs(Z).max(axis=0).toarray().ravel() if is_sparse(Z) else np.abs(Z).max(axis=0))
+        return largest
+
+    def column_moments(self, columns: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Pooled mean and mean square of the given columns divided by ``scale`` (exact for tiny values)."""
+        total, squares = np.zeros(columns.size), np.zeros(columns.size)
+        for Xk in self.domain_blocks():
+            Z = Xk[:, columns]
+            Z = (Z.toarray() if is_sparse(Z) else np.asarray(Z)) / scale
+            total += Z.sum(axis=0)
+            squares += (Z * Z).sum(axis=0)
+        m = self.counts.sum()
+        return total / m, squares / m
+
+
+class SampleSource(_Source):
     """Per-domain samples held in memory (dense ndarrays or scipy.sparse CSC), read for Gram rows."""
 
     def __init__(self, blocks, counts):
@@ -170,26 +192,14 @@ class SampleSource:
                 G[np.ix_(unknown, unknown)] = (XU.T @ XU) / self.counts[k]
         return full
 
-    def column_abs_max(self, columns: np.ndarray) -> np.ndarray:
-        return np.max([abs(Xk[:, columns]).max(axis=0).toarray().ravel() if self.sparse
-                       else np.abs(Xk[:, columns]).max(axis=0) for Xk in self.blocks], axis=0)
-
-    def column_moments(self, columns: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Pooled mean and mean square of the given columns divided by ``scale`` (exact for tiny values)."""
-        total, squares = 0.0, 0.0
-        for Xk in self.blocks:
-            Z = Xk[:, columns]
-            Z = (Z.toarray() if self.sparse else np.asarray(Z)) / scale
-            total = total + Z.sum(axis=0)
-            squares = squares + (Z * Z).sum(axis=0)
-        m = self.counts.sum()
-        return total / m, squares / m
+    def domain_blocks(self):
+        return self.blocks
 
     def release(self) -> None:
         self.blocks = self._by_rows = self.stacked = None
 
 
-class ChunkSource:
+class ChunkSource(_Source):
     """Samples read in chunks ``(X, y, domains)``, one pass over them per request (see :meth:`DomainStatistics.from_chunks`)."""
 
     sparse = False  # Gram rows summed over chunks are kept dense
@@ -379,25 +389,8 @@ class ChunkSource:
     def gram_full(self, known, known_row) -> np.ndarray:
         return self._sum((self.n_features, self.n_features), lambda Xk, yk: Xk.T @ Xk)
 
-    def column_abs_max(self, columns: np.ndarray) -> np.ndarray:
-        largest = np.zeros(columns.size)
-        for _, parts in self._chunks():
-            for _, Xk, _ in parts:
-                Z = Xk[:, columns]
-                Z = abs(Z).max(axis=0).toarray().ravel() if is_sparse(Z) else np.abs(Z).max(axis=0)
-                largest = np.maximum(largest, Z)
-        return largest
-
-    def column_moments(self, columns: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        total, squares = np.zeros(columns.size), np.zeros(columns.size)
-        for _, parts in self._chunks():
-            for _, Xk, _ in parts:
-                Z = Xk[:, columns]
-                Z = (Z.toarray() if is_sparse(Z) else np.asarray(Z)) / scale
-                total += Z.sum(axis=0)
-                squares += (Z * Z).sum(axis=0)
-        m = self.counts.sum()
-        return total / m, squares / m
+    def domain_blocks(self):
+        return (Xk for _, parts in self._chunks() for _, Xk, _ in parts)
 
 
 def _chunk_fingerprint(X, y: np.ndarray, parts: list) -> tuple:
@@ -409,15 +402,8 @@ def _chunk_fingerprint(X, y: np.ndarray, parts: list) -> tuple:
 
 
 class GramRows:
-    """Rows of ``E[X X^T | d_k] = X_k^T X_k / m_k``, computed on demand in blocks and cached within a budget.
-
-    A block is the asked-for row and the caller's predicted next picks (up to :attr:`max_block_rows`),
-    or else the highest-priority rows not yet known (:attr:`block_size` of them): one ``X_k[:, B]^T X_k``
-    per domain. Past ``max_memory`` bytes the rows already asked for go first (least recently used),
-    then the speculative ones of lowest priority. When going on lazily would cost more than the rest
-    of the Gram (:meth:`_should_complete`) and it fits the budget, the Gram is completed from the known
-    rows (at most 1.25 times the flops of forming it at once).
-    """
+    """Rows of ``E[X X^T | d_k] = X_k^T X_k / m_k`` formed in blocks (the asked-for row with the predicted next
+    picks, or the highest priorities), kept within ``max_memory`` bytes, the Gram completed where that is cheaper."""
 
     max_block_size = 64
     min_block_size = 16
@@ -612,10 +598,7 @@ def rows_as_slice(rows: np.ndarray):
 
 
 class ChosenRows(GramRows):
-    """Only the rows asked for, one at a time, nothing speculated: short paths on few features (small fits).
-
-    k rows cost k passes over the samples (2 m p flops each) against 2 m p^2 for the whole Gram.
-    """
+    """Only the rows asked for, one at a time, nothing speculated: short paths on few features (small fits)."""
 
     def __init__(self, source, n_domains: int, n_features: int, max_memory: int | None = None):
         super().__init__(source, n_domains, n_features, max_memory)
@@ -655,13 +638,8 @@ class ChosenRows(GramRows):
 
 
 class RowFeed:
-    """The Gram rows a stagewise path asks for, each formed with the next picks the path is predicted to make.
-
-    Which rows go into a block is a prediction: the path is run ahead on a few hundred candidates (the highest
-    scores now) with their small Gram ``E[X_C X_C^T | d_k]`` (:meth:`predict`). It only chooses the rows to form;
-    the path always uses the exact rows, so its results do not depend on it. ``rule(residual, second_moment)
-    -> (score, mu)`` and ``best(score, mu, second_moment)`` are the path's own; ``chosen`` its mask (read only).
-    """
+    """The Gram rows a stagewise path asks for, each formed with the picks that running the path ahead on its top
+    candidates predicts (:meth:`predict`); the path uses the exact rows, so no result depends on the prediction."""
 
     def __init__(self, stats, rule, best, second_moment, chosen, allow_reselect: bool, n_steps: int):
         self.stats, self.rule, self.best = stats, rule, best

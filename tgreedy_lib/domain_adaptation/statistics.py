@@ -285,8 +285,7 @@ class DomainStatistics:
         n, p = xy.shape
         check_domain_count(n, "the number of domains")
         y_mean, y_square = sums.y_sum.sum() / counts.sum(), yy.sum() / counts.sum()
-        _check_target_not_tiny(y_mean, y_square, sums.y_abs_max)
-        _check_target_varies(y_mean, y_square)
+        _check_target(y_mean, y_square, sums.y_abs_max)
         # Every NaN or infinity of X reaches its column's sum of squares: check p numbers, not all of X.
         if not (np.all(np.isfinite(diagonal)) and np.all(np.isfinite(x_sum))):
             for name, arr in named_inputs:
@@ -301,15 +300,22 @@ class DomainStatistics:
         pooled_square = (counts @ diagonal) / counts.sum()
         pooled_mean = x_sum.sum(axis=0) / counts.sum()
         tiny = np.flatnonzero(pooled_square < SMALLEST_MOMENT)
-        largest = None
+        x_scale = np.sqrt(pooled_square)
         if tiny.size:  # the squares may have underflowed: recompute these columns scaled by their largest |x|
             largest = source.column_abs_max(tiny)
             safe = np.where(largest > 0, largest, 1.0)
             scaled_mean, scaled_square = source.column_moments(tiny, safe)
             _check_not_constant(scaled_mean, scaled_square, features=tiny, scale=safe)
-            _check_not_underflowing(tiny, largest)
+            small = (largest > 0) & (largest < 1e-150)
+            if np.any(small):
+                j = int(np.flatnonzero(small)[0])
+                raise ValueError(
+                    f"feature {tiny[j]} is not constant but tiny (largest |x| = {largest[j]:.3g}): its square "
+                    "underflows float64, so E[X_i^2] is 0 and the update would divide by it. Rescale X (e.g. "
+                    "sklearn.preprocessing.MaxAbsScaler); the chosen features do not depend on a feature's scale")
+            x_scale[tiny] = largest
         _check_not_constant(pooled_mean, pooled_square, skip=tiny)
-        _check_products_not_underflowing(float(yy @ counts) / counts.sum(), pooled_square, tiny, largest)
+        _check_products_not_underflowing(float(yy @ counts) / counts.sum(), x_scale)
         unlabeled_xx = None
         if unlabeled_X is not None:
             U = as_data_matrix(unlabeled_X, "unlabeled_X")
@@ -479,36 +485,26 @@ class DomainStatistics:
 def _check_moment_scale(xy: np.ndarray, yy: np.ndarray) -> None:
     """Refuse moments whose squares overflow float64 (T-statistics and the greedy score square them)."""
     if not np.all(np.isfinite(yy)) or np.max(yy) > LARGEST_MOMENT**2:
-        raise ValueError(
-            "y is so large that E[Y^2] overflows float64 (|y| above about 1e154); rescale y, e.g. divide it by "
-            "its standard deviation: T-statistics and the chosen features do not depend on the scale of y"
-        )
+        raise ValueError("y is so large that E[Y^2] overflows float64 (|y| above about 1e154); rescale y, e.g. divide it "
+                         "by its standard deviation: T-statistics and the chosen features do not depend on the scale of y")
     largest = np.max(np.abs(xy)) if np.all(np.isfinite(xy)) else np.inf
     if not largest <= LARGEST_MOMENT:
         i = int(np.argmax(np.where(np.isfinite(xy), np.abs(xy), np.inf).max(axis=0)))
         raise ValueError(
             f"E[X_i Y | d_k] reaches {largest:.3g} (feature {i}): squared, as T-statistics do, it overflows "
             f"float64 (largest allowed {LARGEST_MOMENT:.0e}); rescale y and/or X, e.g. divide them by their "
-            "standard deviations: the chosen features do not depend on these scales"
-        )
+            "standard deviations: the chosen features do not depend on these scales")
 
 
-def _check_not_underflowing(features: np.ndarray, largest: np.ndarray) -> None:
-    """Refuse features whose values are nonzero but so small that their squares underflow float64."""
-    small = (largest > 0) & (largest < 1e-150)
-    if np.any(small):
-        j = int(np.flatnonzero(small)[0])
-        raise ValueError(
-            f"feature {features[j]} is not constant but tiny (largest |x| = {largest[j]:.3g}): its square "
-            "underflows float64, so E[X_i^2] is 0 and the update would divide by it. Rescale X (e.g. "
-            "sklearn.preprocessing.MaxAbsScaler); the chosen features do not depend on a feature's scale"
-        )
-
-
-def _check_target_varies(mean: float, mean_square: float) -> None:
-    """Refuse a target that is the same in every sample: every T would be 0/0 or meaningless."""
+def _check_target(mean: float, mean_square: float, y_abs_max: float) -> None:
+    """Refuse a target so small that its square underflows, or the same in every sample (every T 0/0)."""
     if not np.isfinite(mean_square):
         return  # overflow: reported by _check_moment_scale with its own fix
+    if mean_square < SMALLEST_SQUARE and y_abs_max > 0:  # y = +-1e-200 is not "0 in every sample"
+        raise ValueError(
+            f"y is tiny (largest |y| = {y_abs_max:.3g}): its square underflows float64, so E[Y^2] and the residual "
+            "covariances' spread cannot be computed; standardise y (divide it by its standard deviation): "
+            "T-statistics and the chosen features do not depend on the scale of y")
     if mean_square == 0 or mean_square - mean**2 <= CONSTANT_RTOL * mean_square:
         value = "0" if mean_square == 0 else f"{mean:.6g}"
         raise ValueError(f"y is {value} in every sample: it does not vary, so no feature can predict it and "
@@ -520,8 +516,7 @@ def _check_not_constant(mean: np.ndarray, mean_square: np.ndarray, *, features=N
     """Name the first feature constant over all samples (``features``: the columns given, divided by ``scale``;
     ``skip``: columns checked scaled instead)."""
     features = np.arange(mean.size) if features is None else np.asarray(features)
-    variance = mean_square - mean**2
-    flagged = variance <= CONSTANT_RTOL * np.maximum(mean_square, np.finfo(float).tiny)
+    flagged = mean_square - mean**2 <= CONSTANT_RTOL * np.maximum(mean_square, np.finfo(float).tiny)
     if skip is not None and skip.size:
         flagged[np.isin(features, skip)] = False
     constant = np.flatnonzero(flagged)
@@ -529,11 +524,9 @@ def _check_not_constant(mean: np.ndarray, mean_square: np.ndarray, *, features=N
         j = constant[0]
         value = mean[j] * (1.0 if scale is None else scale[j])
         more = f" (and {constant.size - 1} more)" if constant.size > 1 else ""
-        raise ValueError(
-            f"feature {features[j]} is constant (value {value:.6g}) across all samples{more}; "
-            "it carries no information and its T-statistic is 0/0. Remove constant features first, "
-            "e.g. with sklearn.feature_selection.VarianceThreshold"
-        )
+        raise ValueError(f"feature {features[j]} is constant (value {value:.6g}) across all samples{more}; "
+                         "it carries no information and its T-statistic is 0/0. Remove constant features first, "
+                         "e.g. with sklearn.feature_selection.VarianceThreshold")
 
 
 def _distinct_labels(labels, n: int) -> np.ndarray:
@@ -549,26 +542,9 @@ def _distinct_labels(labels, n: int) -> np.ndarray:
     return arr
 
 
-def _check_target_not_tiny(mean: float, mean_square: float, y_abs_max=None) -> None:
-    """Refuse a target so small that its square underflows (y = +-1e-200 is not "0 in every sample")."""
-    if not (np.isfinite(mean_square) and mean_square < SMALLEST_SQUARE):
-        return
-    largest = abs(mean) if y_abs_max is None else y_abs_max
-    if largest > 0:
-        raise ValueError(
-            f"y is tiny (largest |y| = {largest:.3g}): its square underflows float64, so E[Y^2] and the residual "
-            "covariances' spread cannot be computed; standardise y (divide it by its standard deviation): "
-            "T-statistics and the chosen features do not depend on the scale of y")
-
-
-def _check_products_not_underflowing(y_mean_square: float, x_mean_square: np.ndarray, tiny=None, largest=None) -> None:
-    """Refuse scales of y and X whose products (the residual covariances) underflow when squared (``tiny``
-    features measured by their ``largest`` |x|)."""
+def _check_products_not_underflowing(y_mean_square: float, x_scale: np.ndarray) -> None:
+    """Refuse scales of y and X whose products (the residual covariances) underflow when squared."""
     y_scale = math.sqrt(y_mean_square)
-    x_scale = np.sqrt(x_mean_square)
-    if tiny is not None and np.size(tiny):
-        x_scale = x_scale.copy()
-        x_scale[tiny] = largest
     product = y_scale * x_scale
     i = int(np.argmin(product))
     if product[i] < SMALLEST_PRODUCT:
