@@ -10,9 +10,10 @@ not fit in the memory available is refused before it is allocated (:class:`GramT
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -74,21 +75,15 @@ def check_gram_fits(n_domains: int, n_features: int) -> None:
         raise GramTooLargeError(
             f"the whole Gram E[XX^T|d_k] of {n_domains} domains x {n_features} x {n_features} features needs "
             f"{_format_bytes(size)}, more than the {_format_bytes(available)} of memory available; use lazy=True "
-            "(the default: only the rows a path needs are formed) and the paths' results instead of .xx"
-        )
+            "(the default: only the rows a path needs are formed) and the paths' results instead of .xx")
 
 
-_BLAS_CONTROLLER = None
+@functools.cache
+def _blas_controller():
+    """threadpoolctl's controller (a scikit-learn dependency), made once: small products run on one BLAS thread."""
+    from threadpoolctl import ThreadpoolController
 
-
-def _single_blas_thread():
-    """A context in which BLAS runs on one thread (threadpoolctl, a scikit-learn dependency)."""
-    global _BLAS_CONTROLLER
-    if _BLAS_CONTROLLER is None:
-        from threadpoolctl import ThreadpoolController
-
-        _BLAS_CONTROLLER = ThreadpoolController()
-    return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+    return ThreadpoolController()
 
 
 def _format_bytes(size: float) -> str:
@@ -154,7 +149,7 @@ class SampleSource(_Source):
                 out[k] = (Xk[:, rows].T @ Xk[:, columns]).toarray() / self.counts[k]
             return out
         # small products: one BLAS thread (7 against 12 CPU ms for 566 x 500 x 566 on 2 cores)
-        with _single_blas_thread():
+        with _blas_controller().limit(limits=1, user_api="blas"):
             for k, Xk in enumerate(self.blocks):
                 A = np.ascontiguousarray(Xk[:, rows].T)  # contiguous rows: the product runs at full speed
                 B = A if columns is rows else np.ascontiguousarray(Xk[:, columns].T)
@@ -205,11 +200,9 @@ class ChunkSource(_Source):
     sparse = False  # Gram rows summed over chunks are kept dense
 
     def __init__(self, chunks):
-        self._one_shot = None
+        self._one_shot = self._factory = None
         if callable(chunks):
             self._factory = chunks
-        elif isinstance(chunks, (Sequence, np.ndarray)) and not isinstance(chunks, (str, bytes)):
-            self._factory = lambda: iter(chunks)
         else:
             try:
                 first = iter(chunks)
@@ -219,10 +212,10 @@ class ChunkSource(_Source):
                     f"or an iterable; got {type(chunks).__name__}"
                 ) from None
             if first is chunks or isinstance(chunks, Iterator):
-                self._one_shot, self._factory = first, None
-            else:  # a re-iterable container: iter() gives a fresh iterator each time
+                self._one_shot = first
+            else:  # a sequence or other re-iterable container: iter() gives a fresh iterator each time
                 self._factory = lambda: iter(chunks)
-        self.label_index: dict = {}
+        self.label_index: dict = {}  # label -> domain index
         self.n_features = None
         self.columns = None  # the first chunk's column names (DataFrame chunks are matched to them by name)
         self.counts = None
@@ -427,7 +420,7 @@ class GramRows:
 
     @property
     def sparse(self) -> bool:
-        return self.source is not None and getattr(self.source, "sparse", False)
+        return self.source is not None and self.source.sparse
 
     @property
     def row_bytes(self) -> float:
@@ -541,25 +534,25 @@ class GramRows:
             for j, i in enumerate(block.tolist()):
                 row = stacked[offsets + j]
                 row.sum_duplicates()  # canonical: one entry per (domain, feature)
-                self._store(i, row, row.data.nbytes + row.indices.nbytes + row.indptr.nbytes)
+                self._store(i, row)
         else:
             for j, i in enumerate(block.tolist()):
                 row = np.empty((self.n_domains, self.n_features))
                 for k in range(self.n_domains):
                     row[k] = parts[k][j]
-                self._store(i, row, row.nbytes)
+                self._store(i, row)
         del parts
         self.n_known += block.size
         self.n_blocks += 1
         self.peak_cache_bytes = max(self.peak_cache_bytes, self.cache_bytes)
         self._evict(block, priority)
 
-    def _store(self, i: int, row, nbytes: int) -> None:
+    def _store(self, i: int, row) -> None:
         old = self.cache.pop(i, None)
         if old is not None:
             self.cache_bytes -= self._nbytes(old)
         self.cache[i] = row
-        self.cache_bytes += nbytes
+        self.cache_bytes += self._nbytes(row)
 
     def _nbytes(self, row) -> int:
         return row.data.nbytes + row.indices.nbytes + row.indptr.nbytes if self.sparse else row.nbytes
