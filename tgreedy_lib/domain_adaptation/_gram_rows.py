@@ -1,11 +1,10 @@
 """The Gram-row engine behind :class:`~.statistics.DomainStatistics`: rows E[X_i X^T | d_k] on demand.
 
-A path needs only the Gram rows of the features it adds. :class:`GramRows` forms them in blocks from a source,
-the samples in memory (:class:`SampleSource`, dense or scipy.sparse, never densified) or chunks read again on
-each pass (:class:`ChunkSource`; a pass that drops, repeats or changes a chunk is refused), and keeps them
-within ``max_row_memory`` bytes; :class:`ChosenRows` forms only the rows asked for (short paths);
-:class:`RowFeed` chooses the rows to form with each one by running the path ahead. A whole Gram that would
-not fit in the memory available is refused before it is allocated (:class:`GramTooLargeError`).
+A path needs only the Gram rows of the features it adds. :class:`GramRows` forms them in blocks, within
+``max_row_memory`` bytes, from the samples in memory (:class:`SampleSource`, sparse never densified) or from chunks
+read again on each pass (:class:`ChunkSource`); :class:`ChosenRows` forms only the rows asked for (short paths);
+:class:`RowFeed` chooses the rows to form with each by running the path ahead. A whole Gram that would not fit in
+memory is refused before it is allocated (:class:`GramTooLargeError`).
 """
 from __future__ import annotations
 
@@ -233,8 +232,7 @@ class ChunkSource(_Source):
                 "these statistics need another pass over the chunks (to form Gram rows), but they were given "
                 "as a one-shot iterator (e.g. a generator object), which is now used up. Pass a callable that "
                 "returns a fresh iterator, e.g. DomainStatistics.from_chunks(lambda: read_chunks(path)), or a "
-                "list of chunks; or build with lazy=False to sum the whole Gram in the first pass"
-            )
+                "list of chunks; or build with lazy=False to sum the whole Gram in the first pass")
         return self._factory()
 
     def _chunks(self, first: bool = False):
@@ -277,7 +275,10 @@ class ChunkSource(_Source):
                     raise ValueError(f"chunk {c} holds domain {label!r}, which the first pass did not see: "
                                      "the chunks must be the same on every pass")
                 parts.append((self.label_index[label], Xk, yk))
-            fingerprint = _chunk_fingerprint(X, y, parts)
+            with np.errstate(over="ignore", invalid="ignore"):
+                total = float(X.sum())  # with the rows, the rows per domain and y's sum: what identifies a chunk
+            fingerprint = (int(X.shape[0]), tuple(sorted((k, Xk.shape[0]) for k, Xk, _ in parts)), float(y.sum()),
+                           total if np.isfinite(total) else repr(total))
             if first:
                 self._fingerprints.append(fingerprint)
             else:
@@ -384,14 +385,6 @@ class ChunkSource(_Source):
 
     def domain_blocks(self):
         return (Xk for _, parts in self._chunks() for _, Xk, _ in parts)
-
-
-def _chunk_fingerprint(X, y: np.ndarray, parts: list) -> tuple:
-    """What identifies a chunk across passes: its rows, rows per domain, and the sums of y and of X."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = float(X.sum())
-    domains = tuple(sorted((k, Xk.shape[0]) for k, Xk, _ in parts))
-    return (int(X.shape[0]), domains, float(y.sum()), total if np.isfinite(total) else repr(total))
 
 
 class GramRows:

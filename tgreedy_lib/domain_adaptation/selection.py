@@ -159,8 +159,8 @@ def trace_path(stats: DomainStatistics, method: str, n_steps: int, *, sign: str 
         chosen[i] = True
         coef_path[step] = coef
         steps.append((i, t[i], score[i], mu[i], sigma[i], loss))
-    options = dict(n_steps=n_steps, sign=sign, denominator=denominator, refit=refit,
-                   threshold=threshold, allow_reselect=allow_reselect)
+    options = dict(n_steps=n_steps, sign=sign, denominator=denominator, refit=refit, threshold=threshold,
+                   allow_reselect=allow_reselect)
     columns = list(zip(*steps)) or [()] * 6  # per quantity
     t, score, mu, sigma, loss = (np.asarray(column, dtype=np.float64) for column in columns[1:])
     return SelectionPath(method=method, features=np.asarray(columns[0], dtype=np.intp), coef=coef_path[:len(steps)],
@@ -189,11 +189,8 @@ def _check_finite_spread(sigma: np.ndarray, step: int) -> None:
 
 
 class _StepwiseRefit:
-    """``refit="stepwise"``: after each step, least squares on the chosen set with the pooled moments.
-
-    The Cholesky factor of the chosen set's pooled Gram grows by one row a step; the residual covariances
-    are one product with the chosen Gram rows kept (:data:`ROW_BUDGETS_KEPT`), then with the samples.
-    """
+    """``refit="stepwise"``: after each step, least squares on the chosen set with the pooled moments (the
+    Cholesky factor of the chosen set's pooled Gram grows by one row a step)."""
 
     def __init__(self, stats: DomainStatistics, n_steps: int, denominator: str, coef: np.ndarray):
         n, p = stats.n_domains, stats.n_features

@@ -100,10 +100,8 @@ class DomainStatistics:
     >>> stats = DomainStatistics.from_samples(X, y, domains=np.arange(300) % 3)
     >>> stats
     DomainStatistics(n_domains=3, n_features=4, gram='lazy')
-    >>> stats.xy.round(2)  # E[X_i Y | d_k]: feature 0 covaries with y in every domain
-    array([[ 0.94,  0.1 ,  0.1 ,  0.07],
-           [ 0.86,  0.02, -0.11, -0.04],
-           [ 1.07, -0.07,  0.2 ,  0.11]])
+    >>> stats.xy[:, 0].round(2)  # E[X_0 Y | d_k]: feature 0 covaries with y in every domain
+    array([0.94, 0.86, 1.07])
     >>> round(stats.training_loss(np.array([1.0, 0, 0, 0])), 4)  # close to the noise variance 0.01
     0.0106
     """
@@ -116,7 +114,7 @@ class DomainStatistics:
         self.domain_labels = np.arange(xy.shape[0]) if domain_labels is None else np.asarray(domain_labels)
         self.unlabeled_xx = unlabeled_xx
         self._rows = None  # the GramRows of the samples when the Gram is formed lazily
-        self._keep = None  # the domains of _rows that this object covers (None: all)
+        self._keep = slice(None)  # the domains of _rows that this object covers
         self.diagonal = None if xx is None else np.einsum("kii->ki", xx)
 
     def __repr__(self) -> str:
@@ -242,11 +240,8 @@ class DomainStatistics:
 
     @classmethod
     def from_sorted_rows(cls, X, y, counts, labels, unlabeled_X, lazy) -> "DomainStatistics":
-        """The statistics of checked rows (dense, or CSR) sorted by domain (domain k: the next ``counts[k]``), unchecked.
-
-        The estimators' route. Where every domain has as many rows, ``X`` is a (domains, rows, p) stack and
-        each moment one batched product (small fits: the calls cost more than the arithmetic).
-        """
+        """The estimators' route: checked rows (dense, or CSR) sorted by domain (domain k: the next ``counts[k]``);
+        where every domain has as many rows, each moment is one batched product (small fits)."""
         n, m = counts.size, int(counts[0])
         y = np.asarray(y, dtype=np.float64)  # (integer targets: the moments are floats)
         if is_sparse(X) or not (np.all(counts == m) and X.flags.c_contiguous and n >= 2):
@@ -373,11 +368,7 @@ class DomainStatistics:
     def xx(self) -> np.ndarray:
         """``E[X X^T | d_k]`` for every domain, shape (n_domains, n_features, n_features)."""
         if self._xx is None:
-            if self._rows is None:
-                raise ValueError("these statistics have no E[XX^T|d_k]: build them with from_samples, "
-                                 "from_domains or from_moments")
-            full = self._rows.full()
-            self._xx = full if self._keep is None else full[self._keep]
+            self._xx = self._rows.full()[self._keep]
         return self._xx
 
     @property
@@ -389,31 +380,26 @@ class DomainStatistics:
         return self.xy.shape[1]
 
     def gram_row(self, i: int, priority=None, remaining=None, predicted=None, dense: bool = True):
-        """``E[X_i X^T | d_k]`` for every domain, (n_domains, n_features); read-only.
-
-        Hints for lazily formed rows: ``priority`` (a score a feature) and ``predicted`` (the next picks, most
-        likely first) say which rows to form with it, ``remaining`` how many more the caller will ask for
-        (when completing the whole Gram is cheaper). ``dense=False``: a row of sparse samples stays CSR.
-        """
+        """``E[X_i X^T | d_k]`` for every domain, (n_domains, n_features); read-only. Hints for lazy rows: ``priority``
+        (a score a feature) and ``predicted`` (the next picks) say which rows to form with it, ``remaining`` how many
+        more the caller will ask for; ``dense=False``: a row of sparse samples stays CSR."""
         if self._xx is not None:
             return self._xx[:, i, :]
         row = self._rows.row(int(i), priority, remaining, predicted, dense)
-        return row if self._keep is None else row[self._keep]
+        return row if isinstance(self._keep, slice) else row[self._keep]
 
     def gram_entries(self, rows, columns) -> np.ndarray:
         """``E[X_rows X_columns^T | d_k]``, (n_domains, |rows|, |columns|), without forming whole rows."""
         rows, columns = np.asarray(rows, dtype=np.intp), np.asarray(columns, dtype=np.intp)
         if self._xx is not None:
             return self._xx[:, rows][:, :, columns]
-        entries = self._rows.entries(rows, columns)
-        return entries if self._keep is None else entries[self._keep]
+        return self._rows.entries(rows, columns)[self._keep]
 
     def gram_times(self, coef: np.ndarray) -> np.ndarray:
         """``E[X X^T | d_k] w`` for every domain; lazily ``X_k^T (X_k w) / m_k`` (no Gram row needed)."""
         if self._xx is not None:
             return self._xx @ coef
-        product = self._rows.times(coef)
-        return product if self._keep is None else product[self._keep]
+        return self._rows.times(coef)[self._keep]
 
     @property
     def block_rows(self) -> int | None:
@@ -441,17 +427,12 @@ class DomainStatistics:
             raise ValueError(f"unknown domain labels {missing}; known: {self.domain_labels.tolist()}")
         keep = np.flatnonzero(np.isin(self.domain_labels, wanted))
         check_domain_count(keep.size, "the subset's number of domains")
-        sub = DomainStatistics(
-            xx=None if self._xx is None else self._xx[keep],
-            xy=self.xy[keep],
-            yy=self.yy[keep],
-            counts=None if self.counts is None else self.counts[keep],
-            domain_labels=self.domain_labels[keep],
-            unlabeled_xx=self.unlabeled_xx,
-        )
+        sub = DomainStatistics(xx=None if self._xx is None else self._xx[keep], xy=self.xy[keep], yy=self.yy[keep],
+                               counts=None if self.counts is None else self.counts[keep],
+                               domain_labels=self.domain_labels[keep], unlabeled_xx=self.unlabeled_xx)
         if self._xx is None:
             sub._rows = self._rows
-            sub._keep = keep if self._keep is None else self._keep[keep]
+            sub._keep = np.arange(self._rows.n_domains)[self._keep][keep]
             sub.diagonal = self.diagonal[keep]
         return sub
 
