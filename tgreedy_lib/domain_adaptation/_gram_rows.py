@@ -49,10 +49,8 @@ def _available_memory() -> int:
     """Bytes of memory available to a new allocation (``MemAvailable``; physical memory as a fallback)."""
     try:
         with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
+            return next(int(line.split()[1]) * 1024 for line in fh if line.startswith("MemAvailable:"))
+    except (OSError, StopIteration):
         pass
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -66,11 +64,8 @@ SMALL_GRAM_BYTES = 64 * 2**20
 
 def check_gram_fits(n_domains: int, n_features: int) -> None:
     """Refuse, before allocating it, a whole Gram of ``n_domains x p x p`` floats that will not fit."""
-    size = 8 * n_domains * n_features**2
-    if size <= SMALL_GRAM_BYTES:  # not worth reading /proc/meminfo: numpy's own MemoryError suffices
-        return
-    available = _available_memory()
-    if size > available:
+    size = 8 * n_domains * n_features**2  # a small one is not worth reading /proc/meminfo: numpy's MemoryError suffices
+    if size > SMALL_GRAM_BYTES and size > (available := _available_memory()):
         raise GramTooLargeError(
             f"the whole Gram E[XX^T|d_k] of {n_domains} domains x {n_features} x {n_features} features needs "
             f"{_format_bytes(size)}, more than the {_format_bytes(available)} of memory available; use lazy=True "
@@ -291,14 +286,14 @@ class ChunkSource(_Source):
             self._check_same_chunks(seen)
 
     def _check_same_chunks(self, seen: list) -> None:
-        if sorted(seen) == sorted(self._fingerprints):
+        first, again = sorted(self._fingerprints), sorted(seen)
+        if again == first:
             return
-        if len(seen) != len(self._fingerprints):
-            what = f"gave {len(seen)} chunks, the first pass {len(self._fingerprints)} (a chunk dropped?)"
+        if len(again) != len(first):
+            what = f"gave {len(again)} chunks, the first pass {len(first)} (a chunk dropped?)"
         else:
-            first = sorted(self._fingerprints)
-            c = next(i for i, fp in enumerate(sorted(seen)) if fp != first[i])
-            what = f"gave chunks that differ from the first pass's (rows, domains, y or X; {sorted(seen)[c][0]} rows)"
+            rows = next(a for a, b in zip(again, first) if a != b)[0]
+            what = f"gave chunks that differ from the first pass's (rows, domains, y or X; {rows} rows)"
         raise ValueError(self._changed(what))
 
     @staticmethod
@@ -370,8 +365,7 @@ class ChunkSource(_Source):
         return out
 
     def gram_block(self, block: np.ndarray) -> list:
-        sums = self._sum((block.size, self.n_features), lambda Xk, yk: Xk[:, block].T @ Xk)
-        return list(sums)
+        return list(self._sum((block.size, self.n_features), lambda Xk, yk: Xk[:, block].T @ Xk))
 
     def gram_entries(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
         return self._sum((rows.size, columns.size), lambda Xk, yk: Xk[:, rows].T @ Xk[:, columns])
@@ -426,8 +420,7 @@ class GramRows:
     def block_size(self) -> int:
         """Rows a block of priorities forms: twice the rows of recent blocks that were used (16 to 64), within budget."""
         wanted = self.max_block_size if self._useful is None else int(np.ceil(2 * self._useful))
-        wanted = int(np.clip(wanted, self.min_block_size, self.max_block_size))
-        return int(np.clip(self.max_memory // (2 * self.row_bytes), 1, wanted))
+        return min(self.max_block_rows, int(np.clip(wanted, self.min_block_size, self.max_block_size)))
 
     @property
     def max_block_rows(self) -> int:
@@ -643,13 +636,11 @@ class RowFeed:
 
     @staticmethod
     def n_candidates(p: int, block: int) -> int:
-        """Candidates simulated: sqrt(p x block / 8), at least 4 blocks' worth (their Gram costs at most an
-        eighth of the block of rows they choose)."""
+        """Candidates simulated: sqrt(p x block / 8), at least 4 blocks' worth (their Gram costs <= 1/8 of the block)."""
         return int(min(p, max(4 * block, math.sqrt(p * block / 8))))
 
     def predict(self, residual: np.ndarray, i: int, score: np.ndarray, n_steps: int) -> np.ndarray:
-        """The features the next ``n_steps`` steps are expected to choose, starting with ``i`` (exact while
-        every pick lies among the candidates)."""
+        """The features the next ``n_steps`` steps are expected to choose, starting with ``i``."""
         p = score.size
         c = self.n_candidates(p, n_steps)
         candidates = np.argpartition(-score, c - 1)[:c] if c < p else np.arange(p)

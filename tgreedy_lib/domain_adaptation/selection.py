@@ -11,10 +11,8 @@ mu_i their mean over the n domains and T_i their T-statistic (:mod:`.statistics`
 :func:`trace_path` is that loop. Options cover the paper's remarks: the sign of T (``sign="positive"`` takes
 argmax T_i as printed), the unbiased denominator from unlabeled moments (``denominator="unlabeled"``), a
 least-squares refit on the chosen set after each step (``refit="stepwise"``), a threshold, and choosing a
-feature again (``allow_reselect``). Ties at T = +-inf (a residual covariance the same in every domain) go to
-the largest loss decrease mu_i^2 / E[X_i^2], then the lowest index. The Gram rows come from
-:meth:`~.statistics.DomainStatistics.gram_row`, on large data through :class:`~._gram_rows.RowFeed`, which
-forms each with the next picks it predicts (a reader can skip it: it changes no result).
+feature again (``allow_reselect``). Ties at T = +-inf go to the largest mu_i^2 / E[X_i^2], then the lowest index.
+The Gram rows come through :class:`~._gram_rows.RowFeed`, which a reader can skip: it changes no result.
 """
 from __future__ import annotations
 

@@ -13,12 +13,10 @@ r_k,i = E[X_i (Y - w.X) | d_k] of feature i, which T-greedy ranks in section 3.3
 the one-sample t-test statistic (:func:`scipy.stats.ttest_1samp`). Where sigma = 0, T is its limit: 0 if
 mu = c, else +-inf with the sign of mu - c. Theorem 1 bounds T^2 <= 4 log(2 |F| / delta) over |F| features.
 
-Lazy Gram rows: a stagewise path reads only the rows E[X_i X^T | d_k] of the features it chooses, so the
-sample constructors (``lazy=True``) make one pass per domain for the other moments and the diagonal, keep a
-reference to the samples (do not change ``X`` in place meanwhile; ``lazy=False`` forms the whole Gram and
-drops them) and form rows on demand, within ``max_row_memory`` bytes (the engine: :mod:`._gram_rows`).
-Sparse ``X`` is never densified. Moments whose squares overflow or underflow float64 are refused with the
-scale to fix (T does not depend on the scales of y and X; float64 does).
+Lazy Gram rows: a path reads only the rows E[X_i X^T | d_k] of the features it chooses, so the sample
+constructors (``lazy=True``) make one pass for the other moments, keep the samples (do not change ``X`` in place
+meanwhile) and form rows on demand within ``max_row_memory`` bytes (:mod:`._gram_rows`). Moments whose squares
+overflow or underflow float64 are refused with the scale to fix (T does not depend on the scales of y and X).
 """
 from __future__ import annotations
 
