@@ -90,6 +90,9 @@ def _format_bytes(size: float) -> str:
 class _Source:
     """What both sources share: the scans of a few columns that the scale checks of tiny features need."""
 
+    def domain_blocks(self):
+        return self.blocks
+
     def column_abs_max(self, columns: np.ndarray) -> np.ndarray:
         largest = np.zeros(columns.size)
         for Xk in self.domain_blocks():
@@ -112,12 +115,12 @@ class _Source:
 class SampleSource(_Source):
     """Per-domain samples held in memory (dense ndarrays or scipy.sparse CSC), read for Gram rows."""
 
-    def __init__(self, blocks, counts):
+    def __init__(self, blocks, counts, stacked=None):
         self.blocks = blocks
         self.counts = np.asarray(counts, dtype=np.float64)
         self.sparse = is_sparse(blocks[0])
         self._by_rows = None  # sparse samples as CSR, made on the first Gram row
-        self.stacked = None  # (transposed, stacked) views of equal-sized dense domains, set by their builder
+        self.stacked = stacked  # (transposed, stacked) views of equal-sized dense domains
 
     def gram_block(self, block: np.ndarray) -> list:
         """``X_k[:, B]^T X_k / m_k`` for every domain: dense (|B|, p) arrays, or CSR matrices for sparse samples."""
@@ -126,8 +129,7 @@ class SampleSource(_Source):
             self._by_rows = [Xk.tocsr() for Xk in self.blocks]
         for k, Xk in enumerate(self.blocks):
             if self.sparse:
-                # the documents where B occurs (a CSC column slice) times their rows (CSR): the cost is their
-                # nonzeros, not p (X_k^T X_k[:, B] runs over all p rows: 0.1 s a call at p = 10^6)
+                # the documents where B occurs (CSC column slice) times their rows (CSR): cost their nonzeros, not p
                 out.append((Xk[:, block].T.tocsr() @ self._by_rows[k]) / self.counts[k])
             else:
                 G = np.ascontiguousarray(Xk[:, block].T) @ Xk
@@ -180,9 +182,6 @@ class SampleSource(_Source):
                 XU = np.ascontiguousarray(Xk[:, unknown])
                 G[np.ix_(unknown, unknown)] = (XU.T @ XU) / self.counts[k]
         return full
-
-    def domain_blocks(self):
-        return self.blocks
 
     def release(self) -> None:
         self.blocks = self._by_rows = self.stacked = None
@@ -460,8 +459,6 @@ class GramRows:
         """``E[X_rows X_columns^T | d_k]`` for every domain, (n_domains, |rows|, |columns|): no row is formed or cached."""
         if self._full is not None:
             return self._full[:, rows][:, :, columns]
-        if self.source is None:
-            raise ValueError("the samples behind these lazy statistics were released")
         same = rows.shape == columns.shape and np.array_equal(rows, columns)
         return self.source.gram_entries(rows, rows if same else columns)
 
@@ -509,8 +506,6 @@ class GramRows:
     def _compute(self, block: np.ndarray, priority) -> None:
         if block.size == 0:
             return
-        if self.source is None:
-            raise ValueError("the samples behind these lazy statistics were released")
         parts = self.source.gram_block(block)
         if self.sparse:
             import scipy.sparse
@@ -523,10 +518,7 @@ class GramRows:
                 self._store(i, row)
         else:
             for j, i in enumerate(block.tolist()):
-                row = np.empty((self.n_domains, self.n_features))
-                for k in range(self.n_domains):
-                    row[k] = parts[k][j]
-                self._store(i, row)
+                self._store(i, np.array([part[j] for part in parts]))
         del parts
         self.n_known += block.size
         self.n_blocks += 1
@@ -594,8 +586,6 @@ class ChosenRows(GramRows):
             return self._full[:, i, :]
         row = self.cache.get(i)
         if row is None:
-            if self.source is None:
-                raise ValueError("the samples behind these lazy statistics were released")
             if self._stacked is not None:
                 transposed, stacked = self._stacked
                 row = np.matmul(transposed, stacked[:, :, i, None])[:, :, 0]
@@ -623,12 +613,11 @@ class RowFeed:
     def __init__(self, stats, rule, best, second_moment, chosen, allow_reselect: bool, n_steps: int):
         self.stats, self.rule, self.best = stats, rule, best
         self.second_moment, self.chosen, self.allow_reselect, self.n_steps = second_moment, chosen, allow_reselect, n_steps
-        self.predicts = (stats.block_rows or 2) > 1  # not where rows come one at a time (the chosen rows only)
 
     def row(self, step: int, i: int, residual: np.ndarray, score: np.ndarray):
         """``E[X_i X^T | d_k]`` for every domain: an ndarray (n_domains, p), or CSR for sparse samples."""
         predicted = None
-        if self.predicts and not self.stats.row_known(i):
+        if not self.stats.row_known(i):
             ahead = min(self.stats.block_rows or 0, self.n_steps - step)
             # the last step, or rows formed one at a time (sparse, or the chosen rows only): row i alone
             predicted = np.array([i]) if ahead <= 1 else self.predict(residual, i, score, ahead)

@@ -247,11 +247,10 @@ def tgreedy_path(stats: DomainStatistics, n_steps: int = 10, *, sign: str = "abs
     n_steps : int
         The most steps (features added).
     sign : {"abs", "positive"}
-        Rank by |T_i| (a consistently negative covariance is as useful: the update moves the weight with
-        mu_i's sign) or by T_i as printed in the paper (only positive covariances, then T <= 0).
+        Rank by |T_i| (a consistently negative covariance is as useful) or by T_i as printed in the paper.
     denominator : {"sample", "unlabeled"}
-        E[X_i^2] of the update: the average of the per-domain moments (biased, as the paper notes) or the
-        pooled moment of unlabeled data (needs ``unlabeled_X``).
+        E[X_i^2] of the update: the mean of the per-domain moments (biased, as the paper notes) or the pooled
+        moment of unlabeled data (needs ``unlabeled_X``).
     refit : {"stagewise", "stepwise"}
         Move the chosen weight only (the paper), or refit least squares on the chosen set.
     threshold : float, optional

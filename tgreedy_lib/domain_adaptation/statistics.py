@@ -58,10 +58,9 @@ def t_moments(values: np.ndarray, buffer: np.ndarray | None = None, axis: int = 
     return t, mu, sigma
 
 
-#: Scales refused (module docstring): a feature whose pooled variance is below CONSTANT_RTOL of its mean square
-#: is constant; moments above LARGEST_MOMENT overflow when squared; a mean square below SMALLEST_MOMENT is
-#: recomputed from the feature scaled by its largest |x|; products of the scales of y and a feature below
-#: SMALLEST_PRODUCT underflow when squared; a pooled E[Y^2] below SMALLEST_SQUARE means y's square underflowed.
+#: Scales refused: a pooled variance below CONSTANT_RTOL of the mean square (constant); moments above LARGEST_MOMENT
+#: (their squares overflow); a mean square below SMALLEST_MOMENT is recomputed scaled by the largest |x|; products of
+#: y's and a feature's scales below SMALLEST_PRODUCT; a pooled E[Y^2] below SMALLEST_SQUARE (y's square underflowed).
 CONSTANT_RTOL, LARGEST_MOMENT, SMALLEST_MOMENT, SMALLEST_PRODUCT, SMALLEST_SQUARE = 1e-9, 1e150, 1e-250, 1e-140, 1e-290
 
 
@@ -119,7 +118,6 @@ class DomainStatistics:
         state = "lazy" if self._xx is None else "dense"
         return f"DomainStatistics(n_domains={self.n_domains}, n_features={self.n_features}, gram={state!r})"
 
-    # ------------------------------------------------------------------ constructors
     @classmethod
     def from_samples(cls, X, y, domains, *, unlabeled_X=None, lazy=True, max_row_memory=None) -> "DomainStatistics":
         """The moments of pooled rows ``X`` (dense, DataFrame or scipy.sparse), targets ``y`` and a domain label a row.
@@ -195,10 +193,7 @@ class DomainStatistics:
         sums = source.first_pass(keep_gram=not lazy)
         if unlabeled_X is not None:
             unlabeled_X = align_columns(unlabeled_X, source.columns, "unlabeled_X", "the first chunk")
-        stats = cls._from_sums(sums, source, unlabeled_X, [], max_row_memory)
-        if not lazy:
-            source.release()
-        return stats
+        return cls._from_sums(sums, source, unlabeled_X, [], max_row_memory, lazy)
 
     @classmethod
     def _build(cls, data, labels, unlabeled_X, lazy, named_inputs, max_row_memory=None) -> "DomainStatistics":
@@ -233,8 +228,7 @@ class DomainStatistics:
         sums = SampleSums(labels, counts, xy, x_sum, diagonal, yy, y_sum=np.array([yk.sum() for _, yk in data]),
                           y_abs_max=max((float(np.max(np.abs(yk))) for _, yk in data if yk.size), default=0.0), xx=xx)
         source = SampleSource([Xk for Xk, _ in data], counts)
-        return cls._from_sums(sums, source, unlabeled_X, named_inputs, max_row_memory,
-                              ChosenRows if lazy == "chosen" else GramRows)
+        return cls._from_sums(sums, source, unlabeled_X, named_inputs, max_row_memory, lazy)
 
     @classmethod
     def from_sorted_rows(cls, X, y, counts, labels, unlabeled_X, lazy) -> "DomainStatistics":
@@ -266,13 +260,11 @@ class DomainStatistics:
                 diagonal = np.einsum("kii->ki", xx).copy()
         sums = SampleSums(labels, counts.astype(np.int64), xy, x_sum, diagonal, yy,
                           y_sum=np.add.reduce(y_k[:, 0, :], axis=1), y_abs_max=float(np.max(np.abs(y))), xx=xx)
-        source = SampleSource([stacked[k] for k in range(n)], counts)
-        source.stacked = (transposed, stacked)
-        return cls._from_sums(sums, source, unlabeled_X, [("X", X)], None, ChosenRows if lazy == "chosen" else GramRows)
+        source = SampleSource([stacked[k] for k in range(n)], counts, stacked=(transposed, stacked))
+        return cls._from_sums(sums, source, unlabeled_X, [("X", X)], None, lazy)
 
     @classmethod
-    def _from_sums(cls, sums: SampleSums, source, unlabeled_X, named_inputs, max_row_memory,
-                   rows=GramRows) -> "DomainStatistics":
+    def _from_sums(cls, sums: SampleSums, source, unlabeled_X, named_inputs, max_row_memory, lazy) -> "DomainStatistics":
         """Checks and scaling shared by the sample constructors (sums in, means out)."""
         counts, xy, yy, diagonal, x_sum = sums.counts, sums.xy, sums.yy, sums.diagonal, sums.x_sum
         n, p = xy.shape
@@ -325,8 +317,10 @@ class DomainStatistics:
         stats = cls(xx=xx, xy=xy, yy=yy, counts=counts, domain_labels=np.asarray(sums.labels),
                     unlabeled_xx=unlabeled_xx)
         if xx is None:
-            stats._rows = rows(source, n, p, max_row_memory)
+            stats._rows = (ChosenRows if lazy == "chosen" else GramRows)(source, n, p, max_row_memory)
             stats.diagonal = diagonal
+        else:
+            source.release()
         return stats
 
     @classmethod
@@ -361,7 +355,6 @@ class DomainStatistics:
         _check_given_moment_scale(xy, stats.diagonal)
         return stats
 
-    # ------------------------------------------------------------------ the moments
     @property
     def xx(self) -> np.ndarray:
         """``E[X X^T | d_k]`` for every domain, shape (n_domains, n_features, n_features)."""
