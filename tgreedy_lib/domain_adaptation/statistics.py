@@ -184,10 +184,9 @@ class DomainStatistics:
     def from_chunks(cls, chunks, *, unlabeled_X=None, lazy=True, max_row_memory=None) -> "DomainStatistics":
         """The moments of chunks ``(X, y, domains)`` read one at a time, for data larger than memory.
 
-        ``domains`` is a label a row or one for the whole chunk; a domain may span many chunks. Every block
-        of Gram rows takes one more pass, so ``chunks`` must be readable again: a callable returning a
-        fresh iterator (``lambda: read_chunks(path)``) or a sequence; a one-shot iterator only with
-        ``lazy=False``. Results equal :meth:`from_samples`' on the concatenated chunks to rounding.
+        ``domains`` is a label a row or one for the whole chunk. Every block of Gram rows takes one more pass, so
+        ``chunks`` is a callable returning a fresh iterator (``lambda: read_chunks(path)``) or a sequence (a one-shot
+        iterator only with ``lazy=False``). Results equal :meth:`from_samples`' to rounding.
         """
         source = ChunkSource(chunks)
         sums = source.first_pass(keep_gram=not lazy)
@@ -325,11 +324,8 @@ class DomainStatistics:
 
     @classmethod
     def from_moments(cls, xx, xy, yy=None, *, counts=None, labels=None, unlabeled_xx=None) -> "DomainStatistics":
-        """Statistics from given (e.g. population) moments ``xx`` (n, p, p), ``xy`` (n, p), ``yy`` (n,).
-
-        Without ``yy`` the training losses are relative to an unknown constant (the selection never needs it).
-        ``counts`` (samples behind each domain), ``labels`` (one each) and ``unlabeled_xx`` (p, p) are optional.
-        """
+        """Statistics from given (e.g. population) moments ``xx`` (n, p, p) and ``xy`` (n, p); ``yy`` (n,) is optional
+        (without it the losses are relative to a constant), as are ``counts``, ``labels`` and ``unlabeled_xx`` (p, p)."""
         xx = as_float_array(xx, "xx", 3)
         xy = as_float_array(xy, "xy", 2)
         n, p = xy.shape
@@ -457,8 +453,9 @@ class DomainStatistics:
 def _check_moment_scale(xy: np.ndarray, yy: np.ndarray) -> None:
     """Refuse moments whose squares overflow float64 (T-statistics and the greedy score square them)."""
     if not np.all(np.isfinite(yy)) or np.max(yy) > LARGEST_MOMENT**2:
-        raise ValueError("y is so large that E[Y^2] overflows float64 (|y| above about 1e154); rescale y, e.g. divide it "
-                         "by its standard deviation: T-statistics and the chosen features do not depend on the scale of y")
+        raise ValueError("y is so large that E[Y^2] overflows float64 (|y| above about 1e154); rescale y, e.g. "
+                         "divide it by its standard deviation: T-statistics and the chosen features do not depend on "
+                         "the scale of y")
     largest = np.max(np.abs(xy)) if np.all(np.isfinite(xy)) else np.inf
     if not largest <= LARGEST_MOMENT:
         i = int(np.argmax(np.where(np.isfinite(xy), np.abs(xy), np.inf).max(axis=0)))
