@@ -1,18 +1,18 @@
 """The Gram-row engine behind :class:`~.statistics.DomainStatistics`: rows E[X_i X^T | d_k] on demand.
 
-A path needs only the Gram rows of the features it adds. :class:`GramRows` forms them in blocks from a source,
-the samples in memory (:class:`SampleSource`, dense or scipy.sparse, never densified) or chunks read again on
-each pass (:class:`ChunkSource`; a pass that drops, repeats or changes a chunk is refused), and keeps them
-within ``max_row_memory`` bytes; :class:`ChosenRows` forms only the rows asked for (short paths);
-:class:`RowFeed` chooses the rows to form with each one by running the path ahead. A whole Gram that would
-not fit in the memory available is refused before it is allocated (:class:`GramTooLargeError`).
+A path needs only the Gram rows of the features it adds. :class:`GramRows` forms them in blocks, within
+``max_row_memory`` bytes, from the samples in memory (:class:`SampleSource`, sparse never densified) or from chunks
+read again on each pass (:class:`ChunkSource`); :class:`ChosenRows` forms only the rows asked for (short paths);
+:class:`RowFeed` chooses the rows to form with each by running the path ahead. A whole Gram that would not fit in
+memory is refused before it is allocated (:class:`GramTooLargeError`).
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -49,10 +49,8 @@ def _available_memory() -> int:
     """Bytes of memory available to a new allocation (``MemAvailable``; physical memory as a fallback)."""
     try:
         with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
+            return next(int(line.split()[1]) * 1024 for line in fh if line.startswith("MemAvailable:"))
+    except (OSError, StopIteration):
         pass
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -66,29 +64,20 @@ SMALL_GRAM_BYTES = 64 * 2**20
 
 def check_gram_fits(n_domains: int, n_features: int) -> None:
     """Refuse, before allocating it, a whole Gram of ``n_domains x p x p`` floats that will not fit."""
-    size = 8 * n_domains * n_features**2
-    if size <= SMALL_GRAM_BYTES:  # not worth reading /proc/meminfo: numpy's own MemoryError suffices
-        return
-    available = _available_memory()
-    if size > available:
+    size = 8 * n_domains * n_features**2  # a small one is not worth reading /proc/meminfo: numpy's MemoryError suffices
+    if size > SMALL_GRAM_BYTES and size > (available := _available_memory()):
         raise GramTooLargeError(
             f"the whole Gram E[XX^T|d_k] of {n_domains} domains x {n_features} x {n_features} features needs "
             f"{_format_bytes(size)}, more than the {_format_bytes(available)} of memory available; use lazy=True "
-            "(the default: only the rows a path needs are formed) and the paths' results instead of .xx"
-        )
+            "(the default: only the rows a path needs are formed) and the paths' results instead of .xx")
 
 
-_BLAS_CONTROLLER = None
+@functools.cache
+def _blas_controller():
+    """threadpoolctl's controller (a scikit-learn dependency), made once: small products run on one BLAS thread."""
+    from threadpoolctl import ThreadpoolController
 
-
-def _single_blas_thread():
-    """A context in which BLAS runs on one thread (threadpoolctl, a scikit-learn dependency)."""
-    global _BLAS_CONTROLLER
-    if _BLAS_CONTROLLER is None:
-        from threadpoolctl import ThreadpoolController
-
-        _BLAS_CONTROLLER = ThreadpoolController()
-    return _BLAS_CONTROLLER.limit(limits=1, user_api="blas")
+    return ThreadpoolController()
 
 
 def _format_bytes(size: float) -> str:
@@ -98,15 +87,40 @@ def _format_bytes(size: float) -> str:
         size /= 1024
 
 
-class SampleSource:
+class _Source:
+    """What both sources share: the scans of a few columns that the scale checks of tiny features need."""
+
+    def domain_blocks(self):
+        return self.blocks
+
+    def column_abs_max(self, columns: np.ndarray) -> np.ndarray:
+        largest = np.zeros(columns.size)
+        for Xk in self.domain_blocks():
+            Z = Xk[:, columns]
+            largest = np.maximum(largest, abs(Z).max(axis=0).toarray().ravel() if is_sparse(Z) else np.abs(Z).max(axis=0))
+        return largest
+
+    def column_moments(self, columns: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Pooled mean and mean square of the given columns divided by ``scale`` (exact for tiny values)."""
+        total, squares = np.zeros(columns.size), np.zeros(columns.size)
+        for Xk in self.domain_blocks():
+            Z = Xk[:, columns]
+            Z = (Z.toarray() if is_sparse(Z) else np.asarray(Z)) / scale
+            total += Z.sum(axis=0)
+            squares += (Z * Z).sum(axis=0)
+        m = self.counts.sum()
+        return total / m, squares / m
+
+
+class SampleSource(_Source):
     """Per-domain samples held in memory (dense ndarrays or scipy.sparse CSC), read for Gram rows."""
 
-    def __init__(self, blocks, counts):
+    def __init__(self, blocks, counts, stacked=None):
         self.blocks = blocks
         self.counts = np.asarray(counts, dtype=np.float64)
         self.sparse = is_sparse(blocks[0])
         self._by_rows = None  # sparse samples as CSR, made on the first Gram row
-        self.stacked = None  # (transposed, stacked) views of equal-sized dense domains, set by their builder
+        self.stacked = stacked  # (transposed, stacked) views of equal-sized dense domains
 
     def gram_block(self, block: np.ndarray) -> list:
         """``X_k[:, B]^T X_k / m_k`` for every domain: dense (|B|, p) arrays, or CSR matrices for sparse samples."""
@@ -115,8 +129,7 @@ class SampleSource:
             self._by_rows = [Xk.tocsr() for Xk in self.blocks]
         for k, Xk in enumerate(self.blocks):
             if self.sparse:
-                # the documents where B occurs (a CSC column slice) times their rows (CSR): the cost is their
-                # nonzeros, not p (X_k^T X_k[:, B] runs over all p rows: 0.1 s a call at p = 10^6)
+                # the documents where B occurs (CSC column slice) times their rows (CSR): cost their nonzeros, not p
                 out.append((Xk[:, block].T.tocsr() @ self._by_rows[k]) / self.counts[k])
             else:
                 G = np.ascontiguousarray(Xk[:, block].T) @ Xk
@@ -132,7 +145,7 @@ class SampleSource:
                 out[k] = (Xk[:, rows].T @ Xk[:, columns]).toarray() / self.counts[k]
             return out
         # small products: one BLAS thread (7 against 12 CPU ms for 566 x 500 x 566 on 2 cores)
-        with _single_blas_thread():
+        with _blas_controller().limit(limits=1, user_api="blas"):
             for k, Xk in enumerate(self.blocks):
                 A = np.ascontiguousarray(Xk[:, rows].T)  # contiguous rows: the product runs at full speed
                 B = A if columns is rows else np.ascontiguousarray(Xk[:, columns].T)
@@ -170,36 +183,19 @@ class SampleSource:
                 G[np.ix_(unknown, unknown)] = (XU.T @ XU) / self.counts[k]
         return full
 
-    def column_abs_max(self, columns: np.ndarray) -> np.ndarray:
-        return np.max([abs(Xk[:, columns]).max(axis=0).toarray().ravel() if self.sparse
-                       else np.abs(Xk[:, columns]).max(axis=0) for Xk in self.blocks], axis=0)
-
-    def column_moments(self, columns: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Pooled mean and mean square of the given columns divided by ``scale`` (exact for tiny values)."""
-        total, squares = 0.0, 0.0
-        for Xk in self.blocks:
-            Z = Xk[:, columns]
-            Z = (Z.toarray() if self.sparse else np.asarray(Z)) / scale
-            total = total + Z.sum(axis=0)
-            squares = squares + (Z * Z).sum(axis=0)
-        m = self.counts.sum()
-        return total / m, squares / m
-
     def release(self) -> None:
         self.blocks = self._by_rows = self.stacked = None
 
 
-class ChunkSource:
+class ChunkSource(_Source):
     """Samples read in chunks ``(X, y, domains)``, one pass over them per request (see :meth:`DomainStatistics.from_chunks`)."""
 
     sparse = False  # Gram rows summed over chunks are kept dense
 
     def __init__(self, chunks):
-        self._one_shot = None
+        self._one_shot = self._factory = None
         if callable(chunks):
             self._factory = chunks
-        elif isinstance(chunks, (Sequence, np.ndarray)) and not isinstance(chunks, (str, bytes)):
-            self._factory = lambda: iter(chunks)
         else:
             try:
                 first = iter(chunks)
@@ -209,10 +205,10 @@ class ChunkSource:
                     f"or an iterable; got {type(chunks).__name__}"
                 ) from None
             if first is chunks or isinstance(chunks, Iterator):
-                self._one_shot, self._factory = first, None
-            else:  # a re-iterable container: iter() gives a fresh iterator each time
+                self._one_shot = first
+            else:  # a sequence or other re-iterable container: iter() gives a fresh iterator each time
                 self._factory = lambda: iter(chunks)
-        self.label_index: dict = {}
+        self.label_index: dict = {}  # label -> domain index
         self.n_features = None
         self.columns = None  # the first chunk's column names (DataFrame chunks are matched to them by name)
         self.counts = None
@@ -230,8 +226,7 @@ class ChunkSource:
                 "these statistics need another pass over the chunks (to form Gram rows), but they were given "
                 "as a one-shot iterator (e.g. a generator object), which is now used up. Pass a callable that "
                 "returns a fresh iterator, e.g. DomainStatistics.from_chunks(lambda: read_chunks(path)), or a "
-                "list of chunks; or build with lazy=False to sum the whole Gram in the first pass"
-            )
+                "list of chunks; or build with lazy=False to sum the whole Gram in the first pass")
         return self._factory()
 
     def _chunks(self, first: bool = False):
@@ -274,7 +269,10 @@ class ChunkSource:
                     raise ValueError(f"chunk {c} holds domain {label!r}, which the first pass did not see: "
                                      "the chunks must be the same on every pass")
                 parts.append((self.label_index[label], Xk, yk))
-            fingerprint = _chunk_fingerprint(X, y, parts)
+            with np.errstate(over="ignore", invalid="ignore"):
+                total = float(X.sum())  # with the rows, the rows per domain and y's sum: what identifies a chunk
+            fingerprint = (int(X.shape[0]), tuple(sorted((k, Xk.shape[0]) for k, Xk, _ in parts)), float(y.sum()),
+                           total if np.isfinite(total) else repr(total))
             if first:
                 self._fingerprints.append(fingerprint)
             else:
@@ -287,14 +285,14 @@ class ChunkSource:
             self._check_same_chunks(seen)
 
     def _check_same_chunks(self, seen: list) -> None:
-        if sorted(seen) == sorted(self._fingerprints):
+        first, again = sorted(self._fingerprints), sorted(seen)
+        if again == first:
             return
-        if len(seen) != len(self._fingerprints):
-            what = f"gave {len(seen)} chunks, the first pass {len(self._fingerprints)} (a chunk dropped?)"
+        if len(again) != len(first):
+            what = f"gave {len(again)} chunks, the first pass {len(first)} (a chunk dropped?)"
         else:
-            first = sorted(self._fingerprints)
-            c = next(i for i, fp in enumerate(sorted(seen)) if fp != first[i])
-            what = f"gave chunks that differ from the first pass's (rows, domains, y or X; {sorted(seen)[c][0]} rows)"
+            rows = next(a for a, b in zip(again, first) if a != b)[0]
+            what = f"gave chunks that differ from the first pass's (rows, domains, y or X; {rows} rows)"
         raise ValueError(self._changed(what))
 
     @staticmethod
@@ -366,8 +364,7 @@ class ChunkSource:
         return out
 
     def gram_block(self, block: np.ndarray) -> list:
-        sums = self._sum((block.size, self.n_features), lambda Xk, yk: Xk[:, block].T @ Xk)
-        return list(sums)
+        return list(self._sum((block.size, self.n_features), lambda Xk, yk: Xk[:, block].T @ Xk))
 
     def gram_entries(self, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
         return self._sum((rows.size, columns.size), lambda Xk, yk: Xk[:, rows].T @ Xk[:, columns])
@@ -379,45 +376,13 @@ class ChunkSource:
     def gram_full(self, known, known_row) -> np.ndarray:
         return self._sum((self.n_features, self.n_features), lambda Xk, yk: Xk.T @ Xk)
 
-    def column_abs_max(self, columns: np.ndarray) -> np.ndarray:
-        largest = np.zeros(columns.size)
-        for _, parts in self._chunks():
-            for _, Xk, _ in parts:
-                Z = Xk[:, columns]
-                Z = abs(Z).max(axis=0).toarray().ravel() if is_sparse(Z) else np.abs(Z).max(axis=0)
-                largest = np.maximum(largest, Z)
-        return largest
-
-    def column_moments(self, columns: np.ndarray, scale: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        total, squares = np.zeros(columns.size), np.zeros(columns.size)
-        for _, parts in self._chunks():
-            for _, Xk, _ in parts:
-                Z = Xk[:, columns]
-                Z = (Z.toarray() if is_sparse(Z) else np.asarray(Z)) / scale
-                total += Z.sum(axis=0)
-                squares += (Z * Z).sum(axis=0)
-        m = self.counts.sum()
-        return total / m, squares / m
-
-
-def _chunk_fingerprint(X, y: np.ndarray, parts: list) -> tuple:
-    """What identifies a chunk across passes: its rows, rows per domain, and the sums of y and of X."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        total = float(X.sum())
-    domains = tuple(sorted((k, Xk.shape[0]) for k, Xk, _ in parts))
-    return (int(X.shape[0]), domains, float(y.sum()), total if np.isfinite(total) else repr(total))
+    def domain_blocks(self):
+        return (Xk for _, parts in self._chunks() for _, Xk, _ in parts)
 
 
 class GramRows:
-    """Rows of ``E[X X^T | d_k] = X_k^T X_k / m_k``, computed on demand in blocks and cached within a budget.
-
-    A block is the asked-for row and the caller's predicted next picks (up to :attr:`max_block_rows`),
-    or else the highest-priority rows not yet known (:attr:`block_size` of them): one ``X_k[:, B]^T X_k``
-    per domain. Past ``max_memory`` bytes the rows already asked for go first (least recently used),
-    then the speculative ones of lowest priority. When going on lazily would cost more than the rest
-    of the Gram (:meth:`_should_complete`) and it fits the budget, the Gram is completed from the known
-    rows (at most 1.25 times the flops of forming it at once).
-    """
+    """Rows of ``E[X X^T | d_k] = X_k^T X_k / m_k`` formed in blocks (the asked-for row with the predicted next
+    picks, or the highest priorities), kept within ``max_memory`` bytes, the Gram completed where that is cheaper."""
 
     max_block_size = 64
     min_block_size = 16
@@ -441,7 +406,7 @@ class GramRows:
 
     @property
     def sparse(self) -> bool:
-        return self.source is not None and getattr(self.source, "sparse", False)
+        return self.source is not None and self.source.sparse
 
     @property
     def row_bytes(self) -> float:
@@ -454,8 +419,7 @@ class GramRows:
     def block_size(self) -> int:
         """Rows a block of priorities forms: twice the rows of recent blocks that were used (16 to 64), within budget."""
         wanted = self.max_block_size if self._useful is None else int(np.ceil(2 * self._useful))
-        wanted = int(np.clip(wanted, self.min_block_size, self.max_block_size))
-        return int(np.clip(self.max_memory // (2 * self.row_bytes), 1, wanted))
+        return min(self.max_block_rows, int(np.clip(wanted, self.min_block_size, self.max_block_size)))
 
     @property
     def max_block_rows(self) -> int:
@@ -495,8 +459,6 @@ class GramRows:
         """``E[X_rows X_columns^T | d_k]`` for every domain, (n_domains, |rows|, |columns|): no row is formed or cached."""
         if self._full is not None:
             return self._full[:, rows][:, :, columns]
-        if self.source is None:
-            raise ValueError("the samples behind these lazy statistics were released")
         same = rows.shape == columns.shape and np.array_equal(rows, columns)
         return self.source.gram_entries(rows, rows if same else columns)
 
@@ -544,8 +506,6 @@ class GramRows:
     def _compute(self, block: np.ndarray, priority) -> None:
         if block.size == 0:
             return
-        if self.source is None:
-            raise ValueError("the samples behind these lazy statistics were released")
         parts = self.source.gram_block(block)
         if self.sparse:
             import scipy.sparse
@@ -555,25 +515,22 @@ class GramRows:
             for j, i in enumerate(block.tolist()):
                 row = stacked[offsets + j]
                 row.sum_duplicates()  # canonical: one entry per (domain, feature)
-                self._store(i, row, row.data.nbytes + row.indices.nbytes + row.indptr.nbytes)
+                self._store(i, row)
         else:
             for j, i in enumerate(block.tolist()):
-                row = np.empty((self.n_domains, self.n_features))
-                for k in range(self.n_domains):
-                    row[k] = parts[k][j]
-                self._store(i, row, row.nbytes)
+                self._store(i, np.array([part[j] for part in parts]))
         del parts
         self.n_known += block.size
         self.n_blocks += 1
         self.peak_cache_bytes = max(self.peak_cache_bytes, self.cache_bytes)
         self._evict(block, priority)
 
-    def _store(self, i: int, row, nbytes: int) -> None:
+    def _store(self, i: int, row) -> None:
         old = self.cache.pop(i, None)
         if old is not None:
             self.cache_bytes -= self._nbytes(old)
         self.cache[i] = row
-        self.cache_bytes += nbytes
+        self.cache_bytes += self._nbytes(row)
 
     def _nbytes(self, row) -> int:
         return row.data.nbytes + row.indices.nbytes + row.indptr.nbytes if self.sparse else row.nbytes
@@ -612,10 +569,7 @@ def rows_as_slice(rows: np.ndarray):
 
 
 class ChosenRows(GramRows):
-    """Only the rows asked for, one at a time, nothing speculated: short paths on few features (small fits).
-
-    k rows cost k passes over the samples (2 m p flops each) against 2 m p^2 for the whole Gram.
-    """
+    """Only the rows asked for, one at a time, nothing speculated: short paths on few features (small fits)."""
 
     def __init__(self, source, n_domains: int, n_features: int, max_memory: int | None = None):
         super().__init__(source, n_domains, n_features, max_memory)
@@ -632,8 +586,6 @@ class ChosenRows(GramRows):
             return self._full[:, i, :]
         row = self.cache.get(i)
         if row is None:
-            if self.source is None:
-                raise ValueError("the samples behind these lazy statistics were released")
             if self._stacked is not None:
                 transposed, stacked = self._stacked
                 row = np.matmul(transposed, stacked[:, :, i, None])[:, :, 0]
@@ -655,23 +607,17 @@ class ChosenRows(GramRows):
 
 
 class RowFeed:
-    """The Gram rows a stagewise path asks for, each formed with the next picks the path is predicted to make.
-
-    Which rows go into a block is a prediction: the path is run ahead on a few hundred candidates (the highest
-    scores now) with their small Gram ``E[X_C X_C^T | d_k]`` (:meth:`predict`). It only chooses the rows to form;
-    the path always uses the exact rows, so its results do not depend on it. ``rule(residual, second_moment)
-    -> (score, mu)`` and ``best(score, mu, second_moment)`` are the path's own; ``chosen`` its mask (read only).
-    """
+    """The Gram rows a stagewise path asks for, each formed with the picks that running the path ahead on its top
+    candidates predicts (:meth:`predict`); the path uses the exact rows, so no result depends on the prediction."""
 
     def __init__(self, stats, rule, best, second_moment, chosen, allow_reselect: bool, n_steps: int):
         self.stats, self.rule, self.best = stats, rule, best
         self.second_moment, self.chosen, self.allow_reselect, self.n_steps = second_moment, chosen, allow_reselect, n_steps
-        self.predicts = (stats.block_rows or 2) > 1  # not where rows come one at a time (the chosen rows only)
 
     def row(self, step: int, i: int, residual: np.ndarray, score: np.ndarray):
         """``E[X_i X^T | d_k]`` for every domain: an ndarray (n_domains, p), or CSR for sparse samples."""
         predicted = None
-        if self.predicts and not self.stats.row_known(i):
+        if not self.stats.row_known(i):
             ahead = min(self.stats.block_rows or 0, self.n_steps - step)
             # the last step, or rows formed one at a time (sparse, or the chosen rows only): row i alone
             predicted = np.array([i]) if ahead <= 1 else self.predict(residual, i, score, ahead)
@@ -679,13 +625,11 @@ class RowFeed:
 
     @staticmethod
     def n_candidates(p: int, block: int) -> int:
-        """Candidates simulated: sqrt(p x block / 8), at least 4 blocks' worth (their Gram costs at most an
-        eighth of the block of rows they choose)."""
+        """Candidates simulated: sqrt(p x block / 8), at least 4 blocks' worth (their Gram costs <= 1/8 of the block)."""
         return int(min(p, max(4 * block, math.sqrt(p * block / 8))))
 
     def predict(self, residual: np.ndarray, i: int, score: np.ndarray, n_steps: int) -> np.ndarray:
-        """The features the next ``n_steps`` steps are expected to choose, starting with ``i`` (exact while
-        every pick lies among the candidates)."""
+        """The features the next ``n_steps`` steps are expected to choose, starting with ``i``."""
         p = score.size
         c = self.n_candidates(p, n_steps)
         candidates = np.argpartition(-score, c - 1)[:c] if c < p else np.arange(p)

@@ -11,10 +11,8 @@ mu_i their mean over the n domains and T_i their T-statistic (:mod:`.statistics`
 :func:`trace_path` is that loop. Options cover the paper's remarks: the sign of T (``sign="positive"`` takes
 argmax T_i as printed), the unbiased denominator from unlabeled moments (``denominator="unlabeled"``), a
 least-squares refit on the chosen set after each step (``refit="stepwise"``), a threshold, and choosing a
-feature again (``allow_reselect``). Ties at T = +-inf (a residual covariance the same in every domain) go to
-the largest loss decrease mu_i^2 / E[X_i^2], then the lowest index. The Gram rows come from
-:meth:`~.statistics.DomainStatistics.gram_row`, on large data through :class:`~._gram_rows.RowFeed`, which
-forms each with the next picks it predicts (a reader can skip it: it changes no result).
+feature again (``allow_reselect``). Ties at T = +-inf go to the largest mu_i^2 / E[X_i^2], then the lowest index.
+The Gram rows come through :class:`~._gram_rows.RowFeed`, which a reader can skip: it changes no result.
 """
 from __future__ import annotations
 
@@ -55,21 +53,6 @@ class SelectionPath:
         ``"n_steps"``, ``"threshold"`` or ``"exhausted"``.
     options : dict
         The options of the path function.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import DomainStatistics, tgreedy_path
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.standard_normal((300, 4)); domains = np.arange(300) % 3
-    >>> y = X[:, 2] + 0.5 * X[:, 0] + 0.1 * rng.standard_normal(300)
-    >>> path = tgreedy_path(DomainStatistics.from_samples(X, y, domains), n_steps=3)
-    >>> path.n_steps, path.n_features, path.stop_reason
-    (3, 4, 'n_steps')
-    >>> path.support(2)
-    array([2, 0])
-    >>> path.coef[-1, [2, 0]].round(2)  # the true weights are 1 and 0.5
-    array([1.03, 0.5 ])
     """
 
     method: str
@@ -116,22 +99,6 @@ def _best_feature(score: np.ndarray, mu: np.ndarray, second_moment: np.ndarray) 
     return i
 
 
-def check_path_options(n_steps, sign, denominator, refit, threshold, allow_reselect, n_features) -> None:
-    """The path functions' options, each checked here (the estimators declare the same for scikit-learn)."""
-    check_whole_number(n_steps, "n_steps", 1, integral_floats=False)
-    if sign not in ("abs", "positive"):
-        raise ValueError(f"sign must be 'abs' or 'positive', got {sign!r}")
-    if denominator not in ("sample", "unlabeled"):
-        raise ValueError(f"denominator must be 'sample' or 'unlabeled', got {denominator!r}")
-    if refit not in ("stagewise", "stepwise"):
-        raise ValueError(f"refit must be 'stagewise' or 'stepwise', got {refit!r}")
-    if threshold is not None and (not isinstance(threshold, Real) or not math.isfinite(threshold)):
-        raise ValueError(f"threshold must be a finite number or None, got {threshold!r}")
-    check_refit(refit, allow_reselect)
-    if not allow_reselect and n_steps > n_features:
-        raise ValueError(f"n_steps={n_steps} exceeds the {n_features} features (each step adds a new one)")
-
-
 def check_refit(refit: str, allow_reselect: bool) -> None:
     if refit == "stepwise" and allow_reselect:
         raise ValueError("allow_reselect=True has no meaning for refit='stepwise' (the refit already optimizes); "
@@ -160,24 +127,21 @@ def trace_path(stats: DomainStatistics, method: str, n_steps: int, *, sign: str 
     else:
         stepwise = _StepwiseRefit(stats, n_steps, denominator, coef)
     steps = []  # (feature, T, score, mu, sigma, loss) of every step
-    abs_t = method == "tgreedy" and sign == "abs"
     coef_path = np.empty((n_steps, p))  # filled in place: a list of copies would hold the history twice
     buffer = np.empty_like(residual)  # the squared deviations of every step's T
     changed, stop_reason = None, "n_steps"  # changed: the features a sparse row touched (None: all)
     for step in range(n_steps):
         if changed is None:  # T_i, mu_i and sigma_i of every feature
             t, mu, sigma = t_moments(residual, buffer)
-            score = np.abs(t) if abs_t else _score(method, sign, t, mu, second_moment)
-            if not allow_reselect and step:
-                score[chosen] = -np.inf
+            score = _score(method, sign, t, mu, second_moment)
         else:  # only these changed: the same values a full pass gives
             t[changed], mu[changed], sigma[changed] = t_moments(residual[:, changed])
             score[changed] = _score(method, sign, t[changed], mu[changed], second_moment[changed])
-            if not allow_reselect:
-                score[chosen] = -np.inf
-        if not allow_reselect and step == p:
-            stop_reason = "exhausted"
-            break
+        if not allow_reselect:
+            if step == p:
+                stop_reason = "exhausted"
+                break
+            score[chosen] = -np.inf
         _check_finite_spread(sigma, step)
         i = _best_feature(score, mu, second_moment)
         if threshold is not None and not score[i] >= threshold:
@@ -193,8 +157,8 @@ def trace_path(stats: DomainStatistics, method: str, n_steps: int, *, sign: str 
         chosen[i] = True
         coef_path[step] = coef
         steps.append((i, t[i], score[i], mu[i], sigma[i], loss))
-    options = dict(n_steps=n_steps, sign=sign, denominator=denominator, refit=refit,
-                   threshold=threshold, allow_reselect=allow_reselect)
+    options = dict(n_steps=n_steps, sign=sign, denominator=denominator, refit=refit, threshold=threshold,
+                   allow_reselect=allow_reselect)
     columns = list(zip(*steps)) or [()] * 6  # per quantity
     t, score, mu, sigma, loss = (np.asarray(column, dtype=np.float64) for column in columns[1:])
     return SelectionPath(method=method, features=np.asarray(columns[0], dtype=np.intp), coef=coef_path[:len(steps)],
@@ -223,11 +187,8 @@ def _check_finite_spread(sigma: np.ndarray, step: int) -> None:
 
 
 class _StepwiseRefit:
-    """``refit="stepwise"``: after each step, least squares on the chosen set with the pooled moments.
-
-    The Cholesky factor of the chosen set's pooled Gram grows by one row a step; the residual covariances
-    are one product with the chosen Gram rows kept (:data:`ROW_BUDGETS_KEPT`), then with the samples.
-    """
+    """``refit="stepwise"``: after each step, least squares on the chosen set with the pooled moments (the
+    Cholesky factor of the chosen set's pooled Gram grows by one row a step)."""
 
     def __init__(self, stats: DomainStatistics, n_steps: int, denominator: str, coef: np.ndarray):
         n, p = stats.n_domains, stats.n_features
@@ -286,11 +247,10 @@ def tgreedy_path(stats: DomainStatistics, n_steps: int = 10, *, sign: str = "abs
     n_steps : int
         The most steps (features added).
     sign : {"abs", "positive"}
-        Rank by |T_i| (a consistently negative covariance is as useful: the update moves the weight with
-        mu_i's sign) or by T_i as printed in the paper (only positive covariances, then T <= 0).
+        Rank by |T_i| (a consistently negative covariance is as useful) or by T_i as printed in the paper.
     denominator : {"sample", "unlabeled"}
-        E[X_i^2] of the update: the average of the per-domain moments (biased, as the paper notes) or the
-        pooled moment of unlabeled data (needs ``unlabeled_X``).
+        E[X_i^2] of the update: the mean of the per-domain moments (biased, as the paper notes) or the pooled
+        moment of unlabeled data (needs ``unlabeled_X``).
     refit : {"stagewise", "stepwise"}
         Move the chosen weight only (the paper), or refit least squares on the chosen set.
     threshold : float, optional
@@ -337,8 +297,20 @@ def greedy_path(stats: DomainStatistics, n_steps: int = 10, *, denominator: str 
 
 
 def _checked_path(stats, method, n_steps, sign, denominator, refit, threshold, allow_reselect) -> SelectionPath:
+    """The path functions' options, each checked here (the estimators declare the same for scikit-learn)."""
     if not isinstance(stats, DomainStatistics):
         raise TypeError(f"expected DomainStatistics, got {type(stats).__name__}")
-    check_path_options(n_steps, sign, denominator, refit, threshold, allow_reselect, stats.n_features)
+    check_whole_number(n_steps, "n_steps", 1, integral_floats=False)
+    if sign not in ("abs", "positive"):
+        raise ValueError(f"sign must be 'abs' or 'positive', got {sign!r}")
+    if denominator not in ("sample", "unlabeled"):
+        raise ValueError(f"denominator must be 'sample' or 'unlabeled', got {denominator!r}")
+    if refit not in ("stagewise", "stepwise"):
+        raise ValueError(f"refit must be 'stagewise' or 'stepwise', got {refit!r}")
+    if threshold is not None and (not isinstance(threshold, Real) or not math.isfinite(threshold)):
+        raise ValueError(f"threshold must be a finite number or None, got {threshold!r}")
+    check_refit(refit, allow_reselect)
+    if not allow_reselect and n_steps > stats.n_features:
+        raise ValueError(f"n_steps={n_steps} exceeds the {stats.n_features} features (each step adds a new one)")
     return trace_path(stats, method, n_steps, sign=sign, denominator=denominator, refit=refit,
                       threshold=threshold, allow_reselect=allow_reselect)

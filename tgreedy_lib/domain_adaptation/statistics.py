@@ -13,12 +13,10 @@ r_k,i = E[X_i (Y - w.X) | d_k] of feature i, which T-greedy ranks in section 3.3
 the one-sample t-test statistic (:func:`scipy.stats.ttest_1samp`). Where sigma = 0, T is its limit: 0 if
 mu = c, else +-inf with the sign of mu - c. Theorem 1 bounds T^2 <= 4 log(2 |F| / delta) over |F| features.
 
-Lazy Gram rows: a stagewise path reads only the rows E[X_i X^T | d_k] of the features it chooses, so the
-sample constructors (``lazy=True``) make one pass per domain for the other moments and the diagonal, keep a
-reference to the samples (do not change ``X`` in place meanwhile; ``lazy=False`` forms the whole Gram and
-drops them) and form rows on demand, within ``max_row_memory`` bytes (the engine: :mod:`._gram_rows`).
-Sparse ``X`` is never densified. Moments whose squares overflow or underflow float64 are refused with the
-scale to fix (T does not depend on the scales of y and X; float64 does).
+Lazy Gram rows: a path reads only the rows E[X_i X^T | d_k] of the features it chooses, so the sample
+constructors (``lazy=True``) make one pass for the other moments, keep the samples (do not change ``X`` in place
+meanwhile) and form rows on demand within ``max_row_memory`` bytes (:mod:`._gram_rows`). Moments whose squares
+overflow or underflow float64 are refused with the scale to fix (T does not depend on the scales of y and X).
 """
 from __future__ import annotations
 
@@ -35,24 +33,7 @@ __all__ = ["DomainStatistics", "GramTooLargeError", "t_statistic"]
 
 
 def t_statistic(values, axis: int = 0, *, center=0.0, moments: bool = False):
-    """The T-statistic over the ``n`` domains on ``axis`` (module docstring); ``(T, mu, sigma)`` with ``moments``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from tgreedy_lib import t_statistic
-    >>> covariances = np.array([[0.9, 0.5], [1.1, -0.4], [1.0, 0.8]])  # 3 domains, 2 features
-    >>> t_statistic(covariances).round(3)
-    array([17.321,  0.832])
-    >>> from scipy import stats
-    >>> stats.ttest_1samp(covariances, 0.0).statistic.round(3)
-    array([17.321,  0.832])
-    >>> t_statistic(np.ones((4, 1)))  # the same effect in every domain: the limit, +inf
-    array([inf])
-    >>> t, mu, sigma = t_statistic(covariances, moments=True)
-    >>> mu.round(3), sigma.round(3)
-    (array([1. , 0.3]), array([0.1  , 0.624]))
-    """
+    """The T-statistic over the ``n`` domains on ``axis`` (module docstring); ``(T, mu, sigma)`` with ``moments``."""
     values = np.asarray(values, dtype=np.float64)
     check_domain_count(values.shape[axis] if values.ndim else 0, "the number of domains")
     result = t_moments(values, axis=axis, center=center)
@@ -60,11 +41,7 @@ def t_statistic(values, axis: int = 0, *, center=0.0, moments: bool = False):
 
 
 def t_moments(values: np.ndarray, buffer: np.ndarray | None = None, axis: int = 0, center=None):
-    """``(T, mu, sigma)`` of a float64 array of at least two domains, unchecked (the paths call it every step).
-
-    numpy's own ``mean`` and ``std(ddof=1)`` operations (a sum, a division by the count, the squared
-    deviations summed), without their wrappers; ``buffer`` (``values``' shape) takes the deviations.
-    """
+    """``(T, mu, sigma)`` unchecked, as numpy's ``mean`` and ``std(ddof=1)`` compute them; ``buffer`` takes the deviations."""
     n = values.shape[axis]
     mu = np.add.reduce(values, axis=axis) / n
     deviation = np.subtract(values, np.expand_dims(mu, axis) if axis else mu, out=buffer)
@@ -81,10 +58,9 @@ def t_moments(values: np.ndarray, buffer: np.ndarray | None = None, axis: int = 
     return t, mu, sigma
 
 
-#: Scales refused (module docstring): a feature whose pooled variance is below CONSTANT_RTOL of its mean square
-#: is constant; moments above LARGEST_MOMENT overflow when squared; a mean square below SMALLEST_MOMENT is
-#: recomputed from the feature scaled by its largest |x|; products of the scales of y and a feature below
-#: SMALLEST_PRODUCT underflow when squared; a pooled E[Y^2] below SMALLEST_SQUARE means y's square underflowed.
+#: Scales refused: a pooled variance below CONSTANT_RTOL of the mean square (constant); moments above LARGEST_MOMENT
+#: (their squares overflow); a mean square below SMALLEST_MOMENT is recomputed scaled by the largest |x|; products of
+#: y's and a feature's scales below SMALLEST_PRODUCT; a pooled E[Y^2] below SMALLEST_SQUARE (y's square underflowed).
 CONSTANT_RTOL, LARGEST_MOMENT, SMALLEST_MOMENT, SMALLEST_PRODUCT, SMALLEST_SQUARE = 1e-9, 1e150, 1e-250, 1e-140, 1e-290
 
 
@@ -109,6 +85,8 @@ class DomainStatistics:
         The label of each domain, in the (sorted) order of the arrays.
     unlabeled_xx : ndarray of shape (n_features, n_features) or None
         Pooled ``E[X X^T]`` of unlabeled data.
+    diagonal : ndarray of shape (n_domains, n_features)
+        ``E[X_i^2 | d_k]``, the Gram's diagonal, known without the Gram.
 
     Examples
     --------
@@ -119,10 +97,8 @@ class DomainStatistics:
     >>> stats = DomainStatistics.from_samples(X, y, domains=np.arange(300) % 3)
     >>> stats
     DomainStatistics(n_domains=3, n_features=4, gram='lazy')
-    >>> stats.xy.round(2)  # E[X_i Y | d_k]: feature 0 covaries with y in every domain
-    array([[ 0.94,  0.1 ,  0.1 ,  0.07],
-           [ 0.86,  0.02, -0.11, -0.04],
-           [ 1.07, -0.07,  0.2 ,  0.11]])
+    >>> stats.xy[:, 0].round(2)  # E[X_0 Y | d_k]: feature 0 covaries with y in every domain
+    array([0.94, 0.86, 1.07])
     >>> round(stats.training_loss(np.array([1.0, 0, 0, 0])), 4)  # close to the noise variance 0.01
     0.0106
     """
@@ -135,14 +111,13 @@ class DomainStatistics:
         self.domain_labels = np.arange(xy.shape[0]) if domain_labels is None else np.asarray(domain_labels)
         self.unlabeled_xx = unlabeled_xx
         self._rows = None  # the GramRows of the samples when the Gram is formed lazily
-        self._keep = None  # the domains of _rows that this object covers (None: all)
-        self._diagonal = None if xx is None else np.einsum("kii->ki", xx)
+        self._keep = slice(None)  # the domains of _rows that this object covers
+        self.diagonal = None if xx is None else np.einsum("kii->ki", xx)
 
     def __repr__(self) -> str:
         state = "lazy" if self._xx is None else "dense"
         return f"DomainStatistics(n_domains={self.n_domains}, n_features={self.n_features}, gram={state!r})"
 
-    # ------------------------------------------------------------------ constructors
     @classmethod
     def from_samples(cls, X, y, domains, *, unlabeled_X=None, lazy=True, max_row_memory=None) -> "DomainStatistics":
         """The moments of pooled rows ``X`` (dense, DataFrame or scipy.sparse), targets ``y`` and a domain label a row.
@@ -159,16 +134,6 @@ class DomainStatistics:
             Form the rows of ``E[X X^T | d_k]`` only when they are needed (module docstring).
         max_row_memory : int, optional
             Bytes of lazily formed Gram rows kept (default :data:`DEFAULT_ROW_MEMORY`, 256 MiB).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from tgreedy_lib import DomainStatistics
-        >>> X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0], [2.0, 0.0]])
-        >>> y = np.array([1.0, 0.0, 1.0, 2.0])
-        >>> stats = DomainStatistics.from_samples(X, y, domains=["a", "a", "b", "b"])
-        >>> stats.domain_labels.tolist(), stats.xy.tolist()  # E[X Y | d] = mean of x * y in each domain
-        (['a', 'b'], [[0.5, 0.0], [2.5, 0.5]])
         """
         if unlabeled_X is not None:
             unlabeled_X = align_columns(unlabeled_X, column_names(X), "unlabeled_X", "X")
@@ -176,10 +141,8 @@ class DomainStatistics:
         y = as_float_array(y, "y", 1)
         labels, index = factorize(as_kept_apart_vector(domains, "domains"), "domains")
         if not (X.shape[0] == y.shape[0] == index.shape[0]):
-            raise ValueError(
-                "X, y and domains disagree in length: "
-                f"X has {X.shape[0]} rows, y has {y.shape[0]}, domains has {index.shape[0]}"
-            )
+            raise ValueError("X, y and domains disagree in length: "
+                             f"X has {X.shape[0]} rows, y has {y.shape[0]}, domains has {index.shape[0]}")
         if is_sparse(X):
             import scipy.sparse
 
@@ -192,18 +155,7 @@ class DomainStatistics:
 
     @classmethod
     def from_domains(cls, domains, *, labels=None, unlabeled_X=None, lazy=True, max_row_memory=None) -> "DomainStatistics":
-        """The moments of per-domain ``(X_k, y_k)`` pairs (``labels``: one each, default ``0 .. n - 1``); options as
-        in :meth:`from_samples`.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from tgreedy_lib import DomainStatistics
-        >>> rng = np.random.default_rng(0)
-        >>> pairs = [(rng.standard_normal((50, 3)), rng.standard_normal(50)) for _ in range(4)]
-        >>> DomainStatistics.from_domains(pairs, labels=["2 vs 0", "2 vs 4", "2 vs 6", "2 vs 8"])
-        DomainStatistics(n_domains=4, n_features=3, gram='lazy')
-        """
+        """The moments of per-domain ``(X_k, y_k)`` pairs (``labels``: one each); options as in :meth:`from_samples`."""
         data = []
         columns, named = None, None  # the first named domain's columns: the others are matched to them by name
         for k, pair in enumerate(list(domains)):
@@ -232,31 +184,15 @@ class DomainStatistics:
     def from_chunks(cls, chunks, *, unlabeled_X=None, lazy=True, max_row_memory=None) -> "DomainStatistics":
         """The moments of chunks ``(X, y, domains)`` read one at a time, for data larger than memory.
 
-        ``domains`` is a label a row or one for the whole chunk; a domain may span many chunks. Every block
-        of Gram rows takes one more pass, so ``chunks`` must be readable again: a callable returning a
-        fresh iterator (``lambda: read_chunks(path)``) or a sequence; a one-shot iterator only with
-        ``lazy=False``. Results equal :meth:`from_samples`' on the concatenated chunks to rounding.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from tgreedy_lib import DomainStatistics
-        >>> rng = np.random.default_rng(0)
-        >>> X = rng.standard_normal((300, 4)); y = X[:, 1] + rng.standard_normal(300)
-        >>> d = np.repeat([0, 1, 2], 100)
-        >>> chunks = [(X[i:i + 50], y[i:i + 50], d[i:i + 50]) for i in range(0, 300, 50)]
-        >>> streamed = DomainStatistics.from_chunks(chunks)
-        >>> bool(np.allclose(streamed.xy, DomainStatistics.from_samples(X, y, d).xy))
-        True
+        ``domains`` is a label a row or one for the whole chunk. Every block of Gram rows takes one more pass, so
+        ``chunks`` is a callable returning a fresh iterator (``lambda: read_chunks(path)``) or a sequence (a one-shot
+        iterator only with ``lazy=False``). Results equal :meth:`from_samples`' to rounding.
         """
         source = ChunkSource(chunks)
         sums = source.first_pass(keep_gram=not lazy)
         if unlabeled_X is not None:
             unlabeled_X = align_columns(unlabeled_X, source.columns, "unlabeled_X", "the first chunk")
-        stats = cls._from_sums(sums, source, unlabeled_X, [], max_row_memory)
-        if not lazy:
-            source.release()
-        return stats
+        return cls._from_sums(sums, source, unlabeled_X, [], max_row_memory, lazy)
 
     @classmethod
     def _build(cls, data, labels, unlabeled_X, lazy, named_inputs, max_row_memory=None) -> "DomainStatistics":
@@ -291,16 +227,12 @@ class DomainStatistics:
         sums = SampleSums(labels, counts, xy, x_sum, diagonal, yy, y_sum=np.array([yk.sum() for _, yk in data]),
                           y_abs_max=max((float(np.max(np.abs(yk))) for _, yk in data if yk.size), default=0.0), xx=xx)
         source = SampleSource([Xk for Xk, _ in data], counts)
-        return cls._from_sums(sums, source, unlabeled_X, named_inputs, max_row_memory,
-                              ChosenRows if lazy == "chosen" else GramRows)
+        return cls._from_sums(sums, source, unlabeled_X, named_inputs, max_row_memory, lazy)
 
     @classmethod
     def from_sorted_rows(cls, X, y, counts, labels, unlabeled_X, lazy) -> "DomainStatistics":
-        """The statistics of checked rows (dense, or CSR) sorted by domain (domain k: the next ``counts[k]``), unchecked.
-
-        The estimators' route. Where every domain has as many rows, ``X`` is a (domains, rows, p) stack and
-        each moment one batched product (small fits: the calls cost more than the arithmetic).
-        """
+        """The estimators' route: checked rows (dense, or CSR) sorted by domain (domain k: the next ``counts[k]``);
+        where every domain has as many rows, each moment is one batched product (small fits)."""
         n, m = counts.size, int(counts[0])
         y = np.asarray(y, dtype=np.float64)  # (integer targets: the moments are floats)
         if is_sparse(X) or not (np.all(counts == m) and X.flags.c_contiguous and n >= 2):
@@ -327,20 +259,17 @@ class DomainStatistics:
                 diagonal = np.einsum("kii->ki", xx).copy()
         sums = SampleSums(labels, counts.astype(np.int64), xy, x_sum, diagonal, yy,
                           y_sum=np.add.reduce(y_k[:, 0, :], axis=1), y_abs_max=float(np.max(np.abs(y))), xx=xx)
-        source = SampleSource([stacked[k] for k in range(n)], counts)
-        source.stacked = (transposed, stacked)
-        return cls._from_sums(sums, source, unlabeled_X, [("X", X)], None, ChosenRows if lazy == "chosen" else GramRows)
+        source = SampleSource([stacked[k] for k in range(n)], counts, stacked=(transposed, stacked))
+        return cls._from_sums(sums, source, unlabeled_X, [("X", X)], None, lazy)
 
     @classmethod
-    def _from_sums(cls, sums: SampleSums, source, unlabeled_X, named_inputs, max_row_memory,
-                   rows=GramRows) -> "DomainStatistics":
+    def _from_sums(cls, sums: SampleSums, source, unlabeled_X, named_inputs, max_row_memory, lazy) -> "DomainStatistics":
         """Checks and scaling shared by the sample constructors (sums in, means out)."""
         counts, xy, yy, diagonal, x_sum = sums.counts, sums.xy, sums.yy, sums.diagonal, sums.x_sum
         n, p = xy.shape
         check_domain_count(n, "the number of domains")
         y_mean, y_square = sums.y_sum.sum() / counts.sum(), yy.sum() / counts.sum()
-        _check_target_not_tiny(y_mean, y_square, sums.y_abs_max)
-        _check_target_varies(y_mean, y_square)
+        _check_target(y_mean, y_square, sums.y_abs_max)
         # Every NaN or infinity of X reaches its column's sum of squares: check p numbers, not all of X.
         if not (np.all(np.isfinite(diagonal)) and np.all(np.isfinite(x_sum))):
             for name, arr in named_inputs:
@@ -355,15 +284,22 @@ class DomainStatistics:
         pooled_square = (counts @ diagonal) / counts.sum()
         pooled_mean = x_sum.sum(axis=0) / counts.sum()
         tiny = np.flatnonzero(pooled_square < SMALLEST_MOMENT)
-        largest = None
+        x_scale = np.sqrt(pooled_square)
         if tiny.size:  # the squares may have underflowed: recompute these columns scaled by their largest |x|
             largest = source.column_abs_max(tiny)
             safe = np.where(largest > 0, largest, 1.0)
             scaled_mean, scaled_square = source.column_moments(tiny, safe)
             _check_not_constant(scaled_mean, scaled_square, features=tiny, scale=safe)
-            _check_not_underflowing(tiny, largest)
+            small = (largest > 0) & (largest < 1e-150)
+            if np.any(small):
+                j = int(np.flatnonzero(small)[0])
+                raise ValueError(
+                    f"feature {tiny[j]} is not constant but tiny (largest |x| = {largest[j]:.3g}): its square "
+                    "underflows float64, so E[X_i^2] is 0 and the update would divide by it. Rescale X (e.g. "
+                    "sklearn.preprocessing.MaxAbsScaler); the chosen features do not depend on a feature's scale")
+            x_scale[tiny] = largest
         _check_not_constant(pooled_mean, pooled_square, skip=tiny)
-        _check_products_not_underflowing(float(yy @ counts) / counts.sum(), pooled_square, tiny, largest)
+        _check_products_not_underflowing(float(yy @ counts) / counts.sum(), x_scale)
         unlabeled_xx = None
         if unlabeled_X is not None:
             U = as_data_matrix(unlabeled_X, "unlabeled_X")
@@ -380,26 +316,16 @@ class DomainStatistics:
         stats = cls(xx=xx, xy=xy, yy=yy, counts=counts, domain_labels=np.asarray(sums.labels),
                     unlabeled_xx=unlabeled_xx)
         if xx is None:
-            stats._rows = rows(source, n, p, max_row_memory)
-            stats._diagonal = diagonal
+            stats._rows = (ChosenRows if lazy == "chosen" else GramRows)(source, n, p, max_row_memory)
+            stats.diagonal = diagonal
+        else:
+            source.release()
         return stats
 
     @classmethod
     def from_moments(cls, xx, xy, yy=None, *, counts=None, labels=None, unlabeled_xx=None) -> "DomainStatistics":
-        """Statistics from given (e.g. population) moments ``xx`` (n, p, p), ``xy`` (n, p), ``yy`` (n,).
-
-        Without ``yy`` the training losses are relative to an unknown constant (the selection never needs it).
-        ``counts`` (samples behind each domain), ``labels`` (one each) and ``unlabeled_xx`` (p, p) are optional.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from tgreedy_lib import DomainStatistics, tgreedy_path
-        >>> xx = np.broadcast_to(np.eye(2), (3, 2, 2))  # orthonormal features in 3 domains
-        >>> xy = np.array([[1.0, 2.0], [1.1, -1.0], [0.9, 0.5]])  # feature 1 swings
-        >>> tgreedy_path(DomainStatistics.from_moments(xx, xy), n_steps=1).features
-        array([0])
-        """
+        """Statistics from given (e.g. population) moments ``xx`` (n, p, p) and ``xy`` (n, p); ``yy`` (n,) is optional
+        (without it the losses are relative to a constant), as are ``counts``, ``labels`` and ``unlabeled_xx`` (p, p)."""
         xx = as_float_array(xx, "xx", 3)
         xy = as_float_array(xy, "xy", 2)
         n, p = xy.shape
@@ -422,19 +348,14 @@ class DomainStatistics:
         zero = np.flatnonzero(stats.second_moment("sample") <= 0)
         if zero.size:
             raise ValueError(f"feature {zero[0]} has E[X_i^2] = 0 in every domain; the update divides by it")
-        _check_given_moment_scale(xy, stats._diagonal)
+        _check_given_moment_scale(xy, stats.diagonal)
         return stats
 
-    # ------------------------------------------------------------------ the moments
     @property
     def xx(self) -> np.ndarray:
         """``E[X X^T | d_k]`` for every domain, shape (n_domains, n_features, n_features)."""
         if self._xx is None:
-            if self._rows is None:
-                raise ValueError("these statistics have no E[XX^T|d_k]: build them with from_samples, "
-                                 "from_domains or from_moments")
-            full = self._rows.full()
-            self._xx = full if self._keep is None else full[self._keep]
+            self._xx = self._rows.full()[self._keep]
         return self._xx
 
     @property
@@ -445,39 +366,27 @@ class DomainStatistics:
     def n_features(self) -> int:
         return self.xy.shape[1]
 
-    @property
-    def diagonal(self) -> np.ndarray:
-        """``E[X_i^2 | d_k]``, shape (n_domains, n_features): the Gram's diagonal, known without the Gram."""
-        return self._diagonal
-
-    def _domains(self, value):
-        """``value`` (one entry per domain of the shared rows) restricted to this object's domains."""
-        return value if self._keep is None else value[self._keep]
-
     def gram_row(self, i: int, priority=None, remaining=None, predicted=None, dense: bool = True):
-        """``E[X_i X^T | d_k]`` for every domain, (n_domains, n_features); read-only.
-
-        Hints for lazily formed rows: ``priority`` (a score a feature) and ``predicted`` (the next picks, most
-        likely first) say which rows to form with it, ``remaining`` how many more the caller will ask for
-        (when completing the whole Gram is cheaper). ``dense=False``: a row of sparse samples stays CSR.
-        """
+        """``E[X_i X^T | d_k]`` for every domain, (n_domains, n_features); read-only. Hints for lazy rows: ``priority``
+        (a score a feature) and ``predicted`` (the next picks) say which rows to form with it, ``remaining`` how many
+        more the caller will ask for; ``dense=False``: a row of sparse samples stays CSR."""
         if self._xx is not None:
             return self._xx[:, i, :]
         row = self._rows.row(int(i), priority, remaining, predicted, dense)
-        return row if self._keep is None else row[self._keep]
+        return row if isinstance(self._keep, slice) else row[self._keep]
 
     def gram_entries(self, rows, columns) -> np.ndarray:
         """``E[X_rows X_columns^T | d_k]``, (n_domains, |rows|, |columns|), without forming whole rows."""
         rows, columns = np.asarray(rows, dtype=np.intp), np.asarray(columns, dtype=np.intp)
         if self._xx is not None:
             return self._xx[:, rows][:, :, columns]
-        return self._domains(self._rows.entries(rows, columns))
+        return self._rows.entries(rows, columns)[self._keep]
 
     def gram_times(self, coef: np.ndarray) -> np.ndarray:
         """``E[X X^T | d_k] w`` for every domain; lazily ``X_k^T (X_k w) / m_k`` (no Gram row needed)."""
         if self._xx is not None:
             return self._xx @ coef
-        return self._domains(self._rows.times(coef))
+        return self._rows.times(coef)[self._keep]
 
     @property
     def block_rows(self) -> int | None:
@@ -505,25 +414,20 @@ class DomainStatistics:
             raise ValueError(f"unknown domain labels {missing}; known: {self.domain_labels.tolist()}")
         keep = np.flatnonzero(np.isin(self.domain_labels, wanted))
         check_domain_count(keep.size, "the subset's number of domains")
-        sub = DomainStatistics(
-            xx=None if self._xx is None else self._xx[keep],
-            xy=self.xy[keep],
-            yy=self.yy[keep],
-            counts=None if self.counts is None else self.counts[keep],
-            domain_labels=self.domain_labels[keep],
-            unlabeled_xx=self.unlabeled_xx,
-        )
+        sub = DomainStatistics(xx=None if self._xx is None else self._xx[keep], xy=self.xy[keep], yy=self.yy[keep],
+                               counts=None if self.counts is None else self.counts[keep],
+                               domain_labels=self.domain_labels[keep], unlabeled_xx=self.unlabeled_xx)
         if self._xx is None:
             sub._rows = self._rows
-            sub._keep = keep if self._keep is None else self._keep[keep]
-            sub._diagonal = self._diagonal[keep]
+            sub._keep = np.arange(self._rows.n_domains)[self._keep][keep]
+            sub.diagonal = self.diagonal[keep]
         return sub
 
     def second_moment(self, denominator: str = "sample") -> np.ndarray:
         """The update's E[X_i^2] (section 3.3): ``"sample"``, (1/n) sum_k E[X_i^2 | d_k] (biased, as the paper
         notes), or ``"unlabeled"``, the diagonal of the pooled unlabeled E[X X^T]."""
         if denominator == "sample":
-            return self._diagonal.mean(axis=0)
+            return self.diagonal.mean(axis=0)
         if denominator == "unlabeled":
             if self.unlabeled_xx is None:
                 raise ValueError("denominator='unlabeled' needs unlabeled moments: pass unlabeled_X (or unlabeled_xx)")
@@ -549,36 +453,27 @@ class DomainStatistics:
 def _check_moment_scale(xy: np.ndarray, yy: np.ndarray) -> None:
     """Refuse moments whose squares overflow float64 (T-statistics and the greedy score square them)."""
     if not np.all(np.isfinite(yy)) or np.max(yy) > LARGEST_MOMENT**2:
-        raise ValueError(
-            "y is so large that E[Y^2] overflows float64 (|y| above about 1e154); rescale y, e.g. divide it by "
-            "its standard deviation: T-statistics and the chosen features do not depend on the scale of y"
-        )
+        raise ValueError("y is so large that E[Y^2] overflows float64 (|y| above about 1e154); rescale y, e.g. "
+                         "divide it by its standard deviation: T-statistics and the chosen features do not depend on "
+                         "the scale of y")
     largest = np.max(np.abs(xy)) if np.all(np.isfinite(xy)) else np.inf
     if not largest <= LARGEST_MOMENT:
         i = int(np.argmax(np.where(np.isfinite(xy), np.abs(xy), np.inf).max(axis=0)))
         raise ValueError(
             f"E[X_i Y | d_k] reaches {largest:.3g} (feature {i}): squared, as T-statistics do, it overflows "
             f"float64 (largest allowed {LARGEST_MOMENT:.0e}); rescale y and/or X, e.g. divide them by their "
-            "standard deviations: the chosen features do not depend on these scales"
-        )
+            "standard deviations: the chosen features do not depend on these scales")
 
 
-def _check_not_underflowing(features: np.ndarray, largest: np.ndarray) -> None:
-    """Refuse features whose values are nonzero but so small that their squares underflow float64."""
-    small = (largest > 0) & (largest < 1e-150)
-    if np.any(small):
-        j = int(np.flatnonzero(small)[0])
-        raise ValueError(
-            f"feature {features[j]} is not constant but tiny (largest |x| = {largest[j]:.3g}): its square "
-            "underflows float64, so E[X_i^2] is 0 and the update would divide by it. Rescale X (e.g. "
-            "sklearn.preprocessing.MaxAbsScaler); the chosen features do not depend on a feature's scale"
-        )
-
-
-def _check_target_varies(mean: float, mean_square: float) -> None:
-    """Refuse a target that is the same in every sample: every T would be 0/0 or meaningless."""
+def _check_target(mean: float, mean_square: float, y_abs_max: float) -> None:
+    """Refuse a target so small that its square underflows, or the same in every sample (every T 0/0)."""
     if not np.isfinite(mean_square):
         return  # overflow: reported by _check_moment_scale with its own fix
+    if mean_square < SMALLEST_SQUARE and y_abs_max > 0:  # y = +-1e-200 is not "0 in every sample"
+        raise ValueError(
+            f"y is tiny (largest |y| = {y_abs_max:.3g}): its square underflows float64, so E[Y^2] and the residual "
+            "covariances' spread cannot be computed; standardise y (divide it by its standard deviation): "
+            "T-statistics and the chosen features do not depend on the scale of y")
     if mean_square == 0 or mean_square - mean**2 <= CONSTANT_RTOL * mean_square:
         value = "0" if mean_square == 0 else f"{mean:.6g}"
         raise ValueError(f"y is {value} in every sample: it does not vary, so no feature can predict it and "
@@ -590,8 +485,7 @@ def _check_not_constant(mean: np.ndarray, mean_square: np.ndarray, *, features=N
     """Name the first feature constant over all samples (``features``: the columns given, divided by ``scale``;
     ``skip``: columns checked scaled instead)."""
     features = np.arange(mean.size) if features is None else np.asarray(features)
-    variance = mean_square - mean**2
-    flagged = variance <= CONSTANT_RTOL * np.maximum(mean_square, np.finfo(float).tiny)
+    flagged = mean_square - mean**2 <= CONSTANT_RTOL * np.maximum(mean_square, np.finfo(float).tiny)
     if skip is not None and skip.size:
         flagged[np.isin(features, skip)] = False
     constant = np.flatnonzero(flagged)
@@ -599,11 +493,9 @@ def _check_not_constant(mean: np.ndarray, mean_square: np.ndarray, *, features=N
         j = constant[0]
         value = mean[j] * (1.0 if scale is None else scale[j])
         more = f" (and {constant.size - 1} more)" if constant.size > 1 else ""
-        raise ValueError(
-            f"feature {features[j]} is constant (value {value:.6g}) across all samples{more}; "
-            "it carries no information and its T-statistic is 0/0. Remove constant features first, "
-            "e.g. with sklearn.feature_selection.VarianceThreshold"
-        )
+        raise ValueError(f"feature {features[j]} is constant (value {value:.6g}) across all samples{more}; "
+                         "it carries no information and its T-statistic is 0/0. Remove constant features first, "
+                         "e.g. with sklearn.feature_selection.VarianceThreshold")
 
 
 def _distinct_labels(labels, n: int) -> np.ndarray:
@@ -619,26 +511,9 @@ def _distinct_labels(labels, n: int) -> np.ndarray:
     return arr
 
 
-def _check_target_not_tiny(mean: float, mean_square: float, y_abs_max=None) -> None:
-    """Refuse a target so small that its square underflows (y = +-1e-200 is not "0 in every sample")."""
-    if not (np.isfinite(mean_square) and mean_square < SMALLEST_SQUARE):
-        return
-    largest = abs(mean) if y_abs_max is None else y_abs_max
-    if largest > 0:
-        raise ValueError(
-            f"y is tiny (largest |y| = {largest:.3g}): its square underflows float64, so E[Y^2] and the residual "
-            "covariances' spread cannot be computed; standardise y (divide it by its standard deviation): "
-            "T-statistics and the chosen features do not depend on the scale of y")
-
-
-def _check_products_not_underflowing(y_mean_square: float, x_mean_square: np.ndarray, tiny=None, largest=None) -> None:
-    """Refuse scales of y and X whose products (the residual covariances) underflow when squared (``tiny``
-    features measured by their ``largest`` |x|)."""
+def _check_products_not_underflowing(y_mean_square: float, x_scale: np.ndarray) -> None:
+    """Refuse scales of y and X whose products (the residual covariances) underflow when squared."""
     y_scale = math.sqrt(y_mean_square)
-    x_scale = np.sqrt(x_mean_square)
-    if tiny is not None and np.size(tiny):
-        x_scale = x_scale.copy()
-        x_scale[tiny] = largest
     product = y_scale * x_scale
     i = int(np.argmin(product))
     if product[i] < SMALLEST_PRODUCT:
