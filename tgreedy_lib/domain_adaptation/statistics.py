@@ -402,6 +402,11 @@ class DomainStatistics:
             return None
         return self._rows.max_memory
 
+    @property
+    def row_memory(self) -> int:
+        """Bytes of lazily formed Gram rows held now (0 when the whole Gram is known)."""
+        return 0 if self._xx is not None else self._rows.cache_bytes
+
     def row_known(self, i: int) -> bool:
         """Whether row ``i`` is available without a new matrix product."""
         return self._xx is not None or self._rows.is_known(i)
