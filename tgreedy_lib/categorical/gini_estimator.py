@@ -5,9 +5,10 @@ Properties", JMLR 9 (2008). The Gini hypothesis predicts 1 for the value ``v`` w
 ``q_hat_v`` (Eq. 5), the Bayes hypothesis takes the majority (Eq. 7); Eq. (4) is the
 generalization error of any hypothesis and Eq. (8) the missing masses ``M_k``. The paper's
 estimator (Eqs. 9-11) corrects the Gini index, the Gini hypothesis' training error, by
-validating each example's label on the other examples of its value: Eq. (10) reads it as
-leave-one-out, and the two functions that compute Eq. (10) example by example and pair by pair
-are independent checks of the closed form.
+validating each example's label on the other examples of its value. The paper derives Eq. (9) by
+leave-one-out (the remark after it) and by conditional cross-validation, counting the differing
+pairs of each value (Eq. 10); the two functions that compute these example by example and pair by
+pair are independent checks of the closed form.
 """
 from __future__ import annotations
 
@@ -64,7 +65,7 @@ def _sum_over_values(x, y, term) -> float:
 
 
 def gini_error_estimate_leave_one_out(x, y) -> float:
-    """Eq. (10) as leave-one-out: each example's label, as h_Gini, validated on the other examples of its value.
+    """Eq. (9) by leave-one-out: each example's label, as h_Gini, validated on the other examples of its value.
 
     ``x`` holds any hashable values, grouped as in :func:`count_tables`; the loop over examples
     checks the closed form, Eq. (9), independently.

@@ -4,7 +4,7 @@ Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small Sample Statistical A
 section 3.3. With r_k,i = E[X_i (Y - w.X) | d_k] the covariance of feature i with the residual in domain k,
 mu_i their mean over the n domains and T_i their T-statistic (:mod:`.statistics`), each step
 
-    picks  i* = argmax_i |T_i|  (T-greedy)   or   argmax_i mu_i^2 / E[X_i^2]  (greedy: the largest loss decrease),
+    picks  i* = argmax_i |T_i|  (T-greedy)   or   argmax_i mu_i^2 / E[X_i^2]  (greedy: the largest loss decrease*),
     moves  w_i* <- w_i* + mu_i* / E[X_i*^2],     E[X_i^2] = (1/n) sum_k E[X_i^2 | d_k],
     and    r_k <- r_k - (mu_i* / E[X_i*^2]) E[X X_i* | d_k]   (one Gram row a step).
 
@@ -12,6 +12,7 @@ mu_i their mean over the n domains and T_i their T-statistic (:mod:`.statistics`
 argmax T_i as printed), the unbiased denominator from unlabeled moments (``denominator="unlabeled"``), a
 least-squares refit on the chosen set after each step (``refit="stepwise"``), a threshold, and choosing a
 feature again (``allow_reselect``). Ties at T = +-inf go to the largest mu_i^2 / E[X_i^2], then the lowest index.
+(*With ``denominator="unlabeled"``, greedy's score divides by the unlabeled E[X_i^2] that its update uses.)
 The Gram rows come through :class:`~._gram_rows.RowFeed`, which a reader can skip: it changes no result.
 """
 from __future__ import annotations
@@ -107,7 +108,9 @@ def check_refit(refit: str, allow_reselect: bool) -> None:
 
 def trace_path(stats: DomainStatistics, method: str, n_steps: int, *, sign: str = "abs", denominator: str = "sample",
                refit: str = "stagewise", threshold: float | None = None, allow_reselect: bool = False) -> SelectionPath:
-    """The loop of section 3.3 (module docstring) on checked options: :func:`tgreedy_path` and the estimators check them."""
+    """The loop of section 3.3 (module docstring), steps (1)-(3) below, on options :func:`tgreedy_path`,
+    :func:`greedy_path` and the estimators have checked. Beyond the paper's lines: a sparse Gram row updates only
+    the features it touches, and ``refit="stepwise"`` replaces step (3) by least squares on the chosen set."""
     p = stats.n_features
     second_moment = stats.second_moment(denominator)  # E[X_i^2] of the update
     if np.any(second_moment <= 0):
@@ -131,7 +134,8 @@ def trace_path(stats: DomainStatistics, method: str, n_steps: int, *, sign: str 
     buffer = np.empty_like(residual)  # the squared deviations of every step's T
     changed, stop_reason = None, "n_steps"  # changed: the features a sparse row touched (None: all)
     for step in range(n_steps):
-        if changed is None:  # T_i, mu_i and sigma_i of every feature
+        # (1) mu_i, sigma_i and T_i of every feature's residual covariances r_k,i over the n domains
+        if changed is None:
             t, mu, sigma = t_moments(residual, buffer)
             score = _score(method, sign, t, mu, second_moment)
         else:  # only these changed: the same values a full pass gives
@@ -143,11 +147,13 @@ def trace_path(stats: DomainStatistics, method: str, n_steps: int, *, sign: str 
                 break
             score[chosen] = -np.inf
         _check_finite_spread(sigma, step)
+        # (2) the feature with the largest score: |T_i| (or T_i) for T-greedy, mu_i^2 / E[X_i^2] for greedy
         i = _best_feature(score, mu, second_moment)
         if threshold is not None and not score[i] >= threshold:
             stop_reason = "threshold"
             break
-        if refit == "stagewise":  # w_i += mu_i / E[X_i^2];  r_k -= delta E[X X_i | d_k]
+        # (3) w_i += mu_i / E[X_i^2] and r_k -= (mu_i / E[X_i^2]) E[X X_i | d_k]
+        if refit == "stagewise":
             delta = mu[i] / second_moment[i]
             coef[i] += delta
             loss += -2.0 * delta * mu[i] + delta * delta * sample_second_moment[i]
