@@ -32,13 +32,20 @@ _EXPORTS = {
 __all__ = list(_EXPORTS)
 
 
-def __getattr__(name):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'tgreedy_lib' has no attribute {name!r}")
+def lazy_attributes(package: str, exports: dict, namespace: dict):
+    """``__getattr__`` and ``__dir__`` (PEP 562) for a package whose names (``exports``: name -> module) load their
+    module on first use and are then kept in ``namespace``."""
+    def __getattr__(name):
+        if name in exports:
+            value = getattr(importlib.import_module(f".{exports[name]}", package), name)
+            namespace[name] = value
+            return value
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    def __dir__():
+        return sorted(set(namespace) | set(exports))
+
+    return __getattr__, __dir__
 
 
-def __dir__():
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_attributes(__name__, _EXPORTS, globals())

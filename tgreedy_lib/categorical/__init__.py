@@ -25,7 +25,7 @@ is then 1/2); ``m = 0`` is a ValueError.
 Every public name below is importable from this package and loads its module on first use, so
 that ``from tgreedy_lib.categorical import gini_error_estimate`` reads only the estimator.
 """
-import importlib
+from .. import lazy_attributes
 
 _MODULES = {
     "counts": "count_table count_tables sample_counts estimated_probabilities",
@@ -49,13 +49,4 @@ _EXPORTS = {name: module for module, names in _MODULES.items() for name in names
 __all__ = list(_EXPORTS)
 
 
-def __getattr__(name):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'tgreedy_lib.categorical' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_attributes(__name__, _EXPORTS, globals())
