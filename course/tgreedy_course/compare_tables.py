@@ -14,6 +14,7 @@ import numpy as np
 
 from tgreedy_lib.files import atomic_write_text
 
+from .prose import replace_readme_block
 from .subcommand import check_outputs
 from tgreedy_lib.experiments.compare import (ALPHA, BASELINES, EXPERIMENTS, GOAL_SHARE, TOLERANCE, data_available,
                                              features_for, pooled_summary, run_compare_experiment)
@@ -157,8 +158,6 @@ def readme_tables(payload: dict) -> str:
 
 def update_readme(readme, payload: dict) -> bool:
     """Rewrite the block between ``README_BEGIN`` and ``README_END`` of ``readme`` from ``payload``; True if it changed."""
-    from .seeds import replace_readme_block
-
     text = pathlib.Path(readme).read_text()
     new = replace_readme_block(text, readme_tables(payload), (README_BEGIN, README_END))
     if new != text:

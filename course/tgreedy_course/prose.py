@@ -164,3 +164,17 @@ def numbers_in(text: str) -> list[tuple[str, float]]:
         except ValueError:
             continue
     return out
+
+
+#: The README's block of reference verdicts lies between these two lines.
+README_MARKERS = ("<!-- reference-verdicts:begin -->", "<!-- reference-verdicts:end -->")
+
+
+def replace_readme_block(readme_text: str, block: str, markers: tuple = README_MARKERS) -> str:
+    """``readme_text`` with the lines between ``markers`` (default :data:`README_MARKERS`) replaced by ``block``."""
+    begin, end = markers
+    if readme_text.count(begin) != 1 or readme_text.count(end) != 1 or readme_text.index(begin) > readme_text.index(end):
+        raise ValueError(f"no {begin} ... {end} block to fill: the README must hold both lines once each, in that order")
+    head, rest = readme_text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{begin}\n{block.strip()}\n{end}{tail}"

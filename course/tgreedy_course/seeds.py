@@ -391,8 +391,6 @@ def _read_seed_json(path):
 REFERENCE_DIR = pathlib.Path(__file__).resolve().parent / "reference_results"
 #: The reference results :func:`load_reference` reads by default, first found.
 REFERENCE_NAMES = ("paper-scale",)
-#: The README's block of reference verdicts lies between these two lines.
-README_MARKERS = ("<!-- reference-verdicts:begin -->", "<!-- reference-verdicts:end -->")
 
 
 def load_reference(name: str | None = None) -> dict | None:
@@ -446,11 +444,3 @@ def pair_signal(result: dict | None) -> float | None:
     return round(float(np.mean(values)), 4) if values else None
 
 
-def replace_readme_block(readme_text: str, block: str, markers: tuple = README_MARKERS) -> str:
-    """``readme_text`` with the lines between ``markers`` (default :data:`README_MARKERS`) replaced by ``block``."""
-    begin, end = markers
-    if readme_text.count(begin) != 1 or readme_text.count(end) != 1 or readme_text.index(begin) > readme_text.index(end):
-        raise ValueError(f"no {begin} ... {end} block to fill: the README must hold both lines once each, in that order")
-    head, rest = readme_text.split(begin, 1)
-    _, tail = rest.split(end, 1)
-    return f"{head}{begin}\n{block.strip()}\n{end}{tail}"

@@ -18,7 +18,7 @@ from typing import Sequence
 
 from .claims import (CLAIMS, COUNT_ORDER, NOT_REPRODUCED, NOT_RUN, PARTLY, REPRODUCED, SECTION4_TASKS, UNSETTLED,
                      in_count_order, verdict_counts)
-from .prose import fmt, markdown_table, plural, render
+from .prose import fmt, markdown_table, plural, render, replace_readme_block
 from . import seeds
 from tgreedy_lib.experiments.readings import PAPER_COMPARISON
 
@@ -300,7 +300,7 @@ def write_reference(results_dir, name: str = seeds.REFERENCE_NAMES[0], readme=No
             written.append(folder / file)
     if readme is not None:
         readme = Path(readme)
-        atomic_write_text(readme, seeds.replace_readme_block(readme.read_text(), readme_verdicts(
+        atomic_write_text(readme, replace_readme_block(readme.read_text(), readme_verdicts(
             {"claims": json.loads((folder / "claims.json").read_text())})))
         written.append(readme)
     return written

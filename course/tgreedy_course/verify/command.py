@@ -11,6 +11,7 @@ import numpy as np
 
 from tgreedy_lib.files import atomic_write_text, write_json
 
+from ..prose import replace_readme_block
 from ..subcommand import check_outputs
 from . import registry
 from .result import CheckResult
@@ -56,12 +57,11 @@ def update_readme(path, records: list[dict[str, Any]]) -> bool:
     """Rewrite the table between :data:`README_BEGIN` and :data:`README_END` in ``path``; whether it changed."""
     path = pathlib.Path(path)
     text = path.read_text()
-    if README_BEGIN not in text or README_END not in text:
+    try:
+        new = replace_readme_block(text, markdown_table(records), (README_BEGIN, README_END))
+    except ValueError:
         raise ValueError(f"{path} lacks the verify-table markers; put {README_BEGIN!r} and {README_END!r} "
-                         "around the table first")
-    head, rest = text.split(README_BEGIN, 1)
-    _, tail = rest.split(README_END, 1)
-    new = head + README_BEGIN + "\n" + markdown_table(records) + "\n" + README_END + tail
+                         "around the table first") from None
     if new != text:
         atomic_write_text(path, new)
     return new != text
