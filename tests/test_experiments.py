@@ -1016,18 +1016,8 @@ def test_pair_products_are_the_elementwise_products_of_each_pair():
     np.testing.assert_array_equal(F, before)
 
 
-#: Worked examples of the experiments' functions, run as doctests (kept out of the library's docstrings).
-EXAMPLES = {
-    "tgreedy_lib.experiments.compare.choose_rule_on_other_splits": """
->>> from tgreedy_lib.experiments.compare import choose_rule_on_other_splits
->>> oracle = [0.80, 0.80, 0.80, 0.80]
->>> auroc = {"a": [0.80, 0.80, 0.70, 0.70], "b": [0.60, 0.75, 0.80, 0.80]}
->>> choose_rule_on_other_splits(auroc, oracle)   # in hindsight "a" and "b" both reach it twice; "a" is closer
-['b', 'b', 'a', 'a']
-
-Split 0 and 1, where "a" reaches the oracle, are the splits on which "a" is not chosen.
-""",
-    "tgreedy_lib.experiments.inputs.ExperimentFeatures": """
+#: The toy features the runners' examples use (ten Gaussian clusters in 20 dimensions for the digit classes).
+TOY_FEATURES = """
 Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
 that the example runs in a moment; the experiments use the paper's DBN features:
 
@@ -1039,7 +1029,20 @@ that the example runs in a moment; the experiments use the paper's DBN features:
 >>> features = ExperimentFeatures(
 ...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
 ...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
-...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})"""
+
+#: Worked examples of the experiments' functions, run as doctests (kept out of the library's docstrings).
+EXAMPLES = {
+    "tgreedy_lib.experiments.compare.choose_rule_on_other_splits": """
+>>> from tgreedy_lib.experiments.compare import choose_rule_on_other_splits
+>>> oracle = [0.80, 0.80, 0.80, 0.80]
+>>> auroc = {"a": [0.80, 0.80, 0.70, 0.70], "b": [0.60, 0.75, 0.80, 0.80]}
+>>> choose_rule_on_other_splits(auroc, oracle)   # in hindsight "a" and "b" both reach it twice; "a" is closer
+['b', 'b', 'a', 'a']
+
+Split 0 and 1, where "a" reaches the oracle, are the splits on which "a" is not chosen.
+""",
+    "tgreedy_lib.experiments.inputs.ExperimentFeatures": TOY_FEATURES + """
 >>> features.n_features, features.classes.tolist()
 (20, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
 """,
@@ -1071,55 +1074,19 @@ that the example runs in a moment; the experiments use the paper's DBN features:
 >>> w[:2].round(2), bool(abs(w[2]) < 0.05)  # the true weights are 1, -0.5 and 0
 (array([ 1.  , -0.49]), True)
 """,
-    "tgreedy_lib.experiments.runs.run_intro_logistic": """
-Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
-that the example runs in a moment; the experiments use the paper's DBN features:
-
->>> import numpy as np
->>> from tgreedy_lib.experiments import ExperimentFeatures
->>> rng = np.random.default_rng(0)
->>> centres = rng.standard_normal((10, 20))
->>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
->>> features = ExperimentFeatures(
-...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
-...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
-...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+    "tgreedy_lib.experiments.runs.run_intro_logistic": TOY_FEATURES + """
 >>> from tgreedy_lib.experiments import run_intro_logistic
 >>> result = run_intro_logistic(features)
 >>> result["train_size"], result["test_size_even"], result["test_size_odd"]
 (300, 150, 180)
 """,
-    "tgreedy_lib.experiments.runs.run_two_vs_other": """
-Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
-that the example runs in a moment; the experiments use the paper's DBN features:
-
->>> import numpy as np
->>> from tgreedy_lib.experiments import ExperimentFeatures
->>> rng = np.random.default_rng(0)
->>> centres = rng.standard_normal((10, 20))
->>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
->>> features = ExperimentFeatures(
-...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
-...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
-...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+    "tgreedy_lib.experiments.runs.run_two_vs_other": TOY_FEATURES + """
 >>> from tgreedy_lib.experiments import run_two_vs_other
 >>> result = run_two_vs_other(features, n_steps=3, targets=[7])
 >>> {m: np.round(c["target_auroc"][0], 3).tolist() for m, c in result["curves"].items()}
 {'greedy': [0.778, 0.54, 0.573], 'tgreedy-signed': [0.634, 0.776, 0.888], 'tgreedy': [0.778, 0.797, 0.6], 'greedy-stepwise': [0.778, 0.472, 0.473]}
 """,
-    "tgreedy_lib.experiments.runs.run_similarity": """
-Toy features (ten Gaussian clusters in 20 dimensions standing in for the digit classes), so
-that the example runs in a moment; the experiments use the paper's DBN features:
-
->>> import numpy as np
->>> from tgreedy_lib.experiments import ExperimentFeatures
->>> rng = np.random.default_rng(0)
->>> centres = rng.standard_normal((10, 20))
->>> train_labels, test_labels = np.repeat(np.arange(10), 60), np.repeat(np.arange(10), 30)
->>> features = ExperimentFeatures(
-...     centres[train_labels] + rng.standard_normal((600, 20)), train_labels,
-...     centres[test_labels] + rng.standard_normal((300, 20)), test_labels,
-...     {"dataset": "toy", "feature_map": "gaussian clusters", "official": False})
+    "tgreedy_lib.experiments.runs.run_similarity": TOY_FEATURES + """
 >>> from tgreedy_lib.experiments import run_similarity
 >>> result = run_similarity(features, n_steps=3, targets=[3], n_positive=100, n_negative=100)
 >>> {m: np.round(c["target_auroc"][0], 3).tolist() for m, c in result["curves"].items()}
@@ -1129,17 +1096,5 @@ that the example runs in a moment; the experiments use the paper's DBN features:
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_worked_examples(name, monkeypatch, tmp_path):
-    import doctest
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    monkeypatch.delenv("TGREEDY_DATA_DIR", raising=False)
-    monkeypatch.setenv("TGREEDY_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(tmp_path)
-    test = doctest.DocTestParser().get_doctest(EXAMPLES[name], {}, name, None, 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    with np.printoptions():
-        runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0, f"the worked example of {name} failed (output above)"
+def test_worked_examples(name, run_example):
+    run_example(EXAMPLES[name], name)

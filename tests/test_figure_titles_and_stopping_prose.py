@@ -10,7 +10,6 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from tgreedy_course import compare_tables, when_to_stop  # noqa: E402
-from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # noqa: E402
 from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
 from tgreedy_lib.plotting import paper_figures  # noqa: E402
 
@@ -19,13 +18,8 @@ RULE_IDS = re.compile(r"\b(lodo\w*|bonferroni|theorem1|chance_gaussian|all_steps
 
 
 @pytest.fixture(scope="module")
-def results():
-    rng = np.random.default_rng(0)
-    labels = np.repeat(np.arange(10), 40)
-    X = rng.standard_normal((10, 30))[labels] + 2 * rng.standard_normal((400, 30))
-    features = ExperimentFeatures(X, labels, X, labels, {})
-    return {"two": run_two_vs_other(features, n_steps=4, methods=PAPER_READINGS),
-            "similarity": run_similarity(features, n_steps=4, methods=PAPER_READINGS)}
+def results(toy_section4):
+    return toy_section4(4)
 
 
 @pytest.mark.parametrize("draw", [

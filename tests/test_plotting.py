@@ -19,7 +19,6 @@ from tgreedy_lib.domain_adaptation.theorems import self_normalized as sn  # noqa
 from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb  # noqa: E402
 from tgreedy_lib.domain_adaptation.theorems.simulate import make_problem  # noqa: E402
 from tgreedy_lib.domain_adaptation.theorems.simulated_selection import compare_selectors, sweep_selectors  # noqa: E402
-from tgreedy_lib.experiments import ExperimentFeatures, run_similarity, run_two_vs_other  # noqa: E402
 from tgreedy_lib.experiments.readings import PAPER_READINGS  # noqa: E402
 from tgreedy_course.seeds import load_reference  # noqa: E402
 from tgreedy_lib.plotting import paper_figures, theory_figures as theory  # noqa: E402
@@ -28,14 +27,9 @@ from tgreedy_lib.plotting.style import FIGURE_WIDTH, SMALLEST_TEXT_PT, color_nam
 
 
 @pytest.fixture(scope="module")
-def results():
+def results(toy_section4):
     """Toy section-4 results with every split and the paper's two readings (Gaussian clusters for ten classes)."""
-    rng = np.random.default_rng(0)
-    labels = np.repeat(np.arange(10), 40)
-    X = rng.standard_normal((10, 30))[labels] + 2 * rng.standard_normal((400, 30))
-    features = ExperimentFeatures(X, labels, X, labels, {})
-    return {"two": run_two_vs_other(features, n_steps=12, methods=PAPER_READINGS),
-            "similarity": run_similarity(features, n_steps=12, methods=PAPER_READINGS)}
+    return toy_section4(12)
 
 
 def _reference_bands():
@@ -287,6 +281,18 @@ def test_task_titles_name_cifar_10():
                for title in {**paper_figures.TASK_TITLES, **paper_figures.BAND_TASK_TITLES}.values())
 
 
+#: The toy results most figure examples draw (Gaussian clusters for the ten digits, three steps).
+TOY_RESULTS = """
+Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
+:func:`tgreedy_lib.experiments.run_experiment`):
+
+>>> import numpy as np
+>>> import matplotlib.pyplot as plt
+>>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
+>>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
+>>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
+>>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])"""
+
 #: Worked examples of the figures, run as doctests (kept out of the library's docstrings).
 EXAMPLES = {
     "tgreedy_lib.plotting.candidates.rule_picks": """
@@ -461,16 +467,7 @@ SelectorStyle(color='navy', linestyle='-')
 >>> ax = plots.plot_sweep(rows)
 >>> plt.close("all")
 """,
-    "tgreedy_lib.plotting.paper_figures.split_title": """
-Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-:func:`tgreedy_lib.experiments.run_experiment`):
-
->>> import numpy as np
->>> import matplotlib.pyplot as plt
->>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
->>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
->>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
->>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    "tgreedy_lib.plotting.paper_figures.split_title": TOY_RESULTS + """
 >>> from tgreedy_lib.plotting.paper_figures import split_title
 >>> split_title(result, 9)
 '2 vs 9'
@@ -480,80 +477,35 @@ Toy results (Gaussian clusters for the ten digits, three steps; the paper's come
 >>> legend_key(["greedy", "tgreedy-signed", "tgreedy"])[1]
 ['greedy', 'T-greedy (arg max T)', 'T-greedy (largest |T|)', 'source domains (held out)', 'target domain', 'chance (AUROC 0.5)']
 """,
-    "tgreedy_lib.plotting.paper_figures.plot_split": """
-Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-:func:`tgreedy_lib.experiments.run_experiment`):
-
->>> import numpy as np
->>> import matplotlib.pyplot as plt
->>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
->>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
->>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
->>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    "tgreedy_lib.plotting.paper_figures.plot_split": TOY_RESULTS + """
 >>> from tgreedy_lib.plotting.paper_figures import plot_split
 >>> fig, ax = plt.subplots()
 >>> plot_split(ax, result, 9, legend=True).get_title()
 '2 vs 9'
 >>> plt.close(fig)
 """,
-    "tgreedy_lib.plotting.paper_figures.plot_average": """
-Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-:func:`tgreedy_lib.experiments.run_experiment`):
-
->>> import numpy as np
->>> import matplotlib.pyplot as plt
->>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
->>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
->>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
->>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    "tgreedy_lib.plotting.paper_figures.plot_average": TOY_RESULTS + """
 >>> from tgreedy_lib.plotting.paper_figures import plot_average
 >>> fig, ax = plt.subplots()
 >>> plot_average(ax, result, legend=True).get_title()
 'average of 4 splits'
 >>> plt.close(fig)
 """,
-    "tgreedy_lib.plotting.paper_figures.plot_t_statistics": """
-Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-:func:`tgreedy_lib.experiments.run_experiment`):
-
->>> import numpy as np
->>> import matplotlib.pyplot as plt
->>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
->>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
->>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
->>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    "tgreedy_lib.plotting.paper_figures.plot_t_statistics": TOY_RESULTS + """
 >>> from tgreedy_lib.plotting.paper_figures import plot_t_statistics
 >>> fig, ax = plt.subplots()
 >>> plot_t_statistics(ax, result, 9).get_title()
 '|T| of added feature, 2 vs 9'
 >>> plt.close(fig)
 """,
-    "tgreedy_lib.plotting.paper_figures.figure1": """
-Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-:func:`tgreedy_lib.experiments.run_experiment`):
-
->>> import numpy as np
->>> import matplotlib.pyplot as plt
->>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
->>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
->>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
->>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    "tgreedy_lib.plotting.paper_figures.figure1": TOY_RESULTS + """
 >>> from tgreedy_lib.plotting.paper_figures import figure1
 >>> fig = figure1(result)
 >>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison]  # four splits and their average
 ['2 vs 9', '2 vs 3', '2 vs 6', '2 vs 1', 'average of 4 splits']
 >>> plt.close(fig)
 """,
-    "tgreedy_lib.plotting.paper_figures.figure2": """
-Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-:func:`tgreedy_lib.experiments.run_experiment`):
-
->>> import numpy as np
->>> import matplotlib.pyplot as plt
->>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
->>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
->>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
->>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    "tgreedy_lib.plotting.paper_figures.figure2": TOY_RESULTS + """
 >>> from tgreedy_lib.plotting.paper_figures import figure2
 >>> fig = figure2(result, methods=("greedy", "tgreedy-signed"))
 >>> [ax.get_title() for ax in fig.axes if ax.get_visible() and ax.axison][-1]  # after the four splits
@@ -562,29 +514,14 @@ Toy results (Gaussian clusters for the ten digits, three steps; the paper's come
 'red: greedy, blue: T-greedy (arg max T); dashed: held-out source data, solid: target domain'
 >>> plt.close(fig)
 """,
-    "tgreedy_lib.plotting.paper_figures.figure4": """
-Toy results (Gaussian clusters for the ten digits, three steps; the paper's come from
-:func:`tgreedy_lib.experiments.run_experiment`):
-
->>> import numpy as np
->>> import matplotlib.pyplot as plt
->>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
->>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
->>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
->>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    "tgreedy_lib.plotting.paper_figures.figure4": TOY_RESULTS + """
 >>> from tgreedy_lib.plotting.paper_figures import figure4
 >>> fig = figure4([result])
 >>> fig.axes[0].get_title()
 "Recognizing digit '2' (4 splits)"
 >>> plt.close(fig)
 """,
-    "tgreedy_lib.plotting.paper_figures.plot_all_splits": """
->>> import numpy as np
->>> import matplotlib.pyplot as plt
->>> from tgreedy_lib.experiments import ExperimentFeatures, run_two_vs_other
->>> rng = np.random.default_rng(0); labels = np.repeat(np.arange(10), 40)
->>> X = rng.standard_normal((10, 20))[labels] + rng.standard_normal((400, 20))
->>> result = run_two_vs_other(ExperimentFeatures(X, labels, X, labels, {}), n_steps=3, targets=[9, 3, 6, 1])
+    "tgreedy_lib.plotting.paper_figures.plot_all_splits": TOY_RESULTS + """
 >>> from tgreedy_lib.plotting.paper_figures import plot_all_splits
 >>> fig = plot_all_splits(result, methods=("greedy", "tgreedy"))
 >>> [ax.get_title() for ax in fig.axes if ax.get_visible()]
@@ -610,20 +547,8 @@ A summary of three steps over 5 seeds (what ``band_summary`` returns, or a refer
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_worked_examples(name, monkeypatch, tmp_path):
-    import doctest
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    monkeypatch.delenv("TGREEDY_DATA_DIR", raising=False)
-    monkeypatch.setenv("TGREEDY_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.chdir(tmp_path)
-    test = doctest.DocTestParser().get_doctest(EXAMPLES[name], {}, name, None, 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    with np.printoptions():
-        runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0, f"the worked example of {name} failed (output above)"
+def test_worked_examples(name, run_example):
+    run_example(EXAMPLES[name], name)
 
 
 def test_coinciding_curves_are_grouped_in_order():

@@ -341,9 +341,5 @@ T-greedy
 
 
 @pytest.mark.parametrize('name', sorted(EXAMPLES))
-def test_renderer_examples(name, monkeypatch, tmp_path):
-    monkeypatch.chdir(tmp_path)
-    test = doctest.DocTestParser().get_doctest(EXAMPLES[name], _namespace(), name, None, 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    runner.run(test)
-    assert runner.summarize(verbose=False).failed == 0
+def test_renderer_examples(name, run_example):
+    run_example(EXAMPLES[name], name, _namespace())
