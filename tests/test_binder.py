@@ -105,3 +105,19 @@ def test_binder_environment_runs_notebooks_00_to_05(tmp_path):
     out = _run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval-lax", *sorted(notebooks.iterdir())],
                cwd=course, timeout=1800)
     assert re.search(r"\d+ passed", out) and " failed" not in out, out[-2000:]
+
+
+def test_colab_cell_installs_what_postbuild_installs():
+    """The Colab cell of the book's run page installs the same folders as Binder's postBuild (the library and the
+    course's tools, which every notebook imports) and puts both on the path of the running kernel."""
+    post = re.search(r"pip install --no-deps -e (.+)$", (BINDER / "postBuild").read_text(), re.M).group(1)
+    postbuild_folders = {f.strip() for f in post.split("-e")}
+    cell = re.search(r"```ipython\n(.*?)```", (ROOT / "book" / "run.md").read_text(), re.S).group(1)
+    clone = re.search(r"git clone .* (\S+)\n", cell).group(1)
+    installed = re.search(r"!pip install --quiet (.+)\n", cell).group(1).split()
+    colab_folders = {str(pathlib.PurePosixPath(f).relative_to(clone)) for f in installed if f != "-e"}
+    assert colab_folders == postbuild_folders == {".", "course"}
+    on_path = set(re.findall(r'"([^"]+)"', re.search(r"sys\.path.*", cell).group(0)))
+    assert on_path == {clone, f"{clone}/course"}
+    notebooks_import = {m for p in FIRST_NOTEBOOKS for m in re.findall(r"from (tgreedy_\w+)", p.read_text())}
+    assert notebooks_import == {"tgreedy_lib", "tgreedy_course"}
