@@ -184,14 +184,6 @@ def test_figure_text_is_at_least_9_pt_at_the_books_width(stem):
     assert checked
 
 
-@pytest.mark.parametrize("stem", OWN)
-def test_reads_in_at_most_30_minutes(stem):
-    from test_notebook_reading import reading_minutes
-
-    minutes, parts = reading_minutes(ROOT / "notebooks" / f"{stem}.ipynb")
-    assert minutes <= 30, (stem, parts)
-
-
 def test_render_writes_whole_counts_without_decimals_and_resolves_plural_marks():
     from tgreedy_course.prose import render
 

@@ -22,7 +22,6 @@ from pathlib import Path
 
 import pytest
 
-from test_notebook_reading import reading_minutes
 from tgreedy_course.legibility import read_png_report
 from tgreedy_lib.plotting.style import BOOK_COLUMN_PX, color_name
 
@@ -196,8 +195,3 @@ def test_goals_and_sections_first_contents_near_the_top_exercises_last(path):
     listed = re.findall(r"^\d+\. (.+)$", opening.split("**Contents**")[1], flags=re.M)
     assert [h.split(". ", 1)[1] for h in headings] == listed, (headings, listed)
 
-
-@pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)
-def test_a_careful_reader_needs_at_most_30_minutes(path):
-    minutes, parts = reading_minutes(path)
-    assert minutes <= 30, f"{path.name}: about {minutes:.0f} minutes ({parts})"
