@@ -461,8 +461,8 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         "## The course", "",
         "Read the notebooks in order; each opens with what you will learn and the paper section it reads, and "
         "closes with what we saw and exercises. The {doc}`syllabus <syllabus>` groups them into sessions with "
-        "their reading, assignment and hours. This book shows the notebooks as committed, outputs included; "
-        "each page has buttons to download it as a notebook or run it ({doc}`run` says how).", "",
+        "their reading, assignment and hours. This book shows each notebook as it is saved in the repository, "
+        "outputs included; each page has buttons to download it as a notebook or run it ({doc}`run` says how).", "",
         *rows, "",
         "## Where to go next", "",
         "- **Students**: the {doc}`syllabus <syllabus>`, then notebook 00; {doc}`run` to run the notebooks.",
