@@ -128,13 +128,13 @@ def test_a_built_page_hides_inputs_and_captions_figures(tmp_path):
 
 def test_navigation_titles_carry_no_tex():
     """Link words, the sidebar and the contents table show a notebook's title without TeX markup."""
-    title = r"02c · Theorems 3-4 of the categorical paper: the majority vote $h^{\rm Bayes}_S$, checked numerically"
+    title = r"02a · Theorems 3-4 of the categorical paper: the majority vote $h^{\rm Bayes}_S$, checked numerically"
     assert build.plain_title(title) == \
-        "02c · Theorems 3-4 of the categorical paper: the majority vote h_S^Bayes, checked numerically"
+        "02a · Theorems 3-4 of the categorical paper: the majority vote h_S^Bayes, checked numerically"
     assert build.plain_title(r"the $\lvert T\rvert$ of $\hat\mu_i$ and \(\delta\)") == "the |T| of mu_i and delta"
-    titles = {"02c_bayes": "02c · the majority vote h_S^Bayes"}
-    assert build.plain_doc_links("see {doc}`02c_bayes` and {doc}`x <02c_bayes>`", titles) == \
-        "see {doc}`02c · the majority vote h_S^Bayes <02c_bayes>` and {doc}`x <02c_bayes>`"
+    titles = {"02a_bayes": "02a · the majority vote h_S^Bayes"}
+    assert build.plain_doc_links("see {doc}`02a_bayes` and {doc}`x <02a_bayes>`", titles) == \
+        "see {doc}`02a · the majority vote h_S^Bayes <02a_bayes>` and {doc}`x <02a_bayes>`"
 
 
 def test_landing_box_says_what_held_in_three_plain_sentences():
@@ -167,7 +167,7 @@ def test_claims_page_lists_each_evidence_notebook_once_and_typesets_the_theorems
     notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
     text = build.verify_section(ROOT / "results" / "verify.json", tmp_path, notebooks)
     listed = re.findall(r"\{doc\}`(\d\d[a-z]?) <", text.split("\n")[0])
-    assert listed == ["02", "02c", "03", "04", "04c"]
+    assert listed == ["02", "02a", "03", "04", "04c"]
     shown = re.sub(r"<details>.*?</details>", "", text)          # what the page shows before a toggle is opened
     assert "sqrt(2 ln" not in shown and r"\sqrt{\frac{2 \ln(1/\delta)}{e k}}" in shown
     rows = [line for line in text.splitlines() if line.startswith("  *Worst case found:* ")]

@@ -65,12 +65,12 @@ def test_syllabus_sessions_are_complete_and_cover_the_course():
         assert f"**{topic}**" in prerequisites, topic
 
 
-def test_syllabus_and_guide_say_which_assignment_goes_with_02c_and_04c():
+def test_syllabus_and_guide_say_which_assignment_goes_with_02a_and_04c():
     table = (ROOT / "assignments" / "README.md").read_text(encoding="utf-8")
     for page in ("syllabus", "instructors"):
         text = (ROOT / "book" / f"{page}.md").read_text(encoding="utf-8")
         assert "but 08b and 11 has" not in text and "but 08b and 11 (" not in text, page
-        for notebook, assignment in (("02c", "02"), ("04c", "04")):
+        for notebook, assignment in (("02a", "02"), ("04c", "04")):
             # the assignments' own table says which assignment covers the notebook; the page says the same
             assert re.search(rf"^\| `{assignment}_\w+` \|[^\n]*`{notebook}_", table, re.M), (notebook, assignment)
             assert re.search(rf"{notebook} shares\s+(?:assignment\s+)?`?{assignment}", text), (page, notebook)

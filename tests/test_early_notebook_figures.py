@@ -13,7 +13,7 @@ import pytest
 from tgreedy_course.verify.domains_checks import _ranges
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-EARLY = ["00_", "01_", "02_gini", "02b_", "02c_", "03_", "04_", "04c_"]
+EARLY = ["00_", "01_", "02_gini", "02b_", "02a_", "03_", "04_", "04c_"]
 FIGURE_MIMES = ("image/png", "image/jpeg", "image/svg+xml")
 
 

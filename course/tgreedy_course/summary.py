@@ -33,9 +33,9 @@ THEOREMS = {
     "domains.corollary3": (DA, "Corollary 3, section 3.2", "04c_corollary3_subset_selection"),
     "categorical.theorem1": (CAT, "Theorem 1, section 3", "02_gini_estimator_theorems"),
     "categorical.theorem2": (CAT, "Theorem 2, section 3 (Lemmas 3-7)", "02_gini_estimator_theorems"),
-    "categorical.theorem3": (CAT, "Theorem 3, section 4", "02c_bayes_hypothesis_theorems"),
-    "categorical.theorem4": (CAT, "Theorem 4, section 4 (Lemmas 8-13)", "02c_bayes_hypothesis_theorems"),
-    "categorical.lemma11": (CAT, "Lemma 11, section 4", "02c_bayes_hypothesis_theorems"),
+    "categorical.theorem3": (CAT, "Theorem 3, section 4", "02a_bayes_hypothesis_theorems"),
+    "categorical.theorem4": (CAT, "Theorem 4, section 4 (Lemmas 8-13)", "02a_bayes_hypothesis_theorems"),
+    "categorical.lemma11": (CAT, "Lemma 11, section 4", "02a_bayes_hypothesis_theorems"),
 }
 
 #: experiment -> the data and task it stands for (its claims' data group), the section and the notebook that show it,
