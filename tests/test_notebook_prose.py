@@ -392,3 +392,14 @@ def test_03_leaves_the_bound_of_assignment_03_q3a_to_the_student():
     text = re.sub(r"[\s{}\\]|\\left|\\right", "", "\n".join(c.source for c in cells if c.cell_type == "markdown"))
     assert "(1-(n-1)" not in text and "1-(n-1)varepsilon)^2" not in text
     assert "Question 3(a) of assignment 03" in "\n".join(c.source for c in cells)
+
+
+def test_nearly_coinciding_curves_are_drawn_once_with_their_largest_gap():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from tgreedy_lib.plotting.curves import plot_labelled_curves
+    _, ax = plt.subplots()
+    plot_labelled_curves(ax, [1, 2], {"gini": [1, 1], "misclassification": [1.01, 1], "estimate": [0, 1]}, near=0.02)
+    assert [line.get_label() for line in ax.get_lines()] == ["gini ≈ misclassification (within 0.01)", "estimate"]
+    plt.close(ax.figure)
