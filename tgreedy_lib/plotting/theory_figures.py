@@ -31,7 +31,8 @@ def _legend_below(ax, wrap: int = 30) -> None:
     size = lambda v: v if isinstance(v, (int, float)) else 1.2 * plt.rcParams["font.size"]  # noqa: E731
     below = 2.0 * size(ticks) + 1.4 * size(label) + 4          # points: tick labels (a log axis' 10^k), x label
     anchor = ax.transAxes + ScaledTranslation(0, -below / 72, ax.figure.dpi_scale_trans)
-    ax.legend(handles, [textwrap.fill(text, wrap) for text in labels], fontsize=SMALLEST_TEXT_PT, loc="upper center",
+    ax.legend(handles, [textwrap.fill(text, wrap, break_long_words=False) for text in labels], fontsize=SMALLEST_TEXT_PT,
+              loc="upper center",
               bbox_to_anchor=(0.5, 0), bbox_transform=anchor, ncol=2 if width >= 5 else 1, frameon=False,
               borderaxespad=0)
 
@@ -112,11 +113,11 @@ def plot_coverage_vs_features(curves: dict, ax=None):
                 label=f"{describe_distribution(law)}: {mc['level']:.0%} lower bound (no failure drawn: rule of three)")
         ax.fill_between(f, mc["lower"], 1, where=~seen, color=line.get_color(), alpha=0.12, lw=0,
                         label=f"{describe_distribution(law)}: coverage lies in this band ({mc['level']:.0%} confidence)")
-    ax.axhline(1 - delta, color="k", lw=1, ls=":", label=fr"target $1 - \delta$ = {1 - delta:g}")
+    ax.axhline(1 - delta, color="k", lw=1, ls=":", label=fr"target $1-\delta$ = {1 - delta:g}")
     admitted = curves["max_features"]
     if admitted >= 1:
         ax.axvline(admitted, color="gray", lw=1,
-                   label=fr"size condition: $|F| \leq \frac{{\delta}}{{2}}e^{{n/8}}$ = {admitted:.3g}")
+                   label=fr"the size condition's bound $(\delta/2)e^{{n/8}}$ = {admitted:.3g}")
     ax.set_xscale("log")
     ax.set(xlabel=r"$|F|$ (number of features)", ylabel="Pr[all features covered]",
            title=f"Theorem 1's width, n = {n} domains" + ("" if admitted >= 1 else " (admits no |F|)"),
