@@ -92,9 +92,9 @@ def plot_theorem2_excess(table: dict, ax=None):
     """Theorem 2: worst-case tail minus ``exp(-t/2)`` (``theorem2_excess``), red where the printed bound fails."""
     ax = _axes(ax)
     plot_threshold_map(ax, table["t"], table["n"], table["excess"], 0.0, "the printed bound fails", "it holds",
-                       "worst-case tail minus exp(-t/2)")
+                       r"worst-case tail minus $e^{-t/2}$")
     ax.set_xscale("log")
-    ax.set(xlabel="t", ylabel="n", title="worst-case tail minus exp(-t/2)\n" + ax.get_title())
+    ax.set(xlabel="t", ylabel="n", title=r"worst-case tail minus $e^{-t/2}$" + "\n" + ax.get_title())
     return ax
 
 
