@@ -51,3 +51,39 @@ def test_lists_of_n_read_as_written_by_hand():
     assert _ranges([7, 9, 10, 11]) == "n = 7 and 9-11"
     assert _ranges([3]) == "n = 3"
     assert _ranges([]) == "no n"
+
+
+CHECK_ID = re.compile(r"\b(?:domains|categorical)\.[a-z]+[0-9]*\b")
+COMMAND = re.compile(r"`python -m tgreedy_course verify[^`]*`")
+
+
+def _shown_text(cell) -> str:
+    """What a reader sees of a cell: a markdown cell's source, a code cell's outputs (a hidden input is not shown)."""
+    if cell["cell_type"] == "markdown":
+        return "".join(cell["source"])
+    texts = []
+    for out in cell.get("outputs", []):
+        texts.append("".join(out.get("text", "")))
+        for key in ("text/markdown", "text/plain"):
+            texts.append("".join(out.get("data", {}).get(key, "")))
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize("path", _notebooks() + sorted(NOTEBOOKS.glob("05_*.ipynb")), ids=lambda p: p.stem)
+def test_results_of_the_command_line_checks_are_sentences_not_audit_tables(path):
+    """A check's result reads as a sentence; its id appears only inside a one-line command a student can run, never in
+    a table or as prose, and "verify" is never a noun on the page (the claims page keeps the table of ids)."""
+    problems = []
+    for index, cell in enumerate(json.loads(path.read_text())["cells"]):
+        text = COMMAND.sub(" ", _shown_text(cell))
+        if CHECK_ID.search(text) or re.search(r"\bverify\b", text) or "| check |" in text or "corrected claims" in text:
+            problems.append(index)
+    assert not problems, f"{path.name}: cells {problems} show check ids, 'verify' as a word or an audit table"
+
+
+def test_the_audit_check_catches_a_table_of_ids():
+    table = {"cell_type": "code", "outputs": [{"output_type": "display_data", "data": {
+        "text/markdown": "| check | holds |\n|---|---|\n| domains.theorem2 | no |"}}]}
+    command = {"cell_type": "markdown", "source": ["Check it yourself: `python -m tgreedy_course verify domains.theorem2`."]}
+    assert CHECK_ID.search(COMMAND.sub(" ", _shown_text(table)))
+    assert not CHECK_ID.search(COMMAND.sub(" ", _shown_text(command)))

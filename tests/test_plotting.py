@@ -410,7 +410,7 @@ SelectorStyle(color='navy', linestyle='-')
 >>> from tgreedy_lib.domain_adaptation.theorems.self_normalized import theorem2_excess
 >>> ax = plots.plot_theorem2_excess(theorem2_excess(n_values=range(1, 6), t=np.linspace(0.1, 4, 20)))
 >>> ax.get_title()
-'worst-case tail minus exp(-t/2)\\nred: the printed bound fails; blue: it holds'
+'worst-case tail minus $e^{-t/2}$\\nred: the printed bound fails; blue: it holds'
 >>> plt.close("all")
 """,
     "tgreedy_lib.plotting.theory_figures.plot_coverage_vs_features": """

@@ -31,7 +31,8 @@ def _legend_below(ax, wrap: int = 30) -> None:
     size = lambda v: v if isinstance(v, (int, float)) else 1.2 * plt.rcParams["font.size"]  # noqa: E731
     below = 2.0 * size(ticks) + 1.4 * size(label) + 4          # points: tick labels (a log axis' 10^k), x label
     anchor = ax.transAxes + ScaledTranslation(0, -below / 72, ax.figure.dpi_scale_trans)
-    ax.legend(handles, [textwrap.fill(text, wrap) for text in labels], fontsize=SMALLEST_TEXT_PT, loc="upper center",
+    ax.legend(handles, [textwrap.fill(text, wrap, break_long_words=False) for text in labels], fontsize=SMALLEST_TEXT_PT,
+              loc="upper center",
               bbox_to_anchor=(0.5, 0), bbox_transform=anchor, ncol=2 if width >= 5 else 1, frameon=False,
               borderaxespad=0)
 
@@ -51,8 +52,8 @@ def plot_self_normalized_tails(curves: dict, ax=None):
     for group in coinciding_groups(laws, atol=1e-9):  # identical curves (n = 1: R = 1 surely) drawn once
         label = " = ".join(describe_distribution(name) for name in group) + (" (identical)" if len(group) > 1 else "")
         ax.step(t, laws[group[0]], where="post", label=label, lw=1.4 if len(group) == 1 else 2.4)
-    ax.plot(t, curves["printed"], "k--", lw=2, label="exp(-t/2) (as printed)")
-    ax.plot(t, np.minimum(curves["proof"], 1), "k:", lw=2, label="2 exp(-t/2) (proof)")
+    ax.plot(t, curves["printed"], "k--", lw=2, label=r"$e^{-t/2}$ (as printed)")
+    ax.plot(t, np.minimum(curves["proof"], 1), "k:", lw=2, label=r"$2e^{-t/2}$ (proof)")
     ax.set(xlabel="t", ylabel="Pr[ratio > t]", title=f"Self-normalized sum, n = {curves['n']}", ylim=(-0.02, 1.05))
     _legend_below(ax)
     return ax
@@ -91,9 +92,9 @@ def plot_theorem2_excess(table: dict, ax=None):
     """Theorem 2: worst-case tail minus ``exp(-t/2)`` (``theorem2_excess``), red where the printed bound fails."""
     ax = _axes(ax)
     plot_threshold_map(ax, table["t"], table["n"], table["excess"], 0.0, "the printed bound fails", "it holds",
-                       "worst-case tail minus exp(-t/2)")
+                       r"worst-case tail minus $e^{-t/2}$")
     ax.set_xscale("log")
-    ax.set(xlabel="t", ylabel="n", title="worst-case tail minus exp(-t/2)\n" + ax.get_title())
+    ax.set(xlabel="t", ylabel="n", title=r"worst-case tail minus $e^{-t/2}$" + "\n" + ax.get_title())
     return ax
 
 
@@ -110,13 +111,15 @@ def plot_coverage_vs_features(curves: dict, ax=None):
                         label=f"{describe_distribution(law)} (Monte Carlo, {mc['n_trials']:,} draws)")
         ax.plot(f, mc["lower"], ":", color=line.get_color(),
                 label=f"{describe_distribution(law)}: {mc['level']:.0%} lower bound (no failure drawn: rule of three)")
-        ax.fill_between(f, mc["lower"], 1, where=~seen, color=line.get_color(), alpha=0.12, lw=0)
-    ax.axhline(1 - delta, color="k", lw=1, ls=":", label=f"target 1 - delta = {1 - delta:g}")
+        ax.fill_between(f, mc["lower"], 1, where=~seen, color=line.get_color(), alpha=0.12, lw=0,
+                        label=f"{describe_distribution(law)}: coverage lies in this band ({mc['level']:.0%} confidence)")
+    ax.axhline(1 - delta, color="k", lw=1, ls=":", label=fr"target $1-\delta$ = {1 - delta:g}")
     admitted = curves["max_features"]
     if admitted >= 1:
-        ax.axvline(admitted, color="gray", lw=1, label=f"largest admitted |F| = {admitted:.3g}")
+        ax.axvline(admitted, color="gray", lw=1,
+                   label=fr"the size condition's bound $(\delta/2)e^{{n/8}}$ = {admitted:.3g}")
     ax.set_xscale("log")
-    ax.set(xlabel="|F| (number of features)", ylabel="Pr[all features covered]",
+    ax.set(xlabel=r"$|F|$ (number of features)", ylabel="Pr[all features covered]",
            title=f"Theorem 1's width, n = {n} domains" + ("" if admitted >= 1 else " (admits no |F|)"),
            ylim=(-0.02, 1.02))
     _legend_below(ax)
@@ -127,16 +130,16 @@ def plot_widths(table: dict, ax=None):
     """Theorem 1's width factors (``width_table``): the paper's, Bonferroni ``t_{n-1}``, normal, the proof's."""
     ax = _axes(ax)
     f = table["n_features"]
-    ax.plot(f, table["paper"], "k-", lw=2.2, label="paper: sqrt(4 log(2|F|/delta))")
-    ax.plot(f, table["normal"], "k:", lw=2, label="normal quantile (~ sqrt(2 log))")
+    ax.plot(f, table["paper"], "k-", lw=2.2, label=r"paper: $\sqrt{4\log(2|F|/\delta)}$")
+    ax.plot(f, table["normal"], "k:", lw=2, label=r"normal quantile ($\approx\sqrt{2\log(2|F|/\delta)}$)")
     for i, n in enumerate(table["n"]):
         line, = ax.plot(f, table["bonferroni_t"][i], "-", lw=1.2, label=f"Bonferroni t, n = {n}")
         ax.plot(f, table["proof"][i], "--", lw=1.2, color=line.get_color(), label=f"proof (any |F|), n = {n}")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set(xlabel="|F|", ylabel="width / (sigma_hat / sqrt(n))",
-           title=f"Uniform confidence widths, delta = {table['delta']:g}")
-    ax.legend(fontsize=SMALLEST_TEXT_PT)
+    ax.set(xlabel=r"$|F|$ (number of features)", ylabel=r"width / $(\hat\sigma/\sqrt{n})$",
+           title=fr"Uniform confidence widths, $\delta$ = {table['delta']:g}")
+    _legend_below(ax)   # below the axes: inside, it would hide the curves
     return ax
 
 
@@ -147,18 +150,18 @@ def plot_corollary_failure(curves: dict, ax=None):
     for p in curves["printed"]:
         line, = ax.plot(deltas, curves["printed"][p], "o-", label=f"printed, p = {p}")
         ax.plot(deltas, curves["proof"][p], "s--", color=line.get_color(), label=f"proof's factor, p = {p}")
-    ax.plot(deltas, deltas, "k:", lw=2, label="delta (target)")
+    ax.plot(deltas, deltas, "k:", lw=2, label=r"$\delta$ (target)")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set(xlabel="delta", ylabel="Pr[bound fails]",
+    ax.set(xlabel=r"$\delta$", ylabel="Pr[bound fails]",
            title=f"Corollary 3, q = 1, {describe_distribution(curves['law'])} effects")
     ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
 
-def plot_subset_regret(simulation: dict, ax=None):
+def plot_subset_regret(simulation: dict, ax=None, title: str = "Corollary 3: regret against bound"):
     """Corollary 3: each simulated training set's worst subset, regret against ``sum sigma_hat^2 / n``, and
-    the printed and the proved bound as lines."""
+    the printed and the proved bound as lines; ``title`` says which simulation it is."""
     ax = _axes(ax)
     worst = np.argmax(simulation["regret"] / np.maximum(simulation["variance_over_n"], 1e-300), axis=1)
     rows = np.arange(worst.size)
@@ -175,8 +178,8 @@ def plot_subset_regret(simulation: dict, ax=None):
     ax.plot(grid, proof * grid, "k--", lw=2, label=f"proof's factor {proof:.2f} ({above_proof:.1%} above)")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set(xlabel="sum of sigma_hat^2 / n (worst subset)", ylabel="regret L(mu_hat_S) - L(mu_S)",
-           title="Corollary 3: regret against bound")
+    ax.set(xlabel=r"$\sum_{i \in S} [\hat\sigma_S]_i^2 / n$ (worst subset)", ylabel=r"regret $L(\hat\mu_S) - L(\mu_S)$",
+           title=title)
     ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
