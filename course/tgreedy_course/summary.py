@@ -587,7 +587,10 @@ def seed_story(reference: dict | None = None) -> str:
         f"domains and pairs, {counts[REPRODUCED]} of the paper's {len(paper)} experimental claims are reproduced "
         f"on average, {counts[PARTLY]} partly, {counts[NOT_REPRODUCED]} are not reproduced, and {counts[UNSETTLED]} "
         f"{'stays' if counts[UNSETTLED] == 1 else 'stay'} unsettled (features: MNIST from {_map_words(concrete.get('mnist'))}, "
-        f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}).",
+        f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}). Reproduced: "
+        + "; ".join(f"{_asserts(c)} ({claim_data(c['id'])})" for c in paper if c["verdict"] == REPRODUCED)
+        + "".join(f". Unsettled: {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == UNSETTLED)}"
+                  for _ in [0] if counts[UNSETTLED]) + ".",
         f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
         "gives the same verdict; for the others one run can tell a different story from the average."]
     comparisons = record["comparisons"]
