@@ -217,7 +217,7 @@ Each claim gets two answers.
 [['section 4.1, Figure 1', "MNIST, '2' against each other digit", '"T-greedy beats greedy"', 'holds', '07_mnist_2_vs_other']]
 >>> seeded = {**claims[0], "verdict": "partly", "seeds": {"verdicts": ["partly"] * 4 + ["reproduced"]}}
 >>> claim_rows([seeded])[0][3]
-'on average: partly; single runs: reproduced in 1, partly in 4 of 5'
+'on average: partly; single runs: 1 reproduced, 4 partly'
 ''',
     'summary.verify_table': r'''
 >>> from tgreedy_course.summary import verify_table

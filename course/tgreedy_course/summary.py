@@ -189,7 +189,7 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     for claim in claims:
         figure = f", Figure {claim['figure']}" if claim.get("figure") not in (None, "", "-") else ""
         verdict = claim["verdict"] if (rate := claim_one_run(claim)) is None else (
-            f"on average: {claim_answers(claim)[0]}; single runs: {single_runs_text(rate)}")
+            f"on average: {_average_short(claim)}; single runs: {_runs_short(rate)}")
         data = claim_data(claim["id"])
         rows.append([f"section {claim['section']}{figure}", data, f"\"{claim['claim']}\"", verdict, notebooks.get(data, "")])
     return rows
