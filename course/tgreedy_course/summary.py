@@ -565,7 +565,8 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
                                                                for v in (c.get("seeds") or {}).get("values", []))]
               for c in paper]
     out += ["### D. Per-seed values (table A's features and seeds)", "",
-            f"The main value of each claim's rule in each seed's run, seed 0 first ({primary_features}).", "",
+            f"The main measured value of each claim (the first name in table A's measured cell, or the one after "
+            f"'also') in each seed's run, seed 0 first ({primary_features}).", "",
             markdown_table(["claim", "value", "per seed"], values), ""]
     return "\n".join(out)
 
