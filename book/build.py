@@ -313,14 +313,17 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
     return "\n".join(lines)
 
 
+SUPERSCRIPT = str.maketrans("0123456789-", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b")
+
+
 def worst_case_cell(text: str) -> str:
     """A check's worst case in one line: the first case in words, the others behind a toggle; long
-    fractions such as 999999999/1000000000 as 1 - 10^-9, and delta as the letter."""
+    fractions such as 999999999/1000000000 as 1 − 10⁻⁹, and delta as the letter."""
     def fraction(m):
         num, den = int(m.group(1)), int(m.group(2))
         gap = den - num
         if 0 < gap and den % gap == 0 and re.fullmatch(r"10*", str(den // gap)):
-            return f"1 - 10^-{len(str(den // gap)) - 1}"
+            return "1 \u2212 10" + f"-{len(str(den // gap)) - 1}".translate(SUPERSCRIPT)   # 1 − 10⁻⁹
         return f"{num / den:.6g}"
     text = re.sub(r"\b(\d{6,})/(\d{6,})\b", fraction, " ".join(str(text).split()))
     text = re.sub(r"\bdelta\b", "\u03b4", text).replace("|", "\\|")
@@ -508,7 +511,7 @@ def audit_appendix() -> list[str]:
     from tgreedy_course.summary import audit_appendix_markdown
 
     text = audit_appendix_markdown()
-    return ["## The claims, one by one: the reference results over seeds", "", text, ""] if text else []
+    return ["## The claims, one by one, over seeds", "", text, ""] if text else []
 
 
 def build(notebook_dir: pathlib.Path, out: pathlib.Path, claims_md=None) -> None:

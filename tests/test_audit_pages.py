@@ -210,3 +210,43 @@ def test_the_claims_page_shows_the_appendix_and_not_the_theorem_table_twice(tmp_
     page = (src / "claims.md").read_text(encoding="utf-8")
     assert "## The claims, one by one" in page and "### Why tables A and C disagree" in page
     assert "### From {doc}`11_what_holds`" not in page     # the theorems are in their own section already
+
+
+# --------------------------------------------------------------------------- readable tables, claims named in words
+
+def test_the_appendix_tables_are_narrow_and_speak_plainly(reference):
+    text = audit_appendix_markdown(reference)
+    table_a = text.split("### A.")[1].split("### B.")[0]
+    heads = [line for line in table_a.splitlines() if line.startswith("| claim |")]
+    assert heads and all(line.count(" | ") + 1 <= 5 for line in heads), heads    # five columns at most
+    assert "(single runs:" not in text and "e+0" not in text and "e-0" not in text and " >= " not in table_a
+    generic = next(line for line in table_a.splitlines() if line.startswith("| `intro.generic` |"))
+    assert "strengths_at_3x = " in generic          # the measured cell uses the names of the rule
+
+
+def test_08b_names_the_claims_that_depend_on_the_reading_and_the_features(reference):
+    text = summary.dependence_tables(reference)
+    assert not [cid for cid in claims.CLAIM_IDS if cid in text]
+    reading, features = text.split("depends on the features")
+    paper, moved = reference["claims"]["comparisons"]["paper"], 0
+    for i, _ in enumerate(paper):
+        verdicts = {t[i]["verdict"] for t in reference["claims"]["comparisons"].values()} - {"n/a", "not run"}
+        moved += len(verdicts) > 1
+    assert reading.count("\n| ") - 1 == moved        # header, then one row per claim whose verdict moves
+    assert "random units" in features
+
+
+def test_09_says_only_what_the_paired_intervals_support():
+    from tgreedy_course import compare_tables, when_to_stop
+
+    ref = compare_tables.load_reference()
+    table = when_to_stop.method_table(ref)
+    assert "±" in table and "paired" in table
+    line = next(x for x in when_to_stop.findings_from_reference(ref).splitlines() if x.startswith("* **Stopped the same way"))
+    assert "95% interval" in line and "leads" not in line
+
+
+def test_10_ends_without_an_unanswered_check_message():
+    cells = _cells("10_your_own_data")
+    last = [c for c in cells if c["cell_type"] == "code"][-1]
+    assert not "".join(o.get("text", "") for o in last.get("outputs", [])).strip()

@@ -181,7 +181,7 @@ def test_claims_page_lists_each_evidence_notebook_once_and_typesets_the_theorems
 
 def test_worst_case_cell_shows_one_case_and_collapses_the_rest():
     cell = build.worst_case_cell("n = 1, t = 999999999/1000000000: Pr = 1; n = 2: Pr = 0.9; n = 3: Pr = 0.8")
-    assert cell.startswith("n = 1, t = 1 - 10^-9: Pr = 1 <details><summary>2 more cases</summary>")
+    assert cell.startswith("n = 1, t = 1 \u2212 10\u207b\u2079: Pr = 1 <details><summary>2 more cases</summary>")
     assert build.worst_case_cell("k = 5, delta = 0.1") == "k = 5, \u03b4 = 0.1"
 
 

@@ -174,7 +174,7 @@ True
 >>> rows[0][1:3]                                          # no record for Theorem 2
 ['Theorem 2, section 3.1; appendix', 'not checked']
 >>> rows[1][1:]
-['Theorem 1, section 3.1; appendix', "holds, but vacuous at the paper's n = 8, 9 (admits |F| <= 0.077 at delta = 0.05)", 'largest observed / bound = 0.62', '04_t_statistic_bounds']
+['Theorem 1, section 3.1; appendix', "holds, but vacuous at the paper's n = 8, 9 (its size condition admits at most 0.077 features at δ = 0.05)", 'largest observed / bound = 0.62', '04_t_statistic_bounds']
 ''',
     'summary.claim_data': r'''
 >>> from tgreedy_course.summary import claim_data
@@ -199,7 +199,7 @@ Of 2 experimental claims, on average over 3 seeds 1 is reproduced, 0 partly repr
 >>> print(verdict_method_markdown(record))
 Each claim gets two answers.
 <BLANKLINE>
-**Unsettled claims as seeds are added** (the verdicts recomputed from only the first seeds of the reference run): 1 at 5 seeds, 0 at 10 seeds.
+**Unsettled claims as seeds are added** (the verdicts recomputed from the first seeds only): 1 at 5 seeds, 0 at 10 seeds.
 <BLANKLINE>
 | seeds | reproduced | partly | not reproduced | unsettled | unsettled claims |
 | --- | --- | --- | --- | --- | --- |
@@ -217,7 +217,7 @@ Each claim gets two answers.
 [['section 4.1, Figure 1', "MNIST, '2' against each other digit", '"T-greedy beats greedy"', 'holds', '07_mnist_2_vs_other']]
 >>> seeded = {**claims[0], "verdict": "partly", "seeds": {"verdicts": ["partly"] * 4 + ["reproduced"]}}
 >>> claim_rows([seeded])[0][3]
-'on average: partly; single runs: reproduced in 1, partly in 4 of 5'
+'on average: partly; single runs: 1 reproduced, 4 partly'
 ''',
     'summary.verify_table': r'''
 >>> from tgreedy_course.summary import verify_table

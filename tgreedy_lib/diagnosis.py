@@ -143,12 +143,12 @@ class Diagnosis:
         wrap = partial(textwrap.wrap, width=width, break_on_hyphens=False)
         c = self.comparison()
         lines = wrap(self.recommendation) + wrap(
-            f"Per held-out domain, T-greedy minus greedy at the chosen k: median {c['median']:+.3f} R^2; better on "
+            f"Per held-out domain, T-greedy minus greedy at the chosen k: median {c['median']:+.3f} R²; better on "
             f"{c['wins']}, worse on {c['losses']} (sign test, exact two-sided binomial p = {c['sign_p']:.3g})."
             + (f" Few domains ({self.n_domains}) widen both 95% intervals; more domains narrow them."
                if self.n_domains < FEW_DOMAINS else "")) + [""] + wrap(
-            f"Held-out R^2, mean ± s.e. over the {self.n_domains} held-out domains ({len(self.feature_names)} "
-            "features); last column: greedy's mean R^2 on its source domains minus on the held-out one.")
+            f"Held-out R², mean ± s.e. over the {self.n_domains} held-out domains ({len(self.feature_names)} "
+            "features); last column: greedy's mean R² on its source domains minus on the held-out one.")
         lines.append(f"{'k':>8}" + "".join(f"{METHOD_LABELS[m]:>{cell}}" for m in self.methods)
                      + f"{'greedy overfit':>{cell + 2}}")
         means = {m: self.mean_held_out(m) for m in self.methods}
@@ -216,8 +216,8 @@ class Diagnosis:
                     label=f"{names[method]}, source")
             ax.plot(positions, self.held_out[row].mean(axis=0), "-", color=color, marker="o", ms=3,
                     label=f"{names[method]}, held out")
-        ax.set_title("source fit against held-out fit", fontsize=size + 1)
-        ax.legend(fontsize=size, framealpha=0.85, loc="best")
+        # colours as in the legend above the figure; line styles named in the title, so no legend covers a curve
+        ax.set_title("source fit (dashed) against\nheld-out fit (solid)", fontsize=size + 1)
         for ax in axes[:2]:
             ax.set_xticks(positions, [str(v) for v in k])
             ax.set_xlabel("k, features selected", fontsize=size)
@@ -340,7 +340,7 @@ def _as_inputs(X, y, domains):
                          "within a domain needs at least 2: merge it with a neighbouring domain or drop it")
     for k in range(labels.size):
         if np.ptp(target[index == k]) == 0:
-            raise ValueError(f"y is constant within domain {labels[k]}, so R^2 there is undefined; drop that "
+            raise ValueError(f"y is constant within domain {labels[k]}, so R² there is undefined; drop that "
                              "domain or check the target")
     constant = np.flatnonzero(np.ptp(matrix, axis=0) == 0)
     if constant.size:
@@ -537,7 +537,7 @@ def diagnose(X, y=None, domains=None, *, k=None, n_bootstrap: int = 1000, seed=0
         raise ValueError(f"n_bootstrap must be an integer of at least 10, got {n_bootstrap!r}")
     matrix, target, labels, index, names, counts = _as_inputs(X, y, domains)
     if np.unique(target).size == 2:
-        warnings.warn("y has only 2 distinct values, but diagnose scores a continuous target by R^2: for a "
+        warnings.warn("y has only 2 distinct values, but diagnose scores a continuous target by R²: for a "
                       "binary outcome read the verdict with care, or pass a continuous target (e.g. a score "
                       "or a probability) if there is one", UserWarning, stacklevel=2)
     grid = _check_grid(k, matrix.shape[1])
@@ -597,19 +597,19 @@ def _recommend(result: Diagnosis) -> tuple[str, str]:
     lo, hi = result.spread_interval
     spread = (f"the per-domain effects spread {result.spread_summary:.1f}x their sampling error "
               f"(95% interval {lo:.1f}-{hi:.1f})")
-    record = (f"{c['mean']:+.3f} R^2 against greedy (95% interval {c['mean'] - c['half_width']:+.3f} to "
+    record = (f"{c['mean']:+.3f} R² against greedy (95% interval {c['mean'] - c['half_width']:+.3f} to "
               f"{c['mean'] + c['half_width']:+.3f}), better on {c['wins']} and worse on {c['losses']} of {n} "
               "held-out domains")
     means = result.chosen_held_out.mean(axis=1)
     best = result.methods[int(np.argmax(means))]
     best_text = (f" The best on held-out domains at the chosen k is {METHOD_LABELS[best]} "
-                 f"(mean R^2 {means.max():.3f}).")
+                 f"(mean R² {means.max():.3f}).")
     if c["mean"] - c["half_width"] > 0 and c["mean"] >= MIN_GAIN:
         return "helps", (f"T-greedy helps here: at the k chosen by leave-one-domain-out it scores {record}; "
                          f"{spread}." + best_text)
     if c["mean"] < MIN_GAIN or hi < LITTLE_SPREAD:
         if c["mean"] - c["half_width"] > 0:
-            why = (f"a gain below {MIN_GAIN} R^2 changes no prediction that matters, and {spread}")
+            why = (f"a gain below {MIN_GAIN} R² changes no prediction that matters, and {spread}")
         elif result.spread_summary < LITTLE_SPREAD:
             why = f"{spread}, little beyond it, so there is little for the T-statistic to separate"
         else:

@@ -11,6 +11,7 @@ Properties*, JMLR 9:1083-1114, 2008 (``categorical.*``).
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
 from pathlib import Path
@@ -70,6 +71,17 @@ def find_claims() -> tuple[list[dict], str]:
                      "--seeds N` and `python -m tgreedy_course reference`")
 
 
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def _powers_of_ten(value: float) -> str:
+    """``5.4e+17`` as people write it: ``5.4 × 10¹⁷`` (plain numbers below a million)."""
+    if abs(value) < 1e6:
+        return f"{value:,.0f}"
+    mantissa, exponent = f"{value:.1e}".split("e")
+    return f"{mantissa} × 10" + str(int(exponent)).translate(_SUPERSCRIPT)
+
+
 def _vacuous_note(check_id: str) -> str:
     from tgreedy_lib.categorical import first_m_below, theorem2_bound, theorem4_bound
     from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
@@ -77,13 +89,16 @@ def _vacuous_note(check_id: str) -> str:
     if check_id == "domains.theorem1":
         largest = max(float(tb.max_features(n, 0.05)) for n in (8, 9))
         if largest < 1:
-            return f"vacuous at the paper's n = 8, 9 (admits |F| <= {largest:.3f} at delta = 0.05)"
+            return (f"vacuous at the paper's n = 8, 9 (its size condition admits at most {largest:.3f} features "
+                    f"at δ = 0.05)")
     if check_id == "domains.corollary3":
         return "also vacuous at the paper's n (same size condition)"
     if check_id == "categorical.theorem2":
-        return f"explicit bound vacuous (> 1) below m = {first_m_below(lambda m: theorem2_bound(m, 0.05), 1.0):,} (delta = 0.05)"
+        return (f"explicit bound vacuous (above 1) below m = {first_m_below(lambda m: theorem2_bound(m, 0.05), 1.0):,} "
+                "(δ = 0.05)")
     if check_id == "categorical.theorem4":
-        return f"explicit bound vacuous (> 1) below m = {first_m_below(lambda m: theorem4_bound(m, 0.05), 1.0):.1e} (delta = 0.05)"
+        return (f"explicit bound vacuous (above 1) below m = {_powers_of_ten(first_m_below(lambda m: theorem4_bound(m, 0.05), 1.0))} "
+                "(δ = 0.05)")
     return ""
 
 
@@ -161,7 +176,7 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
     parts = [record["verdict_method"]] if record.get("verdict_method") else []
     convergence = record.get("convergence") or {}
     if convergence:
-        parts.append("**Unsettled claims as seeds are added** (the verdicts recomputed from only the first seeds of the reference run): " + ", ".join(
+        parts.append("**Unsettled claims as seeds are added** (the verdicts recomputed from the first seeds only): " + ", ".join(
             f"{entry['counts'].get(UNSETTLED, 0)} at {k} seeds" for k, entry in convergence.items()) + ".")
         parts.append(seeds.convergence_markdown(convergence))
     return "\n\n".join(parts)
@@ -174,7 +189,7 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
     for claim in claims:
         figure = f", Figure {claim['figure']}" if claim.get("figure") not in (None, "", "-") else ""
         verdict = claim["verdict"] if (rate := claim_one_run(claim)) is None else (
-            f"on average: {claim_answers(claim)[0]}; single runs: {single_runs_text(rate)}")
+            f"on average: {_average_short(claim)}; single runs: {_runs_short(rate)}")
         data = claim_data(claim["id"])
         rows.append([f"section {claim['section']}{figure}", data, f"\"{claim['claim']}\"", verdict, notebooks.get(data, "")])
     return rows
@@ -338,7 +353,7 @@ def readme_verdicts(reference: dict) -> str:
               + counts_text(verdict_counts(table)) + f"; in one run, {one_run_summary(table)}."]
     convergence = ref.get("convergence") or {}
     if convergence:
-        lines += ["", "Claims unsettled on average when the verdicts use only the first seeds of the run: " + ", ".join(
+        lines += ["", "Claims unsettled on average when the verdicts use only the first seeds: " + ", ".join(
             f"{entry['counts'].get(UNSETTLED, 0)} with {k} seeds" for k, entry in convergence.items()) + "."]
     probes, signal = ref.get("probe_accuracy") or {}, ref.get("pair_signal") or {}
     maps = [m for m in probes if not (m == seeds.LEARNED and m not in (ref.get("feature_maps") or {}) and len(probes) > 1)]
@@ -354,7 +369,7 @@ def readme_verdicts(reference: dict) -> str:
     by_map = ref.get("feature_map_counts") or {}
     per_map = ref.get("seeds_per_map") or {}
     if len(by_map) > 1:
-        lines += ["", "Under each feature map (the paper's reading, on average; the full table is in `claims.md`): "
+        lines += ["", "Under each feature map (the paper's reading, on average; table C above has them claim by claim): "
                   + "; ".join(f"{m}" + (f" ({per_map[m]} seeds)" if m in per_map else "") + f": {counts_text(c)}"
                               for m, c in by_map.items()) + "."]
     return "\n".join(lines)
@@ -394,10 +409,83 @@ READING_LABELS = {"paper": "signed T-greedy (arg max T) vs stagewise greedy: the
                   "stepwise-greedy": "signed T-greedy (arg max T) vs stepwise greedy (least-squares refit)"}
 
 
+def _plain_rule(rule: str) -> str:
+    """A rule as people write it: ``>=`` as ≥, ``<=`` as ≤."""
+    return rule.replace(" >= ", " ≥ ").replace(" <= ", " ≤ ")
+
+
+def _plain_number(value: float) -> str:
+    """``fmt`` with three significant digits, but 0.0000790 rather than 7.90e-05."""
+    value = float(value)
+    if value != 0 and abs(value) < 1e-4:
+        return fmt(value, 2 - math.floor(math.log10(abs(value))))
+    return fmt(value)
+
+
+def _runs_short(rate: dict | None) -> str:
+    """The single runs' verdicts in a few words: ``all partly``, ``17 reproduced, 2 partly, 1 not reproduced``."""
+    if not rate or not rate.get("runs"):
+        return NOT_RUN
+    shown = [(v, rate[v]) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED) if rate.get(v)]
+    if len(shown) == 1:
+        return f"all {shown[0][0]}" if rate["runs"] > 1 else f"{shown[0][0]} (one run)"
+    return ", ".join(f"{k} {v}" for v, k in shown)
+
+
+def _average_short(claim: dict) -> str:
+    """The verdict on the means over seeds; an unsettled one with the bootstrap's shares of each verdict."""
+    verdict = claim["verdict"]
+    shares = ((claim.get("seeds") or {}).get("average") or {}).get("shares") or {}
+    if verdict == UNSETTLED and shares:
+        shown = [(k, v) for k, v in sorted(shares.items(), key=lambda kv: -kv[1]) if round(100 * v) > 0]
+        return f"{verdict}: " + ", ".join(f"{k} in {100 * v:.0f} %" for k, v in shown) + " of the replicates"
+    return verdict
+
+
+def _measured_short(claim: dict) -> str:
+    """What the rule reads, under the rule's own names: the headline value's mean over seeds with its 95 % interval,
+    and the mean of every other value the rule names."""
+    s = claim.get("seeds") or {}
+    means = (s.get("average") or {}).get("mean_values") or {}
+    rule, head = claim.get("rule", ""), claim.get("headline", "")
+    named = [n for n in means if re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", rule)]
+    parts = []
+    if s.get("mean") is not None:
+        mean = float(s["mean"])
+        digits = None if abs(mean) >= 1 or mean == 0 else max(3, 2 - math.floor(math.log10(abs(mean))))
+
+        def num(x):                                   # the interval with the mean's decimals (no 4.9e-05)
+            return fmt(float(x), digits)
+        interval = f" ({num(s['ci95'][0])} to {num(s['ci95'][1])})" if s.get("ci95") else ""
+        parts.append(f"{head} = {num(mean)}{interval}")
+    parts += [f"{n} = {fmt(means[n])}" for n in named if n != head and means[n] is not None]
+    if head not in named and len(parts) > 1:          # the rule does not read the headline: its own names first
+        parts = parts[1:] + [f"also {parts[0]}"]
+    return "; ".join(parts)
+
+
+def _matrix_short(tables: dict, labels: dict) -> str:
+    """One row per claim, one column per table: the verdict on the means over seeds and, in brackets where not every
+    single run gave it, how many did (an unsettled verdict: what the runs gave)."""
+    def cell(c):
+        rate = claim_one_run(c) if c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a") else None
+        if not rate or not rate.get("runs"):
+            return c["verdict"]
+        if c["verdict"] == UNSETTLED:
+            return f"{c['verdict']} ({_runs_short(rate)})"
+        agree = rate.get(c["verdict"], 0)
+        return c["verdict"] if agree == rate["runs"] else f"{c['verdict']} ({agree} of {rate['runs']})"
+
+    return markdown_table(["claim"] + [labels.get(n, n) for n in tables], [
+        [f"`{c['id']}`"] + [cell(t[i]) for t in tables.values()]
+        for i, c in enumerate(next(iter(tables.values())))]) + "\n"
+
+
 def audit_appendix_markdown(reference: dict | None = None) -> str:
     """The claims page's audit appendix (default: of the committed reference results): (A) every claim under the
-    paper's reading with its rule, measured mean and both answers; (B) its verdicts under each reading; (C) under
-    each feature map, and why A and C differ where they do; (D) the per-seed values."""
+    paper's reading, its measured values and both answers, grouped by data set, its rule in a list below; (B) its
+    verdicts under each reading; (C) under each feature map, and why A and C differ where they do; (D) the per-seed
+    values."""
     record = _claims_record(reference)
     if not record.get("comparisons"):
         return ""
@@ -409,41 +497,46 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
     out = ["### How to read a verdict", "",
            "*reproduced*: the rule's first condition holds; *partly*: only its weaker second condition holds (for "
            "example, the error rises on the new digits, but not as far as the paper says); *not reproduced*: neither "
-           "holds; *unsettled*: the bootstrap over seeds gives no verdict in 95 % of its replicates. Each cell says "
-           "the verdict on the means over seeds first, then what the single runs gave, every verdict counted: "
-           "\"partly (single runs: partly in all 20)\" is a claim that every run reproduces partly and none fully.", "",
+           "holds; *unsettled*: the bootstrap over seeds gives no verdict in 95 % of its replicates. A verdict is "
+           "called on the means over seeds; each seed's own run gets a verdict too, and table A counts those in a "
+           "column of its own.", "",
            verdict_method_markdown(reference), ""]
 
-    rows = []
-    for c in paper:
-        s = c.get("seeds") or {}
-        measured = c.get("headline", "") + ("" if s.get("mean") is None else f" = {s['mean']:.3g}" + (
-            f" [{s['ci95'][0]:.3g}, {s['ci95'][1]:.3g}]" if s.get("ci95") else ""))
-        rows.append([f"`{c['id']}`", f"{c['section']}", claim_data(c["id"]) or "-", f"\"{c['claim']}\"", c["rule"],
-                     measured, claim_answers(c)[0], single_runs_text(claim_one_run(c))])
-    out += [f"### A. Every claim under the paper's reading", "",
-            f"Features: {primary_features}. Seeds: {seed_text}; each seed draws the "
-            "training images, the test domains and pairs anew. Measured: the claim's headline value, mean over seeds "
-            "and its 95 % t interval.", "",
-            markdown_table(["id", "section", "data and task", "the paper's words", "rule", "measured (mean, 95 % interval)",
-                            "on average", "single runs"], rows), ""]
+    out += ["### A. Every claim under the paper's reading", "",
+            f"Features: {primary_features}. Seeds: {seed_text}; each seed draws the training images, the test domains "
+            f"and pairs anew. *Measured*: the values the claim's rule reads, under the rule's own names: the main one "
+            f"as its mean over the seeds with a 95 % interval, the others as means. *Single runs*: the verdicts of the "
+            f"{plural(n_seeds or 1, 'run')} of single seeds. The rules are listed after the tables.", ""]
+    for label, section, _ in DATA_GROUPS.values():
+        group = [c for c in paper if claim_data(c["id"]) == label]
+        if not group:
+            continue
+        out += [f"**{label}** ({section})", "",
+                markdown_table(["claim", "the paper's words", "measured", "on average",
+                                f"single runs (of {n_seeds})" if n_seeds and n_seeds > 1 else "single run"],
+                               [[f"`{c['id']}`", f"\"{c['claim']}\"", _measured_short(c), _average_short(c),
+                                 _runs_short(claim_one_run(c))] for c in group]), ""]
+    out += ["<details><summary>The rules, claim by claim</summary>", "",
+            *[f"* `{c['id']}`: {_plain_rule(c['rule'])}" for c in paper], "", "</details>", ""]
 
     out += ["### B. The verdicts under the two readings of T-greedy's rule, and against stepwise greedy", "",
             "Notebook 00 names the readings: T-greedy adds the feature of largest signed T (the paper's arg max T) "
             "or of largest |T| (the library's default); greedy refits one weight per step (stagewise, the paper's "
             "greedy) or all weights by least squares (stepwise). "
-            f"Same features and seeds as table A ({primary_features}; {seed_text}).", "",
-            verdict_matrix_markdown(record["comparisons"], {**(record.get("comparison_labels") or {}),
-                                                            **READING_LABELS}), ""]
+            f"Same features and seeds as table A ({primary_features}; {seed_text}). Each cell is the verdict on "
+            f"the means over seeds; in brackets, where not every single run gave it, how many of the {n_seeds} did.", "",
+            _matrix_short(record["comparisons"], _READING_HEADS), ""]
 
     seeds_per_map = record.get("seeds_per_map") or {}
     columns = list(record.get("feature_maps") or {})
     out += ["### C. The verdicts under each feature map (the paper's reading)", "",
             "Each column runs every claim on one feature map, for both data sets where the map exists (`n/a`: the "
-            "map does not exist for that data set). The columns:", ""]
-    out += [f"* **{m}**: {_features_sentence(record, m)}; {seeds_per_map.get(m, n_seeds)} seeds (0-{seeds_per_map.get(m, n_seeds) - 1})." for m in columns]
-    out += ["", verdict_matrix_markdown(record.get("feature_maps") or {},
-                                        {m: f"{m} ({seeds_per_map.get(m, n_seeds)} seeds)" for m in columns}), ""]
+            "map does not exist for that data set). In brackets, as in table B, how many single runs gave the verdict "
+            "where not all did. The columns:", ""]
+    out += [f"* **{_MAP_HEADS.get(m, m)}**: {_features_sentence(record, m)}; {seeds_per_map.get(m, n_seeds)} seeds "
+            f"(0-{seeds_per_map.get(m, n_seeds) - 1})." for m in columns]
+    out += ["", _matrix_short(record.get("feature_maps") or {},
+                              {m: f"{_MAP_HEADS.get(m, m)} ({seeds_per_map.get(m, n_seeds)} seeds)" for m in columns}), ""]
 
     by_map = {m: {c["id"]: c for c in (record.get("feature_maps") or {}).get(m, [])} for m in columns}
     concrete = record.get("primary_feature_maps") or {}
@@ -456,23 +549,25 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
         out.append(
             f"Table A takes MNIST from {_map_words(concrete.get('mnist'))} and CIFAR-10 from "
             f"{_map_words(concrete.get('cifar10'))}; the columns of table C take both data sets from one map. A claim "
-            f"that reads CIFAR-10 can therefore get one verdict in A and another in column {', '.join(same_mnist)} of C, "
-            "whose MNIST features are A's: the verdict moved with the CIFAR-10 features, not by chance (both tables "
-            "use the same seeds). Claim by claim:")
+            f"that reads CIFAR-10 can therefore get one verdict in A and another in the "
+            f"{', '.join(_MAP_HEADS.get(m, m) for m in same_mnist)} column of C, whose MNIST features are A's: the "
+            "verdict moved with the CIFAR-10 features, not by chance (both tables use the same seeds). Claim by claim:")
         out += [""] + [f"* `{c['id']}` ({claim_data(c['id'])}): {c['verdict']} in table A "
                        f"(CIFAR-10 from {_map_words(concrete.get('cifar10'))}; single runs: "
-                       f"{single_runs_text(claim_one_run(c))}), {other['verdict']} in column {m} of table C (CIFAR-10 "
-                       f"from {_map_words(m)}; single runs: {single_runs_text(claim_one_run(other))})." for c, other, m in differ]
+                       f"{_runs_short(claim_one_run(c))}), {other['verdict']} in the {_MAP_HEADS.get(m, m)} column of "
+                       f"table C (CIFAR-10 from {_map_words(m)}; single runs: {_runs_short(claim_one_run(other))})."
+                       for c, other, m in differ]
     else:
         out.append("They agree wherever they use the same features.")
     out.append("")
 
-    values = [[f"`{c['id']}`", c.get("headline", ""), ", ".join("-" if v is None else f"{v:.3g}"
+    values = [[f"`{c['id']}`", c.get("headline", ""), "; ".join("-" if v is None else _plain_number(v)
                                                                for v in (c.get("seeds") or {}).get("values", []))]
               for c in paper]
     out += ["### D. Per-seed values (table A's features and seeds)", "",
-            f"The headline value of each claim in each seed's run, seed 0 first ({primary_features}).", "",
-            markdown_table(["id", "value", "per seed"], values), ""]
+            f"The main measured value of each claim (the first name in table A's measured cell, or the one after "
+            f"'also') in each seed's run, seed 0 first ({primary_features}).", "",
+            markdown_table(["claim", "value", "per seed"], values), ""]
     return "\n".join(out)
 
 
@@ -493,7 +588,10 @@ def seed_story(reference: dict | None = None) -> str:
         f"domains and pairs, {counts[REPRODUCED]} of the paper's {len(paper)} experimental claims are reproduced "
         f"on average, {counts[PARTLY]} partly, {counts[NOT_REPRODUCED]} are not reproduced, and {counts[UNSETTLED]} "
         f"{'stays' if counts[UNSETTLED] == 1 else 'stay'} unsettled (features: MNIST from {_map_words(concrete.get('mnist'))}, "
-        f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}).",
+        f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}). Reproduced: "
+        + "; ".join(f"{_asserts(c)} ({claim_data(c['id'])})" for c in paper if c["verdict"] == REPRODUCED)
+        + "".join(f". Unsettled: {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == UNSETTLED)}"
+                  for _ in [0] if counts[UNSETTLED]) + ".",
         f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
         "gives the same verdict; for the others one run can tell a different story from the average."]
     comparisons = record["comparisons"]
@@ -526,6 +624,57 @@ def seed_story(reference: dict | None = None) -> str:
     lines.append("Each claim's rule, its verdicts under every reading and feature map, the features and seeds of "
                  "each table, and the per-seed values are on the book's *Claims and checks* page.")
     return "\n\n".join(lines)
+
+
+#: Short column heads of the readings and feature maps in notebook 08b's tables.
+_READING_HEADS = {"paper": "arg max T vs greedy (the paper's)", "abs-T": "largest |T| vs greedy",
+                  "stepwise-greedy": "arg max T vs stepwise greedy"}
+_MAP_HEADS = {"dbn": "DBN", "conv": "conv patches", "pixels": "raw pixels", "random": "random units"}
+
+
+def _live(verdict: str) -> bool:
+    return verdict not in ("n/a", "not run")
+
+
+def dependence_tables(reference: dict | None = None) -> str:
+    """Notebook 08b: two small Markdown tables, computed from the record: the claims whose average verdict changes
+    with the reading of section 3.3, and those whose verdict changes with the features (or that random units
+    reproduce too). Each claim named by what it asserts, never by its id."""
+    record = _claims_record(reference)
+    paper = (record.get("comparisons") or {}).get("paper") or []
+    comparisons = record.get("comparisons") or {}
+    readings = [r for r in ("paper", "abs-T", "stepwise-greedy") if r in comparisons]
+    rows = []
+    for i, claim in enumerate(paper):
+        verdicts = [comparisons[r][i]["verdict"] for r in readings]
+        if len({v for v in verdicts if _live(v)}) > 1:
+            rows.append([_asserts(claim), claim_data(claim["id"])] + [_WORDS.get(v, v) for v in verdicts])
+    reading_table = markdown_table(["the paper says", "data and task"] + [_READING_HEADS[r] for r in readings], rows)
+    maps = record.get("feature_maps") or {}
+    names = [m for m in ("dbn", "pixels", "random") if m in maps]
+    by_map = {m: {c["id"]: c["verdict"] for c in maps[m]} for m in names}
+    rows = []
+    for claim in paper:       # the same claims as seed_story counts: CIFAR-10's verdict moves with the DBN, or
+        dbn = by_map.get("dbn", {}).get(claim["id"], "n/a")       # random units reproduce a claim the DBN does
+        moved = _live(dbn) and dbn != claim["verdict"] and "cifar10" in seeds.claim_datasets(claim["id"])
+        random_too = dbn == by_map.get("random", {}).get(claim["id"]) == REPRODUCED
+        if moved or random_too:
+            rows.append([_asserts(claim), claim_data(claim["id"]), _WORDS.get(claim["verdict"], claim["verdict"])]
+                        + [_WORDS.get(v, v) if _live(v) else "not tested"
+                           for v in (by_map[m].get(claim["id"], "n/a") for m in names)])
+    seeds_per_map = record.get("seeds_per_map") or {}
+    concrete = record.get("primary_feature_maps") or {}
+    learned_head = (f"learned ({_MAP_HEADS.get(concrete.get('mnist'), concrete.get('mnist'))} on MNIST, "
+                    f"{_MAP_HEADS.get(concrete.get('cifar10'), concrete.get('cifar10'))} on CIFAR-10)")
+    feature_table = markdown_table(["the paper says", "data and task", learned_head]
+                                   + [f"{_MAP_HEADS.get(m, m)} everywhere ({plural(seeds_per_map.get(m, 0), 'seed')})"
+                                      if m == "dbn" else f"{_MAP_HEADS.get(m, m)} ({plural(seeds_per_map.get(m, 0), 'seed')})"
+                                      for m in names], rows)
+    return ("**Claims whose verdict depends on the reading** (on average over the seeds, DBN features on MNIST and "
+            "conv patch features on CIFAR-10):\n\n" + reading_table
+            + "\n\n**Claims whose verdict depends on the features**, or that random units reproduce as well as "
+            "learned features (the paper's reading):\n\n"
+            + feature_table)
 
 
 def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
