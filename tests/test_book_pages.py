@@ -79,3 +79,21 @@ def test_syllabus_and_guide_say_which_assignment_goes_with_02a_and_04c():
     hours = float(re.search(r"\*\*Hours\*\*: about (\d+(?:\.5)?)", session2).group(1))
     others = [float(h) for h in re.findall(r"\*\*Hours\*\*: about (\d+(?:\.5)?)", syllabus)]
     assert hours == max(others) and hours > 4.5, "session 2 (two notebooks, the longest proofs) is the longest"
+
+
+def test_syllabus_weekly_plan_matches_the_sessions_and_dates_every_assignment():
+    """The weekly plan: one row per session, contact hours plus self-study equal to the session's hours less the
+    lab's 1.5 hours counted in them, and every assignment due exactly once (the last session's a week after it)."""
+    text = (ROOT / "book" / "syllabus.md").read_text(encoding="utf-8")
+    plan = text.split("## The weekly plan")[1].split("\n## ")[0]
+    rows = re.findall(r"^\| (\d+) \| (.*?) \| (\d+) \| (?:about ([\d.]+))? ?\|(.*?)\|$", plan, re.M)
+    sessions = re.findall(r"^### Session (\d+)\. (.+)$", text, re.M)
+    hours = [float(h) for h in re.findall(r"\*\*Hours\*\*: about (\d+(?:\.5)?)", text)]
+    assert len(rows) == len(sessions) + 1, "a row per session and one for the week after the last"
+    for (week, session, contact, study, _), (number, title), total in zip(rows, sessions, hours):
+        assert session == f"{number}. {title}", (session, title)
+        assert float(study) == total - 1.5, f"session {number}: self-study {study} is not {total} - 1.5 of lab"
+    due = re.findall(r"`(\d\d[a-z]?)`", "".join(r[4] for r in rows))
+    assert sorted(due) == sorted(a.split("_")[0] for a in ASSIGNMENTS), sorted(due)
+    assert rows[-1][2] == "0" and rows[-1][4].strip(), "the last session's assignments fall due in the week after it"
+    assert "**Due dates.**" in plan

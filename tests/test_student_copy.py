@@ -39,7 +39,7 @@ def copy(tmp_path_factory):
 
 def test_copy_holds_what_students_need_and_nothing_else(copy):
     top = sorted(p.name for p in copy.iterdir())
-    assert top == sorted([".gitignore", S.MARKER, "Makefile", "README.md", "assignments", "book", "data",
+    assert top == sorted([".binder", ".gitignore", S.MARKER, "Makefile", "README.md", "assignments", "book", "data",
                           "course", "environment.yml", "notebooks", "pyproject.toml", "requirements.lock",
                           "results", "tgreedy_lib"])
     assert sorted(p.name for p in (copy / "assignments").iterdir()) == ["README.md", "student"]
@@ -48,6 +48,12 @@ def test_copy_holds_what_students_need_and_nothing_else(copy):
     assert sorted(p.name for p in (copy / "notebooks").glob("*.ipynb")) == \
         sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
     assert [p.name for p in (copy / "results").iterdir()] == ["verify.json"]  # notebooks 02-04 and 11 read it
+    # the book's Binder button opens the class's repository: its .binder/ folder comes with the copy, as it is
+    binder = sorted(p.name for p in (ROOT / ".binder").iterdir())
+    assert binder and sorted(p.name for p in (copy / ".binder").iterdir()) == binder
+    for name in binder:
+        assert (copy / ".binder" / name).read_bytes() == (ROOT / ".binder" / name).read_bytes(), name
+    assert os.access(copy / ".binder" / "postBuild", os.X_OK)
     assert (copy / "tgreedy_lib" / "datasets" / "bundled" / "SHA256SUMS").exists()
     assert not list(copy.rglob("__pycache__")) and not list(copy.rglob(".git"))
     # the course package without the instructors' tools, and its command line says so
@@ -74,8 +80,9 @@ def test_readme_and_makefile_are_for_students(copy):
     assert readme.startswith("# tgreedy") and "**Students, start here.**" in readme and "make lab" in readme
     assert "## The notebooks" in readme and "## The library in one screen" in readme
     assert all(f"`{name}`" in readme for name in NAMES), "the assignments table"
+    assert readme.count("**Students, start here.**") == 1 and "book/run.md" in readme
     for instructor_only in ("assignments/source", "autograder", "make reproduce", "make test", "make grade",
-                            "For instructors", "reference-verdicts"):
+                            "For instructors", "reference-verdicts", "**Instructors**", "never a clone"):
         assert instructor_only not in readme, instructor_only
     howto = (copy / "assignments" / "README.md").read_text(encoding="utf-8")
     assert "grader.check" in howto and "hand it in" in howto and "source/" not in howto

@@ -2,7 +2,7 @@
 
 ``make student-copy`` (``python -m tgreedy_course student-copy --out results/student-copy``) writes the files of
 :data:`COPIED` less the instructors' tools (:data:`LEFT_OUT`); otter's student assignments with a README on how to
-hand them in; a README and a Makefile (``install``, ``lab``, ``book``, ``clean``) for students. No solutions,
+hand them in; a README and a Makefile (``install``, ``lab``, ``book``, ``clean``) for students, and ``.binder/`` for the book's Binder button. No solutions,
 hidden tests, instructor keys, tests, CI files or git history: every file is checked before the folder is moved
 into place (:class:`LeakError` when an otter marker, solution line, hidden test or key line is in it).
 
@@ -25,7 +25,7 @@ __all__ = ["find_course_root", "write_student_copy", "check_student_copy", "Leak
 
 #: Folders and files of the repository that students get, as they are.
 COPIED = ("notebooks", "data", "book", "tgreedy_lib", "course", "pyproject.toml", "requirements.lock",
-          "environment.yml", "results/verify.json")
+          "environment.yml", "results/verify.json", ".binder")
 #: The instructors' tools, left out of the course package's copy: generating assignments, grading, this command.
 LEFT_OUT = ("course/tgreedy_course/assignments.py", "course/tgreedy_course/grading_sandbox.py",
             "course/tgreedy_course/student_copy.py")
@@ -79,13 +79,33 @@ def _section(text: str, heading: str) -> str:
     return text[start:end if end >= 0 else len(text)].rstrip() + "\n"
 
 
+#: The students' opening of their README, in place of the repository README's words to each kind of reader.
+STUDENT_START = """**Students, start here.** This folder is your class's copy of the course. On a machine with Python 3.11,
+pip and `make`, in this folder:
+
+```bash
+make lab
+```
+
+It installs what is missing into `.venv` (the first time: a few minutes) and opens the course in JupyterLab at
+`notebooks/00_start_here.ipynb`. Read the notebooks in their numbered order and run each one top to bottom
+(Run > Run All Cells). The syllabus (`book/syllabus.md`) says what each session reads, runs and hands in;
+`assignments/README.md` says how to work on an assignment and hand it in. Without installing anything:
+`book/run.md` (Binder and Colab)."""
+
+
 def student_readme(readme: str, assignments_table: str) -> str:
-    """The students' README: the repository's opening, notebooks and library summary, then the assignments."""
+    """The students' README: the title, :data:`STUDENT_START`, the repository's description of the course (its
+    opening less the paragraphs to each kind of reader, which open in bold), the notebooks and the library summary,
+    then the assignments."""
     opening = readme[:readme.find("\n## ")].rstrip()
     if not opening.startswith("# "):
-        raise RuntimeError("README.md must open with its title and the students' paragraph")
+        raise RuntimeError("README.md must open with its title")
+    title, _, rest = opening.partition("\n")
+    about = [part for part in re.split(r"\n\s*\n", rest.strip()) if part and not part.startswith("**")
+             and not part.startswith("```")]
     return "\n\n".join([
-        opening,
+        title, STUDENT_START, *about,
         _section(readme, "## The notebooks\n").rstrip(),
         "## Assignments\n\nEvery notebook has a graded companion assignment in `assignments/student/`; "
         "`assignments/README.md` says how to work on one and hand it in.\n\n" + assignments_table.rstrip(),
