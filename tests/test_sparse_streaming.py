@@ -195,6 +195,16 @@ def test_streamed_statistics_give_the_in_memory_path(method, options):
     np.testing.assert_allclose(a.training_loss, b.training_loss, rtol=1e-10)
 
 
+def test_chunks_that_meet_the_domains_out_of_sorted_order_give_the_in_memory_path():
+    # the first pass numbers the domains as it meets them, then renumbers them in sorted order; the later passes
+    # (one per block of Gram rows) must be recognised as the same chunks under the new numbers
+    X, y, d = wide_problem(5, p=60)
+    order = np.argsort(-d, kind="stable")  # the last domain first, chunks of 7 rows mixing two domains
+    chunks = [(X[order[i:i + 7]], y[order[i:i + 7]], d[order[i:i + 7]]) for i in range(0, X.shape[0], 7)]
+    streamed = tgreedy_path(DomainStatistics.from_chunks(lambda: iter(chunks), max_row_memory=0), n_steps=8)
+    np.testing.assert_array_equal(streamed.features, tgreedy_path(DomainStatistics.from_samples(X, y, d), n_steps=8).features)
+
+
 def test_streaming_accepts_a_callable_and_sparse_chunks_with_a_scalar_domain():
     X, y, d = sparse_problem(8)
     Xc = X.tocsr()

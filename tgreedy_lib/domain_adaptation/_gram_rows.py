@@ -333,8 +333,11 @@ class ChunkSource(_Source):
             order = sorted(range(len(labels)), key=lambda j: labels[j])
         except TypeError:
             order = list(range(len(labels)))
-        # renumber the domains in sorted order, for this and every later pass
+        # renumber the domains in sorted order, for this and every later pass (and in the first pass's fingerprints)
         self.label_index = {labels[j]: new for new, j in enumerate(order)}
+        renumber = {j: new for new, j in enumerate(order)}
+        self._fingerprints = [(rows, tuple(sorted((renumber[k], m) for k, m in per_domain)), y_sum, total)
+                              for rows, per_domain, y_sum, total in self._fingerprints]
         ordered = [sums[j] for j in order]
         counts = np.array([acc[0] for acc in ordered], dtype=np.int64)
         self.counts = counts.astype(np.float64)
