@@ -71,7 +71,7 @@ def describe(features) -> str:
     info = features.info
     scale = "official test set (the paper's scale)" if info.get("official") else "bundled images only (reduced scale)"
     line = (f"{info.get('dataset', '?')}: {len(features.train_features):,} training / {len(features.test_features):,} test "
-            f"images, {features.train_features.shape[1]} {info.get('feature_map', '?')} features, {scale}")
+            f"images, {features.train_features.shape[1]:,} {info.get('feature_map', '?')} features, {scale}")
     source = (info.get("training_images") or {}).get("train_source")
     if source:
         line += f"; training images: {source}"
