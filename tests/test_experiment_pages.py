@@ -195,3 +195,33 @@ def test_goals_and_sections_first_contents_near_the_top_exercises_last(path):
     listed = re.findall(r"^\d+\. (.+)$", opening.split("**Contents**")[1], flags=re.M)
     assert [h.split(". ", 1)[1] for h in headings] == listed, (headings, listed)
 
+
+
+# --------------------------------------------------------------------------- what a student asked of 06-08
+
+@pytest.mark.parametrize("key", ["07", "08"])
+def test_the_papers_figures_are_named_as_the_papers(key):
+    """A "Figure N" in the prose (quotes of the paper aside) is the paper's: the book numbers each page's own figures
+    from 1, so an unqualified "Figure 3" would be ambiguous."""
+    for cell in _cells(PAGES[key]):
+        texts = [_source(cell)] if cell["cell_type"] == "markdown" else _texts(cell)
+        for text in texts:
+            prose = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">"))
+            for match in re.finditer(r"\bFigures? \d", prose):
+                before = prose[max(0, match.start() - 12):match.start()]
+                assert re.search(r"(?:paper's|its|\band|,)\s*$", before), f"{key}: ambiguous {prose[match.start() - 40:match.end() + 20]!r}"
+
+
+def test_06_reports_both_cifar_representations_and_why_08_swaps():
+    text = _page_text(PAGES["06"])
+    for row in ("whole-image DBN", "convolutional patch features"):
+        assert re.search(rf"\| {row} \| [^|]* \| \d+\.\d(?:-\d+\.\d)? %", text), f"06: no probe for the {row}"
+    assert re.search(r"\| convolutional patch features \| \d+\.\d % \|", text), "06: the patch features' probe is not computed"
+    assert "swaps them in" in text and "carries no signal" in text
+
+
+def test_08_states_the_size_of_the_gap_beside_its_signed_mean_and_the_cifar_gap():
+    text = _page_text(PAGES["08"])
+    assert re.search(r"ignoring its sign, is \d\.\d{3} for T-greedy against \d\.\d{3} for greedy", text), text[-3000:]
+    assert re.search(r"On CIFAR-10 [^*]+\*\*: the gap is -?\d\.\d{3} for T-greedy and -?\d\.\d{3} for greedy", text)
+    assert re.search(r"The paper says up to 25; here it is \d+\. The book's claims page scores this claim", text)

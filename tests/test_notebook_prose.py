@@ -129,7 +129,6 @@ ALLOWED: dict[str, dict[str, str]] = {
     "06_": {
         "2002": "Hinton (2002), a citation year",
         "50,000": "CIFAR-10's 50,000 training images, a property of the data set",
-        "0.01": "the CIFAR-10 probe's C, a setting of features.probe_report (its table shows it when CIFAR-10 runs)",
     },
     "07_": {
         "3.3": "the paper's section 3.3, cited after a quote",

@@ -1,9 +1,10 @@
-"""What notebooks 06-08 run on: the paper's learned features when cached, else a fast stand-in that says so.
+"""What notebooks 06-08 run on: the paper's learned features when cached, else something fast that says so.
 
 Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) runs on 2,000 features of a deep belief network, minutes
 to build; a notebook must run in about a minute from a fresh checkout. So it asks here: cached features if there
-are (``TGREEDY_CACHE_DIR``), else a stand-in of seconds named in ``info["stand_in"]`` (raw pixels for notebooks
-07-08, a short run of the network for 06); ``build=True`` builds the real ones, with progress bars, and caches them.
+are (``TGREEDY_CACHE_DIR``), else raw pixels for notebooks 07-08 (the note in ``info["pixels_instead"]``) and a short
+run of the network for 06 (``info["short_run"]``); ``build=True`` builds the real ones, with progress bars, and caches
+them. :func:`kept_probes` reads what the features carry from the results kept in the repository.
 """
 from __future__ import annotations
 
@@ -38,47 +39,48 @@ def features_cached(dataset: str, feature_map: str = "learned", data_dir=None, c
 
 def experiment_features(dataset: str, feature_map: str = "learned", *, build: bool = False, progress: bool = True,
                         data_dir=None, cache_dir=None):
-    """Cached learned features (or built, with ``build``), else raw pixels named in ``info["stand_in"]``.
+    """Cached learned features (or built, with ``build``), else raw pixels, said in ``info["pixels_instead"]``.
 
     >>> import tempfile
     >>> features = experiment_features("mnist", cache_dir=tempfile.mkdtemp())
-    >>> features.info["feature_map"], features.info["stand_in"].startswith("raw pixels stand in")
+    >>> features.info["feature_map"], features.info["pixels_instead"].startswith("raw pixels replace")
     ('pixels', True)
     """
     if build or features_cached(dataset, feature_map, data_dir, cache_dir):
         features = load_experiment_features(dataset, feature_map, data_dir=data_dir, cache_dir=cache_dir,
                                             progress=progress)
-        features.info["stand_in"] = None
+        features.info["pixels_instead"] = None
         return features
     features = load_experiment_features(dataset, "pixels", data_dir=data_dir, cache_dir=cache_dir)
-    features.info["stand_in"] = (
-        f"raw pixels stand in for the {resolve_feature_map(feature_map, dataset)} features, which are not built on "
+    features.info["pixels_instead"] = (
+        f"raw pixels replace the {resolve_feature_map(feature_map, dataset)} features, which are not built on "
         f"this machine yet: every number below is about pixels, not the paper's features (set the flag at the top of "
         f"this cell to True to build them, a few minutes with progress bars, cached afterwards)")
     return features
 
 
 def describe(features) -> str:
-    """One line about the features a notebook runs on: data, scale, feature map, the stand-in if any.
+    """One line about the features a notebook runs on: data, scale, feature map, and what replaces them if anything.
 
     >>> import numpy as np
     >>> from tgreedy_lib.experiments import ExperimentFeatures
-    >>> info = {"dataset": "mnist", "official": False, "feature_map": "pixels", "stand_in": "pixels stand in"}
+    >>> info = {"dataset": "mnist", "official": False, "feature_map": "pixels", "pixels_instead": "pixels replace them"}
     >>> describe(ExperimentFeatures(np.ones((4, 3)), np.arange(4), np.ones((2, 3)), np.arange(2), info))
-    'mnist: 4 training / 2 test images, 3 pixels features, bundled images only (reduced scale). Note: pixels stand in.'
+    'mnist: 4 training / 2 test images, 3 pixels features, bundled images only (reduced scale). Note: pixels replace them.'
     """
     info = features.info
-    scale = "official test set (paper scale)" if info.get("official") else "bundled images only (reduced scale)"
-    line = (f"{info.get('dataset', '?')}: {len(features.train_features)} training / {len(features.test_features)} test "
-            f"images, {features.train_features.shape[1]} {info.get('feature_map', '?')} features, {scale}")
+    scale = "official test set (the paper's scale)" if info.get("official") else "bundled images only (reduced scale)"
+    line = (f"{info.get('dataset', '?')}: {len(features.train_features):,} training / {len(features.test_features):,} test "
+            f"images, {features.train_features.shape[1]:,} {info.get('feature_map', '?')} features, {scale}")
     source = (info.get("training_images") or {}).get("train_source")
     if source:
         line += f"; training images: {source}"
-    return line + (f". Note: {info['stand_in']}." if info.get("stand_in") else ".")
+    note = info.get("pixels_instead") or info.get("short_run")
+    return line + (f". Note: {note}." if note else ".")
 
 
 def short_config(dataset: str = "mnist", unlabeled: bool = False):
-    """The default network of ``dataset`` trained for :data:`SHORT_EPOCHS` epochs per layer (notebook 06's stand-in).
+    """The default network of ``dataset`` trained for :data:`SHORT_EPOCHS` epochs per layer (notebook 06's short run).
 
     >>> config = short_config()
     >>> config.layer_sizes, [t.epochs for t in config.training]
@@ -91,19 +93,20 @@ def short_config(dataset: str = "mnist", unlabeled: bool = False):
 
 
 def mnist_network(full: bool = False, progress: bool = True, data_dir=None, cache_dir=None):
-    """Notebook 06's MNIST network: cached, else a short run (``info["stand_in"]``), or with ``full`` the full run."""
+    """Notebook 06's MNIST network: cached, else a short run (said in ``info["short_run"]``), or with ``full`` the
+    full run (``info["short_run"]`` None)."""
     from tgreedy_lib.datasets import load_paper_dataset
     from tgreedy_lib.features import default_config, load_features
 
     if full or features_cached("mnist", "dbn", data_dir, cache_dir):
         network = load_features("mnist", data_dir=data_dir, cache_dir=cache_dir, progress=progress, probe=full)
-        network.info["stand_in"] = None
+        network.info["short_run"] = None
         return network
     unlabeled = load_paper_dataset("mnist", data_dir, cache_dir=cache_dir).unlabeled_images is not None
     network = load_features("mnist", data_dir=data_dir, cache_dir=cache_dir, config=short_config("mnist", unlabeled),
                             progress=progress, probe=False)
     full_epochs = [t.epochs for t in default_config("mnist", unlabeled=unlabeled).training]
-    network.info["stand_in"] = (
+    network.info["short_run"] = (
         f"a short run: {', '.join(map(str, SHORT_EPOCHS))} epochs per layer instead of "
         f"{', '.join(map(str, full_epochs))}, because the full network is not built on this machine yet "
         f"(set the flag at the top of this cell to True to train it, with progress bars; cached afterwards)")
@@ -125,3 +128,89 @@ def quick_probe(feature_set) -> dict:
                               dbn_inputs(feature_set.test_images), feature_set.test_labels, regularization, **fit)
     return {"dataset": feature_set.info["dataset"], "C": regularization, "dbn_features": features,
             "raw_pixels": pixels, "gain": round(features["test_accuracy"] - pixels["test_accuracy"], 4), "quick": True}
+
+
+#: The feature maps :func:`cifar_probes` reports, in the order of notebook 06's table, with the words it uses.
+CIFAR_REPRESENTATIONS = {"pixels": "raw pixels", "random": "random sigmoid units of the pixels (nothing learnt)",
+                         "dbn": "whole-image DBN", "conv": "convolutional patch features"}
+
+
+def kept_probes(dataset: str = "cifar10", reference: dict | None = None) -> dict:
+    """What each feature map of ``dataset`` carries, over the seeds of the results kept in the repository
+    (``reference_results``, written by ``python -m tgreedy_course reproduce --seeds N``): ``{map: {"probe": [...],
+    "pair_signal": [...]}}``, the validated linear probe's test accuracy and the held-out source AUROC of the
+    similarity fitted on all the map's features, one value a seed (maps that did not run on ``dataset`` left out);
+    empty if no results are kept.
+
+    >>> kept = kept_probes("cifar10", {"claims": {"probe_accuracy": {"dbn": {"cifar10": [0.4, 0.41], "mnist": [0.97]},
+    ...     "conv": {"mnist": [None]}}, "pair_signal": {"dbn": {"cifar10": [0.5, 0.51]}}}})
+    >>> kept
+    {'dbn': {'probe': [0.4, 0.41], 'pair_signal': [0.5, 0.51]}}
+    """
+    if reference is None:
+        from tgreedy_course.seeds import load_reference
+
+        reference = load_reference()
+    if not reference or not reference.get("claims"):
+        return {}
+    claims = reference["claims"]
+    kept = {}
+    for fmap, per_dataset in (claims.get("probe_accuracy") or {}).items():
+        probe = [a for a in per_dataset.get(dataset) or [] if a is not None]
+        signal = [a for a in ((claims.get("pair_signal") or {}).get(fmap) or {}).get(dataset) or [] if a is not None]
+        if probe or signal:
+            kept[fmap] = {"probe": probe, "pair_signal": signal}
+    return kept
+
+
+def cifar_probes(patches=None, dbn=None, reference: dict | None = None) -> dict:
+    """Notebook 06's CIFAR-10 table: for raw pixels, random units, the whole-image DBN and the patch features, the
+    validated linear probe computed here where the features are cached (``patches``, ``dbn``: feature sets of
+    :func:`tgreedy_lib.features.load_features`, or None) and what the kept results measured over their seeds.
+
+    Returns ``{map: {"name", "here" (accuracy or None), "kept_probe" (list), "kept_signal" (list)}}``.
+    """
+    from tgreedy_lib.features import feature_probe
+
+    kept = kept_probes("cifar10", reference)
+    here = {"dbn": dbn, "conv": patches}
+    rows = {}
+    for fmap, name in CIFAR_REPRESENTATIONS.items():
+        computed = feature_probe(here[fmap])["test_accuracy"] if here.get(fmap) is not None else None
+        found = kept.get(fmap, {})
+        if computed is None and not found:
+            continue
+        rows[fmap] = {"name": name, "here": computed, "kept_probe": found.get("probe", []),
+                      "kept_signal": found.get("pair_signal", [])}
+    return rows
+
+
+def paper_claim(measure: str, task: str, result: dict | None = None, reference: dict | None = None) -> dict:
+    """How the book's claims page scores the paper's claim that ``measure`` (a measure of
+    :data:`tgreedy_course.claims.MEASURES`) checks on ``task`` (``"mnist-similarity"``, ...), for a page that states
+    the verdict next to its own numbers without naming the claim's id.
+
+    Returns ``params`` (the claim's, e.g. the paper's number), ``rule`` (its text), ``here`` (the verdict on
+    ``result``, a run under the paper's reading, or None), ``values`` (what the rule read from ``result``), and
+    ``kept`` and ``seeds`` (the verdict over the seeds of the kept results, None where none are kept).
+
+    >>> claim = paper_claim("reliable_features", "mnist-similarity", reference={})
+    >>> claim["params"]["expected"], claim["here"], claim["kept"]
+    (25, None, None)
+    """
+    from tgreedy_course import claims
+    from tgreedy_course.seeds import load_reference
+
+    found = [s for s in claims.CLAIMS if s.measure == measure and s.params.get("task") == task]
+    if len(found) != 1:
+        raise ValueError(f"{len(found)} claims have the measure {measure!r} on the task {task!r}; name one that has one")
+    spec = found[0]
+    here = values = None
+    if result is not None:
+        row = claims.evaluate_claim(spec, claims.comparison_view({task: result}))
+        here, values = row["verdict"], row["values"]
+    reference = load_reference() if reference is None else reference
+    rows = ((reference or {}).get("claims") or {}).get("comparisons", {}).get(claims.PAPER_COMPARISON, [])
+    kept = next((r for r in rows if r["id"] == spec.id), None)
+    return {"params": dict(spec.params), "rule": spec.rule.text(), "here": here, "values": values,
+            "kept": kept["verdict"] if kept else None, "seeds": kept.get("seeds") if kept else None}
