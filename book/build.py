@@ -406,7 +406,7 @@ def theorem_sentence(verify_json: pathlib.Path) -> str:
 
 def held_box(verify_json: pathlib.Path | None) -> list[str]:
     """The landing page's box "What held and what did not": the theorems (from the checks' JSON), then MNIST and
-    CIFAR-10 (the committed reference run's verdicts over seeds, the paper's reading of section 3.3)."""
+    CIFAR-10 (the kept full-size runs' verdicts over seeds, the paper's reading of section 3.3)."""
     from tgreedy_course import seeds, summary
 
     lines = [theorem_sentence(verify_json)] if verify_json is not None and verify_json.exists() else []
@@ -483,13 +483,15 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
     course = ["syllabus"] if (src / "syllabus.md").exists() else []
     (src / "index.md").write_text("\n".join([
         "# tgreedy: overfitting when the samples are domains", "", intro, "",
-        *held_box(verify_json), "",
         "## The course", "",
         "Read the notebooks in order; each opens with what you will learn and the paper section it reads, and "
         "closes with what we saw and exercises. The {doc}`syllabus <syllabus>` groups them into sessions with "
         "their reading, assignment and hours. This book shows each notebook as it is saved in the repository, "
         "outputs included; each page has buttons to download it as a notebook or run it ({doc}`run` says how).", "",
         *rows, "",
+        *(["## What the course finds", "",
+           "The notebooks check each theorem and rerun each experiment; in short, this is what they find.", "",
+           *box, ""] if (box := held_box(verify_json)) else []),
         "## Where to go next", "",
         "- **Students**: the {doc}`syllabus <syllabus>`, then notebook 00; {doc}`run` to run the notebooks.",
         "- **Instructors**: the {doc}`instructor guide <instructors>`: running the course, the assignments, "
