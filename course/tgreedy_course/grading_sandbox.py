@@ -209,9 +209,10 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
 
     That code is ``value``'s own when it is a function of the notebook (its globals are ``namespace``),
     else the cell that assigned it (``cell``, Python source). Followed: global names and the attributes
-    read from them (``sn.rademacher_tail``, ``stats.residual_covariances``), imports, nested functions, and
-    the notebook's own functions that the code names, recursively. Not followed: names built at run time
-    (``getattr(m, "f" + "oo")``, ``importlib``), which an honest answer has no reason to use.
+    read from them (``sn.rademacher_tail``, ``stats.residual_covariances``; a module counts by what is read
+    from it), imports, nested functions, and the notebook's own functions that the code names, recursively.
+    Not followed: names built at run time (``getattr(m, "f" + "oo")``, ``importlib``), which an honest answer
+    has no reason to use.
 
     Examples
     --------
@@ -220,7 +221,7 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
     >>> exec("def f(n): return math.comb(n, 2)", ns)
     >>> exec("def g(n): return f(n) + 1", ns)
     >>> sorted(references(ns["g"], ns))
-    ['math', 'math.comb']
+    ['math.comb']
     """
     import dis
     import inspect
@@ -249,16 +250,17 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
         for k, ins in enumerate(instructions):
             if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME") and ins.argval in namespace:  # not a builtin
                 obj = namespace[ins.argval]
-                note(obj)
                 for nxt in instructions[k + 1:]:  # the attributes read from it: sn.rademacher_tail(...)
                     if nxt.opname not in ("LOAD_ATTR", "LOAD_METHOD"):
                         break
+                    if not isinstance(obj, types.ModuleType):  # a module counts by what is read from it
+                        note(obj)
                     try:
                         obj = getattr(obj, nxt.argval) if isinstance(obj, types.ModuleType) \
                             else inspect.getattr_static(obj, nxt.argval)
                     except AttributeError:
                         break
-                    note(obj)
+                note(obj)
             elif ins.opname == "IMPORT_NAME":
                 imported = str(ins.argval)
                 found.add(imported)
@@ -284,7 +286,9 @@ def library_uses(env, names, forbidden, allowed=()) -> list[str]:
 
     In the judge ``env`` is its namespace, which asks the submission's process (:func:`references`);
     elsewhere (``otter assign`` running the tests on the solutions) it is the notebook's globals, and only
-    the answers that are functions are read.
+    the answers that are functions are read. There a failed rule test costs nothing (it has no points, and
+    only the judge gives its question 0), so ``tests/test_assignments.py`` grades the solutions through the
+    judge as well.
     """
     runner = getattr(env, "grading_runner", None)
     found: set[str] = set()
@@ -293,8 +297,8 @@ def library_uses(env, names, forbidden, allowed=()) -> list[str]:
             got = runner.ask("refs", name)
             if isinstance(got, list):
                 found.update(r for r in got if isinstance(r, str))
-        elif name in env:
-            found |= references(env[name], env)
+        elif name in env:  # a function's namespace is its globals (otter may run the tests with a copy)
+            found |= references(env[name], getattr(env[name], "__globals__", env))
 
     def dotted(x) -> str:
         return x if isinstance(x, str) else _qualified(x) or repr(x)
