@@ -503,8 +503,12 @@ def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _grade_arguments(r: argparse.ArgumentParser) -> None:
-    r.add_argument("submissions", type=pathlib.Path, help="folder of submitted notebooks (searched recursively)")
-    r.add_argument("--out", type=pathlib.Path, default=pathlib.Path("scores.csv"), help="CSV to write")
+    r.add_argument("submissions", type=pathlib.Path,
+                   help="folder of submitted notebooks (searched recursively): SUBMISSIONS/<student>/<assignment>.ipynb "
+                        "or SUBMISSIONS/<student>_<assignment>.ipynb; best outside the repository")
+    r.add_argument("--out", type=pathlib.Path, default=pathlib.Path("scores.csv"),
+                   help="CSV to write, private to its owner and group (best outside the repository; .gitignore "
+                        "ignores *scores*.csv)")
     r.add_argument("--wide", action="store_true", help="one row per student and assignment, a column per question")
     r.add_argument("--autograder", type=pathlib.Path, default=None,
                    help="folder of generated grader files (default: assignments/autograder, found from the current directory)")
