@@ -7,6 +7,11 @@
 * every student version executes without errors and scores 0 until answered, with at least one
   public check failing per question;
 * every student version, answered with the reference solutions, scores full marks;
+* every student version answered with values of the right type and shape that are wrong (``DUMMY_ANSWERS``)
+  passes every public check and scores 0: the public checks carry no points, and a choice the student could
+  guess counts only together with the value it follows from;
+* a question that forbids the library scores 0 when its answer calls it, with a note that says so (a function
+  that calls ``sn`` in 03, a cell that calls a path function in 05);
 * the companion notebook's outputs do not show a reference answer (numbers with three or more
   significant digits, integers from 10 up, strings of three or more characters that the assignment
   itself does not offer as a choice);
@@ -14,7 +19,8 @@
   question's prompt, the assignment's introduction, the README table and a companion notebook that
   states points;
 * the grade command writes the expected CSV for a correct (flat layout, no note), a partly answered and a broken
-  submission (tests/test_grading_isolation.py plays hostile ones).
+  submission (tests/test_grading_isolation.py plays hostile ones), and refuses a flat file named after its
+  assignment alone (no student name).
 
 The notebooks run in fresh kernels, two at a time (the CI machine has 2 cores).
 """
@@ -184,6 +190,126 @@ def test_reference_answers_score_full_marks(reference_results, name):
         assert r["failed"] == 0 and r["score"] == r["possible"] == points[q], f"{name} {q}: {r}"
     assert answers is not None and set(answers) == {n for q in A.read_questions(SOURCE_DIR / f"{name}.ipynb")
                                                     for n in _answer_names(q)}
+
+
+#: Every answer cell of every assignment filled with values of the right type and shape, all wrong (choices too):
+#: what a student who only reads the public checks would hand in.
+DUMMY_ANSWERS = {
+    "00_start_here": [
+        'regret = {"greedy": np.zeros(15), "T-greedy": np.zeros(15)}',
+        "greedy_worse_after = 15\nloss_going_down = False",
+        'avg30 = {"greedy": np.zeros(15), "T-greedy": np.zeros(15)}\nbenefits_more = "T-greedy"',
+        "positive_path = tgreedy_path(stats, n_steps=15)\nsame_first_five = False\nrobust_first = True",
+    ],
+    "01_ssn_overfitting": [
+        'first_by = {name: "birthday" for name in cat.FILTERS}',
+        "def l_hat(x, y):\n    return 0.25",
+        "def expected_singleton_share(p, m):\n    return 0.1\n\n\ndef expected_missing_mass(p, m):\n    return 0.1\n\n\n"
+        "ssn_expected_l_hat = 0.1\nssn_expected_error = 0.1",
+        "estimate_drops_code_at = 3\ngini_ever_drops = True",
+    ],
+    "02_gini_estimator_theorems": [
+        "def expected_l_hat(p, q, m):\n    return 0.3\n\n\ndef expected_gini_error(p, q, m):\n    return 0.3\n\n\nbias_30 = 0.01",
+        "largest_change = 0.7\nlargest_change_gini = 0.7\nbelow_remark = True",
+        "worst_q = 0.9\nlemma11_fails = False",
+        "first_useful_m = 20.0\nbound_is_false = True",
+    ],
+    "02b_domains_and_regret": [
+        "regret_estimate = np.zeros(50)\nworse_than_zero = np.arange(50)",
+        't_abs = np.ones(50)\ngreedy_first = "null"\ntgreedy_first = "null"',
+        "def expected_regret(mu, s, n):\n    return 0.0\n\n\ndef expected_greedy_score(mu, s, n):\n    return 0.0\n\n\n"
+        "break_even_n = 1",
+    ],
+    "03_self_normalized_sums": [
+        "def equal_magnitude_tail(n, t):\n    return 0.5\n\n\nworst_excess = {n: 0.0 for n in range(1, 13)}",
+        "def best_lambda(z, t):\n    return 1.0\n\n\ndef chernoff_bound(z, t):\n    return 1.0",
+        'def smallest_ratio(n, eps):\n    return 1.0\n\n\nreason = "A"',
+    ],
+    "04_t_statistic_bounds": [
+        "def tilde_from_t(T, n):\n    return np.asarray(T, float)\n\n\ndef t_tail_bound(c, n):\n    return 1.0\n\n\n"
+        "def min_domains(n_features, delta):\n    return 10\n\n\nn_min = 10",
+        "largest_failing_delta = float(deltas[0])",
+        "def all_signs_agree(n):\n    return 0.5\n\n\ndef one_sign_off_abs_t(n):\n    return 1.0\n\n\n"
+        "rademacher_first_below = 10000",
+    ],
+    "05_tgreedy_simulated_domains": [
+        'greedy_first = 49\ntgreedy_first = 49\nfirst_kinds = ("null", "null")',
+        "c = 2.5\nthresholded_regret = 0.0\nbest_fixed_regret = 0.0",
+        "def residuals_after_step(xy, gram_row, i):\n    return np.zeros(np.shape(xy))\n\n\nsecond_pick = 49",
+        'spurious_alone_helps_from = 4\ngreedy_beats_null_from = 4\nwhy = "A"',
+    ],
+    "06_dbn_features": [
+        "def hidden_probabilities(V, W, c):\n    return np.full((np.shape(V)[0], np.shape(W)[1]), 0.5)\n\n\n"
+        "H = hidden_probabilities(V, W, c)",
+        "def whiten(X, k):\n    return np.zeros((np.shape(X)[0], k))\n\n\nZ = whiten(V, 30)",
+        "k90 = 784\nweights_2000 = 1",
+    ],
+    "07_mnist_2_vs_other": [
+        'paths8 = {"greedy": tgreedy_path(stats8, n_steps=20), "T-greedy": greedy_path(stats8, n_steps=20)}\n'
+        'target_auroc = {"greedy": np.full(20, 0.5), "T-greedy": np.full(20, 0.5)}',
+        'mean_auroc_10 = {"greedy": 0.5, "T-greedy": 0.5}\nbetter_on_new_digits = "greedy"',
+        'gap_greedy_10 = 0.9\nlarger_gap = "T-greedy"',
+        'stepwise_auroc10 = {"greedy": 0.5, "T-greedy": 0.5}\nstepwise_changes_winner = True',
+    ],
+    "08_similarity_learning": [
+        "def pair_features(A, B):\n    return np.asarray(A, float) + np.asarray(B, float)",
+        'target_auroc3 = {"greedy": np.full(20, 0.5), "T-greedy": np.full(20, 0.5)}\n'
+        'best_auroc3 = {"greedy": 0.5, "T-greedy": 0.5}',
+        "first_step_below = 21\nstopped_auroc = 0.5\nany_above_bonferroni = True",
+        "auroc10_uncentred = 0.5\nauroc10_centred = 0.5\ncentring_helps = False",
+    ],
+    "09_when_to_stop": [
+        "threshold = 2.5\nk_bonferroni = 15",
+        "k_lodo = 15\nlodo_gap = 0.0",
+        "draws = np.ones(3)\nn_distinct = 3\nsmallest_p_value = 0.5",
+        "bonferroni_widths = {4: 3.0, 8: 3.0, 16: 3.0}\ntheorem1_width = 3.0\ncrossover_n = 2\ntable_agrees = True",
+    ],
+    "10_your_own_data": [
+        'chosen_names = genes[:10]\ncounts_by_kind = {"robust": 10, "study-specific": 0, "noise": 0}',
+        'first_noise_step = 1\nsmallest_robust_abs_t = 1.0\nc = 3.5\nkept_kinds = ["noise"]',
+        'message = "this is not what the error says"\nn_kept = 600\nfixed_first = "gene_000"',
+        "same_features = False\nlargest_coef_difference = 1.0\ndense_gram_gib = 1.0",
+    ],
+}
+
+
+def test_dummy_answers_cover_every_answer_cell():
+    assert list(DUMMY_ANSWERS) == NAMES
+    for name in NAMES:
+        nb = json.loads((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))
+        assert len(DUMMY_ANSWERS[name]) == len(answer_cells(nb)), name
+
+
+def test_public_checks_carry_no_points_and_every_question_has_a_hidden_one():
+    for name in NAMES:
+        for path in sorted((GRADER_DIR / name / "tests").glob("*.py")):
+            cases = re.findall(r"^@test_case\(points=([^,]+), hidden=(True|False)\)", path.read_text(), flags=re.M)
+            assert cases, path
+            assert all(points == "0" for points, hidden in cases if hidden == "False"), f"{path}: a public check has points"
+            assert any(hidden == "True" and points != "0" for points, hidden in cases), f"{path}: no hidden check has points"
+
+
+@pytest.fixture(scope="module")
+def dummy_results():
+    with tempfile.TemporaryDirectory(prefix="assignments-dummy-") as tmp:
+        jobs = {}
+        for name in NAMES:
+            student_nb = json.loads((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))
+            _write_submission(student_nb, DUMMY_ANSWERS[name], pathlib.Path(tmp) / f"{name}.ipynb")
+            jobs[name] = pathlib.Path(tmp) / f"{name}.ipynb"
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            futures = {n: pool.submit(A.grade_one, nb, GRADER_DIR / n, 300) for n, nb in jobs.items()}
+            yield {n: f.result() for n, f in futures.items()}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_answers_of_the_right_type_alone_score_zero(dummy_results, name):
+    result = dummy_results[name]
+    assert result["catastrophic"] is None and result["errors"] == [], (result["catastrophic"], result["errors"])
+    assert set(result["questions"]) == set(A._question_points(GRADER_DIR / name))
+    for q, r in result["questions"].items():
+        assert r["failed_public"] == 0, f"{name} {q}: the dummy answers fail a public check: fix DUMMY_ANSWERS"
+        assert r["score"] == 0, f"{name} {q}: values of the right type, all wrong, score {r['score']}"
 
 
 def notebook_output_text(path: pathlib.Path) -> str:
@@ -375,6 +501,51 @@ def test_grade_command_writes_scores_per_student_and_question(tmp_path):
     wide_rows = {r["student"]: r for r in csv.DictReader(wide.open())}
     assert float(wide_rows["alice"]["percent"]) == 100.0
     assert float(wide_rows["bob"][first]) == points[first]
+
+
+def test_a_question_that_forbids_the_library_scores_zero_when_the_answer_calls_it(tmp_path):
+    subs = tmp_path / "submissions"
+    name = "03_self_normalized_sums"   # a function that calls sn
+    answers = reference_answers(SOURCE_DIR / f"{name}.ipynb")
+    answers[0] = answers[0].replace("return float(sum(math.comb(n, k) for k in range(n + 1) if (2 * k - n) ** 2 / n > t) / 2 ** n)",
+                                    "return float(sn.rademacher_tail(n, t))")
+    assert "sn.rademacher_tail" in answers[0]
+    _write_submission(json.loads((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8")), answers,
+                      subs / "alice" / f"{name}.ipynb")
+    name5 = "05_tgreedy_simulated_domains"   # a cell that reads the answer off a path
+    answers5 = reference_answers(SOURCE_DIR / f"{name5}.ipynb")
+    answers5[0] = ("t, mu, sigma = t_statistic(stats.xy, moments=True)\n"
+                   "greedy_first = int(greedy_path(stats, n_steps=1).features[0])\n"
+                   "tgreedy_first = int(tgreedy_path(stats, n_steps=1).features[0])\n"
+                   "first_kinds = (str(problem.kind[greedy_first]), str(problem.kind[tgreedy_first]))")
+    _write_submission(json.loads((STUDENT_DIR / f"{name5}.ipynb").read_text(encoding="utf-8")), answers5,
+                      subs / "bob" / f"{name5}.ipynb")
+    A.grade(subs, tmp_path / "scores.csv", jobs=2, quiet=True)
+    table = {(r["student"], r["question"]): r for r in csv.DictReader((tmp_path / "scores.csv").open())}
+    for student, question, name_ in (("alice", "q1_equal_magnitudes", name), ("bob", "q1_first_picks", name5)):
+        row = table[student, question]
+        assert float(row["score"]) == 0, row   # its other tests pass: the values are right
+        assert "without" in row["note"] or "by hand" in row["note"], row["note"]
+        others = {q: p for q, p in A._question_points(GRADER_DIR / name_).items() if q != question}
+        assert all(float(table[student, q]["score"]) == p for q, p in others.items()), others
+    assert "tgreedy_lib.domain_adaptation.theorems.self_normalized.rademacher_tail" in table["alice", "q1_equal_magnitudes"]["note"]
+    assert "tgreedy_lib.domain_adaptation.selection.greedy_path" in table["bob", "q1_first_picks"]["note"]
+
+
+def test_grade_refuses_a_file_named_after_its_assignment_alone(tmp_path, capsys):
+    name = "03_self_normalized_sums"
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    (subs / f"{name}.ipynb").write_text((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8"), encoding="utf-8")
+    (subs / f"alice_{name}.ipynb").write_text((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(SystemExit, match=rf"no student name in {name}\.ipynb \(nothing graded\): put each notebook in a "
+                                         r"folder named after its student .*<student>_<assignment>\.ipynb"):
+        A.grade(subs, tmp_path / "scores.csv", quiet=True)
+    assert not (tmp_path / "scores.csv").exists()
+    (subs / name).mkdir()   # a folder named after the assignment is no student either
+    (subs / f"{name}.ipynb").rename(subs / name / "notebook.ipynb")
+    with pytest.raises(SystemExit, match=rf"no student name in {name}/notebook\.ipynb"):
+        A.grade(subs, tmp_path / "scores.csv", quiet=True)
 
 
 def test_grade_reports_unreadable_and_unknown_notebooks(tmp_path):

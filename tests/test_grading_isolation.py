@@ -3,7 +3,8 @@ attacking submissions in a process of its own, and each test checks that one att
 
 * eve reads the hidden tests in her working folder, then finds the ``grade`` command line in /proc and
   copies what she can from the folders it names and the folders above them (the solution notebooks
-  in assignments/source, the grader's tests, the git history);
+  in assignments/source, the grader's tests, the git history); these folders are open to everyone
+  before grading, closed while it runs and open again after it;
 * frank hands in a blank ``00_start_here`` that rewrites the tests to return early (otter's test
   runner patched, test files edited): it must score 0;
 * mallory overwrites alice's notebook in the collected folder;
@@ -185,6 +186,8 @@ def attacked():
     for path in subs.rglob("*"):
         path.chmod(0o755 if path.is_dir() else 0o644)
     digests = {p.relative_to(subs).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in subs.rglob("*.ipynb")}
+    closed = (tmp / "autograder", subs, ASSIGNMENTS_DIR / "source", *S.git_dirs(REPO))
+    modes = {folder: folder.stat().st_mode for folder in closed}
     out = tmp / "scores.csv"
     try:
         with open(tmp / "grade.log", "w+") as log:  # a file, not a pipe: a process left behind cannot hold it up
@@ -193,7 +196,8 @@ def attacked():
                                    stdout=log, stderr=subprocess.STDOUT, timeout=300)
             log.seek(0)
             yield {"tmp": tmp, "subs": subs, "out": out, "table": out.read_bytes() if out.exists() else b"",
-                   "code": code, "log": log.read(), "digests": digests,
+                   "code": code, "log": log.read(), "digests": digests, "modes": modes,
+                   "modes_after": {folder: folder.stat().st_mode for folder in closed},
                    "left": _sandbox_processes() + _processes_named("trudy-forger")}
     finally:
         for uid in range(S.FIRST_UID, S.FIRST_UID + 40):
@@ -217,10 +221,16 @@ def test_grading_ran_and_says_nothing_about_isolation(attacked):
 
 @needs_root
 def test_submissions_cannot_read_tests_solutions_or_history(attacked):
-    eve = _totals(attacked)["eve"]
+    eve = _totals(attacked)["eve"]   # the folders are open to everyone before and after: grade closed them meanwhile
     assert float(eve["score"]) == 1, "eve read secrets: " + eve["note"]
-    for folder in (attacked["tmp"] / "autograder", attacked["subs"], ASSIGNMENTS_DIR / "source"):
-        assert not folder.stat().st_mode & 0o007, f"{folder} is still open to other users"
+    assert attacked["modes"][attacked["tmp"] / "autograder"] & 0o005 and attacked["modes"][attacked["subs"]] & 0o005
+    assert "private to their owners (chmod o-rwx) while grading" in attacked["log"], attacked["log"]
+
+
+@needs_root
+def test_grading_gives_the_folders_their_rights_back(attacked):
+    assert attacked["modes_after"] == attacked["modes"], "grade left folders closed (another grading run at the same time?)"
+    assert not attacked["out"].stat().st_mode & 0o007, "the scores stay private"
 
 
 @needs_root

@@ -12,7 +12,9 @@ student and assignment), with the SHA-256 of the file graded.
 
 A submission's assignment is its notebook's ``metadata.otter.assignment_name``, else found in its file
 name; its student is its first folder under ``SUBMISSIONS_DIR`` (``alice/00_start_here.ipynb``), else its
-file name less the assignment's (``alice_00_start_here.ipynb`` or ``alice.ipynb``).
+file name less the assignment's (``alice_00_start_here.ipynb`` or ``alice.ipynb``). A notebook without a student
+(``00_start_here.ipynb`` directly in ``SUBMISSIONS_DIR``, or in a folder named after an assignment) stops grading
+before it starts, with a message that says how to file it.
 """
 from __future__ import annotations
 
@@ -87,6 +89,24 @@ def _cells(path) -> list[tuple[dict, str]]:
             for c in nb["cells"]]
 
 
+def cell_test_config(text: str) -> dict:
+    r'''The YAML of a test cell's config block (otter-assign's ``""" # BEGIN TEST CONFIG`` ... ``""" # END TEST CONFIG``), or {}.
+
+    Examples
+    --------
+    >>> cell_test_config('""" # BEGIN TEST CONFIG\npoints: 0\n""" # END TEST CONFIG\ndef test_x(): pass')
+    {'points': 0}
+    '''
+    import yaml
+
+    match = re.match(r'\s*"""\s*#\s*BEGIN TEST CONFIG\n(.*?)\n"""\s*#\s*END TEST CONFIG', text, flags=re.S | re.I)
+    return (yaml.safe_load(match.group(1)) or {}) if match else {}
+
+
+def _is_hidden(test: str) -> bool:
+    return bool(cell_test_config(test).get("hidden", test.lstrip().startswith("# HIDDEN")))
+
+
 def read_questions(source) -> list[Question]:
     """The questions of an instructor notebook (otter-assign format), in order."""
     import yaml
@@ -102,8 +122,7 @@ def read_questions(source) -> list[Question]:
             elif first == "# END QUESTION":
                 tests = tuple(current["tests"])
                 out.append(Question(current["name"], current["points"], "\n\n".join(current["prompt"]),
-                                    tuple(current["solutions"]), tests,
-                                    tuple(t.lstrip().startswith("# HIDDEN") for t in tests)))
+                                    tuple(current["solutions"]), tests, tuple(_is_hidden(t) for t in tests)))
                 current = None
             else:
                 block = first.split()[2].lower() if first.startswith("# BEGIN") else None
@@ -295,12 +314,23 @@ def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> lis
             assignment = max(by_name, key=len) if by_name else None
         if len(rel.parts) > 1:
             student = rel.parts[0]
-        else:
-            student = (path.stem.replace(assignment, "") if assignment else path.stem).strip("_- .") or path.stem
+        else:  # empty when the file is named after its assignment alone: grade refuses it
+            student = (path.stem.replace(assignment, "") if assignment else path.stem).strip("_- .")
         if assignment is None and not note:
             note = "unknown assignment (neither notebook metadata nor file name names one)"
         found.append({"path": path, "student": student, "assignment": assignment, "note": note})
     return found
+
+
+#: How to file submissions, said by :func:`grade` when a student's name is missing.
+HAND_IN = ("put each notebook in a folder named after its student (SUBMISSIONS_DIR/<student>/<assignment>.ipynb, "
+           "under the name the student handed it in), or name it <student>_<assignment>.ipynb directly in "
+           "SUBMISSIONS_DIR (assignments/README.md, 'Handing in', renames a downloaded batch in one line)")
+
+
+def unnamed_submissions(subs: list[dict], known: list[str]) -> list[pathlib.Path]:
+    """The notebooks of :func:`discover_submissions` whose student cannot be told: no name, or an assignment's."""
+    return [s["path"] for s in subs if not s["student"] or s["student"] in known or s["student"] == s["assignment"]]
 
 
 def _tests_of(grader_dir: pathlib.Path) -> dict[str, str]:
@@ -325,19 +355,17 @@ def _isolation_problem() -> str | None:
     return grading_sandbox.isolation_problem()
 
 
-def _protect(grader_root: pathlib.Path, submissions_dir: pathlib.Path, out: pathlib.Path) -> None:
-    """Take other users' rights off what student code must not read: solutions, tests, submissions, scores, git."""
+def _private_folders(grader_root: pathlib.Path, submissions_dir: pathlib.Path) -> list[pathlib.Path]:
+    """What student code must not read: solutions, tests, submissions and the git folders of the checkouts."""
     from . import grading_sandbox
 
-    folders = [grader_root, grader_root.parent / "source", submissions_dir, out]
+    folders = [grader_root, grader_root.parent / "source", submissions_dir]
     # the course checkouts this command runs in and from (its package, its Python), and their history
     for start in (pathlib.Path.cwd(), grader_root, pathlib.Path(__file__), pathlib.Path(sys.prefix)):
         with contextlib.suppress(FileNotFoundError):
             folders.append(find_assignments_dir(start.resolve()) / "source")
         folders += grading_sandbox.git_dirs(start.resolve())
-    changed = grading_sandbox.make_private(dict.fromkeys(pathlib.Path(f).resolve() for f in folders))
-    if changed:
-        print(f"grade: made {', '.join(map(str, changed))} private to their owners (chmod o-rwx)", file=sys.stderr)
+    return list(dict.fromkeys(pathlib.Path(f).resolve() for f in folders))
 
 
 def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = None,
@@ -345,10 +373,13 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
     """Grade every notebook under ``submissions_dir``; write the CSV ``out``; return the long rows.
 
     Long rows: ``student, assignment, question, score, possible, note, file, sha256``, plus a ``TOTAL``
-    row per submission; a question not reached (cell error, missing answer) scores 0. Run as root,
-    the folders student code must not read are made private first; otherwise one line on standard
-    error says that it runs with the grader's rights. ``out`` is written atomically once every
-    process of the submissions is gone.
+    row per submission; a question not reached (cell error, missing answer) scores 0, and so does one
+    whose rule test fails (its note says why). Nothing is graded when a notebook's student cannot be
+    told (a file named after its assignment alone): the message names the fix. Run as root, the
+    folders student code must not read are made private for the time of grading (and given their
+    rights back when the last grading run on the machine ends), ``out`` for good; otherwise one line
+    on standard error says that it runs with the grader's rights. ``out`` is written atomically once
+    every process of the submissions is gone.
     """
     from . import grading_sandbox
 
@@ -357,11 +388,30 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
     subs = discover_submissions(pathlib.Path(submissions_dir), known)
     if not subs:
         raise SystemExit(f"no .ipynb submissions under {submissions_dir}")
+    unnamed = [p.relative_to(submissions_dir).as_posix() for p in unnamed_submissions(subs, known)]
+    if unnamed:
+        raise SystemExit(f"grade: no student name in {', '.join(unnamed[:5])}{' ...' if len(unnamed) > 5 else ''} "
+                         f"(nothing graded): {HAND_IN}")
     problem = _isolation_problem()
     if problem:
         print(problem, file=sys.stderr)
-    else:
-        _protect(grader_root, pathlib.Path(submissions_dir), pathlib.Path(out))
+        return _grade(subs, submissions_dir, out, grader_root, jobs, timeout, wide, quiet, problem)
+    grading_sandbox.make_private([out])  # an earlier table stays private for good
+    with grading_sandbox.private_while_grading(_private_folders(grader_root, pathlib.Path(submissions_dir))) \
+            as (changed, reopened):
+        if changed:
+            print(f"grade: made {', '.join(map(str, changed))} private to their owners (chmod o-rwx) while "
+                  "grading; they get their rights back when the last grading run on this machine ends", file=sys.stderr)
+        rows = _grade(subs, submissions_dir, out, grader_root, jobs, timeout, wide, quiet, problem)
+    if changed and not reopened():
+        print(f"grade: another grading run goes on here: {', '.join(map(str, changed))} stay private until it ends "
+              "(chmod o+rx reopens a folder by hand)", file=sys.stderr)
+    return rows
+
+
+def _grade(subs, submissions_dir, out, grader_root, jobs, timeout, wide, quiet, problem) -> list[dict]:
+    from . import grading_sandbox
+
     for sub in subs:  # what is graded is what was read here, once, and its digest goes into the table
         sub["bytes"] = sub["path"].read_bytes()
         sub["sha256"] = hashlib.sha256(sub["bytes"]).hexdigest()
@@ -390,7 +440,8 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
         for q, pts in (_question_points(grader_root / sub["assignment"]) if sub["assignment"] else {}).items():
             r = (res or {}).get("questions", {}).get(q)
             score = min(max(float(r["score"]), 0.0), pts) if r else 0.0
-            note = "not graded" if r is None else f"{r['failed']} of {r['tests']} tests failed" if r["failed"] else ""
+            note = "not graded" if r is None else r.get("rule") or (
+                f"{r['failed']} of {r['tests']} tests failed" if r["failed"] else "")
             rows.append(row(q, score, pts, note))
             total, possible = total + score, possible + pts
         rows.append(row("TOTAL", total, possible, "; ".join(notes)))
@@ -452,8 +503,12 @@ def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _grade_arguments(r: argparse.ArgumentParser) -> None:
-    r.add_argument("submissions", type=pathlib.Path, help="folder of submitted notebooks (searched recursively)")
-    r.add_argument("--out", type=pathlib.Path, default=pathlib.Path("scores.csv"), help="CSV to write")
+    r.add_argument("submissions", type=pathlib.Path,
+                   help="folder of submitted notebooks (searched recursively): SUBMISSIONS/<student>/<assignment>.ipynb "
+                        "or SUBMISSIONS/<student>_<assignment>.ipynb; best outside the repository")
+    r.add_argument("--out", type=pathlib.Path, default=pathlib.Path("scores.csv"),
+                   help="CSV to write, private to its owner and group (best outside the repository; .gitignore "
+                        "ignores *scores*.csv)")
     r.add_argument("--wide", action="store_true", help="one row per student and assignment, a column per question")
     r.add_argument("--autograder", type=pathlib.Path, default=None,
                    help="folder of generated grader files (default: assignments/autograder, found from the current directory)")

@@ -17,6 +17,12 @@ Three processes per submission (see :func:`grade_in_sandbox`):
   stays in the runner and is called there. No student code runs in the judge, so the student can
   neither read, change nor stop the tests.
 
+A question may forbid a library ("derive it yourself, do not call ``sn``"): its hidden tests then
+include a **rule** test, a function named ``test_rule_...`` that calls :func:`library_uses`. The
+runner reads the code behind an answer (a function's code, or the notebook cell that last assigned a
+value) and names what of the libraries it refers to, directly or through the notebook's own
+functions; when a rule test fails, the judge gives its question 0 points and keeps its message.
+
 Where the grader is not root (or cannot switch users) the runner and the judge run with its own
 rights in their own sessions: :func:`isolation_problem` says so, in one line.
 
@@ -141,16 +147,23 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = InteractiveShell.instance()
-    errors = []
+    namespace = shell.user_ns
+    errors, cells, defined_by = [], [], {}
     code_cells = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"]
     for i, cell in enumerate(code_cells, start=1):
         source = cell.get("source", "")
-        result = shell.run_cell("".join(source) if isinstance(source, list) else source, store_history=False)
+        source = "".join(source) if isinstance(source, list) else source
+        before = dict(namespace)
+        result = shell.run_cell(source, store_history=False)
         error = result.error_before_exec or result.error_in_exec
         if error is not None:
             errors.append(f"code cell {i} raised {type(error).__name__}")
+        cells.append(source)
+        for name, value in list(namespace.items()):  # the cell that last assigned each name
+            if name not in before or before[name] is not value:
+                defined_by[name] = i - 1
+        del before
     _send(rpc_out, pickle.dumps(("ready", errors)))
-    namespace = shell.user_ns
     while True:
         try:
             request = _recv(rpc_in)
@@ -158,7 +171,12 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
             return
         try:
             kind, key, args, kwargs = pickle.loads(request)
-            if key not in namespace:
+            if kind == "refs":  # what the code behind an answer refers to (nothing for a name never assigned)
+                cell = cells[defined_by[key]] if key in defined_by else None
+                found = references(namespace[key], namespace, shell.transform_cell(cell) if cell else None) \
+                    if key in namespace else set()
+                reply = ("value", pickle.dumps(sorted(found)))
+            elif key not in namespace:
                 reply = ("missing",)
             elif kind == "get":
                 reply = _describe(namespace[key])
@@ -167,6 +185,129 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
         except BaseException as exc:  # noqa: BLE001 - whatever the student's function raises is its answer
             reply = ("raised", f"{type(exc).__name__}: {str(exc)[:500]}")
         _send(rpc_out, pickle.dumps(reply))
+
+
+# --------------------------------------------------------------------------- what an answer refers to
+
+def _qualified(value) -> str | None:
+    """The dotted name of a module, a function or a class (a partial: of its function; an instance: of its class)."""
+    import functools
+    import types
+
+    if isinstance(value, types.ModuleType):
+        return value.__name__
+    if isinstance(value, functools.partial):
+        return _qualified(value.func)
+    if not (callable(value) or isinstance(value, (type, property, staticmethod, classmethod))):
+        value = type(value)
+    module, name = getattr(value, "__module__", None), getattr(value, "__qualname__", None)
+    return f"{module}.{name}" if isinstance(module, str) and isinstance(name, str) else None
+
+
+def references(value, namespace: dict, cell: str | None = None) -> set[str]:
+    """Dotted names of the modules, functions and classes that the code behind an answer refers to.
+
+    That code is ``value``'s own when it is a function of the notebook (its globals are ``namespace``),
+    else the cell that assigned it (``cell``, Python source). Followed: global names and the attributes
+    read from them (``sn.rademacher_tail``, ``stats.residual_covariances``; a module counts by what is read
+    from it), imports, nested functions, and the notebook's own functions that the code names, recursively.
+    Not followed: names built at run time (``getattr(m, "f" + "oo")``, ``importlib``), which an honest answer
+    has no reason to use.
+
+    Examples
+    --------
+    >>> import math
+    >>> ns = {"math": math}
+    >>> exec("def f(n): return math.comb(n, 2)", ns)
+    >>> exec("def g(n): return f(n) + 1", ns)
+    >>> sorted(references(ns["g"], ns))
+    ['math.comb']
+    """
+    import dis
+    import inspect
+    import types
+
+    found: set[str] = set()
+    seen: set[int] = set()
+
+    def own(f) -> bool:
+        return isinstance(f, types.FunctionType) and f.__globals__ is namespace
+
+    def note(obj) -> None:
+        if own(obj):
+            walk(obj.__code__)
+        else:
+            name = _qualified(obj)
+            if name:
+                found.add(name)
+
+    def walk(code) -> None:
+        if id(code) in seen:
+            return
+        seen.add(id(code))
+        instructions = list(dis.get_instructions(code))
+        imported = ""
+        for k, ins in enumerate(instructions):
+            if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME") and ins.argval in namespace:  # not a builtin
+                obj = namespace[ins.argval]
+                for nxt in instructions[k + 1:]:  # the attributes read from it: sn.rademacher_tail(...)
+                    if nxt.opname not in ("LOAD_ATTR", "LOAD_METHOD"):
+                        break
+                    if not isinstance(obj, types.ModuleType):  # a module counts by what is read from it
+                        note(obj)
+                    try:
+                        obj = getattr(obj, nxt.argval) if isinstance(obj, types.ModuleType) \
+                            else inspect.getattr_static(obj, nxt.argval)
+                    except AttributeError:
+                        break
+                note(obj)
+            elif ins.opname == "IMPORT_NAME":
+                imported = str(ins.argval)
+                found.add(imported)
+            elif ins.opname == "IMPORT_FROM":
+                found.add(f"{imported}.{ins.argval}")
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                walk(const)
+
+    if own(value):
+        walk(value.__code__)
+    elif cell is not None:
+        try:
+            walk(compile(cell, "<cell>", "exec"))
+        except SyntaxError:
+            pass
+    return found
+
+
+def library_uses(env, names, forbidden, allowed=()) -> list[str]:
+    """What the answers ``names`` refer to among ``forbidden`` (modules, functions, classes or their dotted
+    names; a module forbids all it holds), less ``allowed``: for a hidden test ``test_rule_...(env)``.
+
+    In the judge ``env`` is its namespace, which asks the submission's process (:func:`references`);
+    elsewhere (``otter assign`` running the tests on the solutions) it is the notebook's globals, and only
+    the answers that are functions are read. There a failed rule test costs nothing (it has no points, and
+    only the judge gives its question 0), so ``tests/test_assignments.py`` grades the solutions through the
+    judge as well.
+    """
+    runner = getattr(env, "grading_runner", None)
+    found: set[str] = set()
+    for name in names:
+        if runner is not None:
+            got = runner.ask("refs", name)
+            if isinstance(got, list):
+                found.update(r for r in got if isinstance(r, str))
+        elif name in env:  # a function's namespace is its globals (otter may run the tests with a copy)
+            found |= references(env[name], getattr(env[name], "__globals__", env))
+
+    def dotted(x) -> str:
+        return x if isinstance(x, str) else _qualified(x) or repr(x)
+
+    def under(ref: str, prefixes) -> bool:
+        return any(ref == p or ref.startswith(p + ".") for p in prefixes)
+
+    bad, ok = [dotted(f) for f in forbidden], [dotted(a) for a in allowed]
+    return sorted(r for r in found if under(r, bad) and not under(r, ok))
 
 
 # --------------------------------------------------------------------------- the judge (the tests)
@@ -192,6 +333,12 @@ class _StudentFunction:
 
     def __call__(self, *args, **kwargs):
         return self._runner.ask("call", self.__name__, args, kwargs)
+
+
+class _Env(dict):
+    """The judge's namespace for the tests; :func:`library_uses` asks the runner through it."""
+
+    grading_runner = None
 
 
 class _Runner:
@@ -234,24 +381,33 @@ def judge(rpc_in: int, rpc_out: int, tests: dict[str, str]) -> dict:
     except (EOFError, ValueError, pickle.UnpicklingError) as exc:
         out["catastrophic"] = f"the notebook could not be run: {exc}"
         return out
-    env: dict = {}
+    env = _Env()
+    env.grading_runner = runner
     for file_name, source in sorted(tests.items()):
         test_file = ExceptionTestFile.from_string(source, path=file_name)
         for case in test_file.test_cases:
             for arg in inspect.signature(case.body.test_func).parameters:
-                if arg not in env:
+                if arg not in env and arg != "env":  # otter passes the namespace itself as env
                     try:
                         env[arg] = runner.ask("get", arg)
                     except (ValueError, pickle.UnpicklingError, RuntimeError, EOFError, OSError) as exc:
                         env[arg] = _Missing(f"{arg} could not be read: {exc}")
         test_file.run(env)
         failed = [r for r in test_file.test_case_results if not r.passed]
+        broken = [r for r in failed if r.test_case.body.test_func.__name__.startswith("test_rule_")]
         out["questions"][test_file.name] = {
-            "score": float(test_file.score), "possible": float(test_file.possible),
+            "score": 0.0 if broken else float(test_file.score), "possible": float(test_file.possible),
             "tests": len(test_file.test_case_results), "failed": len(failed),
             "failed_public": sum(not r.test_case.hidden for r in failed),
+            "rule": _failure_message(broken[0].message) if broken else None,
         }
     return out
+
+
+def _failure_message(message: str) -> str:
+    """The assertion's own text in otter's report of a failed test (its last line, without the exception's name)."""
+    last = (message or "").strip().splitlines()[-1:] or ["failed"]
+    return last[0].split(": ", 1)[-1][:300]
 
 
 # --------------------------------------------------------------------------- the grader's side
@@ -410,13 +566,60 @@ def isolation_problem() -> str | None:
 
 def make_private(paths) -> list[pathlib.Path]:
     """Take every permission of other users off ``paths`` (chmod o-rwx); return those that had any."""
+    return [path for path, _ in _make_private(paths)]
+
+
+def _make_private(paths) -> list[tuple[pathlib.Path, int]]:
     changed = []
     for path in paths:
         path = pathlib.Path(path)
         if path.exists() and path.stat().st_mode & 0o007:
-            os.chmod(path, path.stat().st_mode & ~0o007)
-            changed.append(path)
+            mode = path.stat().st_mode & 0o7777
+            os.chmod(path, mode & ~0o007)
+            changed.append((path, mode))
     return changed
+
+
+@contextlib.contextmanager
+def private_while_grading(paths):
+    """Take other users' rights off ``paths`` (chmod o-rwx) for the time of a grading run; yield those changed.
+
+    They get their rights back when the last grading run on this machine ends (another one may still run
+    student code that must not read them): every run holds a shared lock meanwhile, records what it
+    changed in the grader's private folder, and the run that ends alone restores all that was recorded,
+    for each path whose mode nobody changed since. Yields ``(changed, reopen)``: ``reopen()`` after the
+    block says what was opened again (an empty list while another run goes on).
+    """
+    folder = _lock_dir()
+    running = open(folder / "running.lock", "a")
+    fcntl.flock(running, fcntl.LOCK_SH)
+    record = folder / "reopen.json"
+    reopened: list[pathlib.Path] = []
+    try:
+        with open(folder / "reopen.lock", "a") as mutex:
+            fcntl.flock(mutex, fcntl.LOCK_EX)
+            changed = _make_private(paths)
+            state = json.loads(record.read_text()) if record.exists() else {}
+            for path, mode in changed:
+                state.setdefault(str(path), [mode, mode & ~0o007])
+            record.write_text(json.dumps(state))
+        yield [path for path, _ in changed], lambda: list(reopened)
+    finally:
+        try:
+            fcntl.flock(running, fcntl.LOCK_EX | fcntl.LOCK_NB)  # no other grading run holds it
+        except BlockingIOError:
+            pass
+        else:
+            with open(folder / "reopen.lock", "a") as mutex:
+                fcntl.flock(mutex, fcntl.LOCK_EX)
+                state = json.loads(record.read_text()) if record.exists() else {}
+                for name, (mode, closed) in sorted(state.items()):
+                    with contextlib.suppress(OSError):
+                        if os.stat(name).st_mode & 0o7777 == closed:
+                            os.chmod(name, mode)
+                            reopened.append(pathlib.Path(name))
+                record.unlink(missing_ok=True)
+        running.close()
 
 
 def git_dirs(folder: pathlib.Path) -> list[pathlib.Path]:
@@ -449,7 +652,8 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
     The notebook runs as ``<assignment>.ipynb`` (the name ``otter.Notebook`` looks for) in a scratch folder
     of its own; with ``isolate`` the runner and the judge run as two unprivileged users; every process of
     theirs is dead when this returns. Returns ``{"questions": {name: {score, possible, tests, failed,
-    failed_public}}, "errors": [...], "catastrophic": None or why nothing was graded}``.
+    failed_public, rule}}, "errors": [...], "catastrophic": None or why nothing was graded}``; ``rule`` is
+    the message of a failed rule test (its question then scores 0), else None.
     """
     with sandbox_users() if isolate else contextlib.nullcontext((None, None)) as (runner_uid, judge_uid):
         base = pathlib.Path(tempfile.mkdtemp(prefix="grade-scratch-"))
@@ -507,7 +711,9 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
 def _checked(result: dict) -> dict:
     """The judge's answer with the expected fields and types only (ValueError, TypeError or KeyError otherwise)."""
     types = {"score": float, "possible": float, "tests": int, "failed": int, "failed_public": int}
-    return {"questions": {str(q): {f: t(r[f]) for f, t in types.items()} for q, r in result["questions"].items()},
+    return {"questions": {str(q): {**{f: t(r[f]) for f, t in types.items()},
+                                   "rule": None if r.get("rule") is None else str(r["rule"])}
+                          for q, r in result["questions"].items()},
             "errors": [str(e) for e in result["errors"]],
             "catastrophic": None if result["catastrophic"] is None else str(result["catastrophic"])}
 

@@ -107,8 +107,9 @@ def student_readme(readme: str, assignments_table: str) -> str:
     return "\n\n".join([
         title, STUDENT_START, *about,
         _section(readme, "## The notebooks\n").rstrip(),
-        "## Assignments\n\nEvery notebook has a graded companion assignment in `assignments/student/`; "
-        "`assignments/README.md` says how to work on one and hand it in.\n\n" + assignments_table.rstrip(),
+        "## Assignments\n\nTwelve notebooks have a graded companion assignment in `assignments/student/` (02a shares "
+        "assignment 02, 04c shares 04; 08b and 11 have none); `assignments/README.md` says how to work on one and "
+        "hand it in.\n\n" + assignments_table.rstrip(),
         _section(readme, "## The library in one screen\n").rstrip(),
         "## About this copy\n\nThis folder is the student copy of the course, written by `make student-copy` "
         "in the course repository: the notebooks, the assignments, the data and the library, without the "
@@ -120,17 +121,24 @@ def student_assignments_readme(table: str) -> str:
     """How students work on an assignment, with the table of assignments and points."""
     return f"""# Assignments
 
-Each notebook of the collection has a graded companion assignment here: `student/NN_<name>.ipynb`.
+Twelve notebooks of the collection have a graded companion assignment here, `student/NN_<name>.ipynb` (the
+table below): notebook 02a shares assignment 02 (its Lemma 11 question), 04c shares assignment 04 (its Corollary 3
+question), and 08b and 11 have none.
 
 1. Install the course environment once (`make install` in the folder above; `make lab` also opens JupyterLab).
 2. Open the assignment and run its first cells (they load the grader and rebuild what the questions need).
 3. Answer each question in the cell below it: replace every `...`, keep the variable names.
-4. Run the `grader.check("...")` cell after each answer. It runs the **public** checks (types, shapes, sanity);
-   your instructor's grader runs more checks later, so a passing public check is not full marks.
-5. Save the notebook and hand it in under the same file name.
+4. Run the `grader.check("...")` cell after each answer. It runs the **public** checks (types, shapes, ranges),
+   which carry no points: all the points are on the checks your instructor's grader runs later, so a passing
+   public check says only that your answer has the right form.
+5. Save the notebook and hand it in under the same file name (e.g. `03_self_normalized_sums.ipynb`, not renamed):
+   your instructor files it under your name.
 
 Derivation questions ask you to derive a result of the paper and implement your formula; the grader compares it
-with an exact computation (an enumeration of every case, or the library's own). Table- and plot-reading questions
+with an exact computation (an enumeration of every case, or the library's own). Where a question says not to call
+the library (`sn`, `cat`, `tb`, a path function), the grader reads your code: an answer that calls it scores 0 on
+that question. Where a choice (`True`/`False`, a selector, a letter) follows from a value you compute, it
+scores only together with that value. Table- and plot-reading questions
 ask for numbers read off and for the reasoning that explains them.
 
 {table.rstrip()}

@@ -5,12 +5,12 @@ OK_FORMAT = False
 name = "q1_regret_curves"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_is_a_dict_of_two_curves(regret):
     import numpy as np
     assert isinstance(regret, dict) and set(regret) == {'greedy', 'T-greedy'}, "regret must be a dict with keys 'greedy' and 'T-greedy'"
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_one_value_per_step(regret):
     import numpy as np
     assert all((np.shape(regret[k]) == (15,) for k in regret)), 'one regret value per step: 15 values per selector'

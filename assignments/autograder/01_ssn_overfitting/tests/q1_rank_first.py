@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q1_rank_first"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_one_name_per_filter(first_by, cat, population):
     assert isinstance(first_by, dict) and set(first_by) == set(cat.FILTERS), 'a dict with one key per filter in cat.FILTERS'
     assert all((v in population.names for v in first_by.values())), 'values are feature names'

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q2_estimator_by_hand"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_is_a_function_returning_a_number(l_hat, X, y):
     assert callable(l_hat), 'l_hat must be a function'
     value = l_hat(X[:, 1], y)
@@ -29,4 +29,10 @@ def test_equals_leave_one_out(l_hat, cat):
     rng = np.random.default_rng(7)
     x, y = (rng.integers(0, 6, 40), rng.integers(0, 2, 40))
     assert abs(l_hat(x, y) - cat.gini_error_estimate_leave_one_out(x, y)) < 1e-12
+
+@test_case(points=0, hidden=True)
+def test_rule_l_hat_by_hand(env, cat):
+    from tgreedy_course.grading_sandbox import library_uses
+    used = library_uses(env, ['l_hat'], [cat], allowed=[cat.count_table])
+    assert not used, 'question 2 allows only cat.count_table from the library; l_hat uses ' + ', '.join(used)
 

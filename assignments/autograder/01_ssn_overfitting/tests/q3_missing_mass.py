@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q3_missing_mass"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(expected_singleton_share, expected_missing_mass, ssn_expected_l_hat, ssn_expected_error):
     import numpy as np
     p = np.array([0.5, 0.3, 0.2])
@@ -37,4 +37,10 @@ def test_ssn_values_are_the_exact_expectations(ssn_expected_l_hat, ssn_expected_
     p, q = (np.full(40, 1 / 40), (np.arange(40) % 2).astype(float))
     assert abs(cat.expected_gini_estimate(p, q, 25) - 0.5 * np.sum(p * (1 - p) ** 24)) < 1e-12
     assert abs(cat.expected_gini_error(p, q, 25) - 0.5 * np.sum(p * (1 - p) ** 25)) < 1e-12
+
+@test_case(points=0, hidden=True)
+def test_rule_derived_without_the_library(env):
+    from tgreedy_course.grading_sandbox import library_uses
+    used = library_uses(env, ['expected_singleton_share', 'expected_missing_mass'], ['tgreedy_lib'])
+    assert not used, 'question 3 asks for your own formulas, without the library; your functions use ' + ', '.join(used)
 

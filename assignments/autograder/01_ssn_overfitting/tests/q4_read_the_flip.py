@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q4_read_the_flip"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(estimate_drops_code_at, gini_ever_drops, value_counts):
     import numpy as np
     assert isinstance(estimate_drops_code_at, (int, np.integer)) and estimate_drops_code_at in value_counts, 'one of value_counts'

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q1_theorem1_expectations"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(expected_l_hat, expected_gini_error, bias_30):
     import numpy as np
     p, q = (np.array([0.6, 0.4]), np.array([0.2, 0.7]))
@@ -40,4 +40,10 @@ def test_match_the_library_and_theorem1(expected_l_hat, expected_gini_error, bia
         assert abs(expected_gini_error(p, q, m) - cat.expected_gini_error(p, q, m)) < 1e-12
         assert -1e-15 <= expected_l_hat(p, q, m) - expected_gini_error(p, q, m) <= 1 / (2 * m) + 1e-15
     assert abs(bias_30 - cat.gini_estimate_bias(p30, q30, 12)) < 1e-12
+
+@test_case(points=0, hidden=True)
+def test_rule_derived_without_the_library(env):
+    from tgreedy_course.grading_sandbox import library_uses
+    used = library_uses(env, ['expected_l_hat', 'expected_gini_error'], ['tgreedy_lib'])
+    assert not used, 'question 1 asks for your own formulas, without the library; your functions use ' + ', '.join(used)
 

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q2_bounded_differences"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(largest_change, largest_change_gini, below_remark):
     import numpy as np
     assert isinstance(largest_change, (float, np.floating)) and 0 < largest_change <= 12 / 5, 'a float in (0, 12/m]'
@@ -25,6 +25,13 @@ def test_brute_force_values(largest_change, largest_change_gini, cat, pairs, est
     assert abs(largest_change_gini - best) < 1e-09
 
 @test_case(points=None, hidden=True)
-def test_compared_with_the_remark(below_remark, largest_change):
+def test_compared_with_the_remark(below_remark, largest_change, cat):
+    assert abs(largest_change - cat.estimator_bounded_difference(5, 3)) < 1e-09, 'the comparison needs the right change'
     assert below_remark == (largest_change <= 4 / 5) and below_remark
+
+@test_case(points=0, hidden=True)
+def test_rule_brute_force(env):
+    from tgreedy_course.grading_sandbox import library_uses
+    used = library_uses(env, ['largest_change', 'largest_change_gini'], ['tgreedy_lib.categorical.theorem_bounds'])
+    assert not used, "question 2 asks for a brute force, not the library's bounds; your answer uses " + ', '.join(used)
 

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q4_theorem2_useful"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(first_useful_m, bound_is_false):
     import numpy as np
     assert isinstance(first_useful_m, (int, float, np.number)) and first_useful_m > 10, 'a sample size above 10'

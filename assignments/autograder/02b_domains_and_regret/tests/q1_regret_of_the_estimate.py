@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q1_regret_of_the_estimate"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_one_regret_per_feature(regret_estimate):
     import numpy as np
     assert np.shape(regret_estimate) == (50,), 'one regret per feature: 50 values'

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q2_two_scores"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_one_t_per_feature(t_abs):
     import numpy as np
     assert np.shape(t_abs) == (50,) and np.all(np.asarray(t_abs) >= 0), '50 non-negative |T| values'

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q3_expected_regret_and_score"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(expected_regret, expected_greedy_score, break_even_n):
     import numpy as np
     assert float(expected_regret(0.3, 1.0, 4)) >= 0, 'expected_regret: a regret is not negative'
@@ -29,4 +29,10 @@ def test_break_even(break_even_n, problem):
     j = np.flatnonzero(problem.kind == 'spurious')[0]
     mu, s = (problem.effect[j], problem.spread[j])
     assert s ** 2 / break_even_n < mu ** 2 <= s ** 2 / (break_even_n - 1)
+
+@test_case(points=0, hidden=True)
+def test_rule_derived_without_the_library(env):
+    from tgreedy_course.grading_sandbox import library_uses
+    used = library_uses(env, ['expected_regret', 'expected_greedy_score'], ['tgreedy_lib'])
+    assert not used, 'question 3 asks for your own formulas, without the library; your functions use ' + ', '.join(used)
 

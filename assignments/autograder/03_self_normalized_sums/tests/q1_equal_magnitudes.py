@@ -5,13 +5,13 @@ OK_FORMAT = False
 name = "q1_equal_magnitudes"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_a_probability(equal_magnitude_tail):
     assert callable(equal_magnitude_tail), 'equal_magnitude_tail must be a function'
     value = equal_magnitude_tail(4, 0.5)
     assert isinstance(value, float) and 0 <= value <= 1, 'a probability (float)'
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_worst_excess_keys(worst_excess):
     assert isinstance(worst_excess, dict) and sorted(worst_excess) == list(range(1, 13)), 'one entry for each n = 1..12'
 
@@ -31,4 +31,10 @@ def test_tail_equals_enumeration(equal_magnitude_tail):
 def test_worst_excess(worst_excess, sn):
     for n in range(1, 13):
         assert abs(worst_excess[n] - sn.worst_excess_discrete(*sn.rademacher_atoms(n))[0]) < 1e-09, n
+
+@test_case(points=0, hidden=True)
+def test_rule_derived_without_the_library(env):
+    from tgreedy_course.grading_sandbox import library_uses
+    used = library_uses(env, ['equal_magnitude_tail'], ['tgreedy_lib', 'itertools'])
+    assert not used, 'question 1 asks for your own formula, without sn or an enumeration; equal_magnitude_tail uses ' + ', '.join(used)
 

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q2_chernoff_step"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_functions_return_floats(best_lambda, chernoff_bound):
     import numpy as np
     z = np.array([1.0, 0.5, 2.0, 1.5])
@@ -40,4 +40,10 @@ def test_chernoff_bound_between_the_exact_tail_and_exp(chernoff_bound, sn):
         f = lambda lam: -lam * a + np.sum(np.logaddexp(lam * z, -lam * z) - np.log(2))
         best = optimize.minimize_scalar(f, bounds=(0, 50 * a / np.sum(z ** 2) + 50), method='bounded', options={'xatol': 1e-12}).fun
         assert abs(np.log(bound) - best) < 1e-05, 'the minimum over lambda'
+
+@test_case(points=0, hidden=True)
+def test_rule_derived_without_the_library(env):
+    from tgreedy_course.grading_sandbox import library_uses
+    used = library_uses(env, ['best_lambda', 'chernoff_bound'], ['tgreedy_lib'])
+    assert not used, 'question 2 asks you to redo the step yourself, without sn; your functions use ' + ', '.join(used)
 

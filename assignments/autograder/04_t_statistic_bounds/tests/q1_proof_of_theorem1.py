@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q1_proof_of_theorem1"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(tilde_from_t, t_tail_bound, min_domains, n_min):
     import numpy as np
     assert np.shape(tilde_from_t(np.array([1.0, 2.0]), 5)) == (2,), 'tilde_from_t works on arrays'
@@ -38,4 +38,10 @@ def test_min_domains(min_domains, n_min, tb):
         for delta in (0.001, 0.01, 0.05, 0.5):
             assert min_domains(n_features, delta) == tb.min_domains(n_features, delta), (n_features, delta)
     assert n_min == tb.min_domains(500, 0.01)
+
+@test_case(points=0, hidden=True)
+def test_rule_derived_without_the_library(env):
+    from tgreedy_course.grading_sandbox import library_uses
+    used = library_uses(env, ['tilde_from_t', 't_tail_bound', 'min_domains', 'n_min'], ['tgreedy_lib'])
+    assert not used, 'question 1 asks for your own formulas, without tb; your answer uses ' + ', '.join(used)
 

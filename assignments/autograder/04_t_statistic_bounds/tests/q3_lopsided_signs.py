@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q3_lopsided_signs"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(all_signs_agree, one_sign_off_abs_t, rademacher_first_below):
     import numpy as np
     assert 0 < all_signs_agree(5) < 1, 'all_signs_agree: a probability'
@@ -28,4 +28,10 @@ def test_read_off(rademacher_first_below, coverage_curves, n_features):
     import numpy as np
     exact = int(n_features[np.argmax(coverage_curves['rademacher'] < 0.95)])
     assert abs(rademacher_first_below - exact) <= max(1, 0.25 * exact)
+
+@test_case(points=0, hidden=True)
+def test_rule_derived_without_the_library(env):
+    from tgreedy_course.grading_sandbox import library_uses
+    used = library_uses(env, ['all_signs_agree', 'one_sign_off_abs_t'], ['tgreedy_lib'])
+    assert not used, 'question 3 asks for your own formulas, without tb; your functions use ' + ', '.join(used)
 

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q2_stopping_rule"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_numbers(c, thresholded_regret, best_fixed_regret):
     import numpy as np
     assert all((isinstance(v, (float, np.floating)) for v in (c, thresholded_regret, best_fixed_regret))), 'three floats'

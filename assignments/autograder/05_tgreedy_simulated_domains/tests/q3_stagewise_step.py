@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q3_stagewise_step"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_shapes(residuals_after_step, second_pick, sample_stats, first):
     import numpy as np
     r = residuals_after_step(sample_stats.xy, sample_stats.gram_row(first), first)
@@ -29,4 +29,10 @@ def test_residuals_match_the_library(residuals_after_step, sample_stats, first, 
 @test_case(points=None, hidden=True)
 def test_second_pick(second_pick, sample_stats, tgreedy_path):
     assert second_pick == tgreedy_path(sample_stats, n_steps=2).features[1]
+
+@test_case(points=0, hidden=True)
+def test_rule_derived_without_the_library(env):
+    from tgreedy_course.grading_sandbox import library_uses
+    used = library_uses(env, ['residuals_after_step', 'second_pick'], ['tgreedy_lib.domain_adaptation.selection', 'tgreedy_lib.domain_adaptation.selectors', 'tgreedy_lib.domain_adaptation.theorems.simulated_selection', 'tgreedy_lib.domain_adaptation.statistics.DomainStatistics.residual_covariances'])
+    assert not used, 'question 3 asks for the step by hand; your answer uses ' + ', '.join(used)
 

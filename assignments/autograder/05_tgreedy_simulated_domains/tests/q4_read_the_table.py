@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q4_read_the_table"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(spurious_alone_helps_from, greedy_beats_null_from, why):
     assert spurious_alone_helps_from in (4, 8, 16, 32, 64) and greedy_beats_null_from in (4, 8, 16, 32, 64), 'an n of the table'
     assert isinstance(why, str) and why.strip().upper() in {'A', 'B', 'C'}, "'A', 'B' or 'C'"

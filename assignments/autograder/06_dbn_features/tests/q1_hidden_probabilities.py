@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q1_hidden_probabilities"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_shape_and_range(H):
     import numpy as np
     assert np.shape(H) == (2000, 50), 'one row per image, one column per hidden unit'

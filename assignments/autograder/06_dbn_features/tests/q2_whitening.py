@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q2_whitening"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_shape(Z):
     import numpy as np
     assert np.shape(Z) == (2000, 30), 'n rows, k columns'

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q3_components_for_90"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(k90, weights_2000):
     import numpy as np
     assert isinstance(k90, (int, np.integer)) and 1 <= k90 <= 784, 'an int from 1 to 784'

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q1_target_auroc"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_shapes(target_auroc):
     import numpy as np
     assert isinstance(target_auroc, dict) and set(target_auroc) == {'greedy', 'T-greedy'}, "keys 'greedy' and 'T-greedy'"

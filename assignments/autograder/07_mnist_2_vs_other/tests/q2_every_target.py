@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q2_every_target"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(mean_auroc_10, better_on_new_digits):
     assert isinstance(mean_auroc_10, dict) and set(mean_auroc_10) == {'greedy', 'T-greedy'}, "keys 'greedy' and 'T-greedy'"
     assert all((0.5 <= v <= 1 for v in mean_auroc_10.values())), 'mean AUROCs (above chance)'

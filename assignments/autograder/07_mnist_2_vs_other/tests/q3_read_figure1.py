@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q3_read_figure1"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(gap_greedy_10, larger_gap):
     import numpy as np
     assert isinstance(gap_greedy_10, (float, np.floating)) and -1 <= gap_greedy_10 <= 1, 'a difference of AUROCs'

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q4_stepwise_refit"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(stepwise_auroc10, stepwise_changes_winner):
     import numpy as np
     assert isinstance(stepwise_auroc10, dict) and set(stepwise_auroc10) == {'greedy', 'T-greedy'}, "keys 'greedy' and 'T-greedy'"

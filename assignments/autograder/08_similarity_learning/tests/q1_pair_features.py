@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q1_pair_features"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_shape(pair_features, phi):
     import numpy as np
     assert callable(pair_features), 'pair_features must be a function'

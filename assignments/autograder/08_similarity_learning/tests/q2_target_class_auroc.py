@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q2_target_class_auroc"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_shapes(target_auroc3, best_auroc3):
     import numpy as np
     assert isinstance(target_auroc3, dict) and set(target_auroc3) == {'greedy', 'T-greedy'}, "keys 'greedy' and 'T-greedy'"

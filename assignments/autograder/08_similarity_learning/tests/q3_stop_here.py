@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q3_stop_here"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(first_step_below, stopped_auroc, any_above_bonferroni):
     import numpy as np
     assert isinstance(any_above_bonferroni, (bool, np.bool_)), 'True or False'

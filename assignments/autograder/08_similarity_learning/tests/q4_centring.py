@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q4_centring"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(auroc10_uncentred, auroc10_centred, centring_helps):
     import numpy as np
     assert all((isinstance(v, (float, np.floating)) and 0 <= v <= 1 for v in (auroc10_uncentred, auroc10_centred))), 'two AUROCs (floats)'

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q2_stopping_option"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(k_lodo, lodo_gap):
     import numpy as np
     assert isinstance(k_lodo, (int, np.integer)) and 1 <= k_lodo <= 15, 'LODO keeps 1..15 steps'

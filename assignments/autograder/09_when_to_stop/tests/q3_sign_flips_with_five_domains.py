@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q3_sign_flips_with_five_domains"
 points = 3
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(draws, n_distinct, smallest_p_value):
     import numpy as np
     assert np.ndim(draws) == 1 and len(draws) > 1, 'draws: one max |T| per sign pattern'

@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q1_names_and_kinds"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_shapes(chosen_names, counts_by_kind, genes):
     assert isinstance(chosen_names, list) and len(chosen_names) == 10, 'a list of 10 names'
     assert all((name in genes for name in chosen_names)), "names of columns of frame (e.g. 'gene_017'), not positions"

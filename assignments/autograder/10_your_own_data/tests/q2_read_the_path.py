@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q2_read_the_path"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(first_noise_step, smallest_robust_abs_t, c, kept_kinds):
     import numpy as np
     assert first_noise_step is None or (isinstance(first_noise_step, (int, np.integer)) and 1 <= first_noise_step <= 10), 'a step 1..10 or None'

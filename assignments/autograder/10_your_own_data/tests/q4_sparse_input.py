@@ -5,7 +5,7 @@ OK_FORMAT = False
 name = "q4_sparse_input"
 points = 2
 
-@test_case(points=None, hidden=False)
+@test_case(points=0, hidden=False)
 def test_types(same_features, largest_coef_difference, dense_gram_gib):
     import numpy as np
     assert isinstance(same_features, (bool, np.bool_)), 'True or False'
@@ -13,7 +13,12 @@ def test_types(same_features, largest_coef_difference, dense_gram_gib):
     assert isinstance(dense_gram_gib, (int, float, np.number)) and dense_gram_gib > 0, 'a positive number of GiB'
 
 @test_case(points=None, hidden=True)
-def test_sparse_equals_dense(same_features, largest_coef_difference):
+def test_sparse_equals_dense(same_features, largest_coef_difference, sparse_path, dense_path, counts, target, source, DomainStatistics, tgreedy_path):
+    import numpy as np
+    ref = tgreedy_path(DomainStatistics.from_samples(counts, target, source), n_steps=5)
+    assert sparse_path.n_steps == dense_path.n_steps == 5 and list(sparse_path.features) == list(ref.features), 'the two 5-step paths'
+    assert same_features == bool(np.array_equal(sparse_path.features, dense_path.features)), 'what the paths show'
+    assert abs(largest_coef_difference - float(np.abs(sparse_path.coef - dense_path.coef).max())) < 1e-12
     assert same_features, 'sparse input gives the dense path'
     assert largest_coef_difference < 1e-10, 'equal to rounding'
 
