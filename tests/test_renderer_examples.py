@@ -246,7 +246,7 @@ Each claim gets two answers.
     'summary.what_holds_story': r'''
 >>> print(what_holds_story([{"id": "mnist_sim.t_higher", "verdict": "not reproduced",
 ...                          "paper": "|T| of T-greedy's picks above greedy's"}]))
-* **MNIST, similarity** (section 4.2, notebook 08_similarity_learning): 1 claim, not reproduced: |T| of T-greedy's picks above greedy's.
+* **MNIST, similarity** (section 4.2, [notebook 08](08_similarity_learning.ipynb)): 1 claim, not reproduced: |T| of T-greedy's picks above greedy's.
 ''',
     'summary.tex_math': r'''
 >>> print(tex_math("w.p. >= 1-delta, Pr > e^(-t/2)"))

@@ -622,11 +622,11 @@ def seed_story(reference: dict | None = None) -> str:
         f"domains and pairs, {counts[REPRODUCED]} of the paper's {len(paper)} experimental claims are reproduced "
         f"on average, {counts[PARTLY]} partly, {counts[NOT_REPRODUCED]} are not reproduced, and {counts[UNSETTLED]} "
         f"{'stays' if counts[UNSETTLED] == 1 else 'stay'} unsettled (features: MNIST from {_map_words(concrete.get('mnist'))}, "
-        f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}). Reproduced: "
+        f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}).\n\n*Reproduced:* "
         + "; ".join(f"{_asserts(c)} ({claim_data(c['id'])})" for c in paper if c["verdict"] == REPRODUCED)
-        + "".join(f". Not reproduced: {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == NOT_REPRODUCED)}"
+        + "".join(f".\n\n*Not reproduced:* {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == NOT_REPRODUCED)}"
                   for _ in [0] if counts[NOT_REPRODUCED])
-        + "".join(f". Unsettled: {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == UNSETTLED)}"
+        + "".join(f".\n\n*Unsettled:* {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == UNSETTLED)}"
                   for _ in [0] if counts[UNSETTLED]) + ".",
         f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
         "gives the same verdict; for the others one run can tell a different story from the average."]
@@ -731,7 +731,8 @@ def what_holds_story(claims: list[dict]) -> str:
         n = sum(len(v) for v in groups[label].values())
         parts = [f"{len(cs) if n > 1 else ''} {_WORDS.get(v, v)}".strip() + ": " + "; ".join(_asserts(c) for c in cs)
                  for v, cs in groups[label].items()]
-        lines.append(f"* **{label}** ({section}, notebook {notebook}): {plural(n, 'claim')}, " + ". ".join(parts) + ".")
+        lines.append(f"* **{label}** ({section}, [notebook {notebook.split('_')[0]}]({notebook}.ipynb)): "
+                     f"{plural(n, 'claim')}, " + ". ".join(parts) + ".")
     return "\n".join(lines)
 
 
