@@ -403,17 +403,6 @@ def _features_sentence(record: dict, name: str) -> str:
     return "; ".join(parts)
 
 
-#: The audit appendix's names of the comparisons over readings (notebook 00's words for each rule).
-READING_LABELS = {"paper": "signed T-greedy (arg max T) vs stagewise greedy: the paper's reading",
-                  "abs-T": "T-greedy by largest |T| vs stagewise greedy",
-                  "stepwise-greedy": "signed T-greedy (arg max T) vs stepwise greedy (least-squares refit)"}
-
-
-def _plain_rule(rule: str) -> str:
-    """A rule as people write it: ``>=`` as ≥, ``<=`` as ≤."""
-    return rule.replace(" >= ", " ≥ ").replace(" <= ", " ≤ ")
-
-
 def _plain_number(value: float) -> str:
     """``fmt`` with three significant digits, but 0.0000790 rather than 7.90e-05."""
     value = float(value)
@@ -517,7 +506,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
                                [[f"`{c['id']}`", f"\"{c['claim']}\"", _measured_short(c), _average_short(c),
                                  _runs_short(claim_one_run(c))] for c in group]), ""]
     out += ["<details><summary>The rules, claim by claim</summary>", "",
-            *[f"* `{c['id']}`: {_plain_rule(c['rule'])}" for c in paper], "", "</details>", ""]
+            *[f"* `{c['id']}`: {c['rule'].replace(" >= ", " ≥ ").replace(" <= ", " ≤ ")}" for c in paper], "", "</details>", ""]
 
     out += ["### B. The verdicts under the two readings of T-greedy's rule, and against stepwise greedy", "",
             "Notebook 00 names the readings: T-greedy adds the feature of largest signed T (the paper's arg max T) "
