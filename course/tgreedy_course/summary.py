@@ -506,7 +506,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
                                [[f"`{c['id']}`", f"\"{c['claim']}\"", _measured_short(c), _average_short(c),
                                  _runs_short(claim_one_run(c))] for c in group]), ""]
     out += ["<details><summary>The rules, claim by claim</summary>", "",
-            *[f"* `{c['id']}`: {c['rule'].replace(" >= ", " ≥ ").replace(" <= ", " ≤ ")}" for c in paper], "", "</details>", ""]
+            *[f"* `{c['id']}`: {c['rule'].replace(' >= ', ' ≥ ').replace(' <= ', ' ≤ ')}" for c in paper], "", "</details>", ""]
 
     out += ["### B. The verdicts under the two readings of T-greedy's rule, and against stepwise greedy", "",
             "Notebook 00 names the readings: T-greedy adds the feature of largest signed T (the paper's arg max T) "
