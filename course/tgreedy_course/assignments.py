@@ -91,10 +91,6 @@ def cell_test_config(text: str) -> dict:
     return (yaml.safe_load(match.group(1)) or {}) if match else {}
 
 
-def _is_hidden(test: str) -> bool:
-    return bool(cell_test_config(test).get("hidden", test.lstrip().startswith("# HIDDEN")))
-
-
 def read_questions(source) -> list[Question]:
     """The questions of an instructor notebook (otter-assign format), in order."""
     import yaml
@@ -110,7 +106,9 @@ def read_questions(source) -> list[Question]:
             elif first == "# END QUESTION":
                 tests = tuple(current["tests"])
                 out.append(Question(current["name"], current["points"], "\n\n".join(current["prompt"]),
-                                    tuple(current["solutions"]), tests, tuple(_is_hidden(t) for t in tests)))
+                                    tuple(current["solutions"]), tests,
+                                    tuple(bool(cell_test_config(t).get("hidden", t.lstrip().startswith("# HIDDEN")))
+                                          for t in tests)))
                 current = None
             else:
                 block = first.split()[2].lower() if first.startswith("# BEGIN") else None
