@@ -1,7 +1,9 @@
-"""Course assignments (otter-grader): ``generate`` student versions and autograders from
-``assignments/source/NN_<name>.ipynb`` (otter-assign format; fails unless every test passes on the solutions),
-``check`` that they are up to date (exit 1 otherwise), and ``grade`` every submission, each in a sandbox with a
-time limit (:mod:`.grading_sandbox`), into a CSV row per student, assignment and question.
+"""Course assignments: generate student versions, check them, grade submissions (otter-grader).
+
+``generate`` writes the student versions and autograders of ``assignments/source/NN_<name>.ipynb`` (otter-assign
+format; it fails unless every test passes on the solutions), ``check`` says whether they are up to date (exit 1
+if not), ``grade`` grades every submission in a sandbox with a time limit (:mod:`.grading_sandbox`) into a CSV
+row per student, assignment and question.
 
 A submission's assignment is its ``metadata.otter.assignment_name``, else found in its file name; its student
 is its first folder under the submissions folder (``alice/00_start_here.ipynb``), else its file name less the

@@ -1,6 +1,8 @@
-"""What students get (``make student-copy``): :data:`COPIED` less :data:`LEFT_OUT`, the student assignments, and a
-README and Makefile for students. Every file is checked before the folder is moved into place (:class:`LeakError`
-on a solution, hidden test, otter marker or key line). Standard library only: the Makefile runs it before installing.
+"""What students get: a copy of the course without solutions, hidden tests or grader files.
+
+``make student-copy`` writes :data:`COPIED` less :data:`LEFT_OUT`, the student assignments, and a README and
+Makefile for students. Every file is checked before the folder is moved into place (:class:`LeakError` on a
+solution, hidden test, otter marker or key line). Standard library only: the Makefile runs it before installing.
 """
 from __future__ import annotations
 
