@@ -1,11 +1,11 @@
 # On a fresh machine (Python 3.11 + pip):
-#   make lab         install what is missing, open the collection in JupyterLab at notebook 00
+#   make lab         install what is missing, open the course in JupyterLab at notebook 00
 #   make reproduce   install into .venv, run the experiments, execute every notebook and build the book,
 #                    all under results/ (the committed notebooks are left as they are)
 #   make test        install what is missing, run pytest unit tests and nbval over every notebook
 #   make book        the static website of the committed notebooks, in results/book
 #   make notebooks   (maintainers) re-execute the committed notebooks in place
-#   make reference   (maintainers) REFERENCE_RUN=<reproduce --seeds folder> -> reference_results/ + the book's verdicts
+#   make reference   (maintainers) REFERENCE_RUN=<reproduce --seeds folder> -> reference_results/ + the claims page's results
 #   make assignments (instructors) regenerate assignments/student and assignments/autograder; fails unless every
 #                    test passes on the solutions
 #   make grade       (instructors) SUBMISSIONS=folder SCORES=file.csv [WIDE=1: a row per student and assignment]

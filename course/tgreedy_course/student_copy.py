@@ -130,7 +130,7 @@ def student_assignments_readme(table: str) -> str:
     """How students work on an assignment, with the table of assignments and points."""
     return f"""# Assignments
 
-Twelve notebooks of the collection have a graded companion assignment here, `student/NN_<name>.ipynb` (the
+Twelve notebooks of the course have a graded companion assignment here, `student/NN_<name>.ipynb` (the
 table below): notebook 02a shares assignment 02 (its Lemma 11 question), 04c shares assignment 04 (its Corollary 3
 question), and 08b and 11 have none.
 
