@@ -154,3 +154,39 @@ def test_syllabus_weekly_plan_matches_the_sessions_and_dates_every_assignment():
     assert sorted(due) == sorted(a.split("_")[0] for a in ASSIGNMENTS), sorted(due)
     assert rows[-1][2] == "0" and rows[-1][4].strip(), "the last session's assignments fall due in the week after it"
     assert "**Due dates.**" in plan
+
+
+def test_guide_lists_the_derivation_questions_and_the_fixed_values():
+    """The guide's list of derivation questions is the prompts' "(derivation ...)" questions, and its table of fixed
+    values names every ``# SOLUTION`` line whose value is a literal (a number, a string, True or False)."""
+    import ast
+    import json
+
+    guide = (ROOT / "book" / "instructors.md").read_text(encoding="utf-8")
+    derivations, literals = {}, {}
+    for path in sorted((ROOT / "assignments" / "source").glob("*.ipynb")):
+        number = path.stem.split("_")[0]
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            text = "".join(cell["source"])
+            kind = re.match(r"\*\*Question (\d+) \(derivation", text)
+            if cell["cell_type"] == "markdown" and kind:
+                derivations.setdefault(number, []).append(int(kind.group(1)))
+            for line in text.splitlines() if cell["cell_type"] == "code" else []:
+                found = re.match(r"\s*(\w+) = (.+?)\s*# SOLUTION\s*$", line)
+                if found:
+                    try:
+                        ast.literal_eval(found.group(2))
+                    except (ValueError, SyntaxError):
+                        continue
+                    literals.setdefault(number, []).append(f"`{found.group(1)} = {found.group(2)}`")
+    listed = re.search(r"for the derivation questions \(([^)]*)\)", guide).group(1)
+    named = {}
+    for number, questions in re.findall(r"(\d\d[a-z]?) (Q[\dQ\- and]+)", listed):
+        for a, b in re.findall(r"Q(\d)(?:-Q(\d))?", questions):
+            named.setdefault(number, []).extend(range(int(a), int(b or a) + 1))
+    assert named == derivations, (named, derivations)
+    table = guide.split("## What re-seeding protects")[1].split("\n## ")[0]
+    for number, values in literals.items():
+        row = " ".join(re.findall(rf"^\| `{number}_\w+` \|([^\n]*)$", table, re.M))
+        assert all(v in row for v in values), (number, values, row)
+    assert len(literals) >= 6
