@@ -126,9 +126,10 @@ def test_graded_exercises_are_named_in_the_syllabus_and_the_guide():
                 graded.add((notebook, int(n)))
     assert len(graded) >= 9
     syllabus = (ROOT / "book" / "syllabus.md").read_text(encoding="utf-8")
-    lines = " ".join(re.findall(r"\*\*Graded exercises\*\*: ([^\n]*(?:\n  [^\n]*)*)", syllabus))
+    lines = " ".join(" ".join(re.findall(r"\*\*Graded exercises\*\*: ([^\n]*(?:\n  [^\n]*)*)", syllabus)).split())
     guide = (ROOT / "book" / "instructors.md").read_text(encoding="utf-8")
-    table = guide.split("### The exercises that are graded")[1].split("\n### ")[0]
+    table = " ".join(guide.split("### The exercises that are graded")[1].split("\n### ")[0].split())
+    syllabus, guide = " ".join(syllabus.split()), " ".join(guide.split())
     for notebook, n in sorted(graded):
         for where, text in (("syllabus", lines), ("guide", table)):
             found = re.findall(rf"exercises? ([\d, and]+) of notebook {notebook}\b|notebook {notebook}, exercises? "
