@@ -1,8 +1,10 @@
 """The student copy (``make student-copy``): what students get, and nothing that gives answers away.
 
 * it holds the notebooks, the student assignments, the data, the book sources and the library with
-  what installs it, a README and a Makefile for students, and nothing else (no instructor folders,
-  tests, CI files or git history);
+  what installs it, a README and a Makefile for students, and nothing else (no instructor folders or guides,
+  tests, CI files or git history), and no page of its book links to a guide left out;
+* ``--repository-url`` (``make student-copy REPOSITORY_URL=...``) puts the class's address where the copy's book
+  and run page open the repository; ``make grade WIDE=1`` passes ``--wide``;
 * no file holds a solution line or a hidden test of any instructor notebook, and the student
   notebooks' answer cells are ``...``; the command's own check finds a planted leak, and it refuses
   to overwrite anything but an earlier copy;
