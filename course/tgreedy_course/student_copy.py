@@ -149,9 +149,9 @@ the library, the grader reads your code: an answer that calls it scores 0 on tha
 appear in the assignments under short names, set in each setup cell: `cat` is `tgreedy_lib.categorical` (the
 categorical paper's estimator and filters), `sn` is `tgreedy_lib.domain_adaptation.theorems.self_normalized`
 (Theorem 2 of the DA paper) and `tb` is `tgreedy_lib.domain_adaptation.theorems.t_bounds` (Theorem 1 and
-Corollary 3); a "path function" is `tgreedy_path` or `greedy_path`, which run a whole selection. Where a choice (`True`/`False`, a selector, a letter) follows from a value you compute, it
-scores only together with that value. Table- and plot-reading questions
-ask for numbers read off and for the reasoning that explains them.
+Corollary 3); a "path function" is `tgreedy_path` or `greedy_path`, which run a whole selection. Where a choice
+(`True`/`False`, a selector, a letter) follows from a value you compute, it scores only together with that value.
+Table- and plot-reading questions ask for numbers read off and for the reasoning that explains them.
 
 {table.rstrip()}
 """
