@@ -494,8 +494,8 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
            *box, ""] if (box := held_box(verify_json)) else []),
         "## Where to go next", "",
         "- **Students**: the {doc}`syllabus <syllabus>`, then notebook 00; {doc}`run` to run the notebooks.",
-        "- **Instructors**: the {doc}`instructor guide <instructors>`: running the course, the assignments, "
-        "grading, and what never goes to students.",
+        *(["- **Instructors**: the {doc}`instructor guide <instructors>`: running the course, the assignments, "
+           "grading, and what never goes to students."] if (src / "instructors.md").exists() else []),
         "- **Researchers**: {doc}`claims` (what the checks and the experiments found), the "
         "{doc}`reproduction guide <reproduction>` and the {doc}`library guide <library>`.", "",
         "```{toctree}", ":hidden:", ":caption: Course", "", *course, *(f"{titles[n]} <{n}>" for n in names), "```", "",
