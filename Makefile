@@ -1,14 +1,16 @@
 # On a fresh machine (Python 3.11 + pip):
-#   make lab         install what is missing, open the collection in JupyterLab at notebook 00
+#   make lab         install what is missing, open the course in JupyterLab at notebook 00
 #   make reproduce   install into .venv, run the experiments, execute every notebook and build the book,
 #                    all under results/ (the committed notebooks are left as they are)
 #   make test        install what is missing, run pytest unit tests and nbval over every notebook
 #   make book        the static website of the committed notebooks, in results/book
 #   make notebooks   (maintainers) re-execute the committed notebooks in place
-#   make reference   (maintainers) REFERENCE_RUN=<reproduce --seeds folder> -> reference_results/ + the book's verdicts
+#   make reference   (maintainers) REFERENCE_RUN=<reproduce --seeds folder> -> reference_results/ + the claims page's results
 #   make assignments (instructors) regenerate assignments/student and assignments/autograder; fails unless every
 #                    test passes on the solutions
-#   make student-copy (instructors) what students get, in STUDENT_OUT (default results/student-copy)
+#   make grade       (instructors) SUBMISSIONS=folder SCORES=file.csv [WIDE=1: a row per student and assignment]
+#   make student-copy (instructors) what students get, in STUDENT_OUT (default results/student-copy);
+#                    REPOSITORY_URL=https://... the class's repository, which the copy's book and run page open
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -65,18 +67,21 @@ benchmark: $(STAMP)
 
 SUBMISSIONS ?= submissions
 SCORES ?= scores.csv
+# WIDE=1: one row per student and assignment, a column per question (grade --wide)
+WIDE ?=
 
 assignments: $(STAMP)
 	$(PY) -m tgreedy_course assignments generate --jobs 2
 
 grade: $(STAMP)
-	$(PY) -m tgreedy_course grade $(SUBMISSIONS) --out $(SCORES) --jobs 2
+	$(PY) -m tgreedy_course grade $(SUBMISSIONS) --out $(SCORES) --jobs 2 $(if $(filter 1 yes true,$(WIDE)),--wide)
 
 # The folder to hand out: notebooks, student assignments, data, library, a README and Makefile for students;
 # no solutions, hidden tests or grader files (checked before it is written). Standard library only: no install.
 STUDENT_OUT ?= $(RESULTS)/student-copy
+REPOSITORY_URL ?=
 student-copy:
-	$(PYTHON) course/tgreedy_course/student_copy.py --out $(STUDENT_OUT)
+	$(PYTHON) course/tgreedy_course/student_copy.py --out $(STUDENT_OUT) $(if $(REPOSITORY_URL),--repository-url $(REPOSITORY_URL))
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -296,7 +296,7 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
                        check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
         source = "`python -m tgreedy_course verify --quick`, run when this book was built"
     else:
-        source = f"`python -m tgreedy_course verify`, as recorded in `{verify_json.parent.name}/{verify_json.name}`"
+        source = "`python -m tgreedy_course verify`"
     checks = json.loads(verify_json.read_text())["checks"]
     verdicts = dict(zip(THEOREMS, (row[2] for row in theorem_rows({c["id"]: c for c in checks}))))
 
@@ -319,7 +319,7 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
         where = THEOREMS.get(c["id"], (None, None, None))[2]
         source_of = (f"{{doc}}`notebook {where[:3].rstrip(chr(95))} <{where}>`, `{c['id']}`" if where in present
                      else f"`{c['id']}`")
-        verdict = ("holds, vacuous at reachable n" if c["holds_as_printed"] and "vacuous" in verdicts.get(c["id"], "")
+        verdict = ("holds, vacuous at the papers' sample sizes" if c["holds_as_printed"] and "vacuous" in verdicts.get(c["id"], "")
                    else "holds as printed" if c["holds_as_printed"] else "**fails as printed**")
         lines.append(f"- **{_check_name(c['id'])}** ({source_of}): {verdict}.  ")
         lines.append(f"  *Statement:* {CLAIM_TEX.get(c['id']) or cell(c['claim'])}  ")
@@ -327,7 +327,7 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
         if c["corrected_claim"]:
             instead = CORRECTED_TEX.get(c["id"], "")
             instead = (f"{instead} <details><summary>why, and the checks</summary>"
-                       f"{tex_math(cell(c['corrected_claim']))}</details>" if instead else tex_math(cell(c["corrected_claim"])))
+                       f"{cell(tex_math(c['corrected_claim']))}</details>" if instead else cell(tex_math(c["corrected_claim"])))
             lines[-1] += "  "
             lines.append(f"  *What holds instead:* {instead}")
         lines.append("")
@@ -395,7 +395,7 @@ def theorem_sentence(verify_json: pathlib.Path) -> str:
     if vacuous:
         text += (f": {held - vacuous} {'holds' if held - vacuous == 1 else 'hold'} with a bound that says something, "
                  f"and {vacuous} {'holds' if vacuous == 1 else 'hold'} but {'is' if vacuous == 1 else 'are'} "
-                 "vacuous at any sample size an experiment reaches")
+                 "vacuous at the papers' sample sizes")
     if by_paper:
         false = [f"{_join(names)} of the {paper} paper" for paper, names in by_paper.items()]
         text += (f"; {'the other ' if held else ''}{n_false}, {_join(false)}, "
@@ -494,8 +494,8 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
            *box, ""] if (box := held_box(verify_json)) else []),
         "## Where to go next", "",
         "- **Students**: the {doc}`syllabus <syllabus>`, then notebook 00; {doc}`run` to run the notebooks.",
-        "- **Instructors**: the {doc}`instructor guide <instructors>`: running the course, the assignments, "
-        "grading, and what never goes to students.",
+        *(["- **Instructors**: the {doc}`instructor guide <instructors>`: running the course, the assignments, "
+           "grading, and what never goes to students."] if (src / "instructors.md").exists() else []),
         "- **Researchers**: {doc}`claims` (what the checks and the experiments found), the "
         "{doc}`reproduction guide <reproduction>` and the {doc}`library guide <library>`.", "",
         "```{toctree}", ":hidden:", ":caption: Course", "", *course, *(f"{titles[n]} <{n}>" for n in names), "```", "",
@@ -515,8 +515,8 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
     # the experiments' claims: this run's tables (their headings nested), then the committed reference results'
     experiments = re.sub(r"^#(#*) ", r"###\1 ", claims_md.read_text(encoding="utf-8"), flags=re.M) if claims_md else ""
     generated = []                  # the fragments `make reference` and `compare` write into book/_generated
-    for fragment, title in (("reference-verdicts", "The paper-scale run over seeds, claim by claim"),
-                            ("compare-tables", "Stopping rules and other methods, at paper scale")):
+    # (reference-verdicts.md, the README's claim-by-claim list, repeats tables A and B of the appendix: not shown)
+    for fragment, title in (("compare-tables", "Stopping rules and other methods, at paper scale"),):
         if (src / "_generated" / f"{fragment}.md").exists():
             generated += [f"## {title}", "", "```{include} _generated/" + fragment + ".md", "```", ""]
     (src / "claims.md").write_text("\n".join([

@@ -221,7 +221,8 @@ def test_the_appendix_tables_are_narrow_and_speak_plainly(reference):
     assert heads and all(line.count(" | ") + 1 <= 5 for line in heads), heads    # five columns at most
     assert "(single runs:" not in text and "e+0" not in text and "e-0" not in text and " >= " not in table_a
     generic = next(line for line in table_a.splitlines() if line.startswith("| `intro.generic` |"))
-    assert "strengths_at_3x = " in generic          # the measured cell uses the names of the rule
+    # the measured cell says in words what it measures, then the name the rule reads it by
+    assert "strengths C with the odd-digit error at least 3 times the even (`strengths_at_3x`) = " in generic
 
 
 def test_08b_names_the_claims_that_depend_on_the_reading_and_the_features(reference):

@@ -5,11 +5,14 @@ product's own words.
   instructors and researchers go next; the library, reproduction, data and development guides are pages of the book;
 * the syllabus has 6-8 sessions, each with what you will do, the paper sections, the notebooks, the assignments, the
   hours and a difficulty; together the sessions cover every notebook and every assignment, and the prerequisites
-  are named;
+  are named; its hours are computed (notebooks' reading time, assignment points, an allowance for the papers),
+  and the notebook exercises the assignments grade are named per session, in the syllabus and the guide;
 * no in-house words and no claim ids in the README or the pages (claim ids belong on the claims page).
 """
 from __future__ import annotations
 
+import importlib.util
+import math
 import pathlib
 import re
 
@@ -74,11 +77,66 @@ def test_syllabus_and_guide_say_which_assignment_goes_with_02a_and_04c():
             # the assignments' own table says which assignment covers the notebook; the page says the same
             assert re.search(rf"^\| `{assignment}_\w+` \|[^\n]*`{notebook}_", table, re.M), (notebook, assignment)
             assert re.search(rf"{notebook} shares\s+(?:assignment\s+)?`?{assignment}", text), (page, notebook)
+
+
+def _reading_minutes(path) -> float:
+    """The reading-time estimate of ``tests/test_notebook_reading.py`` for one notebook, in minutes."""
+    spec = importlib.util.spec_from_file_location("notebook_reading", ROOT / "tests" / "test_notebook_reading.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.reading_minutes(path)[0]
+
+
+def test_syllabus_hours_are_computed_from_reading_time_and_points():
+    """Each session's hours: twice its notebooks' reading time, 15 minutes an assignment point and the stated
+    allowance for the papers, rounded up to the half hour; the table, the sessions and the weekly plan agree."""
+    text = (ROOT / "book" / "syllabus.md").read_text(encoding="utf-8")
+    table = text.split("### Where the hours come from")[1].split("\n## ")[0]
+    rows = re.findall(r"^\| (\d) \| ([\w, ]+) \| (\d+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \|$", table, re.M)
+    sessions = re.split(r"^### Session \d+\. ", text, flags=re.M)[1:]
+    assert len(rows) == len(sessions) == 7
+    points = {m.group(1): int(m.group(2)) for m in re.finditer(
+        r"^\| `(\d\d[a-z]?)_\w+` \|.*\| \d \((\d+)\) \|$",
+        (ROOT / "assignments" / "README.md").read_text(encoding="utf-8"), re.M)}
+    notebooks = {p.stem.split("_")[0]: p for p in (ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb")}
+    hours = [float(h) for h in re.findall(r"\*\*Hours\*\*: about (\d+(?:\.5)?)\.", text)]
+    for (number, names, minutes, pts, papers, total), session, stated in zip(rows, sessions, hours):
+        names = names.split(", ")
+        linked = [n.split("_")[0] for n in re.findall(r"\{doc\}`(\d\d[a-z]?_\w+)`", session.split("**Notebook")[1])]
+        assert names == linked, (number, names, linked)
+        reading = sum(_reading_minutes(notebooks[n]) for n in names)
+        assert int(minutes) == round(reading), (number, minutes, reading)
+        assigned = re.findall(r"`(\d\d[a-z]?)_\w+`", session.split("**Assignment")[1].split("\n- **")[0])
+        assert int(pts) == sum(points[a] for a in assigned), (number, pts, assigned)
+        computed = math.ceil(2 * ((2 * reading + 15 * int(pts)) / 60 + float(papers))) / 2
+        assert float(total) == computed == stated, f"session {number}: table {total}, computed {computed}, " \
+                                                   f"session {stated}"
+
+
+def test_graded_exercises_are_named_in_the_syllabus_and_the_guide():
+    """Every notebook exercise that an assignment grades ("Exercise N of notebook NN" in its prompt) is named in
+    its session's "Graded exercises" line and in the guide's table; the lab is told to leave them out."""
+    import json
+
+    graded = set()
+    for path in sorted((ROOT / "assignments" / "student").glob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            text = "".join(cell["source"])
+            for n, notebook in re.findall(r"Exercise (\d) of notebook (\d\d[a-z]?)", text):
+                graded.add((notebook, int(n)))
+    assert len(graded) >= 9
     syllabus = (ROOT / "book" / "syllabus.md").read_text(encoding="utf-8")
-    session2 = syllabus.split("### Session 2.")[1].split("### Session 3.")[0]
-    hours = float(re.search(r"\*\*Hours\*\*: about (\d+(?:\.5)?)", session2).group(1))
-    others = [float(h) for h in re.findall(r"\*\*Hours\*\*: about (\d+(?:\.5)?)", syllabus)]
-    assert hours == max(others) and hours > 4.5, "session 2 (two notebooks, the longest proofs) is the longest"
+    lines = " ".join(" ".join(re.findall(r"\*\*Graded exercises\*\*: ([^\n]*(?:\n  [^\n]*)*)", syllabus)).split())
+    guide = (ROOT / "book" / "instructors.md").read_text(encoding="utf-8")
+    table = " ".join(guide.split("### The exercises that are graded")[1].split("\n### ")[0].split())
+    syllabus, guide = " ".join(syllabus.split()), " ".join(guide.split())
+    for notebook, n in sorted(graded):
+        for where, text in (("syllabus", lines), ("guide", table)):
+            found = re.findall(rf"exercises? ([\d, and]+) of notebook {notebook}\b|notebook {notebook}, exercises? "
+                               rf"([\d, and]+)", text)
+            numbers = {int(d) for pair in found for part in pair for d in re.findall(r"\d", part)}
+            assert n in numbers, f"{where}: exercise {n} of notebook {notebook} is graded but not named"
+    assert "the lab leaves them out" in lines and "after the due date" in syllabus and "after the assignment's due" in guide
 
 
 def test_syllabus_weekly_plan_matches_the_sessions_and_dates_every_assignment():
@@ -97,3 +155,39 @@ def test_syllabus_weekly_plan_matches_the_sessions_and_dates_every_assignment():
     assert sorted(due) == sorted(a.split("_")[0] for a in ASSIGNMENTS), sorted(due)
     assert rows[-1][2] == "0" and rows[-1][4].strip(), "the last session's assignments fall due in the week after it"
     assert "**Due dates.**" in plan
+
+
+def test_guide_lists_the_derivation_questions_and_the_fixed_values():
+    """The guide's list of derivation questions is the prompts' "(derivation ...)" questions, and its table of fixed
+    values names every ``# SOLUTION`` line whose value is a literal (a number, a string, True or False)."""
+    import ast
+    import json
+
+    guide = (ROOT / "book" / "instructors.md").read_text(encoding="utf-8")
+    derivations, literals = {}, {}
+    for path in sorted((ROOT / "assignments" / "source").glob("*.ipynb")):
+        number = path.stem.split("_")[0]
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            text = "".join(cell["source"])
+            kind = re.match(r"\*\*Question (\d+) \(derivation", text)
+            if cell["cell_type"] == "markdown" and kind:
+                derivations.setdefault(number, []).append(int(kind.group(1)))
+            for line in text.splitlines() if cell["cell_type"] == "code" else []:
+                found = re.match(r"\s*(\w+) = (.+?)\s*# SOLUTION\s*$", line)
+                if found:
+                    try:
+                        ast.literal_eval(found.group(2))
+                    except (ValueError, SyntaxError):
+                        continue
+                    literals.setdefault(number, []).append(f"`{found.group(1)} = {found.group(2)}`")
+    listed = re.search(r"for the derivation questions \(([^)]*)\)", guide).group(1)
+    named = {}
+    for number, questions in re.findall(r"(\d\d[a-z]?) (Q[\dQ\- and]+)", listed):
+        for a, b in re.findall(r"Q(\d)(?:-Q(\d))?", questions):
+            named.setdefault(number, []).extend(range(int(a), int(b or a) + 1))
+    assert named == derivations, (named, derivations)
+    table = guide.split("## What re-seeding protects")[1].split("\n## ")[0]
+    for number, values in literals.items():
+        row = " ".join(re.findall(rf"^\| `{number}_\w+` \|([^\n]*)$", table, re.M))
+        assert all(v in row for v in values), (number, values, row)
+    assert len(literals) >= 6

@@ -130,7 +130,7 @@ def test_compare_writes_json_and_markdown(tmp_path):
     summary = back["experiments"]["simulated-n4"]["summary"]
     assert summary["best_rule"] in compare.RULES and set(summary["nested"]["chosen_rules"]) <= set(compare.RULES)
     text = md_path.read_text()
-    assert "| simulated-n4 |" in text and "share within 0.01" in text and compare_tables.NESTED_LABEL in text
+    assert "| simulated, 4 domains |" in text and "share within 0.01" in text and compare_tables.NESTED_LABEL in text
     assert "issue" not in text.lower() and "goal" not in text.lower()
 
 
@@ -164,7 +164,7 @@ def test_default_feature_maps_are_each_data_sets_learned_features(monkeypatch):
 def test_readme_block_is_rendered_from_the_payload_and_replaced_in_place(tmp_path):
     payload = compare_tables.run_compare(["simulated-n4"], quick=True, baselines=("omp",))
     block = compare_tables.readme_tables(payload)
-    assert block.startswith("Quick settings, seed 0") and "| simulated-n4 |" in block
+    assert block.startswith("Quick settings, seed 0") and "| simulated, 4 domains |" in block
     readme = tmp_path / "README.md"
     readme.write_text(f"intro\n{compare_tables.README_BEGIN}\nold\n{compare_tables.README_END}\nafter\n")
     assert compare_tables.update_readme(readme, payload)

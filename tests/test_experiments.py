@@ -554,7 +554,8 @@ def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts(
     assert f"on average over 20 seeds: {summary.counts_text(counts)};" in block
     every = sum(c["seeds"]["one_run"][claims.REPRODUCED] == 20 for c in table)
     none = sum(c["seeds"]["one_run"][claims.REPRODUCED] == 0 for c in table)
-    assert f"every run reproduces {every} claim" in block and f"no run {none}." in block
+    assert f"{every} claim{' is' if every == 1 else 's are'} reproduced by every run" in block
+    assert f"{none} by none." in block
     unsettled = [ref["claims"]["convergence"][k]["counts"].get(claims.UNSETTLED, 0) for k in ("5", "10", "20")]
     assert f"{unsettled[0]} with 5 seeds, {unsettled[1]} with 10 seeds, {unsettled[2]} with 20 seeds." in block
     assert "pixels (5 seeds): " in block and "dbn (20 seeds): " in block
@@ -565,7 +566,7 @@ def test_readme_block_and_notebook_tables_give_both_answers_and_computed_counts(
         assert "reproduced in 0 of" not in row[3]
     headline = summary.verdict_headline(table)
     assert headline.startswith(f"Of {len(table)} experimental claims, on average over 20 seeds")
-    assert f"{counts.get(claims.UNSETTLED, 0)} unsettled" in headline and f"every run reproduces {every} claim" in headline
+    assert f"{counts.get(claims.UNSETTLED, 0)} unsettled" in headline and f"{every} claim{' is' if every == 1 else 's are'} reproduced by every run" in headline
     method = summary.verdict_method_markdown(ref)
     assert method.startswith(cli.VERDICT_METHOD) and "| seeds | reproduced | partly | not reproduced | unsettled |" in method
     assert f"{unsettled[2]} at 20 seeds" in method

@@ -1,8 +1,10 @@
 """The student copy (``make student-copy``): what students get, and nothing that gives answers away.
 
 * it holds the notebooks, the student assignments, the data, the book sources and the library with
-  what installs it, a README and a Makefile for students, and nothing else (no instructor folders,
-  tests, CI files or git history);
+  what installs it, a README and a Makefile for students, and nothing else (no instructor folders or guides,
+  tests, CI files or git history), and no page of its book links to a guide left out;
+* ``--repository-url`` (``make student-copy REPOSITORY_URL=...``) puts the class's address where the copy's book
+  and run page open the repository; ``make grade WIDE=1`` passes ``--wide``;
 * no file holds a solution line or a hidden test of any instructor notebook, and the student
   notebooks' answer cells are ``...``; the command's own check finds a planted leak, and it refuses
   to overwrite anything but an earlier copy;
@@ -94,6 +96,73 @@ def test_readme_and_makefile_are_for_students(copy):
     assert install in (ROOT / "Makefile").read_text(encoding="utf-8")
     dry = subprocess.run(["make", "-n", "-C", str(copy), "lab"], capture_output=True, text=True)
     assert dry.returncode == 0 and "jupyter lab" in dry.stdout, dry.stderr
+
+
+def test_guides_for_instructors_and_maintainers_stay_out_and_nothing_links_to_them(copy):
+    assert (ROOT / "book" / "instructors.md").exists() and (ROOT / "book" / "development.md").exists()
+    assert not (copy / "book" / "instructors.md").exists() and not (copy / "book" / "development.md").exists()
+    assert S.LEFT_OUT_PAGES == ("instructors", "development")
+    for page in (copy / "book").glob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r"\{doc\}`(?:[^`<]*<)?(?:instructors|development)>?`", text), page.name
+    # the syllabus lost only its paragraph for instructors
+    syllabus = (ROOT / "book" / "syllabus.md").read_text(encoding="utf-8")
+    assert "{doc}`instructor guide <instructors>`" in syllabus
+    kept = (copy / "book" / "syllabus.md").read_text(encoding="utf-8")
+    assert "### Session 7." in kept and "## Assignments and grading" in kept and "instructor guide" not in kept
+    # the book's index lists the instructor guide only where the page exists
+    assert 'if (src / "instructors.md").exists()' in (copy / "book" / "build.py").read_text(encoding="utf-8")
+    # without --repository-url the copy's book keeps the public address, and the command says so
+    assert S.PUBLIC_URL in (copy / "book" / "conf.py").read_text(encoding="utf-8")
+
+
+def test_paragraphs_linking_to_a_left_out_page_are_dropped():
+    text = "# Page\n\nKeep this.\n\nInstructors: the {doc}`instructor guide <instructors>`.\n\n" \
+           "See {doc}`development` too.\n\nAnd {doc}`run`.\n"
+    assert S.without_left_out_links(text) == "# Page\n\nKeep this.\n\nAnd {doc}`run`.\n"
+
+
+def test_repository_url_goes_into_the_copys_book_and_run_page(tmp_path, capsys):
+    from tgreedy_course.__main__ import main
+
+    url = "https://github.com/my-class/course"
+    out = tmp_path / "copy"
+    assert main(["student-copy", "--out", str(out), "--root", str(ROOT), "--repository-url", url + "/"]) == 0
+    assert f"open {url}" in capsys.readouterr().out
+    for name in S.URL_FILES:
+        text = (out / name).read_text(encoding="utf-8")
+        assert url in text and S.PUBLIC_URL not in text, name
+    assert not [p for p in out.rglob("*") if p.is_file() and p.suffix in (".md", ".py", ".ipynb", ".txt", ".yml")
+                and S.PUBLIC_URL in p.read_text(encoding="utf-8", errors="replace")]
+    # the copy's build reads the default from its conf.py: its Colab cell and buttons open the class's repository
+    probe = subprocess.run([sys.executable, "-c", "import build; print(build.repository_url()); "
+                            "import pathlib; print(build.run_page(pathlib.Path('run.md').read_text(), "
+                            "build.repository_url()))"], cwd=out / "book", capture_output=True, text=True,
+                           env={**os.environ, "TGREEDY_REPOSITORY_URL": ""})
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.splitlines()[0] == url and f"!git clone --quiet --depth 1 {url} /content/" in probe.stdout
+    # without it the command warns that the copy's book opens the public repository
+    assert main(["student-copy", "--out", str(out), "--root", str(ROOT)]) == 0
+    assert "public repository with the solutions" in capsys.readouterr().out
+    for bad in ("http://example.org/x", "github.com/my-class/course", "https://"):
+        assert main(["student-copy", "--out", str(tmp_path / "bad"), "--root", str(ROOT), "--repository-url",
+                     bad]) == 1
+        assert "--repository-url must be" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_passes_the_repository_url_and_the_wide_table():
+    dry = subprocess.run(["make", "-n", "-C", str(ROOT), "student-copy", "REPOSITORY_URL=https://x.org/c/d"],
+                         capture_output=True, text=True)
+    assert dry.returncode == 0 and "--repository-url https://x.org/c/d" in dry.stdout, dry.stderr
+    assert "--repository-url" not in subprocess.run(["make", "-n", "-C", str(ROOT), "student-copy"],
+                                                    capture_output=True, text=True).stdout
+    for wide, flag in (("WIDE=1", True), ("WIDE=", False)):
+        dry = subprocess.run(["make", "-n", "-C", str(ROOT), "grade", wide],
+                             capture_output=True, text=True)
+        line = next(line for line in dry.stdout.splitlines() if "tgreedy_course grade" in line)
+        assert ("--wide" in line) == flag and "--jobs 2" in line, line
 
 
 def _secrets():

@@ -1,12 +1,9 @@
 """What students get: a copy of the course without solutions, hidden tests or grader files.
 
-``make student-copy`` (``python -m tgreedy_course student-copy --out results/student-copy``) writes the files of
-:data:`COPIED` less the instructors' tools (:data:`LEFT_OUT`); otter's student assignments with a README on how to
-hand them in; a README and a Makefile (``install``, ``lab``, ``book``, ``clean``) for students, and ``.binder/`` for the book's Binder button. No solutions,
-hidden tests, instructor keys, tests, CI files or git history: every file is checked before the folder is moved
-into place (:class:`LeakError` when an otter marker, solution line, hidden test or key line is in it).
-
-Standard library only: the Makefile runs this file as a script before anything is installed.
+``make student-copy`` writes :data:`COPIED` less :data:`LEFT_OUT`, the student assignments, and a README and
+Makefile for students; ``--repository-url`` puts the class's address in the copy's book and run page. Every file is
+checked before the folder is moved into place (:class:`LeakError` on a solution, hidden test, otter marker or key
+line). Standard library only: the Makefile runs it before installing.
 """
 from __future__ import annotations
 
@@ -26,9 +23,17 @@ __all__ = ["find_course_root", "write_student_copy", "check_student_copy", "Leak
 #: Folders and files of the repository that students get, as they are.
 COPIED = ("notebooks", "data", "book", "tgreedy_lib", "course", "pyproject.toml", "requirements.lock",
           "environment.yml", "results/verify.json", ".binder")
-#: The instructors' tools, left out of the course package's copy: generating assignments, grading, this command.
+#: What only instructors and maintainers read, left out: the course package's tools for generating assignments,
+#: grading and this command, the instructor guide and the development guide (tests and CI the copy does not hold).
 LEFT_OUT = ("course/tgreedy_course/assignments.py", "course/tgreedy_course/grading_sandbox.py",
-            "course/tgreedy_course/student_copy.py")
+            "course/tgreedy_course/student_copy.py", "book/instructors.md", "book/development.md")
+#: The pages of the book left out (:data:`LEFT_OUT`), by the name a ``{doc}`` link gives them.
+LEFT_OUT_PAGES = tuple(pathlib.PurePosixPath(name).stem for name in LEFT_OUT if name.startswith("book/"))
+#: The public repository's address, which the copy's book (``book/conf.py``) and run page (``book/run.md``) hold
+#: until ``--repository-url`` replaces it with the class's own.
+PUBLIC_URL = "https://github.com/tgreedy/tgreedy"
+#: The files of the copy that hold :data:`PUBLIC_URL`.
+URL_FILES = ("book/conf.py", "book/run.md")
 #: The Makefile targets (with the variables they use) that make sense without the instructor material.
 STUDENT_TARGETS = ("install", "$(STAMP)", "lab", "book", "clean")
 #: The instructors' folder of keys to the notebooks' exercises: never copied, and none of its lines may be in a copy.
@@ -95,9 +100,8 @@ It installs what is missing into `.venv` (the first time: a few minutes) and ope
 
 
 def student_readme(readme: str, assignments_table: str) -> str:
-    """The students' README: the title, :data:`STUDENT_START`, the repository's description of the course (its
-    opening less the paragraphs to each kind of reader, which open in bold), the notebooks and the library summary,
-    then the assignments."""
+    """The students' README: the title, :data:`STUDENT_START`, the README's opening less its bold paragraphs to
+    each kind of reader, its notebooks and library sections, and the assignments."""
     opening = readme[:readme.find("\n## ")].rstrip()
     if not opening.startswith("# "):
         raise RuntimeError("README.md must open with its title")
@@ -121,7 +125,7 @@ def student_assignments_readme(table: str) -> str:
     """How students work on an assignment, with the table of assignments and points."""
     return f"""# Assignments
 
-Twelve notebooks of the collection have a graded companion assignment here, `student/NN_<name>.ipynb` (the
+Twelve notebooks of the course have a graded companion assignment here, `student/NN_<name>.ipynb` (the
 table below): notebook 02a shares assignment 02 (its Lemma 11 question), 04c shares assignment 04 (its Corollary 3
 question), and 08b and 11 have none.
 
@@ -136,10 +140,13 @@ question), and 08b and 11 have none.
 
 Derivation questions ask you to derive a result of the paper and implement your formula; the grader compares it
 with an exact computation (an enumeration of every case, or the library's own). Where a question says not to call
-the library (`sn`, `cat`, `tb`, a path function), the grader reads your code: an answer that calls it scores 0 on
-that question. Where a choice (`True`/`False`, a selector, a letter) follows from a value you compute, it
-scores only together with that value. Table- and plot-reading questions
-ask for numbers read off and for the reasoning that explains them.
+the library, the grader reads your code: an answer that calls it scores 0 on that question. The library's modules
+appear in the assignments under short names, set in each setup cell: `cat` is `tgreedy_lib.categorical` (the
+categorical paper's estimator and filters), `sn` is `tgreedy_lib.domain_adaptation.theorems.self_normalized`
+(Theorem 2 of the DA paper) and `tb` is `tgreedy_lib.domain_adaptation.theorems.t_bounds` (Theorem 1 and
+Corollary 3); a "path function" is `tgreedy_path` or `greedy_path`, which run a whole selection. Where a choice
+(`True`/`False`, a selector, a letter) follows from a value you compute, it scores only together with that value.
+Table- and plot-reading questions ask for numbers read off and for the reasoning that explains them.
 
 {table.rstrip()}
 """
@@ -264,13 +271,40 @@ def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str
     return problems
 
 
-def write_student_copy(out, root=None) -> dict:
-    """Write the student copy of the course at ``root`` (default: found from here) to ``out``; return a summary
-    (``out``, ``files``, ``assignments``).
+def without_left_out_links(text: str) -> str:
+    """A page of the book less its paragraphs that link to a left-out page (``{doc}`instructors```
+    or ``{doc}`the guide <instructors>```), so that the copy's book builds without them."""
+    link = re.compile(r"\{doc\}`(?:[^`<]*<)?(?:" + "|".join(map(re.escape, LEFT_OUT_PAGES)) + r")>?`")
+    parts = re.split(r"(\n\s*\n)", text)
+    kept = [part for part in parts if not link.search(part)]
+    return re.sub(r"\n\s*\n(\s*\n)+", "\n\n", "".join(kept)).rstrip() + "\n"
 
-    ``out`` may only be new, empty or an earlier student copy (replaced). :class:`LeakError`, ``out``
-    untouched, when the copy would give an answer away.
+
+def with_repository_url(text: str, url: str, name: str) -> str:
+    """``text`` (a file of :data:`URL_FILES`) with the class's repository ``url`` in place of :data:`PUBLIC_URL`."""
+    if PUBLIC_URL not in text:
+        raise RuntimeError(f"{name} no longer holds {PUBLIC_URL}, which --repository-url replaces: "
+                           "update course/tgreedy_course/student_copy.py")
+    return text.replace(PUBLIC_URL, url)
+
+
+def check_repository_url(url: str) -> str:
+    """``url`` without a trailing slash; ValueError unless it is an https:// address (as the book's build asks)."""
+    if not re.fullmatch(r"https://[^\s/]+/\S+", url or ""):
+        raise ValueError(f"--repository-url must be the https:// address of the class's repository, got {url!r}")
+    return url.rstrip("/")
+
+
+def write_student_copy(out, root=None, repository_url: str | None = None) -> dict:
+    """Write the student copy of the course at ``root`` (default: found from here) to ``out``; return a summary
+    (``out``, ``files``, ``assignments``, ``repository_url``).
+
+    ``repository_url``: the class's repository, written into the copy's book configuration and run page so that
+    its launch buttons and Colab cell open it (default: they keep :data:`PUBLIC_URL`). ``out`` may only be new,
+    empty or an earlier student copy (replaced). :class:`LeakError`, ``out`` untouched, when the copy would give
+    an answer away.
     """
+    url = check_repository_url(repository_url) if repository_url is not None else None
     root = find_course_root(root)
     out = pathlib.Path(out).absolute()
     resolved = out.resolve()   # neither the repository (but results/) nor a folder this command did not write
@@ -292,6 +326,12 @@ def write_student_copy(out, root=None) -> dict:
             target = staging / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(root / name, target)
+        for page in sorted((staging / "book").glob("*.md")):   # no link to a page left out
+            page.write_text(without_left_out_links(page.read_text(encoding="utf-8")), encoding="utf-8")
+        if url is not None:
+            for name in URL_FILES:
+                path = staging / name
+                path.write_text(with_repository_url(path.read_text(encoding="utf-8"), url, name), encoding="utf-8")
         (staging / "assignments" / "student").mkdir(parents=True)
         for path in student_notebooks:
             shutil.copy2(path, staging / "assignments" / "student" / path.name)
@@ -314,7 +354,8 @@ def write_student_copy(out, root=None) -> dict:
     finally:
         if staging.exists():
             shutil.rmtree(staging)
-    return {"out": out, "files": sum(1 for p in out.rglob("*") if p.is_file()), "assignments": len(student_notebooks)}
+    return {"out": out, "files": sum(1 for p in out.rglob("*") if p.is_file()), "assignments": len(student_notebooks),
+            "repository_url": url or PUBLIC_URL}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -324,17 +365,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder to write (default: results/student-copy; an earlier copy there is replaced)")
     parser.add_argument("--root", type=pathlib.Path, default=None,
                         help="the course repository (default: found from the current directory)")
+    parser.add_argument("--repository-url", default=None, metavar="URL",
+                        help="https:// address of the class's repository, which the copy's book buttons and the "
+                             f"Colab cell of its run page open (default: the public {PUBLIC_URL}, which holds "
+                             "the solutions)")
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Write the student copy; exit status 1 on a refusal."""
     try:
-        summary = write_student_copy(args.out, args.root)
+        summary = write_student_copy(args.out, args.root, args.repository_url)
     except (FileNotFoundError, ValueError, RuntimeError) as exc:   # LeakError is a RuntimeError
         print(f"{parser.prog}: {exc}", file=sys.stderr)
         return 1
     print(f"wrote the student copy to {summary['out']}: {summary['files']} files, {summary['assignments']} "
           "assignments; no solutions, hidden tests or grader files")
+    if args.repository_url is None:
+        print(f"its book and run page open {PUBLIC_URL}, the public repository with the solutions: for a class, "
+              "write the copy again with --repository-url (make student-copy REPOSITORY_URL=...) once its "
+              "repository exists")
+    else:
+        print(f"its book and run page open {summary['repository_url']}")
     return 0
 
 

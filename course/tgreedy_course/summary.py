@@ -1,8 +1,5 @@
-"""What holds: every theorem and experimental claim of both papers with its computed verdict, in tables and sentences.
-
-The theorems' verdicts are read from the ``verify`` record (``results/verify.json``), the claims' from the ``claims.json``
-of the committed reference results (``python -m tgreedy_course reproduce``); only paper locations and notebooks are
-typed here. Rendered as ``claims.md``, the README's block, the book's claims page and notebooks 08b and 11.
+"""What holds: every theorem and experimental claim of both papers with its computed verdict, in tables and sentences,
+read from ``results/verify.json`` and the reference results' ``claims.json`` (only locations and notebooks typed here).
 
 Papers: Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*, AISTATS 2012
 (``domains.*``, the claims); Sabato & Shalev-Shwartz, *Ranking Categorical Features Using Generalization
@@ -87,10 +84,11 @@ def _vacuous_note(check_id: str) -> str:
     from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
 
     if check_id == "domains.theorem1":
-        largest = max(float(tb.max_features(n, 0.05)) for n in (8, 9))
-        if largest < 1:
-            return (f"vacuous at the paper's n = 8, 9 (its size condition admits at most {largest:.3f} features "
-                    f"at δ = 0.05)")
+        admitted = {n: float(tb.max_features(n, 0.05)) for n in (8, 9)}
+        if max(admitted.values()) < 1:
+            return ("vacuous at the paper's n = 8, 9 (at δ = 0.05 its size condition admits "
+                    + ", ".join(f"{a:.3f} features at n = {n}" if i == 0 else f"{a:.3f} at n = {n}"
+                                for i, (n, a) in enumerate(admitted.items())) + ")")
     if check_id == "domains.corollary3":
         return "also vacuous at the paper's n (same size condition)"
     if check_id == "categorical.theorem2":
@@ -154,14 +152,17 @@ def verdict_headline(claims: list[dict]) -> str:
     every, some, none = _every_some_none(claims)
     return (f"Of {len(claims)} experimental claims, on average over {n_seeds} seeds " + ", ".join(parts)
             + f" and {unsettled} unsettled (no verdict in {100 * seeds.SETTLED_SHARE:.0f} % of the bootstrap replicates "
-            f"over seeds); in single runs, every run reproduces {every} claim{'s' if every != 1 else ''}, some runs but "
-            f"not all reproduce {some}, and no run fully reproduces the other {none}.")
+            f"over seeds); in single runs, {_every_some_none_words(every, some, none)}.")
 
 
 def one_run_summary(claims: Sequence[dict]) -> str:
-    """``every run reproduces 1 claim, some runs but not all 1, no run 1``: the one-run answers in one clause."""
-    every, some, none = _every_some_none(claims)
-    return f"every run reproduces {every} claim{'s' if every != 1 else ''}, some runs but not all {some}, no run {none}"
+    """``1 claim is reproduced by every run, 1 by some runs, 1 by none``: the one-run answers in one clause."""
+    return _every_some_none_words(*_every_some_none(claims))
+
+
+def _every_some_none_words(every: int, some: int, none: int) -> str:
+    return (f"{every} claim{' is' if every == 1 else 's are'} reproduced by every run, {some} by some runs, "
+            f"{none} by none")
 
 
 def _claims_record(reference: dict | None) -> dict:
@@ -336,7 +337,8 @@ def readme_verdicts(reference: dict) -> str:
     label = f"{primary} features" + (" (" + ", ".join(f"{ds}: {m}" for ds, m in resolved.items()) + ")"
                                       if primary == seeds.LEARNED and resolved else "")
     builds = (ref.get("feature_builds") or {}).get(primary)
-    builds = "feature builds: " + ", ".join(f"{ds} {n}" for ds, n in builds.items()) if builds else "1 feature build(s)"
+    builds = ("features learned " + ", ".join(f"{n} times for {ds}" for ds, n in builds.items()) if builds
+              else "features learned once")
     lines = [f"Paper scale, {ref['seeds']} seeds, {label} ({builds}). Each claim has two answers under "
              f"the paper's reading: *on average* (the rule on the means over seeds; it stands when at least "
              f"{100 * seeds.SETTLED_SHARE:.0f} % of {seeds.BOOTSTRAP_REPLICATES:,} bootstrap replicates "
@@ -403,17 +405,6 @@ def _features_sentence(record: dict, name: str) -> str:
     return "; ".join(parts)
 
 
-#: The audit appendix's names of the comparisons over readings (notebook 00's words for each rule).
-READING_LABELS = {"paper": "signed T-greedy (arg max T) vs stagewise greedy: the paper's reading",
-                  "abs-T": "T-greedy by largest |T| vs stagewise greedy",
-                  "stepwise-greedy": "signed T-greedy (arg max T) vs stepwise greedy (least-squares refit)"}
-
-
-def _plain_rule(rule: str) -> str:
-    """A rule as people write it: ``>=`` as ≥, ``<=`` as ≤."""
-    return rule.replace(" >= ", " ≥ ").replace(" <= ", " ≤ ")
-
-
 def _plain_number(value: float) -> str:
     """``fmt`` with three significant digits, but 0.0000790 rather than 7.90e-05."""
     value = float(value)
@@ -443,8 +434,7 @@ def _average_short(claim: dict) -> str:
 
 
 def _measured_short(claim: dict) -> str:
-    """What the rule reads, under the rule's own names: the headline value's mean over seeds with its 95 % interval,
-    and the mean of every other value the rule names."""
+    """The headline value's mean over seeds with its 95 % interval, and the mean of every other value the rule names."""
     s = claim.get("seeds") or {}
     means = (s.get("average") or {}).get("mean_values") or {}
     rule, head = claim.get("rule", ""), claim.get("headline", "")
@@ -457,16 +447,41 @@ def _measured_short(claim: dict) -> str:
         def num(x):                                   # the interval with the mean's decimals (no 4.9e-05)
             return fmt(float(x), digits)
         interval = f" ({num(s['ci95'][0])} to {num(s['ci95'][1])})" if s.get("ci95") else ""
-        parts.append(f"{head} = {num(mean)}{interval}")
-    parts += [f"{n} = {fmt(means[n])}" for n in named if n != head and means[n] is not None]
+        parts.append(f"{_measured_label(head)} = {num(mean)}{interval}")
+    parts += [f"{_measured_label(n)} = {fmt(means[n])}" for n in named if n != head and means[n] is not None]
     if head not in named and len(parts) > 1:          # the rule does not read the headline: its own names first
         parts = parts[1:] + [f"also {parts[0]}"]
     return "; ".join(parts)
 
 
+#: What each value a claim's rule reads measures, in words (the rule's name follows in code type, so that the rules
+#: listed below table A still read against it).
+MEASURED_LABELS = {
+    "error_even": "test error against even digits", "error_odd": "test error against odd digits",
+    "increase_percent": "rise of the error, in %", "min_ratio": "smallest ratio",
+    "strengths_at_3x": "strengths C with the odd-digit error at least 3 times the even", "strengths": "strengths C tried",
+    "drop": "fall of greedy's target AUROC from its peak", "peak_step": "features at the peak",
+    "lowest_3_to_5": "lowest target AUROC after 3 to 5 features", "after_1": "after 1 feature",
+    "after_4": "after 4 features", "first": "source AUROC at the first feature", "last": "at the last feature",
+    "max": "highest", "gap_late": "source-target gap later on", "gap_1": "after 1 feature",
+    "difference": "greedy's source AUROC minus T-greedy's", "tgreedy_gap_first5": "T-greedy's source-target gap over the first 5 features",
+    "greedy_gap_first5": "greedy's", "share_won": "share of splits T-greedy wins",
+    "share_higher": "share of steps where T-greedy's pick has the larger |T|",
+    "tgreedy_useful_steps": "T-greedy's useful steps", "greedy_useful_steps": "greedy's", "gain": "T-greedy's gain over its first feature",
+    "tgreedy_best": "T-greedy's best target AUROC", "greedy_best": "greedy's",
+    "tgreedy_gap": "T-greedy's source-target gap", "greedy_gap": "greedy's",
+    "greedy_max": "greedy's highest target AUROC", "share_holding": "share of the tasks where it holds",
+    "tasks_holding": "tasks where it holds", "max_first_gap": "largest source-target gap at the first feature",
+}
+
+
+def _measured_label(name: str) -> str:
+    """``lowest target AUROC after 3 to 5 features (`lowest_3_to_5`)``: a measured value in words, then its name."""
+    return f"{MEASURED_LABELS[name]} (`{name}`)" if name in MEASURED_LABELS else f"`{name}`"
+
+
 def _matrix_short(tables: dict, labels: dict) -> str:
-    """One row per claim, one column per table: the verdict on the means over seeds and, in brackets where not every
-    single run gave it, how many did (an unsettled verdict: what the runs gave)."""
+    """One row per claim, one column per table: the verdict on the means and, where not every run gave it, how many did."""
     def cell(c):
         rate = claim_one_run(c) if c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a") else None
         if not rate or not rate.get("runs"):
@@ -482,10 +497,8 @@ def _matrix_short(tables: dict, labels: dict) -> str:
 
 
 def audit_appendix_markdown(reference: dict | None = None) -> str:
-    """The claims page's audit appendix (default: of the committed reference results): (A) every claim under the
-    paper's reading, its measured values and both answers, grouped by data set, its rule in a list below; (B) its
-    verdicts under each reading; (C) under each feature map, and why A and C differ where they do; (D) the per-seed
-    values."""
+    """The claims page's audit appendix: (A) every claim under the paper's reading, by data set; (B) under each
+    reading; (C) under each feature map, and why A and C differ; (D) the per-seed values."""
     record = _claims_record(reference)
     if not record.get("comparisons"):
         return ""
@@ -500,11 +513,14 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
            "holds; *unsettled*: the bootstrap over seeds gives no verdict in 95 % of its replicates. A verdict is "
            "called on the means over seeds; each seed's own run gets a verdict too, and table A counts those in a "
            "column of its own.", "",
-           verdict_method_markdown(reference), ""]
+           verdict_method_markdown(reference).replace(
+               "*In one run*: the share of seeds whose own run reproduces the claim, with a Wilson 95 % interval.",
+               "*In one run*: how many of the seeds' own runs give each verdict (the last column of table A; in "
+               "brackets in tables B and C where not every run agrees)."), ""]
 
     out += ["### A. Every claim under the paper's reading", "",
             f"Features: {primary_features}. Seeds: {seed_text}; each seed draws the training images, the test domains "
-            f"and pairs anew. *Measured*: the values the claim's rule reads, under the rule's own names: the main one "
+            f"and pairs anew. *Measured*: the values the claim's rule reads, in words and under the rule's own names: the main one "
             f"as its mean over the seeds with a 95 % interval, the others as means. *Single runs*: the verdicts of the "
             f"{plural(n_seeds or 1, 'run')} of single seeds. The rules are listed after the tables.", ""]
     for label, section, _ in DATA_GROUPS.values():
@@ -517,7 +533,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
                                [[f"`{c['id']}`", f"\"{c['claim']}\"", _measured_short(c), _average_short(c),
                                  _runs_short(claim_one_run(c))] for c in group]), ""]
     out += ["<details><summary>The rules, claim by claim</summary>", "",
-            *[f"* `{c['id']}`: {_plain_rule(c['rule'])}" for c in paper], "", "</details>", ""]
+            *[f"* `{c['id']}`: {c['rule'].replace(' >= ', ' ≥ ').replace(' <= ', ' ≤ ')}" for c in paper], "", "</details>", ""]
 
     out += ["### B. The verdicts under the two readings of T-greedy's rule, and against stepwise greedy", "",
             "Notebook 00 names the readings: T-greedy adds the feature of largest signed T (the paper's arg max T) "
@@ -588,9 +604,11 @@ def seed_story(reference: dict | None = None) -> str:
         f"domains and pairs, {counts[REPRODUCED]} of the paper's {len(paper)} experimental claims are reproduced "
         f"on average, {counts[PARTLY]} partly, {counts[NOT_REPRODUCED]} are not reproduced, and {counts[UNSETTLED]} "
         f"{'stays' if counts[UNSETTLED] == 1 else 'stay'} unsettled (features: MNIST from {_map_words(concrete.get('mnist'))}, "
-        f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}). Reproduced: "
+        f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}).\n\n*Reproduced:* "
         + "; ".join(f"{_asserts(c)} ({claim_data(c['id'])})" for c in paper if c["verdict"] == REPRODUCED)
-        + "".join(f". Unsettled: {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == UNSETTLED)}"
+        + "".join(f".\n\n*Not reproduced:* {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == NOT_REPRODUCED)}"
+                  for _ in [0] if counts[NOT_REPRODUCED])
+        + "".join(f".\n\n*Unsettled:* {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == UNSETTLED)}"
                   for _ in [0] if counts[UNSETTLED]) + ".",
         f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
         "gives the same verdict; for the others one run can tell a different story from the average."]
@@ -637,9 +655,8 @@ def _live(verdict: str) -> bool:
 
 
 def dependence_tables(reference: dict | None = None) -> str:
-    """Notebook 08b: two small Markdown tables, computed from the record: the claims whose average verdict changes
-    with the reading of section 3.3, and those whose verdict changes with the features (or that random units
-    reproduce too). Each claim named by what it asserts, never by its id."""
+    """Notebook 08b: the claims whose average verdict changes with the reading of section 3.3, and those whose
+    verdict changes with the features (or that random units reproduce too), each named by what it asserts."""
     record = _claims_record(reference)
     paper = (record.get("comparisons") or {}).get("paper") or []
     comparisons = record.get("comparisons") or {}
@@ -695,7 +712,8 @@ def what_holds_story(claims: list[dict]) -> str:
         n = sum(len(v) for v in groups[label].values())
         parts = [f"{len(cs) if n > 1 else ''} {_WORDS.get(v, v)}".strip() + ": " + "; ".join(_asserts(c) for c in cs)
                  for v, cs in groups[label].items()]
-        lines.append(f"* **{label}** ({section}, notebook {notebook}): {plural(n, 'claim')}, " + ". ".join(parts) + ".")
+        lines.append(f"* **{label}** ({section}, [notebook {notebook.split('_')[0]}]({notebook}.ipynb)): "
+                     f"{plural(n, 'claim')}, " + ". ".join(parts) + ".")
     return "\n".join(lines)
 
 
@@ -721,6 +739,21 @@ CORRECTED_TEX = {
 
 #: ASCII math of the verify records and how a page shows it.
 _ASCII_TEX = [
+    # the corrected statements' evidence ("why, and the checks"), phrase by phrase, before the generic pieces below
+    ("(sum_i [sigma_hat_S]_i^2) 4 log(2 q p^q / delta) / n",
+     r"$\frac{1}{n}\left(\sum_i [\hat\sigma_S]_i^2\right) 4\log(2 q\, p^q/\delta)$"),
+    ("(sum_i [sigma_hat_S]_i^2) (8 q log p + 4 log(2/delta)) / n",
+     r"$\frac{1}{n}\left(\sum_i [\hat\sigma_S]_i^2\right)(8 q \log p + 4\log(2/\delta))$"),
+    ("the q p^q basis elements", r"the $q\, p^q$ basis elements"), ("the printed log(2/delta)", r"the printed $\log(2/\delta)$"),
+    ("size-q subset", r"size-$q$ subset"), ("'with probability 1 - delta'", r"'with probability $1 - \delta$'"),
+    ("relative to delta", r"relative to $\delta$"), ("at delta = ", r"at $\delta$ = "), (", delta = ", r", $\delta$ = "),
+    ("Pr[(sum Z_i)^2 / sum Z_i^2 > t]", r"$\Pr\left[(\sum_i Z_i)^2 / \sum_i Z_i^2 > t\right]$"),
+    ("Pr[sum Z_i > sqrt(t sum Z_i^2)]", r"$\Pr\left[\sum_i Z_i > \sqrt{t \sum_i Z_i^2}\right]$"),
+    ("Z_1 = +-1 and Z_2..Z_n = +-1e-4/n", r"$Z_1 = \pm 1$ and $Z_2, \dots, Z_n = \pm 10^{-4}/n$"),
+    ("(1 - 1e-4)^2 / (1 + 1e-8) > 99/100", r"$(1 - 10^{-4})^2 / (1 + 10^{-8}) > 99/100$"),
+    ("Pr[ratio > 99/100] = 1 > exp(-99/200)", r"$\Pr[\text{ratio} > 99/100] = 1 > e^{-99/200}$"),
+    ("tail/(2 exp(-t/2))", r"tail / $2e^{-t/2}$"),
+    ("2q-1 <= sqrt(2 ln(1/delta)/k)", r"$2q-1 \le \sqrt{2\ln(1/\delta)/k}$"), ("factor sqrt(e)", r"factor $\sqrt{e}$"),
     ("w.p. >= 1-delta", r"with probability $\ge 1-\delta$"), ("With probability >= 1 - delta", r"With probability $\ge 1-\delta$"),
     ("sqrt(2 ln(1/delta) / (e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"), ("sqrt(2 ln(1/delta)/(e k))", r"$\sqrt{2\ln(1/\delta)/(e k)}$"),
     ("sqrt(2 ln(1/delta) / k)", r"$\sqrt{2\ln(1/\delta)/k}$"), ("sqrt(2 ln(1/delta)/k)", r"$\sqrt{2\ln(1/\delta)/k}$"),

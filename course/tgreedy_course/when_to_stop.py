@@ -1,8 +1,5 @@
-"""Notebook 09's findings: its "What we saw" sentences and tables, rendered from the runs it shows.
-
-The Discussion (section 5) of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical
-Approach* (AISTATS 2012) leaves open when to stop T-greedy; notebook 09 compares the stopping rules with the oracle
-on simulated domains and, from the committed run of :mod:`tgreedy_course.compare_tables`, on MNIST and CIFAR-10.
+"""Notebook 09's findings, rendered from its runs: when to stop T-greedy, which section 5 of Foster, Kakade &
+Salakhutdinov (AISTATS 2012) leaves open, the stopping rules against the oracle on simulated domains and images.
 """
 from __future__ import annotations
 
@@ -21,8 +18,7 @@ def _name(method: str) -> str:
     return compare.METHOD_NAMES[method].prose
 
 
-def _methods(summary: dict) -> dict[str, float]:
-    # target AUROC at the LODO choice of every method, T-greedy's lodo rule included
+def _methods(summary: dict) -> dict[str, float]:  # target AUROC at each method's leave-one-domain-out choice
     return {"tgreedy": summary["rules"]["lodo"]["mean_auroc"],
             **{name: r["mean_auroc"] for name, r in summary["baselines"].items()}}
 
@@ -98,7 +94,7 @@ def _simulated_methods(experiments: dict) -> str:
     tied = [m for m in paired if m not in above and m not in below]
     rival = max(paired, key=lambda m: pooled[m].mean())
     n_splits = pooled["tgreedy"].size
-    head = ("* **Stopped the same way, on the simulated domains T-greedy "
+    head = ("* **Stopped the same way, pooled over all " + str(n_splits) + " simulated training sets, T-greedy "
             + ("cannot be told apart from " + _and([_name(m) for m in tied]) if tied else "")
             + (("; it beats " if tied else "beats ") + _and([_name(m) for m in above]) if above else "")
             + (("; " if tied or above else "") + _and([_name(m) for m in below]) + " beat" + ("s" if len(below) == 1 else "")
@@ -114,7 +110,37 @@ def _simulated_methods(experiments: dict) -> str:
     leaders = {n: max(p, key=lambda m: p[m].mean()) for n, p in per.items()}
     body += " The highest mean differs with the number of domains: " + _and(
         [render("{name} with {n} domains ({v:.3f})", name=_name(m), n=n, v=per[n][m].mean()) for n, m in leaders.items()]) + "."
+    body += " " + _bold_sentence(per, n_splits)
     return head + body
+
+
+def tied_with_best(values: dict[str, np.ndarray]) -> set[str]:
+    """The methods the data cannot tell from the best mean: the best itself and every method whose difference from
+    it, paired split by split, has a 95 % t interval that includes 0 (the bold entries of :func:`method_table`)."""
+    best = max(values, key=lambda m: values[m].mean())
+    return {m for m in values if m == best or abs(paired_interval(values[best], values[m])[0])
+            <= paired_interval(values[best], values[m])[1]}
+
+
+def _bold_sentence(per: dict[int, dict[str, np.ndarray]], n_pooled: int) -> str:
+    """Which methods the table sets in bold for each number of domains, grouped by the same columns, and why the
+    per-column comparison ties more methods than the pooled one."""
+    tied = {n: tied_with_best(p) for n, p in per.items()}
+    by_columns: dict[tuple, list[str]] = {}
+    for m in next(iter(per.values())):
+        by_columns.setdefault(tuple(n for n in per if m in tied[n]), []).append(m)
+    parts = []
+    for columns, methods in sorted(by_columns.items(), key=lambda kv: (-len(kv[0]), kv[0])):
+        names = _and([_name(m) for m in methods])
+        if not columns:
+            parts.append(names + " in none")
+        else:
+            parts.append(names + " with " + _and([str(n) for n in columns]) + " domains")
+    sizes = sorted({p[next(iter(p))].size for p in per.values()})
+    each = _and([str(k) for k in sizes])
+    return ("The table of section 3 compares each column with its own best, on " + each + " training sets "
+            "rather than the pooled " + str(n_pooled) + ", so fewer differences are clear there: in bold (the data cannot tell them from the "
+            "column's best) are " + "; ".join(parts) + ".")
 
 
 def _paper_scale(reference: dict, real: list[str]) -> list[str]:
@@ -171,8 +197,7 @@ RULE_SHORT = {"lodo": "leave one domain out (squared loss)", "lodo_auroc": "leav
 
 
 #: How the experiments of ``compare`` are named on the page.
-EXPERIMENT_TITLES = {"mnist-2-vs-other": "MNIST '2' vs other", "mnist-similarity": "MNIST similarity",
-                     "cifar-similarity": "CIFAR-10 similarity"}
+EXPERIMENT_TITLES = compare.EXPERIMENT_TITLES
 FEATURE_WORDS = {"dbn": "DBN", "conv": "conv patch", "pixels": "raw pixel", "random": "random"}
 
 
@@ -189,8 +214,8 @@ def _experiment_header(name: str, e: dict) -> str:
 
 def _table(reference: dict, first: str, rows: list, note: str, tail: str) -> str:
     experiments = reference["experiments"]
-    return (markdown_table([first] + [_experiment_header(n, e) for n, e in experiments.items()], rows)
-            + f"\n\n<sub>{note} Features: {_features_note(reference)}{tail}</sub>")
+    return (f"*How to read the table.* {note} Features: {_features_note(reference)}{tail}\n\n"
+            + markdown_table([first] + [_experiment_header(n, e) for n, e in experiments.items()], rows))
 
 
 def rule_table(reference: dict) -> str:
@@ -214,16 +239,14 @@ def method_table(reference: dict) -> str:
         values = per_split_auroc(e)
         k = {"tgreedy": e["summary"]["rules"]["lodo"]["mean_k"],
              **{b: r["mean_n_selected"] for b, r in e["summary"]["baselines"].items()}}
-        best = max(values, key=lambda m: values[m].mean())
-        tied = {m for m in values if m == best or abs(paired_interval(values[best], values[m])[0])
-                <= paired_interval(values[best], values[m])[1]}
+        tied = tied_with_best(values)
         per.append({m: (values[m].mean(), standard_error(values[m]), k[m], m in tied) for m in values})
     rows = [[getattr(compare.METHOD_NAMES.get(m), "prose", m).removeprefix("the ")]
             + [(f"**{p[m][0]:.3f}**" if p[m][3] else f"{p[m][0]:.3f}") + f" ±\u00a0{p[m][1]:.3f} ({_fmt_k(p[m][2])})"
                for p in per]
             for m in per[0]]
     return _table(reference, "method", rows, "Target AUROC at the method's own leave-one-domain-out choice: mean over "
-                  "splits ± its standard error, and in brackets the mean number of features kept. In bold: the best "
+                  "splits ± its standard error (not the standard deviation of single splits), and in brackets the mean number of features kept. In bold: the best "
                   "mean of each column and every method whose difference from it, paired split by split, has a 95 % "
                   "interval that includes 0 (the data cannot tell them apart).", ".")
 
@@ -314,3 +337,29 @@ def signed_reading_sentence(reference: dict, bands: dict | None = None, task: st
         k_signed=plural(int(np.argmax(signed)) + 1, "feature"), steps=signed.size, absolute=absolute.max(),
         k_abs=plural(int(np.argmax(absolute)) + 1, "feature"), lodo=lodo["mean_auroc"],
         k_lodo=("one feature" if lodo["mean_k"] == 1 else plural(lodo["mean_k"], "feature")) + " on average")
+
+
+def thresholds_bullet(reference: dict, task: str = "mnist-2-vs-other", alpha: float = 0.05) -> str:
+    """Notebook 09, "How to read these numbers": Bonferroni's t quantile against Theorem 1's width on ``task`` (its
+    number of features and of training domains), the smallest number of domains from which Theorem 1's width is the
+    stricter, and the mean steps the two rules keep there."""
+    experiment = reference["experiments"][task]
+    split = experiment["splits"][0]
+    p, n = int(split["n_features"]), int(split["n_domains"])
+    width = stopping.theorem1_threshold(p, alpha)
+    t_quantile = stopping.bonferroni_threshold(n, p, alpha)
+    crossing = next(m for m in range(2, 10_000) if stopping.bonferroni_threshold(m, p, alpha) < width)
+    rules = experiment["summary"]["rules"]
+    return render(
+        "* The significance rules (Bonferroni, Theorem 1, chance) answer a different question from the oracle: *is "
+        "the next feature's average effect over domains nonzero?* With few domains the threshold for $p$ features and "
+        "$n - 1$ degrees of freedom is large, so they stop before features that help the target a little. Theorem 1's "
+        "width $\\sqrt{{4\\log(2p/\\alpha)}}$ does not depend on $n$; Bonferroni's $t_{{n-1}}$ quantile falls towards "
+        "the Gaussian one as $n$ grows, so Theorem 1's width is the stricter rule only when $n$ is large relative to "
+        "$\\log p$. On " + experiment_title(task) + " ($p$ = {p}, $n$ = {n} training domains, $\\alpha$ = {alpha:.2f}) "
+        "the $t$ quantile is {t:.1f} and Theorem 1's width {w:.1f}: there Theorem 1 is the looser rule, and it keeps "
+        "{k_thm} on average against Bonferroni's {k_bon}. With {p} features Theorem 1's width becomes the stricter "
+        "from $n$ = {crossing} domains on. The sign-flip null adapts to the correlation between features and to heavy "
+        "tails, but with $n$ domains it has only $2^{{n-1}}$ distinct values.",
+        p=p, n=n, alpha=alpha, t=t_quantile, w=width, crossing=crossing,
+        k_thm=plural(rules["theorem1"]["mean_k"], "step"), k_bon=plural(rules["bonferroni"]["mean_k"], "step"))
