@@ -186,7 +186,8 @@ def plot_subset_regret(simulation: dict, ax=None, title: str = "Corollary 3: reg
 
 def plot_selector_paths(result: dict, axes=None):
     """Section 3.3 on simulated domains (``compare_selectors`` output): mean regret on a new domain as features
-    are added, and the share of spurious picks at each step, per selector."""
+    are added, shaded two standard errors of the mean either side, and the share of spurious picks at each step,
+    per selector. One legend, below the left panel, off the curves and bands (the right panel uses the same colours)."""
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(FIGURE_WIDTH, 3.8), layout="constrained")
     steps = result["steps"]
@@ -200,13 +201,13 @@ def plot_selector_paths(result: dict, axes=None):
         axes[1].plot(steps[1:], result[name]["spurious"].mean(axis=0), "o", ls=style.linestyle,
                      color=style.color, label=label)
     axes[0].axhline(result["null_regret"], color="k", ls=":", lw=1, label="null predictor (w = 0)")
+    axes[0].fill_between([], [], [], color="0.5", alpha=0.3, lw=0, label="band: mean ± 2 standard errors")
     samples = "population moments" if result["n_samples"] is None else f"{result['n_samples']} samples/domain"
     axes[0].set(xlabel="features added", ylabel="regret on a new domain",
-                title=f"n = {result['n_domains']} domains, {samples}")
+                title=f"n = {result['n_domains']} domains,\n{samples}")
     axes[1].set(xlabel="step", ylabel="share of picks that are spurious", ylim=(-0.03, 1.03),
                 title=f"{result['n_repeats']} simulated training sets")
-    for ax in axes:
-        ax.legend(fontsize=SMALLEST_TEXT_PT)
+    _legend_below(axes[0])
     return axes
 
 
