@@ -239,7 +239,8 @@ def what_held(tasks, reference: dict | None = None) -> str:
     >>> print(what_held(["mnist-2-vs-other"], {"claims": {"seeds": 20, "comparisons": {"paper": [row]}}}))
     > **What held, and what did not**, over the 20 seeds of the course's full runs (the figures above are one run, one seed):
     >
-    > * MNIST, '2' against each other digit. Did not hold: |T| of T-greedy's picks above greedy's.
+    > * MNIST, '2' against each other digit (section 4.1):
+    >   * Did not hold: |T| of T-greedy's picks above greedy's.
     >>> what_held(["mnist-2-vs-other"], {"claims": {"comparisons": {}}})
     ''
     """
@@ -257,9 +258,10 @@ def what_held(tasks, reference: dict | None = None) -> str:
     for task in tasks:
         label = summary.DATA_GROUPS[task][0]
         if label in groups:
-            parts = [f"{HELD_WORDS.get(v, v)}: " + "; ".join(_in_short(r) for r in found)
-                     for v, found in groups[label].items()]
-            lines.append(f"> * {label[:1].upper() + label[1:]}. " + ". ".join(parts) + ".")
+            section = summary.DATA_GROUPS[task][1]
+            lines.append(f"> * {label[:1].upper() + label[1:]} ({section}):")
+            lines += [f">   * {HELD_WORDS.get(v, v)}: " + "; ".join(_in_short(r) for r in found) + "."
+                      for v, found in groups[label].items()]
     if not lines:
         return ""
     seeds = record.get("seeds")
