@@ -200,3 +200,57 @@ def paper_claim(measure: str, task: str, result: dict | None = None, reference: 
     kept = next((r for r in rows if r["id"] == spec.id), None)
     return {"params": dict(spec.params), "rule": spec.rule.text(), "here": here, "values": values,
             "kept": kept["verdict"] if kept else None, "seeds": kept.get("seeds") if kept else None}
+
+
+#: How :func:`what_held` says each verdict of the claims page.
+HELD_WORDS = {"reproduced": "Held", "partly": "Held in part", "not reproduced": "Did not hold",
+              "unsettled": "The seeds disagree"}
+
+
+def _in_short(row: dict) -> str:
+    """What a claim says, in short: the claims page's one-line statement, the paper's sentence where that is a number."""
+    text = row.get("paper", "")
+    if row.get("claim") and (text[:1].isdigit() or text.startswith("about ")):
+        return f"\"{row['claim']}\""
+    return text.replace(" >> ", " much larger than ").replace(" (Fig. 4)", "")
+
+
+def what_held(tasks, reference: dict | None = None) -> str:
+    """A short Markdown box for the end of a page: for the experiments ``tasks`` (keys of
+    :data:`tgreedy_course.summary.DATA_GROUPS`, e.g. ``"mnist-2-vs-other"``), what held of the paper's claims over
+    the seeds of the results saved from the course's full runs, and what did not, in plain words (no claim ids);
+    empty if no results are saved.
+
+    >>> row = {"id": "fig2.t_higher", "verdict": "not reproduced", "paper": "|T| of T-greedy's picks above greedy's"}
+    >>> print(what_held(["mnist-2-vs-other"], {"claims": {"seeds": 20, "comparisons": {"paper": [row]}}}))
+    > **What held, and what did not**, over the 20 seeds of the course's full runs (the figures above are one run, one seed):
+    >
+    > * MNIST, '2' against each other digit (section 4.1):
+    >   * Did not hold: |T| of T-greedy's picks above greedy's.
+    >>> what_held(["mnist-2-vs-other"], {"claims": {"comparisons": {}}})
+    ''
+    """
+    from tgreedy_course import claims, summary
+    from tgreedy_course.seeds import load_reference
+
+    unknown = [t for t in tasks if t not in summary.DATA_GROUPS]
+    if unknown:
+        raise ValueError(f"no experiment {unknown!r}; name keys of summary.DATA_GROUPS: {list(summary.DATA_GROUPS)}")
+    reference = load_reference() if reference is None else reference
+    record = (reference or {}).get("claims") or {}
+    rows = (record.get("comparisons") or {}).get(claims.PAPER_COMPARISON) or []
+    groups = summary.verdicts_by_data(rows)
+    lines = []
+    for task in tasks:
+        label = summary.DATA_GROUPS[task][0]
+        if label in groups:
+            section = summary.DATA_GROUPS[task][1]
+            lines.append(f"> * {label[:1].upper() + label[1:]} ({section}):")
+            lines += [f">   * {HELD_WORDS.get(v, v)}: " + "; ".join(_in_short(r) for r in found) + "."
+                      for v, found in groups[label].items()]
+    if not lines:
+        return ""
+    seeds = record.get("seeds")
+    over = f"over the {seeds} seeds of the course's full runs" if seeds else "over the seeds of the course's full runs"
+    return "\n".join([f"> **What held, and what did not**, {over} (the figures above are one run, one seed):", ">"]
+                     + lines)
