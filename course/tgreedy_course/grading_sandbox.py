@@ -423,7 +423,7 @@ def judge(rpc_in: int, rpc_out: int, tests: dict[str, str], setup: list[str] = (
     changed: list[str] = []
     if setup:
         try:
-            got = runner.ask("setup", list(setup), (setup_names(setup),))
+            got = runner.ask("setup", list(setup), setup_names(setup))
             changed = [n for n in got if isinstance(n, str)] if isinstance(got, list) else []
         except (ValueError, pickle.UnpicklingError, RuntimeError, EOFError, OSError):
             pass
