@@ -1,20 +1,13 @@
 """Course assignments: generate student versions, check them, grade submissions (otter-grader).
 
-The instructor versions are ``assignments/source/NN_<name>.ipynb`` in otter-assign format (raw cells
-``# BEGIN QUESTION`` ... ``# END QUESTION``, ``# BEGIN SOLUTION``, ``# BEGIN TESTS``; hidden tests open
-with ``# HIDDEN``). ``generate`` runs ``otter assign`` on each (offline, no Docker) into
-``assignments/student/`` (solutions and hidden tests removed) and ``assignments/autograder/NN_<name>/``
-(``otter_config.json`` and every test), failing unless all tests pass on the solutions; ``check``
-generates into a temporary folder and compares, volatile metadata ignored (exit 1 when out of date);
-``grade SUBMISSIONS_DIR --out scores.csv`` grades every ``.ipynb`` there, each in a sandbox with a time
-limit (:mod:`.grading_sandbox`), into one CSV row per student, assignment and question (``--wide``: per
-student and assignment), with the SHA-256 of the file graded.
+``generate`` writes the student versions and autograders of ``assignments/source/NN_<name>.ipynb`` (otter-assign
+format; it fails unless every test passes on the solutions), ``check`` says whether they are up to date (exit 1
+if not), ``grade`` grades every submission in a sandbox with a time limit (:mod:`.grading_sandbox`) into a CSV
+row per student, assignment and question.
 
-A submission's assignment is its notebook's ``metadata.otter.assignment_name``, else found in its file
-name; its student is its first folder under ``SUBMISSIONS_DIR`` (``alice/00_start_here.ipynb``), else its
-file name less the assignment's (``alice_00_start_here.ipynb`` or ``alice.ipynb``). A notebook without a student
-(``00_start_here.ipynb`` directly in ``SUBMISSIONS_DIR``, or in a folder named after an assignment) stops grading
-before it starts, with a message that says how to file it.
+A submission's assignment is its ``metadata.otter.assignment_name``, else found in its file name; its student
+is its first folder under the submissions folder (``alice/00_start_here.ipynb``), else its file name less the
+assignment's (``alice_00_start_here.ipynb``). A notebook without a student stops grading before it starts.
 """
 from __future__ import annotations
 
@@ -45,11 +38,8 @@ _MARKERS = ("# BEGIN QUESTION", "# END QUESTION", "# BEGIN SOLUTION", "# END SOL
 
 
 def find_assignments_dir(start=None) -> pathlib.Path:
-    """The course's ``assignments/`` folder (the one holding ``source/``), from ``start`` (default: the
-    current directory: the repository, ``assignments/`` or a folder below either) or its parents.
-
-    Never next to the package's own files, so an installed copy works on any checkout of the course.
-    """
+    """The ``assignments/`` folder holding ``source/``, found from ``start`` (default: the current directory)
+    or its parents, never next to the package's files (an installed copy works on any checkout)."""
     here = pathlib.Path(os.getcwd() if start is None else start).resolve()
     for folder in (here, *here.parents):
         if folder.name == "assignments" and (folder / "source").is_dir():
@@ -103,10 +93,6 @@ def cell_test_config(text: str) -> dict:
     return (yaml.safe_load(match.group(1)) or {}) if match else {}
 
 
-def _is_hidden(test: str) -> bool:
-    return bool(cell_test_config(test).get("hidden", test.lstrip().startswith("# HIDDEN")))
-
-
 def read_questions(source) -> list[Question]:
     """The questions of an instructor notebook (otter-assign format), in order."""
     import yaml
@@ -122,7 +108,9 @@ def read_questions(source) -> list[Question]:
             elif first == "# END QUESTION":
                 tests = tuple(current["tests"])
                 out.append(Question(current["name"], current["points"], "\n\n".join(current["prompt"]),
-                                    tuple(current["solutions"]), tests, tuple(_is_hidden(t) for t in tests)))
+                                    tuple(current["solutions"]), tests,
+                                    tuple(bool(cell_test_config(t).get("hidden", t.lstrip().startswith("# HIDDEN")))
+                                          for t in tests)))
                 current = None
             else:
                 block = first.split()[2].lower() if first.startswith("# BEGIN") else None
@@ -404,18 +392,12 @@ def _private_folders(grader_root: pathlib.Path, submissions_dir: pathlib.Path) -
 
 def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = None,
           jobs: int = 1, timeout: float = 600.0, wide: bool = False, quiet: bool = False) -> list[dict]:
-    """Grade every notebook under ``submissions_dir``; write the CSV ``out``; return the long rows.
+    """Grade every notebook under ``submissions_dir``, write the CSV ``out`` and return its long rows
+    (``student, assignment, question, score, possible, note, file, sha256``, and a ``TOTAL`` per submission).
 
-    Long rows: ``student, assignment, question, score, possible, note, file, sha256``, plus a ``TOTAL``
-    row per submission; a question not reached (cell error, missing answer) scores 0, and so does one
-    whose rule test fails (its note says why). Nothing is graded when a notebook's student cannot be
-    told (a file named after its assignment alone), nor when a student has several notebooks for one assignment
-    (the message names them). Run as root, the
-    folders student code must not read are made private for the time of grading (and given their
-    rights back when the last grading run on the machine ends), ``out`` for good; otherwise one line
-    on standard error says that it runs with the grader's rights. ``out`` is written atomically once
-    every process of the submissions is gone.
-    """
+    A question not reached, or whose rule test fails, scores 0. Nothing is graded when a notebook has no student
+    or a student has several notebooks for one assignment. As root, the folders student code must not
+    read are private while grading, ``out`` for good; otherwise a line on standard error says it is not."""
     from . import grading_sandbox
 
     grader_root = _course_dir(grader_root, "autograder")

@@ -569,11 +569,6 @@ def claims_by_comparison(results: dict, comparisons: Sequence[str] = tuple(COMPA
     return {c: all_claims(results, c) for c in comparisons}
 
 
-def two_vs_other_claims(result: dict | None, comparison: str = PAPER_COMPARISON) -> list[dict]:
-    """Section 1 (Figure 1) and section 4.1 (Figures 2 and 4, left)."""
-    return all_claims({"mnist-2-vs-other": result}, comparison, [c.id for c in CLAIMS if c.id.startswith("fig")])
-
-
 def verdict_counts(claims: list[dict]) -> dict:
     return in_count_order(Counter(c["verdict"] for c in claims))
 

@@ -1,33 +1,17 @@
-"""Grading one submission so that it can touch nothing but its own score.
+"""Grading one submission so that it can touch nothing but its own score (:func:`grade_in_sandbox`).
 
-Three processes per submission (see :func:`grade_in_sandbox`):
+* The **grader** (the instructor's rights) puts the notebook in a private scratch folder, starts the two
+  others, and afterwards kills every process of their users and deletes what they left in shared folders.
+* The **runner**, an unprivileged user that can write only the scratch folder, runs the notebook top to
+  bottom (output discarded), then answers the judge: a name's value, or a call of a notebook function.
+* The **judge**, a second unprivileged user, gets the tests on its standard input and runs them on the
+  runner's values, which arrive as pickles of numbers, containers, arrays, frames and the library's classes
+  only (:class:`_SafeUnpickler`). No student code runs in the judge.
 
-* the **grader** (this process, the instructor's rights) copies the notebook into a private scratch
-  folder under the name the assignment expects, starts the two others, and afterwards kills every
-  process of their users and deletes what they left in the shared temporary folders;
-* the **runner** executes the student's notebook top to bottom (cell errors do not stop it) in the
-  scratch folder, as an unprivileged user of its own that cannot read the course folders, the other
-  submissions or the scores, and can write only there. Its output goes nowhere. Afterwards it answers
-  the judge's questions: the value of a name, or the result of calling a function the notebook
-  defined;
-* the **judge**, a fresh process as a second unprivileged user, gets the tests (public and hidden)
-  from the grader on its standard input, asks the runner for the values the tests take as arguments
-  and runs the tests. Values come back as pickles that only numbers, containers, arrays, data frames
-  and the library's own classes may make up (:class:`_SafeUnpickler`); a function the student wrote
-  stays in the runner and is called there. No student code runs in the judge, so the student can
-  neither read, change nor stop the tests.
-
-A question may forbid a library ("derive it yourself, do not call ``sn``"): its hidden tests then
-include a **rule** test, a function named ``test_rule_...`` that calls :func:`library_uses`. The
-runner reads the code behind an answer (a function's code, or the notebook cell that last assigned a
-value) and names what of the libraries it refers to, directly or through the notebook's own
-functions; when a rule test fails, the judge gives its question 0 points and keeps its message.
-
-Where the grader is not root (or cannot switch users) the runner and the judge run with its own
-rights in their own sessions: :func:`isolation_problem` says so, in one line.
-
-Run as a script (``python grading_sandbox.py run NOTEBOOK`` or ``judge FD_IN FD_OUT``) the module is
-the runner or the judge; it needs only the standard library at import.
+A **rule** test (``test_rule_...``, calling :func:`library_uses`) checks what of a library the code behind an
+answer refers to; when it fails, its question gets 0 points. Without root, the runner and the judge run with
+the grader's rights in their own sessions (:func:`isolation_problem` says so). Run as a script
+(``run``/``judge``/``probe``), the module is the runner or the judge; it imports only the standard library.
 """
 from __future__ import annotations
 
@@ -289,15 +273,9 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
 
 
 def library_uses(env, names, forbidden, allowed=()) -> list[str]:
-    """What the answers ``names`` refer to among ``forbidden`` (modules, functions, classes or their dotted
-    names; a module forbids all it holds), less ``allowed``: for a hidden test ``test_rule_...(env)``.
-
-    In the judge ``env`` is its namespace, which asks the submission's process (:func:`references`);
-    elsewhere (``otter assign`` running the tests on the solutions) it is the notebook's globals, and only
-    the answers that are functions are read. There a failed rule test costs nothing (it has no points, and
-    only the judge gives its question 0), so ``tests/test_assignments.py`` grades the solutions through the
-    judge as well.
-    """
+    """What the answers ``names`` refer to among ``forbidden`` (modules, functions, classes or dotted names),
+    less ``allowed``: for a hidden test ``test_rule_...(env)``. In the judge ``env`` asks the runner; under
+    ``otter assign`` it is the notebook's globals, and only answers that are functions are read."""
     runner = getattr(env, "grading_runner", None)
     found: set[str] = set()
     for name in names:
@@ -466,13 +444,9 @@ def _is_root() -> bool:
 
 
 def _drop_privileges(uid: int) -> None:
-    """Become ``uid`` (group ``uid``, no other groups) for good, still able to run this Python.
-
-    First, in a mount namespace of its own, a folder on the way to the interpreter that other users
-    may not enter (e.g. ``/root`` for a Python installed there) is replaced by an empty one holding
-    only the interpreter's installation; nothing else of it is visible. Then the user changes, and
-    no program started afterwards (a setuid one included) can gain privileges again.
-    """
+    """Become ``uid`` for good (no other groups, no new privileges), still able to run this Python: a folder
+    on the way to the interpreter that others may not enter (``/root``) is replaced, in a mount namespace of
+    its own, by an empty one holding only the interpreter's installation."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
@@ -613,12 +587,8 @@ def isolation_problem() -> str | None:
     return None
 
 
-def make_private(paths) -> list[pathlib.Path]:
-    """Take every permission of other users off ``paths`` (chmod o-rwx); return those that had any."""
-    return [path for path, _ in _make_private(paths)]
-
-
-def _make_private(paths) -> list[tuple[pathlib.Path, int]]:
+def make_private(paths) -> list[tuple[pathlib.Path, int]]:
+    """Take every permission of other users off ``paths`` (chmod o-rwx); return ``(path, old mode)`` of those changed."""
     changed = []
     for path in paths:
         path = pathlib.Path(path)
@@ -631,14 +601,10 @@ def _make_private(paths) -> list[tuple[pathlib.Path, int]]:
 
 @contextlib.contextmanager
 def private_while_grading(paths):
-    """Take other users' rights off ``paths`` (chmod o-rwx) for the time of a grading run; yield those changed.
+    """Take other users' rights off ``paths`` (chmod o-rwx) while grading; yield ``(changed, reopen)``.
 
-    They get their rights back when the last grading run on this machine ends (another one may still run
-    student code that must not read them): every run holds a shared lock meanwhile, records what it
-    changed in the grader's private folder, and the run that ends alone restores all that was recorded,
-    for each path whose mode nobody changed since. Yields ``(changed, reopen)``: ``reopen()`` after the
-    block says what was opened again (an empty list while another run goes on).
-    """
+    The last grading run on the machine to end (each holds a shared lock) restores every recorded path whose
+    mode nobody changed since; ``reopen()`` after the block lists those (empty while another run goes on)."""
     folder = _lock_dir()
     running = open(folder / "running.lock", "a")
     fcntl.flock(running, fcntl.LOCK_SH)
@@ -647,7 +613,7 @@ def private_while_grading(paths):
     try:
         with open(folder / "reopen.lock", "a") as mutex:
             fcntl.flock(mutex, fcntl.LOCK_EX)
-            changed = _make_private(paths)
+            changed = make_private(paths)
             state = json.loads(record.read_text()) if record.exists() else {}
             for path, mode in changed:
                 state.setdefault(str(path), [mode, mode & ~0o007])
@@ -696,16 +662,11 @@ def _sandbox_env(home: pathlib.Path, user: str) -> dict:
 
 def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, str], timeout: float,
                      isolate: bool, setup: list[str] = ()) -> dict:
-    """Grade one submission (the notebook's bytes) against ``tests`` (file name -> source).
-
-    The notebook runs as ``<assignment>.ipynb`` (the name ``otter.Notebook`` looks for) in a scratch folder
-    of its own; with ``isolate`` the runner and the judge run as two unprivileged users; every process of
-    theirs is dead when this returns. Returns ``{"questions": {name: {score, possible, tests, failed,
-    failed_public, scored_tests, scored_failed, rule, setup_changed}}, "errors": [...], "catastrophic": None or
-    why nothing was graded}``; ``scored_...`` count the tests with points; ``rule`` is the message of a failed
-    rule test (its question then scores 0), else None; ``setup_changed`` the names of the setup cells
-    (``setup``, their sources) that the question's tests read and that another cell rebound or removed.
-    """
+    """Grade one submission (the notebook's bytes, run as ``<assignment>.ipynb``) against ``tests`` (file name ->
+    source); with ``isolate`` as two unprivileged users, all of whose processes are dead on return. Returns
+    ``{"questions": {name: {score, possible, tests, failed, failed_public, scored_tests, scored_failed, rule,
+    setup_changed}}, "errors", "catastrophic"}``; ``setup_changed``: the names of the setup cells (``setup``, their
+    sources) that the question's tests read and that another cell rebound or removed."""
     with sandbox_users() if isolate else contextlib.nullcontext((None, None)) as (runner_uid, judge_uid):
         base = pathlib.Path(tempfile.mkdtemp(prefix="grade-scratch-"))
         procs = []

@@ -1,10 +1,6 @@
-"""What notebooks 06-08 run on: the paper's learned features when cached, else something fast that says so.
-
-Section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012) runs on 2,000 features of a deep belief network, minutes
-to build; a notebook must run in about a minute from a fresh checkout. So it asks here: cached features if there
-are (``TGREEDY_CACHE_DIR``), else raw pixels for notebooks 07-08 (the note in ``info["pixels_instead"]``) and a short
-run of the network for 06 (``info["short_run"]``); ``build=True`` builds the real ones, with progress bars, and caches
-them. :func:`kept_probes` reads what the features carry from the results kept in the repository.
+"""What notebooks 06-08 run on: the learned features of section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012)
+when cached (minutes to build), else raw pixels (07-08, ``info["pixels_instead"]``) or a short run of the network
+(06, ``info["short_run"]``), so that a notebook runs in about a minute; ``build=True`` builds and caches the real ones.
 """
 from __future__ import annotations
 
@@ -136,11 +132,9 @@ CIFAR_REPRESENTATIONS = {"pixels": "raw pixels", "random": "random sigmoid units
 
 
 def kept_probes(dataset: str = "cifar10", reference: dict | None = None) -> dict:
-    """What each feature map of ``dataset`` carries, over the seeds of the results kept in the repository
-    (``reference_results``, written by ``python -m tgreedy_course reproduce --seeds N``): ``{map: {"probe": [...],
-    "pair_signal": [...]}}``, the validated linear probe's test accuracy and the held-out source AUROC of the
-    similarity fitted on all the map's features, one value a seed (maps that did not run on ``dataset`` left out);
-    empty if no results are kept.
+    """What each feature map of ``dataset`` carries over the seeds of the kept reference results: ``{map: {"probe":
+    [...], "pair_signal": [...]}}``, the linear probe's test accuracy and the held-out source AUROC of the similarity
+    on all the map's features, one value a seed; empty if no results are kept.
 
     >>> kept = kept_probes("cifar10", {"claims": {"probe_accuracy": {"dbn": {"cifar10": [0.4, 0.41], "mnist": [0.97]},
     ...     "conv": {"mnist": [None]}}, "pair_signal": {"dbn": {"cifar10": [0.5, 0.51]}}}})
@@ -164,12 +158,8 @@ def kept_probes(dataset: str = "cifar10", reference: dict | None = None) -> dict
 
 
 def cifar_probes(patches=None, dbn=None, reference: dict | None = None) -> dict:
-    """Notebook 06's CIFAR-10 table: for raw pixels, random units, the whole-image DBN and the patch features, the
-    validated linear probe computed here where the features are cached (``patches``, ``dbn``: feature sets of
-    :func:`tgreedy_lib.features.load_features`, or None) and what the kept results measured over their seeds.
-
-    Returns ``{map: {"name", "here" (accuracy or None), "kept_probe" (list), "kept_signal" (list)}}``.
-    """
+    """Notebook 06's CIFAR-10 table, ``{map: {"name", "here", "kept_probe", "kept_signal"}}``: the linear probe
+    computed here on the cached ``patches`` and ``dbn`` feature sets (or None), and what the kept results measured."""
     from tgreedy_lib.features import feature_probe
 
     kept = kept_probes("cifar10", reference)
@@ -186,13 +176,9 @@ def cifar_probes(patches=None, dbn=None, reference: dict | None = None) -> dict:
 
 
 def paper_claim(measure: str, task: str, result: dict | None = None, reference: dict | None = None) -> dict:
-    """How the book's claims page scores the paper's claim that ``measure`` (a measure of
-    :data:`tgreedy_course.claims.MEASURES`) checks on ``task`` (``"mnist-similarity"``, ...), for a page that states
-    the verdict next to its own numbers without naming the claim's id.
-
-    Returns ``params`` (the claim's, e.g. the paper's number), ``rule`` (its text), ``here`` (the verdict on
-    ``result``, a run under the paper's reading, or None), ``values`` (what the rule read from ``result``), and
-    ``kept`` and ``seeds`` (the verdict over the seeds of the kept results, None where none are kept).
+    """The paper's claim that ``measure`` checks on ``task``, for a page that states its verdict without its id:
+    ``params``, ``rule`` (its text), ``here`` and ``values`` (its verdict on ``result`` and what the rule read, or
+    None), ``kept`` and ``seeds`` (its verdict over the kept results' seeds, or None).
 
     >>> claim = paper_claim("reliable_features", "mnist-similarity", reference={})
     >>> claim["params"]["expected"], claim["here"], claim["kept"]

@@ -1,12 +1,8 @@
 """What students get: a copy of the course without solutions, hidden tests or grader files.
 
-``make student-copy`` (``python -m tgreedy_course student-copy --out results/student-copy``) writes the files of
-:data:`COPIED` less the instructors' tools (:data:`LEFT_OUT`); otter's student assignments with a README on how to
-hand them in; a README and a Makefile (``install``, ``lab``, ``book``, ``clean``) for students, and ``.binder/`` for the book's Binder button. No solutions,
-hidden tests, instructor keys, tests, CI files or git history: every file is checked before the folder is moved
-into place (:class:`LeakError` when an otter marker, solution line, hidden test or key line is in it).
-
-Standard library only: the Makefile runs this file as a script before anything is installed.
+``make student-copy`` writes :data:`COPIED` less :data:`LEFT_OUT`, the student assignments, and a README and
+Makefile for students. Every file is checked before the folder is moved into place (:class:`LeakError` on a
+solution, hidden test, otter marker or key line). Standard library only: the Makefile runs it before installing.
 """
 from __future__ import annotations
 
@@ -95,9 +91,8 @@ It installs what is missing into `.venv` (the first time: a few minutes) and ope
 
 
 def student_readme(readme: str, assignments_table: str) -> str:
-    """The students' README: the title, :data:`STUDENT_START`, the repository's description of the course (its
-    opening less the paragraphs to each kind of reader, which open in bold), the notebooks and the library summary,
-    then the assignments."""
+    """The students' README: the title, :data:`STUDENT_START`, the README's opening less its bold paragraphs to
+    each kind of reader, its notebooks and library sections, and the assignments."""
     opening = readme[:readme.find("\n## ")].rstrip()
     if not opening.startswith("# "):
         raise RuntimeError("README.md must open with its title")

@@ -1,8 +1,5 @@
-"""What holds: every theorem and experimental claim of both papers with its computed verdict, in tables and sentences.
-
-The theorems' verdicts are read from the ``verify`` record (``results/verify.json``), the claims' from the ``claims.json``
-of the committed reference results (``python -m tgreedy_course reproduce``); only paper locations and notebooks are
-typed here. Rendered as ``claims.md``, the README's block, the book's claims page and notebooks 08b and 11.
+"""What holds: every theorem and experimental claim of both papers with its computed verdict, in tables and sentences,
+read from ``results/verify.json`` and the reference results' ``claims.json`` (only locations and notebooks typed here).
 
 Papers: Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*, AISTATS 2012
 (``domains.*``, the claims); Sabato & Shalev-Shwartz, *Ranking Categorical Features Using Generalization
@@ -403,17 +400,6 @@ def _features_sentence(record: dict, name: str) -> str:
     return "; ".join(parts)
 
 
-#: The audit appendix's names of the comparisons over readings (notebook 00's words for each rule).
-READING_LABELS = {"paper": "signed T-greedy (arg max T) vs stagewise greedy: the paper's reading",
-                  "abs-T": "T-greedy by largest |T| vs stagewise greedy",
-                  "stepwise-greedy": "signed T-greedy (arg max T) vs stepwise greedy (least-squares refit)"}
-
-
-def _plain_rule(rule: str) -> str:
-    """A rule as people write it: ``>=`` as ≥, ``<=`` as ≤."""
-    return rule.replace(" >= ", " ≥ ").replace(" <= ", " ≤ ")
-
-
 def _plain_number(value: float) -> str:
     """``fmt`` with three significant digits, but 0.0000790 rather than 7.90e-05."""
     value = float(value)
@@ -443,8 +429,7 @@ def _average_short(claim: dict) -> str:
 
 
 def _measured_short(claim: dict) -> str:
-    """What the rule reads, under the rule's own names: the headline value's mean over seeds with its 95 % interval,
-    and the mean of every other value the rule names."""
+    """The headline value's mean over seeds with its 95 % interval, and the mean of every other value the rule names."""
     s = claim.get("seeds") or {}
     means = (s.get("average") or {}).get("mean_values") or {}
     rule, head = claim.get("rule", ""), claim.get("headline", "")
@@ -465,8 +450,7 @@ def _measured_short(claim: dict) -> str:
 
 
 def _matrix_short(tables: dict, labels: dict) -> str:
-    """One row per claim, one column per table: the verdict on the means over seeds and, in brackets where not every
-    single run gave it, how many did (an unsettled verdict: what the runs gave)."""
+    """One row per claim, one column per table: the verdict on the means and, where not every run gave it, how many did."""
     def cell(c):
         rate = claim_one_run(c) if c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a") else None
         if not rate or not rate.get("runs"):
@@ -482,10 +466,8 @@ def _matrix_short(tables: dict, labels: dict) -> str:
 
 
 def audit_appendix_markdown(reference: dict | None = None) -> str:
-    """The claims page's audit appendix (default: of the committed reference results): (A) every claim under the
-    paper's reading, its measured values and both answers, grouped by data set, its rule in a list below; (B) its
-    verdicts under each reading; (C) under each feature map, and why A and C differ where they do; (D) the per-seed
-    values."""
+    """The claims page's audit appendix: (A) every claim under the paper's reading, by data set; (B) under each
+    reading; (C) under each feature map, and why A and C differ; (D) the per-seed values."""
     record = _claims_record(reference)
     if not record.get("comparisons"):
         return ""
@@ -517,7 +499,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
                                [[f"`{c['id']}`", f"\"{c['claim']}\"", _measured_short(c), _average_short(c),
                                  _runs_short(claim_one_run(c))] for c in group]), ""]
     out += ["<details><summary>The rules, claim by claim</summary>", "",
-            *[f"* `{c['id']}`: {_plain_rule(c['rule'])}" for c in paper], "", "</details>", ""]
+            *[f"* `{c['id']}`: {c['rule'].replace(' >= ', ' ≥ ').replace(' <= ', ' ≤ ')}" for c in paper], "", "</details>", ""]
 
     out += ["### B. The verdicts under the two readings of T-greedy's rule, and against stepwise greedy", "",
             "Notebook 00 names the readings: T-greedy adds the feature of largest signed T (the paper's arg max T) "
@@ -637,9 +619,8 @@ def _live(verdict: str) -> bool:
 
 
 def dependence_tables(reference: dict | None = None) -> str:
-    """Notebook 08b: two small Markdown tables, computed from the record: the claims whose average verdict changes
-    with the reading of section 3.3, and those whose verdict changes with the features (or that random units
-    reproduce too). Each claim named by what it asserts, never by its id."""
+    """Notebook 08b: the claims whose average verdict changes with the reading of section 3.3, and those whose
+    verdict changes with the features (or that random units reproduce too), each named by what it asserts."""
     record = _claims_record(reference)
     paper = (record.get("comparisons") or {}).get("paper") or []
     comparisons = record.get("comparisons") or {}

@@ -1,8 +1,5 @@
-"""Notebook 09's findings: its "What we saw" sentences and tables, rendered from the runs it shows.
-
-The Discussion (section 5) of Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical
-Approach* (AISTATS 2012) leaves open when to stop T-greedy; notebook 09 compares the stopping rules with the oracle
-on simulated domains and, from the committed run of :mod:`tgreedy_course.compare_tables`, on MNIST and CIFAR-10.
+"""Notebook 09's findings, rendered from its runs: when to stop T-greedy, which section 5 of Foster, Kakade &
+Salakhutdinov (AISTATS 2012) leaves open, the stopping rules against the oracle on simulated domains and images.
 """
 from __future__ import annotations
 
@@ -21,8 +18,7 @@ def _name(method: str) -> str:
     return compare.METHOD_NAMES[method].prose
 
 
-def _methods(summary: dict) -> dict[str, float]:
-    # target AUROC at the LODO choice of every method, T-greedy's lodo rule included
+def _methods(summary: dict) -> dict[str, float]:  # target AUROC at each method's leave-one-domain-out choice
     return {"tgreedy": summary["rules"]["lodo"]["mean_auroc"],
             **{name: r["mean_auroc"] for name, r in summary["baselines"].items()}}
 
