@@ -11,7 +11,12 @@
   passes every public check and scores 0: the public checks carry no points, and a choice the student could
   guess counts only together with the value it follows from;
 * a question that forbids the library scores 0 when its answer calls it, with a note that says so (a function
-  that calls ``sn`` in 03, a cell that calls a path function in 05);
+  that calls ``sn`` in 03, a cell that calls a path function in 05, ``worst_excess`` read off ``sn``), and its
+  prompt's rule paragraph names exactly the answers the rule reads and what it forbids; an enumeration written
+  without the library (NumPy bit shifts) is allowed, as the prompt says;
+* the scores' notes count scored tests only, name a broken rule, and name a setup name the student rebound;
+* a Canvas batch with resubmissions (``-1``) is filed by the README's one line, and two notebooks for one
+  student and assignment are refused with both named;
 * the companion notebook's outputs do not show a reference answer (numbers with three or more
   significant digits, integers from 10 up, strings of three or more characters that the assignment
   itself does not offer as a choice);
@@ -188,6 +193,7 @@ def test_reference_answers_score_full_marks(reference_results, name):
     assert set(result["questions"]) == set(points)
     for q, r in result["questions"].items():
         assert r["failed"] == 0 and r["score"] == r["possible"] == points[q], f"{name} {q}: {r}"
+        assert r["setup_changed"] == [] and A.question_note(r) == "", f"{name} {q}: {r}"  # no setup name rebound
     assert answers is not None and set(answers) == {n for q in A.read_questions(SOURCE_DIR / f"{name}.ipynb")
                                                     for n in _answer_names(q)}
 
@@ -310,6 +316,7 @@ def test_answers_of_the_right_type_alone_score_zero(dummy_results, name):
     for q, r in result["questions"].items():
         assert r["failed_public"] == 0, f"{name} {q}: the dummy answers fail a public check: fix DUMMY_ANSWERS"
         assert r["score"] == 0, f"{name} {q}: values of the right type, all wrong, score {r['score']}"
+        assert r["scored_tests"] >= 1 and A.question_note(r) == f"{r['scored_tests']} of {r['scored_tests']} scored tests failed"
 
 
 def notebook_output_text(path: pathlib.Path) -> str:
@@ -530,6 +537,113 @@ def test_a_question_that_forbids_the_library_scores_zero_when_the_answer_calls_i
         assert all(float(table[student, q]["score"]) == p for q, p in others.items()), others
     assert "tgreedy_lib.domain_adaptation.theorems.self_normalized.rademacher_tail" in table["alice", "q1_equal_magnitudes"]["note"]
     assert "tgreedy_lib.domain_adaptation.selection.greedy_path" in table["bob", "q1_first_picks"]["note"]
+
+
+def _rule_of(q: A.Question) -> tuple[list[str], list[str], list[str]]:
+    """The answers a question's rule test reads, and what it forbids and allows (as written in the test)."""
+    calls = [node for t in q.tests if "def test_rule_" in t for node in ast.walk(ast.parse(t))
+             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "library_uses"]
+    assert len(calls) == 1, q.name
+    call = calls[0]
+    allowed = next((kw.value for kw in call.keywords if kw.arg == "allowed"), ast.List(elts=[]))
+    as_text = lambda node: [e.value if isinstance(e, ast.Constant) else ast.unparse(e) for e in node.elts]  # noqa: E731
+    return as_text(call.args[1]), as_text(call.args[2]), as_text(allowed)
+
+
+RULE = "**Rule, checked by the grader:**"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_rule_prompts_say_exactly_what_the_grader_checks(name):
+    for q in A.read_questions(SOURCE_DIR / f"{name}.ipynb"):
+        has_rule = any("def test_rule_" in t for t in q.tests)
+        assert (RULE in q.prompt) == has_rule, f"{name} {q.name}: a rule test needs a rule paragraph, and no other"
+        if not has_rule:
+            assert "the grader reads" not in q.prompt and "scores 0 on this" not in q.prompt, f"{name} {q.name}"
+            continue
+        paragraph = q.prompt.split(RULE, 1)[1].split("\n\n")[0]
+        read = paragraph.split(" (a function's own code", 1)[0]
+        names, forbidden, allowed = _rule_of(q)
+        assert re.findall(r"`([^`]+)`", read) == names, f"{name} {q.name}: the paragraph names other answers than the rule reads"
+        quoted = set(re.findall(r"`([^`]+)`", paragraph))
+        assert set(forbidden) | set(allowed) <= quoted, f"{name} {q.name}: {sorted(set(forbidden) | set(allowed) - quoted)}"
+        # the rule covers every answer the question asks for, save those the paragraph says it leaves out
+        left_out = set(_answer_names(q)) - set(names)
+        assert all(n in {"reason", "rademacher_first_below"} for n in left_out), f"{name} {q.name}: {left_out}"
+        assert not re.search(r"\bdo not\b[^.]*\benumerat", q.prompt), f"{name} {q.name}: forbids what no test checks"
+
+
+BIT_SHIFT_TAIL = """def equal_magnitude_tail(n, t):
+    codes = np.arange(2 ** n)[:, None]
+    signs = 2 * ((codes >> np.arange(n)) & 1) - 1
+    return float(np.mean(signs.sum(axis=1) ** 2 / n > t))"""
+
+
+def test_grading_notes_name_scored_tests_rules_and_rebound_setup_names(tmp_path):
+    name = "03_self_normalized_sums"
+    student_nb = json.loads((STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8"))
+    answers = reference_answers(SOURCE_DIR / f"{name}.ipynb")
+    own_tail = answers[0].split("\n\n\nworst_excess")[0]
+    assert own_tail.startswith("def equal_magnitude_tail") and "math.comb" in own_tail
+    subs = tmp_path / "subs"
+    # an enumeration of the sign vectors with NumPy bit shifts: allowed, and right
+    _write_submission(student_nb, [answers[0].replace(own_tail, BIT_SHIFT_TAIL), *answers[1:]], subs / "alice" / f"{name}.ipynb")
+    # worst_excess read off the library: the rule covers it
+    taken = own_tail + "\n\n\nworst_excess = {n: sn.worst_excess_discrete(*sn.rademacher_atoms(n))[0] for n in range(1, 13)}"
+    _write_submission(student_nb, [taken, *answers[1:]], subs / "bob" / f"{name}.ipynb")
+    # right answers, but a setup name rebound in a cell of the student's own
+    _write_submission(student_nb, answers, subs / "carol" / f"{name}.ipynb", extra_code="sn = 0.5  # my step size")
+    # right types, wrong values
+    _write_submission(student_nb, DUMMY_ANSWERS[name], subs / "dave" / f"{name}.ipynb")
+    A.grade(subs, tmp_path / "scores.csv", jobs=2, quiet=True)
+    table = {(r["student"], r["question"]): r for r in csv.DictReader((tmp_path / "scores.csv").open())}
+    points = A._question_points(GRADER_DIR / name)
+    assert [float(table["alice", q]["score"]) for q in points] == list(points.values()), table["alice", "TOTAL"]
+    assert all(table["alice", q]["note"] == "" for q in [*points, "TOTAL"])
+    bob = table["bob", "q1_equal_magnitudes"]
+    assert float(bob["score"]) == 0
+    assert bob["note"] == ("rule broken, 0 points: question 1 asks for your own formula, without the library; your answer "
+                           "uses tgreedy_lib.domain_adaptation.theorems.self_normalized.rademacher_atoms, "
+                           "tgreedy_lib.domain_adaptation.theorems.self_normalized.worst_excess_discrete"), bob["note"]
+    for q in points:  # every question's hidden tests read sn
+        assert float(table["carol", q]["score"]) < points[q]
+        assert table["carol", q]["note"].endswith("scored tests failed; setup name `sn` was redefined or removed"), \
+            (table["carol", q]["note"], table["carol", "TOTAL"]["note"])
+    assert table["dave", "q1_equal_magnitudes"]["note"] == "2 of 2 scored tests failed"
+
+
+def _canvas_line() -> str:
+    text = (ASSIGNMENTS_DIR / "README.md").read_text(encoding="utf-8")
+    return re.search(r"```bash\n(for f in \*_03_self_normalized_sums[^\n]*)\n```", text).group(1)
+
+
+def test_canvas_batch_with_resubmissions_is_filed_and_two_files_for_one_student_refused(tmp_path):
+    import subprocess
+
+    name = "03_self_normalized_sums"
+    student = (STUDENT_DIR / f"{name}.ipynb").read_text(encoding="utf-8")
+    download = tmp_path / "download"
+    download.mkdir()
+    for f in (f"smithalice_12_34_{name}.ipynb", f"jonesbob_LATE_56_78_{name}-1.ipynb", f"leecarol_9_10_{name}.ipynb",
+              f"leecarol_9_11_{name}-1.ipynb", "smithalice_12_35_04_t_statistic_bounds.ipynb"):
+        (download / f).write_text(student, encoding="utf-8")
+    subprocess.run(["bash", "-c", _canvas_line()], cwd=download, check=True)
+    subs = tmp_path / "submissions"
+    found = {(s["student"], s["path"].name) for s in A.discover_submissions(subs, NAMES)}
+    assert found == {("smithalice", f"smithalice_12_34_{name}.ipynb"), ("jonesbob", f"jonesbob_LATE_56_78_{name}-1.ipynb"),
+                     ("leecarol", f"leecarol_9_10_{name}.ipynb"), ("leecarol", f"leecarol_9_11_{name}-1.ipynb")}
+    with pytest.raises(SystemExit, match=rf"several notebooks: leecarol/leecarol_9_10_{name}\.ipynb and "
+                                         rf"leecarol/leecarol_9_11_{name}-1\.ipynb \(nothing graded\)"):
+        A.grade(subs, tmp_path / "scores.csv", quiet=True)
+    assert not (tmp_path / "scores.csv").exists()
+    # flat files: a resubmission's -1 is no part of the student's name
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for f in (f"alice_{name}.ipynb", f"alice_{name}-1.ipynb"):
+        (flat / f).write_text(student, encoding="utf-8")
+    assert {s["student"] for s in A.discover_submissions(flat, NAMES)} == {"alice"}
+    with pytest.raises(SystemExit, match=rf"alice_{name}-1\.ipynb and alice_{name}\.ipynb"):
+        A.grade(flat, tmp_path / "scores.csv", quiet=True)
 
 
 def test_grade_refuses_a_file_named_after_its_assignment_alone(tmp_path, capsys):

@@ -196,6 +196,10 @@ def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, qu
         if grader_dir.exists():
             shutil.rmtree(grader_dir)
         (grader_dir / "tests").mkdir(parents=True)
+        # the setup cells as students get them (not answers, not checks): a submission must leave their names alone
+        given = _setup_sources(source)
+        setup = [c["source"] for c in nb["cells"] if c["cell_type"] == "code"
+                 and ("".join(c["source"]).strip() in given or "otter.Notebook(" in "".join(c["source"]))]
         zips = sorted((dist / "autograder").glob("*.zip"))
         if len(zips) != 1:
             raise RuntimeError(f"otter assign wrote {len(zips)} autograder zip files for {source.name}")
@@ -203,6 +207,20 @@ def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, qu
             for member in zf.namelist():  # what local grading reads, not Gradescope's image files
                 if member == "otter_config.json" or (member.startswith("tests/") and member.endswith(".py")):
                     (grader_dir / member).write_bytes(zf.read(member))
+        (grader_dir / "setup.json").write_text(
+            json.dumps({"setup_cells": ["".join(c) for c in setup]}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _setup_sources(source: pathlib.Path) -> set[str]:
+    """The code cells of an instructor notebook outside its solution and test blocks, stripped."""
+    found, block = set(), None
+    for cell, text in _cells(source):
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        if cell["cell_type"] == "raw" and first in _MARKERS:
+            block = first.split()[2].lower() if first.startswith("# BEGIN") and "QUESTION" not in first else None
+        elif cell["cell_type"] == "code" and block is None:
+            found.add(text.strip())
+    return found
 
 
 def generate(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None = None, names=None,
@@ -303,7 +321,8 @@ def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> lis
         if len(rel.parts) > 1:
             student = rel.parts[0]
         else:  # empty when the file is named after its assignment alone: grade refuses it
-            student = (path.stem.replace(assignment, "") if assignment else path.stem).strip("_- .")
+            stem = re.sub(rf"{re.escape(assignment)}-\d+$", assignment, path.stem) if assignment else path.stem
+            student = (stem.replace(assignment, "") if assignment else stem).strip("_- .")
         if assignment is None and not note:
             note = "unknown assignment (neither notebook metadata nor file name names one)"
         found.append({"path": path, "student": student, "assignment": assignment, "note": note})
@@ -316,6 +335,15 @@ HAND_IN = ("put each notebook in a folder named after its student (SUBMISSIONS_D
            "SUBMISSIONS_DIR (assignments/README.md, 'Handing in', renames a downloaded batch in one line)")
 
 
+def duplicate_submissions(subs: list[dict]) -> list[list[pathlib.Path]]:
+    """Groups of two or more notebooks of :func:`discover_submissions` for one student and assignment."""
+    groups: dict = {}
+    for s in subs:
+        if s["student"] and s["assignment"]:
+            groups.setdefault((s["student"], s["assignment"]), []).append(s["path"])
+    return [paths for paths in groups.values() if len(paths) > 1]
+
+
 def unnamed_submissions(subs: list[dict], known: list[str]) -> list[pathlib.Path]:
     """The notebooks of :func:`discover_submissions` whose student cannot be told: no name, or an assignment's."""
     return [s["path"] for s in subs if not s["student"] or s["student"] in known or s["student"] == s["assignment"]]
@@ -326,6 +354,12 @@ def _tests_of(grader_dir: pathlib.Path) -> dict[str, str]:
     return {p.name: p.read_text(encoding="utf-8") for p in sorted((grader_dir / "tests").glob("*.py"))}
 
 
+def _setup_of(grader_dir: pathlib.Path) -> list[str]:
+    """The sources of an assignment's setup cells (``setup.json``, written by ``generate``; none if missing)."""
+    path = pathlib.Path(grader_dir) / "setup.json"
+    return json.loads(path.read_text(encoding="utf-8"))["setup_cells"] if path.exists() else []
+
+
 def grade_one(notebook: pathlib.Path, grader_dir: pathlib.Path, timeout: float = 600.0) -> dict:
     """Grade one submission against the tests in ``grader_dir``, isolated as :func:`grade` does: the dict of
     :func:`.grading_sandbox.grade_in_sandbox`."""
@@ -333,7 +367,7 @@ def grade_one(notebook: pathlib.Path, grader_dir: pathlib.Path, timeout: float =
 
     grader_dir = pathlib.Path(grader_dir)
     return grading_sandbox.grade_in_sandbox(pathlib.Path(notebook).read_bytes(), grader_dir.name, _tests_of(grader_dir),
-                                            timeout, isolate=_isolation_problem() is None)
+                                            timeout, isolate=_isolation_problem() is None, setup=_setup_of(grader_dir))
 
 
 @functools.lru_cache(1)
@@ -361,7 +395,8 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
     """Grade every notebook under ``submissions_dir``, write the CSV ``out`` and return its long rows
     (``student, assignment, question, score, possible, note, file, sha256``, and a ``TOTAL`` per submission).
 
-    A question not reached, or whose rule test fails, scores 0. As root, the folders student code must not
+    A question not reached, or whose rule test fails, scores 0. Nothing is graded when a notebook has no student
+    or a student has several notebooks for one assignment. As root, the folders student code must not
     read are private while grading, ``out`` for good; otherwise a line on standard error says it is not."""
     from . import grading_sandbox
 
@@ -374,6 +409,13 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
     if unnamed:
         raise SystemExit(f"grade: no student name in {', '.join(unnamed[:5])}{' ...' if len(unnamed) > 5 else ''} "
                          f"(nothing graded): {HAND_IN}")
+    twice = [" and ".join(p.relative_to(submissions_dir).as_posix() for p in group)
+             for group in duplicate_submissions(subs)]
+    if twice:
+        raise SystemExit(f"grade: one student, one assignment, several notebooks: {'; '.join(twice[:5])}"
+                         f"{' ...' if len(twice) > 5 else ''} (nothing graded): keep the one to grade (a "
+                         "learning-management system marks a resubmission with -1, -2, ...) and move the others out "
+                         "of SUBMISSIONS_DIR")
     problem = _isolation_problem()
     if problem:
         print(problem, file=sys.stderr)
@@ -398,11 +440,14 @@ def _grade(subs, submissions_dir, out, grader_root, jobs, timeout, wide, quiet, 
         sub["bytes"] = sub["path"].read_bytes()
         sub["sha256"] = hashlib.sha256(sub["bytes"]).hexdigest()
         sub["file"] = sub["path"].relative_to(submissions_dir).as_posix()
-    tests = {a: _tests_of(grader_root / a) for a in {s["assignment"] for s in subs if s["assignment"]}}
+    assignments = {s["assignment"] for s in subs if s["assignment"]}
+    tests = {a: _tests_of(grader_root / a) for a in assignments}
+    setups = {a: _setup_of(grader_root / a) for a in assignments}
     results = [None] * len(subs)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {pool.submit(grading_sandbox.grade_in_sandbox, s["bytes"], s["assignment"], tests[s["assignment"]],
-                               timeout, problem is None): i for i, s in enumerate(subs) if s["assignment"] and not s["note"]}
+                               timeout, problem is None, setups[s["assignment"]]): i
+                   for i, s in enumerate(subs) if s["assignment"] and not s["note"]}
         for future in concurrent.futures.as_completed(futures):
             s, r = subs[futures[future]], future.result()  # its processes are gone by now
             results[futures[future]] = r
@@ -422,15 +467,34 @@ def _grade(subs, submissions_dir, out, grader_root, jobs, timeout, wide, quiet, 
         for q, pts in (_question_points(grader_root / sub["assignment"]) if sub["assignment"] else {}).items():
             r = (res or {}).get("questions", {}).get(q)
             score = min(max(float(r["score"]), 0.0), pts) if r else 0.0
-            note = "not graded" if r is None else r.get("rule") or (
-                f"{r['failed']} of {r['tests']} tests failed" if r["failed"] else "")
-            rows.append(row(q, score, pts, note))
+            rows.append(row(q, score, pts, "not graded" if r is None else question_note(r)))
             total, possible = total + score, possible + pts
         rows.append(row("TOTAL", total, possible, "; ".join(notes)))
     _write_csv(rows, pathlib.Path(out), wide)
     if problem is None:
         grading_sandbox.make_private([out])
     return rows
+
+
+def question_note(r: dict) -> str:
+    """A question's ``note`` in the scores: a broken rule, the scored (hidden) tests that failed, changed setup names.
+
+    Examples
+    --------
+    >>> question_note({"rule": None, "scored_tests": 2, "scored_failed": 2, "setup_changed": ["sn"]})
+    '2 of 2 scored tests failed; setup name `sn` was redefined or removed'
+    >>> question_note({"rule": "question 1 ...; f uses sn.f", "scored_tests": 3, "scored_failed": 0, "setup_changed": []})
+    'rule broken, 0 points: question 1 ...; f uses sn.f'
+    """
+    parts = [f"rule broken, 0 points: {r['rule']}"] if r.get("rule") else []
+    if r.get("scored_failed"):
+        parts.append(f"{r['scored_failed']} of {r['scored_tests']} scored tests failed")
+    changed = r.get("setup_changed") or []
+    if changed:
+        names = ", ".join(f"`{n}`" for n in changed)
+        parts.append(f"setup name {names} was redefined or removed" if len(changed) == 1
+                     else f"setup names {names} were redefined or removed")
+    return "; ".join(parts)
 
 
 def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:

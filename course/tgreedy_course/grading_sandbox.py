@@ -132,7 +132,7 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
 
     shell = InteractiveShell.instance()
     namespace = shell.user_ns
-    errors, cells, defined_by = [], [], {}
+    errors, cells, defined_by, bound_by = [], [], {}, {}
     code_cells = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"]
     for i, cell in enumerate(code_cells, start=1):
         source = cell.get("source", "")
@@ -146,6 +146,9 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
         for name, value in list(namespace.items()):  # the cell that last assigned each name
             if name not in before or before[name] is not value:
                 defined_by[name] = i - 1
+                bound_by.setdefault(name, []).append(i - 1)
+        for name in before.keys() - namespace.keys():  # deleted: counts as bound by that cell
+            bound_by.setdefault(name, []).append(i - 1)
         del before
     _send(rpc_out, pickle.dumps(("ready", errors)))
     while True:
@@ -155,7 +158,12 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
             return
         try:
             kind, key, args, kwargs = pickle.loads(request)
-            if kind == "refs":  # what the code behind an answer refers to (nothing for a name never assigned)
+            if kind == "setup":  # the names of the setup cells (key: their sources) that other cells rebound or removed
+                setup = {c.strip() for c in key}
+                changed = [n for n in args if n not in namespace
+                           or any(cells[k].strip() not in setup for k in bound_by.get(n, ()))]
+                reply = ("value", pickle.dumps(sorted(changed)))
+            elif kind == "refs":  # what the code behind an answer refers to (nothing for a name never assigned)
                 cell = cells[defined_by[key]] if key in defined_by else None
                 found = references(namespace[key], namespace, shell.transform_cell(cell) if cell else None) \
                     if key in namespace else set()
@@ -346,8 +354,37 @@ class _Runner:
         return _Missing(why.get(tag, f"{key}: the grader does not accept a {tag} from a submission"))
 
 
-def judge(rpc_in: int, rpc_out: int, tests: dict[str, str]) -> dict:
-    """Run otter test files (name -> source) against the runner's namespace; the dict that :func:`grade_in_sandbox` returns."""
+def setup_names(cells) -> list[str]:
+    r"""The names that the setup cells (Python sources; IPython's ``%`` and ``!`` lines skipped) bind at top level.
+
+    Examples
+    --------
+    >>> setup_names(["import numpy as np\nfrom tgreedy_lib import x as sn", "%matplotlib inline\nrng, k = 1, 2"])
+    ['k', 'np', 'rng', 'sn']
+    """
+    import ast
+
+    names = set()
+    for cell in cells:
+        code = "\n".join(line for line in cell.splitlines() if not line.lstrip().startswith(("%", "!")))
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names |= {(a.asname or a.name).split(".")[0] for a in node.names if a.name != "*"}
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return sorted(names)
+
+
+def judge(rpc_in: int, rpc_out: int, tests: dict[str, str], setup: list[str] = ()) -> dict:
+    """Run otter test files (name -> source) against the runner's namespace; the dict that :func:`grade_in_sandbox`
+    returns. ``setup``: the sources of the assignment's setup cells, whose names a submission must leave alone."""
     import inspect
     from otter.test_files import ExceptionTestFile
 
@@ -361,9 +398,18 @@ def judge(rpc_in: int, rpc_out: int, tests: dict[str, str]) -> dict:
         return out
     env = _Env()
     env.grading_runner = runner
+    changed: list[str] = []
+    if setup:
+        try:
+            got = runner.ask("setup", list(setup), setup_names(setup))
+            changed = [n for n in got if isinstance(n, str)] if isinstance(got, list) else []
+        except (ValueError, pickle.UnpicklingError, RuntimeError, EOFError, OSError):
+            pass
     for file_name, source in sorted(tests.items()):
         test_file = ExceptionTestFile.from_string(source, path=file_name)
+        arguments = set()
         for case in test_file.test_cases:
+            arguments |= set(inspect.signature(case.body.test_func).parameters)
             for arg in inspect.signature(case.body.test_func).parameters:
                 if arg not in env and arg != "env":  # otter passes the namespace itself as env
                     try:
@@ -377,7 +423,10 @@ def judge(rpc_in: int, rpc_out: int, tests: dict[str, str]) -> dict:
             "score": 0.0 if broken else float(test_file.score), "possible": float(test_file.possible),
             "tests": len(test_file.test_case_results), "failed": len(failed),
             "failed_public": sum(not r.test_case.hidden for r in failed),
+            "scored_tests": sum(bool(r.test_case.points) for r in test_file.test_case_results),
+            "scored_failed": sum(bool(r.test_case.points) for r in failed),
             "rule": _failure_message(broken[0].message) if broken else None,
+            "setup_changed": sorted(arguments & set(changed)),
         }
     return out
 
@@ -612,10 +661,12 @@ def _sandbox_env(home: pathlib.Path, user: str) -> dict:
 
 
 def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, str], timeout: float,
-                     isolate: bool) -> dict:
+                     isolate: bool, setup: list[str] = ()) -> dict:
     """Grade one submission (the notebook's bytes, run as ``<assignment>.ipynb``) against ``tests`` (file name ->
     source); with ``isolate`` as two unprivileged users, all of whose processes are dead on return. Returns
-    ``{"questions": {name: {score, possible, tests, failed, failed_public, rule}}, "errors", "catastrophic"}``."""
+    ``{"questions": {name: {score, possible, tests, failed, failed_public, scored_tests, scored_failed, rule,
+    setup_changed}}, "errors", "catastrophic"}``; ``setup_changed``: the names of the setup cells (``setup``, their
+    sources) that the question's tests read and that another cell rebound or removed."""
     with sandbox_users() if isolate else contextlib.nullcontext((None, None)) as (runner_uid, judge_uid):
         base = pathlib.Path(tempfile.mkdtemp(prefix="grade-scratch-"))
         procs = []
@@ -650,7 +701,8 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
             for fd in (to_runner_r, to_runner_w, to_judge_r, to_judge_w):
                 os.close(fd)
             try:
-                out, err = judge_proc.communicate(json.dumps(tests).encode(), timeout=timeout)
+                out, err = judge_proc.communicate(json.dumps({"tests": tests, "setup": list(setup)}).encode(),
+                                                  timeout=timeout)
             except subprocess.TimeoutExpired:
                 return {"questions": {}, "errors": [], "catastrophic": f"timed out after {timeout:g} s"}
             try:
@@ -671,9 +723,11 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
 
 def _checked(result: dict) -> dict:
     """The judge's answer with the expected fields and types only (ValueError, TypeError or KeyError otherwise)."""
-    types = {"score": float, "possible": float, "tests": int, "failed": int, "failed_public": int}
+    types = {"score": float, "possible": float, "tests": int, "failed": int, "failed_public": int,
+             "scored_tests": int, "scored_failed": int}
     return {"questions": {str(q): {**{f: t(r[f]) for f, t in types.items()},
-                                   "rule": None if r.get("rule") is None else str(r["rule"])}
+                                   "rule": None if r.get("rule") is None else str(r["rule"]),
+                                   "setup_changed": [str(n) for n in r.get("setup_changed", [])]}
                           for q, r in result["questions"].items()},
             "errors": [str(e) for e in result["errors"]],
             "catastrophic": None if result["catastrophic"] is None else str(result["catastrophic"])}
@@ -695,10 +749,10 @@ def _main(argv: list[str]) -> int:
         run_notebook(name, rpc_in, rpc_out)
         return 0
     if mode == "judge":
-        tests = json.loads(sys.stdin.read())
+        given = json.loads(sys.stdin.read())
         result_fd = os.dup(1)
         os.dup2(2, 1)  # what the tests print must not mix with the result
-        result = judge(int(argv[2]), int(argv[3]), tests)
+        result = judge(int(argv[2]), int(argv[3]), given["tests"], given.get("setup", []))
         os.write(result_fd, json.dumps(result).encode())
         return 0
     raise SystemExit(f"unknown mode {mode!r}")

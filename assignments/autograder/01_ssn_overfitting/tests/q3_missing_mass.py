@@ -41,6 +41,6 @@ def test_ssn_values_are_the_exact_expectations(ssn_expected_l_hat, ssn_expected_
 @test_case(points=0, hidden=True)
 def test_rule_derived_without_the_library(env):
     from tgreedy_course.grading_sandbox import library_uses
-    used = library_uses(env, ['expected_singleton_share', 'expected_missing_mass'], ['tgreedy_lib'])
-    assert not used, 'question 3 asks for your own formulas, without the library; your functions use ' + ', '.join(used)
+    used = library_uses(env, ['expected_singleton_share', 'expected_missing_mass', 'ssn_expected_l_hat', 'ssn_expected_error'], ['tgreedy_lib'])
+    assert not used, 'question 3 asks for your own formulas, without the library; your answer uses ' + ', '.join(used)
 

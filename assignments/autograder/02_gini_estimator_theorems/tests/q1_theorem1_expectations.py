@@ -44,6 +44,6 @@ def test_match_the_library_and_theorem1(expected_l_hat, expected_gini_error, bia
 @test_case(points=0, hidden=True)
 def test_rule_derived_without_the_library(env):
     from tgreedy_course.grading_sandbox import library_uses
-    used = library_uses(env, ['expected_l_hat', 'expected_gini_error'], ['tgreedy_lib'])
-    assert not used, 'question 1 asks for your own formulas, without the library; your functions use ' + ', '.join(used)
+    used = library_uses(env, ['expected_l_hat', 'expected_gini_error', 'bias_30'], ['tgreedy_lib'])
+    assert not used, 'question 1 asks for your own formulas, without the library; your answer uses ' + ', '.join(used)
 

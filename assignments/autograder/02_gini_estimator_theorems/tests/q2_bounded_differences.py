@@ -32,6 +32,6 @@ def test_compared_with_the_remark(below_remark, largest_change, cat):
 @test_case(points=0, hidden=True)
 def test_rule_brute_force(env):
     from tgreedy_course.grading_sandbox import library_uses
-    used = library_uses(env, ['largest_change', 'largest_change_gini'], ['tgreedy_lib.categorical.theorem_bounds'])
+    used = library_uses(env, ['largest_change', 'largest_change_gini', 'below_remark'], ['tgreedy_lib.categorical.theorem_bounds'])
     assert not used, "question 2 asks for a brute force, not the library's bounds; your answer uses " + ', '.join(used)
 

@@ -35,6 +35,6 @@ def test_worst_excess(worst_excess, sn):
 @test_case(points=0, hidden=True)
 def test_rule_derived_without_the_library(env):
     from tgreedy_course.grading_sandbox import library_uses
-    used = library_uses(env, ['equal_magnitude_tail'], ['tgreedy_lib', 'itertools'])
-    assert not used, 'question 1 asks for your own formula, without sn or an enumeration; equal_magnitude_tail uses ' + ', '.join(used)
+    used = library_uses(env, ['equal_magnitude_tail', 'worst_excess'], ['tgreedy_lib'])
+    assert not used, 'question 1 asks for your own formula, without the library; your answer uses ' + ', '.join(used)
 

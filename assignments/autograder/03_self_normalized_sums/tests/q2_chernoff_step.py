@@ -45,5 +45,5 @@ def test_chernoff_bound_between_the_exact_tail_and_exp(chernoff_bound, sn):
 def test_rule_derived_without_the_library(env):
     from tgreedy_course.grading_sandbox import library_uses
     used = library_uses(env, ['best_lambda', 'chernoff_bound'], ['tgreedy_lib'])
-    assert not used, 'question 2 asks you to redo the step yourself, without sn; your functions use ' + ', '.join(used)
+    assert not used, 'question 2 asks you to redo the step yourself, without the library; your functions use ' + ', '.join(used)
 

@@ -31,5 +31,5 @@ def test_reason(reason, smallest_ratio, sn):
 def test_rule_derived_without_the_library(env):
     from tgreedy_course.grading_sandbox import library_uses
     used = library_uses(env, ['smallest_ratio'], ['tgreedy_lib'])
-    assert not used, 'question 3 asks for your own formula, without sn; smallest_ratio uses ' + ', '.join(used)
+    assert not used, 'question 3 asks for your own formula, without the library; smallest_ratio uses ' + ', '.join(used)
 

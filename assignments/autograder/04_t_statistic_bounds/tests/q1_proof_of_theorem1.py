@@ -43,5 +43,5 @@ def test_min_domains(min_domains, n_min, tb):
 def test_rule_derived_without_the_library(env):
     from tgreedy_course.grading_sandbox import library_uses
     used = library_uses(env, ['tilde_from_t', 't_tail_bound', 'min_domains', 'n_min'], ['tgreedy_lib'])
-    assert not used, 'question 1 asks for your own formulas, without tb; your answer uses ' + ', '.join(used)
+    assert not used, 'question 1 asks for your own formulas, without the library; your answer uses ' + ', '.join(used)
 

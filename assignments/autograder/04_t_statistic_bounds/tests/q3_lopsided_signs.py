@@ -33,5 +33,5 @@ def test_read_off(rademacher_first_below, coverage_curves, n_features):
 def test_rule_derived_without_the_library(env):
     from tgreedy_course.grading_sandbox import library_uses
     used = library_uses(env, ['all_signs_agree', 'one_sign_off_abs_t'], ['tgreedy_lib'])
-    assert not used, 'question 3 asks for your own formulas, without tb; your functions use ' + ', '.join(used)
+    assert not used, 'question 3 asks for your own formulas, without the library; your functions use ' + ', '.join(used)
 

@@ -23,6 +23,6 @@ def test_kinds(first_kinds, greedy_first, tgreedy_first, problem):
 @test_case(points=0, hidden=True)
 def test_rule_by_hand(env):
     from tgreedy_course.grading_sandbox import library_uses
-    used = library_uses(env, ['greedy_first', 'tgreedy_first'], ['tgreedy_lib.domain_adaptation.selection', 'tgreedy_lib.domain_adaptation.selectors', 'tgreedy_lib.domain_adaptation.theorems.simulated_selection'])
+    used = library_uses(env, ['greedy_first', 'tgreedy_first', 'first_kinds'], ['tgreedy_lib.domain_adaptation.selection', 'tgreedy_lib.domain_adaptation.selectors', 'tgreedy_lib.domain_adaptation.theorems.simulated_selection'])
     assert not used, 'question 1 asks for the first step by hand; your answer uses ' + ', '.join(used)
 

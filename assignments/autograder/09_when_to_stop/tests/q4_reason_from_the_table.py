@@ -35,6 +35,6 @@ def test_table(table_agrees, crossover_n, reference, stopping):
 @test_case(points=0, hidden=True)
 def test_rule_by_hand(env):
     from tgreedy_course.grading_sandbox import library_uses
-    used = library_uses(env, ['bonferroni_widths', 'theorem1_width', 'crossover_n'], ['tgreedy_lib.domain_adaptation.stopping', 'tgreedy_lib.domain_adaptation.theorems.t_bounds'])
+    used = library_uses(env, ['bonferroni_widths', 'theorem1_width', 'crossover_n', 'table_agrees'], ['tgreedy_lib.domain_adaptation.stopping', 'tgreedy_lib.domain_adaptation.theorems.t_bounds'])
     assert not used, 'question 4 asks for the thresholds by hand; your answer uses ' + ', '.join(used)
 
