@@ -136,11 +136,15 @@ question), and 08b and 11 have none.
    which carry no points: all the points are on the checks your instructor's grader runs later, so a passing
    public check says only that your answer has the right form.
 5. Save the notebook and hand it in under the same file name (e.g. `03_self_normalized_sums.ipynb`, not renamed):
-   your instructor files it under your name.
+   your instructor files it under your name. Hand in one notebook per assignment; if you hand in again, make sure
+   only your latest file is the one handed in (the grader refuses two notebooks from one student for one assignment).
 
 Derivation questions ask you to derive a result of the paper and implement your formula; the grader compares it
-with an exact computation (an enumeration of every case, or the library's own). Where a question says not to call
-the library, the grader reads your code: an answer that calls it scores 0 on that question. The library's modules
+with an exact computation (an enumeration of every case, or the library's own). Some questions end with a paragraph
+**Rule, checked by the grader**: it names the answers the grader reads and what their code must not use (usually
+the course's library, `tgreedy_lib`, which holds the answers); if it does, the question scores 0 and your scores'
+note says what it used. Don't give a name the setup cells define (`sn`, `np`, `stats`, ...) another value, and don't
+delete one: the grader's checks use them. The library's modules
 appear in the assignments under short names, set in each setup cell: `cat` is `tgreedy_lib.categorical` (the
 categorical paper's estimator and filters), `sn` is `tgreedy_lib.domain_adaptation.theorems.self_normalized`
 (Theorem 2 of the DA paper) and `tb` is `tgreedy_lib.domain_adaptation.theorems.t_bounds` (Theorem 1 and
