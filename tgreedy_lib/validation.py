@@ -98,10 +98,8 @@ def check_domain_count(n, name: str = "n") -> int:
     """``n`` as an int of at least 2: a spread across domains has ``n - 1`` degrees of freedom."""
     whole = _whole(n, True)
     if whole is None or whole < 2:
-        raise ValueError(
-            f"T-statistics need at least two domains (n >= 2), got {name} = {n!r}: "
-            "the spread across domains cannot be estimated from one; use two or more domains"
-        )
+        raise ValueError(f"T-statistics need at least two domains (n >= 2), got {name} = {n!r}: "
+                         "the spread across domains cannot be estimated from one; use two or more domains")
     return whole
 
 
@@ -124,15 +122,12 @@ def check_labels(y, name: str = "y", *, signed: bool = False, both_classes: bool
         if signed and bad.any():
             bad = ~((y == -1) | (y == 1))
         if np.any(bad):
-            raise ValueError(
-                f"{name} must hold labels in {allowed}; found {np.unique(y[bad])[:5].tolist()} "
-                f"(first at index {int(np.flatnonzero(bad)[0])})"
-            )
+            raise ValueError(f"{name} must hold labels in {allowed}; found {np.unique(y[bad])[:5].tolist()} "
+                             f"(first at index {int(np.flatnonzero(bad)[0])})")
         positive = y == 1
     if both_classes and (positive.all() or not positive.any()):
-        raise ValueError(
-            f"{name} has only one class ({np.unique(y).tolist()}); AUROC needs both positives and negatives"
-        )
+        raise ValueError(f"{name} has only one class ({np.unique(y).tolist()}); AUROC needs both positives and "
+                         "negatives")
     return positive
 
 
@@ -260,11 +255,9 @@ def factorize(values, name: str, *, allow_none: bool = False) -> tuple[np.ndarra
         try:
             codes[i] = index.setdefault(value, len(index))
         except TypeError:
-            raise ValueError(
-                f"{name} holds an unhashable value of type {type(value).__name__} at index {i}; values are grouped "
-                "by equality, so they must be hashable: convert lists and arrays to tuples, dicts to "
-                "tuple(sorted(d.items())) or to strings"
-            ) from None
+            raise ValueError(f"{name} holds an unhashable value of type {type(value).__name__} at index {i}; values "
+                             "are grouped by equality, so they must be hashable: convert lists and arrays to tuples, "
+                             "dicts to tuple(sorted(d.items())) or to strings") from None
     uniques = np.empty(len(index), dtype=object)
     uniques[:] = list(index)
     try:
@@ -392,10 +385,10 @@ def _check_kept_apart(values, name: str) -> None:
                                 (by_text, text, "print alike (a table could not tell them apart)")):
             other = table.setdefault(key, (kind, value))
             if other[0] != kind:
-                raise ValueError(
-                    f"{name} holds {other[1]!r} ({type(other[1]).__name__}) and {value!r} ({type(value).__name__}), "
-                    f"which {how} but differ in type: convert {name} to one type (e.g. all strings) so that "
-                    "they are one value, or rename one so that they are two")
+                raise ValueError(f"{name} holds {other[1]!r} ({type(other[1]).__name__}) and {value!r} "
+                                 f"({type(value).__name__}), which {how} but differ in type: convert {name} to "
+                                 "one type (e.g. all strings) so that they are one value, or rename one so that "
+                                 "they are two")
 
 
 def as_kept_apart_vector(values, name: str) -> np.ndarray:

@@ -40,12 +40,8 @@ def mann_whitney_u(positive: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """The Mann-Whitney U, #{s+ > s-} + #{s+ = s-} / 2, of every column of ``scores`` (n, m), exact, in one
     sort a column; ``positive`` is a boolean vector (n,). Unchecked: :func:`roc_auc` is the checked entry.
 
-    After sorting each column, a positive's score has below it the negatives before its group of
-    tied scores, and at or below it those up to the group's end; twice U is the sum of the two
-    counts over the positives (integers, so U is exact). In a column without ties both counts are
-    the negatives before the positive, and the tie groups are formed only for columns with ties.
-    The columns are sorted as the contiguous rows of the transpose (a strided sort a column is
-    several times slower).
+    Twice U sums, over the positives, the negatives below a positive's group of tied scores and those up to
+    the group's end (integers, so U is exact); tie groups are formed only for columns with ties.
     """
     rows = np.ascontiguousarray(scores.T)
     n = rows.shape[1]

@@ -24,7 +24,7 @@ from .selection import SelectionPath
 from .selectors import available_selectors, get_selector
 from .statistics import DomainStatistics
 
-__all__ = ["LODO_QUIET_SECONDS", "LODO_MEMORY", "held_out_scores", "moment_squared_loss", "steps_curve"]
+__all__ = ["LODO_QUIET_SECONDS", "LODO_MEMORY", "held_out_scores", "steps_curve"]
 
 #: ``stop_lodo(progress=None)`` stays quiet for this many seconds, then reports every as many.
 LODO_QUIET_SECONDS = 10.0
@@ -75,24 +75,6 @@ def held_out_scores(path: SelectionPath, stats: DomainStatistics, score, path_fu
                 raise ValueError(f"score must return {K + 1} values (steps 0..{K}), got shape {values.shape}")
             per_domain.append(values)
     return np.asarray(per_domain)
-
-
-def moment_squared_loss(stats: DomainStatistics, coef) -> np.ndarray:
-    """Per-domain squared loss ``E[Y^2|d_k] - 2 w.E[XY|d_k] + w' E[XX'|d_k] w`` (section 2) of one weight
-    vector (p,) or m of them (m, p): shape (n_domains,) or (m, n_domains)."""
-    coef = np.asarray(coef, dtype=np.float64)
-    single = coef.ndim == 1
-    W = np.atleast_2d(coef)
-    if W.shape[1] != stats.n_features:
-        raise ValueError(f"coef has {W.shape[1]} features, the statistics have {stats.n_features}")
-    support = np.flatnonzero(np.any(W != 0, axis=0))
-    quad = np.zeros((W.shape[0], stats.n_domains))
-    if support.size:
-        rows = np.stack([stats.gram_row(int(i))[:, support] for i in support], axis=1)  # (n, s, s)
-        Ws = W[:, support]
-        quad = np.einsum("ms,kst,mt->mk", Ws, rows, Ws)
-    loss = stats.yy[None, :] - 2.0 * W @ stats.xy.T + quad
-    return loss[0] if single else loss
 
 
 def _domain_loss(stats: DomainStatistics, index: int, W: np.ndarray) -> np.ndarray:

@@ -37,15 +37,10 @@ def training_statistics(problem: DomainProblem, rng: np.random.Generator, n_doma
 def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains: int = 8,
                       n_samples: int | None = None, n_steps: int = 10, n_repeats: int = 50,
                       refit: str = "stagewise", n_new_domains: int = 0, selectors=SELECTORS) -> dict:
-    """Repeat ``n_repeats`` times: draw ``n_domains`` training domains (population moments, or
-    ``n_samples`` draws each), run the ``selectors`` (registered names) for ``n_steps`` steps with
-    ``refit``, and score their paths by the regret on a new domain.
-
-    With ``n_new_domains`` > 0 each repeat also draws that many new domains and records the mean
-    excess risk ``L_d(w) - L_d(E[XY])`` over them (an estimate of the regret). Returns ``"steps"``
-    (n_steps + 1,), the settings, ``"selectors"`` and per selector ``"regret"`` (n_repeats,
-    n_steps + 1), ``"spurious"`` (n_repeats, n_steps) and, if asked, ``"new_domain_excess"``.
-    """
+    """``n_repeats`` times: draw ``n_domains`` training domains (population moments, or ``n_samples`` draws each),
+    run the ``selectors`` for ``n_steps`` steps, and record per selector ``"regret"`` (n_repeats, n_steps + 1),
+    ``"spurious"`` picks (n_repeats, n_steps) and, with ``n_new_domains`` > 0, the mean excess risk
+    ``L_d(w) - L_d(E[XY])`` on that many new domains (``"new_domain_excess"``)."""
     check_whole_number(n_repeats, "n_repeats", 1)
     selectors = [get_selector(name).name for name in selectors]
     results = {name: {"regret": [], "spurious": [], "new_domain_excess": []} for name in selectors}
@@ -75,13 +70,8 @@ def compare_selectors(problem: DomainProblem, rng: np.random.Generator, n_domain
 def sweep_selectors(problem: DomainProblem, rng: np.random.Generator, n_domains_values=(4, 8, 16, 32),
                     n_samples_values=(None,), n_steps: int = 10, n_repeats: int = 30,
                     at_step: int = 5, selectors=SELECTORS) -> list[dict]:
-    """Mean regret after ``at_step`` features and mean fraction of spurious picks, over a grid.
-
-    Returns one row (dict) per ``(n_domains, n_samples)`` with keys ``n_domains``,
-    ``n_samples``, ``null_regret``, and for each selector ``"<name>_regret"``,
-    ``"<name>_regret_se"``, ``"<name>_regret_median"`` and ``"<name>_spurious"`` (share of the first ``at_step`` picks
-    that were spurious).
-    """
+    """One row per ``(n_domains, n_samples)``: per selector the mean, s.e. and median regret after ``at_step``
+    features (``"<name>_regret"``, ...) and the share of spurious picks among the first ``at_step``."""
     if not 1 <= at_step <= n_steps:
         raise ValueError(f"at_step must lie in 1..n_steps = {n_steps}, got {at_step}")
     rows = []

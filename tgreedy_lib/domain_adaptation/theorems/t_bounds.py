@@ -149,13 +149,8 @@ def coverage_independent(p_fail, n_features) -> np.ndarray:
 
 def coverage_curves(n: int, delta: float, n_features, rng: np.random.Generator | None = None,
                     monte_carlo_laws=("cauchy",), n_trials: int = 20000, level: float = 0.95) -> dict:
-    """Probability that Theorem 1's width covers every one of ``|F|`` independent features, against ``|F|``.
-
-    Gaussian and Rademacher effects are exact; the laws of ``monte_carlo_laws`` are estimated from
-    ``n_trials`` draws, with a one-sided ``level`` lower bound ``(1 - p_upper)^|F|`` (Clopper-Pearson
-    ``p_upper``: zero failures are not a coverage of one). Returns ``{"n", "delta", "n_features",
-    "max_features", "exact": {law: coverage}, "monte_carlo": {law: {"estimate", "lower", "failures", ...}}}``.
-    """
+    """Probability that Theorem 1's width covers all ``|F|`` independent features: exact for Gaussian and
+    Rademacher effects; from ``n_trials`` draws for ``monte_carlo_laws``, with a Clopper-Pearson ``level`` lower bound."""
     from scipy.stats import beta as beta_law
     f = np.asarray(n_features, dtype=float)
     c = paper_factor(f, delta)
@@ -193,12 +188,8 @@ def first_features_below(n: int, delta: float, target: float, law: str = "gaussi
 def coverage_monte_carlo(rng: np.random.Generator, distribution: str, n: int, n_features: int, delta: float,
                          n_trials: int = 2000, factor=None, mean=None, scale=1.0, df: float = 3.0,
                          chunk: int = 2_000_000) -> tuple[float, float]:
-    """Fraction of simulated training sets in which Theorem 1's bound covers every feature, and its s.e.
-
-    Each trial draws ``n`` domains of ``|F|`` independent features (mean ``mean``, default 0, and
-    spread ``scale``) and checks ``|mu_hat_i - E[X_i Y]| <= sigma_hat_i/sqrt(n) * factor`` (default
-    :func:`paper_factor`) for all ``i``.
-    """
+    """Share (and s.e.) of simulated training sets of ``n`` domains where every one of ``|F|`` features has
+    ``|mu_hat_i - E[X_i Y]| <= sigma_hat_i/sqrt(n) * factor`` (default :func:`paper_factor`)."""
     n = check_domain_count(n)
     n_features = check_whole_number(n_features, "n_features")
     n_trials = check_whole_number(n_trials, "n_trials")
@@ -285,14 +276,9 @@ def corollary_min_domains(p: int, q: int, delta: float) -> int:
 def subset_regret_simulation(rng: np.random.Generator, distribution: str, n: int, p: int, q: int, delta: float,
                              n_trials: int = 2000, covariance=None, mean=None, mixing=None,
                              df: float = 3.0) -> dict[str, np.ndarray]:
-    """Simulate Corollary 3: regret of every size-``q`` subset against the printed and proved bounds.
-
-    ``E[XX'] = covariance`` (default identity) and ``E[XY|d] = mean + mixing @ xi_d`` with i.i.d.
-    symmetric ``xi_d``; each subset ``S`` is read in the basis ``L^-1 X_S`` (``L`` the Cholesky factor
-    of ``covariance[S, S]``), where the regret of ``mu_hat_S`` is ``||mu_hat_S - mu_S||^2`` (section 3.2).
-    Returns per trial and subset ``"regret"``, ``"bound_printed"``, ``"bound_proof"``,
-    ``"variance_over_n"``, the ``"worst_ratio_*"`` over subsets, the factors and ``"subsets"``.
-    """
+    """Corollary 3 simulated: each size-``q`` subset's regret ``||mu_hat_S - mu_S||^2`` (in the basis ``L^-1 X_S``,
+    ``L`` the Cholesky factor of ``covariance[S, S]``) against the printed and proved bounds, with
+    ``E[XY|d] = mean + mixing @ xi_d``, ``xi_d`` i.i.d. symmetric."""
     n = check_domain_count(n)
     p, q = _check_pq(p, q)
     delta = check_delta(delta)
