@@ -1,6 +1,4 @@
-"""The tables, files and command line of ``python -m tgreedy_course compare``: :func:`run_compare` runs
-:mod:`tgreedy_lib.experiments.compare` (stopping rules and baselines scored on each experiment's splits) over the
-experiments and writes ``compare.json`` and ``compare.md``; :func:`update_readme` renders the book's block."""
+"""The tables, files and command line of ``python -m tgreedy_course compare``."""
 from __future__ import annotations
 
 import argparse
@@ -155,15 +153,6 @@ def load_reference(folder=None) -> dict | None:
     """The committed paper-scale ``compare.json`` (every experiment, cached features), or None when absent."""
     path = pathlib.Path(REFERENCE_DIR if folder is None else folder) / "compare.json"
     return json.loads(path.read_text()) if path.is_file() else None
-
-
-def duration_words(seconds: float) -> str:
-    """A duration as people say it: ``45 seconds``, ``70 minutes``, ``2.5 hours``."""
-    if seconds < 120:
-        return f"{seconds:.0f} seconds"
-    if seconds < 2 * 3600:
-        return f"{seconds / 60:.0f} minutes"
-    return f"{seconds / 3600:.1f} hours"
 
 
 def readme_tables(payload: dict) -> str:

@@ -1,10 +1,4 @@
-"""What holds: every theorem and experimental claim of both papers with its computed verdict, in tables and sentences,
-read from ``results/verify.json`` and the reference results' ``claims.json`` (only locations and notebooks typed here).
-
-Papers: Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*, AISTATS 2012
-(``domains.*``, the claims); Sabato & Shalev-Shwartz, *Ranking Categorical Features Using Generalization
-Properties*, JMLR 9:1083-1114, 2008 (``categorical.*``).
-"""
+"""What holds: every theorem and experimental claim of both papers with its computed verdict."""
 from __future__ import annotations
 
 import json
@@ -101,8 +95,7 @@ def _vacuous_note(check_id: str) -> str:
 
 
 def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
-    """One row per theorem of :data:`THEOREMS`: paper, location, verdict (with a computed note where the bound is
-    vacuous at the paper's sizes; ``not checked`` without a record), worst case, notebook."""
+    """One row per theorem of :data:`THEOREMS`: paper, location, verdict, worst case, notebook."""
     rows = []
     for check_id, (paper, location, notebook) in THEOREMS.items():
         record = records.get(check_id)
@@ -137,8 +130,7 @@ def _every_some_none(claims: Sequence[dict]) -> tuple[int, int, int]:
 
 
 def verdict_headline(claims: list[dict]) -> str:
-    """One sentence: how many experimental claims got each verdict; over seeds, the counts of the on-average
-    verdicts and then the one-run answers."""
+    """One sentence: how many experimental claims got each verdict (over seeds, both answers)."""
     counts = dict(Counter(c["verdict"] for c in claims))
     n_seeds = max((len(c["seeds"]["verdicts"]) for c in claims if isinstance(c.get("seeds"), dict)
                    and c["seeds"].get("verdicts")), default=0)
@@ -171,8 +163,7 @@ def _claims_record(reference: dict | None) -> dict:
 
 
 def verdict_method_markdown(reference: dict | None = None) -> str:
-    """How the verdicts over seeds are called (the record's ``verdict_method``), and how many claims stay
-    unsettled as seeds are added (its ``convergence``); empty without them."""
+    """How the verdicts over seeds are called, and how many stay unsettled as seeds are added."""
     record = _claims_record(reference)
     parts = [record["verdict_method"]] if record.get("verdict_method") else []
     convergence = record.get("convergence") or {}
@@ -197,8 +188,7 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
 
 
 def verify_table(results) -> str:
-    """A compact Markdown table of ``verify`` results (``CheckResult`` objects or their JSON records): check, holds
-    as printed, worst case; the corrected claims follow in a collapsible block."""
+    """A compact Markdown table of ``verify`` results, the corrected claims in a collapsible block."""
     rows, notes = [], []
     for record in (r.to_json() if hasattr(r, "to_json") else r for r in results):
         worst = record["worst_case"]
@@ -232,8 +222,7 @@ def claims_markdown(claims: list[dict]) -> str:
 
 
 def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
-    """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts; over
-    seeds a cell holds the on-average verdict and then the single runs': ``partly (single runs: partly in all 20)``."""
+    """One row per claim, one column per table: on-average verdict, then the single runs'."""
     def cell(c):
         counted = c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a")
         return c["verdict"] + (f" (single runs: {single_runs_text(claim_one_run(c))})" if counted else "")
@@ -244,8 +233,7 @@ def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
 
 
 def single_runs_text(rate: dict | None) -> str:
-    """The verdicts of the single runs, each counted, none left out: ``reproduced in 17, partly in 2, not
-    reproduced in 1 of 20``; a claim that each run reproduces only partly reads ``partly in all 20``."""
+    """The single runs' verdicts, each counted: ``reproduced in 17, partly in 2, not reproduced in 1 of 20``."""
     if not rate or not rate.get("runs"):
         return NOT_RUN
     n = rate["runs"]
@@ -256,8 +244,7 @@ def single_runs_text(rate: dict | None) -> str:
 
 
 def claim_one_run(claim: dict) -> dict | None:
-    """A claim's one-run answer (:func:`~tgreedy_course.seeds.one_run_rate`) over its seeds, or None for a claim
-    of one run; computed from the per-seed ``verdicts`` where ``seeds`` holds no ``one_run``."""
+    """A claim's one-run answer over its seeds (:func:`~tgreedy_course.seeds.one_run_rate`), None for one run."""
     found = claim.get("seeds")
     if not isinstance(found, dict) or not found:
         return None
@@ -294,9 +281,7 @@ REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
 
 
 def write_reference(results_dir, name: str = seeds.REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
-    """Copy :data:`REFERENCE_FILES` of a ``reproduce --seeds N`` folder into ``reference_dir / name`` (default: under
-    :data:`~tgreedy_course.seeds.REFERENCE_DIR`) and rewrite the README block of ``readme`` (if given) from the copy
-    with :func:`readme_verdicts`; returns the files written."""
+    """Copy a ``reproduce --seeds N`` folder's reference files and rewrite ``readme``'s block; the files written."""
     results_dir = Path(results_dir)
     source = results_dir / "claims.json"
     if not source.is_file():
@@ -329,8 +314,7 @@ def _range_text(values, scale: float = 1.0, digits: int = 1, unit: str = "") -> 
 
 
 def readme_verdicts(reference: dict) -> str:
-    """The README's short verdict list of reference results: each claim's two answers under the paper's reading and
-    its verdicts under the others, then the counts, how the unsettled count falls with seeds, and each feature map."""
+    """The README's short verdict list of reference results: answers, counts, convergence, feature maps."""
     ref = reference["claims"]
     primary = ref["primary_feature_map"]
     resolved = ref.get("primary_feature_maps") or {}
@@ -497,8 +481,7 @@ def _matrix_short(tables: dict, labels: dict) -> str:
 
 
 def audit_appendix_markdown(reference: dict | None = None) -> str:
-    """The claims page's audit appendix: (A) every claim under the paper's reading, by data set; (B) under each
-    reading; (C) under each feature map, and why A and C differ; (D) the per-seed values."""
+    """The claims page's audit appendix: tables A (paper's reading), B (readings), C (feature maps), D (per seed)."""
     record = _claims_record(reference)
     if not record.get("comparisons"):
         return ""
@@ -588,8 +571,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
 
 
 def seed_story(reference: dict | None = None) -> str:
-    """Notebook 08b's findings in a few sentences, every number read from the reference record (default: the
-    committed one); no claim ids (those, the rules and the per-seed values are in :func:`audit_appendix_markdown`)."""
+    """Notebook 08b's findings in a few sentences, every number read from the reference record."""
     record = _claims_record(reference)
     paper = (record.get("comparisons") or {}).get("paper") or []
     if not paper:
@@ -655,8 +637,7 @@ def _live(verdict: str) -> bool:
 
 
 def dependence_tables(reference: dict | None = None) -> str:
-    """Notebook 08b: the claims whose average verdict changes with the reading of section 3.3, and those whose
-    verdict changes with the features (or that random units reproduce too), each named by what it asserts."""
+    """Notebook 08b: the claims whose verdict changes with the reading of section 3.3 or the features."""
     record = _claims_record(reference)
     paper = (record.get("comparisons") or {}).get("paper") or []
     comparisons = record.get("comparisons") or {}
@@ -705,8 +686,7 @@ def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
 
 
 def what_holds_story(claims: list[dict]) -> str:
-    """Notebook 11's account of the experiments: per data set and task, how many claims got each verdict and
-    what each asserts in plain words (the claim's ``paper`` text); no ids, rules or per-seed values."""
+    """Notebook 11: per data set and task, each verdict's count and what its claims assert in words."""
     groups, lines = verdicts_by_data(claims), []
     for label, section, notebook in (g for g in DATA_GROUPS.values() if g[0] in groups):
         n = sum(len(v) for v in groups[label].values())
@@ -777,8 +757,7 @@ def tex_math(text: str) -> str:
 
 
 def corrected_statements(records: dict[str, dict]) -> str:
-    """The statements that hold where a printed one fails, one bullet each, named by paper and theorem (no check ids):
-    the typeset statement of :data:`CORRECTED_TEX` with the record's evidence collapsed behind it."""
+    """One bullet per statement that holds where a printed one fails: typeset, with the record's evidence."""
     lines = []
     for check_id, record in ((k, r) for k, r in records.items() if r.get("corrected_claim")):
         paper, location, _ = THEOREMS.get(check_id, ("", check_id, ""))

@@ -1,6 +1,4 @@
-"""Notebook 09's findings, rendered from its runs: when to stop T-greedy, which section 5 of Foster, Kakade &
-Salakhutdinov (AISTATS 2012) leaves open, the stopping rules against the oracle on simulated domains and images.
-"""
+"""Notebook 09's findings, rendered from its runs: when to stop T-greedy."""
 from __future__ import annotations
 
 from collections import Counter
@@ -9,6 +7,7 @@ import numpy as np
 
 from tgreedy_lib.domain_adaptation import stopping
 from . import compare_tables as compare
+from .compare_tables import experiment_title
 from .prose import and_list as _and, fmt, markdown_table, percent, plural, render
 
 SIGNIFICANCE_RULES = ("bonferroni", "theorem1", "chance")
@@ -60,18 +59,12 @@ def per_split_auroc(experiment: dict) -> dict[str, np.ndarray]:
 
 
 def paired_interval(a, b) -> tuple[float, float]:
-    """Mean of the paired differences ``a - b`` over splits and the half-width of its 95 % t interval (0 for one pair
-    or identical values)."""
+    """Mean of the paired differences ``a - b`` and the half-width of its 95 % t interval."""
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     if d.size < 2:
         return float(d.mean()), 0.0
     from scipy import stats
     return float(d.mean()), float(stats.t.ppf(0.975, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size))
-
-
-def standard_error(values) -> float:
-    values = np.asarray(values, dtype=float)
-    return float(values.std(ddof=1) / np.sqrt(values.size)) if values.size > 1 else 0.0
 
 
 def _interval_words(mean: float, half: float) -> str:
@@ -82,8 +75,7 @@ def _interval_words(mean: float, half: float) -> str:
 
 
 def _simulated_methods(experiments: dict) -> str:
-    """The simulated domains pooled: T-greedy against every other method, paired over splits, and each number of
-    domains' best method; the headline says only what the paired intervals support."""
+    """The simulated domains pooled: T-greedy against every other method, paired over splits."""
     sims = {int(n.split("-n")[1]): e for n, e in experiments.items() if n.startswith("simulated-n")}
     per = {n: per_split_auroc(e) for n, e in sorted(sims.items())}
     methods = list(next(iter(per.values())))
@@ -115,8 +107,7 @@ def _simulated_methods(experiments: dict) -> str:
 
 
 def tied_with_best(values: dict[str, np.ndarray]) -> set[str]:
-    """The methods the data cannot tell from the best mean: the best itself and every method whose difference from
-    it, paired split by split, has a 95 % t interval that includes 0 (the bold entries of :func:`method_table`)."""
+    """The best mean's method and those whose paired 95 % interval against it includes 0."""
     best = max(values, key=lambda m: values[m].mean())
     return {m for m in values if m == best or abs(paired_interval(values[best], values[m])[0])
             <= paired_interval(values[best], values[m])[1]}
@@ -196,16 +187,7 @@ RULE_SHORT = {"lodo": "leave one domain out (squared loss)", "lodo_auroc": "leav
               "chance_gaussian": "chance (Gaussian null)", "all_steps": "no stopping (every step)"}
 
 
-#: How the experiments of ``compare`` are named on the page.
-EXPERIMENT_TITLES = compare.EXPERIMENT_TITLES
 FEATURE_WORDS = {"dbn": "DBN", "conv": "conv patch", "pixels": "raw pixel", "random": "random"}
-
-
-def experiment_title(name: str) -> str:
-    """``simulated-n8`` -> ``simulated, 8 domains``; ``mnist-2-vs-other`` -> ``MNIST '2' vs other``."""
-    if name.startswith("simulated-n"):
-        return f"simulated, {name.split('-n')[1]} domains"
-    return EXPERIMENT_TITLES.get(name, name)
 
 
 def _experiment_header(name: str, e: dict) -> str:
@@ -232,15 +214,15 @@ def rule_table(reference: dict) -> str:
 
 
 def method_table(reference: dict) -> str:
-    """A row a method, a column an experiment: target AUROC at its own LODO choice ± its standard error over splits,
-    in bold the best and every method whose paired 95 % interval against the best includes 0."""
+    """A row a method, a column an experiment: target AUROC ± standard error, the tied-best in bold."""
     per = []
     for e in reference["experiments"].values():
         values = per_split_auroc(e)
         k = {"tgreedy": e["summary"]["rules"]["lodo"]["mean_k"],
              **{b: r["mean_n_selected"] for b, r in e["summary"]["baselines"].items()}}
         tied = tied_with_best(values)
-        per.append({m: (values[m].mean(), standard_error(values[m]), k[m], m in tied) for m in values})
+        per.append({m: (v.mean(), v.std(ddof=1) / np.sqrt(v.size) if v.size > 1 else 0.0, k[m], m in tied)
+                    for m, v in values.items()})
     rows = [[getattr(compare.METHOD_NAMES.get(m), "prose", m).removeprefix("the ")]
             + [(f"**{p[m][0]:.3f}**" if p[m][3] else f"{p[m][0]:.3f}") + f" ±\u00a0{p[m][1]:.3f} ({_fmt_k(p[m][2])})"
                for p in per]
@@ -316,8 +298,7 @@ def choices_appendix(reference: dict) -> str:
 
 
 def signed_reading_sentence(reference: dict, bands: dict | None = None, task: str = "mnist-similarity") -> str:
-    """Notebook 09: how far T-greedy gets on ``task`` under the paper's signed rule (the seed bands of notebooks
-    07-08) against the |T| rule of this page, and what the page's leave-one-domain-out number is."""
+    """Notebook 09: how far T-greedy gets on ``task`` under the signed rule against the |T| rule."""
     if bands is None:
         from .seeds import load_reference as load_seed_results, map_for_task
         seed_results = load_seed_results()
@@ -340,9 +321,7 @@ def signed_reading_sentence(reference: dict, bands: dict | None = None, task: st
 
 
 def thresholds_bullet(reference: dict, task: str = "mnist-2-vs-other", alpha: float = 0.05) -> str:
-    """Notebook 09, "How to read these numbers": Bonferroni's t quantile against Theorem 1's width on ``task`` (its
-    number of features and of training domains), the smallest number of domains from which Theorem 1's width is the
-    stricter, and the mean steps the two rules keep there."""
+    """Notebook 09: Bonferroni's t quantile against Theorem 1's width on ``task``."""
     experiment = reference["experiments"][task]
     split = experiment["splits"][0]
     p, n = int(split["n_features"]), int(split["n_domains"])
