@@ -23,8 +23,6 @@ BOOTSTRAP_SEED = 0
 SETTLED_SHARE = 0.95
 
 
-# --------------------------------------------------------------------------- intervals
-
 def t_quantile_975(df: int) -> float:
     """The 0.975 quantile of Student's t with ``df`` degrees of freedom."""
     from scipy import stats
@@ -57,8 +55,6 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     scale = 1 + z * z / trials
     return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
 
-
-# --------------------------------------------------------------------------- the two answers over seeds
 
 def _fmt(value: float) -> str:
     return fmt(value, digits=3)
@@ -207,10 +203,7 @@ def convergence_markdown(table: dict) -> str:
         for k, entry in table.items()], spaced=True) + "\n"
 
 
-# --------------------------------------------------------------------------- feature maps
-
-#: The name of the primary feature map: each data set's default learned features
-#: (:data:`tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`).
+#: The primary feature map: each data set's default learned features (``DEFAULT_FEATURE_MAP``).
 LEARNED = "learned"
 #: A feature-map table's cell where the map does not exist for the claim's data set(s) (conv on MNIST).
 NOT_APPLICABLE = "n/a"
@@ -294,8 +287,6 @@ def builds_text(builds: dict) -> str:
                      for fmap, per_dataset in builds.items())
 
 
-# --------------------------------------------------------------------------- bands
-
 def seed_curves(per_seed_results: Sequence[dict], task: str, reading: str, metric: str) -> np.ndarray:
     """The split-averaged curve of ``reading`` per seed, (n_seeds, n_steps); seeds without the task are left out."""
     rows = []
@@ -332,8 +323,6 @@ def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | Non
             for metric in ("source_auroc", "target_auroc")}, "n_seeds": len(present)} for name in names}
     return out
 
-
-# --------------------------------------------------------------------------- files
 
 def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
     """``{feature_map: [results of seed 0, 1, ...]}`` of a ``reproduce --seeds N`` folder."""

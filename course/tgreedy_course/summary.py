@@ -30,8 +30,7 @@ THEOREMS = {
     "categorical.lemma11": (CAT, "Lemma 11, section 4", "02a_bayes_hypothesis_theorems"),
 }
 
-#: experiment -> the data and task it stands for (its claims' data group), the section and the notebook that show it,
-#: in the paper's order; the claims of section 5 read every section-4 experiment.
+#: experiment -> (the data and task of its claims, section, notebook), in the paper's order; section 5 reads all three.
 DATA_GROUPS = {"intro-logistic": ("MNIST, '2' against even digits, tested on odd ones", "section 1",
                                   "07_mnist_2_vs_other"),
                "mnist-2-vs-other": ("MNIST, '2' against each other digit", "section 4.1", "07_mnist_2_vs_other"),
@@ -211,8 +210,6 @@ def _short(value) -> str:
     return fmt(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
-# --------------------------------------------------------------------------- a claims table's verdicts
-
 def claims_markdown(claims: list[dict]) -> str:
     """A Markdown table: claim (quoted), paper, measured, verdict (with the seed count), rule."""
     return markdown_table(["id", "section / fig.", "the paper says", "paper", "measured", "verdict", "rule"], [
@@ -273,8 +270,6 @@ def counts_text(counts: dict) -> str:
     """``"2 reproduced, 1 unsettled, 17 n/a"``: counts of verdicts in the order of ``COUNT_ORDER``."""
     return ", ".join(f"{v} {k}" for k, v in in_count_order(counts).items())
 
-
-# --------------------------------------------------------------------------- the README's block of reference verdicts
 
 #: The files of a ``reproduce --seeds`` folder that make up reference results.
 REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
@@ -361,8 +356,6 @@ def readme_verdicts(reference: dict) -> str:
     return "\n".join(lines)
 
 
-# --------------------------------------------------------------------------- the claims page's appendix
-
 _MAP_WORDS = {"dbn": "the deep belief network (DBN)", "conv": "the convolutional patch features (conv)",
               "pixels": "raw pixels", "random": "random sigmoid units of the pixels (they learn nothing)"}
 
@@ -438,8 +431,7 @@ def _measured_short(claim: dict) -> str:
     return "; ".join(parts)
 
 
-#: What each value a claim's rule reads measures, in words (the rule's name follows in code type, so that the rules
-#: listed below table A still read against it).
+#: What each value a claim's rule reads measures, in words (its name follows in code type).
 MEASURED_LABELS = {
     "error_even": "test error against even digits", "error_odd": "test error against odd digits",
     "increase_percent": "rise of the error, in %", "min_ratio": "smallest ratio",
@@ -705,8 +697,7 @@ def _asserts(claim: dict) -> str:
     return text
 
 
-#: What holds instead of each statement that is false as printed, typeset, one sentence each (the claims page and
-#: notebook 11 show these; the verify record's ``corrected_claim`` is the evidence behind them).
+#: What holds instead of each statement false as printed, typeset (the record's ``corrected_claim`` is the evidence).
 CORRECTED_TEX = {
     "domains.theorem2": r"$\Pr\left[\frac{(\sum_i Z_i)^2}{\sum_i Z_i^2} > t\right] \le 2 e^{-t/2}$: the two-sided "
                         r"bound the appendix's proof gives.",
@@ -717,9 +708,8 @@ CORRECTED_TEX = {
                            r"$\ge 1 - \delta$: no factor $1/e$.",
 }
 
-#: ASCII math of the verify records and how a page shows it.
+#: ASCII math of the verify records and how a page shows it: the corrected statements' phrases before generic pieces.
 _ASCII_TEX = [
-    # the corrected statements' evidence ("why, and the checks"), phrase by phrase, before the generic pieces below
     ("(sum_i [sigma_hat_S]_i^2) 4 log(2 q p^q / delta) / n",
      r"$\frac{1}{n}\left(\sum_i [\hat\sigma_S]_i^2\right) 4\log(2 q\, p^q/\delta)$"),
     ("(sum_i [sigma_hat_S]_i^2) (8 q log p + 4 log(2/delta)) / n",

@@ -114,8 +114,7 @@ def tied_with_best(values: dict[str, np.ndarray]) -> set[str]:
 
 
 def _bold_sentence(per: dict[int, dict[str, np.ndarray]], n_pooled: int) -> str:
-    """Which methods the table sets in bold for each number of domains, grouped by the same columns, and why the
-    per-column comparison ties more methods than the pooled one."""
+    """Which methods the table sets in bold for each number of domains, and why more tie there than pooled."""
     tied = {n: tied_with_best(p) for n, p in per.items()}
     by_columns: dict[tuple, list[str]] = {}
     for m in next(iter(per.values())):
@@ -182,9 +181,7 @@ def findings_from_reference(reference: dict, real: list[str] | None = None) -> s
 
 
 #: Short names of the rules in the tables of notebook 09.
-RULE_SHORT = {"lodo": "leave one domain out (squared loss)", "lodo_auroc": "leave one domain out (AUROC)",
-              "bonferroni": "Bonferroni", "theorem1": "Theorem 1 width", "chance": "chance (sign flips)",
-              "chance_gaussian": "chance (Gaussian null)", "all_steps": "no stopping (every step)"}
+RULE_SHORT = {**compare.RULE_SHORT, "all_steps": "no stopping (every step)"}
 
 
 FEATURE_WORDS = {"dbn": "DBN", "conv": "conv patch", "pixels": "raw pixel", "random": "random"}
