@@ -188,11 +188,8 @@ def convergence(per_seed_results: Sequence[dict], sizes: Sequence[int] = CONVERG
     if not ks:
         return {}
     tables = [all_claims(results, comparison) for results in per_seed_results]
-    out = {}
-    for k in ks:
-        rows = aggregate_seeds(tables[:k])
-        out[str(k)] = {"counts": verdict_counts(rows), "unsettled": [r["id"] for r in rows if r["verdict"] == UNSETTLED]}
-    return out
+    return {str(k): {"counts": verdict_counts(rows), "unsettled": [r["id"] for r in rows if r["verdict"] == UNSETTLED]}
+            for k in ks for rows in [aggregate_seeds(tables[:k])]}
 
 
 def convergence_markdown(table: dict) -> str:

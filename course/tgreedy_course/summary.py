@@ -64,14 +64,6 @@ def find_claims() -> tuple[list[dict], str]:
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
-def _powers_of_ten(value: float) -> str:
-    """``5.4e+17`` as people write it: ``5.4 × 10¹⁷`` (plain numbers below a million)."""
-    if abs(value) < 1e6:
-        return f"{value:,.0f}"
-    mantissa, exponent = f"{value:.1e}".split("e")
-    return f"{mantissa} × 10" + str(int(exponent)).translate(_SUPERSCRIPT)
-
-
 def _vacuous_note(check_id: str) -> str:
     from tgreedy_lib.categorical import first_m_below, theorem2_bound, theorem4_bound
     from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
@@ -88,8 +80,10 @@ def _vacuous_note(check_id: str) -> str:
         return (f"explicit bound vacuous (above 1) below m = {first_m_below(lambda m: theorem2_bound(m, 0.05), 1.0):,} "
                 "(δ = 0.05)")
     if check_id == "categorical.theorem4":
-        return (f"explicit bound vacuous (above 1) below m = {_powers_of_ten(first_m_below(lambda m: theorem4_bound(m, 0.05), 1.0))} "
-                "(δ = 0.05)")
+        m = first_m_below(lambda m: theorem4_bound(m, 0.05), 1.0)  # 5.4e+17 written 5.4 × 10¹⁷
+        mantissa, exponent = f"{m:.1e}".split("e")
+        m = f"{m:,.0f}" if abs(m) < 1e6 else f"{mantissa} × 10" + str(int(exponent)).translate(_SUPERSCRIPT)
+        return f"explicit bound vacuous (above 1) below m = {m} (δ = 0.05)"
     return ""
 
 
@@ -97,8 +91,7 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
     """One row per theorem of :data:`THEOREMS`: paper, location, verdict, worst case, notebook."""
     rows = []
     for check_id, (paper, location, notebook) in THEOREMS.items():
-        record = records.get(check_id)
-        if record is None:
+        if (record := records.get(check_id)) is None:
             rows.append([paper, location, "not checked", "", notebook])
             continue
         verdict = "holds" if record["holds_as_printed"] else "false as printed"
@@ -112,20 +105,11 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
 
 def claim_data(claim_id: str) -> str:
     """The data and task an experimental claim is about, from its experiments."""
-    spec = _SPECS.get(claim_id)
-    if spec is None:
+    if (spec := _SPECS.get(claim_id)) is None:
         return ""
     if set(spec.experiments) >= set(SECTION4_TASKS):
         return DATA_GROUPS[SECTION4_TASKS][0]
     return "; ".join(DATA_GROUPS[task][0] if task in DATA_GROUPS else task for task in spec.experiments)
-
-
-def _every_some_none(claims: Sequence[dict]) -> tuple[int, int, int]:
-    """How many claims every run, some runs but not all, and no run reproduce (claims of one run left out)."""
-    rates = [r for r in (claim_one_run(c) for c in claims) if r and r.get("runs")]
-    every = sum(r[REPRODUCED] == r["runs"] for r in rates)
-    none = sum(r[REPRODUCED] == 0 for r in rates)
-    return every, len(rates) - every - none, none
 
 
 def verdict_headline(claims: list[dict]) -> str:
@@ -140,20 +124,17 @@ def verdict_headline(claims: list[dict]) -> str:
     parts += [f"{v} {k}" for k, v in counts.items()]
     if not any((claim_one_run(c) or {}).get("runs") for c in claims):
         return f"Of {len(claims)} experimental claims, " + ", ".join(parts) + f" and {unsettled} unsettled."
-    every, some, none = _every_some_none(claims)
     return (f"Of {len(claims)} experimental claims, on average over {n_seeds} seeds " + ", ".join(parts)
             + f" and {unsettled} unsettled (no verdict in {100 * seeds.SETTLED_SHARE:.0f} % of the bootstrap replicates "
-            f"over seeds); in single runs, {_every_some_none_words(every, some, none)}.")
+            f"over seeds); in single runs, {one_run_summary(claims)}.")
 
 
 def one_run_summary(claims: Sequence[dict]) -> str:
     """``1 claim is reproduced by every run, 1 by some runs, 1 by none``: the one-run answers in one clause."""
-    return _every_some_none_words(*_every_some_none(claims))
-
-
-def _every_some_none_words(every: int, some: int, none: int) -> str:
-    return (f"{every} claim{' is' if every == 1 else 's are'} reproduced by every run, {some} by some runs, "
-            f"{none} by none")
+    rates = [r for r in (claim_one_run(c) for c in claims) if r and r.get("runs")]  # claims of one run left out
+    every, none = sum(r[REPRODUCED] == r["runs"] for r in rates), sum(r[REPRODUCED] == 0 for r in rates)
+    return (f"{every} claim{' is' if every == 1 else 's are'} reproduced by every run, "
+            f"{len(rates) - every - none} by some runs, {none} by none")
 
 
 def _claims_record(reference: dict | None) -> dict:
@@ -165,8 +146,7 @@ def verdict_method_markdown(reference: dict | None = None) -> str:
     """How the verdicts over seeds are called, and how many stay unsettled as seeds are added."""
     record = _claims_record(reference)
     parts = [record["verdict_method"]] if record.get("verdict_method") else []
-    convergence = record.get("convergence") or {}
-    if convergence:
+    if convergence := record.get("convergence") or {}:
         parts.append("**Unsettled claims as seeds are added** (the verdicts recomputed from the first seeds only): " + ", ".join(
             f"{entry['counts'].get(UNSETTLED, 0)} at {k} seeds" for k, entry in convergence.items()) + ".")
         parts.append(seeds.convergence_markdown(convergence))
@@ -242,8 +222,7 @@ def single_runs_text(rate: dict | None) -> str:
 
 def claim_one_run(claim: dict) -> dict | None:
     """A claim's one-run answer over its seeds (:func:`~tgreedy_course.seeds.one_run_rate`), None for one run."""
-    found = claim.get("seeds")
-    if not isinstance(found, dict) or not found:
+    if not isinstance(found := claim.get("seeds"), dict) or not found:
         return None
     return found.get("one_run") or (seeds.one_run_rate(found["verdicts"]) if found.get("verdicts") else None)
 
@@ -251,8 +230,7 @@ def claim_one_run(claim: dict) -> dict | None:
 def claim_answers(claim: dict) -> tuple[str, str]:
     """A claim's two answers in a few words: ``(on average, in one run)``; a claim of a single run has no average."""
     verdict = claim["verdict"]
-    rate = claim_one_run(claim)
-    if rate is None:
+    if (rate := claim_one_run(claim)) is None:
         return (f"{verdict} (one run)" if verdict in (REPRODUCED, PARTLY, NOT_REPRODUCED) else verdict), verdict
     if not rate.get("runs"):
         return verdict, NOT_RUN
@@ -277,9 +255,7 @@ REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
 
 def write_reference(results_dir, name: str = seeds.REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
     """Copy a ``reproduce --seeds N`` folder's reference files and rewrite ``readme``'s block; the files written."""
-    results_dir = Path(results_dir)
-    source = results_dir / "claims.json"
-    if not source.is_file():
+    if not (source := (results_dir := Path(results_dir)) / "claims.json").is_file():
         raise FileNotFoundError(f"{source} is missing: pass the --out folder of `python -m tgreedy_course reproduce "
                                 "--seeds N` (or run its summary first)")
     if not {"seeds", "primary_feature_map"} <= set(json.loads(source.read_text())):
@@ -287,9 +263,9 @@ def write_reference(results_dir, name: str = seeds.REFERENCE_NAMES[0], readme=No
                          "run `python -m tgreedy_course reproduce --seeds N` into that folder")
     folder = Path(reference_dir or seeds.REFERENCE_DIR) / name
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
     from tgreedy_lib.files import atomic_write_bytes, atomic_write_text
 
+    written = []
     for file in REFERENCE_FILES:
         if (results_dir / file).is_file():
             atomic_write_bytes(folder / file, (results_dir / file).read_bytes())
@@ -311,8 +287,7 @@ def _range_text(values, scale: float = 1.0, digits: int = 1, unit: str = "") -> 
 def readme_verdicts(reference: dict) -> str:
     """The README's short verdict list of reference results: answers, counts, convergence, feature maps."""
     ref = reference["claims"]
-    primary = ref["primary_feature_map"]
-    resolved = ref.get("primary_feature_maps") or {}
+    primary, resolved = ref["primary_feature_map"], ref.get("primary_feature_maps") or {}
     label = f"{primary} features" + (" (" + ", ".join(f"{ds}: {m}" for ds, m in resolved.items()) + ")"
                                       if primary == seeds.LEARNED and resolved else "")
     builds = (ref.get("feature_builds") or {}).get(primary)
@@ -323,8 +298,7 @@ def readme_verdicts(reference: dict) -> str:
              f"{100 * seeds.SETTLED_SHARE:.0f} % of {seeds.BOOTSTRAP_REPLICATES:,} bootstrap replicates "
              "over seeds give it, else *unsettled*) and *in one run* (how many of the seeds' own runs reproduce it, "
              "Wilson 95 % interval); then its on-average verdicts under |T| and stepwise greedy:", ""]
-    comparisons = ref["comparisons"]
-    table = comparisons[PAPER_COMPARISON]
+    table = (comparisons := ref["comparisons"])[PAPER_COMPARISON]
     for i, claim in enumerate(table):
         others = [comparisons[c][i]["verdict"] for c in comparisons if c != PAPER_COMPARISON]
         average, one_run = claim_answers(claim)
@@ -332,8 +306,7 @@ def readme_verdicts(reference: dict) -> str:
                      f"in one run {one_run}; " + " / ".join(others))
     lines += ["", f"Counts under the paper's reading, on average over {ref['seeds']} seeds: "
               + counts_text(verdict_counts(table)) + f"; in one run, {one_run_summary(table)}."]
-    convergence = ref.get("convergence") or {}
-    if convergence:
+    if convergence := ref.get("convergence") or {}:
         lines += ["", "Claims unsettled on average when the verdicts use only the first seeds: " + ", ".join(
             f"{entry['counts'].get(UNSETTLED, 0)} with {k} seeds" for k, entry in convergence.items()) + "."]
     probes, signal = ref.get("probe_accuracy") or {}, ref.get("pair_signal") or {}
@@ -347,8 +320,7 @@ def readme_verdicts(reference: dict) -> str:
         lines += ["", "What the features carry, over the seeds (linear probe with C chosen on a validation split of "
                   "the training images / held-out source AUROC of the all-features similarity fit): "
                   + "; ".join(measured) + "."]
-    by_map = ref.get("feature_map_counts") or {}
-    per_map = ref.get("seeds_per_map") or {}
+    by_map, per_map = ref.get("feature_map_counts") or {}, ref.get("seeds_per_map") or {}
     if len(by_map) > 1:
         lines += ["", "Under each feature map (the paper's reading, on average; table C above has them claim by claim): "
                   + "; ".join(f"{m}" + (f" ({per_map[m]} seeds)" if m in per_map else "") + f": {counts_text(c)}"

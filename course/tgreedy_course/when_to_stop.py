@@ -52,10 +52,9 @@ def _simulated(sim: dict[int, dict], experiments: dict) -> list[str]:
 def per_split_auroc(experiment: dict) -> dict[str, np.ndarray]:
     """Every method's target AUROC at its own leave-one-domain-out choice, one value a split (T-greedy: its lodo rule)."""
     splits = experiment["splits"]
-    out = {"tgreedy": np.array([s["rules"]["lodo"]["target_auroc"] for s in splits], dtype=float)}
-    for name in splits[0]["baselines"]:
-        out[name] = np.array([s["baselines"][name]["chosen_auroc"] for s in splits], dtype=float)
-    return out
+    return {"tgreedy": np.array([s["rules"]["lodo"]["target_auroc"] for s in splits], dtype=float),
+            **{name: np.array([s["baselines"][name]["chosen_auroc"] for s in splits], dtype=float)
+               for name in splits[0]["baselines"]}}
 
 
 def paired_interval(a, b) -> tuple[float, float]:
