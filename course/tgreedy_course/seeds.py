@@ -136,8 +136,7 @@ def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = Non
     out = []
     for i in range(n):
         rows = [table[i] for table in per_seed]
-        ids = {r["id"] for r in rows}
-        if len(ids) != 1:
+        if len(ids := {r["id"] for r in rows}) != 1:
             raise ValueError(f"claims out of order across seeds: {sorted(ids)}")
         claim_id = next(iter(ids))
         if claim_id not in rules:
@@ -367,8 +366,7 @@ def load_reference(name: str | None = None) -> dict | None:
     """The committed reference results ``name`` (default: the first committed), or None if absent."""
     if name is None:
         name = next((n for n in REFERENCE_NAMES if (REFERENCE_DIR / n / "claims.json").is_file()), REFERENCE_NAMES[0])
-    folder = REFERENCE_DIR / name
-    if not (folder / "claims.json").is_file():
+    if not ((folder := REFERENCE_DIR / name) / "claims.json").is_file():
         return None
     return {part: json.loads(path.read_text()) if (path := folder / f"{part}.json").is_file() else None
             for part in ("claims", "bands", "timings")}

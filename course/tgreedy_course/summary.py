@@ -357,9 +357,7 @@ def _features_sentence(record: dict, name: str) -> str:
 def _plain_number(value: float) -> str:
     """``fmt`` with three significant digits, but 0.0000790 rather than 7.90e-05."""
     value = float(value)
-    if value != 0 and abs(value) < 1e-4:
-        return fmt(value, 2 - math.floor(math.log10(abs(value))))
-    return fmt(value)
+    return fmt(value, 2 - math.floor(math.log10(abs(value)))) if value != 0 and abs(value) < 1e-4 else fmt(value)
 
 
 def _runs_short(rate: dict | None) -> str:
@@ -451,8 +449,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
         return ""
     n_seeds = record.get("seeds")
     seed_text = f"{n_seeds} seeds (0-{n_seeds - 1})" if n_seeds and n_seeds > 1 else "one seed"
-    primary = record.get("primary_feature_map") or seeds.LEARNED
-    primary_features = _features_sentence(record, primary)
+    primary_features = _features_sentence(record, record.get("primary_feature_map") or seeds.LEARNED)
     paper = record["comparisons"]["paper"]
     out = ["### How to read a verdict", "",
            "*reproduced*: the rule's first condition holds; *partly*: only its weaker second condition holds (for "
@@ -471,8 +468,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
             f"as its mean over the seeds with a 95 % interval, the others as means. *Single runs*: the verdicts of the "
             f"{plural(n_seeds or 1, 'run')} of single seeds. The rules are listed after the tables.", ""]
     for label, section, _ in DATA_GROUPS.values():
-        group = [c for c in paper if claim_data(c["id"]) == label]
-        if not group:
+        if not (group := [c for c in paper if claim_data(c["id"]) == label]):
             continue
         out += [f"**{label}** ({section})", "",
                 markdown_table(["claim", "the paper's words", "measured", "on average",
@@ -490,8 +486,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
             f"the means over seeds; in brackets, where not every single run gave it, how many of the {n_seeds} did.", "",
             _matrix_short(record["comparisons"], _READING_HEADS), ""]
 
-    seeds_per_map = record.get("seeds_per_map") or {}
-    columns = list(record.get("feature_maps") or {})
+    seeds_per_map, columns = record.get("seeds_per_map") or {}, list(record.get("feature_maps") or {})
     out += ["### C. The verdicts under each feature map (the paper's reading)", "",
             "Each column runs every claim on one feature map, for both data sets where the map exists (`n/a`: the "
             "map does not exist for that data set). In brackets, as in table B, how many single runs gave the verdict "
@@ -545,17 +540,18 @@ def seed_story(reference: dict | None = None) -> str:
     unanimous = sum(bool(r.get("runs")) and max(r.get(v, 0) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)) == r["runs"]
                     for r in (claim_one_run(c) or {} for c in paper))
     concrete = record.get("primary_feature_maps") or {}
+
+    def named(verdict):
+        return "; ".join(f"{_asserts(c)} ({claim_data(c['id'])})" for c in paper if c["verdict"] == verdict)
+
     lines = [
         f"**What held.** Over {plural(n_seeds, 'seed')}, each a fresh draw of the training images and the test "
         f"domains and pairs, {counts[REPRODUCED]} of the paper's {len(paper)} experimental claims are reproduced "
         f"on average, {counts[PARTLY]} partly, {counts[NOT_REPRODUCED]} are not reproduced, and {counts[UNSETTLED]} "
         f"{'stays' if counts[UNSETTLED] == 1 else 'stay'} unsettled (features: MNIST from {_map_words(concrete.get('mnist'))}, "
         f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}).\n\n*Reproduced:* "
-        + "; ".join(f"{_asserts(c)} ({claim_data(c['id'])})" for c in paper if c["verdict"] == REPRODUCED)
-        + "".join(f".\n\n*Not reproduced:* {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == NOT_REPRODUCED)}"
-                  for _ in [0] if counts[NOT_REPRODUCED])
-        + "".join(f".\n\n*Unsettled:* {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == UNSETTLED)}"
-                  for _ in [0] if counts[UNSETTLED]) + ".",
+        + named(REPRODUCED) + "".join(f".\n\n*{head}:* {named(v)}" for head, v in (
+            ("Not reproduced", NOT_REPRODUCED), ("Unsettled", UNSETTLED)) if counts[v]) + ".",
         f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
         "gives the same verdict; for the others one run can tell a different story from the average."]
     comparisons = record["comparisons"]
@@ -603,8 +599,7 @@ def _live(verdict: str) -> bool:
 def dependence_tables(reference: dict | None = None) -> str:
     """Notebook 08b: the claims whose verdict changes with the reading of section 3.3 or the features."""
     record = _claims_record(reference)
-    paper = (record.get("comparisons") or {}).get("paper") or []
-    comparisons = record.get("comparisons") or {}
+    paper = (comparisons := record.get("comparisons") or {}).get("paper") or []
     readings = [r for r in ("paper", "abs-T", "stepwise-greedy") if r in comparisons]
     rows = []
     for i, claim in enumerate(paper):
@@ -628,15 +623,13 @@ def dependence_tables(reference: dict | None = None) -> str:
     concrete = record.get("primary_feature_maps") or {}
     learned_head = (f"learned ({_MAP_HEADS.get(concrete.get('mnist'), concrete.get('mnist'))} on MNIST, "
                     f"{_MAP_HEADS.get(concrete.get('cifar10'), concrete.get('cifar10'))} on CIFAR-10)")
-    feature_table = markdown_table(["the paper says", "data and task", learned_head]
-                                   + [f"{_MAP_HEADS.get(m, m)} everywhere ({plural(seeds_per_map.get(m, 0), 'seed')})"
-                                      if m == "dbn" else f"{_MAP_HEADS.get(m, m)} ({plural(seeds_per_map.get(m, 0), 'seed')})"
-                                      for m in names], rows)
+    feature_table = markdown_table(["the paper says", "data and task", learned_head] + [
+        f"{_MAP_HEADS.get(m, m)}{' everywhere' if m == 'dbn' else ''} ({plural(seeds_per_map.get(m, 0), 'seed')})"
+        for m in names], rows)
     return ("**Claims whose verdict depends on the reading** (on average over the seeds, DBN features on MNIST and "
             "conv patch features on CIFAR-10):\n\n" + reading_table
             + "\n\n**Claims whose verdict depends on the features**, or that random units reproduce as well as "
-            "learned features (the paper's reading):\n\n"
-            + feature_table)
+            "learned features (the paper's reading):\n\n" + feature_table)
 
 
 def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:

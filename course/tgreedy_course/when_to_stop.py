@@ -118,15 +118,10 @@ def _bold_sentence(per: dict[int, dict[str, np.ndarray]], n_pooled: int) -> str:
     by_columns: dict[tuple, list[str]] = {}
     for m in next(iter(per.values())):
         by_columns.setdefault(tuple(n for n in per if m in tied[n]), []).append(m)
-    parts = []
-    for columns, methods in sorted(by_columns.items(), key=lambda kv: (-len(kv[0]), kv[0])):
-        names = _and([_name(m) for m in methods])
-        if not columns:
-            parts.append(names + " in none")
-        else:
-            parts.append(names + " with " + _and([str(n) for n in columns]) + " domains")
-    sizes = sorted({p[next(iter(p))].size for p in per.values()})
-    each = _and([str(k) for k in sizes])
+    parts = [_and([_name(m) for m in methods]) + (" with " + _and([str(n) for n in columns]) + " domains" if columns
+                                                  else " in none")
+             for columns, methods in sorted(by_columns.items(), key=lambda kv: (-len(kv[0]), kv[0]))]
+    each = _and([str(k) for k in sorted({p[next(iter(p))].size for p in per.values()})])
     return ("The table of section 3 compares each column with its own best, on " + each + " training sets "
             "rather than the pooled " + str(n_pooled) + ", so fewer differences are clear there: in bold (the data cannot tell them from the "
             "column's best) are " + "; ".join(parts) + ".")
