@@ -634,10 +634,9 @@ def dependence_tables(reference: dict | None = None) -> str:
 
 def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
     """``{data group: {verdict: [claims]}}`` in the order of :data:`DATA_GROUPS` and of ``COUNT_ORDER``."""
-    out: dict[str, dict[str, list[dict]]] = {}
+    out = {}
     for label, _, _ in DATA_GROUPS.values():
-        these = [c for c in claims if claim_data(c["id"]) == label]
-        if these:
+        if these := [c for c in claims if claim_data(c["id"]) == label]:
             out[label] = {v: [c for c in these if c["verdict"] == v] for v in in_count_order(Counter(c["verdict"] for c in these))}
     return out
 

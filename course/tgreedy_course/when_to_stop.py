@@ -186,8 +186,14 @@ def _experiment_header(name: str, e: dict) -> str:
 
 
 def _table(reference: dict, first: str, rows: list, note: str, tail: str) -> str:
-    experiments = reference["experiments"]
-    return (f"*How to read the table.* {note} Features: {_features_note(reference)}{tail}\n\n"
+    experiments, by_dataset = reference["experiments"], {}
+    for name, e in experiments.items():
+        if not name.startswith("simulated"):
+            feature_map = e["data"].get("feature_map")
+            by_dataset.setdefault({"mnist": "MNIST", "cifar10": "CIFAR-10"}.get(e["data"].get("dataset"), name),
+                                  FEATURE_WORDS.get(feature_map, feature_map))
+    features = ", ".join(f"{dataset} from the {words} features" for dataset, words in by_dataset.items())
+    return (f"*How to read the table.* {note} Features: {features}{tail}\n\n"
             + markdown_table([first] + [_experiment_header(n, e) for n, e in experiments.items()], rows))
 
 
@@ -222,16 +228,6 @@ def method_table(reference: dict) -> str:
                   "splits ± its standard error (not the standard deviation of single splits), and in brackets the mean number of features kept. In bold: the best "
                   "mean of each column and every method whose difference from it, paired split by split, has a 95 % "
                   "interval that includes 0 (the data cannot tell them apart).", ".")
-
-
-def _features_note(reference: dict) -> str:
-    by_dataset = {}
-    for name, e in reference["experiments"].items():
-        if not name.startswith("simulated"):
-            feature_map = e["data"].get("feature_map")
-            by_dataset.setdefault({"mnist": "MNIST", "cifar10": "CIFAR-10"}.get(e["data"].get("dataset"), name),
-                                  FEATURE_WORDS.get(feature_map, feature_map))
-    return ", ".join(f"{dataset} from the {words} features" for dataset, words in by_dataset.items())
 
 
 def _fmt_k(k: float) -> str:
