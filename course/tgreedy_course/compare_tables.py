@@ -172,8 +172,7 @@ def _json_default(value):
 
 def write_results(payload: dict, out_dir, compact: bool = False) -> list[pathlib.Path]:
     """Write ``compare.json`` and ``compare.md`` into ``out_dir`` (``compact``: as committed in :data:`REFERENCE_DIR`)."""
-    out_dir = pathlib.Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir := pathlib.Path(out_dir)).mkdir(parents=True, exist_ok=True)
     json_path, md_path = out_dir / "compare.json", out_dir / "compare.md"
     layout = {"separators": (",", ":")} if compact else {"indent": 1}
     atomic_write_text(json_path, json.dumps(payload, **layout, default=_json_default) + "\n")

@@ -287,8 +287,7 @@ def seed_curves(per_seed_results: Sequence[dict], task: str, reading: str, metri
     """The split-averaged curve of ``reading`` per seed, (n_seeds, n_steps); seeds without the task are left out."""
     rows = []
     for results in per_seed_results:
-        result = results.get(task)
-        if result and reading in result.get("curves", {}):
+        if (result := results.get(task)) and reading in result.get("curves", {}):
             rows.append(np.asarray(result["curves"][reading][metric], dtype=float).mean(axis=0))
     if not rows:
         raise ValueError(f"no seed has {task} results for the reading {reading!r}")
@@ -310,8 +309,7 @@ def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | Non
     """``{"seeds": n, "tasks": {task: {reading: {metric: {mean, lo, hi}}}}}``: the split-averaged curves over seeds."""
     out = {"seeds": len(per_seed_results), "tasks": {}}
     for task in TASK_TITLES:
-        present = [r[task] for r in per_seed_results if r.get(task)]
-        if not present:
+        if not (present := [r[task] for r in per_seed_results if r.get(task)]):
             continue
         names = readings or [n for n in present[0]["curves"] if all(n in p["curves"] for p in present)]
         out["tasks"][task] = {name: {**{metric: dict(zip(("mean", "lo", "hi"), (

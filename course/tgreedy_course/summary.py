@@ -61,9 +61,6 @@ def find_claims() -> tuple[list[dict], str]:
                      "--seeds N` and `python -m tgreedy_course reference`")
 
 
-_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-
-
 def _vacuous_note(check_id: str) -> str:
     from tgreedy_lib.categorical import first_m_below, theorem2_bound, theorem4_bound
     from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
@@ -82,7 +79,8 @@ def _vacuous_note(check_id: str) -> str:
     if check_id == "categorical.theorem4":
         m = first_m_below(lambda m: theorem4_bound(m, 0.05), 1.0)  # 5.4e+17 written 5.4 × 10¹⁷
         mantissa, exponent = f"{m:.1e}".split("e")
-        m = f"{m:,.0f}" if abs(m) < 1e6 else f"{mantissa} × 10" + str(int(exponent)).translate(_SUPERSCRIPT)
+        exponent = str(int(exponent)).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+        m = f"{m:,.0f}" if abs(m) < 1e6 else f"{mantissa} × 10{exponent}"
         return f"explicit bound vacuous (above 1) below m = {m} (δ = 0.05)"
     return ""
 

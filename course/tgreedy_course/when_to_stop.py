@@ -25,8 +25,7 @@ def _methods(summary: dict) -> dict[str, float]:  # target AUROC at each method'
 def _simulated(sim: dict[int, dict], experiments: dict) -> list[str]:
     nested = {n: percent(s["nested"]["share_within"], s["nested"]["n_splits"]) for n, s in sim.items()}
     hindsight = {n: percent(s["hindsight"]["share_within"], s["hindsight"]["n_splits"]) for n, s in sim.items()}
-    splits = {n: s["nested"]["n_splits"] for n, s in sim.items()}
-    ns = sorted(sim)
+    splits, ns = {n: s["nested"]["n_splits"] for n, s in sim.items()}, sorted(sim)
     lines = [render(
         "* **" + ("No rule finds the oracle reliably." if max(s["nested"]["share_within"] for s in sim.values()) < compare.GOAL_SHARE else
                   "A rule chosen fairly can find the oracle.") + "** On the simulated domains, choosing the rule on "
@@ -258,8 +257,7 @@ def one_path_sentence(path, target, chosen: dict, oracle_k: int) -> str:
 
 def nested_sentence(summary: dict, hindsight: str) -> str:
     """Notebook 09, section 2.1: the rule that looks best in hindsight against the fair choice, in one sentence."""
-    n = summary["nested"]["n_splits"]
-    times = summary["nested"]["times_chosen"]
+    n, times = summary["nested"]["n_splits"], summary["nested"]["times_chosen"]
     picks = _and([f"{RULE_PROSE.get(rule, rule)} " + ("once" if k == 1 else ("twice" if k == 2 else f"{k} times"))
                   for rule, k in times.items()])
     return render(f"On these {{n}} training sets the rule that looks best in hindsight is {RULE_PROSE.get(hindsight, hindsight)}, within the "
@@ -312,8 +310,7 @@ def thresholds_bullet(reference: dict, task: str = "mnist-2-vs-other", alpha: fl
     experiment = reference["experiments"][task]
     split = experiment["splits"][0]
     p, n = int(split["n_features"]), int(split["n_domains"])
-    width = stopping.theorem1_threshold(p, alpha)
-    t_quantile = stopping.bonferroni_threshold(n, p, alpha)
+    width, t_quantile = stopping.theorem1_threshold(p, alpha), stopping.bonferroni_threshold(n, p, alpha)
     crossing = next(m for m in range(2, 10_000) if stopping.bonferroni_threshold(m, p, alpha) < width)
     rules = experiment["summary"]["rules"]
     return render(
