@@ -99,8 +99,7 @@ def average_verdict(rule: Rule, rows: Sequence[dict], replicates: int = BOOTSTRA
 def one_run_rate(verdicts: Sequence[str], confidence: float = 0.95) -> dict:
     """How often a single run shows the claim: verdict counts and the Wilson interval (``wilson95``)."""
     ran = [v for v in verdicts if v != NOT_RUN]
-    out: dict = {v: ran.count(v) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)}
-    out["runs"] = len(ran)
+    out: dict = {**{v: ran.count(v) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)}, "runs": len(ran)}
     if ran:
         out["rate"] = out[REPRODUCED] / len(ran)
         out["wilson95"] = list(wilson_interval(out[REPRODUCED], len(ran), confidence))

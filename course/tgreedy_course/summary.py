@@ -552,9 +552,8 @@ def seed_story(reference: dict | None = None) -> str:
             ("Not reproduced", NOT_REPRODUCED), ("Unsettled", UNSETTLED)) if counts[v]) + ".",
         f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
         "gives the same verdict; for the others one run can tell a different story from the average."]
-    comparisons = record["comparisons"]
     moved_reading = [c["id"] for i, c in enumerate(paper)
-                     if len({t[i]["verdict"] for t in comparisons.values() if t[i]["verdict"] not in ("n/a", "not run")}) > 1]
+                     if len({t[i]["verdict"] for t in record["comparisons"].values() if _live(t[i]["verdict"])}) > 1]
     t_claims = [cid for cid in moved_reading if cid.endswith("t_higher")]
     lines.append(
         f"**The reading of section 3.3 matters for {plural(len(moved_reading), 'claim')}**"
@@ -617,8 +616,7 @@ def dependence_tables(reference: dict | None = None) -> str:
             rows.append([_asserts(claim), claim_data(claim["id"]), _WORDS.get(claim["verdict"], claim["verdict"])]
                         + [_WORDS.get(v, v) if _live(v) else "not tested"
                            for v in (by_map[m].get(claim["id"], "n/a") for m in names)])
-    seeds_per_map = record.get("seeds_per_map") or {}
-    concrete = record.get("primary_feature_maps") or {}
+    seeds_per_map, concrete = record.get("seeds_per_map") or {}, record.get("primary_feature_maps") or {}
     learned_head = (f"learned ({_MAP_HEADS.get(concrete.get('mnist'), concrete.get('mnist'))} on MNIST, "
                     f"{_MAP_HEADS.get(concrete.get('cifar10'), concrete.get('cifar10'))} on CIFAR-10)")
     feature_table = markdown_table(["the paper says", "data and task", learned_head] + [
