@@ -1,12 +1,4 @@
-"""Results over several seeds and feature maps: claims with intervals and verdicts, curves with bands.
-
-A *seed* fixes everything random in one run: the feature learner, the 1,000-a-class training subset, the test
-domains and the similarity pairs. :func:`aggregate_seeds` gives each claim of :mod:`tgreedy_course.claims` two
-answers over seeds: *on average*, the rule on the seed means, standing when :data:`SETTLED_SHARE` of a bootstrap
-over seeds gives it (Efron & Tibshirani, *An Introduction to the Bootstrap*, 1993), else ``unsettled``; and *in
-one run*, the share of seeds whose run reproduces it, with its Wilson 95 % interval. Headline values and curves
-get the mean over seeds with its 95 % t interval. The committed reference results are read and written here too.
-"""
+"""Results over several seeds and feature maps: claims with intervals and verdicts, curves with bands."""
 from __future__ import annotations
 
 import json
@@ -30,8 +22,6 @@ BOOTSTRAP_SEED = 0
 #: Share of the bootstrap replicates that must give the verdict for it to stand (else ``unsettled``).
 SETTLED_SHARE = 0.95
 
-
-# --------------------------------------------------------------------------- intervals
 
 def t_quantile_975(df: int) -> float:
     """The 0.975 quantile of Student's t with ``df`` degrees of freedom."""
@@ -66,8 +56,6 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
 
 
-# --------------------------------------------------------------------------- the two answers over seeds
-
 def _fmt(value: float) -> str:
     return fmt(value, digits=3)
 
@@ -91,9 +79,7 @@ def _nanmean(x: np.ndarray, axis=None):
 
 def average_verdict(rule: Rule, rows: Sequence[dict], replicates: int = BOOTSTRAP_REPLICATES,
                     seed: int = BOOTSTRAP_SEED) -> dict:
-    """The rule on the seed means of the claim's values (``rows``: the seeds where it ran), kept when at least
-    :data:`SETTLED_SHARE` of a bootstrap over seeds (means recomputed, rule applied) gives it, else ``unsettled``;
-    with ``point_verdict``, ``shares``, ``replicates`` and ``mean_values``."""
+    """The rule on the seed means, kept when :data:`SETTLED_SHARE` of a bootstrap gives it, else ``unsettled``."""
     values = _numeric_values(rows)
     means = {k: float(_nanmean(v)) for k, v in values.items()}
     point = rule.verdict(means)
@@ -111,11 +97,9 @@ def average_verdict(rule: Rule, rows: Sequence[dict], replicates: int = BOOTSTRA
 
 
 def one_run_rate(verdicts: Sequence[str], confidence: float = 0.95) -> dict:
-    """How often a single run shows the claim: the verdict counts over the seeds run, and the Wilson interval of
-    the share of runs that reproduce it (``wilson95``)."""
+    """How often a single run shows the claim: verdict counts and the Wilson interval (``wilson95``)."""
     ran = [v for v in verdicts if v != NOT_RUN]
-    out: dict = {v: ran.count(v) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)}
-    out["runs"] = len(ran)
+    out: dict = {**{v: ran.count(v) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)}, "runs": len(ran)}
     if ran:
         out["rate"] = out[REPRODUCED] / len(ran)
         out["wilson95"] = list(wilson_interval(out[REPRODUCED], len(ran), confidence))
@@ -141,9 +125,7 @@ def average_text(average: dict) -> str:
 
 
 def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = None) -> list[dict]:
-    """The claims tables of several seeds (same order) combined: each claim's first row with the on-average
-    ``verdict``, both answers in ``verdict_count``, the headline's mean in ``measured``, and ``seeds`` (per-seed
-    values and verdicts, ``counts``, ``mean``, ``ci95``, ``average``, ``one_run``); ``rules``: id -> rule."""
+    """The claims tables of several seeds combined: each claim's on-average verdict, both answers and ``seeds``."""
     if not per_seed:
         raise ValueError("aggregate_seeds needs the claims of at least one seed")
     n = len(per_seed[0])
@@ -153,8 +135,7 @@ def aggregate_seeds(per_seed: Sequence[Sequence[dict]], rules: dict | None = Non
     out = []
     for i in range(n):
         rows = [table[i] for table in per_seed]
-        ids = {r["id"] for r in rows}
-        if len(ids) != 1:
+        if len(ids := {r["id"] for r in rows}) != 1:
             raise ValueError(f"claims out of order across seeds: {sorted(ids)}")
         claim_id = next(iter(ids))
         if claim_id not in rules:
@@ -199,18 +180,14 @@ CONVERGENCE_SIZES = (5, 10, 20)
 
 def convergence(per_seed_results: Sequence[dict], sizes: Sequence[int] = CONVERGENCE_SIZES,
                 comparison: str = PAPER_COMPARISON) -> dict:
-    """``{k: {"counts": {verdict: claims}, "unsettled": [ids]}}`` over the first ``k`` seeds, ``k`` in ``sizes`` up to
-    the seeds run (and that number): how the on-average verdicts settle."""
+    """``{k: {"counts": {verdict: claims}, "unsettled": [ids]}}`` over the first ``k`` seeds."""
     n = len(per_seed_results)
     ks = sorted({k for k in sizes if 2 <= k <= n} | ({n} if n >= 2 and any(k <= n for k in sizes) else set()))
     if not ks:
         return {}
     tables = [all_claims(results, comparison) for results in per_seed_results]
-    out = {}
-    for k in ks:
-        rows = aggregate_seeds(tables[:k])
-        out[str(k)] = {"counts": verdict_counts(rows), "unsettled": [r["id"] for r in rows if r["verdict"] == UNSETTLED]}
-    return out
+    return {str(k): {"counts": verdict_counts(rows), "unsettled": [r["id"] for r in rows if r["verdict"] == UNSETTLED]}
+            for k in ks for rows in [aggregate_seeds(tables[:k])]}
 
 
 def convergence_markdown(table: dict) -> str:
@@ -221,10 +198,7 @@ def convergence_markdown(table: dict) -> str:
         for k, entry in table.items()], spaced=True) + "\n"
 
 
-# --------------------------------------------------------------------------- feature maps
-
-#: The name of the primary feature map: each data set's default learned features
-#: (:data:`tgreedy_lib.experiments.inputs.DEFAULT_FEATURE_MAP`).
+#: The primary feature map: each data set's default learned features (``DEFAULT_FEATURE_MAP``).
 LEARNED = "learned"
 #: A feature-map table's cell where the map does not exist for the claim's data set(s) (conv on MNIST).
 NOT_APPLICABLE = "n/a"
@@ -243,8 +217,7 @@ def claim_datasets(claim_id: str) -> set[str]:
 
 
 def primary_runs(per_map: dict) -> tuple[str, list[dict]]:
-    """The primary feature map and its per-seed results: ``"learned"`` when it ran, or when every data set's default
-    map ran (each experiment then taken from its data set's default map); otherwise the first map."""
+    """The primary feature map (``learned`` when it or every default map ran) and its per-seed results."""
     from tgreedy_lib.experiments.inputs import DEFAULT_FEATURE_MAP
 
     if LEARNED in per_map:
@@ -309,14 +282,11 @@ def builds_text(builds: dict) -> str:
                      for fmap, per_dataset in builds.items())
 
 
-# --------------------------------------------------------------------------- bands
-
 def seed_curves(per_seed_results: Sequence[dict], task: str, reading: str, metric: str) -> np.ndarray:
     """The split-averaged curve of ``reading`` per seed, (n_seeds, n_steps); seeds without the task are left out."""
     rows = []
     for results in per_seed_results:
-        result = results.get(task)
-        if result and reading in result.get("curves", {}):
+        if (result := results.get(task)) and reading in result.get("curves", {}):
             rows.append(np.asarray(result["curves"][reading][metric], dtype=float).mean(axis=0))
     if not rows:
         raise ValueError(f"no seed has {task} results for the reading {reading!r}")
@@ -338,8 +308,7 @@ def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | Non
     """``{"seeds": n, "tasks": {task: {reading: {metric: {mean, lo, hi}}}}}``: the split-averaged curves over seeds."""
     out = {"seeds": len(per_seed_results), "tasks": {}}
     for task in TASK_TITLES:
-        present = [r[task] for r in per_seed_results if r.get(task)]
-        if not present:
+        if not (present := [r[task] for r in per_seed_results if r.get(task)]):
             continue
         names = readings or [n for n in present[0]["curves"] if all(n in p["curves"] for p in present)]
         out["tasks"][task] = {name: {**{metric: dict(zip(("mean", "lo", "hi"), (
@@ -348,11 +317,8 @@ def band_summary(per_seed_results: Sequence[dict], readings: Sequence[str] | Non
     return out
 
 
-# --------------------------------------------------------------------------- files
-
 def read_seed_results(out_dir, order: Sequence[str] = ()) -> dict:
-    """``{feature_map: [results of seed 0, 1, ...]}`` of a ``reproduce --seeds N`` folder, the maps in ``order`` first;
-    each map must hold ``seed-0`` to ``seed-<n-1>`` with the same experiments (else a ValueError says what is missing)."""
+    """``{feature_map: [results of seed 0, 1, ...]}`` of a ``reproduce --seeds N`` folder."""
     out_dir = pathlib.Path(out_dir)
     found = {}
     for map_dir in sorted(p for p in out_dir.iterdir() if p.is_dir()):
@@ -394,12 +360,10 @@ REFERENCE_NAMES = ("paper-scale",)
 
 
 def load_reference(name: str | None = None) -> dict | None:
-    """The committed reference results ``name`` (``claims``, ``bands``, ``timings``; default: the first of
-    :data:`REFERENCE_NAMES` committed), or None if absent."""
+    """The committed reference results ``name`` (default: the first committed), or None if absent."""
     if name is None:
         name = next((n for n in REFERENCE_NAMES if (REFERENCE_DIR / n / "claims.json").is_file()), REFERENCE_NAMES[0])
-    folder = REFERENCE_DIR / name
-    if not (folder / "claims.json").is_file():
+    if not ((folder := REFERENCE_DIR / name) / "claims.json").is_file():
         return None
     return {part: json.loads(path.read_text()) if (path := folder / f"{part}.json").is_file() else None
             for part in ("claims", "bands", "timings")}

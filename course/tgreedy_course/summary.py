@@ -1,10 +1,4 @@
-"""What holds: every theorem and experimental claim of both papers with its computed verdict, in tables and sentences,
-read from ``results/verify.json`` and the reference results' ``claims.json`` (only locations and notebooks typed here).
-
-Papers: Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical Approach*, AISTATS 2012
-(``domains.*``, the claims); Sabato & Shalev-Shwartz, *Ranking Categorical Features Using Generalization
-Properties*, JMLR 9:1083-1114, 2008 (``categorical.*``).
-"""
+"""What holds: every theorem and experimental claim of both papers with its computed verdict."""
 from __future__ import annotations
 
 import json
@@ -36,8 +30,7 @@ THEOREMS = {
     "categorical.lemma11": (CAT, "Lemma 11, section 4", "02a_bayes_hypothesis_theorems"),
 }
 
-#: experiment -> the data and task it stands for (its claims' data group), the section and the notebook that show it,
-#: in the paper's order; the claims of section 5 read every section-4 experiment.
+#: experiment -> (the data and task of its claims, section, notebook), in the paper's order; section 5 reads all three.
 DATA_GROUPS = {"intro-logistic": ("MNIST, '2' against even digits, tested on odd ones", "section 1",
                                   "07_mnist_2_vs_other"),
                "mnist-2-vs-other": ("MNIST, '2' against each other digit", "section 4.1", "07_mnist_2_vs_other"),
@@ -68,17 +61,6 @@ def find_claims() -> tuple[list[dict], str]:
                      "--seeds N` and `python -m tgreedy_course reference`")
 
 
-_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-
-
-def _powers_of_ten(value: float) -> str:
-    """``5.4e+17`` as people write it: ``5.4 × 10¹⁷`` (plain numbers below a million)."""
-    if abs(value) < 1e6:
-        return f"{value:,.0f}"
-    mantissa, exponent = f"{value:.1e}".split("e")
-    return f"{mantissa} × 10" + str(int(exponent)).translate(_SUPERSCRIPT)
-
-
 def _vacuous_note(check_id: str) -> str:
     from tgreedy_lib.categorical import first_m_below, theorem2_bound, theorem4_bound
     from tgreedy_lib.domain_adaptation.theorems import t_bounds as tb
@@ -95,18 +77,19 @@ def _vacuous_note(check_id: str) -> str:
         return (f"explicit bound vacuous (above 1) below m = {first_m_below(lambda m: theorem2_bound(m, 0.05), 1.0):,} "
                 "(δ = 0.05)")
     if check_id == "categorical.theorem4":
-        return (f"explicit bound vacuous (above 1) below m = {_powers_of_ten(first_m_below(lambda m: theorem4_bound(m, 0.05), 1.0))} "
-                "(δ = 0.05)")
+        m = first_m_below(lambda m: theorem4_bound(m, 0.05), 1.0)  # 5.4e+17 written 5.4 × 10¹⁷
+        mantissa, exponent = f"{m:.1e}".split("e")
+        exponent = str(int(exponent)).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+        m = f"{m:,.0f}" if abs(m) < 1e6 else f"{mantissa} × 10{exponent}"
+        return f"explicit bound vacuous (above 1) below m = {m} (δ = 0.05)"
     return ""
 
 
 def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
-    """One row per theorem of :data:`THEOREMS`: paper, location, verdict (with a computed note where the bound is
-    vacuous at the paper's sizes; ``not checked`` without a record), worst case, notebook."""
+    """One row per theorem of :data:`THEOREMS`: paper, location, verdict, worst case, notebook."""
     rows = []
     for check_id, (paper, location, notebook) in THEOREMS.items():
-        record = records.get(check_id)
-        if record is None:
+        if (record := records.get(check_id)) is None:
             rows.append([paper, location, "not checked", "", notebook])
             continue
         verdict = "holds" if record["holds_as_printed"] else "false as printed"
@@ -120,25 +103,15 @@ def theorem_rows(records: dict[str, dict]) -> list[list[str]]:
 
 def claim_data(claim_id: str) -> str:
     """The data and task an experimental claim is about, from its experiments."""
-    spec = _SPECS.get(claim_id)
-    if spec is None:
+    if (spec := _SPECS.get(claim_id)) is None:
         return ""
     if set(spec.experiments) >= set(SECTION4_TASKS):
         return DATA_GROUPS[SECTION4_TASKS][0]
     return "; ".join(DATA_GROUPS[task][0] if task in DATA_GROUPS else task for task in spec.experiments)
 
 
-def _every_some_none(claims: Sequence[dict]) -> tuple[int, int, int]:
-    """How many claims every run, some runs but not all, and no run reproduce (claims of one run left out)."""
-    rates = [r for r in (claim_one_run(c) for c in claims) if r and r.get("runs")]
-    every = sum(r[REPRODUCED] == r["runs"] for r in rates)
-    none = sum(r[REPRODUCED] == 0 for r in rates)
-    return every, len(rates) - every - none, none
-
-
 def verdict_headline(claims: list[dict]) -> str:
-    """One sentence: how many experimental claims got each verdict; over seeds, the counts of the on-average
-    verdicts and then the one-run answers."""
+    """One sentence: how many experimental claims got each verdict (over seeds, both answers)."""
     counts = dict(Counter(c["verdict"] for c in claims))
     n_seeds = max((len(c["seeds"]["verdicts"]) for c in claims if isinstance(c.get("seeds"), dict)
                    and c["seeds"].get("verdicts")), default=0)
@@ -149,20 +122,17 @@ def verdict_headline(claims: list[dict]) -> str:
     parts += [f"{v} {k}" for k, v in counts.items()]
     if not any((claim_one_run(c) or {}).get("runs") for c in claims):
         return f"Of {len(claims)} experimental claims, " + ", ".join(parts) + f" and {unsettled} unsettled."
-    every, some, none = _every_some_none(claims)
     return (f"Of {len(claims)} experimental claims, on average over {n_seeds} seeds " + ", ".join(parts)
             + f" and {unsettled} unsettled (no verdict in {100 * seeds.SETTLED_SHARE:.0f} % of the bootstrap replicates "
-            f"over seeds); in single runs, {_every_some_none_words(every, some, none)}.")
+            f"over seeds); in single runs, {one_run_summary(claims)}.")
 
 
 def one_run_summary(claims: Sequence[dict]) -> str:
     """``1 claim is reproduced by every run, 1 by some runs, 1 by none``: the one-run answers in one clause."""
-    return _every_some_none_words(*_every_some_none(claims))
-
-
-def _every_some_none_words(every: int, some: int, none: int) -> str:
-    return (f"{every} claim{' is' if every == 1 else 's are'} reproduced by every run, {some} by some runs, "
-            f"{none} by none")
+    rates = [r for r in (claim_one_run(c) for c in claims) if r and r.get("runs")]  # claims of one run left out
+    every, none = sum(r[REPRODUCED] == r["runs"] for r in rates), sum(r[REPRODUCED] == 0 for r in rates)
+    return (f"{every} claim{' is' if every == 1 else 's are'} reproduced by every run, "
+            f"{len(rates) - every - none} by some runs, {none} by none")
 
 
 def _claims_record(reference: dict | None) -> dict:
@@ -171,12 +141,10 @@ def _claims_record(reference: dict | None) -> dict:
 
 
 def verdict_method_markdown(reference: dict | None = None) -> str:
-    """How the verdicts over seeds are called (the record's ``verdict_method``), and how many claims stay
-    unsettled as seeds are added (its ``convergence``); empty without them."""
+    """How the verdicts over seeds are called, and how many stay unsettled as seeds are added."""
     record = _claims_record(reference)
     parts = [record["verdict_method"]] if record.get("verdict_method") else []
-    convergence = record.get("convergence") or {}
-    if convergence:
+    if convergence := record.get("convergence") or {}:
         parts.append("**Unsettled claims as seeds are added** (the verdicts recomputed from the first seeds only): " + ", ".join(
             f"{entry['counts'].get(UNSETTLED, 0)} at {k} seeds" for k, entry in convergence.items()) + ".")
         parts.append(seeds.convergence_markdown(convergence))
@@ -197,8 +165,7 @@ def claim_rows(claims: list[dict]) -> list[list[str]]:
 
 
 def verify_table(results) -> str:
-    """A compact Markdown table of ``verify`` results (``CheckResult`` objects or their JSON records): check, holds
-    as printed, worst case; the corrected claims follow in a collapsible block."""
+    """A compact Markdown table of ``verify`` results, the corrected claims in a collapsible block."""
     rows, notes = [], []
     for record in (r.to_json() if hasattr(r, "to_json") else r for r in results):
         worst = record["worst_case"]
@@ -221,8 +188,6 @@ def _short(value) -> str:
     return fmt(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
-# --------------------------------------------------------------------------- a claims table's verdicts
-
 def claims_markdown(claims: list[dict]) -> str:
     """A Markdown table: claim (quoted), paper, measured, verdict (with the seed count), rule."""
     return markdown_table(["id", "section / fig.", "the paper says", "paper", "measured", "verdict", "rule"], [
@@ -232,8 +197,7 @@ def claims_markdown(claims: list[dict]) -> str:
 
 
 def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
-    """One row per claim, one column per table (a comparison of readings, or a feature map): the verdicts; over
-    seeds a cell holds the on-average verdict and then the single runs': ``partly (single runs: partly in all 20)``."""
+    """One row per claim, one column per table: on-average verdict, then the single runs'."""
     def cell(c):
         counted = c.get("seeds") and c["verdict"] not in (NOT_RUN, "n/a")
         return c["verdict"] + (f" (single runs: {single_runs_text(claim_one_run(c))})" if counted else "")
@@ -244,8 +208,7 @@ def verdict_matrix_markdown(tables: dict, labels: dict | None = None) -> str:
 
 
 def single_runs_text(rate: dict | None) -> str:
-    """The verdicts of the single runs, each counted, none left out: ``reproduced in 17, partly in 2, not
-    reproduced in 1 of 20``; a claim that each run reproduces only partly reads ``partly in all 20``."""
+    """The single runs' verdicts, each counted: ``reproduced in 17, partly in 2, not reproduced in 1 of 20``."""
     if not rate or not rate.get("runs"):
         return NOT_RUN
     n = rate["runs"]
@@ -256,10 +219,8 @@ def single_runs_text(rate: dict | None) -> str:
 
 
 def claim_one_run(claim: dict) -> dict | None:
-    """A claim's one-run answer (:func:`~tgreedy_course.seeds.one_run_rate`) over its seeds, or None for a claim
-    of one run; computed from the per-seed ``verdicts`` where ``seeds`` holds no ``one_run``."""
-    found = claim.get("seeds")
-    if not isinstance(found, dict) or not found:
+    """A claim's one-run answer over its seeds (:func:`~tgreedy_course.seeds.one_run_rate`), None for one run."""
+    if not isinstance(found := claim.get("seeds"), dict) or not found:
         return None
     return found.get("one_run") or (seeds.one_run_rate(found["verdicts"]) if found.get("verdicts") else None)
 
@@ -267,8 +228,7 @@ def claim_one_run(claim: dict) -> dict | None:
 def claim_answers(claim: dict) -> tuple[str, str]:
     """A claim's two answers in a few words: ``(on average, in one run)``; a claim of a single run has no average."""
     verdict = claim["verdict"]
-    rate = claim_one_run(claim)
-    if rate is None:
+    if (rate := claim_one_run(claim)) is None:
         return (f"{verdict} (one run)" if verdict in (REPRODUCED, PARTLY, NOT_REPRODUCED) else verdict), verdict
     if not rate.get("runs"):
         return verdict, NOT_RUN
@@ -287,19 +247,13 @@ def counts_text(counts: dict) -> str:
     return ", ".join(f"{v} {k}" for k, v in in_count_order(counts).items())
 
 
-# --------------------------------------------------------------------------- the README's block of reference verdicts
-
 #: The files of a ``reproduce --seeds`` folder that make up reference results.
 REFERENCE_FILES = ("claims.json", "claims.md", "bands.json", "timings.json")
 
 
 def write_reference(results_dir, name: str = seeds.REFERENCE_NAMES[0], readme=None, reference_dir=None) -> list:
-    """Copy :data:`REFERENCE_FILES` of a ``reproduce --seeds N`` folder into ``reference_dir / name`` (default: under
-    :data:`~tgreedy_course.seeds.REFERENCE_DIR`) and rewrite the README block of ``readme`` (if given) from the copy
-    with :func:`readme_verdicts`; returns the files written."""
-    results_dir = Path(results_dir)
-    source = results_dir / "claims.json"
-    if not source.is_file():
+    """Copy a ``reproduce --seeds N`` folder's reference files and rewrite ``readme``'s block; the files written."""
+    if not (source := (results_dir := Path(results_dir)) / "claims.json").is_file():
         raise FileNotFoundError(f"{source} is missing: pass the --out folder of `python -m tgreedy_course reproduce "
                                 "--seeds N` (or run its summary first)")
     if not {"seeds", "primary_feature_map"} <= set(json.loads(source.read_text())):
@@ -307,9 +261,9 @@ def write_reference(results_dir, name: str = seeds.REFERENCE_NAMES[0], readme=No
                          "run `python -m tgreedy_course reproduce --seeds N` into that folder")
     folder = Path(reference_dir or seeds.REFERENCE_DIR) / name
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
     from tgreedy_lib.files import atomic_write_bytes, atomic_write_text
 
+    written = []
     for file in REFERENCE_FILES:
         if (results_dir / file).is_file():
             atomic_write_bytes(folder / file, (results_dir / file).read_bytes())
@@ -329,11 +283,9 @@ def _range_text(values, scale: float = 1.0, digits: int = 1, unit: str = "") -> 
 
 
 def readme_verdicts(reference: dict) -> str:
-    """The README's short verdict list of reference results: each claim's two answers under the paper's reading and
-    its verdicts under the others, then the counts, how the unsettled count falls with seeds, and each feature map."""
+    """The README's short verdict list of reference results: answers, counts, convergence, feature maps."""
     ref = reference["claims"]
-    primary = ref["primary_feature_map"]
-    resolved = ref.get("primary_feature_maps") or {}
+    primary, resolved = ref["primary_feature_map"], ref.get("primary_feature_maps") or {}
     label = f"{primary} features" + (" (" + ", ".join(f"{ds}: {m}" for ds, m in resolved.items()) + ")"
                                       if primary == seeds.LEARNED and resolved else "")
     builds = (ref.get("feature_builds") or {}).get(primary)
@@ -344,8 +296,7 @@ def readme_verdicts(reference: dict) -> str:
              f"{100 * seeds.SETTLED_SHARE:.0f} % of {seeds.BOOTSTRAP_REPLICATES:,} bootstrap replicates "
              "over seeds give it, else *unsettled*) and *in one run* (how many of the seeds' own runs reproduce it, "
              "Wilson 95 % interval); then its on-average verdicts under |T| and stepwise greedy:", ""]
-    comparisons = ref["comparisons"]
-    table = comparisons[PAPER_COMPARISON]
+    table = (comparisons := ref["comparisons"])[PAPER_COMPARISON]
     for i, claim in enumerate(table):
         others = [comparisons[c][i]["verdict"] for c in comparisons if c != PAPER_COMPARISON]
         average, one_run = claim_answers(claim)
@@ -353,8 +304,7 @@ def readme_verdicts(reference: dict) -> str:
                      f"in one run {one_run}; " + " / ".join(others))
     lines += ["", f"Counts under the paper's reading, on average over {ref['seeds']} seeds: "
               + counts_text(verdict_counts(table)) + f"; in one run, {one_run_summary(table)}."]
-    convergence = ref.get("convergence") or {}
-    if convergence:
+    if convergence := ref.get("convergence") or {}:
         lines += ["", "Claims unsettled on average when the verdicts use only the first seeds: " + ", ".join(
             f"{entry['counts'].get(UNSETTLED, 0)} with {k} seeds" for k, entry in convergence.items()) + "."]
     probes, signal = ref.get("probe_accuracy") or {}, ref.get("pair_signal") or {}
@@ -368,16 +318,13 @@ def readme_verdicts(reference: dict) -> str:
         lines += ["", "What the features carry, over the seeds (linear probe with C chosen on a validation split of "
                   "the training images / held-out source AUROC of the all-features similarity fit): "
                   + "; ".join(measured) + "."]
-    by_map = ref.get("feature_map_counts") or {}
-    per_map = ref.get("seeds_per_map") or {}
+    by_map, per_map = ref.get("feature_map_counts") or {}, ref.get("seeds_per_map") or {}
     if len(by_map) > 1:
         lines += ["", "Under each feature map (the paper's reading, on average; table C above has them claim by claim): "
                   + "; ".join(f"{m}" + (f" ({per_map[m]} seeds)" if m in per_map else "") + f": {counts_text(c)}"
                               for m, c in by_map.items()) + "."]
     return "\n".join(lines)
 
-
-# --------------------------------------------------------------------------- the claims page's appendix
 
 _MAP_WORDS = {"dbn": "the deep belief network (DBN)", "conv": "the convolutional patch features (conv)",
               "pixels": "raw pixels", "random": "random sigmoid units of the pixels (they learn nothing)"}
@@ -408,9 +355,7 @@ def _features_sentence(record: dict, name: str) -> str:
 def _plain_number(value: float) -> str:
     """``fmt`` with three significant digits, but 0.0000790 rather than 7.90e-05."""
     value = float(value)
-    if value != 0 and abs(value) < 1e-4:
-        return fmt(value, 2 - math.floor(math.log10(abs(value))))
-    return fmt(value)
+    return fmt(value, 2 - math.floor(math.log10(abs(value)))) if value != 0 and abs(value) < 1e-4 else fmt(value)
 
 
 def _runs_short(rate: dict | None) -> str:
@@ -454,8 +399,7 @@ def _measured_short(claim: dict) -> str:
     return "; ".join(parts)
 
 
-#: What each value a claim's rule reads measures, in words (the rule's name follows in code type, so that the rules
-#: listed below table A still read against it).
+#: What each value a claim's rule reads measures, in words (its name follows in code type).
 MEASURED_LABELS = {
     "error_even": "test error against even digits", "error_odd": "test error against odd digits",
     "increase_percent": "rise of the error, in %", "min_ratio": "smallest ratio",
@@ -497,15 +441,13 @@ def _matrix_short(tables: dict, labels: dict) -> str:
 
 
 def audit_appendix_markdown(reference: dict | None = None) -> str:
-    """The claims page's audit appendix: (A) every claim under the paper's reading, by data set; (B) under each
-    reading; (C) under each feature map, and why A and C differ; (D) the per-seed values."""
+    """The claims page's audit appendix: tables A (paper's reading), B (readings), C (feature maps), D (per seed)."""
     record = _claims_record(reference)
     if not record.get("comparisons"):
         return ""
     n_seeds = record.get("seeds")
     seed_text = f"{n_seeds} seeds (0-{n_seeds - 1})" if n_seeds and n_seeds > 1 else "one seed"
-    primary = record.get("primary_feature_map") or seeds.LEARNED
-    primary_features = _features_sentence(record, primary)
+    primary_features = _features_sentence(record, record.get("primary_feature_map") or seeds.LEARNED)
     paper = record["comparisons"]["paper"]
     out = ["### How to read a verdict", "",
            "*reproduced*: the rule's first condition holds; *partly*: only its weaker second condition holds (for "
@@ -524,8 +466,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
             f"as its mean over the seeds with a 95 % interval, the others as means. *Single runs*: the verdicts of the "
             f"{plural(n_seeds or 1, 'run')} of single seeds. The rules are listed after the tables.", ""]
     for label, section, _ in DATA_GROUPS.values():
-        group = [c for c in paper if claim_data(c["id"]) == label]
-        if not group:
+        if not (group := [c for c in paper if claim_data(c["id"]) == label]):
             continue
         out += [f"**{label}** ({section})", "",
                 markdown_table(["claim", "the paper's words", "measured", "on average",
@@ -543,8 +484,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
             f"the means over seeds; in brackets, where not every single run gave it, how many of the {n_seeds} did.", "",
             _matrix_short(record["comparisons"], _READING_HEADS), ""]
 
-    seeds_per_map = record.get("seeds_per_map") or {}
-    columns = list(record.get("feature_maps") or {})
+    seeds_per_map, columns = record.get("seeds_per_map") or {}, list(record.get("feature_maps") or {})
     out += ["### C. The verdicts under each feature map (the paper's reading)", "",
             "Each column runs every claim on one feature map, for both data sets where the map exists (`n/a`: the "
             "map does not exist for that data set). In brackets, as in table B, how many single runs gave the verdict "
@@ -588,8 +528,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
 
 
 def seed_story(reference: dict | None = None) -> str:
-    """Notebook 08b's findings in a few sentences, every number read from the reference record (default: the
-    committed one); no claim ids (those, the rules and the per-seed values are in :func:`audit_appendix_markdown`)."""
+    """Notebook 08b's findings in a few sentences, every number read from the reference record."""
     record = _claims_record(reference)
     paper = (record.get("comparisons") or {}).get("paper") or []
     if not paper:
@@ -599,22 +538,22 @@ def seed_story(reference: dict | None = None) -> str:
     unanimous = sum(bool(r.get("runs")) and max(r.get(v, 0) for v in (REPRODUCED, PARTLY, NOT_REPRODUCED)) == r["runs"]
                     for r in (claim_one_run(c) or {} for c in paper))
     concrete = record.get("primary_feature_maps") or {}
+
+    def named(verdict):
+        return "; ".join(f"{_asserts(c)} ({claim_data(c['id'])})" for c in paper if c["verdict"] == verdict)
+
     lines = [
         f"**What held.** Over {plural(n_seeds, 'seed')}, each a fresh draw of the training images and the test "
         f"domains and pairs, {counts[REPRODUCED]} of the paper's {len(paper)} experimental claims are reproduced "
         f"on average, {counts[PARTLY]} partly, {counts[NOT_REPRODUCED]} are not reproduced, and {counts[UNSETTLED]} "
         f"{'stays' if counts[UNSETTLED] == 1 else 'stay'} unsettled (features: MNIST from {_map_words(concrete.get('mnist'))}, "
         f"CIFAR-10 from {_map_words(concrete.get('cifar10'))}).\n\n*Reproduced:* "
-        + "; ".join(f"{_asserts(c)} ({claim_data(c['id'])})" for c in paper if c["verdict"] == REPRODUCED)
-        + "".join(f".\n\n*Not reproduced:* {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == NOT_REPRODUCED)}"
-                  for _ in [0] if counts[NOT_REPRODUCED])
-        + "".join(f".\n\n*Unsettled:* {'; '.join(_asserts(c) + ' (' + claim_data(c['id']) + ')' for c in paper if c['verdict'] == UNSETTLED)}"
-                  for _ in [0] if counts[UNSETTLED]) + ".",
+        + named(REPRODUCED) + "".join(f".\n\n*{head}:* {named(v)}" for head, v in (
+            ("Not reproduced", NOT_REPRODUCED), ("Unsettled", UNSETTLED)) if counts[v]) + ".",
         f"**Single runs agree for most claims, not all.** For {unanimous} of the {len(paper)} claims every single run "
         "gives the same verdict; for the others one run can tell a different story from the average."]
-    comparisons = record["comparisons"]
     moved_reading = [c["id"] for i, c in enumerate(paper)
-                     if len({t[i]["verdict"] for t in comparisons.values() if t[i]["verdict"] not in ("n/a", "not run")}) > 1]
+                     if len({t[i]["verdict"] for t in record["comparisons"].values() if _live(t[i]["verdict"])}) > 1]
     t_claims = [cid for cid in moved_reading if cid.endswith("t_higher")]
     lines.append(
         f"**The reading of section 3.3 matters for {plural(len(moved_reading), 'claim')}**"
@@ -655,11 +594,9 @@ def _live(verdict: str) -> bool:
 
 
 def dependence_tables(reference: dict | None = None) -> str:
-    """Notebook 08b: the claims whose average verdict changes with the reading of section 3.3, and those whose
-    verdict changes with the features (or that random units reproduce too), each named by what it asserts."""
+    """Notebook 08b: the claims whose verdict changes with the reading of section 3.3 or the features."""
     record = _claims_record(reference)
-    paper = (record.get("comparisons") or {}).get("paper") or []
-    comparisons = record.get("comparisons") or {}
+    paper = (comparisons := record.get("comparisons") or {}).get("paper") or []
     readings = [r for r in ("paper", "abs-T", "stepwise-greedy") if r in comparisons]
     rows = []
     for i, claim in enumerate(paper):
@@ -679,34 +616,29 @@ def dependence_tables(reference: dict | None = None) -> str:
             rows.append([_asserts(claim), claim_data(claim["id"]), _WORDS.get(claim["verdict"], claim["verdict"])]
                         + [_WORDS.get(v, v) if _live(v) else "not tested"
                            for v in (by_map[m].get(claim["id"], "n/a") for m in names)])
-    seeds_per_map = record.get("seeds_per_map") or {}
-    concrete = record.get("primary_feature_maps") or {}
+    seeds_per_map, concrete = record.get("seeds_per_map") or {}, record.get("primary_feature_maps") or {}
     learned_head = (f"learned ({_MAP_HEADS.get(concrete.get('mnist'), concrete.get('mnist'))} on MNIST, "
                     f"{_MAP_HEADS.get(concrete.get('cifar10'), concrete.get('cifar10'))} on CIFAR-10)")
-    feature_table = markdown_table(["the paper says", "data and task", learned_head]
-                                   + [f"{_MAP_HEADS.get(m, m)} everywhere ({plural(seeds_per_map.get(m, 0), 'seed')})"
-                                      if m == "dbn" else f"{_MAP_HEADS.get(m, m)} ({plural(seeds_per_map.get(m, 0), 'seed')})"
-                                      for m in names], rows)
+    feature_table = markdown_table(["the paper says", "data and task", learned_head] + [
+        f"{_MAP_HEADS.get(m, m)}{' everywhere' if m == 'dbn' else ''} ({plural(seeds_per_map.get(m, 0), 'seed')})"
+        for m in names], rows)
     return ("**Claims whose verdict depends on the reading** (on average over the seeds, DBN features on MNIST and "
             "conv patch features on CIFAR-10):\n\n" + reading_table
             + "\n\n**Claims whose verdict depends on the features**, or that random units reproduce as well as "
-            "learned features (the paper's reading):\n\n"
-            + feature_table)
+            "learned features (the paper's reading):\n\n" + feature_table)
 
 
 def verdicts_by_data(claims: list[dict]) -> dict[str, dict[str, list[dict]]]:
     """``{data group: {verdict: [claims]}}`` in the order of :data:`DATA_GROUPS` and of ``COUNT_ORDER``."""
-    out: dict[str, dict[str, list[dict]]] = {}
+    out = {}
     for label, _, _ in DATA_GROUPS.values():
-        these = [c for c in claims if claim_data(c["id"]) == label]
-        if these:
+        if these := [c for c in claims if claim_data(c["id"]) == label]:
             out[label] = {v: [c for c in these if c["verdict"] == v] for v in in_count_order(Counter(c["verdict"] for c in these))}
     return out
 
 
 def what_holds_story(claims: list[dict]) -> str:
-    """Notebook 11's account of the experiments: per data set and task, how many claims got each verdict and
-    what each asserts in plain words (the claim's ``paper`` text); no ids, rules or per-seed values."""
+    """Notebook 11: per data set and task, each verdict's count and what its claims assert in words."""
     groups, lines = verdicts_by_data(claims), []
     for label, section, notebook in (g for g in DATA_GROUPS.values() if g[0] in groups):
         n = sum(len(v) for v in groups[label].values())
@@ -725,8 +657,7 @@ def _asserts(claim: dict) -> str:
     return text
 
 
-#: What holds instead of each statement that is false as printed, typeset, one sentence each (the claims page and
-#: notebook 11 show these; the verify record's ``corrected_claim`` is the evidence behind them).
+#: What holds instead of each statement false as printed, typeset (the record's ``corrected_claim`` is the evidence).
 CORRECTED_TEX = {
     "domains.theorem2": r"$\Pr\left[\frac{(\sum_i Z_i)^2}{\sum_i Z_i^2} > t\right] \le 2 e^{-t/2}$: the two-sided "
                         r"bound the appendix's proof gives.",
@@ -737,9 +668,8 @@ CORRECTED_TEX = {
                            r"$\ge 1 - \delta$: no factor $1/e$.",
 }
 
-#: ASCII math of the verify records and how a page shows it.
+#: ASCII math of the verify records and how a page shows it: the corrected statements' phrases before generic pieces.
 _ASCII_TEX = [
-    # the corrected statements' evidence ("why, and the checks"), phrase by phrase, before the generic pieces below
     ("(sum_i [sigma_hat_S]_i^2) 4 log(2 q p^q / delta) / n",
      r"$\frac{1}{n}\left(\sum_i [\hat\sigma_S]_i^2\right) 4\log(2 q\, p^q/\delta)$"),
     ("(sum_i [sigma_hat_S]_i^2) (8 q log p + 4 log(2/delta)) / n",
@@ -777,8 +707,7 @@ def tex_math(text: str) -> str:
 
 
 def corrected_statements(records: dict[str, dict]) -> str:
-    """The statements that hold where a printed one fails, one bullet each, named by paper and theorem (no check ids):
-    the typeset statement of :data:`CORRECTED_TEX` with the record's evidence collapsed behind it."""
+    """One bullet per statement that holds where a printed one fails: typeset, with the record's evidence."""
     lines = []
     for check_id, record in ((k, r) for k, r in records.items() if r.get("corrected_claim")):
         paper, location, _ = THEOREMS.get(check_id, ("", check_id, ""))

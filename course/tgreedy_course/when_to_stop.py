@@ -1,6 +1,4 @@
-"""Notebook 09's findings, rendered from its runs: when to stop T-greedy, which section 5 of Foster, Kakade &
-Salakhutdinov (AISTATS 2012) leaves open, the stopping rules against the oracle on simulated domains and images.
-"""
+"""Notebook 09's findings, rendered from its runs: when to stop T-greedy."""
 from __future__ import annotations
 
 from collections import Counter
@@ -9,6 +7,7 @@ import numpy as np
 
 from tgreedy_lib.domain_adaptation import stopping
 from . import compare_tables as compare
+from .compare_tables import experiment_title
 from .prose import and_list as _and, fmt, markdown_table, percent, plural, render
 
 SIGNIFICANCE_RULES = ("bonferroni", "theorem1", "chance")
@@ -26,8 +25,7 @@ def _methods(summary: dict) -> dict[str, float]:  # target AUROC at each method'
 def _simulated(sim: dict[int, dict], experiments: dict) -> list[str]:
     nested = {n: percent(s["nested"]["share_within"], s["nested"]["n_splits"]) for n, s in sim.items()}
     hindsight = {n: percent(s["hindsight"]["share_within"], s["hindsight"]["n_splits"]) for n, s in sim.items()}
-    splits = {n: s["nested"]["n_splits"] for n, s in sim.items()}
-    ns = sorted(sim)
+    splits, ns = {n: s["nested"]["n_splits"] for n, s in sim.items()}, sorted(sim)
     lines = [render(
         "* **" + ("No rule finds the oracle reliably." if max(s["nested"]["share_within"] for s in sim.values()) < compare.GOAL_SHARE else
                   "A rule chosen fairly can find the oracle.") + "** On the simulated domains, choosing the rule on "
@@ -53,25 +51,18 @@ def _simulated(sim: dict[int, dict], experiments: dict) -> list[str]:
 def per_split_auroc(experiment: dict) -> dict[str, np.ndarray]:
     """Every method's target AUROC at its own leave-one-domain-out choice, one value a split (T-greedy: its lodo rule)."""
     splits = experiment["splits"]
-    out = {"tgreedy": np.array([s["rules"]["lodo"]["target_auroc"] for s in splits], dtype=float)}
-    for name in splits[0]["baselines"]:
-        out[name] = np.array([s["baselines"][name]["chosen_auroc"] for s in splits], dtype=float)
-    return out
+    return {"tgreedy": np.array([s["rules"]["lodo"]["target_auroc"] for s in splits], dtype=float),
+            **{name: np.array([s["baselines"][name]["chosen_auroc"] for s in splits], dtype=float)
+               for name in splits[0]["baselines"]}}
 
 
 def paired_interval(a, b) -> tuple[float, float]:
-    """Mean of the paired differences ``a - b`` over splits and the half-width of its 95 % t interval (0 for one pair
-    or identical values)."""
+    """Mean of the paired differences ``a - b`` and the half-width of its 95 % t interval."""
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     if d.size < 2:
         return float(d.mean()), 0.0
     from scipy import stats
     return float(d.mean()), float(stats.t.ppf(0.975, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size))
-
-
-def standard_error(values) -> float:
-    values = np.asarray(values, dtype=float)
-    return float(values.std(ddof=1) / np.sqrt(values.size)) if values.size > 1 else 0.0
 
 
 def _interval_words(mean: float, half: float) -> str:
@@ -82,8 +73,7 @@ def _interval_words(mean: float, half: float) -> str:
 
 
 def _simulated_methods(experiments: dict) -> str:
-    """The simulated domains pooled: T-greedy against every other method, paired over splits, and each number of
-    domains' best method; the headline says only what the paired intervals support."""
+    """The simulated domains pooled: T-greedy against every other method, paired over splits."""
     sims = {int(n.split("-n")[1]): e for n, e in experiments.items() if n.startswith("simulated-n")}
     per = {n: per_split_auroc(e) for n, e in sorted(sims.items())}
     methods = list(next(iter(per.values())))
@@ -115,29 +105,22 @@ def _simulated_methods(experiments: dict) -> str:
 
 
 def tied_with_best(values: dict[str, np.ndarray]) -> set[str]:
-    """The methods the data cannot tell from the best mean: the best itself and every method whose difference from
-    it, paired split by split, has a 95 % t interval that includes 0 (the bold entries of :func:`method_table`)."""
+    """The best mean's method and those whose paired 95 % interval against it includes 0."""
     best = max(values, key=lambda m: values[m].mean())
     return {m for m in values if m == best or abs(paired_interval(values[best], values[m])[0])
             <= paired_interval(values[best], values[m])[1]}
 
 
 def _bold_sentence(per: dict[int, dict[str, np.ndarray]], n_pooled: int) -> str:
-    """Which methods the table sets in bold for each number of domains, grouped by the same columns, and why the
-    per-column comparison ties more methods than the pooled one."""
+    """Which methods the table sets in bold for each number of domains, and why more tie there than pooled."""
     tied = {n: tied_with_best(p) for n, p in per.items()}
     by_columns: dict[tuple, list[str]] = {}
     for m in next(iter(per.values())):
         by_columns.setdefault(tuple(n for n in per if m in tied[n]), []).append(m)
-    parts = []
-    for columns, methods in sorted(by_columns.items(), key=lambda kv: (-len(kv[0]), kv[0])):
-        names = _and([_name(m) for m in methods])
-        if not columns:
-            parts.append(names + " in none")
-        else:
-            parts.append(names + " with " + _and([str(n) for n in columns]) + " domains")
-    sizes = sorted({p[next(iter(p))].size for p in per.values()})
-    each = _and([str(k) for k in sizes])
+    parts = [_and([_name(m) for m in methods]) + (" with " + _and([str(n) for n in columns]) + " domains" if columns
+                                                  else " in none")
+             for columns, methods in sorted(by_columns.items(), key=lambda kv: (-len(kv[0]), kv[0]))]
+    each = _and([str(k) for k in sorted({p[next(iter(p))].size for p in per.values()})])
     return ("The table of section 3 compares each column with its own best, on " + each + " training sets "
             "rather than the pooled " + str(n_pooled) + ", so fewer differences are clear there: in bold (the data cannot tell them from the "
             "column's best) are " + "; ".join(parts) + ".")
@@ -191,21 +174,10 @@ def findings_from_reference(reference: dict, real: list[str] | None = None) -> s
 
 
 #: Short names of the rules in the tables of notebook 09.
-RULE_SHORT = {"lodo": "leave one domain out (squared loss)", "lodo_auroc": "leave one domain out (AUROC)",
-              "bonferroni": "Bonferroni", "theorem1": "Theorem 1 width", "chance": "chance (sign flips)",
-              "chance_gaussian": "chance (Gaussian null)", "all_steps": "no stopping (every step)"}
+RULE_SHORT = {**compare.RULE_SHORT, "all_steps": "no stopping (every step)"}
 
 
-#: How the experiments of ``compare`` are named on the page.
-EXPERIMENT_TITLES = compare.EXPERIMENT_TITLES
 FEATURE_WORDS = {"dbn": "DBN", "conv": "conv patch", "pixels": "raw pixel", "random": "random"}
-
-
-def experiment_title(name: str) -> str:
-    """``simulated-n8`` -> ``simulated, 8 domains``; ``mnist-2-vs-other`` -> ``MNIST '2' vs other``."""
-    if name.startswith("simulated-n"):
-        return f"simulated, {name.split('-n')[1]} domains"
-    return EXPERIMENT_TITLES.get(name, name)
 
 
 def _experiment_header(name: str, e: dict) -> str:
@@ -213,8 +185,14 @@ def _experiment_header(name: str, e: dict) -> str:
 
 
 def _table(reference: dict, first: str, rows: list, note: str, tail: str) -> str:
-    experiments = reference["experiments"]
-    return (f"*How to read the table.* {note} Features: {_features_note(reference)}{tail}\n\n"
+    experiments, by_dataset = reference["experiments"], {}
+    for name, e in experiments.items():
+        if not name.startswith("simulated"):
+            feature_map = e["data"].get("feature_map")
+            by_dataset.setdefault({"mnist": "MNIST", "cifar10": "CIFAR-10"}.get(e["data"].get("dataset"), name),
+                                  FEATURE_WORDS.get(feature_map, feature_map))
+    features = ", ".join(f"{dataset} from the {words} features" for dataset, words in by_dataset.items())
+    return (f"*How to read the table.* {note} Features: {features}{tail}\n\n"
             + markdown_table([first] + [_experiment_header(n, e) for n, e in experiments.items()], rows))
 
 
@@ -232,15 +210,15 @@ def rule_table(reference: dict) -> str:
 
 
 def method_table(reference: dict) -> str:
-    """A row a method, a column an experiment: target AUROC at its own LODO choice ± its standard error over splits,
-    in bold the best and every method whose paired 95 % interval against the best includes 0."""
+    """A row a method, a column an experiment: target AUROC ± standard error, the tied-best in bold."""
     per = []
     for e in reference["experiments"].values():
         values = per_split_auroc(e)
         k = {"tgreedy": e["summary"]["rules"]["lodo"]["mean_k"],
              **{b: r["mean_n_selected"] for b, r in e["summary"]["baselines"].items()}}
         tied = tied_with_best(values)
-        per.append({m: (values[m].mean(), standard_error(values[m]), k[m], m in tied) for m in values})
+        per.append({m: (v.mean(), v.std(ddof=1) / np.sqrt(v.size) if v.size > 1 else 0.0, k[m], m in tied)
+                    for m, v in values.items()})
     rows = [[getattr(compare.METHOD_NAMES.get(m), "prose", m).removeprefix("the ")]
             + [(f"**{p[m][0]:.3f}**" if p[m][3] else f"{p[m][0]:.3f}") + f" ±\u00a0{p[m][1]:.3f} ({_fmt_k(p[m][2])})"
                for p in per]
@@ -249,16 +227,6 @@ def method_table(reference: dict) -> str:
                   "splits ± its standard error (not the standard deviation of single splits), and in brackets the mean number of features kept. In bold: the best "
                   "mean of each column and every method whose difference from it, paired split by split, has a 95 % "
                   "interval that includes 0 (the data cannot tell them apart).", ".")
-
-
-def _features_note(reference: dict) -> str:
-    by_dataset = {}
-    for name, e in reference["experiments"].items():
-        if not name.startswith("simulated"):
-            feature_map = e["data"].get("feature_map")
-            by_dataset.setdefault({"mnist": "MNIST", "cifar10": "CIFAR-10"}.get(e["data"].get("dataset"), name),
-                                  FEATURE_WORDS.get(feature_map, feature_map))
-    return ", ".join(f"{dataset} from the {words} features" for dataset, words in by_dataset.items())
 
 
 def _fmt_k(k: float) -> str:
@@ -289,8 +257,7 @@ def one_path_sentence(path, target, chosen: dict, oracle_k: int) -> str:
 
 def nested_sentence(summary: dict, hindsight: str) -> str:
     """Notebook 09, section 2.1: the rule that looks best in hindsight against the fair choice, in one sentence."""
-    n = summary["nested"]["n_splits"]
-    times = summary["nested"]["times_chosen"]
+    n, times = summary["nested"]["n_splits"], summary["nested"]["times_chosen"]
     picks = _and([f"{RULE_PROSE.get(rule, rule)} " + ("once" if k == 1 else ("twice" if k == 2 else f"{k} times"))
                   for rule, k in times.items()])
     return render(f"On these {{n}} training sets the rule that looks best in hindsight is {RULE_PROSE.get(hindsight, hindsight)}, within the "
@@ -316,8 +283,7 @@ def choices_appendix(reference: dict) -> str:
 
 
 def signed_reading_sentence(reference: dict, bands: dict | None = None, task: str = "mnist-similarity") -> str:
-    """Notebook 09: how far T-greedy gets on ``task`` under the paper's signed rule (the seed bands of notebooks
-    07-08) against the |T| rule of this page, and what the page's leave-one-domain-out number is."""
+    """Notebook 09: how far T-greedy gets on ``task`` under the signed rule against the |T| rule."""
     if bands is None:
         from .seeds import load_reference as load_seed_results, map_for_task
         seed_results = load_seed_results()
@@ -340,14 +306,11 @@ def signed_reading_sentence(reference: dict, bands: dict | None = None, task: st
 
 
 def thresholds_bullet(reference: dict, task: str = "mnist-2-vs-other", alpha: float = 0.05) -> str:
-    """Notebook 09, "How to read these numbers": Bonferroni's t quantile against Theorem 1's width on ``task`` (its
-    number of features and of training domains), the smallest number of domains from which Theorem 1's width is the
-    stricter, and the mean steps the two rules keep there."""
+    """Notebook 09: Bonferroni's t quantile against Theorem 1's width on ``task``."""
     experiment = reference["experiments"][task]
     split = experiment["splits"][0]
     p, n = int(split["n_features"]), int(split["n_domains"])
-    width = stopping.theorem1_threshold(p, alpha)
-    t_quantile = stopping.bonferroni_threshold(n, p, alpha)
+    width, t_quantile = stopping.theorem1_threshold(p, alpha), stopping.bonferroni_threshold(n, p, alpha)
     crossing = next(m for m in range(2, 10_000) if stopping.bonferroni_threshold(m, p, alpha) < width)
     rules = experiment["summary"]["rules"]
     return render(
