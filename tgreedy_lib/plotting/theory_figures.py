@@ -1,7 +1,5 @@
-"""Figures of the theory notebooks (03-05) of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small
-Sample Statistical Approach" (AISTATS 2012): Theorem 2 (self-normalized sums), Theorem 1 and Corollary 3
-(T-statistic bounds), section 3.3 (T-greedy on simulated domains). Each function draws on a Matplotlib
-``Axes`` what :mod:`tgreedy_lib.domain_adaptation.theorems` computed, and returns it.
+"""Figures of the theory notebooks (03-05) of the DA paper: Theorem 2, Theorem 1 and Corollary 3, and section 3.3
+on simulated domains. Each function draws on a Matplotlib ``Axes`` what the theorems' modules computed, and returns it.
 """
 from __future__ import annotations
 
@@ -32,9 +30,8 @@ def _legend_below(ax, wrap: int = 30) -> None:
     below = 2.0 * size(ticks) + 1.4 * size(label) + 4          # points: tick labels (a log axis' 10^k), x label
     anchor = ax.transAxes + ScaledTranslation(0, -below / 72, ax.figure.dpi_scale_trans)
     ax.legend(handles, [textwrap.fill(text, wrap, break_long_words=False) for text in labels], fontsize=SMALLEST_TEXT_PT,
-              loc="upper center",
-              bbox_to_anchor=(0.5, 0), bbox_transform=anchor, ncol=2 if width >= 5 else 1, frameon=False,
-              borderaxespad=0)
+              loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=anchor, ncol=2 if width >= 5 else 1,
+              frameon=False, borderaxespad=0)
 
 
 def _axes(ax):
@@ -44,8 +41,7 @@ def _axes(ax):
 
 
 def plot_self_normalized_tails(curves: dict, ax=None):
-    """Theorem 2: ``Pr[(sum Z)^2 / sum Z^2 > t]`` per law, the printed ``exp(-t/2)`` and the proved
-    ``2 exp(-t/2)`` (``tail_curves``)."""
+    """Theorem 2: ``Pr[(sum Z)^2 / sum Z^2 > t]`` per law, the printed ``exp(-t/2)`` and the proved ``2 exp(-t/2)``."""
     ax = _axes(ax)
     t = curves["t"]
     laws = {name: curves[name] for name in curves if name not in ("n", "t", "printed", "proof")}
@@ -61,10 +57,8 @@ def plot_self_normalized_tails(curves: dict, ax=None):
 
 def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: str, label: str,
                        vmin: float | None = None, vmax: float | None = None):
-    """Heat map of ``values`` (rows along ``y``) red above ``threshold`` and blue at or below it, the threshold
-    a black contour, the title saying what ``above`` and ``below`` mean; ``label`` names the colour bar,
-    ``vmin``, ``vmax`` its ends (default: the values' range). Returns the QuadMesh.
-    """
+    """Heat map of ``values`` (rows along ``y``), red above ``threshold`` and blue at or below, a black contour at it,
+    the title saying what ``above`` and ``below`` mean, and a colour bar ``label`` from ``vmin`` to ``vmax``."""
     from matplotlib.colors import ListedColormap, TwoSlopeNorm
 
     values = np.asarray(values, dtype=float)
@@ -84,8 +78,7 @@ def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: st
     return mesh
 
 
-#: The lightest shades of "Reds" and "Blues" (0 = white) :func:`plot_threshold_map` uses: plainly red and blue.
-ABOVE_LIGHTEST, BELOW_LIGHTEST = 0.5, 0.5
+ABOVE_LIGHTEST, BELOW_LIGHTEST = 0.5, 0.5   # the lightest shades of "Reds" and "Blues" (0 = white) of the heat maps
 
 
 def plot_theorem2_excess(table: dict, ax=None):
@@ -99,8 +92,7 @@ def plot_theorem2_excess(table: dict, ax=None):
 
 
 def plot_coverage_vs_features(curves: dict, ax=None):
-    """Theorem 1: the probability that the width covers all ``|F|`` features (``coverage_curves``): exact
-    solid, Monte Carlo dashed where a draw failed, else its rule-of-three lower bound dotted."""
+    """Theorem 1: the probability that the width covers all ``|F|`` features, exact and Monte Carlo."""
     ax = _axes(ax)
     f, n, delta = curves["n_features"], curves["n"], curves["delta"]
     for law, coverage in curves["exact"].items():
@@ -160,8 +152,7 @@ def plot_corollary_failure(curves: dict, ax=None):
 
 
 def plot_subset_regret(simulation: dict, ax=None, title: str = "Corollary 3: regret against bound"):
-    """Corollary 3: each simulated training set's worst subset, regret against ``sum sigma_hat^2 / n``, and
-    the printed and the proved bound as lines; ``title`` says which simulation it is."""
+    """Corollary 3: each simulated training set's worst subset, regret against ``sum sigma_hat^2 / n``, and bounds."""
     ax = _axes(ax)
     worst = np.argmax(simulation["regret"] / np.maximum(simulation["variance_over_n"], 1e-300), axis=1)
     rows = np.arange(worst.size)
@@ -185,9 +176,8 @@ def plot_subset_regret(simulation: dict, ax=None, title: str = "Corollary 3: reg
 
 
 def plot_selector_paths(result: dict, axes=None):
-    """Section 3.3 on simulated domains (``compare_selectors`` output): mean regret on a new domain as features
-    are added, shaded two standard errors of the mean either side, and the share of spurious picks at each step,
-    per selector. One legend, below the left panel, off the curves and bands (the right panel uses the same colours)."""
+    """Section 3.3 on simulated domains: mean regret on a new domain (± 2 s.e.) as features are added, and the share
+    of spurious picks at each step, per selector (``compare_selectors`` output)."""
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(FIGURE_WIDTH, 3.8), layout="constrained")
     steps = result["steps"]
@@ -212,8 +202,7 @@ def plot_selector_paths(result: dict, axes=None):
 
 
 def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELECTORS):
-    """``metric`` ("regret" with 1 s.e. bars, "regret_median", "spurious") against the number of training
-    domains, per selector and samples per domain (``sweep_selectors`` output)."""
+    """``metric`` ("regret", "regret_median", "spurious") against the number of training domains, per selector."""
     ax = _axes(ax)
     settings = sorted({r["n_samples"] for r in rows}, key=lambda s: (s is None, s or 0))
     styles = ["-", "--", ":", "-."]
