@@ -86,8 +86,7 @@ def plot_theorem2_excess(table: dict, ax=None):
     ax = _axes(ax)
     plot_threshold_map(ax, table["t"], table["n"], table["excess"], 0.0, "the printed bound fails", "it holds",
                        r"worst-case tail minus $e^{-t/2}$")
-    ax.set_xscale("log")
-    ax.set(xlabel="t", ylabel="n", title=r"worst-case tail minus $e^{-t/2}$" + "\n" + ax.get_title())
+    ax.set(xscale="log", xlabel="t", ylabel="n", title=r"worst-case tail minus $e^{-t/2}$" + "\n" + ax.get_title())
     return ax
 
 
@@ -110,8 +109,7 @@ def plot_coverage_vs_features(curves: dict, ax=None):
     if admitted >= 1:
         ax.axvline(admitted, color="gray", lw=1,
                    label=fr"the size condition's bound $(\delta/2)e^{{n/8}}$ = {admitted:.3g}")
-    ax.set_xscale("log")
-    ax.set(xlabel=r"$|F|$ (number of features)", ylabel="Pr[all features covered]",
+    ax.set(xscale="log", xlabel=r"$|F|$ (number of features)", ylabel="Pr[all features covered]",
            title=f"Theorem 1's width, n = {n} domains" + ("" if admitted >= 1 else " (admits no |F|)"),
            ylim=(-0.02, 1.02))
     _legend_below(ax)
@@ -127,9 +125,7 @@ def plot_widths(table: dict, ax=None):
     for i, n in enumerate(table["n"]):
         line, = ax.plot(f, table["bonferroni_t"][i], "-", lw=1.2, label=f"Bonferroni t, n = {n}")
         ax.plot(f, table["proof"][i], "--", lw=1.2, color=line.get_color(), label=f"proof (any |F|), n = {n}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set(xlabel=r"$|F|$ (number of features)", ylabel=r"width / $(\hat\sigma/\sqrt{n})$",
+    ax.set(xscale="log", yscale="log", xlabel=r"$|F|$ (number of features)", ylabel=r"width / $(\hat\sigma/\sqrt{n})$",
            title=fr"Uniform confidence widths, $\delta$ = {table['delta']:g}")
     _legend_below(ax)   # below the axes: inside, it would hide the curves
     return ax
@@ -143,9 +139,7 @@ def plot_corollary_failure(curves: dict, ax=None):
         line, = ax.plot(deltas, curves["printed"][p], "o-", label=f"printed, p = {p}")
         ax.plot(deltas, curves["proof"][p], "s--", color=line.get_color(), label=f"proof's factor, p = {p}")
     ax.plot(deltas, deltas, "k:", lw=2, label=r"$\delta$ (target)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set(xlabel=r"$\delta$", ylabel="Pr[bound fails]",
+    ax.set(xscale="log", yscale="log", xlabel=r"$\delta$", ylabel="Pr[bound fails]",
            title=f"Corollary 3, q = 1, {describe_distribution(curves['law'])} effects")
     ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
@@ -167,10 +161,8 @@ def plot_subset_regret(simulation: dict, ax=None, title: str = "Corollary 3: reg
     ax.plot(grid, printed * grid, color="tab:red", lw=2,
             label=f"printed factor {printed:.2f} ({above_printed:.1%} above)")
     ax.plot(grid, proof * grid, "k--", lw=2, label=f"proof's factor {proof:.2f} ({above_proof:.1%} above)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set(xlabel=r"$\sum_{i \in S} [\hat\sigma_S]_i^2 / n$ (worst subset)", ylabel=r"regret $L(\hat\mu_S) - L(\mu_S)$",
-           title=title)
+    ax.set(xscale="log", yscale="log", xlabel=r"$\sum_{i \in S} [\hat\sigma_S]_i^2 / n$ (worst subset)",
+           ylabel=r"regret $L(\hat\mu_S) - L(\mu_S)$", title=title)
     ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
