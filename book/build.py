@@ -279,7 +279,6 @@ CLAIM_TEX = {
 def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, notebooks: list[pathlib.Path]) -> str:
     """The claims page's theorems: an entry per check (a table's typeset statements would not wrap), lemmas last."""
     from tgreedy_course.summary import CORRECTED_TEX, THEOREMS, tex_math, theorem_rows
-
     if verify_json is None:
         verify_json = staging / "verify-quick.json"
         subprocess.run([sys.executable, "-m", "tgreedy_course", "verify", "--quick", "--json", str(verify_json)],
@@ -368,7 +367,6 @@ def _verdict_counts(claims: list[dict]) -> str:
 def theorem_sentence(verify_json: pathlib.Path) -> str:
     """The theorems in one sentence: how many hold as printed, are vacuous, or are false as printed."""
     from tgreedy_course import summary
-
     checked = [r for r in summary.theorem_rows(summary.load_verify_records(verify_json)) if r[2] != "not checked"]
     by_paper = {}
     for r in checked:
@@ -395,7 +393,6 @@ def theorem_sentence(verify_json: pathlib.Path) -> str:
 def held_box(verify_json: pathlib.Path | None) -> list[str]:
     """The landing page's box "What held and what did not": the theorems, then MNIST and CIFAR-10 over seeds."""
     from tgreedy_course import seeds, summary
-
     lines = [theorem_sentence(verify_json)] if verify_json is not None and verify_json.exists() else []
     ref = (seeds.load_reference() or {}).get("claims")
     table = ref["comparisons"][seeds.PAPER_COMPARISON] if ref else []
@@ -513,7 +510,6 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
 
 def audit_appendix() -> list[str]:
     from tgreedy_course.summary import audit_appendix_markdown
-
     text = audit_appendix_markdown()
     return ["## The claims, one by one, over seeds", "", text, ""] if text else []
 
@@ -522,7 +518,6 @@ def build(notebook_dir: pathlib.Path, out: pathlib.Path, claims_md=None) -> None
     sys.path[:0] = [str(ROOT), str(ROOT / "course")]
     from sphinx.cmd.build import build_main
     from tgreedy_course.notebooks import notebook_paths   # the reading order
-
     notebooks = notebook_paths(notebook_dir)
     if not notebooks:
         raise SystemExit(f"book: no numbered notebooks in {notebook_dir}")
@@ -542,7 +537,7 @@ def build(notebook_dir: pathlib.Path, out: pathlib.Path, claims_md=None) -> None
                          str(src), str(out)])
     if status:
         raise SystemExit(f"book: sphinx-build failed (status {status})")
-    for path in notebooks:
+    for path in notebooks:   # the download button gives the notebook as committed, not the book's copy
         shutil.copy(path, out / "_sources" / path.name)
 
 

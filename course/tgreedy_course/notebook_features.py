@@ -20,7 +20,6 @@ def features_cached(dataset: str, feature_map: str = "learned", data_dir=None, c
     False
     """
     from tgreedy_lib.features import load_features
-
     kind = "patches" if resolve_feature_map(feature_map, dataset) == "conv" else "dbn"
     try:
         load_features(dataset, data_dir=data_dir, cache_dir=cache_dir, only_cached=True, probe=False, kind=kind)
@@ -78,7 +77,6 @@ def short_config(dataset: str = "mnist", unlabeled: bool = False):
     ((784, 500, 500, 2000), [3, 2, 3])
     """
     from tgreedy_lib.features import default_config
-
     config = default_config(dataset, unlabeled=unlabeled)
     return config.replace(training=tuple(dataclasses.replace(t, epochs=e) for t, e in zip(config.training, SHORT_EPOCHS)))
 
@@ -87,7 +85,6 @@ def mnist_network(full: bool = False, progress: bool = True, data_dir=None, cach
     """Notebook 06's MNIST network: cached or with ``full`` the full run, else a short run (``info["short_run"]``)."""
     from tgreedy_lib.datasets import load_paper_dataset
     from tgreedy_lib.features import default_config, load_features
-
     if full or features_cached("mnist", "dbn", data_dir, cache_dir):
         network = load_features("mnist", data_dir=data_dir, cache_dir=cache_dir, progress=progress, probe=full)
         network.info["short_run"] = None
@@ -108,7 +105,6 @@ def quick_probe(feature_set) -> dict:
     from threadpoolctl import threadpool_limits
 
     from tgreedy_lib.features import PROBE_REGULARIZATION, dbn_inputs, linear_probe
-
     regularization = PROBE_REGULARIZATION[feature_set.info["dataset"]]
     fit = dict(max_iter=100, tol=1e-3)
     with threadpool_limits(1):  # small fits: extra BLAS threads only spin on a shared machine
@@ -150,7 +146,6 @@ def cifar_probes(patches=None, dbn=None, reference: dict | None = None) -> dict:
     """Notebook 06's CIFAR-10 table, ``{map: {"name", "here", "kept_probe", "kept_signal"}}``: the linear probe
     computed here on the cached ``patches`` and ``dbn`` feature sets (or None), and what the kept results measured."""
     from tgreedy_lib.features import feature_probe
-
     kept = kept_probes("cifar10", reference)
     here, rows = {"dbn": dbn, "conv": patches}, {}
     for fmap, name in CIFAR_REPRESENTATIONS.items():
@@ -171,7 +166,6 @@ def paper_claim(measure: str, task: str, result: dict | None = None, reference: 
     """
     from tgreedy_course import claims
     from tgreedy_course.seeds import load_reference
-
     found = [s for s in claims.CLAIMS if s.measure == measure and s.params.get("task") == task]
     if len(found) != 1:
         raise ValueError(f"{len(found)} claims have the measure {measure!r} on the task {task!r}; name one that has one")
@@ -212,7 +206,6 @@ def what_held(tasks, reference: dict | None = None) -> str:
     """
     from tgreedy_course import claims, summary
     from tgreedy_course.seeds import load_reference
-
     unknown = [t for t in tasks if t not in summary.DATA_GROUPS]
     if unknown:
         raise ValueError(f"no experiment {unknown!r}; name keys of summary.DATA_GROUPS: {list(summary.DATA_GROUPS)}")

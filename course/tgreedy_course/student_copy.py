@@ -266,23 +266,13 @@ def without_left_out_links(text: str) -> str:
     return re.sub(r"\n\s*\n(\s*\n)+", "\n\n", "".join(kept)).rstrip() + "\n"
 
 
-def with_repository_url(text: str, url: str, name: str) -> str:
-    if PUBLIC_URL not in text:
-        raise RuntimeError(f"{name} no longer holds {PUBLIC_URL}, which --repository-url replaces: "
-                           "update course/tgreedy_course/student_copy.py")
-    return text.replace(PUBLIC_URL, url)
-
-
-def check_repository_url(url: str) -> str:
-    if not re.fullmatch(r"https://[^\s/]+/\S+", url or ""):
-        raise ValueError(f"--repository-url must be the https:// address of the class's repository, got {url!r}")
-    return url.rstrip("/")
-
-
 def write_student_copy(out, root=None, repository_url: str | None = None) -> dict:
     """Write the student copy of the course at ``root`` (default: found from here) to ``out`` (new, empty or an
     earlier copy) with ``repository_url`` in its book; :class:`LeakError`, ``out`` untouched, on a leak."""
-    url = check_repository_url(repository_url) if repository_url is not None else None
+    if repository_url is not None and not re.fullmatch(r"https://[^\s/]+/\S+", repository_url):
+        raise ValueError(f"--repository-url must be the https:// address of the class's repository, "
+                         f"got {repository_url!r}")
+    url = repository_url.rstrip("/") if repository_url is not None else None
     root = find_course_root(root)
     out = pathlib.Path(out).absolute()
     resolved = out.resolve()   # neither the repository (but results/) nor a folder this command did not write
@@ -308,8 +298,11 @@ def write_student_copy(out, root=None, repository_url: str | None = None) -> dic
             page.write_text(without_left_out_links(page.read_text(encoding="utf-8")), encoding="utf-8")
         if url is not None:
             for name in URL_FILES:
-                path = staging / name
-                path.write_text(with_repository_url(path.read_text(encoding="utf-8"), url, name), encoding="utf-8")
+                text = (staging / name).read_text(encoding="utf-8")
+                if PUBLIC_URL not in text:
+                    raise RuntimeError(f"{name} no longer holds {PUBLIC_URL}, which --repository-url replaces: "
+                                       "update course/tgreedy_course/student_copy.py")
+                (staging / name).write_text(text.replace(PUBLIC_URL, url), encoding="utf-8")
         (staging / "assignments" / "student").mkdir(parents=True)
         for path in student_notebooks:
             shutil.copy2(path, staging / "assignments" / "student" / path.name)

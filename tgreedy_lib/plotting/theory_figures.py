@@ -22,7 +22,6 @@ def _legend_below(ax, wrap: int = 30) -> None:
     import textwrap
 
     from matplotlib.transforms import ScaledTranslation
-
     handles, labels = ax.get_legend_handles_labels()
     width = ax.get_position().width * ax.figure.get_figwidth()
     ticks, label = plt.rcParams["xtick.labelsize"], plt.rcParams["axes.labelsize"]
@@ -60,7 +59,6 @@ def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: st
     """Heat map of ``values`` (rows along ``y``), red above ``threshold`` and blue at or below, a black contour at it,
     the title saying what ``above`` and ``below`` mean, and a colour bar ``label`` from ``vmin`` to ``vmax``."""
     from matplotlib.colors import ListedColormap, TwoSlopeNorm
-
     values = np.asarray(values, dtype=float)
     finite = values[np.isfinite(values)]
     low = float(np.min(finite)) if vmin is None else vmin
