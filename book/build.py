@@ -533,8 +533,7 @@ def build(notebook_dir: pathlib.Path, out: pathlib.Path, claims_md=None) -> None
     verify_json = ROOT / "results" / "verify.json"
     write_pages(src, notebooks, verify_json if verify_json.exists() else None, claims_md)
     shutil.rmtree(out, ignore_errors=True)
-    status = build_main(["-b", "html", "-q", "-W", "--keep-going", "-d", str(staging / "doctrees"),
-                         str(src), str(out)])
+    status = build_main(["-b", "html", "-q", "-W", "--keep-going", "-d", str(staging / "doctrees"), str(src), str(out)])
     if status:
         raise SystemExit(f"book: sphinx-build failed (status {status})")
     for path in notebooks:   # the download button gives the notebook as committed, not the book's copy

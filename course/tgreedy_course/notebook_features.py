@@ -129,11 +129,8 @@ def kept_probes(dataset: str = "cifar10", reference: dict | None = None) -> dict
     >>> kept
     {'dbn': {'probe': [0.4, 0.41], 'pair_signal': [0.5, 0.51]}}
     """
-    if reference is None:
-        from tgreedy_course.seeds import load_reference
-
-        reference = load_reference()
-    claims, kept = (reference or {}).get("claims") or {}, {}
+    from tgreedy_course.seeds import load_reference
+    claims, kept = ((load_reference() if reference is None else reference) or {}).get("claims") or {}, {}
     for fmap, per_dataset in (claims.get("probe_accuracy") or {}).items():
         probe = [a for a in per_dataset.get(dataset) or [] if a is not None]
         signal = [a for a in ((claims.get("pair_signal") or {}).get(fmap) or {}).get(dataset) or [] if a is not None]
@@ -220,7 +217,6 @@ def what_held(tasks, reference: dict | None = None) -> str:
                       for v, found in groups[label].items()]
     if not lines:
         return ""
-    seeds = record.get("seeds")
-    over = f"over the {seeds} seeds of the course's full runs" if seeds else "over the seeds of the course's full runs"
-    return "\n".join([f"> **What held, and what did not**, {over} (the figures above are one run, one seed):", ">"]
-                     + lines)
+    seeds = f"{record['seeds']} " if record.get("seeds") else ""
+    return "\n".join([f"> **What held, and what did not**, over the {seeds}seeds of the course's full runs "
+                      "(the figures above are one run, one seed):", ">"] + lines)

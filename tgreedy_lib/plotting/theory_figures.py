@@ -154,11 +154,10 @@ def plot_subset_regret(simulation: dict, ax=None, title: str = "Corollary 3: reg
     ax.scatter(x[keep], y[keep], s=5, alpha=0.35, color="tab:gray")
     grid = np.geomspace(x[keep].min(), x[keep].max(), 50)
     printed, proof = simulation["factor_printed"], simulation["factor_proof"]
-    above_printed = float(np.mean(simulation["worst_ratio_printed"] > 1))
-    above_proof = float(np.mean(simulation["worst_ratio_proof"] > 1))
     ax.plot(grid, printed * grid, color="tab:red", lw=2,
-            label=f"printed factor {printed:.2f} ({above_printed:.1%} above)")
-    ax.plot(grid, proof * grid, "k--", lw=2, label=f"proof's factor {proof:.2f} ({above_proof:.1%} above)")
+            label=f"printed factor {printed:.2f} ({np.mean(simulation['worst_ratio_printed'] > 1):.1%} above)")
+    ax.plot(grid, proof * grid, "k--", lw=2,
+            label=f"proof's factor {proof:.2f} ({np.mean(simulation['worst_ratio_proof'] > 1):.1%} above)")
     ax.set(xscale="log", yscale="log", xlabel=r"$\sum_{i \in S} [\hat\sigma_S]_i^2 / n$ (worst subset)",
            ylabel=r"regret $L(\hat\mu_S) - L(\mu_S)$", title=title)
     ax.legend(fontsize=SMALLEST_TEXT_PT)
@@ -195,7 +194,6 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
     """``metric`` ("regret", "regret_median", "spurious") against the number of training domains, per selector."""
     ax = _axes(ax)
     settings = sorted({r["n_samples"] for r in rows}, key=lambda s: (s is None, s or 0))
-    styles = ["-", "--", ":", "-."]
     for j, samples in enumerate(settings):
         sub = [r for r in rows if r["n_samples"] == samples]
         n = [r["n_domains"] for r in sub]
@@ -203,7 +201,7 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
         for name in selectors:
             values = [r[f"{name}_{metric}"] for r in sub]
             errors = [r.get(f"{name}_regret_se", 0.0) for r in sub] if metric == "regret" else None
-            ax.plot(n, values, styles[j % 4], marker="o", ms=4, color=selector_style(name).color,
+            ax.plot(n, values, ["-", "--", ":", "-."][j % 4], marker="o", ms=4, color=selector_style(name).color,
                     label=f"{legend_label(name)}, {label}")
             if errors is not None:
                 ax.errorbar(n, values, yerr=errors, fmt="none", ecolor=selector_style(name).color, capsize=2, lw=1)
