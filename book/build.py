@@ -2,12 +2,9 @@
 
     python book/build.py [--notebooks notebooks] [--out results/book] [--claims MD]
 
-Sphinx with MyST-NB renders the numbered notebooks with their saved outputs, in reading order, from a staging
-folder ``<out>-src`` (nothing runs but ``verify --quick`` when ``results/verify.json`` is missing). Generated
-around them: ``index`` (the README's notebook table, a box of what held), ``papers`` and ``claims``; in each
-notebook page, the sections it reads, links to its neighbours, numbered figure captions with alt text, and
-links for mentions of another notebook (```07_mnist_2_vs_other```). MathJax 3 and the ipywidgets HTML manager
-come once from npm (pinned, integrity checked) into ``$TGREEDY_CACHE_DIR/book-assets``: the site reads offline.
+Sphinx with MyST-NB renders the numbered notebooks with their saved outputs (nothing runs but ``verify --quick``
+when ``results/verify.json`` is missing), with generated ``index``, ``papers`` and ``claims`` pages, navigation and
+figure captions. MathJax and the widget manager come once from npm into ``$TGREEDY_CACHE_DIR/book-assets``.
 """
 from __future__ import annotations
 
@@ -43,14 +40,12 @@ ASSETS = [
 
 PAPERS = {  # as the README's notebook table names them: (anchor, full reference, short reference)
     "DA paper": ("paper-da", "Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical "
-                             "Approach*, AISTATS 2012", "Foster, Kakade & Salakhutdinov (AISTATS 2012)"),
+                 "Approach*, AISTATS 2012", "Foster, Kakade & Salakhutdinov (AISTATS 2012)"),
     "categorical paper": ("paper-categorical", "Sabato & Shalev-Shwartz, *Ranking Categorical Features Using "
-                                               "Generalization Properties*, JMLR 2008",
-                          "Sabato & Shalev-Shwartz (JMLR 2008)"),
+                          "Generalization Properties*, JMLR 2008", "Sabato & Shalev-Shwartz (JMLR 2008)"),
 }
 
-# The guides written by hand (book/<name>.md), in the order of the contents column.
-GUIDES = ["instructors", "run", "library", "reproduction", "data", "development"]
+GUIDES = ["instructors", "run", "library", "reproduction", "data", "development"]   # book/<name>.md, in contents order
 
 
 def repository_url() -> str:
@@ -279,13 +274,12 @@ CLAIM_TEX = {
 def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, notebooks: list[pathlib.Path]) -> str:
     """The claims page's theorems: an entry per check (a table's typeset statements would not wrap), lemmas last."""
     from tgreedy_course.summary import CORRECTED_TEX, THEOREMS, tex_math, theorem_rows
+    source = "`python -m tgreedy_course verify`"
     if verify_json is None:
         verify_json = staging / "verify-quick.json"
         subprocess.run([sys.executable, "-m", "tgreedy_course", "verify", "--quick", "--json", str(verify_json)],
                        check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
         source = "`python -m tgreedy_course verify --quick`, run when this book was built"
-    else:
-        source = "`python -m tgreedy_course verify`"
     checks = json.loads(verify_json.read_text())["checks"]
     verdicts = dict(zip(THEOREMS, (row[2] for row in theorem_rows({c["id"]: c for c in checks}))))
 
@@ -337,10 +331,8 @@ def worst_case_cell(text: str) -> str:
     text = re.sub(r"\b(\d{6,})/(\d{6,})\b", fraction, " ".join(str(text).split()))
     text = re.sub(r"\bdelta\b", "\u03b4", text).replace("|", "\\|")
     first, _, rest = text.partition("; ")
-    if not rest:
-        return first
-    return (f"{first} <details><summary>{_count(rest.count('; ') + 1, 'more case')}</summary>"
-            f"{rest.replace('; ', '<br>')}</details>")
+    return first if not rest else (f"{first} <details><summary>{_count(rest.count('; ') + 1, 'more case')}</summary>"
+                                   f"{rest.replace('; ', '<br>')}</details>")
 
 
 def _check_name(check_id: str) -> str:

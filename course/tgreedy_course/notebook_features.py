@@ -1,6 +1,5 @@
-"""What notebooks 06-08 run on: the learned features of section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012)
-when cached (minutes to build), else raw pixels (07-08, ``info["pixels_instead"]``) or a short run of the network
-(06, ``info["short_run"]``), so that a notebook runs in about a minute; ``build=True`` builds and caches the real ones.
+"""What notebooks 06-08 run on: the learned features of the DA paper's section 4 when cached, else raw pixels (07-08,
+``info["pixels_instead"]``) or a short run of the network (06, ``info["short_run"]``), so that each runs in a minute.
 """
 from __future__ import annotations
 
@@ -203,8 +202,7 @@ def what_held(tasks, reference: dict | None = None) -> str:
     """
     from tgreedy_course import claims, summary
     from tgreedy_course.seeds import load_reference
-    unknown = [t for t in tasks if t not in summary.DATA_GROUPS]
-    if unknown:
+    if unknown := [t for t in tasks if t not in summary.DATA_GROUPS]:
         raise ValueError(f"no experiment {unknown!r}; name keys of summary.DATA_GROUPS: {list(summary.DATA_GROUPS)}")
     record = ((load_reference() if reference is None else reference) or {}).get("claims") or {}
     groups = summary.verdicts_by_data((record.get("comparisons") or {}).get(claims.PAPER_COMPARISON) or [])

@@ -34,9 +34,7 @@ def _legend_below(ax, wrap: int = 30) -> None:
 
 
 def _axes(ax):
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5.5, 3.8))
-    return ax
+    return plt.subplots(figsize=(5.5, 3.8))[1] if ax is None else ax
 
 
 def plot_self_normalized_tails(curves: dict, ax=None):
