@@ -203,8 +203,7 @@ def _instructor_secrets(source_dir: pathlib.Path) -> list[tuple[str, str]]:
                 shown.append(text)
                 continue
             if block == "TESTS" and text.lstrip().startswith("# HIDDEN"):
-                body = text.split("\n", 1)[1].strip() if "\n" in text else ""
-                found.append((f"{path.name}: hidden test", body))
+                found.append((f"{path.name}: hidden test", text.split("\n", 1)[1].strip() if "\n" in text else ""))
             elif block == "SOLUTION":
                 inside = False
                 for line in text.splitlines():
@@ -251,10 +250,8 @@ def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str
             problems += [f"{rel}: otter marker {m!r}" for m in FORBIDDEN_MARKERS if m in sources]
         problems += [f"{rel}: contains a line of the exercise keys {name} ({line[:60]!r})"
                      for name, line in keys if line in text]
-        for where, secret in secrets:
-            if secret and secret in text:
-                problems.append(f"{rel}: contains a {where.split(': ')[1]} of {where.split(': ')[0]} "
-                                f"({secret.splitlines()[0][:60]!r})")
+        problems += [f"{rel}: contains a {where.split(': ')[1]} of {where.split(': ')[0]} "
+                     f"({secret.splitlines()[0][:60]!r})" for where, secret in secrets if secret and secret in text]
     return problems
 
 
