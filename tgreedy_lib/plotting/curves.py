@@ -28,12 +28,8 @@ def plot_labelled_curves(ax, x, series: dict, colors: dict | None = None, fmt: s
     for group in coinciding_groups(series, atol=near if near is not None else 1e-12):
         values = [np.asarray(series[name], dtype=float) for name in group]
         gap = max(float(np.max(np.abs(v - values[0]))) for v in values)
-        if len(group) == 1:
-            label = group[0]
-        elif gap <= 1e-12:
-            label = " = ".join(group) + " (identical)"
-        else:
-            label = " ≈ ".join(group) + f" (within {gap:.2g})"
+        label = (group[0] if len(group) == 1 else " = ".join(group) + " (identical)" if gap <= 1e-12
+                 else " ≈ ".join(group) + f" (within {gap:.2g})")
         ax.plot(x, series[group[0]], fmt, color=colors.get(group[0]), label=label,
                 lw=2.5 if len(group) > 1 else 1.5, **kwargs)
     return ax
