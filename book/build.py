@@ -2,12 +2,9 @@
 
     python book/build.py [--notebooks notebooks] [--out results/book] [--claims MD]
 
-Sphinx with MyST-NB renders the numbered notebooks with their saved outputs, in reading order, from a staging
-folder ``<out>-src`` (nothing runs but ``verify --quick`` when ``results/verify.json`` is missing). Generated
-around them: ``index`` (the README's notebook table, a box of what held), ``papers`` and ``claims``; in each
-notebook page, the sections it reads, links to its neighbours, numbered figure captions with alt text, and
-links for mentions of another notebook (```07_mnist_2_vs_other```). MathJax 3 and the ipywidgets HTML manager
-come once from npm (pinned, integrity checked) into ``$TGREEDY_CACHE_DIR/book-assets``: the site reads offline.
+Sphinx with MyST-NB renders the numbered notebooks with their saved outputs (nothing runs but ``verify --quick``
+when ``results/verify.json`` is missing), with generated ``index``, ``papers`` and ``claims`` pages, navigation and
+figure captions. MathJax and the widget manager come once from npm into ``$TGREEDY_CACHE_DIR/book-assets``.
 """
 from __future__ import annotations
 
@@ -43,19 +40,16 @@ ASSETS = [
 
 PAPERS = {  # as the README's notebook table names them: (anchor, full reference, short reference)
     "DA paper": ("paper-da", "Foster, Kakade & Salakhutdinov, *Domain Adaptation: A Small Sample Statistical "
-                             "Approach*, AISTATS 2012", "Foster, Kakade & Salakhutdinov (AISTATS 2012)"),
+                 "Approach*, AISTATS 2012", "Foster, Kakade & Salakhutdinov (AISTATS 2012)"),
     "categorical paper": ("paper-categorical", "Sabato & Shalev-Shwartz, *Ranking Categorical Features Using "
-                                               "Generalization Properties*, JMLR 2008",
-                          "Sabato & Shalev-Shwartz (JMLR 2008)"),
+                          "Generalization Properties*, JMLR 2008", "Sabato & Shalev-Shwartz (JMLR 2008)"),
 }
 
-# The guides written by hand (book/<name>.md), in the order of the contents column.
-GUIDES = ["instructors", "run", "library", "reproduction", "data", "development"]
+GUIDES = ["instructors", "run", "library", "reproduction", "data", "development"]   # book/<name>.md, in contents order
 
 
 def repository_url() -> str:
-    """The repository the book's launch buttons open: ``TGREEDY_REPOSITORY_URL``, else ``book/conf.py``'s default
-    (the one address both the buttons and the run page's Colab cell use)."""
+    """The repository the book's buttons and Colab cell open: ``TGREEDY_REPOSITORY_URL``, else conf.py's default."""
     default = re.search(r'TGREEDY_REPOSITORY_URL",\s*"([^"]+)"', (BOOK_DIR / "conf.py").read_text(encoding="utf-8"))
     if default is None:
         raise SystemExit("book: book/conf.py no longer reads TGREEDY_REPOSITORY_URL with a default address")
@@ -66,8 +60,7 @@ def repository_url() -> str:
 
 
 def run_page(text: str, url: str) -> str:
-    """The run page with ``url`` in its Colab cell's ``git clone`` (the page as written holds conf.py's default), so a
-    class's book, built with its own repository's address, sends Colab to that repository as its buttons do."""
+    """The run page with ``url`` in its Colab cell's ``git clone``, so that Colab opens what the buttons open."""
     clone = re.compile(r"(!git clone [^\n]*?)https://\S+( /content/)")
     if len(clone.findall(text)) != 1:
         raise SystemExit("book: book/run.md must have exactly one Colab cell that clones the repository")
@@ -109,8 +102,7 @@ def install_assets(static: pathlib.Path) -> None:
 
 
 def notebook_table() -> dict[str, dict]:
-    """The README's notebook table: name -> {"what", "paper", "sections", "parts"}; "DA paper, 4-5; categorical
-    paper, 1-4" has a (paper, sections) part per paper, and the first is the row's paper."""
+    """The README's notebook table: name -> {"what", "paper", "sections", "parts"} ((paper, sections) per paper)."""
     rows = {}
     for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
         m = re.match(r"\|\s*`(\d\d[A-Za-z0-9]*_[A-Za-z0-9_]+)`\s*\|(.*)\|(.*)\|\s*$", line)
@@ -122,20 +114,18 @@ def notebook_table() -> dict[str, dict]:
 
 
 def link_pages(source: str, pages: set[str]) -> str:
-    """Links to a page of the book, written for JupyterLab (``../book/syllabus.md``) or the website
-    (``syllabus.html``), as ``(syllabus.md)``."""
+    """Links to a page of the book (``../book/syllabus.md`` or ``syllabus.html``) as ``(syllabus.md)``."""
     return re.sub(r"\]\((\.\./book/)?([a-z][a-z0-9-]*)\.(?:md|html)(#[^)]*)?\)",
                   lambda m: f"]({m.group(2)}.md{m.group(3) or ''})" if m.group(2) in pages else m.group(0), source)
 
 
 def html_anchors(source: str) -> str:
-    """``<a id="x"></a>`` (an anchor JupyterLab's links reach) as ``<span id="x"></span>``: the theme's scripts
-    take every ``<a>`` of a page for a link and fail on one without ``href``."""
+    """``<a id="x"></a>`` as ``<span id="x"></span>``: the theme's scripts fail on an ``<a>`` without ``href``."""
     return re.sub(r'<a\s+(?:id|name)="([^"]+)"\s*>(.*?)</a>', r'<span id="\1">\2</span>', source, flags=re.S)
 
 
 def plain_title(title: str) -> str:
-    """A title as navigation shows it (link text, the sidebar, the contents table): its TeX in plain letters.
+    """A title as navigation shows it: its TeX in plain letters.
 
     >>> plain_title(r"the majority vote $h^{\\rm Bayes}_S$, checked")
     'the majority vote h_S^Bayes, checked'
@@ -156,15 +146,14 @@ def plain_title(title: str) -> str:
 
 
 def plain_doc_links(source: str, titles: dict[str, str]) -> str:
-    """``{doc}`name``` (a link whose words Sphinx takes from the page's title, TeX and all) with the plain title."""
-    return re.sub(r"\{doc\}`(\d\d[a-z]?_[A-Za-z0-9_]+)`",
-                  lambda m: f"{{doc}}`{titles[m.group(1)]} <{m.group(1)}>`" if m.group(1) in titles else m.group(0),
-                  source)
+    """``{doc}`name``` (whose words Sphinx takes from the page's title, TeX and all) with the plain title."""
+    return re.sub(r"\{doc\}`(\d\d[a-z]?_[A-Za-z0-9_]+)`", lambda m: f"{{doc}}`{titles[m.group(1)]} <{m.group(1)}>`"
+                  if m.group(1) in titles else m.group(0), source)
 
 
 def link_notebooks(source: str, anchors: set[str], names: set[str]) -> str:
-    """``[words](#x)`` to an explicit anchor ``<a id="x">`` of the notebook as an HTML link (MyST resolves ``#x``
-    only against heading slugs), and ```07_mnist_2_vs_other``` outside code fences as a link to that notebook."""
+    """``[words](#x)`` to an ``<a id="x">`` as an HTML link (MyST resolves only heading slugs), and
+    ```07_mnist_2_vs_other``` outside code fences as a link to that notebook."""
     source = re.sub(r"\[((?:[^\[\]]|\[[^\]]*\])+)\]\(#([^)\s]+)\)",
                     lambda m: f'<a href="#{m.group(2)}">{m.group(1)}</a>' if m.group(2) in anchors else m.group(0), source)
     out, fenced = [], False
@@ -184,7 +173,6 @@ def paper_link(paper: str, sections: str) -> str:
 
 
 def nav_cell(i: int, names: list[str], titles: dict[str, str], row: dict | None):
-    """Links to the previous page, the contents and the next page, under "**Reads:**" and the row's sections."""
     parts = ([f"previous: {{doc}}`{titles[names[i - 1]]} <{names[i - 1]}>`"] if i > 0 else []) + \
         ["{doc}`contents <index>`"] + \
         ([f"next: {{doc}}`{titles[names[i + 1]]} <{names[i + 1]}>`"] if i + 1 < len(names) else [])
@@ -208,10 +196,8 @@ def plain_text(markdown: str) -> str:
 
 
 def caption_cells(nb) -> int:
-    """Give every figure of ``nb`` a numbered caption (a Markdown cell after it) and alt text (MyST-NB's image
-    options), and return their number. The words, first found of: 1. the cell's metadata "caption"; 2. a comment
-    "# Figure: what it shows"; 3. its plain-text title (suptitle, set_title, title=); 4. the first sentence of the
-    next Markdown cell; 5. its section. The caption is "Figure N." and 1 or 2; the alt text, plain."""
+    """Give every figure of ``nb`` a caption cell "Figure N." with the metadata "caption" or a "# Figure:" comment,
+    and alt text from those, its title, the next Markdown cell's first sentence or its section; return their number."""
     number, cells, heading = 0, [], ""
     for i, cell in enumerate(nb.cells):
         cells.append(cell)
@@ -242,8 +228,7 @@ def caption_cells(nb) -> int:
 
 
 def hide_collapsed_inputs(nb) -> None:
-    """Cells JupyterLab shows collapsed (``jupyter.source_hidden`` / ``outputs_hidden``) get MyST-NB's toggle
-    tags (``hide-input`` / ``hide-output``)."""
+    """Cells JupyterLab shows collapsed get MyST-NB's toggle tags (``hide-input`` / ``hide-output``)."""
     for cell in nb.cells:
         jupyter = cell.metadata.get("jupyter", {})
         tags = cell.metadata.setdefault("tags", [])
@@ -289,14 +274,12 @@ CLAIM_TEX = {
 def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, notebooks: list[pathlib.Path]) -> str:
     """The claims page's theorems: an entry per check (a table's typeset statements would not wrap), lemmas last."""
     from tgreedy_course.summary import CORRECTED_TEX, THEOREMS, tex_math, theorem_rows
-
+    source = "`python -m tgreedy_course verify`"
     if verify_json is None:
         verify_json = staging / "verify-quick.json"
         subprocess.run([sys.executable, "-m", "tgreedy_course", "verify", "--quick", "--json", str(verify_json)],
                        check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
         source = "`python -m tgreedy_course verify --quick`, run when this book was built"
-    else:
-        source = "`python -m tgreedy_course verify`"
     checks = json.loads(verify_json.read_text())["checks"]
     verdicts = dict(zip(THEOREMS, (row[2] for row in theorem_rows({c["id"]: c for c in checks}))))
 
@@ -321,9 +304,9 @@ def verify_section(verify_json: pathlib.Path | None, staging: pathlib.Path, note
                      else f"`{c['id']}`")
         verdict = ("holds, vacuous at the papers' sample sizes" if c["holds_as_printed"] and "vacuous" in verdicts.get(c["id"], "")
                    else "holds as printed" if c["holds_as_printed"] else "**fails as printed**")
-        lines.append(f"- **{_check_name(c['id'])}** ({source_of}): {verdict}.  ")
-        lines.append(f"  *Statement:* {CLAIM_TEX.get(c['id']) or cell(c['claim'])}  ")
-        lines.append(f"  *Worst case found:* {described}")
+        lines += [f"- **{_check_name(c['id'])}** ({source_of}): {verdict}.  ",
+                  f"  *Statement:* {CLAIM_TEX.get(c['id']) or cell(c['claim'])}  ",
+                  f"  *Worst case found:* {described}"]
         if c["corrected_claim"]:
             instead = CORRECTED_TEX.get(c["id"], "")
             instead = (f"{instead} <details><summary>why, and the checks</summary>"
@@ -338,8 +321,7 @@ SUPERSCRIPT = str.maketrans("0123456789-", "\u2070\u00b9\u00b2\u00b3\u2074\u2075
 
 
 def worst_case_cell(text: str) -> str:
-    """A check's worst case in one line: the first case in words, the others behind a toggle; long
-    fractions such as 999999999/1000000000 as 1 − 10⁻⁹, and delta as the letter."""
+    """A check's worst case in one line, the other cases behind a toggle, 999999999/1000000000 as 1 − 10⁻⁹."""
     def fraction(m):
         num, den = int(m.group(1)), int(m.group(2))
         gap = den - num
@@ -349,10 +331,8 @@ def worst_case_cell(text: str) -> str:
     text = re.sub(r"\b(\d{6,})/(\d{6,})\b", fraction, " ".join(str(text).split()))
     text = re.sub(r"\bdelta\b", "\u03b4", text).replace("|", "\\|")
     first, _, rest = text.partition("; ")
-    if not rest:
-        return first
-    return (f"{first} <details><summary>{_count(rest.count('; ') + 1, 'more case')}</summary>"
-            f"{rest.replace('; ', '<br>')}</details>")
+    return first if not rest else (f"{first} <details><summary>{_count(rest.count('; ') + 1, 'more case')}</summary>"
+                                   f"{rest.replace('; ', '<br>')}</details>")
 
 
 def _check_name(check_id: str) -> str:
@@ -377,10 +357,8 @@ def _verdict_counts(claims: list[dict]) -> str:
 
 
 def theorem_sentence(verify_json: pathlib.Path) -> str:
-    """The theorems in one sentence, in both of the course's framings: how many hold as printed, and notebook 11's
-    breakdown (false as printed / true but vacuous at the papers' sample sizes / hold and say something)."""
+    """The theorems in one sentence: how many hold as printed, are vacuous, or are false as printed."""
     from tgreedy_course import summary
-
     checked = [r for r in summary.theorem_rows(summary.load_verify_records(verify_json)) if r[2] != "not checked"]
     by_paper = {}
     for r in checked:
@@ -405,36 +383,32 @@ def theorem_sentence(verify_json: pathlib.Path) -> str:
 
 
 def held_box(verify_json: pathlib.Path | None) -> list[str]:
-    """The landing page's box "What held and what did not": the theorems (from the checks' JSON), then MNIST and
-    CIFAR-10 (the kept full-size runs' verdicts over seeds, the paper's reading of section 3.3)."""
+    """The landing page's box "What held and what did not": the theorems, then MNIST and CIFAR-10 over seeds."""
     from tgreedy_course import seeds, summary
-
     lines = [theorem_sentence(verify_json)] if verify_json is not None and verify_json.exists() else []
     ref = (seeds.load_reference() or {}).get("claims")
     table = ref["comparisons"][seeds.PAPER_COMPARISON] if ref else []
-    by_id = {c["id"]: c["verdict"] for c in table}
+    verdict = collections.defaultdict(lambda: "not run", {c["id"]: "only partly reproduced" if c["verdict"] == "partly"
+                                                          else c["verdict"] for c in table})
     groups = {"MNIST": [], "CIFAR-10": [], "both": []}
     for claim in table:
         data = summary.claim_data(claim["id"])
         groups["CIFAR-10" if data.startswith("CIFAR") else "MNIST" if data.startswith("MNIST") else "both"].append(claim)
-
-    def verdict(cid):
-        return {"partly": "only partly reproduced"}.get(by_id.get(cid, "not run"), by_id.get(cid, "not run"))
 
     if groups["MNIST"]:
         lines.append(
             f"**MNIST.** Of the paper's {_count(len(groups['MNIST']), 'claim')} about MNIST (the introduction's "
             f"logistic regression, '2' against each other digit, and similarity learning), over {ref['seeds']} seeds "
             f"{_verdict_counts(groups['MNIST'])} on average; the comparison at the heart of section 4.1, T-greedy's "
-            f"target AUROC above greedy's over the first 10 features, is {verdict('fig2.target_better')}, and "
+            f"target AUROC above greedy's over the first 10 features, is {verdict['fig2.target_better']}, and "
             f"T-greedy's much smaller gap between source and target in similarity learning is "
-            f"{verdict('mnist_sim.overfits_less')}.")
+            f"{verdict['mnist_sim.overfits_less']}.")
     if groups["CIFAR-10"]:
         both = groups["both"]
         lines.append(
             f"**CIFAR-10.** Of the {_count(len(groups['CIFAR-10']), 'claim')} about CIFAR-10 similarity, "
             f"{_verdict_counts(groups['CIFAR-10'])}; T-greedy's smaller gap between source and target is "
-            f"{verdict('cifar_sim.overfits_less')}"
+            f"{verdict['cifar_sim.overfits_less']}"
             + (f"; of the {_count(len(both), 'claim')} the paper makes about all three experiments together, "
                f"{_verdict_counts(both)}" if both else "") + ".")
     return ["```{admonition} What held and what did not", ":class: tip", "", *(f"- {line}" for line in lines), "",
@@ -447,11 +421,9 @@ def _join(items: list[str]) -> str:
 
 
 def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, claims_md) -> None:
-    """Stage in ``src`` the notebooks, the pages written by hand, and the generated index, papers and claims."""
     table = notebook_table()
     names = [p.stem for p in notebooks]
     nbs = {p.stem: nbformat.read(p, as_version=4) for p in notebooks}
-    # navigation (link words, the sidebar, the contents table) shows the titles without TeX
     titles = {n: plain_title(next((line[2:].strip() for cell in nb.cells if cell.cell_type == "markdown"
                                    for line in cell.source.splitlines() if line.startswith("# ")), "")) or n
               for n, nb in nbs.items()}
@@ -512,13 +484,10 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
         paper_lines.append("")
     (src / "papers.md").write_text("\n".join(paper_lines), encoding="utf-8")
 
-    # the experiments' claims: this run's tables (their headings nested), then the committed reference results'
     experiments = re.sub(r"^#(#*) ", r"###\1 ", claims_md.read_text(encoding="utf-8"), flags=re.M) if claims_md else ""
-    generated = []                  # the fragments `make reference` and `compare` write into book/_generated
-    # (reference-verdicts.md, the README's claim-by-claim list, repeats tables A and B of the appendix: not shown)
-    for fragment, title in (("compare-tables", "Stopping rules and other methods, at paper scale"),):
-        if (src / "_generated" / f"{fragment}.md").exists():
-            generated += [f"## {title}", "", "```{include} _generated/" + fragment + ".md", "```", ""]
+    generated = (["## Stopping rules and other methods, at paper scale", "",
+                  "```{include} _generated/compare-tables.md", "```", ""]
+                 if (src / "_generated" / "compare-tables.md").exists() else [])
     (src / "claims.md").write_text("\n".join([
         "# Claims and checks", "",
         "## The theorems, checked numerically", "", verify_section(verify_json, src.parent, notebooks), "",
@@ -532,9 +501,7 @@ def write_pages(src: pathlib.Path, notebooks: list[pathlib.Path], verify_json, c
 
 
 def audit_appendix() -> list[str]:
-    """The claims page's audit appendix from the committed reference results (summary.audit_appendix_markdown)."""
     from tgreedy_course.summary import audit_appendix_markdown
-
     text = audit_appendix_markdown()
     return ["## The claims, one by one, over seeds", "", text, ""] if text else []
 
@@ -543,7 +510,6 @@ def build(notebook_dir: pathlib.Path, out: pathlib.Path, claims_md=None) -> None
     sys.path[:0] = [str(ROOT), str(ROOT / "course")]
     from sphinx.cmd.build import build_main
     from tgreedy_course.notebooks import notebook_paths   # the reading order
-
     notebooks = notebook_paths(notebook_dir)
     if not notebooks:
         raise SystemExit(f"book: no numbered notebooks in {notebook_dir}")
@@ -559,13 +525,10 @@ def build(notebook_dir: pathlib.Path, out: pathlib.Path, claims_md=None) -> None
     verify_json = ROOT / "results" / "verify.json"
     write_pages(src, notebooks, verify_json if verify_json.exists() else None, claims_md)
     shutil.rmtree(out, ignore_errors=True)
-    # -W: a broken cross-link or a missing page is an error, not a warning.
-    status = build_main(["-b", "html", "-q", "-W", "--keep-going", "-d", str(staging / "doctrees"),
-                         str(src), str(out)])
+    status = build_main(["-b", "html", "-q", "-W", "--keep-going", "-d", str(staging / "doctrees"), str(src), str(out)])
     if status:
         raise SystemExit(f"book: sphinx-build failed (status {status})")
-    # The download button gives a notebook as it is in the repository, not the book's copy with its links.
-    for path in notebooks:
+    for path in notebooks:   # the download button gives the notebook as committed, not the book's copy
         shutil.copy(path, out / "_sources" / path.name)
 
 

@@ -1,6 +1,5 @@
-"""What notebooks 06-08 run on: the learned features of section 4 of Foster, Kakade & Salakhutdinov (AISTATS 2012)
-when cached (minutes to build), else raw pixels (07-08, ``info["pixels_instead"]``) or a short run of the network
-(06, ``info["short_run"]``), so that a notebook runs in about a minute; ``build=True`` builds and caches the real ones.
+"""What notebooks 06-08 run on: the learned features of the DA paper's section 4 when cached, else raw pixels (07-08,
+``info["pixels_instead"]``) or a short run of the network (06, ``info["short_run"]``), so that each runs in a minute.
 """
 from __future__ import annotations
 
@@ -9,11 +8,7 @@ import dataclasses
 from tgreedy_lib.experiments import load_experiment_features
 from tgreedy_lib.experiments.inputs import resolve_feature_map
 
-#: Epochs per layer of notebook 06's short run of the MNIST network.
-SHORT_EPOCHS = (3, 2, 3)
-#: L-BFGS tolerance and iteration cap of :func:`quick_probe`.
-QUICK_PROBE_TOLERANCE = 1e-3
-QUICK_PROBE_ITERATIONS = 100
+SHORT_EPOCHS = (3, 2, 3)   # per layer, notebook 06's short run of the MNIST network
 
 
 def features_cached(dataset: str, feature_map: str = "learned", data_dir=None, cache_dir=None) -> bool:
@@ -24,7 +19,6 @@ def features_cached(dataset: str, feature_map: str = "learned", data_dir=None, c
     False
     """
     from tgreedy_lib.features import load_features
-
     kind = "patches" if resolve_feature_map(feature_map, dataset) == "conv" else "dbn"
     try:
         load_features(dataset, data_dir=data_dir, cache_dir=cache_dir, only_cached=True, probe=False, kind=kind)
@@ -68,8 +62,7 @@ def describe(features) -> str:
     scale = "official test set (the paper's scale)" if info.get("official") else "bundled images only (reduced scale)"
     line = (f"{info.get('dataset', '?')}: {len(features.train_features):,} training / {len(features.test_features):,} test "
             f"images, {features.train_features.shape[1]:,} {info.get('feature_map', '?')} features, {scale}")
-    source = (info.get("training_images") or {}).get("train_source")
-    if source:
+    if source := (info.get("training_images") or {}).get("train_source"):
         line += f"; training images: {source}"
     note = info.get("pixels_instead") or info.get("short_run")
     return line + (f". Note: {note}." if note else ".")
@@ -83,17 +76,14 @@ def short_config(dataset: str = "mnist", unlabeled: bool = False):
     ((784, 500, 500, 2000), [3, 2, 3])
     """
     from tgreedy_lib.features import default_config
-
     config = default_config(dataset, unlabeled=unlabeled)
     return config.replace(training=tuple(dataclasses.replace(t, epochs=e) for t, e in zip(config.training, SHORT_EPOCHS)))
 
 
 def mnist_network(full: bool = False, progress: bool = True, data_dir=None, cache_dir=None):
-    """Notebook 06's MNIST network: cached, else a short run (said in ``info["short_run"]``), or with ``full`` the
-    full run (``info["short_run"]`` None)."""
+    """Notebook 06's MNIST network: cached or with ``full`` the full run, else a short run (``info["short_run"]``)."""
     from tgreedy_lib.datasets import load_paper_dataset
     from tgreedy_lib.features import default_config, load_features
-
     if full or features_cached("mnist", "dbn", data_dir, cache_dir):
         network = load_features("mnist", data_dir=data_dir, cache_dir=cache_dir, progress=progress, probe=full)
         network.info["short_run"] = None
@@ -114,9 +104,8 @@ def quick_probe(feature_set) -> dict:
     from threadpoolctl import threadpool_limits
 
     from tgreedy_lib.features import PROBE_REGULARIZATION, dbn_inputs, linear_probe
-
     regularization = PROBE_REGULARIZATION[feature_set.info["dataset"]]
-    fit = dict(max_iter=QUICK_PROBE_ITERATIONS, tol=QUICK_PROBE_TOLERANCE)
+    fit = dict(max_iter=100, tol=1e-3)
     with threadpool_limits(1):  # small fits: extra BLAS threads only spin on a shared machine
         features = linear_probe(feature_set.train_features, feature_set.train_labels, feature_set.test_features,
                                 feature_set.test_labels, regularization, **fit)
@@ -126,29 +115,21 @@ def quick_probe(feature_set) -> dict:
             "raw_pixels": pixels, "gain": round(features["test_accuracy"] - pixels["test_accuracy"], 4), "quick": True}
 
 
-#: The feature maps :func:`cifar_probes` reports, in the order of notebook 06's table, with the words it uses.
 CIFAR_REPRESENTATIONS = {"pixels": "raw pixels", "random": "random sigmoid units of the pixels (nothing learnt)",
                          "dbn": "whole-image DBN", "conv": "convolutional patch features"}
 
 
 def kept_probes(dataset: str = "cifar10", reference: dict | None = None) -> dict:
-    """What each feature map of ``dataset`` carries over the seeds of the kept reference results: ``{map: {"probe":
-    [...], "pair_signal": [...]}}``, the linear probe's test accuracy and the held-out source AUROC of the similarity
-    on all the map's features, one value a seed; empty if no results are kept.
+    """Per feature map of ``dataset``, the kept reference results' linear probe test accuracy and held-out source
+    AUROC of the similarity on all its features, a value a seed (empty if none are kept).
 
     >>> kept = kept_probes("cifar10", {"claims": {"probe_accuracy": {"dbn": {"cifar10": [0.4, 0.41], "mnist": [0.97]},
     ...     "conv": {"mnist": [None]}}, "pair_signal": {"dbn": {"cifar10": [0.5, 0.51]}}}})
     >>> kept
     {'dbn': {'probe': [0.4, 0.41], 'pair_signal': [0.5, 0.51]}}
     """
-    if reference is None:
-        from tgreedy_course.seeds import load_reference
-
-        reference = load_reference()
-    if not reference or not reference.get("claims"):
-        return {}
-    claims = reference["claims"]
-    kept = {}
+    from tgreedy_course.seeds import load_reference
+    claims, kept = ((load_reference() if reference is None else reference) or {}).get("claims") or {}, {}
     for fmap, per_dataset in (claims.get("probe_accuracy") or {}).items():
         probe = [a for a in per_dataset.get(dataset) or [] if a is not None]
         signal = [a for a in ((claims.get("pair_signal") or {}).get(fmap) or {}).get(dataset) or [] if a is not None]
@@ -161,24 +142,19 @@ def cifar_probes(patches=None, dbn=None, reference: dict | None = None) -> dict:
     """Notebook 06's CIFAR-10 table, ``{map: {"name", "here", "kept_probe", "kept_signal"}}``: the linear probe
     computed here on the cached ``patches`` and ``dbn`` feature sets (or None), and what the kept results measured."""
     from tgreedy_lib.features import feature_probe
-
     kept = kept_probes("cifar10", reference)
-    here = {"dbn": dbn, "conv": patches}
-    rows = {}
+    here, rows = {"dbn": dbn, "conv": patches}, {}
     for fmap, name in CIFAR_REPRESENTATIONS.items():
         computed = feature_probe(here[fmap])["test_accuracy"] if here.get(fmap) is not None else None
-        found = kept.get(fmap, {})
-        if computed is None and not found:
-            continue
-        rows[fmap] = {"name": name, "here": computed, "kept_probe": found.get("probe", []),
-                      "kept_signal": found.get("pair_signal", [])}
+        if computed is not None or fmap in kept:
+            rows[fmap] = {"name": name, "here": computed, "kept_probe": kept.get(fmap, {}).get("probe", []),
+                          "kept_signal": kept.get(fmap, {}).get("pair_signal", [])}
     return rows
 
 
 def paper_claim(measure: str, task: str, result: dict | None = None, reference: dict | None = None) -> dict:
-    """The paper's claim that ``measure`` checks on ``task``, for a page that states its verdict without its id:
-    ``params``, ``rule`` (its text), ``here`` and ``values`` (its verdict on ``result`` and what the rule read, or
-    None), ``kept`` and ``seeds`` (its verdict over the kept results' seeds, or None).
+    """The paper's claim that ``measure`` checks on ``task``: ``params``, ``rule``, ``here`` and ``values`` (its verdict
+    on ``result`` and what the rule read), ``kept`` and ``seeds`` (over the kept results' seeds), None if not known.
 
     >>> claim = paper_claim("reliable_features", "mnist-similarity", reference={})
     >>> claim["params"]["expected"], claim["here"], claim["kept"]
@@ -186,12 +162,10 @@ def paper_claim(measure: str, task: str, result: dict | None = None, reference: 
     """
     from tgreedy_course import claims
     from tgreedy_course.seeds import load_reference
-
     found = [s for s in claims.CLAIMS if s.measure == measure and s.params.get("task") == task]
     if len(found) != 1:
         raise ValueError(f"{len(found)} claims have the measure {measure!r} on the task {task!r}; name one that has one")
-    spec = found[0]
-    here = values = None
+    spec, here, values = found[0], None, None
     if result is not None:
         row = claims.evaluate_claim(spec, claims.comparison_view({task: result}))
         here, values = row["verdict"], row["values"]
@@ -202,13 +176,11 @@ def paper_claim(measure: str, task: str, result: dict | None = None, reference: 
             "kept": kept["verdict"] if kept else None, "seeds": kept.get("seeds") if kept else None}
 
 
-#: How :func:`what_held` says each verdict of the claims page.
 HELD_WORDS = {"reproduced": "Held", "partly": "Held in part", "not reproduced": "Did not hold",
               "unsettled": "The seeds disagree"}
 
 
 def _in_short(row: dict) -> str:
-    """What a claim says, in short: the claims page's one-line statement, the paper's sentence where that is a number."""
     text = row.get("paper", "")
     if row.get("claim") and (text[:1].isdigit() or text.startswith("about ")):
         return f"\"{row['claim']}\""
@@ -216,10 +188,8 @@ def _in_short(row: dict) -> str:
 
 
 def what_held(tasks, reference: dict | None = None) -> str:
-    """A short Markdown box for the end of a page: for the experiments ``tasks`` (keys of
-    :data:`tgreedy_course.summary.DATA_GROUPS`, e.g. ``"mnist-2-vs-other"``), what held of the paper's claims over
-    the seeds of the results saved from the course's full runs, and what did not, in plain words (no claim ids);
-    empty if no results are saved.
+    """A Markdown box for the end of a page: what held of the paper's claims about ``tasks`` (keys of
+    ``summary.DATA_GROUPS``) over the seeds of the course's saved full runs, and what did not (empty if none).
 
     >>> row = {"id": "fig2.t_higher", "verdict": "not reproduced", "paper": "|T| of T-greedy's picks above greedy's"}
     >>> print(what_held(["mnist-2-vs-other"], {"claims": {"seeds": 20, "comparisons": {"paper": [row]}}}))
@@ -232,25 +202,19 @@ def what_held(tasks, reference: dict | None = None) -> str:
     """
     from tgreedy_course import claims, summary
     from tgreedy_course.seeds import load_reference
-
-    unknown = [t for t in tasks if t not in summary.DATA_GROUPS]
-    if unknown:
+    if unknown := [t for t in tasks if t not in summary.DATA_GROUPS]:
         raise ValueError(f"no experiment {unknown!r}; name keys of summary.DATA_GROUPS: {list(summary.DATA_GROUPS)}")
-    reference = load_reference() if reference is None else reference
-    record = (reference or {}).get("claims") or {}
-    rows = (record.get("comparisons") or {}).get(claims.PAPER_COMPARISON) or []
-    groups = summary.verdicts_by_data(rows)
+    record = ((load_reference() if reference is None else reference) or {}).get("claims") or {}
+    groups = summary.verdicts_by_data((record.get("comparisons") or {}).get(claims.PAPER_COMPARISON) or [])
     lines = []
     for task in tasks:
-        label = summary.DATA_GROUPS[task][0]
+        label, section = summary.DATA_GROUPS[task][:2]
         if label in groups:
-            section = summary.DATA_GROUPS[task][1]
             lines.append(f"> * {label[:1].upper() + label[1:]} ({section}):")
             lines += [f">   * {HELD_WORDS.get(v, v)}: " + "; ".join(_in_short(r) for r in found) + "."
                       for v, found in groups[label].items()]
     if not lines:
         return ""
-    seeds = record.get("seeds")
-    over = f"over the {seeds} seeds of the course's full runs" if seeds else "over the seeds of the course's full runs"
-    return "\n".join([f"> **What held, and what did not**, {over} (the figures above are one run, one seed):", ">"]
-                     + lines)
+    seeds = f"{record['seeds']} " if record.get("seeds") else ""
+    return "\n".join([f"> **What held, and what did not**, over the {seeds}seeds of the course's full runs "
+                      "(the figures above are one run, one seed):", ">"] + lines)

@@ -20,29 +20,22 @@ import tempfile
 
 __all__ = ["find_course_root", "write_student_copy", "check_student_copy", "LeakError", "main"]
 
-#: Folders and files of the repository that students get, as they are.
+#: What students get, as it is, less LEFT_OUT: the tools for assignments, grading and this command, and the guides
+#: for instructors and maintainers.
 COPIED = ("notebooks", "data", "book", "tgreedy_lib", "course", "pyproject.toml", "requirements.lock",
           "environment.yml", "results/verify.json", ".binder")
-#: What only instructors and maintainers read, left out: the course package's tools for generating assignments,
-#: grading and this command, the instructor guide and the development guide (tests and CI the copy does not hold).
 LEFT_OUT = ("course/tgreedy_course/assignments.py", "course/tgreedy_course/grading_sandbox.py",
             "course/tgreedy_course/student_copy.py", "book/instructors.md", "book/development.md")
-#: The pages of the book left out (:data:`LEFT_OUT`), by the name a ``{doc}`` link gives them.
 LEFT_OUT_PAGES = tuple(pathlib.PurePosixPath(name).stem for name in LEFT_OUT if name.startswith("book/"))
-#: The public repository's address, which the copy's book (``book/conf.py``) and run page (``book/run.md``) hold
-#: until ``--repository-url`` replaces it with the class's own.
+#: The public repository's address, which ``--repository-url`` replaces in URL_FILES with the class's own.
 PUBLIC_URL = "https://github.com/tgreedy/tgreedy"
-#: The files of the copy that hold :data:`PUBLIC_URL`.
 URL_FILES = ("book/conf.py", "book/run.md")
-#: The Makefile targets (with the variables they use) that make sense without the instructor material.
+#: The Makefile targets that make sense without the instructor material.
 STUDENT_TARGETS = ("install", "$(STAMP)", "lab", "book", "clean")
-#: The instructors' folder of keys to the notebooks' exercises: never copied, and none of its lines may be in a copy.
+#: The keys to the notebooks' exercises: never copied, and none of their lines may be in a copy.
 INSTRUCTORS = "instructors"
-#: Written into the copy so that a later run may replace it (and nothing else).
-MARKER = ".student-copy"
-#: Parts of paths never copied (caches, editor and build leftovers).
+MARKER = ".student-copy"   # a later run may replace a folder holding it, and nothing else
 SKIPPED_PARTS = ("__pycache__", ".ipynb_checkpoints", ".OTTER_LOG", "node_modules", ".pytest_cache")
-#: What otter-assign's markers look like; none may survive in a student's file.
 FORBIDDEN_MARKERS = ("# BEGIN SOLUTION", "# END SOLUTION", "# SOLUTION", "# BEGIN TESTS", "# HIDDEN",
                      "BEGIN QUESTION", "hidden=True", "otter_config")
 
@@ -62,7 +55,6 @@ def find_course_root(start=None) -> pathlib.Path:
 
 
 def _files_to_copy(root: pathlib.Path) -> list[str]:
-    """The repository's files under :data:`COPIED` (tracked ones in a git checkout), relative posix paths."""
     try:
         out = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
         tracked = [name for name in out.decode().split("\0") if name]
@@ -75,7 +67,6 @@ def _files_to_copy(root: pathlib.Path) -> list[str]:
 
 
 def _section(text: str, heading: str) -> str:
-    """The README section that starts with ``heading``, up to the next one."""
     start = text.find(heading)
     if start < 0:
         raise RuntimeError(f"README.md has no {heading.strip()!r} section, which the student README copies: "
@@ -100,8 +91,7 @@ It installs what is missing into `.venv` (the first time: a few minutes) and ope
 
 
 def student_readme(readme: str, assignments_table: str) -> str:
-    """The students' README: the title, :data:`STUDENT_START`, the README's opening less its bold paragraphs to
-    each kind of reader, its notebooks and library sections, and the assignments."""
+    """The students' README: the README's title, opening (less its bold paragraphs) and sections, and assignments."""
     opening = readme[:readme.find("\n## ")].rstrip()
     if not opening.startswith("# "):
         raise RuntimeError("README.md must open with its title")
@@ -122,7 +112,6 @@ def student_readme(readme: str, assignments_table: str) -> str:
 
 
 def student_assignments_readme(table: str) -> str:
-    """How students work on an assignment, with the table of assignments and points."""
     return f"""# Assignments
 
 Twelve notebooks of the course have a graded companion assignment here, `student/NN_<name>.ipynb` (the
@@ -157,7 +146,6 @@ Table- and plot-reading questions ask for numbers read off and for the reasoning
 
 
 def _assignments_table(assignments_readme: str) -> str:
-    """The table of assignments (names, notebooks, paper sections, questions and points) of assignments/README.md."""
     lines = assignments_readme.splitlines()
     start = next((i for i, line in enumerate(lines) if line.startswith("| assignment |")), None)
     if start is None:
@@ -194,8 +182,7 @@ def _cell_text(cell: dict) -> str:
 
 
 def _marked_cells(path: pathlib.Path):
-    """(block, cell, text) for the cells of an instructor notebook; block is the otter block they are in
-    ("SOLUTION", "TESTS", ...) or None."""
+    """(otter block such as "SOLUTION" or None, cell, text) for the cells of an instructor notebook."""
     block = None
     for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
         text = _cell_text(cell)
@@ -207,8 +194,7 @@ def _marked_cells(path: pathlib.Path):
 
 
 def _instructor_secrets(source_dir: pathlib.Path) -> list[tuple[str, str]]:
-    """(where, text) for every solution line and hidden test of the instructor notebooks; a solution line
-    the notebook also shows outside its solutions (a prompt that names the call to use) is no secret."""
+    """(where, text) for the solution lines and hidden tests of the instructor notebooks not shown outside them."""
     secrets = []
     for path in sorted(source_dir.glob("*.ipynb")):
         shown, found = [], []
@@ -217,8 +203,7 @@ def _instructor_secrets(source_dir: pathlib.Path) -> list[tuple[str, str]]:
                 shown.append(text)
                 continue
             if block == "TESTS" and text.lstrip().startswith("# HIDDEN"):
-                body = text.split("\n", 1)[1].strip() if "\n" in text else ""
-                found.append((f"{path.name}: hidden test", body))
+                found.append((f"{path.name}: hidden test", text.split("\n", 1)[1].strip() if "\n" in text else ""))
             elif block == "SOLUTION":
                 inside = False
                 for line in text.splitlines():
@@ -244,10 +229,7 @@ def _key_lines(keys_dir: pathlib.Path) -> list[tuple[str, str]]:
 
 def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str]:
     """What in ``copy`` gives a solution or hidden test of ``source_dir`` away (empty when nothing does)."""
-    copy = pathlib.Path(copy)
-    problems = []
-    secrets = _instructor_secrets(pathlib.Path(source_dir))
-    # the keys to the notebooks' exercises (instructors/ beside assignments/ in the course repository)
+    copy, problems, secrets = pathlib.Path(copy), [], _instructor_secrets(pathlib.Path(source_dir))
     keys = _key_lines(pathlib.Path(source_dir).resolve().parent.parent / INSTRUCTORS)
     for path in sorted(copy.rglob("*")):
         rel = path.relative_to(copy).as_posix()
@@ -268,47 +250,26 @@ def check_student_copy(copy: pathlib.Path, source_dir: pathlib.Path) -> list[str
             problems += [f"{rel}: otter marker {m!r}" for m in FORBIDDEN_MARKERS if m in sources]
         problems += [f"{rel}: contains a line of the exercise keys {name} ({line[:60]!r})"
                      for name, line in keys if line in text]
-        for where, secret in secrets:
-            if secret and secret in text:
-                problems.append(f"{rel}: contains a {where.split(': ')[1]} of {where.split(': ')[0]} "
-                                f"({secret.splitlines()[0][:60]!r})")
+        problems += [f"{rel}: contains a {where.split(': ')[1]} of {where.split(': ')[0]} "
+                     f"({secret.splitlines()[0][:60]!r})" for where, secret in secrets if secret and secret in text]
     return problems
 
 
 def without_left_out_links(text: str) -> str:
-    """A page of the book less its paragraphs that link to a left-out page (``{doc}`instructors```
-    or ``{doc}`the guide <instructors>```), so that the copy's book builds without them."""
+    """A page of the book less its paragraphs that link to a left-out page (so that the copy's book builds)."""
     link = re.compile(r"\{doc\}`(?:[^`<]*<)?(?:" + "|".join(map(re.escape, LEFT_OUT_PAGES)) + r")>?`")
     parts = re.split(r"(\n\s*\n)", text)
     kept = [part for part in parts if not link.search(part)]
     return re.sub(r"\n\s*\n(\s*\n)+", "\n\n", "".join(kept)).rstrip() + "\n"
 
 
-def with_repository_url(text: str, url: str, name: str) -> str:
-    """``text`` (a file of :data:`URL_FILES`) with the class's repository ``url`` in place of :data:`PUBLIC_URL`."""
-    if PUBLIC_URL not in text:
-        raise RuntimeError(f"{name} no longer holds {PUBLIC_URL}, which --repository-url replaces: "
-                           "update course/tgreedy_course/student_copy.py")
-    return text.replace(PUBLIC_URL, url)
-
-
-def check_repository_url(url: str) -> str:
-    """``url`` without a trailing slash; ValueError unless it is an https:// address (as the book's build asks)."""
-    if not re.fullmatch(r"https://[^\s/]+/\S+", url or ""):
-        raise ValueError(f"--repository-url must be the https:// address of the class's repository, got {url!r}")
-    return url.rstrip("/")
-
-
 def write_student_copy(out, root=None, repository_url: str | None = None) -> dict:
-    """Write the student copy of the course at ``root`` (default: found from here) to ``out``; return a summary
-    (``out``, ``files``, ``assignments``, ``repository_url``).
-
-    ``repository_url``: the class's repository, written into the copy's book configuration and run page so that
-    its launch buttons and Colab cell open it (default: they keep :data:`PUBLIC_URL`). ``out`` may only be new,
-    empty or an earlier student copy (replaced). :class:`LeakError`, ``out`` untouched, when the copy would give
-    an answer away.
-    """
-    url = check_repository_url(repository_url) if repository_url is not None else None
+    """Write the student copy of the course at ``root`` (default: found from here) to ``out`` (new, empty or an
+    earlier copy) with ``repository_url`` in its book; :class:`LeakError`, ``out`` untouched, on a leak."""
+    if repository_url is not None and not re.fullmatch(r"https://[^\s/]+/\S+", repository_url):
+        raise ValueError(f"--repository-url must be the https:// address of the class's repository, "
+                         f"got {repository_url!r}")
+    url = repository_url.rstrip("/") if repository_url is not None else None
     root = find_course_root(root)
     out = pathlib.Path(out).absolute()
     resolved = out.resolve()   # neither the repository (but results/) nor a folder this command did not write
@@ -334,21 +295,21 @@ def write_student_copy(out, root=None, repository_url: str | None = None) -> dic
             page.write_text(without_left_out_links(page.read_text(encoding="utf-8")), encoding="utf-8")
         if url is not None:
             for name in URL_FILES:
-                path = staging / name
-                path.write_text(with_repository_url(path.read_text(encoding="utf-8"), url, name), encoding="utf-8")
+                text = (staging / name).read_text(encoding="utf-8")
+                if PUBLIC_URL not in text:
+                    raise RuntimeError(f"{name} no longer holds {PUBLIC_URL}, which --repository-url replaces: "
+                                       "update course/tgreedy_course/student_copy.py")
+                (staging / name).write_text(text.replace(PUBLIC_URL, url), encoding="utf-8")
         (staging / "assignments" / "student").mkdir(parents=True)
         for path in student_notebooks:
             shutil.copy2(path, staging / "assignments" / "student" / path.name)
         table = _assignments_table((root / "assignments" / "README.md").read_text(encoding="utf-8"))
         (staging / "assignments" / "README.md").write_text(student_assignments_readme(table), encoding="utf-8")
-        (staging / "README.md").write_text(
-            student_readme((root / "README.md").read_text(encoding="utf-8"), table), encoding="utf-8")
-        (staging / "Makefile").write_text(student_makefile((root / "Makefile").read_text(encoding="utf-8")),
-                                          encoding="utf-8")
+        (staging / "README.md").write_text(student_readme((root / "README.md").read_text("utf-8"), table), "utf-8")
+        (staging / "Makefile").write_text(student_makefile((root / "Makefile").read_text("utf-8")), "utf-8")
         (staging / ".gitignore").write_text(".venv/\n__pycache__/\n*.egg-info/\n.ipynb_checkpoints/\n.OTTER_LOG\n"
                                             "results/*\n!results/verify.json\n", encoding="utf-8")
-        (staging / MARKER).write_text("written by `make student-copy`; a later run replaces this folder\n",
-                                      encoding="utf-8")
+        (staging / MARKER).write_text("written by `make student-copy`; a later run replaces this folder\n", "utf-8")
         problems = check_student_copy(staging, root / "assignments" / "source")
         if problems:
             raise LeakError("the student copy would give answers away:\n  " + "\n  ".join(problems[:20]))
@@ -363,7 +324,6 @@ def write_student_copy(out, root=None, repository_url: str | None = None) -> dic
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m tgreedy_course student-copy``."""
     parser.description = __doc__.split("\n\n")[0]
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("results/student-copy"),
                         help="folder to write (default: results/student-copy; an earlier copy there is replaced)")
@@ -376,7 +336,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Write the student copy; exit status 1 on a refusal."""
     try:
         summary = write_student_copy(args.out, args.root, args.repository_url)
     except (FileNotFoundError, ValueError, RuntimeError) as exc:   # LeakError is a RuntimeError

@@ -7,8 +7,7 @@ __all__ = ["coinciding_groups", "plot_labelled_curves"]
 
 
 def coinciding_groups(series: dict, atol: float = 1e-12) -> list[list[str]]:
-    """Names of ``series`` grouped so that curves equal within ``atol`` everywhere share a group
-    (first appearance order kept)."""
+    """Names of ``series`` grouped so that curves equal within ``atol`` everywhere share a group, in order."""
     groups: list[list[str]] = []
     for name, values in series.items():
         values = np.asarray(values, dtype=float)
@@ -23,22 +22,14 @@ def coinciding_groups(series: dict, atol: float = 1e-12) -> list[list[str]]:
 
 def plot_labelled_curves(ax, x, series: dict, colors: dict | None = None, fmt: str = "o-", near: float | None = None,
                          **kwargs):
-    """Plot each curve of ``series`` (name -> y values against ``x``) once; curves that coincide are
-    drawn once, with one label naming all of them ("a = b = c (identical)"), so none hides another.
-
-    With ``near``, curves within ``near`` of each other everywhere are drawn once too, labelled with the largest gap
-    between them ("a ≈ b (within 0.014)"): a reader sees one line and is told it stands for several.
-    """
+    """Plot the curves of ``series`` (name -> y values against ``x``), those that coincide (or are within ``near``)
+    once, with one label naming them all ("a = b (identical)", "a ≈ b (within 0.014)"), so none hides another."""
     colors = colors or {}
     for group in coinciding_groups(series, atol=near if near is not None else 1e-12):
         values = [np.asarray(series[name], dtype=float) for name in group]
         gap = max(float(np.max(np.abs(v - values[0]))) for v in values)
-        if len(group) == 1:
-            label = group[0]
-        elif gap <= 1e-12:
-            label = " = ".join(group) + " (identical)"
-        else:
-            label = " ≈ ".join(group) + f" (within {gap:.2g})"
+        label = (group[0] if len(group) == 1 else " = ".join(group) + " (identical)" if gap <= 1e-12
+                 else " ≈ ".join(group) + f" (within {gap:.2g})")
         ax.plot(x, series[group[0]], fmt, color=colors.get(group[0]), label=label,
                 lw=2.5 if len(group) > 1 else 1.5, **kwargs)
     return ax

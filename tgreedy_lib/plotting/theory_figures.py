@@ -1,7 +1,5 @@
-"""Figures of the theory notebooks (03-05) of Foster, Kakade & Salakhutdinov, "Domain Adaptation: A Small
-Sample Statistical Approach" (AISTATS 2012): Theorem 2 (self-normalized sums), Theorem 1 and Corollary 3
-(T-statistic bounds), section 3.3 (T-greedy on simulated domains). Each function draws on a Matplotlib
-``Axes`` what :mod:`tgreedy_lib.domain_adaptation.theorems` computed, and returns it.
+"""Figures of the theory notebooks (03-05) of the DA paper: Theorem 2, Theorem 1 and Corollary 3, and section 3.3
+on simulated domains. Each function draws on a Matplotlib ``Axes`` what the theorems' modules computed, and returns it.
 """
 from __future__ import annotations
 
@@ -24,7 +22,6 @@ def _legend_below(ax, wrap: int = 30) -> None:
     import textwrap
 
     from matplotlib.transforms import ScaledTranslation
-
     handles, labels = ax.get_legend_handles_labels()
     width = ax.get_position().width * ax.figure.get_figwidth()
     ticks, label = plt.rcParams["xtick.labelsize"], plt.rcParams["axes.labelsize"]
@@ -32,20 +29,16 @@ def _legend_below(ax, wrap: int = 30) -> None:
     below = 2.0 * size(ticks) + 1.4 * size(label) + 4          # points: tick labels (a log axis' 10^k), x label
     anchor = ax.transAxes + ScaledTranslation(0, -below / 72, ax.figure.dpi_scale_trans)
     ax.legend(handles, [textwrap.fill(text, wrap, break_long_words=False) for text in labels], fontsize=SMALLEST_TEXT_PT,
-              loc="upper center",
-              bbox_to_anchor=(0.5, 0), bbox_transform=anchor, ncol=2 if width >= 5 else 1, frameon=False,
-              borderaxespad=0)
+              loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=anchor, ncol=2 if width >= 5 else 1,
+              frameon=False, borderaxespad=0)
 
 
 def _axes(ax):
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5.5, 3.8))
-    return ax
+    return plt.subplots(figsize=(5.5, 3.8))[1] if ax is None else ax
 
 
 def plot_self_normalized_tails(curves: dict, ax=None):
-    """Theorem 2: ``Pr[(sum Z)^2 / sum Z^2 > t]`` per law, the printed ``exp(-t/2)`` and the proved
-    ``2 exp(-t/2)`` (``tail_curves``)."""
+    """Theorem 2: ``Pr[(sum Z)^2 / sum Z^2 > t]`` per law, the printed ``exp(-t/2)`` and the proved ``2 exp(-t/2)``."""
     ax = _axes(ax)
     t = curves["t"]
     laws = {name: curves[name] for name in curves if name not in ("n", "t", "printed", "proof")}
@@ -61,12 +54,9 @@ def plot_self_normalized_tails(curves: dict, ax=None):
 
 def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: str, label: str,
                        vmin: float | None = None, vmax: float | None = None):
-    """Heat map of ``values`` (rows along ``y``) red above ``threshold`` and blue at or below it, the threshold
-    a black contour, the title saying what ``above`` and ``below`` mean; ``label`` names the colour bar,
-    ``vmin``, ``vmax`` its ends (default: the values' range). Returns the QuadMesh.
-    """
+    """Heat map of ``values`` (rows along ``y``), red above ``threshold`` and blue at or below, a black contour at it,
+    the title saying what ``above`` and ``below`` mean, and a colour bar ``label`` from ``vmin`` to ``vmax``."""
     from matplotlib.colors import ListedColormap, TwoSlopeNorm
-
     values = np.asarray(values, dtype=float)
     finite = values[np.isfinite(values)]
     low = float(np.min(finite)) if vmin is None else vmin
@@ -84,8 +74,7 @@ def plot_threshold_map(ax, x, y, values, threshold: float, above: str, below: st
     return mesh
 
 
-#: The lightest shades of "Reds" and "Blues" (0 = white) :func:`plot_threshold_map` uses: plainly red and blue.
-ABOVE_LIGHTEST, BELOW_LIGHTEST = 0.5, 0.5
+ABOVE_LIGHTEST, BELOW_LIGHTEST = 0.5, 0.5   # the lightest shades of "Reds" and "Blues" (0 = white) of the heat maps
 
 
 def plot_theorem2_excess(table: dict, ax=None):
@@ -93,14 +82,12 @@ def plot_theorem2_excess(table: dict, ax=None):
     ax = _axes(ax)
     plot_threshold_map(ax, table["t"], table["n"], table["excess"], 0.0, "the printed bound fails", "it holds",
                        r"worst-case tail minus $e^{-t/2}$")
-    ax.set_xscale("log")
-    ax.set(xlabel="t", ylabel="n", title=r"worst-case tail minus $e^{-t/2}$" + "\n" + ax.get_title())
+    ax.set(xscale="log", xlabel="t", ylabel="n", title=r"worst-case tail minus $e^{-t/2}$" + "\n" + ax.get_title())
     return ax
 
 
 def plot_coverage_vs_features(curves: dict, ax=None):
-    """Theorem 1: the probability that the width covers all ``|F|`` features (``coverage_curves``): exact
-    solid, Monte Carlo dashed where a draw failed, else its rule-of-three lower bound dotted."""
+    """Theorem 1: the probability that the width covers all ``|F|`` features, exact and Monte Carlo."""
     ax = _axes(ax)
     f, n, delta = curves["n_features"], curves["n"], curves["delta"]
     for law, coverage in curves["exact"].items():
@@ -118,8 +105,7 @@ def plot_coverage_vs_features(curves: dict, ax=None):
     if admitted >= 1:
         ax.axvline(admitted, color="gray", lw=1,
                    label=fr"the size condition's bound $(\delta/2)e^{{n/8}}$ = {admitted:.3g}")
-    ax.set_xscale("log")
-    ax.set(xlabel=r"$|F|$ (number of features)", ylabel="Pr[all features covered]",
+    ax.set(xscale="log", xlabel=r"$|F|$ (number of features)", ylabel="Pr[all features covered]",
            title=f"Theorem 1's width, n = {n} domains" + ("" if admitted >= 1 else " (admits no |F|)"),
            ylim=(-0.02, 1.02))
     _legend_below(ax)
@@ -135,9 +121,7 @@ def plot_widths(table: dict, ax=None):
     for i, n in enumerate(table["n"]):
         line, = ax.plot(f, table["bonferroni_t"][i], "-", lw=1.2, label=f"Bonferroni t, n = {n}")
         ax.plot(f, table["proof"][i], "--", lw=1.2, color=line.get_color(), label=f"proof (any |F|), n = {n}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set(xlabel=r"$|F|$ (number of features)", ylabel=r"width / $(\hat\sigma/\sqrt{n})$",
+    ax.set(xscale="log", yscale="log", xlabel=r"$|F|$ (number of features)", ylabel=r"width / $(\hat\sigma/\sqrt{n})$",
            title=fr"Uniform confidence widths, $\delta$ = {table['delta']:g}")
     _legend_below(ax)   # below the axes: inside, it would hide the curves
     return ax
@@ -151,17 +135,14 @@ def plot_corollary_failure(curves: dict, ax=None):
         line, = ax.plot(deltas, curves["printed"][p], "o-", label=f"printed, p = {p}")
         ax.plot(deltas, curves["proof"][p], "s--", color=line.get_color(), label=f"proof's factor, p = {p}")
     ax.plot(deltas, deltas, "k:", lw=2, label=r"$\delta$ (target)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set(xlabel=r"$\delta$", ylabel="Pr[bound fails]",
+    ax.set(xscale="log", yscale="log", xlabel=r"$\delta$", ylabel="Pr[bound fails]",
            title=f"Corollary 3, q = 1, {describe_distribution(curves['law'])} effects")
     ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
 
 def plot_subset_regret(simulation: dict, ax=None, title: str = "Corollary 3: regret against bound"):
-    """Corollary 3: each simulated training set's worst subset, regret against ``sum sigma_hat^2 / n``, and
-    the printed and the proved bound as lines; ``title`` says which simulation it is."""
+    """Corollary 3: each simulated training set's worst subset, regret against ``sum sigma_hat^2 / n``, and bounds."""
     ax = _axes(ax)
     worst = np.argmax(simulation["regret"] / np.maximum(simulation["variance_over_n"], 1e-300), axis=1)
     rows = np.arange(worst.size)
@@ -171,23 +152,19 @@ def plot_subset_regret(simulation: dict, ax=None, title: str = "Corollary 3: reg
     ax.scatter(x[keep], y[keep], s=5, alpha=0.35, color="tab:gray")
     grid = np.geomspace(x[keep].min(), x[keep].max(), 50)
     printed, proof = simulation["factor_printed"], simulation["factor_proof"]
-    above_printed = float(np.mean(simulation["worst_ratio_printed"] > 1))
-    above_proof = float(np.mean(simulation["worst_ratio_proof"] > 1))
     ax.plot(grid, printed * grid, color="tab:red", lw=2,
-            label=f"printed factor {printed:.2f} ({above_printed:.1%} above)")
-    ax.plot(grid, proof * grid, "k--", lw=2, label=f"proof's factor {proof:.2f} ({above_proof:.1%} above)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set(xlabel=r"$\sum_{i \in S} [\hat\sigma_S]_i^2 / n$ (worst subset)", ylabel=r"regret $L(\hat\mu_S) - L(\mu_S)$",
-           title=title)
+            label=f"printed factor {printed:.2f} ({np.mean(simulation['worst_ratio_printed'] > 1):.1%} above)")
+    ax.plot(grid, proof * grid, "k--", lw=2,
+            label=f"proof's factor {proof:.2f} ({np.mean(simulation['worst_ratio_proof'] > 1):.1%} above)")
+    ax.set(xscale="log", yscale="log", xlabel=r"$\sum_{i \in S} [\hat\sigma_S]_i^2 / n$ (worst subset)",
+           ylabel=r"regret $L(\hat\mu_S) - L(\mu_S)$", title=title)
     ax.legend(fontsize=SMALLEST_TEXT_PT)
     return ax
 
 
 def plot_selector_paths(result: dict, axes=None):
-    """Section 3.3 on simulated domains (``compare_selectors`` output): mean regret on a new domain as features
-    are added, shaded two standard errors of the mean either side, and the share of spurious picks at each step,
-    per selector. One legend, below the left panel, off the curves and bands (the right panel uses the same colours)."""
+    """Section 3.3 on simulated domains: mean regret on a new domain (± 2 s.e.) as features are added, and the share
+    of spurious picks at each step, per selector (``compare_selectors`` output)."""
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(FIGURE_WIDTH, 3.8), layout="constrained")
     steps = result["steps"]
@@ -212,11 +189,9 @@ def plot_selector_paths(result: dict, axes=None):
 
 
 def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELECTORS):
-    """``metric`` ("regret" with 1 s.e. bars, "regret_median", "spurious") against the number of training
-    domains, per selector and samples per domain (``sweep_selectors`` output)."""
+    """``metric`` ("regret", "regret_median", "spurious") against the number of training domains, per selector."""
     ax = _axes(ax)
     settings = sorted({r["n_samples"] for r in rows}, key=lambda s: (s is None, s or 0))
-    styles = ["-", "--", ":", "-."]
     for j, samples in enumerate(settings):
         sub = [r for r in rows if r["n_samples"] == samples]
         n = [r["n_domains"] for r in sub]
@@ -224,7 +199,7 @@ def plot_sweep(rows: list[dict], ax=None, metric: str = "regret", selectors=SELE
         for name in selectors:
             values = [r[f"{name}_{metric}"] for r in sub]
             errors = [r.get(f"{name}_regret_se", 0.0) for r in sub] if metric == "regret" else None
-            ax.plot(n, values, styles[j % 4], marker="o", ms=4, color=selector_style(name).color,
+            ax.plot(n, values, ["-", "--", ":", "-."][j % 4], marker="o", ms=4, color=selector_style(name).color,
                     label=f"{legend_label(name)}, {label}")
             if errors is not None:
                 ax.errorbar(n, values, yerr=errors, fmt="none", ecolor=selector_style(name).color, capsize=2, lw=1)
