@@ -46,8 +46,6 @@ ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "TZ", "PYTHONPATH", "OMP_NUM_THREADS", 
                "MKL_NUM_THREADS", "TGREEDY_DATA_DIR", "TGREEDY_CACHE_DIR")
 
 
-# --------------------------------------------------------------------------- messages
-
 def _send(fd: int, payload: bytes) -> None:
     data = struct.pack("<Q", len(payload)) + payload
     while data:
@@ -86,9 +84,7 @@ class _SafeUnpickler(pickle.Unpickler):
                   "__bit_generator_ctor", "__generator_ctor", "__newobj__", "_reconstructor"}
 
     def find_class(self, module, name):
-        if module == "builtins" and name in self.BUILTINS:
-            return super().find_class(module, name)
-        if module == "copyreg" and name in self.REBUILDERS:
+        if (module == "builtins" and name in self.BUILTINS) or (module == "copyreg" and name in self.REBUILDERS):
             return super().find_class(module, name)
         if _trusted(module) and "." not in name:
             found = super().find_class(module, name)
@@ -101,8 +97,6 @@ class _SafeUnpickler(pickle.Unpickler):
 def _safe_loads(data: bytes):
     return _SafeUnpickler(io.BytesIO(data)).load()
 
-
-# --------------------------------------------------------------------------- the runner (student code)
 
 def _describe(value) -> tuple:
     """How a runner sends a value: a module or trusted object by name, a student function by reference, else pickled."""
@@ -179,8 +173,6 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
         _send(rpc_out, pickle.dumps(reply))
 
 
-# --------------------------------------------------------------------------- what an answer refers to
-
 def _qualified(value) -> str | None:
     """The dotted name of a module, a function or a class (a partial: of its function; an instance: of its class)."""
     import functools
@@ -199,12 +191,10 @@ def _qualified(value) -> str | None:
 def references(value, namespace: dict, cell: str | None = None) -> set[str]:
     """Dotted names of the modules, functions and classes that the code behind an answer refers to.
 
-    That code is ``value``'s own when it is a function of the notebook (its globals are ``namespace``),
-    else the cell that assigned it (``cell``, Python source). Followed: global names and the attributes
-    read from them (``sn.rademacher_tail``, ``stats.residual_covariances``; a module counts by what is read
-    from it), imports, nested functions, and the notebook's own functions that the code names, recursively.
-    Not followed: names built at run time (``getattr(m, "f" + "oo")``, ``importlib``), which an honest answer
-    has no reason to use.
+    That code is ``value``'s own when it is a function of the notebook (its globals are ``namespace``), else the
+    cell that assigned it (``cell``). Followed: global names and attributes read from them (a module counts by
+    what is read from it), imports, nested functions, the notebook's own functions, recursively; not names built
+    at run time (``getattr(m, "f" + "oo")``).
 
     Examples
     --------
@@ -228,10 +218,8 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
     def note(obj) -> None:
         if own(obj):
             walk(obj.__code__)
-        else:
-            name = _qualified(obj)
-            if name:
-                found.add(name)
+        elif _qualified(obj):
+            found.add(_qualified(obj))
 
     def walk(code) -> None:
         if id(code) in seen:
@@ -286,21 +274,13 @@ def library_uses(env, names, forbidden, allowed=()) -> list[str]:
         elif name in env:  # a function's namespace is its globals (otter may run the tests with a copy)
             found |= references(env[name], getattr(env[name], "__globals__", env))
 
-    def dotted(x) -> str:
-        return x if isinstance(x, str) else _qualified(x) or repr(x)
+    bad, ok = ([x if isinstance(x, str) else _qualified(x) or repr(x) for x in xs] for xs in (forbidden, allowed))
+    return sorted(r for r in found if any(r == p or r.startswith(p + ".") for p in bad)
+                  and not any(r == p or r.startswith(p + ".") for p in ok))
 
-    def under(ref: str, prefixes) -> bool:
-        return any(ref == p or ref.startswith(p + ".") for p in prefixes)
-
-    bad, ok = [dotted(f) for f in forbidden], [dotted(a) for a in allowed]
-    return sorted(r for r in found if under(r, bad) and not under(r, ok))
-
-
-# --------------------------------------------------------------------------- the judge (the tests)
 
 class _Missing:
     """What a test gets for a name the notebook does not define or could not send: any use fails the test."""
-
     def __init__(self, why: str):
         self._why = why
 
@@ -313,7 +293,6 @@ class _Missing:
 
 class _StudentFunction:
     """A function the notebook defined: calling it runs it in the runner, with the arguments pickled there."""
-
     def __init__(self, runner, name: str):
         self._runner, self.__name__ = runner, name
 
@@ -323,7 +302,6 @@ class _StudentFunction:
 
 class _Env(dict):
     """The judge's namespace for the tests; :func:`library_uses` asks the runner through it."""
-
     grading_runner = None
 
 
@@ -425,19 +403,13 @@ def judge(rpc_in: int, rpc_out: int, tests: dict[str, str], setup: list[str] = (
             "failed_public": sum(not r.test_case.hidden for r in failed),
             "scored_tests": sum(bool(r.test_case.points) for r in test_file.test_case_results),
             "scored_failed": sum(bool(r.test_case.points) for r in failed),
-            "rule": _failure_message(broken[0].message) if broken else None,
+            # the assertion's own text: the last line of otter's report, less the exception's name
+            "rule": ((broken[0].message or "").strip().splitlines()[-1:] or ["failed"])[0].split(": ", 1)[-1][:300]
+            if broken else None,
             "setup_changed": sorted(arguments & set(changed)),
         }
     return out
 
-
-def _failure_message(message: str) -> str:
-    """The assertion's own text in otter's report of a failed test (its last line, without the exception's name)."""
-    last = (message or "").strip().splitlines()[-1:] or ["failed"]
-    return last[0].split(": ", 1)[-1][:300]
-
-
-# --------------------------------------------------------------------------- the grader's side
 
 def _is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
@@ -509,8 +481,9 @@ def kill_user(uid: int) -> None:
     raise RuntimeError(f"processes of user {uid} survive SIGKILL: {pids_of(uid)}")
 
 
-def _remove_files_of(uid: int) -> None:
-    """Delete what ``uid`` left in the folders every user may write to."""
+def _clear_user(uid: int) -> None:
+    """Kill ``uid``'s processes and delete what it left in the folders every user may write to."""
+    kill_user(uid)
     for root in {tempfile.gettempdir(), "/tmp", "/var/tmp", "/dev/shm"}:
         with contextlib.suppress(OSError):
             for entry in os.scandir(root):
@@ -559,13 +532,11 @@ def sandbox_users():
             uid += 2
     try:
         for u in (uid, uid + 1):
-            kill_user(u)
-            _remove_files_of(u)
+            _clear_user(u)
         yield uid, uid + 1
     finally:
         for u in (uid, uid + 1):
-            kill_user(u)
-            _remove_files_of(u)
+            _clear_user(u)
         handle.close()
 
 
@@ -674,30 +645,23 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
             os.chmod(base, 0o711)  # the runner may enter its folder, not list its neighbours
             scratch = base / os.urandom(8).hex()
             scratch.mkdir(mode=0o700)
-            (scratch / f"{assignment}.ipynb").write_bytes(notebook_bytes)
-            if runner_uid is not None:
-                for path in (scratch, scratch / f"{assignment}.ipynb"):
-                    os.chown(path, runner_uid, runner_uid)
-            to_runner_r, to_runner_w = os.pipe()
-            to_judge_r, to_judge_w = os.pipe()
-            runner = subprocess.Popen(
-                [sys.executable, _SCRIPT, "run", str(runner_uid or "-"), f"{assignment}.ipynb", str(to_runner_r),
-                 str(to_judge_w)], cwd=scratch,
-                env=_sandbox_env(scratch, f"grade{runner_uid or ''}"), start_new_session=True,
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                pass_fds=(to_runner_r, to_judge_w))
-            procs.append(runner)
+            name = f"{assignment}.ipynb"
+            (scratch / name).write_bytes(notebook_bytes)
             judge_home = base / "judge"
             judge_home.mkdir(mode=0o700)
-            if judge_uid is not None:
-                os.chown(judge_home, judge_uid, judge_uid)
-            judge_proc = subprocess.Popen(
-                [sys.executable, _SCRIPT, "judge", str(judge_uid or "-"), str(to_judge_r), str(to_runner_w)],
-                cwd=judge_home,
-                env=_sandbox_env(judge_home, f"grade{judge_uid or ''}"), start_new_session=True,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=(to_judge_r, to_runner_w))
-            procs.append(judge_proc)
+            for path, uid in ((scratch, runner_uid), (scratch / name, runner_uid), (judge_home, judge_uid)):
+                if uid is not None:
+                    os.chown(path, uid, uid)
+            to_runner_r, to_runner_w = os.pipe()
+            to_judge_r, to_judge_w = os.pipe()
+            for mode, uid, home, extra, fds, pipe in (
+                    ("run", runner_uid, scratch, [name], (to_runner_r, to_judge_w), subprocess.DEVNULL),
+                    ("judge", judge_uid, judge_home, [], (to_judge_r, to_runner_w), subprocess.PIPE)):
+                procs.append(subprocess.Popen(
+                    [sys.executable, _SCRIPT, mode, str(uid or "-"), *extra, *map(str, fds)], cwd=home,
+                    env=_sandbox_env(home, f"grade{uid or ''}"), start_new_session=True,
+                    stdin=pipe, stdout=pipe, stderr=pipe, pass_fds=fds))
+            judge_proc = procs[1]
             for fd in (to_runner_r, to_runner_w, to_judge_r, to_judge_w):
                 os.close(fd)
             try:
