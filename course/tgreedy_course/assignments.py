@@ -1,13 +1,9 @@
 """Course assignments: generate student versions, check them, grade submissions (otter-grader).
 
-``generate`` writes the student versions and autograders of ``assignments/source/NN_<name>.ipynb`` (otter-assign
-format; it fails unless every test passes on the solutions), ``check`` says whether they are up to date (exit 1
-if not), ``grade`` grades every submission in a sandbox with a time limit (:mod:`.grading_sandbox`) into a CSV
-row per student, assignment and question.
-
-A submission's assignment is its ``metadata.otter.assignment_name``, else found in its file name; its student
-is its first folder under the submissions folder (``alice/00_start_here.ipynb``), else its file name less the
-assignment's (``alice_00_start_here.ipynb``). A notebook without a student stops grading before it starts.
+Sources: ``assignments/source/NN_<name>.ipynb`` (otter-assign format). A submission's assignment is its
+``metadata.otter.assignment_name``, else found in its file name; its student is its first folder under the
+submissions folder (``alice/00_start_here.ipynb``), else its file name less the assignment's
+(``alice_00_start_here.ipynb``). A notebook without a student stops grading before it starts.
 """
 from __future__ import annotations
 
@@ -27,6 +23,9 @@ import shutil
 import sys
 import tempfile
 import zipfile
+
+from . import grading_sandbox
+from .subcommand import check_outputs, parse_and_run
 
 __all__ = ["find_assignments_dir", "source_paths", "Question", "read_questions", "generate",
            "check", "compare_trees", "normalized_notebook", "discover_submissions", "grade_one", "grade", "main"]
@@ -56,14 +55,11 @@ def _course_dir(path, *parts: str) -> pathlib.Path:
     return pathlib.Path(path) if path is not None else find_assignments_dir().joinpath(*parts)
 
 
-# --------------------------------------------------------------------------- generation
-
 @dataclasses.dataclass(frozen=True)
 class Question:
     """One graded question of an instructor notebook: ``name`` and ``points`` (its ``# BEGIN QUESTION``
     YAML), its ``prompt`` (markdown), ``solutions`` (code without otter's markers), ``tests`` (each a
     ``def test_...``) and, for each test, whether it is ``hidden``."""
-
     name: str
     points: float
     prompt: str
@@ -75,8 +71,7 @@ class Question:
 def _cells(path) -> list[tuple[dict, str]]:
     """(cell, its source as one string) of the notebook at ``path``."""
     nb = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
-    return [(c, "".join(c.get("source", "")) if isinstance(c.get("source"), list) else c.get("source", ""))
-            for c in nb["cells"]]
+    return [(c, "".join(c.get("source", ""))) for c in nb["cells"]]
 
 
 def cell_test_config(text: str) -> dict:
@@ -225,11 +220,8 @@ def _setup_sources(source: pathlib.Path) -> set[str]:
 
 def generate(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None = None, names=None,
              run_tests: bool = True, quiet: bool = True, jobs: int = 1) -> list[str]:
-    """Generate student notebooks and grader files for every source; return the assignment names.
-
-    With ``run_tests`` otter executes each instructor notebook and raises unless every public and
-    hidden test passes on the solutions.
-    """
+    """Generate student notebooks and grader files for every source; return the assignment names. With
+    ``run_tests`` otter runs each instructor notebook and raises unless every test passes on the solutions."""
     sources = source_paths(source_dir, names)
     out_dir = _course_dir(out_dir)
     if jobs > 1 and len(sources) > 1:  # otter assign changes the working directory: processes, not threads
@@ -288,8 +280,6 @@ def check(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None =
         return compare_trees(pathlib.Path(tmp), _course_dir(out_dir), names=stems if names else None)
 
 
-# --------------------------------------------------------------------------- grading
-
 def _question_points(grader_dir: pathlib.Path) -> dict[str, float]:
     """Question name -> points, read from the grader's test files (in file order)."""
     out = {}
@@ -335,20 +325,6 @@ HAND_IN = ("put each notebook in a folder named after its student (SUBMISSIONS_D
            "SUBMISSIONS_DIR (assignments/README.md, 'Handing in', renames a downloaded batch in one line)")
 
 
-def duplicate_submissions(subs: list[dict]) -> list[list[pathlib.Path]]:
-    """Groups of two or more notebooks of :func:`discover_submissions` for one student and assignment."""
-    groups: dict = {}
-    for s in subs:
-        if s["student"] and s["assignment"]:
-            groups.setdefault((s["student"], s["assignment"]), []).append(s["path"])
-    return [paths for paths in groups.values() if len(paths) > 1]
-
-
-def unnamed_submissions(subs: list[dict], known: list[str]) -> list[pathlib.Path]:
-    """The notebooks of :func:`discover_submissions` whose student cannot be told: no name, or an assignment's."""
-    return [s["path"] for s in subs if not s["student"] or s["student"] in known or s["student"] == s["assignment"]]
-
-
 def _tests_of(grader_dir: pathlib.Path) -> dict[str, str]:
     """The grader's test files (public and hidden) of one assignment: file name -> source."""
     return {p.name: p.read_text(encoding="utf-8") for p in sorted((grader_dir / "tests").glob("*.py"))}
@@ -363,8 +339,6 @@ def _setup_of(grader_dir: pathlib.Path) -> list[str]:
 def grade_one(notebook: pathlib.Path, grader_dir: pathlib.Path, timeout: float = 600.0) -> dict:
     """Grade one submission against the tests in ``grader_dir``, isolated as :func:`grade` does: the dict of
     :func:`.grading_sandbox.grade_in_sandbox`."""
-    from . import grading_sandbox
-
     grader_dir = pathlib.Path(grader_dir)
     return grading_sandbox.grade_in_sandbox(pathlib.Path(notebook).read_bytes(), grader_dir.name, _tests_of(grader_dir),
                                             timeout, isolate=_isolation_problem() is None, setup=_setup_of(grader_dir))
@@ -372,15 +346,11 @@ def grade_one(notebook: pathlib.Path, grader_dir: pathlib.Path, timeout: float =
 
 @functools.lru_cache(1)
 def _isolation_problem() -> str | None:
-    from . import grading_sandbox
-
     return grading_sandbox.isolation_problem()
 
 
 def _private_folders(grader_root: pathlib.Path, submissions_dir: pathlib.Path) -> list[pathlib.Path]:
     """What student code must not read: solutions, tests, submissions and the git folders of the checkouts."""
-    from . import grading_sandbox
-
     folders = [grader_root, grader_root.parent / "source", submissions_dir]
     # the course checkouts this command runs in and from (its package, its Python), and their history
     for start in (pathlib.Path.cwd(), grader_root, pathlib.Path(__file__), pathlib.Path(sys.prefix)):
@@ -398,19 +368,21 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
     A question not reached, or whose rule test fails, scores 0. Nothing is graded when a notebook has no student
     or a student has several notebooks for one assignment. As root, the folders student code must not
     read are private while grading, ``out`` for good; otherwise a line on standard error says it is not."""
-    from . import grading_sandbox
-
     grader_root = _course_dir(grader_root, "autograder")
     known = sorted(p.name for p in grader_root.iterdir() if (p / "otter_config.json").exists())
     subs = discover_submissions(pathlib.Path(submissions_dir), known)
     if not subs:
         raise SystemExit(f"no .ipynb submissions under {submissions_dir}")
-    unnamed = [p.relative_to(submissions_dir).as_posix() for p in unnamed_submissions(subs, known)]
+    unnamed = [s["path"].relative_to(submissions_dir).as_posix() for s in subs  # no name, or an assignment's
+               if not s["student"] or s["student"] in known or s["student"] == s["assignment"]]
     if unnamed:
         raise SystemExit(f"grade: no student name in {', '.join(unnamed[:5])}{' ...' if len(unnamed) > 5 else ''} "
                          f"(nothing graded): {HAND_IN}")
-    twice = [" and ".join(p.relative_to(submissions_dir).as_posix() for p in group)
-             for group in duplicate_submissions(subs)]
+    groups: dict = {}
+    for s in subs:
+        if s["student"] and s["assignment"]:
+            groups.setdefault((s["student"], s["assignment"]), []).append(s["path"].relative_to(submissions_dir))
+    twice = [" and ".join(p.as_posix() for p in group) for group in groups.values() if len(group) > 1]
     if twice:
         raise SystemExit(f"grade: one student, one assignment, several notebooks: {'; '.join(twice[:5])}"
                          f"{' ...' if len(twice) > 5 else ''} (nothing graded): keep the one to grade (a "
@@ -434,8 +406,6 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
 
 
 def _grade(subs, submissions_dir, out, grader_root, jobs, timeout, wide, quiet, problem) -> list[dict]:
-    from . import grading_sandbox
-
     for sub in subs:  # what is graded is what was read here, once, and its digest goes into the table
         sub["bytes"] = sub["path"].read_bytes()
         sub["sha256"] = hashlib.sha256(sub["bytes"]).hexdigest()
@@ -522,8 +492,6 @@ def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
             record = {}
 
 
-# --------------------------------------------------------------------------- command line
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``python -m tgreedy_course assignments {generate,check,grade}``."""
     parser.description = __doc__.split("\n\n")[0]
@@ -564,8 +532,6 @@ def _grade_arguments(r: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``python -m tgreedy_course assignments ...`` and ``grade``: check the outputs, then generate, check or grade."""
-    from .subcommand import check_outputs
-
     status = check_outputs(parser.prog, folders={"--out": args.out if args.command == "generate" else None},
                            files={"--out": args.out if args.command == "grade" else None})
     if status is not None:  # before any notebook is generated or graded
@@ -595,15 +561,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course assignments") -> int:
     """``python -m tgreedy_course assignments`` from Python; returns the exit code."""
-    from .subcommand import parse_and_run
-
     return parse_and_run(add_arguments, run, argv, prog)
 
 
 def grade_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course grade") -> int:
     """``python -m tgreedy_course grade`` from Python; returns the exit code."""
-    from .subcommand import parse_and_run
-
     return parse_and_run(add_grade_arguments, run, argv, prog)
 
 

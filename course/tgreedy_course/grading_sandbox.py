@@ -129,8 +129,7 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
     errors, cells, defined_by, bound_by = [], [], {}, {}
     code_cells = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"]
     for i, cell in enumerate(code_cells, start=1):
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else source
+        source = "".join(cell.get("source", ""))  # a list of lines or one string
         before = dict(namespace)
         result = shell.run_cell(source, store_history=False)
         error = result.error_before_exec or result.error_in_exec
@@ -448,9 +447,7 @@ def _drop_privileges(uid: int) -> None:
 def pids_of(uid: int) -> list[int]:
     """Live processes (not zombies) whose real or saved user is ``uid``."""
     pids = []
-    for entry in pathlib.Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    for entry in pathlib.Path("/proc").glob("[0-9]*"):
         try:
             status = (entry / "status").read_text()
         except OSError:  # ended meanwhile
