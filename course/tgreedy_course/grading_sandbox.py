@@ -1,27 +1,32 @@
 """Grading one submission so that it can touch nothing but its own score (:func:`grade_in_sandbox`).
 
-* The **grader** (the instructor's rights) puts the notebook in a private scratch folder, starts the two
-  others, and afterwards kills every process of their users and deletes what they left in shared folders.
-* The **runner**, an unprivileged user that can write only the scratch folder, runs the notebook top to
-  bottom (output discarded), then answers the judge: a name's value, or a call of a notebook function.
-* The **judge**, a second unprivileged user, gets the tests on its standard input and runs them on the
-  runner's values, which arrive as pickles of numbers, containers, arrays, frames and the library's classes
-  only (:class:`_SafeUnpickler`). No student code runs in the judge.
+The **grader** puts the notebook in a private scratch folder, starts the two others, and afterwards kills every
+process of their users and deletes what they left in shared folders. The **runner**, an unprivileged user that can
+write only the scratch folder, runs the notebook, then answers the judge: a name's value, or a call of a notebook
+function. The **judge**, a second unprivileged user, runs the tests on the runner's values, which arrive as pickles
+of numbers, containers, arrays, frames and the library's classes only (:class:`_SafeUnpickler`).
 
-A **rule** test (``test_rule_...``, calling :func:`library_uses`) checks what of a library the code behind an
-answer refers to; when it fails, its question gets 0 points. Without root, the runner and the judge run with
-the grader's rights in their own sessions (:func:`isolation_problem` says so). Run as a script
-(``run``/``judge``/``probe``), the module is the runner or the judge; it imports only the standard library.
+A **rule** test (``test_rule_...``, calling :func:`library_uses`) that fails gives its question 0 points. Without
+root, runner and judge run with the grader's rights in their own sessions (:func:`isolation_problem` says so).
+Run as a script (``run``/``judge``/``probe``), the module is the runner or the judge.
 """
 from __future__ import annotations
 
+import ast
 import contextlib
+import ctypes
+import dis
 import fcntl
+import functools
+import importlib
+import inspect
 import io
 import json
 import os
 import pathlib
 import pickle
+import pwd
+import resource
 import shutil
 import signal
 import struct
@@ -30,16 +35,15 @@ import sys
 import tempfile
 import threading
 import time
+import types
 
-#: Unprivileged user ids for the sandboxes: pairs (runner, judge) from here up, one pair per submission
-#: graded at a time, skipping ids that the system's user database already names.
+#: Unprivileged user ids for the sandboxes: pairs (runner, judge) from here up, skipping ids the system names.
 FIRST_UID = 59000
 #: The most processes (threads included) a runner's user may have at once: fork bombs stop there.
 MAX_PROCESSES = 256
 #: The largest message (a value, a result) the judge accepts from a runner, in bytes.
 MAX_MESSAGE = 512 * 2**20
-#: Modules whose classes, functions and submodules a runner may name in the values it sends. Not the
-#: course package (it writes files and runs processes; no test takes a value of its classes).
+#: Modules whose classes, functions and submodules a runner may name in the values it sends (not the course's).
 TRUSTED_MODULES = ("tgreedy_lib", "numpy", "scipy", "pandas", "sklearn", "math")
 #: Environment variables passed on to a sandbox (no tokens, no instructor paths).
 ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "TZ", "PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
@@ -75,8 +79,7 @@ def _trusted(module: str) -> bool:
 
 
 class _SafeUnpickler(pickle.Unpickler):
-    """Numbers, strings, containers, and the classes of :data:`TRUSTED_MODULES`; functions only where numpy
-    and pandas rebuild their arrays and frames with them. Nothing that runs code."""
+    """Numbers, strings, containers, the classes of :data:`TRUSTED_MODULES`, numpy's and pandas' rebuilders."""
 
     BUILTINS = {"set", "frozenset", "complex", "slice", "range", "bytearray", "list", "dict", "tuple", "int",
                 "float", "str", "bytes", "bool", "object", "Ellipsis"}
@@ -100,8 +103,6 @@ def _safe_loads(data: bytes):
 
 def _describe(value) -> tuple:
     """How a runner sends a value: a module or trusted object by name, a student function by reference, else pickled."""
-    import types
-
     module = getattr(value, "__module__", None) or ""
     if isinstance(value, types.ModuleType):
         return ("module", value.__name__)
@@ -118,8 +119,6 @@ def _describe(value) -> tuple:
 
 def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
     """The runner: execute notebook ``name`` (in the current folder), then answer the judge's requests."""
-    import resource
-
     resource.setrlimit(resource.RLIMIT_NPROC, (MAX_PROCESSES, MAX_PROCESSES))
     nb = json.loads(pathlib.Path(name).read_text(encoding="utf-8"))
     from IPython.core.interactiveshell import InteractiveShell
@@ -174,9 +173,6 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
 
 def _qualified(value) -> str | None:
     """The dotted name of a module, a function or a class (a partial: of its function; an instance: of its class)."""
-    import functools
-    import types
-
     if isinstance(value, types.ModuleType):
         return value.__name__
     if isinstance(value, functools.partial):
@@ -204,10 +200,6 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
     >>> sorted(references(ns["g"], ns))
     ['math.comb']
     """
-    import dis
-    import inspect
-    import types
-
     found: set[str] = set()
     seen: set[int] = set()
 
@@ -260,9 +252,9 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
 
 
 def library_uses(env, names, forbidden, allowed=()) -> list[str]:
-    """What the answers ``names`` refer to among ``forbidden`` (modules, functions, classes or dotted names),
-    less ``allowed``: for a hidden test ``test_rule_...(env)``. In the judge ``env`` asks the runner; under
-    ``otter assign`` it is the notebook's globals, and only answers that are functions are read."""
+    """What the answers ``names`` refer to among ``forbidden`` (modules, functions, classes or dotted names), less
+    ``allowed``, for a test ``test_rule_...(env)``. ``env``: the judge's (it asks the runner), or under ``otter
+    assign`` the notebook's globals (only answers that are functions are read)."""
     runner = getattr(env, "grading_runner", None)
     found: set[str] = set()
     for name in names:
@@ -283,11 +275,10 @@ class _Missing:
     def __init__(self, why: str):
         self._why = why
 
-    def __getattr__(self, attr):
+    def __getattr__(self, attr=None):
         raise NameError(self._why)
 
-    def __reduce__(self):  # passed to a student's function
-        raise NameError(self._why)
+    __reduce__ = __getattr__  # passed to a student's function
 
 
 class _StudentFunction:
@@ -318,7 +309,6 @@ class _Runner:
         if tag == "value":
             return _safe_loads(reply[1])
         if tag in ("module", "object") and _trusted(reply[1]):
-            import importlib
             found = importlib.import_module(reply[1])
             for part in reply[2].split(".") if tag == "object" else ():
                 found = getattr(found, part)
@@ -339,8 +329,6 @@ def setup_names(cells) -> list[str]:
     >>> setup_names(["import numpy as np\nfrom tgreedy_lib import x as sn", "%matplotlib inline\nrng, k = 1, 2"])
     ['k', 'np', 'rng', 'sn']
     """
-    import ast
-
     names = set()
     for cell in cells:
         code = "\n".join(line for line in cell.splitlines() if not line.lstrip().startswith(("%", "!")))
@@ -362,7 +350,6 @@ def setup_names(cells) -> list[str]:
 def judge(rpc_in: int, rpc_out: int, tests: dict[str, str], setup: list[str] = ()) -> dict:
     """Run otter test files (name -> source) against the runner's namespace; the dict that :func:`grade_in_sandbox`
     returns. ``setup``: the sources of the assignment's setup cells, whose names a submission must leave alone."""
-    import inspect
     from otter.test_files import ExceptionTestFile
 
     runner = _Runner(rpc_in, rpc_out)
@@ -415,11 +402,8 @@ def _is_root() -> bool:
 
 
 def _drop_privileges(uid: int) -> None:
-    """Become ``uid`` for good (no other groups, no new privileges), still able to run this Python: a folder
-    on the way to the interpreter that others may not enter (``/root``) is replaced, in a mount namespace of
-    its own, by an empty one holding only the interpreter's installation."""
-    import ctypes
-
+    """Become ``uid`` for good, still able to run this Python: a folder on the way to it that others may not enter
+    (``/root``) is replaced, in a mount namespace of its own, by one holding only the interpreter's installation."""
     libc = ctypes.CDLL(None, use_errno=True)
 
     def check(rc: int, what: str) -> None:
@@ -508,8 +492,6 @@ def _lock_dir() -> pathlib.Path:
 @contextlib.contextmanager
 def sandbox_users():
     """A pair of unprivileged user ids (runner, judge) no other grading uses meanwhile, no process of theirs alive."""
-    import pwd
-
     uid = FIRST_UID
     def named(u: int) -> bool:
         with contextlib.suppress(KeyError):
@@ -569,10 +551,8 @@ def make_private(paths) -> list[tuple[pathlib.Path, int]]:
 
 @contextlib.contextmanager
 def private_while_grading(paths):
-    """Take other users' rights off ``paths`` (chmod o-rwx) while grading; yield ``(changed, reopen)``.
-
-    The last grading run on the machine to end (each holds a shared lock) restores every recorded path whose
-    mode nobody changed since; ``reopen()`` after the block lists those (empty while another run goes on)."""
+    """Take other users' rights off ``paths`` (chmod o-rwx) while grading; yield ``(changed, reopen)``. The last
+    grading run to end restores the modes nobody changed since; ``reopen()`` lists those (empty while one goes on)."""
     folder = _lock_dir()
     running = open(folder / "running.lock", "a")
     fcntl.flock(running, fcntl.LOCK_SH)
@@ -630,11 +610,10 @@ def _sandbox_env(home: pathlib.Path, user: str) -> dict:
 
 def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, str], timeout: float,
                      isolate: bool, setup: list[str] = ()) -> dict:
-    """Grade one submission (the notebook's bytes, run as ``<assignment>.ipynb``) against ``tests`` (file name ->
-    source); with ``isolate`` as two unprivileged users, all of whose processes are dead on return. Returns
-    ``{"questions": {name: {score, possible, tests, failed, failed_public, scored_tests, scored_failed, rule,
-    setup_changed}}, "errors", "catastrophic"}``; ``setup_changed``: the names of the setup cells (``setup``, their
-    sources) that the question's tests read and that another cell rebound or removed."""
+    """Grade one submission against ``tests`` (file name -> source); with ``isolate`` as two unprivileged users.
+    Returns ``{"questions": {name: {score, possible, tests, failed, failed_public, scored_tests, scored_failed, rule,
+    setup_changed}}, "errors", "catastrophic"}``; ``setup_changed``: the question's names of the setup cells
+    (``setup``, their sources) that another cell rebound or removed."""
     with sandbox_users() if isolate else contextlib.nullcontext((None, None)) as (runner_uid, judge_uid):
         base = pathlib.Path(tempfile.mkdtemp(prefix="grade-scratch-"))
         procs = []
