@@ -24,6 +24,8 @@ import sys
 import tempfile
 import zipfile
 
+import yaml
+
 from . import grading_sandbox
 from .subcommand import check_outputs, parse_and_run
 
@@ -32,8 +34,7 @@ __all__ = ["find_assignments_dir", "source_paths", "Question", "read_questions",
 
 #: Cell metadata keys that change with every run or editor and are ignored when comparing.
 VOLATILE_CELL_METADATA = ("execution", "collapsed", "scrolled", "ExecuteTime", "jupyter")
-_MARKERS = ("# BEGIN QUESTION", "# END QUESTION", "# BEGIN SOLUTION", "# END SOLUTION", "# BEGIN TESTS",
-            "# END TESTS")
+_MARKERS = tuple(f"# {end} {block}" for block in ("QUESTION", "SOLUTION", "TESTS") for end in ("BEGIN", "END"))
 
 
 def find_assignments_dir(start=None) -> pathlib.Path:
@@ -45,10 +46,8 @@ def find_assignments_dir(start=None) -> pathlib.Path:
             return folder
         if (folder / "assignments" / "source").is_dir():
             return folder / "assignments"
-    raise FileNotFoundError(
-        f"no assignments/source/ folder in {here} or its parents: run the command inside the course "
-        "repository, or name the folders (--source and --out, or --autograder for grading)"
-    )
+    raise FileNotFoundError(f"no assignments/source/ folder in {here} or its parents: run the command inside the "
+                            "course repository, or name the folders (--source and --out, or --autograder for grading)")
 
 
 def _course_dir(path, *parts: str) -> pathlib.Path:
@@ -82,16 +81,12 @@ def cell_test_config(text: str) -> dict:
     >>> cell_test_config('""" # BEGIN TEST CONFIG\npoints: 0\n""" # END TEST CONFIG\ndef test_x(): pass')
     {'points': 0}
     '''
-    import yaml
-
     match = re.match(r'\s*"""\s*#\s*BEGIN TEST CONFIG\n(.*?)\n"""\s*#\s*END TEST CONFIG', text, flags=re.S | re.I)
     return (yaml.safe_load(match.group(1)) or {}) if match else {}
 
 
 def read_questions(source) -> list[Question]:
     """The questions of an instructor notebook (otter-assign format), in order."""
-    import yaml
-
     out, current, block = [], None, None
     for cell, text in _cells(source):
         first = text.strip().splitlines()[0] if text.strip() else ""
@@ -192,7 +187,13 @@ def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, qu
             shutil.rmtree(grader_dir)
         (grader_dir / "tests").mkdir(parents=True)
         # the setup cells as students get them (not answers, not checks): a submission must leave their names alone
-        given = _setup_sources(source)
+        given, block = set(), None
+        for cell, text in _cells(source):  # the code cells of the source outside its solution and test blocks
+            first = text.strip().splitlines()[0] if text.strip() else ""
+            if cell["cell_type"] == "raw" and first in _MARKERS:
+                block = first.split()[2].lower() if first.startswith("# BEGIN") and "QUESTION" not in first else None
+            elif cell["cell_type"] == "code" and block is None:
+                given.add(text.strip())
         setup = [c["source"] for c in nb["cells"] if c["cell_type"] == "code"
                  and ("".join(c["source"]).strip() in given or "otter.Notebook(" in "".join(c["source"]))]
         zips = sorted((dist / "autograder").glob("*.zip"))
@@ -204,18 +205,6 @@ def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, qu
                     (grader_dir / member).write_bytes(zf.read(member))
         (grader_dir / "setup.json").write_text(
             json.dumps({"setup_cells": ["".join(c) for c in setup]}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
-def _setup_sources(source: pathlib.Path) -> set[str]:
-    """The code cells of an instructor notebook outside its solution and test blocks, stripped."""
-    found, block = set(), None
-    for cell, text in _cells(source):
-        first = text.strip().splitlines()[0] if text.strip() else ""
-        if cell["cell_type"] == "raw" and first in _MARKERS:
-            block = first.split()[2].lower() if first.startswith("# BEGIN") and "QUESTION" not in first else None
-        elif cell["cell_type"] == "code" and block is None:
-            found.add(text.strip())
-    return found
 
 
 def generate(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None = None, names=None,
@@ -319,29 +308,20 @@ def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> lis
     return found
 
 
-#: How to file submissions, said by :func:`grade` when a student's name is missing.
-HAND_IN = ("put each notebook in a folder named after its student (SUBMISSIONS_DIR/<student>/<assignment>.ipynb, "
-           "under the name the student handed it in), or name it <student>_<assignment>.ipynb directly in "
-           "SUBMISSIONS_DIR (assignments/README.md, 'Handing in', renames a downloaded batch in one line)")
-
-
-def _tests_of(grader_dir: pathlib.Path) -> dict[str, str]:
-    """The grader's test files (public and hidden) of one assignment: file name -> source."""
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted((grader_dir / "tests").glob("*.py"))}
-
-
-def _setup_of(grader_dir: pathlib.Path) -> list[str]:
-    """The sources of an assignment's setup cells (``setup.json``, written by ``generate``; none if missing)."""
-    path = pathlib.Path(grader_dir) / "setup.json"
-    return json.loads(path.read_text(encoding="utf-8"))["setup_cells"] if path.exists() else []
+def _grader_files(grader_dir: pathlib.Path) -> tuple[dict[str, str], list[str]]:
+    """An assignment's test files (file name -> source) and its setup cells' sources (``setup.json``, or none)."""
+    setup = grader_dir / "setup.json"
+    return ({p.name: p.read_text(encoding="utf-8") for p in sorted((grader_dir / "tests").glob("*.py"))},
+            json.loads(setup.read_text(encoding="utf-8"))["setup_cells"] if setup.exists() else [])
 
 
 def grade_one(notebook: pathlib.Path, grader_dir: pathlib.Path, timeout: float = 600.0) -> dict:
     """Grade one submission against the tests in ``grader_dir``, isolated as :func:`grade` does: the dict of
     :func:`.grading_sandbox.grade_in_sandbox`."""
     grader_dir = pathlib.Path(grader_dir)
-    return grading_sandbox.grade_in_sandbox(pathlib.Path(notebook).read_bytes(), grader_dir.name, _tests_of(grader_dir),
-                                            timeout, isolate=_isolation_problem() is None, setup=_setup_of(grader_dir))
+    tests, setup = _grader_files(grader_dir)
+    return grading_sandbox.grade_in_sandbox(pathlib.Path(notebook).read_bytes(), grader_dir.name, tests, timeout,
+                                            isolate=_isolation_problem() is None, setup=setup)
 
 
 @functools.lru_cache(1)
@@ -363,11 +343,10 @@ def _private_folders(grader_root: pathlib.Path, submissions_dir: pathlib.Path) -
 def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = None,
           jobs: int = 1, timeout: float = 600.0, wide: bool = False, quiet: bool = False) -> list[dict]:
     """Grade every notebook under ``submissions_dir``, write the CSV ``out`` and return its long rows
-    (``student, assignment, question, score, possible, note, file, sha256``, and a ``TOTAL`` per submission).
-
-    A question not reached, or whose rule test fails, scores 0. Nothing is graded when a notebook has no student
-    or a student has several notebooks for one assignment. As root, the folders student code must not
-    read are private while grading, ``out`` for good; otherwise a line on standard error says it is not."""
+    (``student, assignment, question, score, possible, note, file, sha256``, and a ``TOTAL`` per submission). A
+    question not reached, or whose rule test fails, scores 0. Nothing is graded when a notebook has no student or
+    a student has several for one assignment. As root, the folders student code must not read are private while
+    grading, ``out`` for good; otherwise a line on standard error says it is not."""
     grader_root = _course_dir(grader_root, "autograder")
     known = sorted(p.name for p in grader_root.iterdir() if (p / "otter_config.json").exists())
     subs = discover_submissions(pathlib.Path(submissions_dir), known)
@@ -377,7 +356,10 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
                if not s["student"] or s["student"] in known or s["student"] == s["assignment"]]
     if unnamed:
         raise SystemExit(f"grade: no student name in {', '.join(unnamed[:5])}{' ...' if len(unnamed) > 5 else ''} "
-                         f"(nothing graded): {HAND_IN}")
+                         "(nothing graded): put each notebook in a folder named after its student (SUBMISSIONS_DIR/"
+                         "<student>/<assignment>.ipynb, under the name the student handed it in), or name it "
+                         "<student>_<assignment>.ipynb directly in SUBMISSIONS_DIR (assignments/README.md, 'Handing "
+                         "in', renames a downloaded batch in one line)")
     groups: dict = {}
     for s in subs:
         if s["student"] and s["assignment"]:
@@ -411,12 +393,11 @@ def _grade(subs, submissions_dir, out, grader_root, jobs, timeout, wide, quiet, 
         sub["sha256"] = hashlib.sha256(sub["bytes"]).hexdigest()
         sub["file"] = sub["path"].relative_to(submissions_dir).as_posix()
     assignments = {s["assignment"] for s in subs if s["assignment"]}
-    tests = {a: _tests_of(grader_root / a) for a in assignments}
-    setups = {a: _setup_of(grader_root / a) for a in assignments}
+    files = {a: _grader_files(grader_root / a) for a in assignments}  # (tests, setup)
     results = [None] * len(subs)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(grading_sandbox.grade_in_sandbox, s["bytes"], s["assignment"], tests[s["assignment"]],
-                               timeout, problem is None, setups[s["assignment"]]): i
+        futures = {pool.submit(grading_sandbox.grade_in_sandbox, s["bytes"], s["assignment"], files[s["assignment"]][0],
+                               timeout, problem is None, files[s["assignment"]][1]): i
                    for i, s in enumerate(subs) if s["assignment"] and not s["note"]}
         for future in concurrent.futures.as_completed(futures):
             s, r = subs[futures[future]], future.result()  # its processes are gone by now
