@@ -118,8 +118,7 @@ def read_questions(source) -> list[Question]:
 
 
 def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pathlib.Path]:
-    """Instructor notebooks ``NN_<name>.ipynb`` in order (default: ``assignments/source/``); ``names``
-    filters by stem or prefix."""
+    """Instructor notebooks ``NN_<name>.ipynb`` in order (default: ``assignments/source/``), filtered by ``names``."""
     source_dir = _course_dir(source_dir, "source")
     paths = sorted(source_dir.glob("[0-9][0-9]*_*.ipynb"))
     if names:
@@ -237,16 +236,7 @@ def _tree_files(root: pathlib.Path, names) -> dict[str, pathlib.Path]:
 
 
 def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> list[str]:
-    """Differences between two generated trees (student/ and autograder/), volatile metadata ignored.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from tgreedy_course.assignments import compare_trees
-    >>> empty = pathlib.Path(tempfile.mkdtemp())
-    >>> compare_trees(empty, empty)
-    []
-    """
+    """Differences between two generated trees (student/ and autograder/), volatile metadata ignored."""
     exp, act = _tree_files(pathlib.Path(expected), names), _tree_files(pathlib.Path(actual), names)
     problems = [f"missing: {rel}" for rel in sorted(set(exp) - set(act))]
     problems += [f"not generated from any source (stale?): {rel}" for rel in sorted(set(act) - set(exp))]

@@ -126,8 +126,7 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
     shell = InteractiveShell.instance()
     namespace = shell.user_ns
     errors, cells, defined_by, bound_by = [], [], {}, {}
-    code_cells = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"]
-    for i, cell in enumerate(code_cells, start=1):
+    for i, cell in enumerate((c for c in nb.get("cells", []) if c.get("cell_type") == "code"), start=1):
         source = "".join(cell.get("source", ""))  # a list of lines or one string
         before = dict(namespace)
         result = shell.run_cell(source, store_history=False)
@@ -299,12 +298,9 @@ class _Runner:
     def __init__(self, rpc_in: int, rpc_out: int):
         self.rpc_in, self.rpc_out = rpc_in, rpc_out
 
-    def receive(self):
-        return _safe_loads(_recv(self.rpc_in))
-
     def ask(self, kind: str, key: str, args=(), kwargs=None):
         _send(self.rpc_out, pickle.dumps((kind, key, args, kwargs or {})))
-        reply = self.receive()
+        reply = _safe_loads(_recv(self.rpc_in))
         tag = reply[0]
         if tag == "value":
             return _safe_loads(reply[1])
@@ -355,7 +351,7 @@ def judge(rpc_in: int, rpc_out: int, tests: dict[str, str], setup: list[str] = (
     runner = _Runner(rpc_in, rpc_out)
     out = {"questions": {}, "errors": [], "catastrophic": None}
     try:
-        tag, errors = runner.receive()
+        tag, errors = _safe_loads(_recv(rpc_in))
         out["errors"] = [str(e) for e in errors][:1000] if tag == "ready" else []
     except (EOFError, ValueError, pickle.UnpicklingError) as exc:
         out["catastrophic"] = f"the notebook could not be run: {exc}"
@@ -373,8 +369,9 @@ def judge(rpc_in: int, rpc_out: int, tests: dict[str, str], setup: list[str] = (
         test_file = ExceptionTestFile.from_string(source, path=file_name)
         arguments = set()
         for case in test_file.test_cases:
-            arguments |= set(inspect.signature(case.body.test_func).parameters)
-            for arg in inspect.signature(case.body.test_func).parameters:
+            parameters = inspect.signature(case.body.test_func).parameters
+            arguments |= set(parameters)
+            for arg in parameters:
                 if arg not in env and arg != "env":  # otter passes the namespace itself as env
                     try:
                         env[arg] = runner.ask("get", arg)
