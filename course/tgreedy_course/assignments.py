@@ -56,9 +56,8 @@ def _course_dir(path, *parts: str) -> pathlib.Path:
 
 @dataclasses.dataclass(frozen=True)
 class Question:
-    """One graded question of an instructor notebook: ``name`` and ``points`` (its ``# BEGIN QUESTION``
-    YAML), its ``prompt`` (markdown), ``solutions`` (code without otter's markers), ``tests`` (each a
-    ``def test_...``) and, for each test, whether it is ``hidden``."""
+    """One graded question of an instructor notebook: ``name`` and ``points`` (its ``# BEGIN QUESTION`` YAML), its
+    ``prompt`` (markdown), ``solutions`` (without otter's markers), ``tests`` (each a ``def test_...``), ``hidden``."""
     name: str
     points: float
     prompt: str
