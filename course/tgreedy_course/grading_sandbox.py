@@ -48,6 +48,8 @@ TRUSTED_MODULES = ("tgreedy_lib", "numpy", "scipy", "pandas", "sklearn", "math")
 #: Environment variables passed on to a sandbox (no tokens, no instructor paths).
 ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "TZ", "PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                "MKL_NUM_THREADS", "TGREEDY_DATA_DIR", "TGREEDY_CACHE_DIR")
+_SCRIPT = str(pathlib.Path(__file__).resolve())  # run as the runner, the judge or the probe
+_LOCK = threading.Lock()  # for picking sandbox users within this process
 
 
 def _send(fd: int, payload: bytes) -> None:
@@ -473,9 +475,6 @@ def _clear_user(uid: int) -> None:
                             os.unlink(entry.path)
 
 
-_LOCK = threading.Lock()
-
-
 def _lock_dir() -> pathlib.Path:
     folder = pathlib.Path(tempfile.gettempdir()) / "tgreedy-grade-users"
     with contextlib.suppress(FileExistsError):
@@ -593,9 +592,6 @@ def git_dirs(folder: pathlib.Path) -> list[pathlib.Path]:
             common = own / "commondir"
             return [own, (own / common.read_text().strip()).resolve()] if common.exists() else [own]
     return []
-
-
-_SCRIPT = str(pathlib.Path(__file__).resolve())
 
 
 def _sandbox_env(home: pathlib.Path, user: str) -> dict:
