@@ -165,8 +165,7 @@ def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, qu
     name = source.stem
     with tempfile.TemporaryDirectory(prefix=f"assign-{name}-") as tmp:
         dist = pathlib.Path(tmp) / "dist"
-        sink = io.StringIO()
-        cwd = os.getcwd()
+        sink, cwd = io.StringIO(), os.getcwd()
         try:
             with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
                 otter_assign(str(source.resolve()), str(dist), no_pdfs=True, no_run_tests=not run_tests)
@@ -476,17 +475,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="folder that holds student/ and autograder/ (default: assignments/)")
         g.add_argument("--no-run-tests", action="store_true", help="do not run the tests against the solutions")
         g.add_argument("--jobs", type=int, default=1, help="assignments generated in parallel")
-    _grade_arguments(sub.add_parser("grade", help="grade a folder of submitted notebooks into a CSV table"))
+    grade = sub.add_parser("grade", help="grade a folder of submitted notebooks into a CSV table")
+    add_grade_arguments(grade, own=False)
 
 
-def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
+def add_grade_arguments(r: argparse.ArgumentParser, own: bool = True) -> None:
     """The arguments of ``python -m tgreedy_course grade`` (``assignments grade`` as a command of its own)."""
-    parser.description = "grade a folder of submitted notebooks into a CSV table"
-    _grade_arguments(parser)
-    parser.set_defaults(command="grade")
-
-
-def _grade_arguments(r: argparse.ArgumentParser) -> None:
+    if own:
+        r.description = "grade a folder of submitted notebooks into a CSV table"
+        r.set_defaults(command="grade")
     r.add_argument("submissions", type=pathlib.Path,
                    help="folder of submitted notebooks (searched recursively): SUBMISSIONS/<student>/<assignment>.ipynb "
                         "or SUBMISSIONS/<student>_<assignment>.ipynb; best outside the repository")

@@ -621,8 +621,7 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
             for path, uid in ((scratch, runner_uid), (scratch / name, runner_uid), (judge_home, judge_uid)):
                 if uid is not None:
                     os.chown(path, uid, uid)
-            to_runner_r, to_runner_w = os.pipe()
-            to_judge_r, to_judge_w = os.pipe()
+            (to_runner_r, to_runner_w), (to_judge_r, to_judge_w) = os.pipe(), os.pipe()
             for mode, uid, home, extra, fds, pipe in (
                     ("run", runner_uid, scratch, [name], (to_runner_r, to_judge_w), subprocess.DEVNULL),
                     ("judge", judge_uid, judge_home, [], (to_judge_r, to_runner_w), subprocess.PIPE)):
@@ -630,12 +629,11 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
                     [sys.executable, _SCRIPT, mode, str(uid or "-"), *extra, *map(str, fds)], cwd=home,
                     env=_sandbox_env(home, f"grade{uid or ''}"), start_new_session=True,
                     stdin=pipe, stdout=pipe, stderr=pipe, pass_fds=fds))
-            judge_proc = procs[1]
             for fd in (to_runner_r, to_runner_w, to_judge_r, to_judge_w):
                 os.close(fd)
             try:
-                out, err = judge_proc.communicate(json.dumps({"tests": tests, "setup": list(setup)}).encode(),
-                                                  timeout=timeout)
+                given = json.dumps({"tests": tests, "setup": list(setup)}).encode()
+                out, err = procs[1].communicate(given, timeout=timeout)
             except subprocess.TimeoutExpired:
                 return {"questions": {}, "errors": [], "catastrophic": f"timed out after {timeout:g} s"}
             try:
