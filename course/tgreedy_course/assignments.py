@@ -1,10 +1,8 @@
 """Course assignments: generate student versions, check them, grade submissions (otter-grader).
 
-Sources: ``assignments/source/NN_<name>.ipynb`` (otter-assign format). A submission's assignment is its
-``metadata.otter.assignment_name``, else found in its file name; its student is its first folder under the
-submissions folder (``alice/00_start_here.ipynb``), else its file name less the assignment's
-(``alice_00_start_here.ipynb``). A notebook without a student stops grading before it starts.
-"""
+Sources: ``assignments/source/NN_<name>.ipynb``. A submission's assignment is its ``metadata.otter.assignment_name``,
+else found in its file name; its student is its first folder under the submissions folder, else its file name less
+the assignment's (``alice_00_start_here.ipynb``). A notebook without a student stops grading before it starts."""
 from __future__ import annotations
 
 import argparse
@@ -38,8 +36,7 @@ _MARKERS = tuple(f"# {end} {block}" for block in ("QUESTION", "SOLUTION", "TESTS
 
 
 def find_assignments_dir(start=None) -> pathlib.Path:
-    """The ``assignments/`` folder holding ``source/``, found from ``start`` (default: the current directory)
-    or its parents, never next to the package's files (an installed copy works on any checkout)."""
+    """The ``assignments/`` folder holding ``source/``, found from ``start`` (default: the current directory) up."""
     here = pathlib.Path(os.getcwd() if start is None else start).resolve()
     for folder in (here, *here.parents):
         if folder.name == "assignments" and (folder / "source").is_dir():
@@ -161,7 +158,6 @@ def normalized_notebook(nb: dict) -> dict:
 def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, quiet: bool) -> None:
     """``otter assign`` on one source; the student notebook and the grader's files into ``out_dir``."""
     from otter.assign import main as otter_assign
-
     name = source.stem
     with tempfile.TemporaryDirectory(prefix=f"assign-{name}-") as tmp:
         dist = pathlib.Path(tmp) / "dist"
@@ -304,8 +300,7 @@ def _grader_files(grader_dir: pathlib.Path) -> tuple[dict[str, str], list[str]]:
 
 
 def grade_one(notebook: pathlib.Path, grader_dir: pathlib.Path, timeout: float = 600.0) -> dict:
-    """Grade one submission against the tests in ``grader_dir``, isolated as :func:`grade` does: the dict of
-    :func:`.grading_sandbox.grade_in_sandbox`."""
+    """Grade one submission against ``grader_dir``'s tests as :func:`grade` does; :func:`.grade_in_sandbox`'s dict."""
     grader_dir = pathlib.Path(grader_dir)
     tests, setup = _grader_files(grader_dir)
     return grading_sandbox.grade_in_sandbox(pathlib.Path(notebook).read_bytes(), grader_dir.name, tests, timeout,
@@ -330,11 +325,10 @@ def _private_folders(grader_root: pathlib.Path, submissions_dir: pathlib.Path) -
 
 def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = None,
           jobs: int = 1, timeout: float = 600.0, wide: bool = False, quiet: bool = False) -> list[dict]:
-    """Grade every notebook under ``submissions_dir``, write the CSV ``out`` and return its long rows
-    (``student, assignment, question, score, possible, note, file, sha256``, and a ``TOTAL`` per submission). A
-    question not reached, or whose rule test fails, scores 0. Nothing is graded when a notebook has no student or
-    a student has several for one assignment. As root, the folders student code must not read are private while
-    grading, ``out`` for good; otherwise a line on standard error says it is not."""
+    """Grade every notebook under ``submissions_dir``, write the CSV ``out`` and return its long rows (and a ``TOTAL``
+    per submission). A question not reached, or whose rule test fails, scores 0. Nothing is graded when a notebook
+    has no student or a student has several for one assignment. As root, the folders student code must not read
+    are private while grading, ``out`` for good; otherwise a line on standard error says it is not."""
     grader_root = _course_dir(grader_root, "autograder")
     known = sorted(p.name for p in grader_root.iterdir() if (p / "otter_config.json").exists())
     subs = discover_submissions(pathlib.Path(submissions_dir), known)
@@ -438,7 +432,6 @@ def question_note(r: dict) -> str:
 
 def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
     from tgreedy_lib.files import atomic_writer
-
     with atomic_writer(out, "w", newline="") as f:  # a killed grader never leaves half a table
         writer = csv.writer(f)
         if not wide:

@@ -1,15 +1,11 @@
 """Grading one submission so that it can touch nothing but its own score (:func:`grade_in_sandbox`).
 
-The **grader** puts the notebook in a private scratch folder, starts the two others, and afterwards kills every
-process of their users and deletes what they left in shared folders. The **runner**, an unprivileged user that can
-write only the scratch folder, runs the notebook, then answers the judge: a name's value, or a call of a notebook
-function. The **judge**, a second unprivileged user, runs the tests on the runner's values, which arrive as pickles
-of numbers, containers, arrays, frames and the library's classes only (:class:`_SafeUnpickler`).
-
-A **rule** test (``test_rule_...``, calling :func:`library_uses`) that fails gives its question 0 points. Without
-root, runner and judge run with the grader's rights in their own sessions (:func:`isolation_problem` says so).
-Run as a script (``run``/``judge``/``probe``), the module is the runner or the judge.
-"""
+The **grader** puts the notebook in a private scratch folder, starts the others, and afterwards kills every process
+of their users and deletes what they left. The **runner**, an unprivileged user, runs the notebook, then answers the
+judge. The **judge**, another unprivileged user, runs the tests on the runner's values, sent as pickles of trusted
+types only (:class:`_SafeUnpickler`). A failed **rule** test (``test_rule_...``, :func:`library_uses`) gives its
+question 0 points. Without root, both run as the grader in their own sessions (:func:`isolation_problem` says so).
+Run as a script (``run``/``judge``/``probe``), the module is the runner or the judge."""
 from __future__ import annotations
 
 import ast
@@ -124,7 +120,6 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
     resource.setrlimit(resource.RLIMIT_NPROC, (MAX_PROCESSES, MAX_PROCESSES))
     nb = json.loads(pathlib.Path(name).read_text(encoding="utf-8"))
     from IPython.core.interactiveshell import InteractiveShell
-
     shell = InteractiveShell.instance()
     namespace = shell.user_ns
     errors, cells, defined_by, bound_by = [], [], {}, {}
@@ -187,10 +182,8 @@ def _qualified(value) -> str | None:
 def references(value, namespace: dict, cell: str | None = None) -> set[str]:
     """Dotted names of the modules, functions and classes that the code behind an answer refers to.
 
-    That code is ``value``'s own when it is a function of the notebook (its globals are ``namespace``), else the
-    cell that assigned it (``cell``). Followed: global names and attributes read from them (a module counts by
-    what is read from it), imports, nested functions, the notebook's own functions, recursively; not names built
-    at run time (``getattr(m, "f" + "oo")``).
+    That code is ``value``'s own when it is a function of the notebook (globals ``namespace``), else the cell that
+    assigned it (``cell``); names built at run time (``getattr(m, "f" + "oo")``) are not followed.
 
     Examples
     --------
@@ -201,8 +194,7 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
     >>> sorted(references(ns["g"], ns))
     ['math.comb']
     """
-    found: set[str] = set()
-    seen: set[int] = set()
+    found, seen = set(), set()  # dotted names; ids of the code objects walked
 
     def own(f) -> bool:
         return isinstance(f, types.FunctionType) and f.__globals__ is namespace
@@ -245,17 +237,14 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
     if own(value):
         walk(value.__code__)
     elif cell is not None:
-        try:
+        with contextlib.suppress(SyntaxError):
             walk(compile(cell, "<cell>", "exec"))
-        except SyntaxError:
-            pass
     return found
 
 
 def library_uses(env, names, forbidden, allowed=()) -> list[str]:
     """What the answers ``names`` refer to among ``forbidden`` (modules, functions, classes or dotted names), less
-    ``allowed``, for a test ``test_rule_...(env)``. ``env``: the judge's (it asks the runner), or under ``otter
-    assign`` the notebook's globals (only answers that are functions are read)."""
+    ``allowed``. ``env``: the judge's, or the notebook's globals under ``otter assign`` (only functions are read)."""
     runner = getattr(env, "grading_runner", None)
     found: set[str] = set()
     for name in names:
@@ -346,10 +335,8 @@ def setup_names(cells) -> list[str]:
 
 
 def judge(rpc_in: int, rpc_out: int, tests: dict[str, str], setup: list[str] = ()) -> dict:
-    """Run otter test files (name -> source) against the runner's namespace; the dict that :func:`grade_in_sandbox`
-    returns. ``setup``: the sources of the assignment's setup cells, whose names a submission must leave alone."""
+    """Run otter test files (name -> source) on the runner's values: the dict of :func:`grade_in_sandbox`."""
     from otter.test_files import ExceptionTestFile
-
     runner = _Runner(rpc_in, rpc_out)
     out = {"questions": {}, "errors": [], "catastrophic": None}
     try:
@@ -605,8 +592,7 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
                      isolate: bool, setup: list[str] = ()) -> dict:
     """Grade one submission against ``tests`` (file name -> source); with ``isolate`` as two unprivileged users.
     Returns ``{"questions": {name: {score, possible, tests, failed, failed_public, scored_tests, scored_failed, rule,
-    setup_changed}}, "errors", "catastrophic"}``; ``setup_changed``: the question's names of the setup cells
-    (``setup``, their sources) that another cell rebound or removed."""
+    setup_changed}}, "errors", "catastrophic"}``; ``setup_changed``: setup names (of ``setup``) rebound elsewhere."""
     with sandbox_users() if isolate else contextlib.nullcontext((None, None)) as (runner_uid, judge_uid):
         base = pathlib.Path(tempfile.mkdtemp(prefix="grade-scratch-"))
         procs = []
