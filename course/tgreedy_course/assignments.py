@@ -1,14 +1,8 @@
 """Course assignments: generate student versions, check them, grade submissions (otter-grader).
 
-``generate`` writes the student versions and autograders of ``assignments/source/NN_<name>.ipynb`` (otter-assign
-format; it fails unless every test passes on the solutions), ``check`` says whether they are up to date (exit 1
-if not), ``grade`` grades every submission in a sandbox with a time limit (:mod:`.grading_sandbox`) into a CSV
-row per student, assignment and question.
-
-A submission's assignment is its ``metadata.otter.assignment_name``, else found in its file name; its student
-is its first folder under the submissions folder (``alice/00_start_here.ipynb``), else its file name less the
-assignment's (``alice_00_start_here.ipynb``). A notebook without a student stops grading before it starts.
-"""
+Sources: ``assignments/source/NN_<name>.ipynb``. A submission's assignment is its ``metadata.otter.assignment_name``,
+else found in its file name; its student is its first folder under the submissions folder, else its file name less
+the assignment's (``alice_00_start_here.ipynb``). A notebook without a student stops grading before it starts."""
 from __future__ import annotations
 
 import argparse
@@ -28,42 +22,39 @@ import sys
 import tempfile
 import zipfile
 
+import yaml
+
+from . import grading_sandbox
+from .subcommand import check_outputs, parse_and_run
+
 __all__ = ["find_assignments_dir", "source_paths", "Question", "read_questions", "generate",
            "check", "compare_trees", "normalized_notebook", "discover_submissions", "grade_one", "grade", "main"]
 
 #: Cell metadata keys that change with every run or editor and are ignored when comparing.
 VOLATILE_CELL_METADATA = ("execution", "collapsed", "scrolled", "ExecuteTime", "jupyter")
-_MARKERS = ("# BEGIN QUESTION", "# END QUESTION", "# BEGIN SOLUTION", "# END SOLUTION", "# BEGIN TESTS",
-            "# END TESTS")
+_MARKERS = tuple(f"# {end} {block}" for block in ("QUESTION", "SOLUTION", "TESTS") for end in ("BEGIN", "END"))
 
 
 def find_assignments_dir(start=None) -> pathlib.Path:
-    """The ``assignments/`` folder holding ``source/``, found from ``start`` (default: the current directory)
-    or its parents, never next to the package's files (an installed copy works on any checkout)."""
+    """The ``assignments/`` folder holding ``source/``, found from ``start`` (default: the current directory) up."""
     here = pathlib.Path(os.getcwd() if start is None else start).resolve()
     for folder in (here, *here.parents):
         if folder.name == "assignments" and (folder / "source").is_dir():
             return folder
         if (folder / "assignments" / "source").is_dir():
             return folder / "assignments"
-    raise FileNotFoundError(
-        f"no assignments/source/ folder in {here} or its parents: run the command inside the course "
-        "repository, or name the folders (--source and --out, or --autograder for grading)"
-    )
+    raise FileNotFoundError(f"no assignments/source/ folder in {here} or its parents: run the command inside the "
+                            "course repository, or name the folders (--source and --out, or --autograder for grading)")
 
 
 def _course_dir(path, *parts: str) -> pathlib.Path:
     return pathlib.Path(path) if path is not None else find_assignments_dir().joinpath(*parts)
 
 
-# --------------------------------------------------------------------------- generation
-
 @dataclasses.dataclass(frozen=True)
 class Question:
-    """One graded question of an instructor notebook: ``name`` and ``points`` (its ``# BEGIN QUESTION``
-    YAML), its ``prompt`` (markdown), ``solutions`` (code without otter's markers), ``tests`` (each a
-    ``def test_...``) and, for each test, whether it is ``hidden``."""
-
+    """One graded question of an instructor notebook: ``name`` and ``points`` (its ``# BEGIN QUESTION`` YAML), its
+    ``prompt`` (markdown), ``solutions`` (without otter's markers), ``tests`` (each a ``def test_...``), ``hidden``."""
     name: str
     points: float
     prompt: str
@@ -75,8 +66,7 @@ class Question:
 def _cells(path) -> list[tuple[dict, str]]:
     """(cell, its source as one string) of the notebook at ``path``."""
     nb = json.loads(pathlib.Path(path).read_text(encoding="utf-8"))
-    return [(c, "".join(c.get("source", "")) if isinstance(c.get("source"), list) else c.get("source", ""))
-            for c in nb["cells"]]
+    return [(c, "".join(c.get("source", ""))) for c in nb["cells"]]
 
 
 def cell_test_config(text: str) -> dict:
@@ -87,16 +77,12 @@ def cell_test_config(text: str) -> dict:
     >>> cell_test_config('""" # BEGIN TEST CONFIG\npoints: 0\n""" # END TEST CONFIG\ndef test_x(): pass')
     {'points': 0}
     '''
-    import yaml
-
     match = re.match(r'\s*"""\s*#\s*BEGIN TEST CONFIG\n(.*?)\n"""\s*#\s*END TEST CONFIG', text, flags=re.S | re.I)
     return (yaml.safe_load(match.group(1)) or {}) if match else {}
 
 
 def read_questions(source) -> list[Question]:
     """The questions of an instructor notebook (otter-assign format), in order."""
-    import yaml
-
     out, current, block = [], None, None
     for cell, text in _cells(source):
         first = text.strip().splitlines()[0] if text.strip() else ""
@@ -128,8 +114,7 @@ def read_questions(source) -> list[Question]:
 
 
 def source_paths(source_dir: pathlib.Path | None = None, names=None) -> list[pathlib.Path]:
-    """Instructor notebooks ``NN_<name>.ipynb`` in order (default: ``assignments/source/``); ``names``
-    filters by stem or prefix."""
+    """Instructor notebooks ``NN_<name>.ipynb`` in order (default: ``assignments/source/``), filtered by ``names``."""
     source_dir = _course_dir(source_dir, "source")
     paths = sorted(source_dir.glob("[0-9][0-9]*_*.ipynb"))
     if names:
@@ -173,12 +158,10 @@ def normalized_notebook(nb: dict) -> dict:
 def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, quiet: bool) -> None:
     """``otter assign`` on one source; the student notebook and the grader's files into ``out_dir``."""
     from otter.assign import main as otter_assign
-
     name = source.stem
     with tempfile.TemporaryDirectory(prefix=f"assign-{name}-") as tmp:
         dist = pathlib.Path(tmp) / "dist"
-        sink = io.StringIO()
-        cwd = os.getcwd()
+        sink, cwd = io.StringIO(), os.getcwd()
         try:
             with contextlib.redirect_stdout(sink) if quiet else contextlib.nullcontext():
                 otter_assign(str(source.resolve()), str(dist), no_pdfs=True, no_run_tests=not run_tests)
@@ -197,7 +180,13 @@ def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, qu
             shutil.rmtree(grader_dir)
         (grader_dir / "tests").mkdir(parents=True)
         # the setup cells as students get them (not answers, not checks): a submission must leave their names alone
-        given = _setup_sources(source)
+        given, block = set(), None
+        for cell, text in _cells(source):  # the code cells of the source outside its solution and test blocks
+            first = text.strip().splitlines()[0] if text.strip() else ""
+            if cell["cell_type"] == "raw" and first in _MARKERS:
+                block = first.split()[2].lower() if first.startswith("# BEGIN") and "QUESTION" not in first else None
+            elif cell["cell_type"] == "code" and block is None:
+                given.add(text.strip())
         setup = [c["source"] for c in nb["cells"] if c["cell_type"] == "code"
                  and ("".join(c["source"]).strip() in given or "otter.Notebook(" in "".join(c["source"]))]
         zips = sorted((dist / "autograder").glob("*.zip"))
@@ -211,25 +200,10 @@ def _assign_one(source: pathlib.Path, out_dir: pathlib.Path, run_tests: bool, qu
             json.dumps({"setup_cells": ["".join(c) for c in setup]}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def _setup_sources(source: pathlib.Path) -> set[str]:
-    """The code cells of an instructor notebook outside its solution and test blocks, stripped."""
-    found, block = set(), None
-    for cell, text in _cells(source):
-        first = text.strip().splitlines()[0] if text.strip() else ""
-        if cell["cell_type"] == "raw" and first in _MARKERS:
-            block = first.split()[2].lower() if first.startswith("# BEGIN") and "QUESTION" not in first else None
-        elif cell["cell_type"] == "code" and block is None:
-            found.add(text.strip())
-    return found
-
-
 def generate(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None = None, names=None,
              run_tests: bool = True, quiet: bool = True, jobs: int = 1) -> list[str]:
-    """Generate student notebooks and grader files for every source; return the assignment names.
-
-    With ``run_tests`` otter executes each instructor notebook and raises unless every public and
-    hidden test passes on the solutions.
-    """
+    """Generate student notebooks and grader files for every source; return the assignment names. With
+    ``run_tests`` otter runs each instructor notebook and raises unless every test passes on the solutions."""
     sources = source_paths(source_dir, names)
     out_dir = _course_dir(out_dir)
     if jobs > 1 and len(sources) > 1:  # otter assign changes the working directory: processes, not threads
@@ -256,16 +230,7 @@ def _tree_files(root: pathlib.Path, names) -> dict[str, pathlib.Path]:
 
 
 def compare_trees(expected: pathlib.Path, actual: pathlib.Path, names=None) -> list[str]:
-    """Differences between two generated trees (student/ and autograder/), volatile metadata ignored.
-
-    Examples
-    --------
-    >>> import pathlib, tempfile
-    >>> from tgreedy_course.assignments import compare_trees
-    >>> empty = pathlib.Path(tempfile.mkdtemp())
-    >>> compare_trees(empty, empty)
-    []
-    """
+    """Differences between two generated trees (student/ and autograder/), volatile metadata ignored."""
     exp, act = _tree_files(pathlib.Path(expected), names), _tree_files(pathlib.Path(actual), names)
     problems = [f"missing: {rel}" for rel in sorted(set(exp) - set(act))]
     problems += [f"not generated from any source (stale?): {rel}" for rel in sorted(set(act) - set(exp))]
@@ -287,8 +252,6 @@ def check(source_dir: pathlib.Path | None = None, out_dir: pathlib.Path | None =
         stems = generate(source_dir, pathlib.Path(tmp), names=names, run_tests=run_tests, jobs=jobs)
         return compare_trees(pathlib.Path(tmp), _course_dir(out_dir), names=stems if names else None)
 
-
-# --------------------------------------------------------------------------- grading
 
 def _question_points(grader_dir: pathlib.Path) -> dict[str, float]:
     """Question name -> points, read from the grader's test files (in file order)."""
@@ -329,58 +292,28 @@ def discover_submissions(submissions_dir: pathlib.Path, known: list[str]) -> lis
     return found
 
 
-#: How to file submissions, said by :func:`grade` when a student's name is missing.
-HAND_IN = ("put each notebook in a folder named after its student (SUBMISSIONS_DIR/<student>/<assignment>.ipynb, "
-           "under the name the student handed it in), or name it <student>_<assignment>.ipynb directly in "
-           "SUBMISSIONS_DIR (assignments/README.md, 'Handing in', renames a downloaded batch in one line)")
-
-
-def duplicate_submissions(subs: list[dict]) -> list[list[pathlib.Path]]:
-    """Groups of two or more notebooks of :func:`discover_submissions` for one student and assignment."""
-    groups: dict = {}
-    for s in subs:
-        if s["student"] and s["assignment"]:
-            groups.setdefault((s["student"], s["assignment"]), []).append(s["path"])
-    return [paths for paths in groups.values() if len(paths) > 1]
-
-
-def unnamed_submissions(subs: list[dict], known: list[str]) -> list[pathlib.Path]:
-    """The notebooks of :func:`discover_submissions` whose student cannot be told: no name, or an assignment's."""
-    return [s["path"] for s in subs if not s["student"] or s["student"] in known or s["student"] == s["assignment"]]
-
-
-def _tests_of(grader_dir: pathlib.Path) -> dict[str, str]:
-    """The grader's test files (public and hidden) of one assignment: file name -> source."""
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted((grader_dir / "tests").glob("*.py"))}
-
-
-def _setup_of(grader_dir: pathlib.Path) -> list[str]:
-    """The sources of an assignment's setup cells (``setup.json``, written by ``generate``; none if missing)."""
-    path = pathlib.Path(grader_dir) / "setup.json"
-    return json.loads(path.read_text(encoding="utf-8"))["setup_cells"] if path.exists() else []
+def _grader_files(grader_dir: pathlib.Path) -> tuple[dict[str, str], list[str]]:
+    """An assignment's test files (file name -> source) and its setup cells' sources (``setup.json``, or none)."""
+    setup = grader_dir / "setup.json"
+    return ({p.name: p.read_text(encoding="utf-8") for p in sorted((grader_dir / "tests").glob("*.py"))},
+            json.loads(setup.read_text(encoding="utf-8"))["setup_cells"] if setup.exists() else [])
 
 
 def grade_one(notebook: pathlib.Path, grader_dir: pathlib.Path, timeout: float = 600.0) -> dict:
-    """Grade one submission against the tests in ``grader_dir``, isolated as :func:`grade` does: the dict of
-    :func:`.grading_sandbox.grade_in_sandbox`."""
-    from . import grading_sandbox
-
+    """Grade one submission against ``grader_dir``'s tests as :func:`grade` does; :func:`.grade_in_sandbox`'s dict."""
     grader_dir = pathlib.Path(grader_dir)
-    return grading_sandbox.grade_in_sandbox(pathlib.Path(notebook).read_bytes(), grader_dir.name, _tests_of(grader_dir),
-                                            timeout, isolate=_isolation_problem() is None, setup=_setup_of(grader_dir))
+    tests, setup = _grader_files(grader_dir)
+    return grading_sandbox.grade_in_sandbox(pathlib.Path(notebook).read_bytes(), grader_dir.name, tests, timeout,
+                                            isolate=_isolation_problem() is None, setup=setup)
 
 
 @functools.lru_cache(1)
 def _isolation_problem() -> str | None:
-    from . import grading_sandbox
-
     return grading_sandbox.isolation_problem()
 
 
 def _private_folders(grader_root: pathlib.Path, submissions_dir: pathlib.Path) -> list[pathlib.Path]:
     """What student code must not read: solutions, tests, submissions and the git folders of the checkouts."""
-    from . import grading_sandbox
-
     folders = [grader_root, grader_root.parent / "source", submissions_dir]
     # the course checkouts this command runs in and from (its package, its Python), and their history
     for start in (pathlib.Path.cwd(), grader_root, pathlib.Path(__file__), pathlib.Path(sys.prefix)):
@@ -392,25 +325,28 @@ def _private_folders(grader_root: pathlib.Path, submissions_dir: pathlib.Path) -
 
 def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = None,
           jobs: int = 1, timeout: float = 600.0, wide: bool = False, quiet: bool = False) -> list[dict]:
-    """Grade every notebook under ``submissions_dir``, write the CSV ``out`` and return its long rows
-    (``student, assignment, question, score, possible, note, file, sha256``, and a ``TOTAL`` per submission).
-
-    A question not reached, or whose rule test fails, scores 0. Nothing is graded when a notebook has no student
-    or a student has several notebooks for one assignment. As root, the folders student code must not
-    read are private while grading, ``out`` for good; otherwise a line on standard error says it is not."""
-    from . import grading_sandbox
-
+    """Grade every notebook under ``submissions_dir``, write the CSV ``out`` and return its long rows (and a ``TOTAL``
+    per submission). A question not reached, or whose rule test fails, scores 0. Nothing is graded when a notebook
+    has no student or a student has several for one assignment. As root, the folders student code must not read
+    are private while grading, ``out`` for good; otherwise a line on standard error says it is not."""
     grader_root = _course_dir(grader_root, "autograder")
     known = sorted(p.name for p in grader_root.iterdir() if (p / "otter_config.json").exists())
     subs = discover_submissions(pathlib.Path(submissions_dir), known)
     if not subs:
         raise SystemExit(f"no .ipynb submissions under {submissions_dir}")
-    unnamed = [p.relative_to(submissions_dir).as_posix() for p in unnamed_submissions(subs, known)]
+    unnamed = [s["path"].relative_to(submissions_dir).as_posix() for s in subs  # no name, or an assignment's
+               if not s["student"] or s["student"] in known or s["student"] == s["assignment"]]
     if unnamed:
         raise SystemExit(f"grade: no student name in {', '.join(unnamed[:5])}{' ...' if len(unnamed) > 5 else ''} "
-                         f"(nothing graded): {HAND_IN}")
-    twice = [" and ".join(p.relative_to(submissions_dir).as_posix() for p in group)
-             for group in duplicate_submissions(subs)]
+                         "(nothing graded): put each notebook in a folder named after its student (SUBMISSIONS_DIR/"
+                         "<student>/<assignment>.ipynb, under the name the student handed it in), or name it "
+                         "<student>_<assignment>.ipynb directly in SUBMISSIONS_DIR (assignments/README.md, 'Handing "
+                         "in', renames a downloaded batch in one line)")
+    groups: dict = {}
+    for s in subs:
+        if s["student"] and s["assignment"]:
+            groups.setdefault((s["student"], s["assignment"]), []).append(s["path"].relative_to(submissions_dir))
+    twice = [" and ".join(p.as_posix() for p in group) for group in groups.values() if len(group) > 1]
     if twice:
         raise SystemExit(f"grade: one student, one assignment, several notebooks: {'; '.join(twice[:5])}"
                          f"{' ...' if len(twice) > 5 else ''} (nothing graded): keep the one to grade (a "
@@ -434,19 +370,16 @@ def grade(submissions_dir, out="scores.csv", grader_root: pathlib.Path | None = 
 
 
 def _grade(subs, submissions_dir, out, grader_root, jobs, timeout, wide, quiet, problem) -> list[dict]:
-    from . import grading_sandbox
-
     for sub in subs:  # what is graded is what was read here, once, and its digest goes into the table
         sub["bytes"] = sub["path"].read_bytes()
         sub["sha256"] = hashlib.sha256(sub["bytes"]).hexdigest()
         sub["file"] = sub["path"].relative_to(submissions_dir).as_posix()
     assignments = {s["assignment"] for s in subs if s["assignment"]}
-    tests = {a: _tests_of(grader_root / a) for a in assignments}
-    setups = {a: _setup_of(grader_root / a) for a in assignments}
+    files = {a: _grader_files(grader_root / a) for a in assignments}  # (tests, setup)
     results = [None] * len(subs)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(grading_sandbox.grade_in_sandbox, s["bytes"], s["assignment"], tests[s["assignment"]],
-                               timeout, problem is None, setups[s["assignment"]]): i
+        futures = {pool.submit(grading_sandbox.grade_in_sandbox, s["bytes"], s["assignment"], files[s["assignment"]][0],
+                               timeout, problem is None, files[s["assignment"]][1]): i
                    for i, s in enumerate(subs) if s["assignment"] and not s["note"]}
         for future in concurrent.futures.as_completed(futures):
             s, r = subs[futures[future]], future.result()  # its processes are gone by now
@@ -499,7 +432,6 @@ def question_note(r: dict) -> str:
 
 def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
     from tgreedy_lib.files import atomic_writer
-
     with atomic_writer(out, "w", newline="") as f:  # a killed grader never leaves half a table
         writer = csv.writer(f)
         if not wide:
@@ -522,8 +454,6 @@ def _write_csv(rows: list[dict], out: pathlib.Path, wide: bool) -> None:
             record = {}
 
 
-# --------------------------------------------------------------------------- command line
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``python -m tgreedy_course assignments {generate,check,grade}``."""
     parser.description = __doc__.split("\n\n")[0]
@@ -538,17 +468,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="folder that holds student/ and autograder/ (default: assignments/)")
         g.add_argument("--no-run-tests", action="store_true", help="do not run the tests against the solutions")
         g.add_argument("--jobs", type=int, default=1, help="assignments generated in parallel")
-    _grade_arguments(sub.add_parser("grade", help="grade a folder of submitted notebooks into a CSV table"))
+    grade = sub.add_parser("grade", help="grade a folder of submitted notebooks into a CSV table")
+    add_grade_arguments(grade, own=False)
 
 
-def add_grade_arguments(parser: argparse.ArgumentParser) -> None:
+def add_grade_arguments(r: argparse.ArgumentParser, own: bool = True) -> None:
     """The arguments of ``python -m tgreedy_course grade`` (``assignments grade`` as a command of its own)."""
-    parser.description = "grade a folder of submitted notebooks into a CSV table"
-    _grade_arguments(parser)
-    parser.set_defaults(command="grade")
-
-
-def _grade_arguments(r: argparse.ArgumentParser) -> None:
+    if own:
+        r.description = "grade a folder of submitted notebooks into a CSV table"
+        r.set_defaults(command="grade")
     r.add_argument("submissions", type=pathlib.Path,
                    help="folder of submitted notebooks (searched recursively): SUBMISSIONS/<student>/<assignment>.ipynb "
                         "or SUBMISSIONS/<student>_<assignment>.ipynb; best outside the repository")
@@ -564,8 +492,6 @@ def _grade_arguments(r: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``python -m tgreedy_course assignments ...`` and ``grade``: check the outputs, then generate, check or grade."""
-    from .subcommand import check_outputs
-
     status = check_outputs(parser.prog, folders={"--out": args.out if args.command == "generate" else None},
                            files={"--out": args.out if args.command == "grade" else None})
     if status is not None:  # before any notebook is generated or graded
@@ -595,15 +521,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course assignments") -> int:
     """``python -m tgreedy_course assignments`` from Python; returns the exit code."""
-    from .subcommand import parse_and_run
-
     return parse_and_run(add_arguments, run, argv, prog)
 
 
 def grade_main(argv: list[str] | None = None, prog: str = "python -m tgreedy_course grade") -> int:
     """``python -m tgreedy_course grade`` from Python; returns the exit code."""
-    from .subcommand import parse_and_run
-
     return parse_and_run(add_grade_arguments, run, argv, prog)
 
 

@@ -1,27 +1,28 @@
 """Grading one submission so that it can touch nothing but its own score (:func:`grade_in_sandbox`).
 
-* The **grader** (the instructor's rights) puts the notebook in a private scratch folder, starts the two
-  others, and afterwards kills every process of their users and deletes what they left in shared folders.
-* The **runner**, an unprivileged user that can write only the scratch folder, runs the notebook top to
-  bottom (output discarded), then answers the judge: a name's value, or a call of a notebook function.
-* The **judge**, a second unprivileged user, gets the tests on its standard input and runs them on the
-  runner's values, which arrive as pickles of numbers, containers, arrays, frames and the library's classes
-  only (:class:`_SafeUnpickler`). No student code runs in the judge.
-
-A **rule** test (``test_rule_...``, calling :func:`library_uses`) checks what of a library the code behind an
-answer refers to; when it fails, its question gets 0 points. Without root, the runner and the judge run with
-the grader's rights in their own sessions (:func:`isolation_problem` says so). Run as a script
-(``run``/``judge``/``probe``), the module is the runner or the judge; it imports only the standard library.
-"""
+The **grader** puts the notebook in a private scratch folder, starts the others, and afterwards kills every process
+of their users and deletes what they left. The **runner**, an unprivileged user, runs the notebook, then answers the
+judge. The **judge**, another unprivileged user, runs the tests on the runner's values, sent as pickles of trusted
+types only (:class:`_SafeUnpickler`). A failed **rule** test (``test_rule_...``, :func:`library_uses`) gives its
+question 0 points. Without root, both run as the grader in their own sessions (:func:`isolation_problem` says so).
+Run as a script (``run``/``judge``/``probe``), the module is the runner or the judge."""
 from __future__ import annotations
 
+import ast
 import contextlib
+import ctypes
+import dis
 import fcntl
+import functools
+import importlib
+import inspect
 import io
 import json
 import os
 import pathlib
 import pickle
+import pwd
+import resource
 import shutil
 import signal
 import struct
@@ -30,23 +31,22 @@ import sys
 import tempfile
 import threading
 import time
+import types
 
-#: Unprivileged user ids for the sandboxes: pairs (runner, judge) from here up, one pair per submission
-#: graded at a time, skipping ids that the system's user database already names.
+#: Unprivileged user ids for the sandboxes: pairs (runner, judge) from here up, skipping ids the system names.
 FIRST_UID = 59000
 #: The most processes (threads included) a runner's user may have at once: fork bombs stop there.
 MAX_PROCESSES = 256
 #: The largest message (a value, a result) the judge accepts from a runner, in bytes.
 MAX_MESSAGE = 512 * 2**20
-#: Modules whose classes, functions and submodules a runner may name in the values it sends. Not the
-#: course package (it writes files and runs processes; no test takes a value of its classes).
+#: Modules whose classes, functions and submodules a runner may name in the values it sends (not the course's).
 TRUSTED_MODULES = ("tgreedy_lib", "numpy", "scipy", "pandas", "sklearn", "math")
 #: Environment variables passed on to a sandbox (no tokens, no instructor paths).
 ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "TZ", "PYTHONPATH", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                "MKL_NUM_THREADS", "TGREEDY_DATA_DIR", "TGREEDY_CACHE_DIR")
+_SCRIPT = str(pathlib.Path(__file__).resolve())  # run as the runner, the judge or the probe
+_LOCK = threading.Lock()  # for picking sandbox users within this process
 
-
-# --------------------------------------------------------------------------- messages
 
 def _send(fd: int, payload: bytes) -> None:
     data = struct.pack("<Q", len(payload)) + payload
@@ -77,8 +77,7 @@ def _trusted(module: str) -> bool:
 
 
 class _SafeUnpickler(pickle.Unpickler):
-    """Numbers, strings, containers, and the classes of :data:`TRUSTED_MODULES`; functions only where numpy
-    and pandas rebuild their arrays and frames with them. Nothing that runs code."""
+    """Numbers, strings, containers, the classes of :data:`TRUSTED_MODULES`, numpy's and pandas' rebuilders."""
 
     BUILTINS = {"set", "frozenset", "complex", "slice", "range", "bytearray", "list", "dict", "tuple", "int",
                 "float", "str", "bytes", "bool", "object", "Ellipsis"}
@@ -86,9 +85,7 @@ class _SafeUnpickler(pickle.Unpickler):
                   "__bit_generator_ctor", "__generator_ctor", "__newobj__", "_reconstructor"}
 
     def find_class(self, module, name):
-        if module == "builtins" and name in self.BUILTINS:
-            return super().find_class(module, name)
-        if module == "copyreg" and name in self.REBUILDERS:
+        if (module == "builtins" and name in self.BUILTINS) or (module == "copyreg" and name in self.REBUILDERS):
             return super().find_class(module, name)
         if _trusted(module) and "." not in name:
             found = super().find_class(module, name)
@@ -102,12 +99,8 @@ def _safe_loads(data: bytes):
     return _SafeUnpickler(io.BytesIO(data)).load()
 
 
-# --------------------------------------------------------------------------- the runner (student code)
-
 def _describe(value) -> tuple:
     """How a runner sends a value: a module or trusted object by name, a student function by reference, else pickled."""
-    import types
-
     module = getattr(value, "__module__", None) or ""
     if isinstance(value, types.ModuleType):
         return ("module", value.__name__)
@@ -124,19 +117,14 @@ def _describe(value) -> tuple:
 
 def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
     """The runner: execute notebook ``name`` (in the current folder), then answer the judge's requests."""
-    import resource
-
     resource.setrlimit(resource.RLIMIT_NPROC, (MAX_PROCESSES, MAX_PROCESSES))
     nb = json.loads(pathlib.Path(name).read_text(encoding="utf-8"))
     from IPython.core.interactiveshell import InteractiveShell
-
     shell = InteractiveShell.instance()
     namespace = shell.user_ns
     errors, cells, defined_by, bound_by = [], [], {}, {}
-    code_cells = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"]
-    for i, cell in enumerate(code_cells, start=1):
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else source
+    for i, cell in enumerate((c for c in nb.get("cells", []) if c.get("cell_type") == "code"), start=1):
+        source = "".join(cell.get("source", ""))  # a list of lines or one string
         before = dict(namespace)
         result = shell.run_cell(source, store_history=False)
         error = result.error_before_exec or result.error_in_exec
@@ -179,13 +167,8 @@ def run_notebook(name: str, rpc_in: int, rpc_out: int) -> None:
         _send(rpc_out, pickle.dumps(reply))
 
 
-# --------------------------------------------------------------------------- what an answer refers to
-
 def _qualified(value) -> str | None:
     """The dotted name of a module, a function or a class (a partial: of its function; an instance: of its class)."""
-    import functools
-    import types
-
     if isinstance(value, types.ModuleType):
         return value.__name__
     if isinstance(value, functools.partial):
@@ -199,12 +182,8 @@ def _qualified(value) -> str | None:
 def references(value, namespace: dict, cell: str | None = None) -> set[str]:
     """Dotted names of the modules, functions and classes that the code behind an answer refers to.
 
-    That code is ``value``'s own when it is a function of the notebook (its globals are ``namespace``),
-    else the cell that assigned it (``cell``, Python source). Followed: global names and the attributes
-    read from them (``sn.rademacher_tail``, ``stats.residual_covariances``; a module counts by what is read
-    from it), imports, nested functions, and the notebook's own functions that the code names, recursively.
-    Not followed: names built at run time (``getattr(m, "f" + "oo")``, ``importlib``), which an honest answer
-    has no reason to use.
+    That code is ``value``'s own when it is a function of the notebook (globals ``namespace``), else the cell that
+    assigned it (``cell``); names built at run time (``getattr(m, "f" + "oo")``) are not followed.
 
     Examples
     --------
@@ -215,12 +194,7 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
     >>> sorted(references(ns["g"], ns))
     ['math.comb']
     """
-    import dis
-    import inspect
-    import types
-
-    found: set[str] = set()
-    seen: set[int] = set()
+    found, seen = set(), set()  # dotted names; ids of the code objects walked
 
     def own(f) -> bool:
         return isinstance(f, types.FunctionType) and f.__globals__ is namespace
@@ -228,10 +202,8 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
     def note(obj) -> None:
         if own(obj):
             walk(obj.__code__)
-        else:
-            name = _qualified(obj)
-            if name:
-                found.add(name)
+        elif _qualified(obj):
+            found.add(_qualified(obj))
 
     def walk(code) -> None:
         if id(code) in seen:
@@ -265,17 +237,14 @@ def references(value, namespace: dict, cell: str | None = None) -> set[str]:
     if own(value):
         walk(value.__code__)
     elif cell is not None:
-        try:
+        with contextlib.suppress(SyntaxError):
             walk(compile(cell, "<cell>", "exec"))
-        except SyntaxError:
-            pass
     return found
 
 
 def library_uses(env, names, forbidden, allowed=()) -> list[str]:
-    """What the answers ``names`` refer to among ``forbidden`` (modules, functions, classes or dotted names),
-    less ``allowed``: for a hidden test ``test_rule_...(env)``. In the judge ``env`` asks the runner; under
-    ``otter assign`` it is the notebook's globals, and only answers that are functions are read."""
+    """What the answers ``names`` refer to among ``forbidden`` (modules, functions, classes or dotted names), less
+    ``allowed``. ``env``: the judge's, or the notebook's globals under ``otter assign`` (only functions are read)."""
     runner = getattr(env, "grading_runner", None)
     found: set[str] = set()
     for name in names:
@@ -286,34 +255,24 @@ def library_uses(env, names, forbidden, allowed=()) -> list[str]:
         elif name in env:  # a function's namespace is its globals (otter may run the tests with a copy)
             found |= references(env[name], getattr(env[name], "__globals__", env))
 
-    def dotted(x) -> str:
-        return x if isinstance(x, str) else _qualified(x) or repr(x)
+    bad, ok = ([x if isinstance(x, str) else _qualified(x) or repr(x) for x in xs] for xs in (forbidden, allowed))
+    return sorted(r for r in found if any(r == p or r.startswith(p + ".") for p in bad)
+                  and not any(r == p or r.startswith(p + ".") for p in ok))
 
-    def under(ref: str, prefixes) -> bool:
-        return any(ref == p or ref.startswith(p + ".") for p in prefixes)
-
-    bad, ok = [dotted(f) for f in forbidden], [dotted(a) for a in allowed]
-    return sorted(r for r in found if under(r, bad) and not under(r, ok))
-
-
-# --------------------------------------------------------------------------- the judge (the tests)
 
 class _Missing:
     """What a test gets for a name the notebook does not define or could not send: any use fails the test."""
-
     def __init__(self, why: str):
         self._why = why
 
-    def __getattr__(self, attr):
+    def __getattr__(self, attr=None):
         raise NameError(self._why)
 
-    def __reduce__(self):  # passed to a student's function
-        raise NameError(self._why)
+    __reduce__ = __getattr__  # passed to a student's function
 
 
 class _StudentFunction:
     """A function the notebook defined: calling it runs it in the runner, with the arguments pickled there."""
-
     def __init__(self, runner, name: str):
         self._runner, self.__name__ = runner, name
 
@@ -323,7 +282,6 @@ class _StudentFunction:
 
 class _Env(dict):
     """The judge's namespace for the tests; :func:`library_uses` asks the runner through it."""
-
     grading_runner = None
 
 
@@ -331,17 +289,13 @@ class _Runner:
     def __init__(self, rpc_in: int, rpc_out: int):
         self.rpc_in, self.rpc_out = rpc_in, rpc_out
 
-    def receive(self):
-        return _safe_loads(_recv(self.rpc_in))
-
     def ask(self, kind: str, key: str, args=(), kwargs=None):
         _send(self.rpc_out, pickle.dumps((kind, key, args, kwargs or {})))
-        reply = self.receive()
+        reply = _safe_loads(_recv(self.rpc_in))
         tag = reply[0]
         if tag == "value":
             return _safe_loads(reply[1])
         if tag in ("module", "object") and _trusted(reply[1]):
-            import importlib
             found = importlib.import_module(reply[1])
             for part in reply[2].split(".") if tag == "object" else ():
                 found = getattr(found, part)
@@ -362,8 +316,6 @@ def setup_names(cells) -> list[str]:
     >>> setup_names(["import numpy as np\nfrom tgreedy_lib import x as sn", "%matplotlib inline\nrng, k = 1, 2"])
     ['k', 'np', 'rng', 'sn']
     """
-    import ast
-
     names = set()
     for cell in cells:
         code = "\n".join(line for line in cell.splitlines() if not line.lstrip().startswith(("%", "!")))
@@ -383,15 +335,12 @@ def setup_names(cells) -> list[str]:
 
 
 def judge(rpc_in: int, rpc_out: int, tests: dict[str, str], setup: list[str] = ()) -> dict:
-    """Run otter test files (name -> source) against the runner's namespace; the dict that :func:`grade_in_sandbox`
-    returns. ``setup``: the sources of the assignment's setup cells, whose names a submission must leave alone."""
-    import inspect
+    """Run otter test files (name -> source) on the runner's values: the dict of :func:`grade_in_sandbox`."""
     from otter.test_files import ExceptionTestFile
-
     runner = _Runner(rpc_in, rpc_out)
     out = {"questions": {}, "errors": [], "catastrophic": None}
     try:
-        tag, errors = runner.receive()
+        tag, errors = _safe_loads(_recv(rpc_in))
         out["errors"] = [str(e) for e in errors][:1000] if tag == "ready" else []
     except (EOFError, ValueError, pickle.UnpicklingError) as exc:
         out["catastrophic"] = f"the notebook could not be run: {exc}"
@@ -409,8 +358,9 @@ def judge(rpc_in: int, rpc_out: int, tests: dict[str, str], setup: list[str] = (
         test_file = ExceptionTestFile.from_string(source, path=file_name)
         arguments = set()
         for case in test_file.test_cases:
-            arguments |= set(inspect.signature(case.body.test_func).parameters)
-            for arg in inspect.signature(case.body.test_func).parameters:
+            parameters = inspect.signature(case.body.test_func).parameters
+            arguments |= set(parameters)
+            for arg in parameters:
                 if arg not in env and arg != "env":  # otter passes the namespace itself as env
                     try:
                         env[arg] = runner.ask("get", arg)
@@ -425,30 +375,21 @@ def judge(rpc_in: int, rpc_out: int, tests: dict[str, str], setup: list[str] = (
             "failed_public": sum(not r.test_case.hidden for r in failed),
             "scored_tests": sum(bool(r.test_case.points) for r in test_file.test_case_results),
             "scored_failed": sum(bool(r.test_case.points) for r in failed),
-            "rule": _failure_message(broken[0].message) if broken else None,
+            # the assertion's own text: the last line of otter's report, less the exception's name
+            "rule": ((broken[0].message or "").strip().splitlines()[-1:] or ["failed"])[0].split(": ", 1)[-1][:300]
+            if broken else None,
             "setup_changed": sorted(arguments & set(changed)),
         }
     return out
 
-
-def _failure_message(message: str) -> str:
-    """The assertion's own text in otter's report of a failed test (its last line, without the exception's name)."""
-    last = (message or "").strip().splitlines()[-1:] or ["failed"]
-    return last[0].split(": ", 1)[-1][:300]
-
-
-# --------------------------------------------------------------------------- the grader's side
 
 def _is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def _drop_privileges(uid: int) -> None:
-    """Become ``uid`` for good (no other groups, no new privileges), still able to run this Python: a folder
-    on the way to the interpreter that others may not enter (``/root``) is replaced, in a mount namespace of
-    its own, by an empty one holding only the interpreter's installation."""
-    import ctypes
-
+    """Become ``uid`` for good, still able to run this Python: a folder on the way to it that others may not enter
+    (``/root``) is replaced, in a mount namespace of its own, by one holding only the interpreter's installation."""
     libc = ctypes.CDLL(None, use_errno=True)
 
     def check(rc: int, what: str) -> None:
@@ -476,9 +417,7 @@ def _drop_privileges(uid: int) -> None:
 def pids_of(uid: int) -> list[int]:
     """Live processes (not zombies) whose real or saved user is ``uid``."""
     pids = []
-    for entry in pathlib.Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    for entry in pathlib.Path("/proc").glob("[0-9]*"):
         try:
             status = (entry / "status").read_text()
         except OSError:  # ended meanwhile
@@ -509,8 +448,9 @@ def kill_user(uid: int) -> None:
     raise RuntimeError(f"processes of user {uid} survive SIGKILL: {pids_of(uid)}")
 
 
-def _remove_files_of(uid: int) -> None:
-    """Delete what ``uid`` left in the folders every user may write to."""
+def _clear_user(uid: int) -> None:
+    """Kill ``uid``'s processes and delete what it left in the folders every user may write to."""
+    kill_user(uid)
     for root in {tempfile.gettempdir(), "/tmp", "/var/tmp", "/dev/shm"}:
         with contextlib.suppress(OSError):
             for entry in os.scandir(root):
@@ -520,9 +460,6 @@ def _remove_files_of(uid: int) -> None:
                             shutil.rmtree(entry.path, ignore_errors=True)
                         else:
                             os.unlink(entry.path)
-
-
-_LOCK = threading.Lock()
 
 
 def _lock_dir() -> pathlib.Path:
@@ -538,8 +475,6 @@ def _lock_dir() -> pathlib.Path:
 @contextlib.contextmanager
 def sandbox_users():
     """A pair of unprivileged user ids (runner, judge) no other grading uses meanwhile, no process of theirs alive."""
-    import pwd
-
     uid = FIRST_UID
     def named(u: int) -> bool:
         with contextlib.suppress(KeyError):
@@ -559,13 +494,11 @@ def sandbox_users():
             uid += 2
     try:
         for u in (uid, uid + 1):
-            kill_user(u)
-            _remove_files_of(u)
+            _clear_user(u)
         yield uid, uid + 1
     finally:
         for u in (uid, uid + 1):
-            kill_user(u)
-            _remove_files_of(u)
+            _clear_user(u)
         handle.close()
 
 
@@ -601,10 +534,8 @@ def make_private(paths) -> list[tuple[pathlib.Path, int]]:
 
 @contextlib.contextmanager
 def private_while_grading(paths):
-    """Take other users' rights off ``paths`` (chmod o-rwx) while grading; yield ``(changed, reopen)``.
-
-    The last grading run on the machine to end (each holds a shared lock) restores every recorded path whose
-    mode nobody changed since; ``reopen()`` after the block lists those (empty while another run goes on)."""
+    """Take other users' rights off ``paths`` (chmod o-rwx) while grading; yield ``(changed, reopen)``. The last
+    grading run to end restores the modes nobody changed since; ``reopen()`` lists those (empty while one goes on)."""
     folder = _lock_dir()
     running = open(folder / "running.lock", "a")
     fcntl.flock(running, fcntl.LOCK_SH)
@@ -650,9 +581,6 @@ def git_dirs(folder: pathlib.Path) -> list[pathlib.Path]:
     return []
 
 
-_SCRIPT = str(pathlib.Path(__file__).resolve())
-
-
 def _sandbox_env(home: pathlib.Path, user: str) -> dict:
     env = {k: os.environ[k] for k in ENVIRONMENT if k in os.environ}
     env.update(HOME=str(home), TMPDIR=str(home), USER=user, LOGNAME=user, MPLBACKEND="Agg",
@@ -662,11 +590,9 @@ def _sandbox_env(home: pathlib.Path, user: str) -> dict:
 
 def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, str], timeout: float,
                      isolate: bool, setup: list[str] = ()) -> dict:
-    """Grade one submission (the notebook's bytes, run as ``<assignment>.ipynb``) against ``tests`` (file name ->
-    source); with ``isolate`` as two unprivileged users, all of whose processes are dead on return. Returns
-    ``{"questions": {name: {score, possible, tests, failed, failed_public, scored_tests, scored_failed, rule,
-    setup_changed}}, "errors", "catastrophic"}``; ``setup_changed``: the names of the setup cells (``setup``, their
-    sources) that the question's tests read and that another cell rebound or removed."""
+    """Grade one submission against ``tests`` (file name -> source); with ``isolate`` as two unprivileged users.
+    Returns ``{"questions": {name: {score, possible, tests, failed, failed_public, scored_tests, scored_failed, rule,
+    setup_changed}}, "errors", "catastrophic"}``; ``setup_changed``: setup names (of ``setup``) rebound elsewhere."""
     with sandbox_users() if isolate else contextlib.nullcontext((None, None)) as (runner_uid, judge_uid):
         base = pathlib.Path(tempfile.mkdtemp(prefix="grade-scratch-"))
         procs = []
@@ -674,35 +600,26 @@ def grade_in_sandbox(notebook_bytes: bytes, assignment: str, tests: dict[str, st
             os.chmod(base, 0o711)  # the runner may enter its folder, not list its neighbours
             scratch = base / os.urandom(8).hex()
             scratch.mkdir(mode=0o700)
-            (scratch / f"{assignment}.ipynb").write_bytes(notebook_bytes)
-            if runner_uid is not None:
-                for path in (scratch, scratch / f"{assignment}.ipynb"):
-                    os.chown(path, runner_uid, runner_uid)
-            to_runner_r, to_runner_w = os.pipe()
-            to_judge_r, to_judge_w = os.pipe()
-            runner = subprocess.Popen(
-                [sys.executable, _SCRIPT, "run", str(runner_uid or "-"), f"{assignment}.ipynb", str(to_runner_r),
-                 str(to_judge_w)], cwd=scratch,
-                env=_sandbox_env(scratch, f"grade{runner_uid or ''}"), start_new_session=True,
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                pass_fds=(to_runner_r, to_judge_w))
-            procs.append(runner)
+            name = f"{assignment}.ipynb"
+            (scratch / name).write_bytes(notebook_bytes)
             judge_home = base / "judge"
             judge_home.mkdir(mode=0o700)
-            if judge_uid is not None:
-                os.chown(judge_home, judge_uid, judge_uid)
-            judge_proc = subprocess.Popen(
-                [sys.executable, _SCRIPT, "judge", str(judge_uid or "-"), str(to_judge_r), str(to_runner_w)],
-                cwd=judge_home,
-                env=_sandbox_env(judge_home, f"grade{judge_uid or ''}"), start_new_session=True,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=(to_judge_r, to_runner_w))
-            procs.append(judge_proc)
+            for path, uid in ((scratch, runner_uid), (scratch / name, runner_uid), (judge_home, judge_uid)):
+                if uid is not None:
+                    os.chown(path, uid, uid)
+            (to_runner_r, to_runner_w), (to_judge_r, to_judge_w) = os.pipe(), os.pipe()
+            for mode, uid, home, extra, fds, pipe in (
+                    ("run", runner_uid, scratch, [name], (to_runner_r, to_judge_w), subprocess.DEVNULL),
+                    ("judge", judge_uid, judge_home, [], (to_judge_r, to_runner_w), subprocess.PIPE)):
+                procs.append(subprocess.Popen(
+                    [sys.executable, _SCRIPT, mode, str(uid or "-"), *extra, *map(str, fds)], cwd=home,
+                    env=_sandbox_env(home, f"grade{uid or ''}"), start_new_session=True,
+                    stdin=pipe, stdout=pipe, stderr=pipe, pass_fds=fds))
             for fd in (to_runner_r, to_runner_w, to_judge_r, to_judge_w):
                 os.close(fd)
             try:
-                out, err = judge_proc.communicate(json.dumps({"tests": tests, "setup": list(setup)}).encode(),
-                                                  timeout=timeout)
+                given = json.dumps({"tests": tests, "setup": list(setup)}).encode()
+                out, err = procs[1].communicate(given, timeout=timeout)
             except subprocess.TimeoutExpired:
                 return {"questions": {}, "errors": [], "catastrophic": f"timed out after {timeout:g} s"}
             try:
