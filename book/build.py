@@ -386,7 +386,7 @@ def held_box(verify_json: pathlib.Path | None) -> list[str]:
     """The landing page's box "What held and what did not": the theorems, then MNIST and CIFAR-10 over seeds."""
     from tgreedy_course import seeds, summary
     lines = [theorem_sentence(verify_json)] if verify_json is not None and verify_json.exists() else []
-    ref = (seeds.load_reference() or {}).get("claims")
+    ref = summary.claims_record()
     table = ref["comparisons"][seeds.PAPER_COMPARISON] if ref else []
     verdict = collections.defaultdict(lambda: "not run", {c["id"]: "only partly reproduced" if c["verdict"] == "partly"
                                                           else c["verdict"] for c in table})

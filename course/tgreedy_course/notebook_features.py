@@ -128,8 +128,8 @@ def kept_probes(dataset: str = "cifar10", reference: dict | None = None) -> dict
     >>> kept
     {'dbn': {'probe': [0.4, 0.41], 'pair_signal': [0.5, 0.51]}}
     """
-    from tgreedy_course.seeds import load_reference
-    claims, kept = ((load_reference() if reference is None else reference) or {}).get("claims") or {}, {}
+    from tgreedy_course.summary import claims_record
+    claims, kept = claims_record(reference), {}
     for fmap, per_dataset in (claims.get("probe_accuracy") or {}).items():
         probe = [a for a in per_dataset.get(dataset) or [] if a is not None]
         signal = [a for a in ((claims.get("pair_signal") or {}).get(fmap) or {}).get(dataset) or [] if a is not None]
@@ -161,7 +161,7 @@ def paper_claim(measure: str, task: str, result: dict | None = None, reference: 
     (25, None, None)
     """
     from tgreedy_course import claims
-    from tgreedy_course.seeds import load_reference
+    from tgreedy_course.summary import claims_record
     found = [s for s in claims.CLAIMS if s.measure == measure and s.params.get("task") == task]
     if len(found) != 1:
         raise ValueError(f"{len(found)} claims have the measure {measure!r} on the task {task!r}; name one that has one")
@@ -169,8 +169,7 @@ def paper_claim(measure: str, task: str, result: dict | None = None, reference: 
     if result is not None:
         row = claims.evaluate_claim(spec, claims.comparison_view({task: result}))
         here, values = row["verdict"], row["values"]
-    reference = load_reference() if reference is None else reference
-    rows = ((reference or {}).get("claims") or {}).get("comparisons", {}).get(claims.PAPER_COMPARISON, [])
+    rows = claims_record(reference).get("comparisons", {}).get(claims.PAPER_COMPARISON, [])
     kept = next((r for r in rows if r["id"] == spec.id), None)
     return {"params": dict(spec.params), "rule": spec.rule.text(), "here": here, "values": values,
             "kept": kept["verdict"] if kept else None, "seeds": kept.get("seeds") if kept else None}
@@ -201,10 +200,9 @@ def what_held(tasks, reference: dict | None = None) -> str:
     ''
     """
     from tgreedy_course import claims, summary
-    from tgreedy_course.seeds import load_reference
     if unknown := [t for t in tasks if t not in summary.DATA_GROUPS]:
         raise ValueError(f"no experiment {unknown!r}; name keys of summary.DATA_GROUPS: {list(summary.DATA_GROUPS)}")
-    record = ((load_reference() if reference is None else reference) or {}).get("claims") or {}
+    record = summary.claims_record(reference)
     groups = summary.verdicts_by_data((record.get("comparisons") or {}).get(claims.PAPER_COMPARISON) or [])
     lines = []
     for task in tasks:

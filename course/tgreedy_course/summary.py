@@ -135,14 +135,14 @@ def one_run_summary(claims: Sequence[dict]) -> str:
             f"{len(rates) - every - none} by some runs, {none} by none")
 
 
-def _claims_record(reference: dict | None) -> dict:
+def claims_record(reference: dict | None = None) -> dict:
     """The ``claims`` record of reference results (default: the committed ones)."""
     return ((seeds.load_reference() if reference is None else reference) or {}).get("claims") or {}
 
 
 def verdict_method_markdown(reference: dict | None = None) -> str:
     """How the verdicts over seeds are called, and how many stay unsettled as seeds are added."""
-    record = _claims_record(reference)
+    record = claims_record(reference)
     parts = [record["verdict_method"]] if record.get("verdict_method") else []
     if convergence := record.get("convergence") or {}:
         parts.append("**Unsettled claims as seeds are added** (the verdicts recomputed from the first seeds only): " + ", ".join(
@@ -442,7 +442,7 @@ def _matrix_short(tables: dict, labels: dict) -> str:
 
 def audit_appendix_markdown(reference: dict | None = None) -> str:
     """The claims page's audit appendix: tables A (paper's reading), B (readings), C (feature maps), D (per seed)."""
-    record = _claims_record(reference)
+    record = claims_record(reference)
     if not record.get("comparisons"):
         return ""
     n_seeds = record.get("seeds")
@@ -529,7 +529,7 @@ def audit_appendix_markdown(reference: dict | None = None) -> str:
 
 def seed_story(reference: dict | None = None) -> str:
     """Notebook 08b's findings in a few sentences, every number read from the reference record."""
-    record = _claims_record(reference)
+    record = claims_record(reference)
     paper = (record.get("comparisons") or {}).get("paper") or []
     if not paper:
         return ""
@@ -595,7 +595,7 @@ def _live(verdict: str) -> bool:
 
 def dependence_tables(reference: dict | None = None) -> str:
     """Notebook 08b: the claims whose verdict changes with the reading of section 3.3 or the features."""
-    record = _claims_record(reference)
+    record = claims_record(reference)
     paper = (comparisons := record.get("comparisons") or {}).get("paper") or []
     readings = [r for r in ("paper", "abs-T", "stepwise-greedy") if r in comparisons]
     rows = []
