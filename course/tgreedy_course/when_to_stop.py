@@ -9,6 +9,7 @@ from tgreedy_lib.domain_adaptation import stopping
 from . import compare_tables as compare
 from .compare_tables import experiment_title
 from .prose import and_list as _and, fmt, markdown_table, percent, plural, render
+from .seeds import t_quantile_975
 
 SIGNIFICANCE_RULES = ("bonferroni", "theorem1", "chance")
 
@@ -61,8 +62,7 @@ def paired_interval(a, b) -> tuple[float, float]:
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     if d.size < 2:
         return float(d.mean()), 0.0
-    from scipy import stats
-    return float(d.mean()), float(stats.t.ppf(0.975, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size))
+    return float(d.mean()), float(t_quantile_975(d.size - 1) * d.std(ddof=1) / np.sqrt(d.size))
 
 
 def _interval_words(mean: float, half: float) -> str:
@@ -107,8 +107,8 @@ def _simulated_methods(experiments: dict) -> str:
 def tied_with_best(values: dict[str, np.ndarray]) -> set[str]:
     """The best mean's method and those whose paired 95 % interval against it includes 0."""
     best = max(values, key=lambda m: values[m].mean())
-    return {m for m in values if m == best or abs(paired_interval(values[best], values[m])[0])
-            <= paired_interval(values[best], values[m])[1]}
+    intervals = {m: paired_interval(values[best], values[m]) for m in values if m != best}
+    return {best} | {m for m, (mean, half) in intervals.items() if abs(mean) <= half}
 
 
 def _bold_sentence(per: dict[int, dict[str, np.ndarray]], n_pooled: int) -> str:
